@@ -1,0 +1,4 @@
+//! The subcommands' implementations, one module each.
+
+pub mod server;
+pub mod tools;

@@ -1,0 +1,87 @@
+//! `gatehouse server …`: add, list, remove, enable and disable server configurations.
+
+use std::path::Path;
+
+use gatehouse_host::{Host, HostError, ServerConfig, ServerInput, ServerSpec};
+
+use crate::args::{AddArgs, ServerCommand};
+use crate::output;
+
+pub async fn run(host: &Host, command: ServerCommand) -> Result<(), HostError> {
+    match command {
+        ServerCommand::Add(args) => {
+            let config = host.registry().add(input_from(args)?).await?;
+            println!("added server `{}` ({})", config.name, config.spec.kind());
+        }
+        ServerCommand::List { json } => {
+            let servers = host.registry().list().await?;
+            if json {
+                output::print_json(&servers)?;
+            } else {
+                print_table(&servers);
+            }
+        }
+        ServerCommand::Remove { name } => {
+            let removed = host.remove_server(&name).await?;
+            println!("removed server `{}`", removed.name);
+        }
+        ServerCommand::Enable { name } => {
+            let view = host.set_enabled(&name, true).await?;
+            println!("enabled server `{}`", view.config.name);
+        }
+        ServerCommand::Disable { name } => {
+            let view = host.set_enabled(&name, false).await?;
+            println!("disabled server `{}`", view.config.name);
+        }
+    }
+    Ok(())
+}
+
+fn input_from(args: AddArgs) -> Result<ServerInput, HostError> {
+    let spec = match (args.command, args.url) {
+        (Some(command), _) => ServerSpec::Stdio {
+            command,
+            args: args.args,
+            env: args.env,
+            cwd: args.cwd.as_deref().map(absolute).transpose()?,
+        },
+        (None, Some(url)) => ServerSpec::Http {
+            url,
+            transport: args.transport.unwrap_or_default(),
+            headers: args.headers,
+        },
+        (None, None) => return Err(HostError::Validation("give --command or --url".to_owned())),
+    };
+    Ok(ServerInput {
+        name: args.name,
+        enabled: !args.disabled,
+        spec,
+    })
+}
+
+/// Makes a `--cwd` absolute against the current directory, so the config works from anywhere.
+fn absolute(dir: &Path) -> Result<String, HostError> {
+    std::path::absolute(dir)
+        .map(|p| p.display().to_string())
+        .map_err(|e| HostError::Validation(format!("invalid --cwd {}: {e}", dir.display())))
+}
+
+fn print_table(servers: &[ServerConfig]) {
+    if servers.is_empty() {
+        println!("no servers yet; add one with `gatehouse server add <name> --command <cmd>`");
+        return;
+    }
+    let rows: Vec<[String; 4]> = servers
+        .iter()
+        .map(|s| {
+            let state = if s.enabled { "enabled" } else { "disabled" };
+            [
+                s.name.clone(),
+                s.spec.kind().to_owned(),
+                state.to_owned(),
+                s.spec.summary(),
+            ]
+        })
+        .collect();
+    output::print_table(["NAME", "KIND", "STATE", "TARGET"], &rows);
+}

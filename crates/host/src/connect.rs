@@ -1,0 +1,47 @@
+//! Turns a stored server configuration into a live MCP client connection.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use gatehouse_mcp::peer::RefusingHandler;
+use gatehouse_mcp::{Client, ClientOptions, StdioConfig};
+
+use crate::error::{HostError, Result};
+use crate::registry::model::{ServerConfig, ServerSpec};
+
+/// Connects to a server and completes the handshake.
+pub async fn open_client(config: &ServerConfig) -> Result<Client> {
+    match &config.spec {
+        ServerSpec::Stdio {
+            command,
+            args,
+            env,
+            cwd,
+        } => {
+            let mut stdio = StdioConfig::new(command.clone());
+            stdio.args.clone_from(args);
+            stdio.env = env
+                .iter()
+                .map(|v| (v.key.clone(), v.value.clone()))
+                .collect();
+            stdio.cwd = cwd.as_ref().map(PathBuf::from);
+            if let Some(dir) = &stdio.cwd
+                && !dir.is_dir()
+            {
+                return Err(HostError::Validation(format!(
+                    "the working directory {} does not exist",
+                    dir.display()
+                )));
+            }
+            // Server-initiated requests are refused until the approval engine can answer them.
+            let client =
+                Client::connect_stdio(&stdio, ClientOptions::default(), Arc::new(RefusingHandler))
+                    .await?;
+            Ok(client)
+        }
+        ServerSpec::Http { url, .. } => Err(HostError::Unsupported(format!(
+            "cannot connect to {url}: HTTP servers (Streamable HTTP and SSE) are not supported yet; \
+             only stdio servers can be connected in this version"
+        ))),
+    }
+}

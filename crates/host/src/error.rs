@@ -1,0 +1,55 @@
+//! The engine's error type. Each variant has a stable machine-readable [`HostError::code`],
+//! which crosses the IPC boundary and the CLI's JSON output unchanged.
+
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// Input that breaks a rule; the message says which and how to fix it.
+    #[error("{0}")]
+    Validation(String),
+    #[error("a server named `{0}` already exists")]
+    DuplicateName(String),
+    #[error("no server named or with id `{0}`")]
+    NotFound(String),
+    #[error("database error: {0}")]
+    Storage(#[from] sqlx::Error),
+    #[error("database migration failed: {0}")]
+    Migration(#[from] sqlx::migrate::MigrateError),
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+    #[error("{0}")]
+    Connection(#[from] gatehouse_mcp::McpError),
+    /// The operation needs something not available for this server yet.
+    #[error("{0}")]
+    Unsupported(String),
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl HostError {
+    /// A stable code for programs: `validation`, `duplicate_name`, `not_found`, `storage`,
+    /// `connection`, `unsupported`, `io`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            HostError::Validation(_) => "validation",
+            HostError::DuplicateName(_) => "duplicate_name",
+            HostError::NotFound(_) => "not_found",
+            HostError::Storage(_) | HostError::Migration(_) | HostError::Corrupt(_) => "storage",
+            HostError::Connection(_) => "connection",
+            HostError::Unsupported(_) => "unsupported",
+            HostError::Io { .. } => "io",
+        }
+    }
+
+    pub(crate) fn io(context: impl Into<String>, source: std::io::Error) -> Self {
+        HostError::Io {
+            context: context.into(),
+            source,
+        }
+    }
+}
+
+pub type Result<T, E = HostError> = std::result::Result<T, E>;

@@ -1,0 +1,37 @@
+//! Typed engine events, broadcast to whoever listens: the desktop app forwards them to the
+//! webview, the CLI may print them.
+
+use tokio::sync::broadcast;
+
+use crate::sessions::status::ServerStatus;
+
+/// Something that happened in the engine.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EngineEvent {
+    /// A server's connection status changed.
+    ServerStatus { id: String, status: ServerStatus },
+}
+
+/// The sending side; cloning shares the channel.
+#[derive(Debug, Clone)]
+pub struct EventBus {
+    sender: broadcast::Sender<EngineEvent>,
+}
+
+impl Default for EventBus {
+    fn default() -> Self {
+        let (sender, _) = broadcast::channel(256);
+        Self { sender }
+    }
+}
+
+impl EventBus {
+    /// Publishes an event; having no listener is fine.
+    pub fn publish(&self, event: EngineEvent) {
+        let _ = self.sender.send(event);
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<EngineEvent> {
+        self.sender.subscribe()
+    }
+}

@@ -1,0 +1,170 @@
+//! The engine's façade: one [`Host`] opens the store and offers the operations the desktop app
+//! and the CLI share. In live mode (the app) it also keeps a connection to every enabled server.
+
+use std::path::{Path, PathBuf};
+
+use tokio::sync::broadcast;
+
+use crate::error::{HostError, Result};
+use crate::events::{EngineEvent, EventBus};
+use crate::paths;
+use crate::registry::Registry;
+use crate::registry::model::{ServerConfig, ServerInput};
+use crate::sessions::Sessions;
+use crate::sessions::status::{ServerStatus, ServerView, ToolInfo};
+use crate::storage::Store;
+
+/// How to open the engine.
+#[derive(Debug, Clone, Default)]
+pub struct HostOptions {
+    /// The data directory; `None` resolves it from the environment or the OS.
+    pub data_dir: Option<PathBuf>,
+    /// Keep live connections to enabled servers (the app); the CLI connects on demand instead.
+    pub live_sessions: bool,
+}
+
+/// The engine.
+#[derive(Debug)]
+pub struct Host {
+    data_dir: PathBuf,
+    store: Store,
+    registry: Registry,
+    sessions: Sessions,
+    events: EventBus,
+    live: bool,
+}
+
+impl Host {
+    /// Opens the data directory and its database, migrating it if needed.
+    pub async fn open(options: HostOptions) -> Result<Host> {
+        let data_dir = paths::data_dir(options.data_dir.as_deref())?;
+        let store = Store::open(&data_dir).await?;
+        let registry = Registry::new(store.pool().clone());
+        let events = EventBus::default();
+        let sessions = Sessions::new(events.clone());
+        Ok(Host {
+            data_dir,
+            store,
+            registry,
+            sessions,
+            events,
+            live: options.live_sessions,
+        })
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Engine events, such as status changes.
+    pub fn subscribe(&self) -> broadcast::Receiver<EngineEvent> {
+        self.events.subscribe()
+    }
+
+    /// In live mode, connects every enabled server.
+    pub async fn start(&self) -> Result<()> {
+        if self.live {
+            self.sessions.sync(&self.registry.list().await?).await;
+        }
+        Ok(())
+    }
+
+    /// Every server with its status. In live mode this also picks up changes made elsewhere.
+    pub async fn list_servers(&self) -> Result<Vec<ServerView>> {
+        let configs = self.registry.list().await?;
+        if self.live {
+            self.sessions.sync(&configs).await;
+        }
+        Ok(configs.into_iter().map(|c| self.view(c)).collect())
+    }
+
+    pub async fn server(&self, id_or_name: &str) -> Result<ServerView> {
+        Ok(self.view(self.registry.get(id_or_name).await?))
+    }
+
+    pub async fn add_server(&self, input: ServerInput) -> Result<ServerView> {
+        let config = self.registry.add(input).await?;
+        self.apply(config).await
+    }
+
+    pub async fn update_server(&self, id_or_name: &str, input: ServerInput) -> Result<ServerView> {
+        let config = self.registry.update(id_or_name, input).await?;
+        self.apply(config).await
+    }
+
+    pub async fn remove_server(&self, id_or_name: &str) -> Result<ServerConfig> {
+        let removed = self.registry.remove(id_or_name).await?;
+        self.sessions.remove(&removed.id).await;
+        Ok(removed)
+    }
+
+    pub async fn set_enabled(&self, id_or_name: &str, enabled: bool) -> Result<ServerView> {
+        let config = self.registry.set_enabled(id_or_name, enabled).await?;
+        self.apply(config).await
+    }
+
+    /// Drops the server's connection and connects again.
+    pub async fn reconnect(&self, id_or_name: &str) -> Result<ServerView> {
+        let config = self.registry.get(id_or_name).await?;
+        if !config.enabled {
+            return Err(HostError::Validation(format!(
+                "`{}` is disabled; enable it to connect",
+                config.name
+            )));
+        }
+        self.apply(config).await
+    }
+
+    /// The tools of a connected server, from its live session.
+    pub async fn tools(&self, id_or_name: &str) -> Result<Vec<ToolInfo>> {
+        let view = self.server(id_or_name).await?;
+        match (&view.status, self.sessions.tools(&view.config.id)) {
+            (ServerStatus::Connected { .. }, Some(tools)) => Ok(tools),
+            (ServerStatus::Failed { message }, _) => Err(HostError::Unsupported(format!(
+                "`{}` is not connected: {message}",
+                view.config.name
+            ))),
+            (ServerStatus::Disabled, _) => Err(HostError::Validation(format!(
+                "`{}` is disabled; enable it to see its tools",
+                view.config.name
+            ))),
+            _ => Err(HostError::Unsupported(format!(
+                "`{}` is still connecting",
+                view.config.name
+            ))),
+        }
+    }
+
+    /// Stops every server and closes the database.
+    pub async fn shutdown(&self) {
+        self.sessions.shutdown().await;
+        self.store.close().await;
+    }
+
+    async fn apply(&self, config: ServerConfig) -> Result<ServerView> {
+        if self.live {
+            self.sessions.restart(&config).await;
+        }
+        Ok(self.view(config))
+    }
+
+    fn view(&self, config: ServerConfig) -> ServerView {
+        let status = self
+            .sessions
+            .status(&config.id)
+            .unwrap_or(if config.enabled {
+                ServerStatus::Connecting
+            } else {
+                ServerStatus::Disabled
+            });
+        ServerView { config, status }
+    }
+}

@@ -1,0 +1,20 @@
+//! The Gatehouse engine, shared by the desktop app and the `gatehouse` CLI: where data lives,
+//! the SQLite store, the server registry, live sessions and the events they emit. It has no
+//! Tauri dependency and is fully usable headless.
+
+pub mod connect;
+pub mod error;
+pub mod events;
+pub mod host;
+pub mod paths;
+pub mod registry;
+pub mod sessions;
+pub mod storage;
+
+pub use error::{HostError, Result};
+pub use events::EngineEvent;
+pub use host::{Host, HostOptions};
+pub use registry::model::{
+    EnvVar, HttpHeader, ServerConfig, ServerInput, ServerSpec, ServerTransport,
+};
+pub use sessions::status::{ServerStatus, ServerView, ToolInfo};

@@ -1,0 +1,119 @@
+//! The server configuration types, as stored and as they cross the IPC boundary.
+
+use serde::{Deserialize, Serialize};
+
+/// Which HTTP transport to use for a URL server.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case")]
+pub enum ServerTransport {
+    /// Streamable HTTP first, falling back to HTTP+SSE as the 2025-11-25 spec describes.
+    #[default]
+    Auto,
+    StreamableHttp,
+    Sse,
+}
+
+impl ServerTransport {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ServerTransport::Auto => "auto",
+            ServerTransport::StreamableHttp => "streamable-http",
+            ServerTransport::Sse => "sse",
+        }
+    }
+}
+
+impl std::str::FromStr for ServerTransport {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "auto" => Ok(ServerTransport::Auto),
+            "streamable-http" => Ok(ServerTransport::StreamableHttp),
+            "sse" => Ok(ServerTransport::Sse),
+            other => Err(format!(
+                "unknown transport `{other}`: use auto, streamable-http or sse"
+            )),
+        }
+    }
+}
+
+/// One environment variable for a stdio server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct EnvVar {
+    pub key: String,
+    pub value: String,
+}
+
+/// One extra HTTP header sent to a URL server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct HttpHeader {
+    pub name: String,
+    pub value: String,
+}
+
+/// How to reach a server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum ServerSpec {
+    /// A local process speaking MCP on stdin/stdout.
+    Stdio {
+        command: String,
+        args: Vec<String>,
+        env: Vec<EnvVar>,
+        cwd: Option<String>,
+    },
+    /// A remote server reached over HTTP.
+    Http {
+        url: String,
+        transport: ServerTransport,
+        headers: Vec<HttpHeader>,
+    },
+}
+
+impl ServerSpec {
+    /// `stdio` or `http`, as stored in the `kind` column.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ServerSpec::Stdio { .. } => "stdio",
+            ServerSpec::Http { .. } => "http",
+        }
+    }
+
+    /// A one-line description: the command line or the URL.
+    pub fn summary(&self) -> String {
+        match self {
+            ServerSpec::Stdio { command, args, .. } => std::iter::once(command.as_str())
+                .chain(args.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(" "),
+            ServerSpec::Http { url, .. } => url.clone(),
+        }
+    }
+}
+
+/// What a user submits to add or edit a server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ServerInput {
+    pub name: String,
+    pub enabled: bool,
+    pub spec: ServerSpec,
+}
+
+/// A stored server configuration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct ServerConfig {
+    pub id: String,
+    pub name: String,
+    pub enabled: bool,
+    pub spec: ServerSpec,
+    pub created_at: String,
+    pub updated_at: String,
+}

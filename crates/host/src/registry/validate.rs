@@ -1,0 +1,253 @@
+//! Validation and normalisation of server configurations. Every rule gives a message that says
+//! what is wrong and how to fix it, because users see these verbatim in the form and the CLI.
+
+use std::path::Path;
+
+use crate::error::{HostError, Result};
+use crate::registry::model::{EnvVar, HttpHeader, ServerInput, ServerSpec};
+
+const MAX_NAME_LEN: usize = 64;
+
+/// Headers the HTTP transports set themselves; a config may not override them.
+const RESERVED_HEADERS: &[&str] = &[
+    "accept",
+    "content-type",
+    "content-length",
+    "host",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "last-event-id",
+];
+
+/// Checks `input` and returns it trimmed and normalised.
+pub fn validate(input: ServerInput) -> Result<ServerInput> {
+    let name = validate_name(&input.name)?;
+    let spec = match input.spec {
+        ServerSpec::Stdio {
+            command,
+            args,
+            env,
+            cwd,
+        } => validate_stdio(command, args, env, cwd)?,
+        ServerSpec::Http {
+            url,
+            transport,
+            headers,
+        } => ServerSpec::Http {
+            url: validate_url(&url)?,
+            transport,
+            headers: validate_headers(headers)?,
+        },
+    };
+    Ok(ServerInput {
+        name,
+        enabled: input.enabled,
+        spec,
+    })
+}
+
+fn invalid(message: impl Into<String>) -> HostError {
+    HostError::Validation(message.into())
+}
+
+fn validate_name(raw: &str) -> Result<String> {
+    let name = raw.trim();
+    if name.is_empty() {
+        return Err(invalid("the server name must not be empty"));
+    }
+    if name.chars().count() > MAX_NAME_LEN {
+        return Err(invalid(format!(
+            "the server name must be at most {MAX_NAME_LEN} characters"
+        )));
+    }
+    let allowed = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '.');
+    if !name.chars().next().is_some_and(char::is_alphanumeric) || !name.chars().all(allowed) {
+        return Err(invalid(format!(
+            "invalid server name `{name}`: use letters, digits, `-`, `_` and `.`, starting with a letter or digit"
+        )));
+    }
+    Ok(name.to_owned())
+}
+
+fn validate_stdio(
+    command: String,
+    args: Vec<String>,
+    env: Vec<EnvVar>,
+    cwd: Option<String>,
+) -> Result<ServerSpec> {
+    let command = command.trim().to_owned();
+    if command.is_empty() {
+        return Err(invalid("the command must not be empty"));
+    }
+    if command.contains('\0') || args.iter().any(|a| a.contains('\0')) {
+        return Err(invalid(
+            "the command and its arguments must not contain NUL characters",
+        ));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for var in &env {
+        let key = var.key.as_str();
+        if key.is_empty() || key.contains('=') || key.contains('\0') || key.trim() != key {
+            return Err(invalid(format!(
+                "invalid environment variable name `{key}`: it must be non-empty, without `=`, spaces or NUL"
+            )));
+        }
+        if var.value.contains('\0') {
+            return Err(invalid(format!(
+                "the value of `{key}` must not contain NUL characters"
+            )));
+        }
+        if !seen.insert(key) {
+            return Err(invalid(format!(
+                "the environment variable `{key}` is set twice"
+            )));
+        }
+    }
+    let cwd = cwd.map(|c| c.trim().to_owned()).filter(|c| !c.is_empty());
+    if let Some(dir) = &cwd
+        && !Path::new(dir).is_absolute()
+    {
+        return Err(invalid(format!(
+            "the working directory `{dir}` must be an absolute path"
+        )));
+    }
+    Ok(ServerSpec::Stdio {
+        command,
+        args,
+        env,
+        cwd,
+    })
+}
+
+fn validate_url(raw: &str) -> Result<String> {
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return Err(invalid("the URL must not be empty"));
+    }
+    let url = url::Url::parse(raw).map_err(|e| invalid(format!("invalid URL `{raw}`: {e}")))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(invalid(format!(
+            "invalid URL `{raw}`: the scheme must be http or https"
+        )));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(invalid(format!("invalid URL `{raw}`: it has no host")));
+    }
+    Ok(url.to_string())
+}
+
+fn validate_headers(headers: Vec<HttpHeader>) -> Result<Vec<HttpHeader>> {
+    headers
+        .into_iter()
+        .map(|h| {
+            let name = h.name.trim().to_owned();
+            let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+            if name.is_empty() || !name.chars().all(token) {
+                return Err(invalid(format!("invalid header name `{name}`")));
+            }
+            if RESERVED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
+                return Err(invalid(format!(
+                    "the header `{name}` is set by the transport and cannot be configured"
+                )));
+            }
+            if h.value.contains(['\r', '\n', '\0']) {
+                return Err(invalid(format!(
+                    "the value of header `{name}` must be a single line"
+                )));
+            }
+            Ok(HttpHeader {
+                name,
+                value: h.value.trim().to_owned(),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::model::ServerTransport;
+
+    fn stdio(name: &str, command: &str) -> ServerInput {
+        ServerInput {
+            name: name.into(),
+            enabled: true,
+            spec: ServerSpec::Stdio {
+                command: command.into(),
+                args: vec![],
+                env: vec![],
+                cwd: None,
+            },
+        }
+    }
+
+    fn http(url: &str, headers: Vec<HttpHeader>) -> ServerInput {
+        ServerInput {
+            name: "remote".into(),
+            enabled: true,
+            spec: ServerSpec::Http {
+                url: url.into(),
+                transport: ServerTransport::Auto,
+                headers,
+            },
+        }
+    }
+
+    fn message(result: Result<ServerInput>) -> String {
+        match result {
+            Err(HostError::Validation(m)) => m,
+            other => panic!("expected a validation error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn trims_and_accepts_a_good_stdio_config() {
+        let ok = validate(stdio("  everything ", " node ")).ok();
+        assert_eq!(ok.as_ref().map(|i| i.name.as_str()), Some("everything"));
+        assert!(
+            matches!(ok.map(|i| i.spec), Some(ServerSpec::Stdio { command, .. }) if command == "node")
+        );
+    }
+
+    #[test]
+    fn names_the_broken_rule() {
+        assert!(message(validate(stdio("", "node"))).contains("name must not be empty"));
+        assert!(message(validate(stdio("a b", "node"))).contains("invalid server name"));
+        assert!(message(validate(stdio("ok", "   "))).contains("command must not be empty"));
+        assert!(
+            message(validate(http("ftp://x", vec![]))).contains("scheme must be http or https")
+        );
+        assert!(message(validate(http("not a url", vec![]))).contains("invalid URL"));
+        let reserved = vec![HttpHeader {
+            name: "Mcp-Session-Id".into(),
+            value: "x".into(),
+        }];
+        assert!(
+            message(validate(http("http://127.0.0.1:1/mcp", reserved)))
+                .contains("set by the transport")
+        );
+    }
+
+    #[test]
+    fn rejects_bad_environment_and_relative_cwd() {
+        let mut input = stdio("s", "node");
+        input.spec = ServerSpec::Stdio {
+            command: "node".into(),
+            args: vec![],
+            env: vec![EnvVar {
+                key: "A=B".into(),
+                value: "1".into(),
+            }],
+            cwd: None,
+        };
+        assert!(message(validate(input)).contains("invalid environment variable name"));
+        let mut input = stdio("s", "node");
+        input.spec = ServerSpec::Stdio {
+            command: "node".into(),
+            args: vec![],
+            env: vec![],
+            cwd: Some("rel".into()),
+        };
+        assert!(message(validate(input)).contains("absolute path"));
+    }
+}

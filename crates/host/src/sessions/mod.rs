@@ -1,0 +1,262 @@
+//! Live sessions: one connection task per enabled server, its status and its tool list. The
+//! live state follows the registry through [`Sessions::sync`], so changes made by another
+//! process (the CLI) are picked up the next time the app lists servers.
+
+pub mod status;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use crate::connect::open_client;
+use crate::events::{EngineEvent, EventBus};
+use crate::registry::model::ServerConfig;
+use status::{ServerStatus, ToolInfo};
+
+/// How long stopping one server may take before its task is abandoned.
+const STOP_TIMEOUT: Duration = Duration::from_secs(10);
+
+struct Slot {
+    fingerprint: String,
+    generation: u64,
+    status: ServerStatus,
+    tools: Vec<ToolInfo>,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<()>>,
+}
+
+type Slots = Arc<Mutex<HashMap<String, Slot>>>;
+
+/// The live connections of the enabled servers.
+#[derive(Clone)]
+pub struct Sessions {
+    slots: Slots,
+    events: EventBus,
+    next_generation: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl std::fmt::Debug for Sessions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sessions")
+            .field("servers", &lock(&self.slots).len())
+            .finish()
+    }
+}
+
+fn lock(slots: &Slots) -> MutexGuard<'_, HashMap<String, Slot>> {
+    slots.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What identifies a config version: a change means the connection must restart.
+fn fingerprint(config: &ServerConfig) -> String {
+    format!("{}|{}", config.updated_at, config.enabled)
+}
+
+impl Sessions {
+    pub fn new(events: EventBus) -> Self {
+        Self {
+            slots: Slots::default(),
+            events,
+            next_generation: Arc::default(),
+        }
+    }
+
+    /// Makes the live state match `configs`: starts new or changed enabled servers, stops
+    /// disabled and removed ones.
+    pub async fn sync(&self, configs: &[ServerConfig]) {
+        let gone: Vec<String> = {
+            let slots = lock(&self.slots);
+            slots
+                .keys()
+                .filter(|id| !configs.iter().any(|c| &c.id == *id))
+                .cloned()
+                .collect()
+        };
+        for id in gone {
+            self.remove(&id).await;
+        }
+        for config in configs {
+            let current = lock(&self.slots)
+                .get(&config.id)
+                .map(|s| s.fingerprint.clone());
+            if current.as_deref() != Some(fingerprint(config).as_str()) {
+                self.restart(config).await;
+            }
+        }
+    }
+
+    /// Stops any running connection for this server and starts it again if enabled.
+    pub async fn restart(&self, config: &ServerConfig) {
+        self.stop_task(&config.id).await;
+        let generation = self
+            .next_generation
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let status = if config.enabled {
+            ServerStatus::Connecting
+        } else {
+            ServerStatus::Disabled
+        };
+        let (stop, task) = if config.enabled {
+            let (stop_tx, stop_rx) = oneshot::channel();
+            let runner = Runner {
+                id: config.id.clone(),
+                generation,
+                slots: self.slots.clone(),
+                events: self.events.clone(),
+            };
+            (
+                Some(stop_tx),
+                Some(tokio::spawn(runner.run(config.clone(), stop_rx))),
+            )
+        } else {
+            (None, None)
+        };
+        lock(&self.slots).insert(
+            config.id.clone(),
+            Slot {
+                fingerprint: fingerprint(config),
+                generation,
+                status: status.clone(),
+                tools: Vec::new(),
+                stop,
+                task,
+            },
+        );
+        self.events.publish(EngineEvent::ServerStatus {
+            id: config.id.clone(),
+            status,
+        });
+    }
+
+    /// Stops a server's connection and forgets it.
+    pub async fn remove(&self, id: &str) {
+        self.stop_task(id).await;
+        lock(&self.slots).remove(id);
+    }
+
+    /// The server's status; `None` if it is not tracked.
+    pub fn status(&self, id: &str) -> Option<ServerStatus> {
+        lock(&self.slots).get(id).map(|s| s.status.clone())
+    }
+
+    /// The tools of a connected server.
+    pub fn tools(&self, id: &str) -> Option<Vec<ToolInfo>> {
+        lock(&self.slots).get(id).map(|s| s.tools.clone())
+    }
+
+    /// Stops every server, in parallel.
+    pub async fn shutdown(&self) {
+        let ids: Vec<String> = lock(&self.slots).keys().cloned().collect();
+        let mut stops = tokio::task::JoinSet::new();
+        for id in ids {
+            let sessions = self.clone();
+            stops.spawn(async move { sessions.stop_task(&id).await });
+        }
+        while stops.join_next().await.is_some() {}
+    }
+
+    async fn stop_task(&self, id: &str) {
+        let (stop, task) = match lock(&self.slots).get_mut(id) {
+            Some(slot) => (slot.stop.take(), slot.task.take()),
+            None => return,
+        };
+        if let Some(stop) = stop {
+            let _ = stop.send(());
+        }
+        if let Some(mut task) = task
+            && tokio::time::timeout(STOP_TIMEOUT, &mut task).await.is_err()
+        {
+            tracing::warn!("server {id} did not stop within {STOP_TIMEOUT:?}; abandoning it");
+            task.abort();
+        }
+    }
+}
+
+/// The task that owns one server's connection.
+struct Runner {
+    id: String,
+    generation: u64,
+    slots: Slots,
+    events: EventBus,
+}
+
+impl Runner {
+    async fn run(self, config: ServerConfig, mut stop: oneshot::Receiver<()>) {
+        let client = tokio::select! {
+            client = open_client(&config) => client,
+            _ = &mut stop => return,
+        };
+        let client = match client {
+            Ok(client) => client,
+            Err(e) => {
+                return self.set(
+                    ServerStatus::Failed {
+                        message: e.to_string(),
+                    },
+                    None,
+                );
+            }
+        };
+        let listed = tokio::select! {
+            listed = client.list_tools() => listed,
+            _ = &mut stop => return close(client, &self.id).await,
+        };
+        match listed {
+            Ok(page) => {
+                let init = client.initialize_result();
+                let tools: Vec<ToolInfo> = page.tools.iter().map(ToolInfo::from).collect();
+                let status = ServerStatus::Connected {
+                    protocol_version: init.protocol_version.clone(),
+                    server_name: init.server_info.name.clone(),
+                    server_version: init.server_info.version.clone(),
+                    tool_count: u32::try_from(tools.len()).unwrap_or(u32::MAX),
+                };
+                self.set(status, Some(tools));
+            }
+            Err(e) => {
+                self.set(
+                    ServerStatus::Failed {
+                        message: format!("listing tools failed: {e}"),
+                    },
+                    None,
+                );
+                return close(client, &self.id).await;
+            }
+        }
+        tokio::select! {
+            reason = client.wait_closed() => {
+                self.set(ServerStatus::Failed { message: format!("connection lost: {reason}") }, None);
+            }
+            _ = &mut stop => {}
+        }
+        close(client, &self.id).await;
+    }
+
+    /// Records a status if this task is still the server's current one, and announces it.
+    fn set(&self, status: ServerStatus, tools: Option<Vec<ToolInfo>>) {
+        {
+            let mut slots = lock(&self.slots);
+            let Some(slot) = slots
+                .get_mut(&self.id)
+                .filter(|s| s.generation == self.generation)
+            else {
+                return;
+            };
+            slot.status = status.clone();
+            slot.tools = tools.unwrap_or_default();
+        }
+        self.events.publish(EngineEvent::ServerStatus {
+            id: self.id.clone(),
+            status,
+        });
+    }
+}
+
+async fn close(client: gatehouse_mcp::Client, id: &str) {
+    if let Err(e) = client.close().await {
+        tracing::warn!("stopping server {id}: {e}");
+    }
+}

@@ -1,0 +1,166 @@
+//! Live sessions against a real third-party server (`@modelcontextprotocol/server-everything`,
+//! installed by `scripts/install-test-deps.sh`): connect, list tools, disable, and a server that
+//! cannot start.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use gatehouse_host::{EngineEvent, Host, HostOptions, ServerInput, ServerSpec, ServerStatus};
+
+fn everything_js() -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
+        "../../tests/fixtures/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    assert!(
+        path.is_file(),
+        "server-everything is missing at {}: run scripts/install-test-deps.sh",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+fn stdio(name: &str, command: &str, args: Vec<String>) -> ServerInput {
+    ServerInput {
+        name: name.to_owned(),
+        enabled: true,
+        spec: ServerSpec::Stdio {
+            command: command.to_owned(),
+            args,
+            env: vec![],
+            cwd: None,
+        },
+    }
+}
+
+async fn wait_for_settled(host: &Host, name: &str) -> ServerStatus {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let view = host.server(name).await.expect("server exists");
+        if !matches!(view.status, ServerStatus::Connecting) {
+            return view.status;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{name} must leave `connecting` within 60 s"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn connects_an_enabled_stdio_server_and_lists_its_tools() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = Host::open(HostOptions {
+        data_dir: Some(dir.path().into()),
+        live_sessions: true,
+    })
+    .await
+    .expect("open");
+    let mut events = host.subscribe();
+    let view = host
+        .add_server(stdio(
+            "everything",
+            "node",
+            vec![everything_js(), "stdio".into()],
+        ))
+        .await
+        .expect("add");
+    assert_eq!(
+        view.status,
+        ServerStatus::Connecting,
+        "an enabled server starts connecting at once"
+    );
+
+    let status = wait_for_settled(&host, "everything").await;
+    let ServerStatus::Connected {
+        tool_count,
+        server_name,
+        protocol_version,
+        ..
+    } = status
+    else {
+        panic!("server-everything must connect, got {status:?}");
+    };
+    assert_eq!(
+        protocol_version, "2025-11-25",
+        "server-everything speaks the latest handshake revision"
+    );
+    assert!(
+        server_name.contains("everything"),
+        "server info must come from the server: {server_name}"
+    );
+    let tools = host.tools("everything").await.expect("tools");
+    assert_eq!(
+        tools.len() as u32,
+        tool_count,
+        "the status must count the listed tools"
+    );
+    for expected in ["echo", "get-sum", "get-tiny-image"] {
+        assert!(
+            tools.iter().any(|t| t.name == expected),
+            "tool {expected} must be listed"
+        );
+    }
+    let echo = tools.iter().find(|t| t.name == "echo").expect("echo");
+    assert_eq!(
+        echo.input_schema["type"], "object",
+        "the input schema is passed through"
+    );
+
+    let mut saw_connected = false;
+    while let Ok(EngineEvent::ServerStatus { status, .. }) = events.try_recv() {
+        saw_connected |= matches!(status, ServerStatus::Connected { .. });
+    }
+    assert!(
+        saw_connected,
+        "status changes must be announced to listeners"
+    );
+
+    let disabled = host
+        .set_enabled("everything", false)
+        .await
+        .expect("disable");
+    assert_eq!(disabled.status, ServerStatus::Disabled);
+    assert!(
+        host.tools("everything").await.is_err(),
+        "a disabled server has no live tools"
+    );
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn reports_why_a_server_failed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = Host::open(HostOptions {
+        data_dir: Some(dir.path().into()),
+        live_sessions: true,
+    })
+    .await
+    .expect("open");
+    host.add_server(stdio("missing", "/nonexistent/mcp-server", vec![]))
+        .await
+        .expect("add");
+    host.add_server(stdio(
+        "exits",
+        "sh",
+        vec!["-c".into(), "echo boom >&2; exit 3".into()],
+    ))
+    .await
+    .expect("add");
+
+    let ServerStatus::Failed { message } = wait_for_settled(&host, "missing").await else {
+        panic!("a missing command must fail");
+    };
+    assert!(
+        message.contains("could not start `/nonexistent/mcp-server`"),
+        "got: {message}"
+    );
+    let ServerStatus::Failed { message } = wait_for_settled(&host, "exits").await else {
+        panic!("a server that exits must fail");
+    };
+    assert!(
+        message.contains("boom"),
+        "the server's last stderr line explains the failure: {message}"
+    );
+    host.shutdown().await;
+}

@@ -1,0 +1,178 @@
+//! A connected MCP client in the handshake era: runs `initialize` with version negotiation,
+//! then offers typed operations. One [`Client`] owns one transport and its peer.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::error::{McpError, Result};
+use crate::peer::{Handler, Peer};
+use crate::protocol;
+use crate::transport::Transport;
+use crate::transport::stdio::{StdioConfig, StdioTransport};
+use crate::types::{Implementation, InitializeResult, ToolPage};
+
+/// How a client presents itself and how long it waits.
+#[derive(Debug, Clone)]
+pub struct ClientOptions {
+    pub client_info: Implementation,
+    pub request_timeout: Duration,
+    pub initialize_timeout: Duration,
+    /// Upper bound on `tools/list` pages, against servers that loop their cursors.
+    pub max_pages: usize,
+}
+
+impl Default for ClientOptions {
+    fn default() -> Self {
+        let mut client_info = Implementation::new("gatehouse", env!("CARGO_PKG_VERSION"));
+        client_info.title = Some("Gatehouse".to_owned());
+        Self {
+            client_info,
+            request_timeout: Duration::from_secs(60),
+            initialize_timeout: Duration::from_secs(30),
+            max_pages: 1000,
+        }
+    }
+}
+
+/// A live, initialized connection to one server.
+pub struct Client {
+    peer: Peer,
+    transport: Box<dyn Transport>,
+    init: InitializeResult,
+    options: ClientOptions,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("transport", &self.transport.kind())
+            .field("server", &self.init.server_info.name)
+            .field("protocol_version", &self.init.protocol_version)
+            .finish()
+    }
+}
+
+impl Client {
+    /// Starts a stdio server and initializes it.
+    pub async fn connect_stdio(
+        config: &StdioConfig,
+        options: ClientOptions,
+        handler: Arc<dyn Handler>,
+    ) -> Result<Client> {
+        let (transport, link) = StdioTransport::spawn(config)?;
+        let peer = Peer::start(link, handler);
+        Self::initialize(peer, Box::new(transport), options).await
+    }
+
+    /// Runs the handshake over an started transport; closes it if the handshake fails.
+    async fn initialize(
+        peer: Peer,
+        mut transport: Box<dyn Transport>,
+        options: ClientOptions,
+    ) -> Result<Client> {
+        match handshake(&peer, &options).await {
+            Ok(init) => Ok(Client {
+                peer,
+                transport,
+                init,
+                options,
+            }),
+            Err(e) => {
+                if let Err(close_error) = transport.close().await {
+                    tracing::debug!("closing after a failed handshake: {close_error}");
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// What the server said about itself in the handshake.
+    pub fn initialize_result(&self) -> &InitializeResult {
+        &self.init
+    }
+
+    /// The transport's kind: `stdio`, `streamable-http` or `sse`.
+    pub fn transport_kind(&self) -> &'static str {
+        self.transport.kind()
+    }
+
+    /// Recent diagnostic output, such as a stdio server's stderr.
+    pub fn diagnostics(&self) -> Vec<String> {
+        self.transport.diagnostics()
+    }
+
+    /// The underlying peer, for raw requests.
+    pub fn peer(&self) -> &Peer {
+        &self.peer
+    }
+
+    /// Lists every tool, following `nextCursor` until the last page.
+    pub async fn list_tools(&self) -> Result<ToolPage> {
+        let mut all = ToolPage::default();
+        let mut cursor: Option<String> = None;
+        for _ in 0..self.options.max_pages {
+            let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
+            let page = self
+                .peer
+                .request("tools/list", params, self.options.request_timeout)
+                .await?;
+            cursor = all
+                .absorb(page)
+                .map_err(|message| McpError::InvalidResponse {
+                    method: "tools/list".to_owned(),
+                    message,
+                })?;
+            if cursor.is_none() {
+                return Ok(all);
+            }
+        }
+        Err(McpError::InvalidResponse {
+            method: "tools/list".to_owned(),
+            message: format!(
+                "more than {} pages; the server's cursor may loop",
+                self.options.max_pages
+            ),
+        })
+    }
+
+    /// Waits until the connection ends on its own and returns why.
+    pub async fn wait_closed(&self) -> String {
+        self.peer.wait_closed().await
+    }
+
+    /// Ends the connection and stops the server.
+    pub async fn close(mut self) -> Result<()> {
+        self.transport.close().await
+    }
+}
+
+async fn handshake(peer: &Peer, options: &ClientOptions) -> Result<InitializeResult> {
+    // 2025-11-25 basic/lifecycle: only `roots`, `sampling`, `elicitation`, `tasks` and
+    // extensions may be declared; declare nothing this client does not yet answer.
+    let params = json!({
+        "protocolVersion": protocol::LATEST,
+        "capabilities": {},
+        "clientInfo": options.client_info,
+    });
+    let raw = peer
+        .request("initialize", Some(params), options.initialize_timeout)
+        .await?;
+    let init = parse_initialize(raw)?;
+    if !protocol::is_supported(&init.protocol_version) {
+        return Err(McpError::UnsupportedVersion {
+            version: init.protocol_version,
+            supported: protocol::SUPPORTED.join(", "),
+        });
+    }
+    peer.notify("notifications/initialized", None).await?;
+    Ok(init)
+}
+
+fn parse_initialize(raw: Value) -> Result<InitializeResult> {
+    serde_json::from_value(raw).map_err(|e| McpError::InvalidResponse {
+        method: "initialize".to_owned(),
+        message: e.to_string(),
+    })
+}

@@ -1,0 +1,53 @@
+//! The error type of the protocol client. Variants exist where a caller branches on them.
+
+use std::time::Duration;
+
+/// A JSON-RPC error object as sent by a server.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RpcError {
+    pub code: i64,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<serde_json::Value>,
+}
+
+impl std::fmt::Display for RpcError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (code {})", self.message, self.code)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum McpError {
+    /// The server process could not be started.
+    #[error("could not start `{command}`: {source}")]
+    Spawn {
+        command: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The connection ended; pending and new requests fail with this.
+    #[error("connection closed: {reason}")]
+    Closed { reason: String },
+    /// No response arrived in time. The request was cancelled on the server.
+    #[error("`{method}` timed out after {timeout:?}")]
+    Timeout { method: String, timeout: Duration },
+    /// The server answered with a JSON-RPC error.
+    #[error("server error for `{method}`: {error}")]
+    Rpc {
+        method: String,
+        error: Box<RpcError>,
+    },
+    /// The server answered with a protocol version this client does not speak.
+    #[error(
+        "server answered with protocol version `{version}`, which this client does not support (supported: {supported})"
+    )]
+    UnsupportedVersion { version: String, supported: String },
+    /// A response did not have the shape the spec requires.
+    #[error("invalid response to `{method}`: {message}")]
+    InvalidResponse { method: String, message: String },
+    #[error("i/o error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+pub type Result<T, E = McpError> = std::result::Result<T, E>;

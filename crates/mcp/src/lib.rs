@@ -1,0 +1,18 @@
+//! The MCP protocol client: JSON-RPC framing and a request/response peer, the transports that
+//! carry it, the lifecycle handshake and typed operations. It knows nothing of SQL or Tauri.
+//!
+//! Layers, bottom up: [`transport`] moves JSON lines, [`peer`] matches requests to responses and
+//! routes server-initiated messages, [`client`] runs the lifecycle and exposes typed features.
+
+pub mod client;
+pub mod error;
+pub mod jsonrpc;
+pub mod peer;
+pub mod protocol;
+pub mod transport;
+pub mod types;
+
+pub use client::{Client, ClientOptions};
+pub use error::{McpError, Result};
+pub use transport::stdio::StdioConfig;
+pub use types::{Implementation, InitializeResult, Tool, ToolPage};

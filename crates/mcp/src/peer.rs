@@ -1,0 +1,269 @@
+//! The JSON-RPC peer: sends requests and matches responses, routes server-initiated requests and
+//! notifications to a [`Handler`], and fails everything pending when the connection ends.
+//!
+//! A request that times out or whose caller goes away is cancelled on the server with
+//! `notifications/cancelled` (2025-11-25 basic/utilities/cancellation), except `initialize`,
+//! which must not be cancelled. A response that arrives after that is ignored.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use crate::error::{McpError, Result, RpcError};
+use crate::jsonrpc::{self, Message, RequestId, codes};
+use crate::transport::{BoxFuture, Inbound, Link};
+
+/// Receives what the server sends on its own initiative.
+pub trait Handler: Send + Sync + 'static {
+    /// Answers a server→client request. The default refuses it as unknown.
+    fn on_request(
+        &self,
+        method: String,
+        _params: Option<Value>,
+    ) -> BoxFuture<'static, Result<Value, RpcError>> {
+        Box::pin(async move {
+            Err(RpcError {
+                code: codes::METHOD_NOT_FOUND,
+                message: format!("method not found: {method}"),
+                data: None,
+            })
+        })
+    }
+
+    /// Receives a notification. It must return quickly.
+    fn on_notification(&self, _method: &str, _params: Option<Value>) {}
+}
+
+/// A handler that refuses every request and drops every notification.
+#[derive(Debug, Default)]
+pub struct RefusingHandler;
+
+impl Handler for RefusingHandler {}
+
+type Reply = std::result::Result<Value, RpcError>;
+
+struct Inner {
+    outbound: mpsc::Sender<Value>,
+    pending: Mutex<HashMap<RequestId, oneshot::Sender<Reply>>>,
+    next_id: AtomicI64,
+    closed: watch::Sender<Option<String>>,
+}
+
+/// A cheap handle to one connection's peer.
+#[derive(Clone)]
+pub struct Peer {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Peer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Peer")
+            .field("closed", &self.closed_reason())
+            .finish()
+    }
+}
+
+impl Peer {
+    /// Starts routing the link's inbound messages.
+    pub fn start(link: Link, handler: Arc<dyn Handler>) -> Peer {
+        let (closed, _) = watch::channel(None);
+        let inner = Arc::new(Inner {
+            outbound: link.outbound,
+            pending: Mutex::new(HashMap::new()),
+            next_id: AtomicI64::new(1),
+            closed,
+        });
+        tokio::spawn(route(inner.clone(), link.inbound, handler));
+        Peer { inner }
+    }
+
+    /// Sends a request and waits for its result.
+    pub async fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        timeout: Duration,
+    ) -> Result<Value> {
+        if let Some(reason) = self.closed_reason() {
+            return Err(McpError::Closed { reason });
+        }
+        let id = RequestId::Number(self.inner.next_id.fetch_add(1, Ordering::Relaxed));
+        let (tx, rx) = oneshot::channel();
+        self.lock_pending().insert(id.clone(), tx);
+        let mut guard = PendingGuard {
+            inner: &self.inner,
+            id: id.clone(),
+            cancellable: method != "initialize",
+            reason: "the client no longer needs the result",
+            armed: true,
+        };
+        if self
+            .inner
+            .outbound
+            .send(jsonrpc::request(&id, method, params))
+            .await
+            .is_err()
+        {
+            guard.armed = false;
+            self.lock_pending().remove(&id);
+            return Err(self.closed_error());
+        }
+        match tokio::time::timeout(timeout, rx).await {
+            Ok(Ok(reply)) => {
+                guard.armed = false;
+                reply.map_err(|error| McpError::Rpc {
+                    method: method.to_owned(),
+                    error: Box::new(error),
+                })
+            }
+            Ok(Err(_)) => {
+                guard.armed = false;
+                Err(self.closed_error())
+            }
+            Err(_) => {
+                guard.reason = "timed out";
+                Err(McpError::Timeout {
+                    method: method.to_owned(),
+                    timeout,
+                })
+            }
+        }
+    }
+
+    /// Sends a notification.
+    pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<()> {
+        self.inner
+            .outbound
+            .send(jsonrpc::notification(method, params))
+            .await
+            .map_err(|_| self.closed_error())
+    }
+
+    /// Why the connection ended, if it has.
+    pub fn closed_reason(&self) -> Option<String> {
+        self.inner.closed.borrow().clone()
+    }
+
+    /// Waits until the connection ends and returns why.
+    pub async fn wait_closed(&self) -> String {
+        let mut rx = self.inner.closed.subscribe();
+        match rx.wait_for(Option::is_some).await {
+            Ok(reason) => reason.clone().unwrap_or_default(),
+            Err(_) => "the connection was dropped".to_owned(),
+        }
+    }
+
+    /// How many requests are waiting for a response.
+    pub fn pending_count(&self) -> usize {
+        self.lock_pending().len()
+    }
+
+    fn closed_error(&self) -> McpError {
+        McpError::Closed {
+            reason: self
+                .closed_reason()
+                .unwrap_or_else(|| "the transport stopped".to_owned()),
+        }
+    }
+
+    fn lock_pending(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<RequestId, oneshot::Sender<Reply>>> {
+        lock(&self.inner.pending)
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Removes an abandoned request and tells the server to stop working on it.
+struct PendingGuard<'a> {
+    inner: &'a Inner,
+    id: RequestId,
+    cancellable: bool,
+    reason: &'static str,
+    armed: bool,
+}
+
+impl Drop for PendingGuard<'_> {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        lock(&self.inner.pending).remove(&self.id);
+        if self.cancellable && self.inner.closed.borrow().is_none() {
+            let note = jsonrpc::notification(
+                "notifications/cancelled",
+                Some(json!({ "requestId": self.id, "reason": self.reason })),
+            );
+            if self.inner.outbound.try_send(note).is_err() {
+                tracing::debug!("could not send cancellation for request {}", self.id);
+            }
+        }
+    }
+}
+
+async fn route(inner: Arc<Inner>, mut inbound: mpsc::Receiver<Inbound>, handler: Arc<dyn Handler>) {
+    let reason = loop {
+        let Some(event) = inbound.recv().await else {
+            break "the transport stopped".to_owned();
+        };
+        let value = match event {
+            Inbound::Message(value) => value,
+            Inbound::Closed { reason } => break reason,
+        };
+        match Message::from_value(value) {
+            Ok(message) => dispatch(&inner, &handler, message),
+            Err(e) => tracing::warn!("ignoring an invalid JSON-RPC message from the server: {e}"),
+        }
+    };
+    inner.closed.send_replace(Some(reason));
+    // Dropping the senders fails every pending request with `Closed`.
+    lock(&inner.pending).clear();
+}
+
+fn dispatch(inner: &Arc<Inner>, handler: &Arc<dyn Handler>, message: Message) {
+    match message {
+        Message::Response { id, result } => complete(inner, &id, Ok(result)),
+        Message::Error {
+            id: Some(id),
+            error,
+        } => complete(inner, &id, Err(error)),
+        Message::Error { id: None, error } => {
+            tracing::warn!("the server reported an error without a request id: {error}");
+        }
+        Message::Notification { method, params } => handler.on_notification(&method, params),
+        Message::Request { id, method, params } => {
+            let outbound = inner.outbound.clone();
+            let handler = handler.clone();
+            tokio::spawn(async move {
+                let reply = if method == "ping" {
+                    Ok(json!({}))
+                } else {
+                    handler.on_request(method, params).await
+                };
+                let message = match reply {
+                    Ok(result) => jsonrpc::response(&id, result),
+                    Err(error) => jsonrpc::error_response(&id, &error),
+                };
+                let _ = outbound.send(message).await;
+            });
+        }
+    }
+}
+
+fn complete(inner: &Inner, id: &RequestId, reply: Reply) {
+    match lock(&inner.pending).remove(id) {
+        Some(waiter) => {
+            let _ = waiter.send(reply);
+        }
+        None => tracing::debug!("ignoring a response to request {id}, which is no longer pending"),
+    }
+}

@@ -1,0 +1,43 @@
+//! Transports move JSON-RPC messages between the peer and a server. Each one hands the peer a
+//! [`Link`] (messages out, messages in) and keeps a [`Transport`] handle for shutdown, so that
+//! Streamable HTTP and legacy SSE can slot in beside stdio without the peer knowing which it has.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use crate::error::Result;
+
+pub mod lines;
+pub mod stdio;
+
+/// What a transport delivers to the peer.
+#[derive(Debug)]
+pub enum Inbound {
+    /// One JSON value received from the server.
+    Message(Value),
+    /// The connection ended; no more messages follow.
+    Closed { reason: String },
+}
+
+/// The peer's side of a transport.
+#[derive(Debug)]
+pub struct Link {
+    pub outbound: mpsc::Sender<Value>,
+    pub inbound: mpsc::Receiver<Inbound>,
+}
+
+/// A boxed future, for object-safe async methods.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// The owner's side of a transport: what kind it is and how to shut it down.
+pub trait Transport: Send + Sync + 'static {
+    /// A short name for status displays: `stdio`, `streamable-http`, `sse`.
+    fn kind(&self) -> &'static str;
+    /// Recent diagnostic output (a stdio server's stderr), oldest first.
+    fn diagnostics(&self) -> Vec<String>;
+    /// Shuts the connection down and releases its resources.
+    fn close(&mut self) -> BoxFuture<'_, Result<()>>;
+}

@@ -1,0 +1,276 @@
+//! The stdio transport: newline-delimited JSON over a child process's pipes.
+//!
+//! The child runs in its own process group so that shutdown reaches everything it started.
+//! Stdout lines that are not JSON are logged and skipped (2025-11-25 basic/transports, "stdio":
+//! servers must not write anything else there, but real ones do). Stderr is kept in a ring buffer
+//! for diagnostics. Shutdown follows the spec's order: close stdin, then SIGTERM, then SIGKILL.
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::sync::{mpsc, oneshot};
+
+use super::lines::{Line, LineReader};
+use super::{BoxFuture, Inbound, Link, Transport};
+use crate::error::{McpError, Result};
+
+/// How to start a stdio server.
+#[derive(Debug, Clone)]
+pub struct StdioConfig {
+    pub command: String,
+    pub args: Vec<String>,
+    pub env: Vec<(String, String)>,
+    pub cwd: Option<PathBuf>,
+    /// Longest accepted message line, in bytes.
+    pub max_message_bytes: usize,
+    /// How many stderr lines to keep.
+    pub stderr_lines: usize,
+    /// How long to wait after closing stdin, and again after SIGTERM.
+    pub shutdown_grace: Duration,
+}
+
+impl StdioConfig {
+    pub fn new(command: impl Into<String>) -> Self {
+        Self {
+            command: command.into(),
+            args: Vec::new(),
+            env: Vec::new(),
+            cwd: None,
+            max_message_bytes: 16 * 1024 * 1024,
+            stderr_lines: 200,
+            shutdown_grace: Duration::from_secs(2),
+        }
+    }
+}
+
+type StderrRing = Arc<Mutex<VecDeque<String>>>;
+
+/// A running stdio server.
+#[derive(Debug)]
+pub struct StdioTransport {
+    child: Child,
+    pgid: Option<Pid>,
+    close_stdin: Option<oneshot::Sender<()>>,
+    stderr: StderrRing,
+    grace: Duration,
+}
+
+impl StdioTransport {
+    /// Starts the server and returns the transport with the peer's link to it.
+    pub fn spawn(config: &StdioConfig) -> Result<(Self, Link)> {
+        let mut command = Command::new(&config.command);
+        command
+            .args(&config.args)
+            .envs(config.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        if let Some(cwd) = &config.cwd {
+            command.current_dir(cwd);
+        }
+        let mut child = command.spawn().map_err(|source| McpError::Spawn {
+            command: config.command.clone(),
+            source,
+        })?;
+        let missing = |what: &str| McpError::Io(std::io::Error::other(format!("no {what} pipe")));
+        let stdin = child.stdin.take().ok_or_else(|| missing("stdin"))?;
+        let stdout = child.stdout.take().ok_or_else(|| missing("stdout"))?;
+        let stderr = child.stderr.take().ok_or_else(|| missing("stderr"))?;
+        let pgid = child
+            .id()
+            .and_then(|pid| i32::try_from(pid).ok())
+            .map(Pid::from_raw);
+
+        let ring: StderrRing = Arc::new(Mutex::new(VecDeque::new()));
+        let (out_tx, out_rx) = mpsc::channel::<Value>(64);
+        let (in_tx, in_rx) = mpsc::channel::<Inbound>(256);
+        let (close_tx, close_rx) = oneshot::channel();
+
+        tokio::spawn(write_loop(stdin, out_rx, close_rx));
+        tokio::spawn(read_loop(
+            stdout,
+            in_tx,
+            config.max_message_bytes,
+            ring.clone(),
+        ));
+        tokio::spawn(stderr_loop(stderr, ring.clone(), config.stderr_lines));
+
+        let transport = Self {
+            child,
+            pgid,
+            close_stdin: Some(close_tx),
+            stderr: ring,
+            grace: config.shutdown_grace,
+        };
+        Ok((
+            transport,
+            Link {
+                outbound: out_tx,
+                inbound: in_rx,
+            },
+        ))
+    }
+
+    /// Stops the server: close stdin and wait; SIGTERM the group and wait; SIGKILL the group.
+    pub async fn shutdown(&mut self) -> Result<()> {
+        if let Some(close) = self.close_stdin.take() {
+            let _ = close.send(());
+        }
+        if self.wait_for_exit(self.grace).await {
+            self.signal_group(Signal::SIGTERM);
+            return Ok(());
+        }
+        self.signal_group(Signal::SIGTERM);
+        if self.wait_for_exit(self.grace).await {
+            return Ok(());
+        }
+        self.signal_group(Signal::SIGKILL);
+        self.child.wait().await?;
+        Ok(())
+    }
+
+    async fn wait_for_exit(&mut self, grace: Duration) -> bool {
+        matches!(
+            tokio::time::timeout(grace, self.child.wait()).await,
+            Ok(Ok(_))
+        )
+    }
+
+    /// Signals every process left in the server's group; a group that is gone is fine.
+    fn signal_group(&self, signal: Signal) {
+        if let Some(pgid) = self.pgid {
+            let _ = killpg(pgid, signal);
+        }
+    }
+}
+
+impl Drop for StdioTransport {
+    fn drop(&mut self) {
+        // A transport dropped without `shutdown` must not leave processes behind.
+        if matches!(self.child.try_wait(), Ok(None)) || self.close_stdin.is_some() {
+            self.signal_group(Signal::SIGKILL);
+        }
+    }
+}
+
+impl Transport for StdioTransport {
+    fn kind(&self) -> &'static str {
+        "stdio"
+    }
+
+    fn diagnostics(&self) -> Vec<String> {
+        self.stderr
+            .lock()
+            .map(|ring| ring.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    fn close(&mut self) -> BoxFuture<'_, Result<()>> {
+        Box::pin(self.shutdown())
+    }
+}
+
+async fn write_loop(
+    mut stdin: ChildStdin,
+    mut outbound: mpsc::Receiver<Value>,
+    mut close: oneshot::Receiver<()>,
+) {
+    loop {
+        let message = tokio::select! {
+            _ = &mut close => break,
+            message = outbound.recv() => match message {
+                Some(message) => message,
+                None => break,
+            },
+        };
+        let mut line = message.to_string();
+        line.push('\n');
+        if let Err(e) = stdin.write_all(line.as_bytes()).await {
+            tracing::debug!("stdio server stdin closed: {e}");
+            break;
+        }
+        if stdin.flush().await.is_err() {
+            break;
+        }
+    }
+    // Dropping stdin closes the pipe: the first step of a graceful shutdown.
+}
+
+async fn read_loop(
+    stdout: tokio::process::ChildStdout,
+    inbound: mpsc::Sender<Inbound>,
+    max_len: usize,
+    stderr: StderrRing,
+) {
+    let mut reader = LineReader::new(BufReader::new(stdout), max_len);
+    let reason = loop {
+        match reader.next_line().await {
+            Ok(Some(Line::Data(bytes))) => {
+                if bytes.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                match serde_json::from_slice::<Value>(&bytes) {
+                    Ok(value) => {
+                        if inbound.send(Inbound::Message(value)).await.is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) => tracing::warn!(
+                        "ignoring a line on the server's stdout that is not JSON ({e}): {}",
+                        preview(&bytes)
+                    ),
+                }
+            }
+            Ok(Some(Line::TooLong { len })) => tracing::warn!(
+                "ignoring a {len}-byte message from the server: larger than the {max_len}-byte limit"
+            ),
+            Ok(None) => break "the server closed its output".to_owned(),
+            Err(e) => break format!("reading the server's output failed: {e}"),
+        }
+    };
+    // Give the stderr reader a moment so the last words of a crashing server are included.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let last = stderr.lock().ok().and_then(|ring| ring.back().cloned());
+    let reason = match last {
+        Some(line) => format!("{reason} (last stderr line: {line})"),
+        None => reason,
+    };
+    let _ = inbound.send(Inbound::Closed { reason }).await;
+}
+
+async fn stderr_loop(stderr: tokio::process::ChildStderr, ring: StderrRing, keep: usize) {
+    let mut lines = BufReader::new(stderr).split(b'\n');
+    while let Ok(Some(bytes)) = lines.next_segment().await {
+        let line = String::from_utf8_lossy(&bytes).trim_end().to_owned();
+        if line.is_empty() {
+            continue;
+        }
+        tracing::debug!(target: "gatehouse_mcp::stderr", "{line}");
+        if let Ok(mut ring) = ring.lock() {
+            if ring.len() >= keep.max(1) {
+                ring.pop_front();
+            }
+            ring.push_back(line);
+        }
+    }
+}
+
+/// A short, printable excerpt of a raw line for the log.
+fn preview(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let mut out: String = text.chars().take(120).collect();
+    if text.chars().count() > 120 {
+        out.push('…');
+    }
+    out
+}

@@ -1,0 +1,164 @@
+//! The stdio client against a real third-party server (`@modelcontextprotocol/server-everything`,
+//! installed by `scripts/install-test-deps.sh`) and against small misbehaving scripts.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use gatehouse_mcp::peer::RefusingHandler;
+use gatehouse_mcp::{Client, ClientOptions, McpError, StdioConfig};
+
+fn everything() -> StdioConfig {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
+        "../../tests/fixtures/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    assert!(
+        path.is_file(),
+        "server-everything is missing at {}: run scripts/install-test-deps.sh",
+        path.display()
+    );
+    let mut config = StdioConfig::new("node");
+    config.args = vec![path.display().to_string(), "stdio".to_owned()];
+    config
+}
+
+/// A python3 script acting as a server, for faults no real server shows on demand.
+fn script(source: &str) -> StdioConfig {
+    let mut config = StdioConfig::new("python3");
+    config.args = vec!["-u".to_owned(), "-c".to_owned(), source.to_owned()];
+    config.shutdown_grace = Duration::from_millis(500);
+    config
+}
+
+const HANDSHAKE: &str = r#"
+import json, sys
+def send(obj): print(json.dumps(obj), flush=True)
+def read(): return json.loads(sys.stdin.readline())
+init = read()
+send({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": "2025-06-18",
+      "capabilities": {"tools": {}}, "serverInfo": {"name": "script", "version": "1"}}})
+read()  # notifications/initialized
+"#;
+
+async fn connect(config: &StdioConfig) -> Result<Client, McpError> {
+    Client::connect_stdio(config, ClientOptions::default(), Arc::new(RefusingHandler)).await
+}
+
+#[tokio::test]
+async fn lists_the_tools_of_server_everything() {
+    let client = connect(&everything())
+        .await
+        .expect("server-everything must initialize");
+    let init = client.initialize_result().clone();
+    assert_eq!(
+        init.protocol_version, "2025-11-25",
+        "the offered revision is accepted"
+    );
+    assert!(
+        init.capabilities.contains_key("tools"),
+        "server-everything declares tools"
+    );
+    let page = client.list_tools().await.expect("tools/list");
+    let names: Vec<&str> = page.tools.iter().map(|t| t.name.as_str()).collect();
+    for expected in ["echo", "get-sum", "trigger-long-running-operation"] {
+        assert!(
+            names.contains(&expected),
+            "{expected} must be listed, got {names:?}"
+        );
+    }
+    assert!(
+        page.malformed.is_empty(),
+        "server-everything's tools are all valid"
+    );
+    client.close().await.expect("a clean close");
+}
+
+#[tokio::test]
+async fn skips_stdout_noise_and_accepts_an_older_revision() {
+    let source = format!(
+        "{HANDSHAKE}\nprint('starting up... not json', flush=True)\nprint(b'\\xff\\xfe'.decode('latin1'), flush=True)\n\
+         req = read()\nsend({{'jsonrpc': '2.0', 'id': req['id'], 'result': {{'tools': [{{'name': 'a', 'inputSchema': {{'type': 'object'}}}}, {{'name': 'bad'}}]}}}})\n\
+         sys.stdin.read()"
+    );
+    let client = connect(&script(&source))
+        .await
+        .expect("handshake with 2025-06-18");
+    assert_eq!(client.initialize_result().protocol_version, "2025-06-18");
+    let page = client
+        .list_tools()
+        .await
+        .expect("noise on stdout must not break the connection");
+    assert_eq!(page.tools.len(), 1);
+    assert_eq!(
+        page.malformed.len(),
+        1,
+        "a tool without inputSchema is kept raw"
+    );
+    client.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn refuses_an_unknown_protocol_version() {
+    let source = r#"
+import json, sys
+init = json.loads(sys.stdin.readline())
+print(json.dumps({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": "1999-01-01",
+      "capabilities": {}, "serverInfo": {"name": "old", "version": "0"}}}), flush=True)
+sys.stdin.read()
+"#;
+    let error = connect(&script(source))
+        .await
+        .expect_err("an unknown version must be refused");
+    assert!(
+        matches!(&error, McpError::UnsupportedVersion { version, .. } if version == "1999-01-01"),
+        "got {error:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_server_that_dies_mid_request_fails_the_request() {
+    let source = format!("{HANDSHAKE}\nread()\nsys.stderr.write('crashed hard\\n')\nsys.exit(1)");
+    let client = connect(&script(&source)).await.expect("handshake");
+    let error = tokio::time::timeout(Duration::from_secs(10), client.list_tools())
+        .await
+        .expect("a dead server must not hang the request")
+        .expect_err("the request must fail");
+    assert!(
+        matches!(&error, McpError::Closed { reason } if reason.contains("crashed hard")),
+        "got {error:?}"
+    );
+    client.close().await.expect("close after death");
+}
+
+#[tokio::test]
+async fn a_timed_out_request_is_cancelled_on_the_server() {
+    // The script answers the first tools/list only after the cancellation arrives, then reports
+    // what it received through the second call.
+    let source = format!(
+        "{HANDSHAKE}\nfirst = read()\ncancel = read()\nsend({{'jsonrpc': '2.0', 'id': first['id'], 'result': {{'tools': []}}}})\n\
+         second = read()\nsend({{'jsonrpc': '2.0', 'id': second['id'], 'result': {{'tools': [{{'name': cancel['method'] + '|' + str(cancel['params']['requestId']), 'inputSchema': {{}}}}]}}}})\n\
+         sys.stdin.read()"
+    );
+    let client = connect(&script(&source)).await.expect("handshake");
+    let timeout = Duration::from_millis(300);
+    let first = client.peer().request("tools/list", None, timeout).await;
+    assert!(
+        matches!(first, Err(McpError::Timeout { .. })),
+        "got {first:?}"
+    );
+    let second = client
+        .list_tools()
+        .await
+        .expect("the connection survives a timeout and a late response");
+    let seen = &second.tools[0].name;
+    assert!(
+        seen.starts_with("notifications/cancelled|"),
+        "the server must be told to stop: {seen}"
+    );
+    assert_eq!(
+        client.peer().pending_count(),
+        0,
+        "the late response must not linger"
+    );
+    client.close().await.expect("close");
+}
