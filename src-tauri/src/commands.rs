@@ -1,0 +1,61 @@
+//! The IPC commands: thin async wrappers over the engine's [`Host`] API.
+
+use std::sync::Arc;
+
+use gatehouse_host::{Host, ServerInput, ServerView, ToolInfo};
+use tauri::State;
+
+use crate::ipc_error::IpcError;
+
+type HostState<'a> = State<'a, Arc<Host>>;
+
+#[tauri::command]
+#[specta::specta]
+pub async fn list_servers(host: HostState<'_>) -> Result<Vec<ServerView>, IpcError> {
+    Ok(host.list_servers().await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn add_server(host: HostState<'_>, input: ServerInput) -> Result<ServerView, IpcError> {
+    Ok(host.add_server(input).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn update_server(
+    host: HostState<'_>,
+    id: String,
+    input: ServerInput,
+) -> Result<ServerView, IpcError> {
+    Ok(host.update_server(&id, input).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn remove_server(host: HostState<'_>, id: String) -> Result<(), IpcError> {
+    host.remove_server(&id).await?;
+    Ok(())
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn set_server_enabled(
+    host: HostState<'_>,
+    id: String,
+    enabled: bool,
+) -> Result<ServerView, IpcError> {
+    Ok(host.set_enabled(&id, enabled).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn reconnect_server(host: HostState<'_>, id: String) -> Result<ServerView, IpcError> {
+    Ok(host.reconnect(&id).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn list_tools(host: HostState<'_>, id: String) -> Result<Vec<ToolInfo>, IpcError> {
+    Ok(host.tools(&id).await?)
+}

@@ -1,0 +1,33 @@
+//! Engine events forwarded to the webview as typed Tauri events.
+
+use gatehouse_host::{EngineEvent, ServerStatus};
+use serde::{Deserialize, Serialize};
+use tauri::AppHandle;
+use tauri_specta::Event;
+use tokio::sync::broadcast;
+
+/// A server's connection status changed.
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
+pub struct ServerStatusEvent {
+    pub id: String,
+    pub status: ServerStatus,
+}
+
+/// Forwards engine events to the webview until the engine goes away.
+pub async fn forward(app: AppHandle, mut events: broadcast::Receiver<EngineEvent>) {
+    loop {
+        match events.recv().await {
+            Ok(EngineEvent::ServerStatus { id, status }) => {
+                if let Err(e) = (ServerStatusEvent { id, status }).emit(&app) {
+                    tracing::warn!("cannot send a status event to the window: {e}");
+                }
+            }
+            Err(broadcast::error::RecvError::Lagged(n)) => {
+                tracing::warn!(
+                    "{n} engine events were dropped; the window will catch up on its next refresh"
+                );
+            }
+            Err(broadcast::error::RecvError::Closed) => break,
+        }
+    }
+}

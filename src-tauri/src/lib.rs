@@ -1,0 +1,118 @@
+//! The Gatehouse desktop app: opens the engine in live mode, exposes it to the webview through
+//! typed IPC commands and events, and stops every server when the app exits.
+
+pub mod bindings;
+mod commands;
+mod events;
+mod ipc_error;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use gatehouse_host::{Host, HostOptions};
+use tauri::{Manager, RunEvent};
+
+/// Starts the app with the given Tauri context (built in `main.rs`, where the UI is embedded).
+pub fn run(context: tauri::Context<tauri::Wry>) -> Result<(), String> {
+    init_logging();
+    let data_dir = data_dir_arg(std::env::args().skip(1));
+    let specta = bindings::specta_builder();
+    let app = tauri::Builder::default()
+        .invoke_handler(specta.invoke_handler())
+        .setup(move |app| {
+            specta.mount_events(app);
+            let options = HostOptions {
+                data_dir: data_dir.clone(),
+                live_sessions: true,
+            };
+            let host = tauri::async_runtime::block_on(async {
+                let host = Host::open(options).await?;
+                host.start().await?;
+                Ok::<_, gatehouse_host::HostError>(Arc::new(host))
+            })
+            .map_err(|e| format!("cannot start the engine: {e}"))?;
+            tracing::info!("data directory: {}", host.data_dir().display());
+            tauri::async_runtime::spawn(events::forward(app.handle().clone(), host.subscribe()));
+            tauri::async_runtime::spawn(exit_on_signal(app.handle().clone()));
+            app.manage(host);
+            Ok(())
+        })
+        .build(context)
+        .map_err(|e| format!("cannot start Gatehouse: {e}"))?;
+    app.run(|handle, event| {
+        if let RunEvent::Exit = event {
+            if let Some(host) = handle.try_state::<Arc<Host>>() {
+                tauri::async_runtime::block_on(host.shutdown());
+            }
+        }
+    });
+    Ok(())
+}
+
+/// `--data-dir <dir>` or `--data-dir=<dir>` on the app's command line.
+fn data_dir_arg(mut args: impl Iterator<Item = String>) -> Option<PathBuf> {
+    while let Some(arg) = args.next() {
+        if arg == "--data-dir" {
+            return args.next().map(PathBuf::from);
+        }
+        if let Some(dir) = arg.strip_prefix("--data-dir=") {
+            return Some(PathBuf::from(dir));
+        }
+    }
+    None
+}
+
+/// SIGTERM and SIGINT exit through the normal path, so servers are stopped gracefully.
+async fn exit_on_signal(app: tauri::AppHandle) {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        tracing::warn!("cannot listen for termination signals");
+        return;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+    }
+    app.exit(0);
+}
+
+/// Logs go to stderr; `GATEHOUSE_LOG` sets the filter (default: info).
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("GATEHOUSE_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_data_dir_in_both_spellings() {
+        let args = |v: &[&str]| {
+            v.iter()
+                .map(|s| (*s).to_owned())
+                .collect::<Vec<_>>()
+                .into_iter()
+        };
+        assert_eq!(
+            data_dir_arg(args(&["--data-dir", "/a"])),
+            Some(PathBuf::from("/a"))
+        );
+        assert_eq!(
+            data_dir_arg(args(&["-x", "--data-dir=/b"])),
+            Some(PathBuf::from("/b"))
+        );
+        assert_eq!(
+            data_dir_arg(args(&["--data-dir"])),
+            None,
+            "a missing value is not a directory"
+        );
+    }
+}

@@ -1,0 +1,14 @@
+//! The desktop app's entry point. The Tauri context (config, icons, the built UI) is generated
+//! here rather than in the library, so the bindings generator builds without a built UI.
+
+#![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+
+fn main() -> std::process::ExitCode {
+    match gatehouse_app::run(tauri::generate_context!()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

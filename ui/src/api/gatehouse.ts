@@ -1,0 +1,107 @@
+// The ONLY module that touches the generated IPC bindings: unwraps Result values into
+// plain promises (throwing GatehouseError) and re-exports the contract types.
+// When the generated bindings change, this is the one file to adapt; tests mock it.
+
+import { commands, events } from "../bindings";
+import type { IpcError, ServerInput, ServerStatusEvent, ServerView, ToolInfo } from "../bindings";
+import { GatehouseError } from "./GatehouseError";
+
+export type {
+  EnvVar,
+  HttpHeader,
+  ServerConfig,
+  ServerInput,
+  ServerSpec,
+  ServerStatus,
+  ServerStatusEvent,
+  ServerView,
+  ToolInfo,
+} from "../bindings";
+// The generated name is ServerTransport; the UI calls it Transport.
+export type { ServerTransport as Transport } from "../bindings";
+
+// The shape every generated command resolves to. Declared here rather than imported because
+// not every tauri-specta release exports a named `Result` type.
+type CommandResult<T> = { status: "ok"; data: T } | { status: "error"; error: IpcError };
+
+async function unwrap<T>(call: () => Promise<CommandResult<T>>): Promise<T> {
+  let result: CommandResult<T>;
+  try {
+    result = await call();
+  } catch (e) {
+    // A thrown JS error means the IPC itself failed (e.g. not running inside Tauri).
+    const message = e instanceof Error ? e.message : String(e);
+    throw new GatehouseError("internal", message || "The Gatehouse engine is not reachable");
+  }
+  if (result.status === "error") {
+    const { code, message } = normalizeIpcError(result.error);
+    throw new GatehouseError(code, message);
+  }
+  return result.data;
+}
+
+// The engine always sends {code, message}, but be defensive about what crosses the bridge.
+function normalizeIpcError(error: unknown): IpcError {
+  if (typeof error === "object" && error !== null) {
+    const { code, message } = error as Partial<Record<keyof IpcError, unknown>>;
+    return {
+      code: typeof code === "string" ? code : "internal",
+      message: typeof message === "string" && message ? message : "Unknown error",
+    };
+  }
+  return { code: "internal", message: typeof error === "string" && error ? error : "Unknown error" };
+}
+
+export function listServers(): Promise<ServerView[]> {
+  return unwrap(() => commands.listServers());
+}
+
+export function addServer(input: ServerInput): Promise<ServerView> {
+  return unwrap(() => commands.addServer(input));
+}
+
+export function updateServer(id: string, input: ServerInput): Promise<ServerView> {
+  return unwrap(() => commands.updateServer(id, input));
+}
+
+export function removeServer(id: string): Promise<null> {
+  return unwrap(() => commands.removeServer(id));
+}
+
+export function setServerEnabled(id: string, enabled: boolean): Promise<ServerView> {
+  return unwrap(() => commands.setServerEnabled(id, enabled));
+}
+
+export function reconnectServer(id: string): Promise<ServerView> {
+  return unwrap(() => commands.reconnectServer(id));
+}
+
+export function listTools(id: string): Promise<ToolInfo[]> {
+  return unwrap(() => commands.listTools(id));
+}
+
+/**
+ * Subscribes to live server status changes. Returns a synchronous unsubscribe
+ * function that is safe to call before the underlying listener is registered.
+ */
+export function subscribeServerStatus(onEvent: (event: ServerStatusEvent) => void): () => void {
+  let unlisten: (() => void) | null = null;
+  let cancelled = false;
+  events.serverStatusEvent
+    .listen((e) => {
+      if (!cancelled) onEvent(e.payload);
+    })
+    .then((fn) => {
+      if (cancelled) fn();
+      else unlisten = fn;
+    })
+    .catch((e: unknown) => {
+      // Outside Tauri (plain browser dev) there is no event bus; the UI still works read-only.
+      console.warn("Gatehouse: could not subscribe to server status events", e);
+    });
+  return () => {
+    cancelled = true;
+    unlisten?.();
+    unlisten = null;
+  };
+}

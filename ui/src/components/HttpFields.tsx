@@ -1,0 +1,72 @@
+// Form fields for an HTTP server: URL, transport and request headers.
+
+import type { Transport } from "../api/gatehouse";
+import { TRANSPORTS } from "../model/serverFormValues";
+import type { ServerFormErrors, ServerFormValues } from "../model/serverFormValues";
+import { FormField } from "./FormField";
+
+type HttpFieldsProps = {
+  values: ServerFormValues;
+  errors: ServerFormErrors;
+  onChange: (field: "url" | "headers", value: string) => void;
+  onTransportChange: (transport: Transport) => void;
+};
+
+function isTransport(value: string): value is Transport {
+  return TRANSPORTS.some((t) => t.value === value);
+}
+
+export function HttpFields({ values, errors, onChange, onTransportChange }: HttpFieldsProps) {
+  return (
+    <>
+      <FormField label="URL" error={errors.url} hint="The server's MCP endpoint, http:// or https://.">
+        {(control) => (
+          <input
+            {...control}
+            type="url"
+            className="input mono"
+            data-testid="server-url"
+            value={values.url}
+            onChange={(e) => onChange("url", e.target.value)}
+            placeholder="https://example.com/mcp"
+            autoComplete="off"
+            spellCheck={false}
+          />
+        )}
+      </FormField>
+      <FormField label="Transport">
+        {(control) => (
+          <select
+            {...control}
+            className="input"
+            data-testid="server-transport"
+            value={values.transport}
+            onChange={(e) => {
+              if (isTransport(e.target.value)) onTransportChange(e.target.value);
+            }}
+          >
+            {TRANSPORTS.map((t) => (
+              <option key={t.value} value={t.value}>
+                {t.label}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      <FormField label="Headers" optional error={errors.headers} hint='One "Name: value" per line, e.g. Authorization: Bearer …'>
+        {(control) => (
+          <textarea
+            {...control}
+            className="input mono"
+            data-testid="server-headers"
+            rows={3}
+            value={values.headers}
+            onChange={(e) => onChange("headers", e.target.value)}
+            placeholder="Authorization: Bearer …"
+            spellCheck={false}
+          />
+        )}
+      </FormField>
+    </>
+  );
+}

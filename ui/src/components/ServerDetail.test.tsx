@@ -1,0 +1,99 @@
+// Tests for the detail view: tool list rendering, not-connected explanations, reconnect, live refresh.
+
+import { act, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { ServerStatus } from "../api/gatehouse";
+import * as fake from "../test/fakeGatehouse";
+import { connected, makeServer, makeTool } from "../test/serverFixtures";
+import { ServerDetail } from "./ServerDetail";
+
+vi.mock("../api/gatehouse", () => import("../test/fakeGatehouse"));
+
+beforeEach(() => fake.resetFakeGatehouse());
+
+function renderDetail(status: ServerStatus) {
+  const view = makeServer("everything", status);
+  const handlers = { onReconnect: vi.fn(), onEnable: vi.fn(), onEdit: vi.fn(), onClose: vi.fn() };
+  const result = render(<ServerDetail view={view} busy={false} {...handlers} />);
+  return { view, handlers, ...result };
+}
+
+describe("ServerDetail", () => {
+  it("lists the tools of a connected server with an expandable input schema", async () => {
+    fake.listTools.mockResolvedValue([
+      makeTool("echo", { title: "Echo", description: "Echoes back the input" }),
+      makeTool("add", { description: null }),
+    ]);
+    const { view } = renderDetail(connected(2));
+    const items = await screen.findAllByTestId("tool-item");
+    expect(fake.listTools).toHaveBeenCalledWith(view.config.id);
+    expect(items.map((i) => i.dataset.toolName)).toEqual(["echo", "add"]);
+    const echo = items[0];
+    if (!echo) throw new Error("missing tool");
+    expect(echo).toHaveTextContent("Echo");
+    expect(echo).toHaveTextContent("Echoes back the input");
+    expect(items[1]).toHaveTextContent("No description.");
+
+    const schema = within(echo).getByText("Input schema");
+    const details = schema.closest("details");
+    expect(details).not.toHaveAttribute("open");
+    await userEvent.click(schema);
+    expect(details).toHaveAttribute("open");
+    expect(within(echo).getByText(/"message": \{/)).toBeInTheDocument();
+  });
+
+  it("says the server offers no tools when the list is empty", async () => {
+    fake.listTools.mockResolvedValue([]);
+    renderDetail(connected(0));
+    expect(await screen.findByText("This server offers no tools.")).toBeInTheDocument();
+    expect(screen.getByTestId("tool-list")).toBeEmptyDOMElement();
+  });
+
+  it.each<[ServerStatus, string]>([
+    [{ state: "disabled" }, "This server is disabled"],
+    [{ state: "connecting" }, "connecting"],
+    [{ state: "failed", message: "spawn npx ENOENT" }, "Connection failed: spawn npx ENOENT"],
+  ])("explains why tools are unavailable (%o) and offers Reconnect", async (status, text) => {
+    const { handlers } = renderDetail(status);
+    expect(screen.getByTestId("connection-explanation")).toHaveTextContent(text);
+    expect(screen.queryByTestId("tool-list")).toBeNull();
+    expect(fake.listTools).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByTestId("reconnect-button"));
+    expect(handlers.onReconnect).toHaveBeenCalledTimes(1);
+  });
+
+  it("offers Enable for a disabled server", async () => {
+    const { handlers } = renderDetail({ state: "disabled" });
+    await userEvent.click(screen.getByRole("button", { name: "Enable" }));
+    expect(handlers.onEnable).toHaveBeenCalledTimes(1);
+  });
+
+  it("re-fetches tools when a connected event arrives for this server only", async () => {
+    fake.listTools.mockResolvedValueOnce([makeTool("one")]).mockResolvedValue([makeTool("one"), makeTool("two")]);
+    const { view } = renderDetail(connected(1));
+    await screen.findByTestId("tool-item");
+    expect(fake.listTools).toHaveBeenCalledTimes(1);
+
+    act(() => fake.emitStatus({ id: "someone-else", status: connected(9) }));
+    act(() => fake.emitStatus({ id: view.config.id, status: { state: "connecting" } }));
+    expect(fake.listTools).toHaveBeenCalledTimes(1);
+
+    act(() => fake.emitStatus({ id: view.config.id, status: connected(2) }));
+    await waitFor(() => expect(screen.getAllByTestId("tool-item")).toHaveLength(2));
+    expect(fake.listTools).toHaveBeenCalledTimes(2);
+  });
+
+  it("shows an error when tools cannot be listed", async () => {
+    fake.listTools.mockRejectedValue(new Error("server went away"));
+    renderDetail(connected(1));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Could not load tools: server went away");
+  });
+
+  it("unsubscribes from status events when unmounted", () => {
+    const { unmount } = renderDetail(connected(0));
+    expect(fake.subscriberCount()).toBe(1);
+    unmount();
+    expect(fake.subscriberCount()).toBe(0);
+  });
+});

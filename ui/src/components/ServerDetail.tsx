@@ -1,0 +1,56 @@
+// Detail pane for the selected server: connection status, configuration, and its tools.
+
+import type { ServerView } from "../api/gatehouse";
+import { useTools } from "../hooks/useTools";
+import { ConnectionPanel } from "./ConnectionPanel";
+import { ServerConfigSummary } from "./ServerConfigSummary";
+import { ToolList } from "./ToolList";
+
+type ServerDetailProps = {
+  view: ServerView;
+  busy: boolean;
+  onReconnect: () => void;
+  onEnable: () => void;
+  onEdit: () => void;
+  onClose: () => void;
+};
+
+export function ServerDetail({ view, busy, onReconnect, onEnable, onEdit, onClose }: ServerDetailProps) {
+  const { config, status } = view;
+  const tools = useTools(config.id, status.state === "connected");
+  return (
+    <section className="server-detail" data-testid="server-detail" aria-labelledby="detail-heading">
+      <header className="detail-header">
+        <div>
+          <h2 id="detail-heading">{config.name}</h2>
+          {status.state === "connected" && (
+            <p className="muted detail-subtitle">
+              {status.serverName} {status.serverVersion} · MCP {status.protocolVersion}
+            </p>
+          )}
+        </div>
+        <div className="detail-header-actions">
+          <button type="button" className="button button-small" onClick={onEdit}>
+            Edit
+          </button>
+          <button type="button" className="button button-small" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </header>
+      <ConnectionPanel status={status} busy={busy} onReconnect={onReconnect} onEnable={onEnable} />
+      {status.state === "connected" ? (
+        <ToolList state={tools} />
+      ) : (
+        <section className="detail-section">
+          <h3>Tools</h3>
+          <p className="muted">Tools are listed once the server is connected.</p>
+        </section>
+      )}
+      <section className="detail-section" aria-labelledby="config-heading">
+        <h3 id="config-heading">Configuration</h3>
+        <ServerConfigSummary config={config} />
+      </section>
+    </section>
+  );
+}

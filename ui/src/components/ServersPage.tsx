@@ -1,0 +1,137 @@
+// The main page: server list (or empty state), detail pane for the selected server,
+// and the add/edit and remove dialogs.
+
+import { useState } from "react";
+import type { ServerConfig, ServerInput, ServerView } from "../api/gatehouse";
+import { errorMessage } from "../api/GatehouseError";
+import { useServers } from "../hooks/useServers";
+import { emptyFormValues, formValuesFromConfig } from "../model/serverFormValues";
+import { ConfirmRemoveDialog } from "./ConfirmRemoveDialog";
+import { EmptyState } from "./EmptyState";
+import { ErrorBanner } from "./ErrorBanner";
+import { ServerDetail } from "./ServerDetail";
+import { ServerFormDialog } from "./ServerFormDialog";
+import { ServerList } from "./ServerList";
+
+type FormDialogState = { mode: "add" } | { mode: "edit"; config: ServerConfig } | null;
+
+export function ServersPage() {
+  const { servers, loaded, loadError, refresh, save, remove, setEnabled, reconnect } = useServers();
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [formDialog, setFormDialog] = useState<FormDialogState>(null);
+  const [removing, setRemoving] = useState<ServerView | null>(null);
+  const [busyIds, setBusyIds] = useState<ReadonlySet<string>>(() => new Set());
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  const selected = servers.find((s) => s.config.id === selectedId) ?? null;
+  const openAdd = () => setFormDialog({ mode: "add" });
+  const openEdit = (config: ServerConfig) => setFormDialog({ mode: "edit", config });
+
+  // Toggle/reconnect: mark the row busy, report failures in the page banner.
+  const runAction = async (id: string, action: () => Promise<unknown>) => {
+    setBusyIds((prev) => new Set(prev).add(id));
+    setActionError(null);
+    try {
+      await action();
+    } catch (e) {
+      setActionError(errorMessage(e));
+    } finally {
+      setBusyIds((prev) => {
+        const next = new Set(prev);
+        next.delete(id);
+        return next;
+      });
+    }
+  };
+
+  const submitForm = async (input: ServerInput) => {
+    const id = formDialog?.mode === "edit" ? formDialog.config.id : null;
+    const view = await save(id, input);
+    setFormDialog(null);
+    setSelectedId(view.config.id);
+  };
+
+  const confirmRemove = async (id: string) => {
+    await remove(id);
+    setRemoving(null);
+    if (selectedId === id) setSelectedId(null);
+  };
+
+  let content;
+  if (!loaded) {
+    content = <p className="muted page-loading">Loading servers…</p>;
+  } else if (servers.length === 0 && loadError !== null) {
+    content = (
+      <div className="empty-state" role="alert">
+        <h2>Could not load servers</h2>
+        <p>{loadError}</p>
+        <button type="button" className="button" onClick={() => void refresh()}>
+          Try again
+        </button>
+      </div>
+    );
+  } else if (servers.length === 0) {
+    content = <EmptyState onAdd={openAdd} />;
+  } else {
+    content = (
+      <div className="master-detail">
+        <ServerList
+          servers={servers}
+          selectedId={selectedId}
+          busyIds={busyIds}
+          onSelect={setSelectedId}
+          onToggle={(view, enabled) => void runAction(view.config.id, () => setEnabled(view.config.id, enabled))}
+          onEdit={(view) => openEdit(view.config)}
+          onRemove={setRemoving}
+        />
+        {selected !== null ? (
+          <ServerDetail
+            view={selected}
+            busy={busyIds.has(selected.config.id)}
+            onReconnect={() => void runAction(selected.config.id, () => reconnect(selected.config.id))}
+            onEnable={() => void runAction(selected.config.id, () => setEnabled(selected.config.id, true))}
+            onEdit={() => openEdit(selected.config)}
+            onClose={() => setSelectedId(null)}
+          />
+        ) : (
+          <div className="detail-placeholder">
+            <p className="muted">Select a server to see its status and tools.</p>
+          </div>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <section className="servers-page" aria-labelledby="servers-heading">
+      <div className="page-toolbar">
+        <h1 id="servers-heading">
+          Servers{servers.length > 0 && <span className="count">{servers.length}</span>}
+        </h1>
+        <button type="button" className="button button-primary" onClick={openAdd} data-testid="add-server-button">
+          Add server
+        </button>
+      </div>
+      {actionError !== null && <ErrorBanner message={actionError} onDismiss={() => setActionError(null)} />}
+      {loadError !== null && servers.length > 0 && (
+        <ErrorBanner message={`Could not refresh the server list: ${loadError}`} onRetry={() => void refresh()} />
+      )}
+      {content}
+      {formDialog !== null && (
+        <ServerFormDialog
+          mode={formDialog.mode}
+          initialValues={formDialog.mode === "edit" ? formValuesFromConfig(formDialog.config) : emptyFormValues()}
+          onSubmit={submitForm}
+          onClose={() => setFormDialog(null)}
+        />
+      )}
+      {removing !== null && (
+        <ConfirmRemoveDialog
+          serverName={removing.config.name}
+          onConfirm={() => confirmRemove(removing.config.id)}
+          onClose={() => setRemoving(null)}
+        />
+      )}
+    </section>
+  );
+}

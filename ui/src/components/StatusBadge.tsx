@@ -1,0 +1,15 @@
+// Coloured badge showing a server's connection state; a failure's message is in its tooltip.
+
+import type { ServerStatus } from "../api/gatehouse";
+import { statusLabel } from "../model/describeStatus";
+
+export function StatusBadge({ status }: { status: ServerStatus }) {
+  const label = statusLabel(status);
+  const title = status.state === "failed" ? `Failed: ${status.message}` : label;
+  return (
+    <span className={`badge badge-${status.state}`} data-testid="server-status" title={title}>
+      <span className="badge-dot" aria-hidden="true" />
+      {label}
+    </span>
+  );
+}

@@ -1,0 +1,75 @@
+// Form fields for a stdio server: command, arguments, environment variables, working directory.
+
+import type { ServerFormErrors, ServerFormValues } from "../model/serverFormValues";
+import { FormField } from "./FormField";
+
+type StdioFieldsProps = {
+  values: ServerFormValues;
+  errors: ServerFormErrors;
+  onChange: (field: "command" | "args" | "env" | "cwd", value: string) => void;
+};
+
+export function StdioFields({ values, errors, onChange }: StdioFieldsProps) {
+  return (
+    <>
+      <FormField label="Command" error={errors.command} hint="The program to launch, e.g. npx, uvx, node or a full path.">
+        {(control) => (
+          <input
+            {...control}
+            type="text"
+            className="input mono"
+            data-testid="server-command"
+            value={values.command}
+            onChange={(e) => onChange("command", e.target.value)}
+            placeholder="npx"
+            autoComplete="off"
+            spellCheck={false}
+          />
+        )}
+      </FormField>
+      <FormField label="Arguments" optional hint="One argument per line, no quoting needed.">
+        {(control) => (
+          <textarea
+            {...control}
+            className="input mono"
+            data-testid="server-args"
+            rows={3}
+            value={values.args}
+            onChange={(e) => onChange("args", e.target.value)}
+            placeholder={"-y\n@modelcontextprotocol/server-everything"}
+            spellCheck={false}
+          />
+        )}
+      </FormField>
+      <FormField label="Environment variables" optional error={errors.env} hint="One KEY=VALUE per line.">
+        {(control) => (
+          <textarea
+            {...control}
+            className="input mono"
+            data-testid="server-env"
+            rows={3}
+            value={values.env}
+            onChange={(e) => onChange("env", e.target.value)}
+            placeholder="API_KEY=…"
+            spellCheck={false}
+          />
+        )}
+      </FormField>
+      <FormField label="Working directory" optional error={errors.cwd}>
+        {(control) => (
+          <input
+            {...control}
+            type="text"
+            className="input mono"
+            data-testid="server-cwd"
+            value={values.cwd}
+            onChange={(e) => onChange("cwd", e.target.value)}
+            placeholder="/path/to/project"
+            autoComplete="off"
+            spellCheck={false}
+          />
+        )}
+      </FormField>
+    </>
+  );
+}

@@ -1,0 +1,34 @@
+// The tools section of the detail view: loading, error, empty and populated states.
+
+import type { ToolsState } from "../hooks/useTools";
+import { ToolItem } from "./ToolItem";
+
+export function ToolList({ state }: { state: ToolsState }) {
+  const { tools, loading, error, reload } = state;
+  return (
+    <section className="detail-section" aria-labelledby="tools-heading" aria-busy={loading}>
+      <div className="section-head">
+        <h3 id="tools-heading">
+          Tools{tools !== null && <span className="count">{tools.length}</span>}
+        </h3>
+        <button type="button" className="button button-small" onClick={reload} disabled={loading}>
+          {loading ? "Loading…" : "Refresh tools"}
+        </button>
+      </div>
+      {error !== null && (
+        <p className="form-error" role="alert">
+          Could not load tools: {error}
+        </p>
+      )}
+      {tools === null && loading && <p className="muted">Loading tools…</p>}
+      {tools !== null && (
+        <ul className="tool-list" data-testid="tool-list">
+          {tools.map((tool) => (
+            <ToolItem key={tool.name} tool={tool} />
+          ))}
+        </ul>
+      )}
+      {tools?.length === 0 && <p className="muted">This server offers no tools.</p>}
+    </section>
+  );
+}

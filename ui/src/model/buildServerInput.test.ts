@@ -1,0 +1,106 @@
+// Tests for client-side form validation and ServerInput construction.
+
+import { describe, expect, it } from "vitest";
+import { buildServerInput } from "./buildServerInput";
+import { emptyFormValues, formValuesFromConfig } from "./serverFormValues";
+import type { ServerFormValues } from "./serverFormValues";
+
+const form = (overrides: Partial<ServerFormValues>): ServerFormValues => ({ ...emptyFormValues(), ...overrides });
+
+describe("buildServerInput", () => {
+  it("builds a stdio input: trims name/command, one arg per line, empty cwd becomes null", () => {
+    const result = buildServerInput(
+      form({ name: "  everything ", command: " npx ", args: "-y\n\n@modelcontextprotocol/server-everything\n", env: "DEBUG=1" }),
+    );
+    expect(result).toEqual({
+      ok: true,
+      input: {
+        name: "everything",
+        enabled: true,
+        spec: {
+          kind: "stdio",
+          command: "npx",
+          args: ["-y", "@modelcontextprotocol/server-everything"],
+          env: [{ key: "DEBUG", value: "1" }],
+          cwd: null,
+        },
+      },
+    });
+  });
+
+  it("keeps a working directory and the enabled flag", () => {
+    const result = buildServerInput(form({ name: "a", command: "node", cwd: " /srv/app ", enabled: false }));
+    expect(result.ok && result.input).toMatchObject({ enabled: false, spec: { cwd: "/srv/app" } });
+  });
+
+  it("reports every problem at once: empty name, empty command, malformed env", () => {
+    const result = buildServerInput(form({ name: "   ", command: "", env: "oops" }));
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.errors.name).toBe("name must not be empty");
+      expect(result.errors.command).toBe("command must not be empty");
+      expect(result.errors.env).toMatch(/environment line 1/);
+    }
+  });
+
+  it("builds an http input with transport and headers", () => {
+    const result = buildServerInput(
+      form({ name: "remote", kind: "http", url: " https://example.com/mcp ", transport: "sse", headers: "Authorization: Bearer t" }),
+    );
+    expect(result).toEqual({
+      ok: true,
+      input: {
+        name: "remote",
+        enabled: true,
+        spec: {
+          kind: "http",
+          url: "https://example.com/mcp",
+          transport: "sse",
+          headers: [{ name: "Authorization", value: "Bearer t" }],
+        },
+      },
+    });
+  });
+
+  it.each([
+    ["", "url must not be empty"],
+    ["example.com/mcp", "url must be http(s): could not parse it as a URL"],
+    ["ftp://example.com", "url must be http(s)"],
+    ["file:///etc/passwd", "url must be http(s)"],
+  ])("rejects the url %j", (url, message) => {
+    const result = buildServerInput(form({ name: "r", kind: "http", url }));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors.url).toBe(message);
+  });
+
+  it("rejects malformed header lines", () => {
+    const result = buildServerInput(form({ name: "r", kind: "http", url: "http://localhost:3000/mcp", headers: "nocolon" }));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors.headers).toMatch(/headers line 1/);
+  });
+
+  it("ignores the fields of the kind that is not selected", () => {
+    // Leftover invalid stdio values must not block saving an http server, and vice versa.
+    expect(buildServerInput(form({ name: "r", kind: "http", url: "http://h/mcp", command: "", env: "bad" })).ok).toBe(true);
+    expect(buildServerInput(form({ name: "s", kind: "stdio", command: "x", url: "not a url" })).ok).toBe(true);
+  });
+
+  it("round-trips a saved config through the form", () => {
+    const spec = {
+      kind: "stdio" as const,
+      command: "uvx",
+      args: ["mcp-server-git", "--repository", "/tmp/repo"],
+      env: [{ key: "A", value: "b=c" }],
+      cwd: "/tmp",
+    };
+    const values = formValuesFromConfig({
+      id: "1",
+      name: "git",
+      enabled: false,
+      spec,
+      createdAt: "",
+      updatedAt: "",
+    });
+    expect(buildServerInput(values)).toEqual({ ok: true, input: { name: "git", enabled: false, spec } });
+  });
+});

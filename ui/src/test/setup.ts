@@ -1,0 +1,9 @@
+// Vitest setup: Testing Library DOM matchers and automatic cleanup between tests.
+
+import "@testing-library/jest-dom/vitest";
+import { cleanup } from "@testing-library/react";
+import { afterEach } from "vitest";
+
+afterEach(() => {
+  cleanup();
+});
