@@ -1,0 +1,76 @@
+# Gatehouse: the two commands a new user needs are `make run` and `make test`.
+# Everything else here is a step of those two, runnable on its own.
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+
+CARGO ?= cargo
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
+APP := $(TARGET_DIR)/debug/gatehouse-app
+
+.PHONY: run test deps test-deps ui-deps bindings bindings-check ui-build ui-check app \
+        fmt-check clippy rust-test ui-test e2e lint
+
+## run: install what is missing, build the UI and the app, and open the window.
+run: deps ui-build app
+	$(APP)
+
+## test: install test prerequisites, run every lint gate and every test.
+test: deps test-deps lint rust-test ui-test app e2e
+	@echo "==> all checks and tests passed"
+
+deps:
+	scripts/install-system-deps.sh
+
+test-deps:
+	scripts/install-test-deps.sh
+
+ui-deps:
+	@if [ ! -f ui/node_modules/.package-lock.json ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then \
+		echo "==> npm ci (ui)"; cd ui && npm ci --no-audit --no-fund; \
+	else echo "==> ui/node_modules up to date"; fi
+
+## bindings: regenerate ui/src/bindings/index.ts from the Rust IPC contract.
+bindings:
+	$(CARGO) run -q -p gatehouse-app --bin gatehouse-bindings
+
+bindings-check:
+	@echo "==> IPC bindings drift check"
+	$(CARGO) run -q -p gatehouse-app --bin gatehouse-bindings -- --check
+
+ui-build: ui-deps
+	@echo "==> UI build"
+	cd ui && npm run build
+
+ui-check: ui-deps
+	@echo "==> tsc --noEmit and the UI linter"
+	cd ui && npm run typecheck && npm run lint
+
+app: ui-build
+	@echo "==> app build"
+	$(CARGO) build -p gatehouse-app -p gatehouse-cli
+
+fmt-check:
+	@echo "==> cargo fmt --check"
+	$(CARGO) fmt --all -- --check
+
+## clippy needs the built UI: the app embeds it at compile time.
+clippy: ui-build
+	@echo "==> cargo clippy"
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+lint: fmt-check bindings-check ui-check clippy
+
+rust-test: ui-build
+	@echo "==> Rust unit and integration tests"
+	$(CARGO) test --workspace
+
+ui-test: ui-deps
+	@echo "==> UI unit tests"
+	cd ui && npm test
+
+## e2e: the real window under Xvfb, driven by tauri-driver + WebKitWebDriver.
+e2e: app
+	@echo "==> end-to-end tests (real window)"
+	cd tests/e2e && GATEHOUSE_APP=$(APP) npm test
