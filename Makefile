@@ -62,9 +62,10 @@ clippy: ui-build
 
 lint: fmt-check bindings-check ui-check clippy
 
+## Rust tests run with a private D-Bus session and a fresh gnome-keyring (the real Secret Service).
 rust-test: ui-build
 	@echo "==> Rust unit and integration tests"
-	$(CARGO) test --workspace
+	scripts/with-keyring.sh $(CARGO) test --workspace
 
 ui-test: ui-deps
 	@echo "==> UI unit tests"

@@ -24,6 +24,7 @@ pub fn run(context: tauri::Context<tauri::Wry>) -> Result<(), String> {
             let options = HostOptions {
                 data_dir: data_dir.clone(),
                 live_sessions: true,
+                ..Default::default()
             };
             let host = tauri::async_runtime::block_on(async {
                 let host = Host::open(options).await?;
@@ -40,10 +41,10 @@ pub fn run(context: tauri::Context<tauri::Wry>) -> Result<(), String> {
         .build(context)
         .map_err(|e| format!("cannot start Gatehouse: {e}"))?;
     app.run(|handle, event| {
-        if let RunEvent::Exit = event {
-            if let Some(host) = handle.try_state::<Arc<Host>>() {
-                tauri::async_runtime::block_on(host.shutdown());
-            }
+        if let RunEvent::Exit = event
+            && let Some(host) = handle.try_state::<Arc<Host>>()
+        {
+            tauri::async_runtime::block_on(host.shutdown());
         }
     });
     Ok(())

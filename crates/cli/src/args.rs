@@ -62,7 +62,7 @@ pub struct AddArgs {
     pub name: String,
 
     /// The program to start (stdio server)
-    #[arg(long, value_name = "CMD", conflicts_with_all = ["url", "transport", "headers"])]
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["url", "transport", "headers", "secret_headers"])]
     pub command: Option<String>,
     /// An argument for the program; repeat for more
     #[arg(long = "arg", value_name = "ARG", allow_hyphen_values = true)]
@@ -70,12 +70,16 @@ pub struct AddArgs {
     /// An environment variable KEY=VALUE; repeat for more
     #[arg(long = "env", value_name = "KEY=VALUE", value_parser = parse_env)]
     pub env: Vec<EnvVar>,
+    /// A secret environment variable KEY=VALUE, or KEY to take the value from this shell's
+    /// environment; kept in the OS keyring, never in the database
+    #[arg(long = "secret-env", value_name = "KEY[=VALUE]", value_parser = parse_secret_env)]
+    pub secret_env: Vec<EnvVar>,
     /// The working directory (made absolute)
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
 
     /// The server's URL (HTTP server)
-    #[arg(long, value_name = "URL", conflicts_with_all = ["args", "env", "cwd"])]
+    #[arg(long, value_name = "URL", conflicts_with_all = ["args", "env", "secret_env", "cwd"])]
     pub url: Option<String>,
     /// auto, streamable-http or sse
     #[arg(long, value_name = "TRANSPORT", value_parser = parse_transport)]
@@ -83,6 +87,11 @@ pub struct AddArgs {
     /// An HTTP header 'Name: value'; repeat for more
     #[arg(long = "header", value_name = "'NAME: VALUE'", value_parser = parse_header)]
     pub headers: Vec<HttpHeader>,
+
+    /// A secret HTTP header 'Name: value', or 'Name' to take the value from the environment
+    /// variable GATEHOUSE_HEADER_VALUE; kept in the OS keyring, never in the database
+    #[arg(long = "secret-header", value_name = "'NAME[: VALUE]'", value_parser = parse_secret_header)]
+    pub secret_headers: Vec<HttpHeader>,
 
     /// Add the server disabled
     #[arg(long)]
@@ -94,9 +103,52 @@ fn parse_env(raw: &str) -> Result<EnvVar, String> {
         Some((key, value)) if !key.is_empty() => Ok(EnvVar {
             key: key.to_owned(),
             value: value.to_owned(),
+            secret: false,
         }),
         _ => Err(format!("`{raw}` is not KEY=VALUE")),
     }
+}
+
+/// `KEY=VALUE`, or `KEY` with the value from this process's environment, so that the secret
+/// need not appear on the command line (and in shell history).
+fn parse_secret_env(raw: &str) -> Result<EnvVar, String> {
+    let (key, value) = match raw.split_once('=') {
+        Some((key, value)) => (key, value.to_owned()),
+        None => (
+            raw,
+            std::env::var(raw).map_err(|_| format!("`{raw}` is not set in the environment"))?,
+        ),
+    };
+    if key.is_empty() || value.is_empty() {
+        return Err(format!("`{raw}` needs a name and a non-empty value"));
+    }
+    Ok(EnvVar {
+        key: key.to_owned(),
+        value,
+        secret: true,
+    })
+}
+
+/// The environment variable holding the value of a `--secret-header` given without one.
+pub const HEADER_VALUE_ENV: &str = "GATEHOUSE_HEADER_VALUE";
+
+fn parse_secret_header(raw: &str) -> Result<HttpHeader, String> {
+    let (name, value) = match raw.split_once(':') {
+        Some((name, value)) => (name.trim(), value.trim().to_owned()),
+        None => (
+            raw.trim(),
+            std::env::var(HEADER_VALUE_ENV)
+                .map_err(|_| format!("`{raw}` has no value and {HEADER_VALUE_ENV} is not set"))?,
+        ),
+    };
+    if name.is_empty() || value.is_empty() {
+        return Err(format!("`{raw}` needs a name and a non-empty value"));
+    }
+    Ok(HttpHeader {
+        name: name.to_owned(),
+        value,
+        secret: true,
+    })
 }
 
 fn parse_header(raw: &str) -> Result<HttpHeader, String> {
@@ -104,6 +156,7 @@ fn parse_header(raw: &str) -> Result<HttpHeader, String> {
         Some((name, value)) if !name.trim().is_empty() => Ok(HttpHeader {
             name: name.trim().to_owned(),
             value: value.trim().to_owned(),
+            secret: false,
         }),
         _ => Err(format!("`{raw}` is not 'Name: value'")),
     }

@@ -38,6 +38,7 @@ async fn run(cli: Cli) -> Result<(), HostError> {
     let host = Host::open(HostOptions {
         data_dir: cli.data_dir,
         live_sessions: false,
+        ..Default::default()
     })
     .await?;
     let result = match cli.command {

@@ -105,7 +105,7 @@ fn manages_servers_and_prints_stable_json() {
     );
     assert_eq!(
         local["spec"]["env"][0],
-        serde_json::json!({"key": "K", "value": "V=W"})
+        serde_json::json!({"key": "K", "value": "V=W", "secret": false})
     );
     let cwd = std::env::current_dir().expect("cwd").display().to_string();
     assert_eq!(
@@ -124,7 +124,7 @@ fn manages_servers_and_prints_stable_json() {
     assert_eq!(remote["spec"]["transport"], "sse");
     assert_eq!(
         remote["spec"]["headers"][0],
-        serde_json::json!({"name": "X-Team", "value": "blue"})
+        serde_json::json!({"name": "X-Team", "value": "blue", "secret": false})
     );
 
     ok(data, &["server", "enable", "remote"]);
@@ -340,6 +340,7 @@ async fn the_app_and_the_cli_write_the_same_database_at_once() {
     let app = Host::open(HostOptions {
         data_dir: Some(data.clone()),
         live_sessions: false,
+        ..Default::default()
     })
     .await
     .expect("open");
@@ -389,4 +390,91 @@ async fn the_app_and_the_cli_write_the_same_database_at_once() {
         "every write from both sides must be kept"
     );
     app.shutdown().await;
+}
+
+#[tokio::test]
+async fn secret_values_go_to_the_keyring_and_never_to_the_database() {
+    use gatehouse_host::secrets::{SecretKey, SecretKind, SecretServiceStore, SecretStore};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().to_path_buf();
+    let token = format!("cli-secret-{}", std::process::id());
+    let output = Command::new(env!("CARGO_BIN_EXE_gatehouse"))
+        .arg("--data-dir")
+        .arg(&data)
+        .args([
+            "server",
+            "add",
+            "s",
+            "--command",
+            "node",
+            "--secret-env",
+            "API_TOKEN",
+        ])
+        .env("API_TOKEN", &token)
+        .output()
+        .expect("runs");
+    assert!(
+        output.status.success(),
+        "a secret from the environment: {}",
+        stderr(&output)
+    );
+
+    let list: Value =
+        serde_json::from_str(&ok(&data, &["server", "list", "--json"])).expect("JSON");
+    let env = &list[0]["spec"]["env"][0];
+    assert_eq!(env["key"], "API_TOKEN");
+    assert_eq!(env["secret"], true);
+    assert_eq!(
+        env["value"], "",
+        "the JSON output never carries a secret value"
+    );
+
+    let mut bytes = Vec::new();
+    for entry in std::fs::read_dir(&data).expect("data dir").flatten() {
+        bytes.extend(std::fs::read(entry.path()).unwrap_or_default());
+    }
+    assert!(
+        !bytes.windows(token.len()).any(|w| w == token.as_bytes()),
+        "the secret must not be in the database or its WAL"
+    );
+    let key = SecretKey {
+        server_id: list[0]["id"].as_str().expect("id").to_owned(),
+        kind: SecretKind::Env,
+        name: "API_TOKEN".into(),
+    };
+    let store = SecretServiceStore;
+    assert_eq!(store.get(&key).await.expect("keyring"), Some(token.clone()));
+
+    ok(&data, &["server", "remove", "s"]);
+    assert_eq!(
+        store.get(&key).await.expect("keyring"),
+        None,
+        "remove deletes the secret"
+    );
+
+    let unset = Command::new(env!("CARGO_BIN_EXE_gatehouse"))
+        .arg("--data-dir")
+        .arg(&data)
+        .args([
+            "server",
+            "add",
+            "t",
+            "--command",
+            "node",
+            "--secret-env",
+            "GATEHOUSE_UNSET_VAR",
+        ])
+        .env_remove("GATEHOUSE_UNSET_VAR")
+        .output()
+        .expect("runs");
+    assert_eq!(
+        unset.status.code(),
+        Some(2),
+        "a secret name without a value is a usage error"
+    );
+    assert!(
+        stderr(&unset).contains("is not set in the environment"),
+        "got {}",
+        stderr(&unset)
+    );
 }

@@ -8,9 +8,13 @@ use gatehouse_mcp::{Client, ClientOptions, StdioConfig};
 
 use crate::error::{HostError, Result};
 use crate::registry::model::{ServerConfig, ServerSpec};
+use crate::registry::secret_values;
+use crate::secrets::SecretStore;
 
-/// Connects to a server and completes the handshake.
-pub async fn open_client(config: &ServerConfig) -> Result<Client> {
+/// Connects to a server and completes the handshake. Secret values are read from the keyring
+/// here, at the last moment, and live only in the child's environment or the request headers.
+pub async fn open_client(config: &ServerConfig, secrets: &dyn SecretStore) -> Result<Client> {
+    let config = secret_values::resolve(secrets, config).await?;
     match &config.spec {
         ServerSpec::Stdio {
             command,

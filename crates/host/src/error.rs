@@ -21,6 +21,9 @@ pub enum HostError {
     /// The operation needs something not available for this server yet.
     #[error("{0}")]
     Unsupported(String),
+    /// The OS keyring could not be used, or a secret is missing from it.
+    #[error("{0}")]
+    Secrets(String),
     #[error("{context}: {source}")]
     Io {
         context: String,
@@ -31,7 +34,7 @@ pub enum HostError {
 
 impl HostError {
     /// A stable code for programs: `validation`, `duplicate_name`, `not_found`, `storage`,
-    /// `connection`, `unsupported`, `io`.
+    /// `connection`, `unsupported`, `secrets`, `io`.
     pub fn code(&self) -> &'static str {
         match self {
             HostError::Validation(_) => "validation",
@@ -40,6 +43,7 @@ impl HostError {
             HostError::Storage(_) | HostError::Migration(_) | HostError::Corrupt(_) => "storage",
             HostError::Connection(_) => "connection",
             HostError::Unsupported(_) => "unsupported",
+            HostError::Secrets(_) => "secrets",
             HostError::Io { .. } => "io",
         }
     }

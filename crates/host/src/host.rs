@@ -2,6 +2,7 @@
 //! and the CLI share. In live mode (the app) it also keeps a connection to every enabled server.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use tokio::sync::broadcast;
 
@@ -10,6 +11,7 @@ use crate::events::{EngineEvent, EventBus};
 use crate::paths;
 use crate::registry::Registry;
 use crate::registry::model::{ServerConfig, ServerInput};
+use crate::secrets::{SecretServiceStore, SecretStore};
 use crate::sessions::Sessions;
 use crate::sessions::status::{ServerStatus, ServerView, ToolInfo};
 use crate::storage::Store;
@@ -21,6 +23,8 @@ pub struct HostOptions {
     pub data_dir: Option<PathBuf>,
     /// Keep live connections to enabled servers (the app); the CLI connects on demand instead.
     pub live_sessions: bool,
+    /// Where secret values are kept; `None` uses the OS keyring (Secret Service).
+    pub secrets: Option<Arc<dyn SecretStore>>,
 }
 
 /// The engine.
@@ -39,9 +43,12 @@ impl Host {
     pub async fn open(options: HostOptions) -> Result<Host> {
         let data_dir = paths::data_dir(options.data_dir.as_deref())?;
         let store = Store::open(&data_dir).await?;
-        let registry = Registry::new(store.pool().clone());
+        let secrets = options
+            .secrets
+            .unwrap_or_else(|| Arc::new(SecretServiceStore));
+        let registry = Registry::new(store.pool().clone(), secrets.clone());
         let events = EventBus::default();
-        let sessions = Sessions::new(events.clone());
+        let sessions = Sessions::new(events.clone(), secrets);
         Ok(Host {
             data_dir,
             store,

@@ -8,6 +8,7 @@ pub mod events;
 pub mod host;
 pub mod paths;
 pub mod registry;
+pub mod secrets;
 pub mod sessions;
 pub mod storage;
 

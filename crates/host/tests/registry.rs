@@ -9,6 +9,7 @@ async fn open(dir: &std::path::Path) -> Host {
     match Host::open(HostOptions {
         data_dir: Some(dir.to_path_buf()),
         live_sessions: false,
+        ..Default::default()
     })
     .await
     {
@@ -27,6 +28,7 @@ fn stdio(name: &str) -> ServerInput {
             env: vec![EnvVar {
                 key: "LOG".to_owned(),
                 value: "1".to_owned(),
+                secret: false,
             }],
             cwd: Some("/tmp".to_owned()),
         },
@@ -43,6 +45,7 @@ fn http(name: &str, url: &str) -> ServerInput {
             headers: vec![HttpHeader {
                 name: "X-Team".to_owned(),
                 value: "blue".to_owned(),
+                secret: false,
             }],
         },
     }

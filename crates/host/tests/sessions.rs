@@ -53,6 +53,7 @@ async fn connects_an_enabled_stdio_server_and_lists_its_tools() {
     let host = Host::open(HostOptions {
         data_dir: Some(dir.path().into()),
         live_sessions: true,
+        ..Default::default()
     })
     .await
     .expect("open");
@@ -134,6 +135,7 @@ async fn reports_why_a_server_failed() {
     let host = Host::open(HostOptions {
         data_dir: Some(dir.path().into()),
         live_sessions: true,
+        ..Default::default()
     })
     .await
     .expect("open");

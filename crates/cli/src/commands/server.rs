@@ -42,13 +42,17 @@ fn input_from(args: AddArgs) -> Result<ServerInput, HostError> {
         (Some(command), _) => ServerSpec::Stdio {
             command,
             args: args.args,
-            env: args.env,
+            env: args.env.into_iter().chain(args.secret_env).collect(),
             cwd: args.cwd.as_deref().map(absolute).transpose()?,
         },
         (None, Some(url)) => ServerSpec::Http {
             url,
             transport: args.transport.unwrap_or_default(),
-            headers: args.headers,
+            headers: args
+                .headers
+                .into_iter()
+                .chain(args.secret_headers)
+                .collect(),
         },
         (None, None) => return Err(HostError::Validation("give --command or --url".to_owned())),
     };

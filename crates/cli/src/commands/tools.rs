@@ -14,7 +14,7 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
             config.name, config.name
         )));
     }
-    let client = open_client(&config).await?;
+    let client = open_client(&config, host.registry().secrets()).await?;
     let listed = client.list_tools().await;
     let init = client.initialize_result().clone();
     client.close().await?;

@@ -1,26 +1,37 @@
 //! The server registry: add, edit, remove, enable and disable server configurations, stored in
 //! SQLite. Servers are found by id or, for people and scripts, by name (case-insensitively).
+//! Secret env values and headers go to the OS keyring; the database only ever sees them blank.
 
 pub mod model;
+pub mod secret_values;
 pub mod validate;
+
+use std::sync::Arc;
 
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqlitePool};
 
 use crate::error::{HostError, Result};
+use crate::secrets::SecretStore;
 use model::{ServerConfig, ServerInput, ServerSpec};
 
 /// CRUD over the `servers` table.
 #[derive(Debug, Clone)]
 pub struct Registry {
     pool: SqlitePool,
+    secrets: Arc<dyn SecretStore>,
 }
 
 const COLUMNS: &str = "id, name, enabled, spec, created_at, updated_at";
 
 impl Registry {
-    pub fn new(pool: SqlitePool) -> Self {
-        Self { pool }
+    pub fn new(pool: SqlitePool, secrets: Arc<dyn SecretStore>) -> Self {
+        Self { pool, secrets }
+    }
+
+    /// The keyring holding the servers' secret values.
+    pub fn secrets(&self) -> &dyn SecretStore {
+        self.secrets.as_ref()
     }
 
     /// Every server, by name.
@@ -47,18 +58,30 @@ impl Registry {
     /// Validates and stores a new server.
     pub async fn add(&self, input: ServerInput) -> Result<ServerConfig> {
         let input = validate::validate(input)?;
+        secret_values::require_values(&input.spec, None)?;
+        let id = uuid::Uuid::new_v4().to_string();
         let sql = format!(
             "INSERT INTO servers (id, name, enabled, kind, spec) VALUES (?, ?, ?, ?, ?) RETURNING {COLUMNS}"
         );
         let row = sqlx::query(&sql)
-            .bind(uuid::Uuid::new_v4().to_string())
+            .bind(&id)
             .bind(&input.name)
             .bind(input.enabled)
             .bind(input.spec.kind())
-            .bind(spec_json(&input.spec)?)
+            .bind(spec_json(&secret_values::redact(&input.spec))?)
             .fetch_one(&self.pool)
             .await
             .map_err(|e| name_conflict(e, &input.name))?;
+        let stored = secret_values::store(self.secrets(), &id, &input.name, &input.spec).await;
+        if let Err(e) = stored {
+            // Keep nothing half-saved: without its secrets the server could not start.
+            let _ = sqlx::query("DELETE FROM servers WHERE id = ?")
+                .bind(&id)
+                .execute(&self.pool)
+                .await;
+            let _ = secret_values::delete_dropped(self.secrets(), &id, &input.spec, None).await;
+            return Err(e);
+        }
         row_to_config(&row)
     }
 
@@ -66,6 +89,9 @@ impl Registry {
     pub async fn update(&self, id_or_name: &str, input: ServerInput) -> Result<ServerConfig> {
         let input = validate::validate(input)?;
         let existing = self.get(id_or_name).await?;
+        secret_values::require_values(&input.spec, Some(&existing.spec))?;
+        // New secret values first: if the keyring fails, the stored config is unchanged.
+        secret_values::store(self.secrets(), &existing.id, &input.name, &input.spec).await?;
         let sql = format!(
             "UPDATE servers SET name = ?, enabled = ?, kind = ?, spec = ?, \
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? RETURNING {COLUMNS}"
@@ -74,12 +100,19 @@ impl Registry {
             .bind(&input.name)
             .bind(input.enabled)
             .bind(input.spec.kind())
-            .bind(spec_json(&input.spec)?)
+            .bind(spec_json(&secret_values::redact(&input.spec))?)
             .bind(&existing.id)
             .fetch_optional(&self.pool)
             .await
             .map_err(|e| name_conflict(e, &input.name))?;
         let row = row.ok_or_else(|| HostError::NotFound(id_or_name.to_owned()))?;
+        secret_values::delete_dropped(
+            self.secrets(),
+            &existing.id,
+            &existing.spec,
+            Some(&input.spec),
+        )
+        .await?;
         row_to_config(&row)
     }
 
@@ -93,6 +126,7 @@ impl Registry {
         if deleted.rows_affected() == 0 {
             return Err(HostError::NotFound(id_or_name.to_owned()));
         }
+        secret_values::delete_dropped(self.secrets(), &existing.id, &existing.spec, None).await?;
         Ok(existing)
     }
 

@@ -44,7 +44,10 @@ impl std::str::FromStr for ServerTransport {
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct EnvVar {
     pub key: String,
+    /// Empty for a secret read back from the registry: the value is only in the OS keyring.
     pub value: String,
+    /// Kept in the OS keyring, never in the database.
+    pub secret: bool,
 }
 
 /// One extra HTTP header sent to a URL server.
@@ -52,7 +55,10 @@ pub struct EnvVar {
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct HttpHeader {
     pub name: String,
+    /// Empty for a secret read back from the registry: the value is only in the OS keyring.
     pub value: String,
+    /// Kept in the OS keyring, never in the database.
+    pub secret: bool,
 }
 
 /// How to reach a server.

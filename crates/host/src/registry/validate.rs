@@ -158,6 +158,7 @@ fn validate_headers(headers: Vec<HttpHeader>) -> Result<Vec<HttpHeader>> {
             Ok(HttpHeader {
                 name,
                 value: h.value.trim().to_owned(),
+                secret: h.secret,
             })
         })
         .collect()
@@ -221,6 +222,7 @@ mod tests {
         let reserved = vec![HttpHeader {
             name: "Mcp-Session-Id".into(),
             value: "x".into(),
+            secret: false,
         }];
         assert!(
             message(validate(http("http://127.0.0.1:1/mcp", reserved)))
@@ -237,6 +239,7 @@ mod tests {
             env: vec![EnvVar {
                 key: "A=B".into(),
                 value: "1".into(),
+                secret: false,
             }],
             cwd: None,
         };

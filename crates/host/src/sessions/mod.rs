@@ -14,6 +14,7 @@ use tokio::task::JoinHandle;
 use crate::connect::open_client;
 use crate::events::{EngineEvent, EventBus};
 use crate::registry::model::ServerConfig;
+use crate::secrets::SecretStore;
 use status::{ServerStatus, ToolInfo};
 
 /// How long stopping one server may take before its task is abandoned.
@@ -35,6 +36,7 @@ type Slots = Arc<Mutex<HashMap<String, Slot>>>;
 pub struct Sessions {
     slots: Slots,
     events: EventBus,
+    secrets: Arc<dyn SecretStore>,
     next_generation: Arc<std::sync::atomic::AtomicU64>,
 }
 
@@ -56,10 +58,11 @@ fn fingerprint(config: &ServerConfig) -> String {
 }
 
 impl Sessions {
-    pub fn new(events: EventBus) -> Self {
+    pub fn new(events: EventBus, secrets: Arc<dyn SecretStore>) -> Self {
         Self {
             slots: Slots::default(),
             events,
+            secrets,
             next_generation: Arc::default(),
         }
     }
@@ -106,6 +109,7 @@ impl Sessions {
                 generation,
                 slots: self.slots.clone(),
                 events: self.events.clone(),
+                secrets: self.secrets.clone(),
             };
             (
                 Some(stop_tx),
@@ -181,12 +185,13 @@ struct Runner {
     generation: u64,
     slots: Slots,
     events: EventBus,
+    secrets: Arc<dyn SecretStore>,
 }
 
 impl Runner {
     async fn run(self, config: ServerConfig, mut stop: oneshot::Receiver<()>) {
         let client = tokio::select! {
-            client = open_client(&config) => client,
+            client = open_client(&config, self.secrets.as_ref()) => client,
             _ = &mut stop => return,
         };
         let client = match client {

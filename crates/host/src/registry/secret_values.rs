@@ -1,0 +1,150 @@
+//! The secret parts of a server config: which entries are secret, writing their values to the
+//! keyring, blanking them before the config reaches SQLite, and filling them back in to connect.
+
+use crate::error::{HostError, Result};
+use crate::registry::model::{ServerConfig, ServerSpec};
+use crate::secrets::{SecretKey, SecretKind, SecretStore};
+
+/// One secret entry of a spec: its kind, name and value (empty when unchanged on edit).
+struct Entry<'a> {
+    kind: SecretKind,
+    name: &'a str,
+    value: &'a str,
+}
+
+fn entries(spec: &ServerSpec) -> Vec<Entry<'_>> {
+    match spec {
+        ServerSpec::Stdio { env, .. } => env
+            .iter()
+            .filter(|v| v.secret)
+            .map(|v| Entry {
+                kind: SecretKind::Env,
+                name: &v.key,
+                value: &v.value,
+            })
+            .collect(),
+        ServerSpec::Http { headers, .. } => headers
+            .iter()
+            .filter(|h| h.secret)
+            .map(|h| Entry {
+                kind: SecretKind::Header,
+                name: &h.name,
+                value: &h.value,
+            })
+            .collect(),
+    }
+}
+
+fn key(server_id: &str, entry: &Entry<'_>) -> SecretKey {
+    SecretKey {
+        server_id: server_id.to_owned(),
+        kind: entry.kind,
+        name: entry.name.to_owned(),
+    }
+}
+
+/// Every secret needs a value, except one kept from the previous version of the config.
+pub fn require_values(spec: &ServerSpec, previous: Option<&ServerSpec>) -> Result<()> {
+    let kept = previous.map(entries).unwrap_or_default();
+    for entry in entries(spec) {
+        let was_secret = kept
+            .iter()
+            .any(|k| k.kind == entry.kind && k.name == entry.name);
+        if entry.value.is_empty() && !was_secret {
+            return Err(HostError::Validation(format!(
+                "the secret `{}` needs a value",
+                entry.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The spec as stored: secret values blanked.
+pub fn redact(spec: &ServerSpec) -> ServerSpec {
+    let mut spec = spec.clone();
+    match &mut spec {
+        ServerSpec::Stdio { env, .. } => env
+            .iter_mut()
+            .filter(|v| v.secret)
+            .for_each(|v| v.value.clear()),
+        ServerSpec::Http { headers, .. } => {
+            headers
+                .iter_mut()
+                .filter(|h| h.secret)
+                .for_each(|h| h.value.clear());
+        }
+    }
+    spec
+}
+
+/// Writes every secret value given (non-empty) to the keyring.
+pub async fn store(
+    store: &dyn SecretStore,
+    server_id: &str,
+    server_name: &str,
+    spec: &ServerSpec,
+) -> Result<()> {
+    for entry in entries(spec).iter().filter(|e| !e.value.is_empty()) {
+        let label = format!("Gatehouse: {} for server {server_name}", entry.name);
+        store
+            .set(&key(server_id, entry), &label, entry.value)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Deletes the secrets of `old` that `new` no longer has (all of them when `new` is `None`).
+pub async fn delete_dropped(
+    store: &dyn SecretStore,
+    server_id: &str,
+    old: &ServerSpec,
+    new: Option<&ServerSpec>,
+) -> Result<()> {
+    let keep = new.map(entries).unwrap_or_default();
+    for entry in entries(old) {
+        if !keep
+            .iter()
+            .any(|k| k.kind == entry.kind && k.name == entry.name)
+        {
+            store.delete(&key(server_id, &entry)).await?;
+        }
+    }
+    Ok(())
+}
+
+/// The config with its secret values read back from the keyring, for connecting.
+pub async fn resolve(store: &dyn SecretStore, config: &ServerConfig) -> Result<ServerConfig> {
+    let mut resolved = config.clone();
+    if entries(&config.spec).is_empty() {
+        return Ok(resolved);
+    }
+    let lookup = |kind: SecretKind, name: String| SecretKey {
+        server_id: config.id.clone(),
+        kind,
+        name,
+    };
+    let missing = |name: &str| {
+        HostError::Secrets(format!(
+            "the secret `{name}` of server `{}` is missing from the OS keyring; edit the server and enter it again",
+            config.name
+        ))
+    };
+    match &mut resolved.spec {
+        ServerSpec::Stdio { env, .. } => {
+            for var in env.iter_mut().filter(|v| v.secret) {
+                let value = store.get(&lookup(SecretKind::Env, var.key.clone())).await?;
+                var.value = value.ok_or_else(|| missing(&var.key))?;
+            }
+        }
+        ServerSpec::Http { headers, .. } => {
+            for header in headers.iter_mut().filter(|h| h.secret) {
+                let value = store
+                    .get(&lookup(SecretKind::Header, header.name.clone()))
+                    .await?;
+                header.value = value.ok_or_else(|| missing(&header.name))?;
+            }
+        }
+    }
+    Ok(resolved)
+}

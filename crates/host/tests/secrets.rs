@@ -1,0 +1,254 @@
+//! Secret env values and headers against the real Secret Service (gnome-keyring; run under
+//! `scripts/with-keyring.sh`): they reach the keyring and the server, never the database.
+
+use std::path::Path;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use gatehouse_host::secrets::{SecretKey, SecretKind, SecretServiceStore, SecretStore};
+use gatehouse_host::{
+    EnvVar, Host, HostError, HostOptions, HttpHeader, ServerInput, ServerSpec, ServerStatus,
+    ServerTransport,
+};
+
+fn unique_secret() -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    format!("tok-{nanos:x}-{}", std::process::id())
+}
+
+async fn open(dir: &Path, live: bool) -> Host {
+    Host::open(HostOptions {
+        data_dir: Some(dir.to_path_buf()),
+        live_sessions: live,
+        ..Default::default()
+    })
+    .await
+    .expect("open")
+}
+
+/// A python3 MCP server that reports whether API_TOKEN matches the given SHA-256, without the
+/// secret itself appearing in its arguments.
+fn checking_server(name: &str, secret: &str, token: Option<&str>) -> ServerInput {
+    let source = r#"
+import hashlib, json, os, sys
+ok = hashlib.sha256(os.environ.get("API_TOKEN", "").encode()).hexdigest() == sys.argv[1]
+init = json.loads(sys.stdin.readline())
+print(json.dumps({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": "2025-11-25",
+      "capabilities": {"tools": {}}, "serverInfo": {"name": "token-ok" if ok else "token-wrong", "version": "1"}}}), flush=True)
+sys.stdin.readline()
+req = json.loads(sys.stdin.readline())
+print(json.dumps({"jsonrpc": "2.0", "id": req["id"], "result": {"tools": []}}), flush=True)
+sys.stdin.read()
+"#;
+    let digest = sha256_hex(secret);
+    let mut env = vec![EnvVar {
+        key: "PLAIN".into(),
+        value: "visible-value".into(),
+        secret: false,
+    }];
+    if let Some(token) = token {
+        env.push(EnvVar {
+            key: "API_TOKEN".into(),
+            value: token.into(),
+            secret: true,
+        });
+    }
+    ServerInput {
+        name: name.into(),
+        enabled: true,
+        spec: ServerSpec::Stdio {
+            command: "python3".into(),
+            args: vec!["-c".into(), source.into(), digest],
+            env,
+            cwd: None,
+        },
+    }
+}
+
+fn sha256_hex(value: &str) -> String {
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import hashlib,sys; print(hashlib.sha256(sys.argv[1].encode()).hexdigest())",
+            value,
+        ])
+        .output()
+        .expect("python3 runs");
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// Every byte the data directory holds, database and WAL included.
+fn data_dir_bytes(dir: &Path) -> Vec<u8> {
+    let mut all = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("read data dir").flatten() {
+        if let Ok(bytes) = std::fs::read(entry.path()) {
+            all.extend(bytes);
+        }
+    }
+    all
+}
+
+fn contains(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|w| w == needle.as_bytes())
+}
+
+async fn settled(host: &Host, name: &str) -> ServerStatus {
+    for _ in 0..300 {
+        let status = host.server(name).await.expect("server").status;
+        if !matches!(status, ServerStatus::Connecting) {
+            return status;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{name} must leave `connecting` within 30 s");
+}
+
+#[tokio::test]
+async fn a_secret_env_value_reaches_the_server_but_never_the_database() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let secret = unique_secret();
+    let host = open(dir.path(), true).await;
+    let added = host
+        .add_server(checking_server("checked", &secret, Some(&secret)))
+        .await
+        .expect("add");
+    let ServerSpec::Stdio { env, .. } = &added.config.spec else {
+        panic!("stdio")
+    };
+    let token = env
+        .iter()
+        .find(|v| v.key == "API_TOKEN")
+        .expect("the secret entry is listed");
+    assert!(
+        token.secret && token.value.is_empty(),
+        "a secret is never returned, only marked"
+    );
+
+    let status = settled(&host, "checked").await;
+    assert!(
+        matches!(&status, ServerStatus::Connected { server_name, .. } if server_name == "token-ok"),
+        "the server must receive the secret from the keyring in its environment: {status:?}"
+    );
+    host.shutdown().await;
+
+    let bytes = data_dir_bytes(dir.path());
+    assert!(
+        contains(&bytes, "visible-value"),
+        "the check must be able to see stored values"
+    );
+    assert!(
+        !contains(&bytes, &secret),
+        "the secret must not be written to the database or WAL"
+    );
+
+    let store = SecretServiceStore;
+    let key = SecretKey {
+        server_id: added.config.id.clone(),
+        kind: SecretKind::Env,
+        name: "API_TOKEN".into(),
+    };
+    assert_eq!(
+        store.get(&key).await.expect("keyring"),
+        Some(secret.clone()),
+        "the keyring holds it"
+    );
+
+    // Editing with an empty value keeps the stored secret.
+    let host = open(dir.path(), false).await;
+    host.update_server("checked", checking_server("checked", &secret, Some("")))
+        .await
+        .expect("keep");
+    assert_eq!(
+        store.get(&key).await.expect("keyring"),
+        Some(secret.clone()),
+        "an empty edit keeps it"
+    );
+    // Dropping the secret from the config deletes it from the keyring.
+    host.update_server("checked", checking_server("checked", &secret, None))
+        .await
+        .expect("drop");
+    assert_eq!(
+        store.get(&key).await.expect("keyring"),
+        None,
+        "a dropped secret is deleted"
+    );
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn removing_a_server_deletes_its_secrets_and_a_missing_secret_is_explained() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let secret = unique_secret();
+    let host = open(dir.path(), true).await;
+    let remote = ServerInput {
+        name: "remote".into(),
+        enabled: false,
+        spec: ServerSpec::Http {
+            url: "https://127.0.0.1:9/mcp".into(),
+            transport: ServerTransport::Auto,
+            headers: vec![HttpHeader {
+                name: "Authorization".into(),
+                value: format!("Bearer {secret}"),
+                secret: true,
+            }],
+        },
+    };
+    let remote = host
+        .add_server(remote)
+        .await
+        .expect("add http with secret header");
+    let header_key = SecretKey {
+        server_id: remote.config.id.clone(),
+        kind: SecretKind::Header,
+        name: "Authorization".into(),
+    };
+    let store = SecretServiceStore;
+    assert_eq!(
+        store.get(&header_key).await.expect("keyring"),
+        Some(format!("Bearer {secret}"))
+    );
+    host.remove_server("remote").await.expect("remove");
+    assert_eq!(
+        store.get(&header_key).await.expect("keyring"),
+        None,
+        "removing a server removes its secrets"
+    );
+
+    let view = host
+        .add_server(checking_server("lost", &secret, Some(&secret)))
+        .await
+        .expect("add");
+    let env_key = SecretKey {
+        server_id: view.config.id.clone(),
+        kind: SecretKind::Env,
+        name: "API_TOKEN".into(),
+    };
+    settled(&host, "lost").await;
+    store
+        .delete(&env_key)
+        .await
+        .expect("delete behind the app's back");
+    host.reconnect("lost").await.expect("reconnect");
+    let ServerStatus::Failed { message } = settled(&host, "lost").await else {
+        panic!("a server whose secret is gone must not start without it");
+    };
+    assert!(
+        message.contains("missing from the OS keyring"),
+        "the user is told what to do: {message}"
+    );
+
+    let no_value = checking_server("novalue", &secret, Some(""));
+    let error = host
+        .add_server(no_value)
+        .await
+        .expect_err("a new secret needs a value");
+    assert!(
+        matches!(&error, HostError::Validation(m) if m.contains("needs a value")),
+        "got {error:?}"
+    );
+    host.shutdown().await;
+}
