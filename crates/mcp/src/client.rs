@@ -10,7 +10,10 @@ use crate::error::{McpError, Result};
 use crate::peer::{Handler, Peer};
 use crate::protocol;
 use crate::transport::Transport;
+use crate::transport::http_config::HttpConfig;
+use crate::transport::legacy_sse::LegacySseTransport;
 use crate::transport::stdio::{StdioConfig, StdioTransport};
+use crate::transport::streamable_http::StreamableHttpTransport;
 use crate::types::{Implementation, InitializeResult, ToolPage};
 
 /// How a client presents itself and how long it waits.
@@ -34,6 +37,17 @@ impl Default for ClientOptions {
             max_pages: 1000,
         }
     }
+}
+
+/// Which HTTP transport to speak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HttpMode {
+    /// Streamable HTTP, falling back to HTTP+SSE as the 2025-11-25 spec's backwards-compatibility
+    /// section describes (a 400, 404 or 405 answer to the `initialize` POST).
+    #[default]
+    Auto,
+    StreamableHttp,
+    Sse,
 }
 
 /// A live, initialized connection to one server.
@@ -62,6 +76,57 @@ impl Client {
         handler: Arc<dyn Handler>,
     ) -> Result<Client> {
         let (transport, link) = StdioTransport::spawn(config)?;
+        let peer = Peer::start(link, handler);
+        Self::initialize(peer, Box::new(transport), options).await
+    }
+
+    /// Connects to an HTTP server with the given transport choice and initializes it.
+    pub async fn connect_http(
+        config: &HttpConfig,
+        mode: HttpMode,
+        options: ClientOptions,
+        handler: Arc<dyn Handler>,
+    ) -> Result<Client> {
+        match mode {
+            HttpMode::StreamableHttp => Self::connect_streamable(config, options, handler).await,
+            HttpMode::Sse => Self::connect_legacy_sse(config, options, handler).await,
+            HttpMode::Auto => {
+                match Self::connect_streamable(config, options.clone(), handler.clone()).await {
+                    Err(e) if matches!(e.http_status(), Some(400 | 404 | 405)) => {
+                        tracing::info!(
+                            "{} refused Streamable HTTP ({e}); trying HTTP+SSE",
+                            config.url
+                        );
+                        Self::connect_legacy_sse(config, options, handler)
+                            .await
+                            .map_err(|legacy| McpError::Transport {
+                                message: format!(
+                                    "Streamable HTTP failed ({e}), and so did HTTP+SSE ({legacy})"
+                                ),
+                            })
+                    }
+                    other => other,
+                }
+            }
+        }
+    }
+
+    async fn connect_streamable(
+        config: &HttpConfig,
+        options: ClientOptions,
+        handler: Arc<dyn Handler>,
+    ) -> Result<Client> {
+        let (transport, link) = StreamableHttpTransport::start(config.clone())?;
+        let peer = Peer::start(link, handler);
+        Self::initialize(peer, Box::new(transport), options).await
+    }
+
+    async fn connect_legacy_sse(
+        config: &HttpConfig,
+        options: ClientOptions,
+        handler: Arc<dyn Handler>,
+    ) -> Result<Client> {
+        let (transport, link) = LegacySseTransport::connect(config.clone()).await?;
         let peer = Peer::start(link, handler);
         Self::initialize(peer, Box::new(transport), options).await
     }

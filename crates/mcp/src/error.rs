@@ -46,8 +46,28 @@ pub enum McpError {
     /// A response did not have the shape the spec requires.
     #[error("invalid response to `{method}`: {message}")]
     InvalidResponse { method: String, message: String },
+    /// The transport failed: an HTTP error, an unreachable server, a broken stream.
+    #[error("{message}")]
+    Transport { message: String },
     #[error("i/o error: {0}")]
     Io(#[from] std::io::Error),
+}
+
+impl McpError {
+    /// The HTTP status behind a failed request, when the transport reported one.
+    pub fn http_status(&self) -> Option<u16> {
+        match self {
+            McpError::Rpc { error, .. } if error.code == crate::jsonrpc::codes::TRANSPORT_ERROR => {
+                error
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get("httpStatus"))
+                    .and_then(serde_json::Value::as_u64)
+                    .and_then(|s| u16::try_from(s).ok())
+            }
+            _ => None,
+        }
+    }
 }
 
 pub type Result<T, E = McpError> = std::result::Result<T, E>;

@@ -13,6 +13,9 @@ pub mod codes {
     pub const METHOD_NOT_FOUND: i64 = -32601;
     pub const INVALID_PARAMS: i64 = -32602;
     pub const INTERNAL_ERROR: i64 = -32603;
+    /// A request that failed in the transport (HTTP status, unreachable server); the error's
+    /// `data` has `httpStatus` when there was one.
+    pub const TRANSPORT_ERROR: i64 = -32000;
 }
 
 /// A request id: MCP allows strings and integers (never null).

@@ -12,7 +12,8 @@ pub mod protocol;
 pub mod transport;
 pub mod types;
 
-pub use client::{Client, ClientOptions};
+pub use client::{Client, ClientOptions, HttpMode};
 pub use error::{McpError, Result};
+pub use transport::http_config::HttpConfig;
 pub use transport::stdio::StdioConfig;
 pub use types::{Implementation, InitializeResult, Tool, ToolPage};

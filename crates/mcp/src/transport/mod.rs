@@ -10,8 +10,12 @@ use tokio::sync::mpsc;
 
 use crate::error::Result;
 
+pub mod http_config;
+pub mod legacy_sse;
 pub mod lines;
+pub mod sse;
 pub mod stdio;
+pub mod streamable_http;
 
 /// What a transport delivers to the peer.
 #[derive(Debug)]

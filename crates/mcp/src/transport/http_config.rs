@@ -1,0 +1,76 @@
+//! Settings shared by the HTTP transports, and the request headers every POST and GET carries.
+
+use std::time::Duration;
+
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+
+use crate::error::{McpError, Result};
+
+/// How to reach an HTTP server.
+#[derive(Debug, Clone)]
+pub struct HttpConfig {
+    pub url: url::Url,
+    /// Extra headers from the server's configuration (secrets already resolved).
+    pub headers: Vec<(String, String)>,
+    pub connect_timeout: Duration,
+    /// Longest accepted JSON body or SSE event, in bytes.
+    pub max_message_bytes: usize,
+    /// Reconnect delay for SSE streams when the server gave no `retry:`.
+    pub default_retry: Duration,
+    /// Consecutive failed reconnects before a stream is given up.
+    pub max_reconnects: u32,
+}
+
+impl HttpConfig {
+    pub fn new(url: url::Url) -> Self {
+        Self {
+            url,
+            headers: Vec::new(),
+            connect_timeout: Duration::from_secs(10),
+            max_message_bytes: 16 * 1024 * 1024,
+            default_retry: Duration::from_secs(1),
+            max_reconnects: 5,
+        }
+    }
+
+    /// An HTTP client with the configured headers as defaults.
+    pub fn client(&self) -> Result<reqwest::Client> {
+        let mut defaults = HeaderMap::new();
+        for (name, value) in &self.headers {
+            let name = HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| transport_error(format!("invalid header name `{name}`")))?;
+            let value = HeaderValue::from_str(value)
+                .map_err(|_| transport_error(format!("invalid value for header `{name}`")))?;
+            defaults.insert(name, value);
+        }
+        reqwest::Client::builder()
+            .default_headers(defaults)
+            .connect_timeout(self.connect_timeout)
+            .build()
+            .map_err(|e| transport_error(format!("cannot create an HTTP client: {e}")))
+    }
+}
+
+pub(crate) fn transport_error(message: String) -> McpError {
+    McpError::Transport { message }
+}
+
+/// Reads a whole body, refusing one over `limit` bytes.
+pub(crate) async fn bounded_body(
+    response: reqwest::Response,
+    limit: usize,
+) -> std::result::Result<Vec<u8>, String> {
+    use futures_util::StreamExt;
+    let mut body = Vec::new();
+    let mut chunks = response.bytes_stream();
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk.map_err(|e| format!("reading the response failed: {e}"))?;
+        if body.len() + chunk.len() > limit {
+            return Err(format!(
+                "the response is larger than the {limit}-byte limit"
+            ));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}

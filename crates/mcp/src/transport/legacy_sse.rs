@@ -1,0 +1,206 @@
+//! The HTTP+SSE transport of 2024-11-05 (basic/transports, "HTTP with SSE"): one long GET
+//! stream whose first `endpoint` event names the URL to POST messages to; the server answers on
+//! the stream as `message` events. Still spoken by many deployed servers.
+
+use std::time::Duration;
+
+use reqwest::header::{ACCEPT, CONTENT_TYPE};
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
+
+use super::http_config::{HttpConfig, bounded_body, transport_error};
+use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
+use super::{BoxFuture, Inbound, Link, Transport};
+use crate::error::{Result, RpcError};
+use crate::jsonrpc::{self, RequestId, codes};
+
+/// How long the server has to announce its endpoint.
+const ENDPOINT_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// A legacy HTTP+SSE connection.
+#[derive(Debug)]
+pub struct LegacySseTransport {
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+    inbound: mpsc::Sender<Inbound>,
+    endpoint: url::Url,
+}
+
+impl LegacySseTransport {
+    /// Opens the event stream and waits for the `endpoint` event.
+    pub async fn connect(config: HttpConfig) -> Result<(Self, Link)> {
+        let client = config.client()?;
+        let response = client
+            .get(config.url.clone())
+            .header(ACCEPT, "text/event-stream")
+            .send()
+            .await
+            .map_err(|e| transport_error(format!("cannot reach {}: {e}", config.url)))?;
+        if !response.status().is_success() || !is_event_stream(&response) {
+            return Err(transport_error(format!(
+                "{} is not an HTTP+SSE endpoint: GET answered HTTP {}",
+                config.url,
+                response.status()
+            )));
+        }
+        let (in_tx, in_rx) = mpsc::channel::<Inbound>(256);
+        let (out_tx, out_rx) = mpsc::channel::<Value>(64);
+        let (endpoint_tx, endpoint_rx) = oneshot::channel::<String>();
+        let reader = tokio::spawn(read_loop(
+            response,
+            config.max_message_bytes,
+            in_tx.clone(),
+            endpoint_tx,
+        ));
+        let announced = tokio::time::timeout(ENDPOINT_TIMEOUT, endpoint_rx).await;
+        let endpoint = match announced {
+            Ok(Ok(endpoint)) => config.url.join(&endpoint).map_err(|e| {
+                transport_error(format!(
+                    "the server announced an invalid endpoint `{endpoint}`: {e}"
+                ))
+            })?,
+            Ok(Err(_)) => {
+                reader.abort();
+                return Err(transport_error(
+                    "the event stream ended before announcing an endpoint".into(),
+                ));
+            }
+            Err(_) => {
+                reader.abort();
+                return Err(transport_error(format!(
+                    "no `endpoint` event within {ENDPOINT_TIMEOUT:?}"
+                )));
+            }
+        };
+        if endpoint.origin() != config.url.origin() {
+            reader.abort();
+            return Err(transport_error(format!(
+                "the server announced an endpoint on another origin: {endpoint}"
+            )));
+        }
+        let writer = tokio::spawn(write_loop(
+            client,
+            endpoint.clone(),
+            config.max_message_bytes,
+            out_rx,
+            in_tx.clone(),
+        ));
+        let transport = Self {
+            tasks: vec![reader, writer],
+            inbound: in_tx,
+            endpoint,
+        };
+        Ok((
+            transport,
+            Link {
+                outbound: out_tx,
+                inbound: in_rx,
+            },
+        ))
+    }
+
+    /// Where messages are posted.
+    pub fn endpoint(&self) -> &url::Url {
+        &self.endpoint
+    }
+}
+
+impl Transport for LegacySseTransport {
+    fn kind(&self) -> &'static str {
+        "sse"
+    }
+
+    fn diagnostics(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    fn close(&mut self) -> BoxFuture<'_, Result<()>> {
+        Box::pin(async move {
+            for task in self.tasks.drain(..) {
+                task.abort();
+            }
+            let _ = self
+                .inbound
+                .send(Inbound::Closed {
+                    reason: "the client closed the connection".into(),
+                })
+                .await;
+            Ok(())
+        })
+    }
+}
+
+async fn read_loop(
+    response: reqwest::Response,
+    max_len: usize,
+    inbound: mpsc::Sender<Inbound>,
+    endpoint: oneshot::Sender<String>,
+) {
+    let mut endpoint = Some(endpoint);
+    let mut end = StreamEnd::default();
+    let mut reader = SseReader::new(response, max_len, &mut end);
+    while let Some(item) = reader.next().await {
+        match item {
+            SseItem::Other { event, data } if event == "endpoint" => {
+                if let Some(sender) = endpoint.take() {
+                    let _ = sender.send(data.trim().to_owned());
+                }
+            }
+            SseItem::Message(message) => {
+                if inbound.send(Inbound::Message(message)).await.is_err() {
+                    return;
+                }
+            }
+            SseItem::Other { event, .. } => tracing::debug!("ignoring an SSE `{event}` event"),
+        }
+    }
+    let reason = end
+        .error
+        .unwrap_or_else(|| "the server closed the event stream".to_owned());
+    let _ = inbound.send(Inbound::Closed { reason }).await;
+}
+
+/// Posts messages in order; a request whose POST fails gets an error response.
+async fn write_loop(
+    client: reqwest::Client,
+    endpoint: url::Url,
+    max_len: usize,
+    mut outbound: mpsc::Receiver<Value>,
+    inbound: mpsc::Sender<Inbound>,
+) {
+    while let Some(message) = outbound.recv().await {
+        let sent = client
+            .post(endpoint.clone())
+            .header(CONTENT_TYPE, "application/json")
+            .body(message.to_string())
+            .send()
+            .await;
+        let failure = match sent {
+            Ok(response) if response.status().is_success() => {
+                let _ = bounded_body(response, max_len).await;
+                None
+            }
+            Ok(response) => Some((
+                Some(response.status().as_u16()),
+                format!("HTTP {}", response.status()),
+            )),
+            Err(e) => Some((None, format!("cannot reach {endpoint}: {e}"))),
+        };
+        let Some((status, reason)) = failure else {
+            continue;
+        };
+        let id = message.get("method").and(message.get("id")).cloned();
+        match id.and_then(|id| serde_json::from_value::<RequestId>(id).ok()) {
+            Some(id) => {
+                let error = RpcError {
+                    code: codes::TRANSPORT_ERROR,
+                    message: reason,
+                    data: status.map(|s| json!({ "httpStatus": s })),
+                };
+                let _ = inbound
+                    .send(Inbound::Message(jsonrpc::error_response(&id, &error)))
+                    .await;
+            }
+            None => tracing::warn!("posting a message failed: {reason}"),
+        }
+    }
+}

@@ -1,0 +1,541 @@
+//! The Streamable HTTP transport (2025-11-25 basic/transports, "Streamable HTTP").
+//!
+//! Every outgoing message is its own POST; the answer is 202, a JSON body or an SSE stream.
+//! After the handshake every request carries `MCP-Protocol-Version` and, when the server gave
+//! one, `MCP-Session-Id`. A 404 on a session re-runs the handshake once and retries. A response
+//! stream that ends before the answer is resumed with GET and `Last-Event-ID` after the
+//! server's `retry:` delay (SEP-1699 polling). A standalone GET stream carries server-initiated
+//! messages; 405 means the server has none. Closing sends DELETE for the session.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use reqwest::StatusCode;
+use reqwest::header::{ACCEPT, CONTENT_TYPE};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+
+use super::http_config::{HttpConfig, bounded_body};
+use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
+use super::{BoxFuture, Inbound, Link, Transport};
+use crate::error::Result;
+use crate::jsonrpc::{self, RequestId, codes};
+
+const SESSION_HEADER: &str = "mcp-session-id";
+const VERSION_HEADER: &str = "mcp-protocol-version";
+const LAST_EVENT_HEADER: &str = "last-event-id";
+
+struct Shared {
+    client: reqwest::Client,
+    config: HttpConfig,
+    session_id: Mutex<Option<String>>,
+    protocol_version: Mutex<Option<String>>,
+    /// The last `initialize` request, replayed when the server forgets the session.
+    initialize: Mutex<Option<Value>>,
+    inbound: mpsc::Sender<Inbound>,
+    reinit_counter: AtomicU64,
+    /// The standalone GET stream's task.
+    listener: Mutex<Option<tokio::task::JoinHandle<()>>>,
+}
+
+fn get<T: Clone>(slot: &Mutex<Option<T>>) -> Option<T> {
+    slot.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone()
+}
+
+fn put<T>(slot: &Mutex<Option<T>>, value: Option<T>) {
+    *slot
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = value;
+}
+
+/// A Streamable HTTP connection.
+pub struct StreamableHttpTransport {
+    shared: Arc<Shared>,
+    writer: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for StreamableHttpTransport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StreamableHttpTransport")
+            .field("url", &self.shared.config.url.as_str())
+            .finish()
+    }
+}
+
+impl StreamableHttpTransport {
+    /// Prepares the connection; nothing is sent until the peer sends `initialize`.
+    pub fn start(config: HttpConfig) -> Result<(Self, Link)> {
+        let client = config.client()?;
+        let (out_tx, out_rx) = mpsc::channel::<Value>(64);
+        let (in_tx, in_rx) = mpsc::channel::<Inbound>(256);
+        let shared = Arc::new(Shared {
+            client,
+            config,
+            session_id: Mutex::new(None),
+            protocol_version: Mutex::new(None),
+            initialize: Mutex::new(None),
+            inbound: in_tx,
+            reinit_counter: AtomicU64::new(0),
+            listener: Mutex::new(None),
+        });
+        let writer = tokio::spawn(write_loop(shared.clone(), out_rx));
+        Ok((
+            Self {
+                shared,
+                writer: Some(writer),
+            },
+            Link {
+                outbound: out_tx,
+                inbound: in_rx,
+            },
+        ))
+    }
+
+    /// The session id the server assigned, if any.
+    pub fn session_id(&self) -> Option<String> {
+        get(&self.shared.session_id)
+    }
+
+    async fn shutdown(&mut self) -> Result<()> {
+        if let Some(writer) = self.writer.take() {
+            writer.abort();
+            let _ = writer.await;
+        }
+        if let Some(listener) = take_listener(&self.shared) {
+            listener.abort();
+        }
+        if let Some(session) = get(&self.shared.session_id) {
+            // 2025-11-25 "Session Management" 5: end the session; 405 means the server keeps it.
+            let request = self
+                .shared
+                .client
+                .delete(self.shared.config.url.clone())
+                .header(SESSION_HEADER, session);
+            let request = with_version(&self.shared, request);
+            match tokio::time::timeout(self.shared.config.connect_timeout, request.send()).await {
+                Ok(Ok(response)) => {
+                    tracing::debug!("session DELETE answered {}", response.status())
+                }
+                Ok(Err(e)) => tracing::debug!("session DELETE failed: {e}"),
+                Err(_) => tracing::debug!("session DELETE timed out"),
+            }
+        }
+        let _ = self
+            .shared
+            .inbound
+            .send(Inbound::Closed {
+                reason: "the client closed the connection".into(),
+            })
+            .await;
+        Ok(())
+    }
+}
+
+impl Transport for StreamableHttpTransport {
+    fn kind(&self) -> &'static str {
+        "streamable-http"
+    }
+
+    fn diagnostics(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    fn close(&mut self) -> BoxFuture<'_, Result<()>> {
+        Box::pin(self.shutdown())
+    }
+}
+
+async fn write_loop(shared: Arc<Shared>, mut outbound: mpsc::Receiver<Value>) {
+    // Each message is its own task: a long-running request must not hold up the others. The
+    // set is dropped (and every task aborted) when the transport closes.
+    let mut tasks = JoinSet::new();
+    loop {
+        tokio::select! {
+            message = outbound.recv() => match message {
+                Some(message) => { tasks.spawn(post(shared.clone(), message)); }
+                None => break,
+            },
+            Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
+        }
+    }
+    while tasks.join_next().await.is_some() {}
+}
+
+/// What kind of message a POST carries.
+struct Outgoing {
+    method: Option<String>,
+    id: Option<RequestId>,
+}
+
+impl Outgoing {
+    fn of(message: &Value) -> Self {
+        let method = message
+            .get("method")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let id = match (&method, message.get("id")) {
+            (Some(_), Some(id)) => serde_json::from_value(id.clone()).ok(),
+            _ => None,
+        };
+        Self { method, id }
+    }
+
+    fn is(&self, method: &str) -> bool {
+        self.method.as_deref() == Some(method)
+    }
+}
+
+async fn post(shared: Arc<Shared>, message: Value) {
+    let outgoing = Outgoing::of(&message);
+    if outgoing.is("initialize") {
+        put(&shared.initialize, Some(message.clone()));
+        put(&shared.session_id, None);
+    }
+    let mut retried = false;
+    loop {
+        let had_session = get(&shared.session_id).is_some();
+        let response = match send_post(&shared, &message).await {
+            Ok(response) => response,
+            Err(e) => {
+                return fail(
+                    &shared,
+                    &outgoing,
+                    None,
+                    format!("cannot reach {}: {e}", shared.config.url),
+                )
+                .await;
+            }
+        };
+        let status = response.status();
+        if status == StatusCode::NOT_FOUND && had_session && !outgoing.is("initialize") && !retried
+        {
+            // 2025-11-25 "Session Management" 4: the session is gone; start a new one.
+            retried = true;
+            if let Err(e) = reinitialize(&shared).await {
+                return fail(
+                    &shared,
+                    &outgoing,
+                    Some(404),
+                    format!("the session expired and re-initializing failed: {e}"),
+                )
+                .await;
+            }
+            continue;
+        }
+        if !status.is_success() {
+            let body = bounded_body(response, 4096).await.unwrap_or_default();
+            let text = String::from_utf8_lossy(&body).trim().to_owned();
+            let detail = if text.is_empty() {
+                String::new()
+            } else {
+                format!(": {text}")
+            };
+            return fail(
+                &shared,
+                &outgoing,
+                Some(status.as_u16()),
+                format!("HTTP {status}{detail}"),
+            )
+            .await;
+        }
+        if outgoing.is("initialize") {
+            let session = response
+                .headers()
+                .get(SESSION_HEADER)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned);
+            put(&shared.session_id, session);
+        }
+        if status == StatusCode::ACCEPTED || outgoing.id.is_none() {
+            if outgoing.is("notifications/initialized") {
+                start_listener(&shared);
+            }
+            return;
+        }
+        return receive(&shared, response, &outgoing).await;
+    }
+}
+
+fn with_version(shared: &Shared, request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+    match get(&shared.protocol_version) {
+        Some(version) => request.header(VERSION_HEADER, version),
+        None => request,
+    }
+}
+
+async fn send_post(shared: &Shared, message: &Value) -> reqwest::Result<reqwest::Response> {
+    let mut request = shared
+        .client
+        .post(shared.config.url.clone())
+        .header(ACCEPT, "application/json, text/event-stream")
+        .header(CONTENT_TYPE, "application/json")
+        .body(message.to_string());
+    if message.get("method").and_then(Value::as_str) != Some("initialize") {
+        request = with_version(shared, request);
+        if let Some(session) = get(&shared.session_id) {
+            request = request.header(SESSION_HEADER, session);
+        }
+    }
+    request.send().await
+}
+
+/// Delivers the answer to a request: one JSON body, or an SSE stream resumed until it holds
+/// the response.
+async fn receive(shared: &Arc<Shared>, response: reqwest::Response, outgoing: &Outgoing) {
+    if !is_event_stream(&response) {
+        return match bounded_body(response, shared.config.max_message_bytes).await {
+            Ok(body) => match serde_json::from_slice::<Value>(&body) {
+                Ok(Value::Array(batch)) => {
+                    for message in batch {
+                        deliver(shared, message, outgoing).await;
+                    }
+                }
+                Ok(message) => deliver(shared, message, outgoing).await,
+                Err(e) => {
+                    fail(
+                        shared,
+                        outgoing,
+                        None,
+                        format!("the response is not JSON: {e}"),
+                    )
+                    .await
+                }
+            },
+            Err(e) => fail(shared, outgoing, None, e).await,
+        };
+    }
+    let mut end = StreamEnd::default();
+    let mut answered = read_stream(shared, response, outgoing, &mut end).await;
+    let mut failures = 0;
+    while !answered {
+        // The stream ended before the answer: poll it again (SEP-1699), or give up.
+        let Some(last) = end.last_event_id.clone() else {
+            let why = end
+                .error
+                .clone()
+                .unwrap_or_else(|| "the server closed the stream".to_owned());
+            return fail(shared, outgoing, None, format!("{why} before answering")).await;
+        };
+        tokio::time::sleep(end.retry.unwrap_or(shared.config.default_retry)).await;
+        match resume(shared, &last).await {
+            Ok(response) => {
+                failures = 0;
+                answered = read_stream(shared, response, outgoing, &mut end).await;
+            }
+            Err(e) => {
+                failures += 1;
+                if failures > shared.config.max_reconnects {
+                    return fail(
+                        shared,
+                        outgoing,
+                        None,
+                        format!("resuming the response stream failed: {e}"),
+                    )
+                    .await;
+                }
+            }
+        }
+    }
+}
+
+/// Reads one SSE stream, delivering its messages; true once the request's answer arrived.
+async fn read_stream(
+    shared: &Arc<Shared>,
+    response: reqwest::Response,
+    outgoing: &Outgoing,
+    end: &mut StreamEnd,
+) -> bool {
+    let mut answered = false;
+    let mut reader = SseReader::new(response, shared.config.max_message_bytes, end);
+    while let Some(item) = reader.next().await {
+        if let SseItem::Message(message) = item {
+            answered |= answers(&message, outgoing.id.as_ref());
+            deliver(shared, message, outgoing).await;
+        }
+    }
+    answered
+}
+
+fn answers(message: &Value, id: Option<&RequestId>) -> bool {
+    let is_response = message.get("result").is_some() || message.get("error").is_some();
+    is_response && id.is_some_and(|id| message.get("id") == Some(&json!(id)))
+}
+
+/// Opens a GET that resumes a stream after `last_event_id`.
+async fn resume(
+    shared: &Shared,
+    last_event_id: &str,
+) -> std::result::Result<reqwest::Response, String> {
+    let response = get_stream(shared, Some(last_event_id))
+        .await
+        .map_err(|e| e.to_string())?;
+    if response.status().is_success() && is_event_stream(&response) {
+        Ok(response)
+    } else {
+        Err(format!("HTTP {}", response.status()))
+    }
+}
+
+async fn get_stream(
+    shared: &Shared,
+    last_event_id: Option<&str>,
+) -> reqwest::Result<reqwest::Response> {
+    let mut request = with_version(
+        shared,
+        shared
+            .client
+            .get(shared.config.url.clone())
+            .header(ACCEPT, "text/event-stream"),
+    );
+    if let Some(session) = get(&shared.session_id) {
+        request = request.header(SESSION_HEADER, session);
+    }
+    if let Some(last) = last_event_id {
+        request = request.header(LAST_EVENT_HEADER, last);
+    }
+    request.send().await
+}
+
+fn take_listener(shared: &Shared) -> Option<tokio::task::JoinHandle<()>> {
+    shared
+        .listener
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take()
+}
+
+/// (Re)starts the standalone GET stream.
+fn start_listener(shared: &Arc<Shared>) {
+    let task = tokio::spawn(listen(shared.clone()));
+    let previous = shared
+        .listener
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .replace(task);
+    if let Some(previous) = previous {
+        previous.abort();
+    }
+}
+
+/// The standalone GET stream for server-initiated messages, reopened while the server offers it.
+async fn listen(shared: Arc<Shared>) {
+    let mut end = StreamEnd::default();
+    let mut failures = 0u32;
+    loop {
+        let response = match get_stream(&shared, end.last_event_id.as_deref()).await {
+            Ok(response) => response,
+            Err(e) => {
+                tracing::debug!("GET stream failed: {e}");
+                failures += 1;
+                if failures > shared.config.max_reconnects {
+                    return;
+                }
+                tokio::time::sleep(shared.config.default_retry * failures).await;
+                continue;
+            }
+        };
+        if response.status() == StatusCode::METHOD_NOT_ALLOWED {
+            tracing::debug!("the server offers no GET stream (405)");
+            return;
+        }
+        if !response.status().is_success() || !is_event_stream(&response) {
+            tracing::debug!("GET stream refused: HTTP {}", response.status());
+            return;
+        }
+        failures = 0;
+        let none = Outgoing {
+            method: None,
+            id: None,
+        };
+        read_stream(&shared, response, &none, &mut end).await;
+        if shared.inbound.is_closed() {
+            return;
+        }
+        tokio::time::sleep(end.retry.unwrap_or(shared.config.default_retry)).await;
+    }
+}
+
+/// Re-runs the stored handshake to get a new session; its messages are not delivered.
+async fn reinitialize(shared: &Arc<Shared>) -> std::result::Result<(), String> {
+    let mut init = get(&shared.initialize).ok_or("no handshake to repeat")?;
+    let n = shared.reinit_counter.fetch_add(1, Ordering::Relaxed);
+    let id = json!(format!("gatehouse-reinitialize-{n}"));
+    init["id"] = id.clone();
+    put(&shared.session_id, None);
+    let response = send_post(shared, &init).await.map_err(|e| e.to_string())?;
+    if !response.status().is_success() {
+        return Err(format!("HTTP {}", response.status()));
+    }
+    let session = response
+        .headers()
+        .get(SESSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let outgoing = Outgoing {
+        method: Some("initialize".into()),
+        id: serde_json::from_value(id).ok(),
+    };
+    if is_event_stream(&response) {
+        let mut end = StreamEnd::default();
+        let mut reader = SseReader::new(response, shared.config.max_message_bytes, &mut end);
+        while let Some(item) = reader.next().await {
+            if matches!(item, SseItem::Message(m) if answers(&m, outgoing.id.as_ref())) {
+                break;
+            }
+        }
+    } else {
+        bounded_body(response, shared.config.max_message_bytes).await?;
+    }
+    put(&shared.session_id, session);
+    let initialized = jsonrpc::notification("notifications/initialized", None);
+    let response = send_post(shared, &initialized)
+        .await
+        .map_err(|e| e.to_string())?;
+    if !response.status().is_success() {
+        return Err(format!(
+            "notifications/initialized: HTTP {}",
+            response.status()
+        ));
+    }
+    start_listener(shared);
+    Ok(())
+}
+
+/// Hands a message to the peer, noting the negotiated version from the handshake's answer.
+async fn deliver(shared: &Shared, message: Value, outgoing: &Outgoing) {
+    if outgoing.is("initialize") && answers(&message, outgoing.id.as_ref()) {
+        let version = message
+            .pointer("/result/protocolVersion")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        if version.is_some() {
+            put(&shared.protocol_version, version);
+        }
+    }
+    let _ = shared.inbound.send(Inbound::Message(message)).await;
+}
+
+/// Fails a request with a JSON-RPC error carrying the transport's reason; other messages are
+/// only logged, since nobody waits for them.
+async fn fail(shared: &Shared, outgoing: &Outgoing, status: Option<u16>, message: String) {
+    let Some(id) = &outgoing.id else {
+        tracing::warn!(
+            "sending {} failed: {message}",
+            outgoing.method.as_deref().unwrap_or("a message")
+        );
+        return;
+    };
+    let data = status.map(|s| json!({ "httpStatus": s }));
+    let error = crate::error::RpcError {
+        code: codes::TRANSPORT_ERROR,
+        message,
+        data,
+    };
+    let _ = shared
+        .inbound
+        .send(Inbound::Message(jsonrpc::error_response(id, &error)))
+        .await;
+}
