@@ -317,6 +317,7 @@ fn lists_the_tools_of_server_everything() {
     let json: Value =
         serde_json::from_str(&ok(data, &["tools", "everything", "--json"])).expect("valid JSON");
     assert_eq!(json["server"], "everything");
+    assert_eq!(json["transport"], "stdio");
     assert_eq!(json["protocolVersion"], "2025-11-25");
     assert!(
         json["serverInfo"]["name"]
@@ -477,4 +478,54 @@ async fn secret_values_go_to_the_keyring_and_never_to_the_database() {
         "got {}",
         stderr(&unset)
     );
+}
+
+/// Starts server-everything in an HTTP mode on a free port; the child dies with the guard.
+fn everything_http(mode: &str) -> (std::process::Child, u16) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port");
+    let child = Command::new("node")
+        .args([everything_js().as_str(), mode])
+        .env("PORT", port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("node starts");
+    for _ in 0..200 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return (child, port);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("server-everything {mode} did not listen within 10 s");
+}
+
+#[test]
+fn lists_the_tools_of_http_servers_on_both_transports() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path();
+    for (mode, path, transport) in [
+        ("streamableHttp", "/mcp", "streamable-http"),
+        ("sse", "/sse", "sse"),
+    ] {
+        let (mut child, port) = everything_http(mode);
+        let url = format!("http://127.0.0.1:{port}{path}");
+        ok(data, &["server", "add", mode, "--url", &url]);
+        let listed = gatehouse(data, &["tools", mode, "--json"]);
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(listed.status.success(), "{mode}: {}", stderr(&listed));
+        let json: Value = serde_json::from_str(&stdout(&listed)).expect("valid JSON");
+        assert_eq!(
+            json["transport"], transport,
+            "auto picks the transport the server speaks"
+        );
+        assert!(
+            json["tools"]
+                .as_array()
+                .is_some_and(|t| t.iter().any(|t| t["name"] == "echo"))
+        );
+    }
 }

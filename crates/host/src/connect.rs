@@ -4,10 +4,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use gatehouse_mcp::peer::RefusingHandler;
-use gatehouse_mcp::{Client, ClientOptions, StdioConfig};
+use gatehouse_mcp::{Client, ClientOptions, HttpConfig, HttpMode, StdioConfig};
 
 use crate::error::{HostError, Result};
-use crate::registry::model::{ServerConfig, ServerSpec};
+use crate::registry::model::{ServerConfig, ServerSpec, ServerTransport};
 use crate::registry::secret_values;
 use crate::secrets::SecretStore;
 
@@ -43,9 +43,31 @@ pub async fn open_client(config: &ServerConfig, secrets: &dyn SecretStore) -> Re
                     .await?;
             Ok(client)
         }
-        ServerSpec::Http { url, .. } => Err(HostError::Unsupported(format!(
-            "cannot connect to {url}: HTTP servers (Streamable HTTP and SSE) are not supported yet; \
-             only stdio servers can be connected in this version"
-        ))),
+        ServerSpec::Http {
+            url,
+            transport,
+            headers,
+        } => {
+            let url = url::Url::parse(url)
+                .map_err(|e| HostError::Validation(format!("invalid URL `{url}`: {e}")))?;
+            let mut http = HttpConfig::new(url);
+            http.headers = headers
+                .iter()
+                .map(|h| (h.name.clone(), h.value.clone()))
+                .collect();
+            let mode = match transport {
+                ServerTransport::Auto => HttpMode::Auto,
+                ServerTransport::StreamableHttp => HttpMode::StreamableHttp,
+                ServerTransport::Sse => HttpMode::Sse,
+            };
+            let client = Client::connect_http(
+                &http,
+                mode,
+                ClientOptions::default(),
+                Arc::new(RefusingHandler),
+            )
+            .await?;
+            Ok(client)
+        }
     }
 }

@@ -17,12 +17,14 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
     let client = open_client(&config, host.registry().secrets()).await?;
     let listed = client.list_tools().await;
     let init = client.initialize_result().clone();
+    let transport = client.transport_kind();
     client.close().await?;
     let page = listed?;
     let tools: Vec<ToolInfo> = page.tools.iter().map(ToolInfo::from).collect();
     if json {
         output::print_json(&json!({
             "server": config.name,
+            "transport": transport,
             "protocolVersion": init.protocol_version,
             "serverInfo": { "name": init.server_info.name, "version": init.server_info.version },
             "tools": tools,
@@ -31,7 +33,7 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
         return Ok(());
     }
     println!(
-        "{} ({} {}, protocol {}): {} tools",
+        "{} ({} {}, protocol {} over {transport}): {} tools",
         config.name,
         init.server_info.name,
         init.server_info.version,
