@@ -25,13 +25,19 @@ export const events = {
 /**  One environment variable for a stdio server. */
 export type EnvVar = {
 	key: string,
+	/**  Empty for a secret read back from the registry: the value is only in the OS keyring. */
 	value: string,
+	/**  Kept in the OS keyring, never in the database. */
+	secret: boolean,
 };
 
 /**  One extra HTTP header sent to a URL server. */
 export type HttpHeader = {
 	name: string,
+	/**  Empty for a secret read back from the registry: the value is only in the OS keyring. */
 	value: string,
+	/**  Kept in the OS keyring, never in the database. */
+	secret: boolean,
 };
 
 export type IpcError = {

@@ -1,14 +1,15 @@
-// Form fields for an HTTP server: URL, transport and request headers.
+// Form fields for an HTTP server: URL, transport, and plain and secret request headers.
 
 import type { Transport } from "../api/gatehouse";
 import { TRANSPORTS } from "../model/serverFormValues";
 import type { ServerFormErrors, ServerFormValues } from "../model/serverFormValues";
 import { FormField } from "./FormField";
+import { SecretLinesField } from "./SecretLinesField";
 
 type HttpFieldsProps = {
   values: ServerFormValues;
   errors: ServerFormErrors;
-  onChange: (field: "url" | "headers", value: string) => void;
+  onChange: (field: "url" | "headers" | "secretHeaders", value: string) => void;
   onTransportChange: (transport: Transport) => void;
 };
 
@@ -53,7 +54,12 @@ export function HttpFields({ values, errors, onChange, onTransportChange }: Http
           </select>
         )}
       </FormField>
-      <FormField label="Headers" optional error={errors.headers} hint='One "Name: value" per line, e.g. Authorization: Bearer …'>
+      <FormField
+        label="Headers"
+        optional
+        error={errors.headers}
+        hint={'One "Name: value" per line, stored in Gatehouse\'s database. Put tokens under Secret headers.'}
+      >
         {(control) => (
           <textarea
             {...control}
@@ -62,11 +68,21 @@ export function HttpFields({ values, errors, onChange, onTransportChange }: Http
             rows={3}
             value={values.headers}
             onChange={(e) => onChange("headers", e.target.value)}
-            placeholder="Authorization: Bearer …"
+            placeholder="X-Client: gatehouse"
             spellCheck={false}
           />
         )}
       </FormField>
+      <SecretLinesField
+        label="Secret headers"
+        testId="server-secret-headers"
+        keepExample="Name:"
+        placeholder="Authorization: Bearer …"
+        value={values.secretHeaders}
+        error={errors.secretHeaders}
+        storedNames={values.storedSecretHeaderNames}
+        onChange={(value) => onChange("secretHeaders", value)}
+      />
     </>
   );
 }

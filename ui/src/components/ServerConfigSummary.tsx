@@ -1,4 +1,5 @@
-// Read-only summary of a server's saved configuration (secrets in env/header values stay hidden).
+// Read-only summary of a server's saved configuration. Env/header values are never shown:
+// plain ones are listed by name, secret ones by name with a keyring marker.
 
 import type { ServerConfig } from "../api/gatehouse";
 
@@ -7,8 +8,38 @@ function formatDate(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
 }
 
+/** Plain entries by name only, e.g. "DEBUG, LOG_LEVEL (values hidden)". */
+function PlainNames({ names }: { names: readonly string[] }) {
+  if (names.length === 0) return <span className="muted">none</span>;
+  return (
+    <>
+      {names.join(", ")}
+      <span className="muted"> (values hidden)</span>
+    </>
+  );
+}
+
+/** Secret entries by name with "•••• (in keyring)"; takes names only so no value can leak. */
+function SecretNames({ names }: { names: readonly string[] }) {
+  return (
+    <ul className="secret-list">
+      {names.map((name, i) => (
+        <li key={i} data-testid="secret-entry">
+          <span className="mono">{name}</span> <span className="muted">•••• (in keyring)</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function ServerConfigSummary({ config }: { config: ServerConfig }) {
   const spec = config.spec;
+  const entries =
+    spec.kind === "stdio"
+      ? spec.env.map((e) => ({ name: e.key, secret: e.secret }))
+      : spec.headers.map((h) => ({ name: h.name, secret: h.secret }));
+  const plainNames = entries.filter((e) => !e.secret).map((e) => e.name);
+  const secretNames = entries.filter((e) => e.secret).map((e) => e.name);
   return (
     <dl className="config-summary">
       <dt>Kind</dt>
@@ -30,10 +61,17 @@ export function ServerConfigSummary({ config }: { config: ServerConfig }) {
             )}
           </dd>
           <dt>Environment</dt>
-          <dd className="mono">
-            {spec.env.length === 0 ? <span className="muted">none</span> : spec.env.map((e) => e.key).join(", ")}
-            {spec.env.length > 0 && <span className="muted"> (values hidden)</span>}
+          <dd className="mono" data-testid="config-env">
+            <PlainNames names={plainNames} />
           </dd>
+          {secretNames.length > 0 && (
+            <>
+              <dt>Secret environment</dt>
+              <dd data-testid="config-secret-env">
+                <SecretNames names={secretNames} />
+              </dd>
+            </>
+          )}
           <dt>Working directory</dt>
           <dd className="mono">{spec.cwd ?? <span className="muted">default</span>}</dd>
         </>
@@ -44,10 +82,17 @@ export function ServerConfigSummary({ config }: { config: ServerConfig }) {
           <dt>Transport</dt>
           <dd>{spec.transport}</dd>
           <dt>Headers</dt>
-          <dd className="mono">
-            {spec.headers.length === 0 ? <span className="muted">none</span> : spec.headers.map((h) => h.name).join(", ")}
-            {spec.headers.length > 0 && <span className="muted"> (values hidden)</span>}
+          <dd className="mono" data-testid="config-headers">
+            <PlainNames names={plainNames} />
           </dd>
+          {secretNames.length > 0 && (
+            <>
+              <dt>Secret headers</dt>
+              <dd data-testid="config-secret-headers">
+                <SecretNames names={secretNames} />
+              </dd>
+            </>
+          )}
         </>
       )}
       <dt>Added</dt>

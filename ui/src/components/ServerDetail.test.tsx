@@ -1,19 +1,28 @@
-// Tests for the detail view: tool list rendering, not-connected explanations, reconnect, live refresh.
+// Tests for the detail view: tool list rendering, not-connected explanations, reconnect, live refresh,
+// and a configuration summary that never renders env/header values, least of all secret ones.
 
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { ServerStatus } from "../api/gatehouse";
+import type { ServerSpec, ServerStatus } from "../api/gatehouse";
 import * as fake from "../test/fakeGatehouse";
-import { connected, makeServer, makeTool } from "../test/serverFixtures";
+import {
+  connected,
+  makeServer,
+  makeTool,
+  plainEnv,
+  plainHeader,
+  secretEnv,
+  secretHeader,
+} from "../test/serverFixtures";
 import { ServerDetail } from "./ServerDetail";
 
 vi.mock("../api/gatehouse", () => import("../test/fakeGatehouse"));
 
 beforeEach(() => fake.resetFakeGatehouse());
 
-function renderDetail(status: ServerStatus) {
-  const view = makeServer("everything", status);
+function renderDetail(status: ServerStatus, spec?: ServerSpec) {
+  const view = makeServer("everything", status, spec);
   const handlers = { onReconnect: vi.fn(), onEnable: vi.fn(), onEdit: vi.fn(), onClose: vi.fn() };
   const result = render(<ServerDetail view={view} busy={false} {...handlers} />);
   return { view, handlers, ...result };
@@ -95,5 +104,39 @@ describe("ServerDetail", () => {
     expect(fake.subscriberCount()).toBe(1);
     unmount();
     expect(fake.subscriberCount()).toBe(0);
+  });
+
+  it.each<[string, ServerSpec, string]>([
+    [
+      "stdio",
+      { kind: "stdio", command: "npx", args: [], env: [plainEnv("DEBUG", "plain-value"), secretEnv("API_KEY", "sk-leak")], cwd: null },
+      "config-secret-env",
+    ],
+    [
+      "http",
+      {
+        kind: "http",
+        url: "https://h/mcp",
+        transport: "auto",
+        headers: [plainHeader("X-Client", "plain-value"), secretHeader("Authorization", "Bearer sk-leak")],
+      },
+      "config-secret-headers",
+    ],
+  ])("shows %s secrets by name with a keyring marker and never renders a value", (_kind, spec, testId) => {
+    // Even if a value ever reached the UI, the detail view must not show it.
+    renderDetail({ state: "disabled" }, spec);
+    const secrets = screen.getByTestId(testId);
+    const entries = within(secrets).getAllByTestId("secret-entry");
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toHaveTextContent(/^(API_KEY|Authorization) •••• \(in keyring\)$/);
+    const detail = screen.getByTestId("server-detail");
+    expect(detail.innerHTML).not.toContain("sk-leak");
+    expect(detail.innerHTML).not.toContain("plain-value");
+  });
+
+  it("lists no secret rows for a server without secrets", () => {
+    renderDetail({ state: "disabled" });
+    expect(screen.queryByTestId("secret-entry")).toBeNull();
+    expect(screen.getByTestId("config-env")).toHaveTextContent("none");
   });
 });

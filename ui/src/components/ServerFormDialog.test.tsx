@@ -50,7 +50,7 @@ describe("ServerFormDialog", () => {
         kind: "stdio",
         command: "npx",
         args: ["-y", "@modelcontextprotocol/server-everything"],
-        env: [{ key: "DEBUG", value: "1" }],
+        env: [{ key: "DEBUG", value: "1", secret: false }],
         cwd: "/tmp",
       },
     });
@@ -76,7 +76,12 @@ describe("ServerFormDialog", () => {
     expect(onSubmit).toHaveBeenCalledWith({
       name: "remote",
       enabled: true,
-      spec: { kind: "http", url: "http://127.0.0.1:3000/mcp", transport: "sse", headers: [{ name: "Authorization", value: "Bearer t" }] },
+      spec: {
+        kind: "http",
+        url: "http://127.0.0.1:3000/mcp",
+        transport: "sse",
+        headers: [{ name: "Authorization", value: "Bearer t", secret: false }],
+      },
     });
   });
 
@@ -115,7 +120,7 @@ describe("ServerFormDialog", () => {
       kind: "stdio",
       command: "npx",
       args: ["-y", "pkg"],
-      env: [{ key: "A", value: "1" }],
+      env: [{ key: "A", value: "1", secret: false }],
       cwd: "/srv",
     });
     render(

@@ -1,12 +1,14 @@
-// Form fields for a stdio server: command, arguments, environment variables, working directory.
+// Form fields for a stdio server: command, arguments, plain and secret environment variables,
+// working directory.
 
 import type { ServerFormErrors, ServerFormValues } from "../model/serverFormValues";
 import { FormField } from "./FormField";
+import { SecretLinesField } from "./SecretLinesField";
 
 type StdioFieldsProps = {
   values: ServerFormValues;
   errors: ServerFormErrors;
-  onChange: (field: "command" | "args" | "env" | "cwd", value: string) => void;
+  onChange: (field: "command" | "args" | "env" | "secretEnv" | "cwd", value: string) => void;
 };
 
 export function StdioFields({ values, errors, onChange }: StdioFieldsProps) {
@@ -41,7 +43,12 @@ export function StdioFields({ values, errors, onChange }: StdioFieldsProps) {
           />
         )}
       </FormField>
-      <FormField label="Environment variables" optional error={errors.env} hint="One KEY=VALUE per line.">
+      <FormField
+        label="Environment variables"
+        optional
+        error={errors.env}
+        hint="One KEY=VALUE per line, stored in Gatehouse's database. Put API keys under Secret environment variables."
+      >
         {(control) => (
           <textarea
             {...control}
@@ -50,11 +57,21 @@ export function StdioFields({ values, errors, onChange }: StdioFieldsProps) {
             rows={3}
             value={values.env}
             onChange={(e) => onChange("env", e.target.value)}
-            placeholder="API_KEY=…"
+            placeholder="DEBUG=1"
             spellCheck={false}
           />
         )}
       </FormField>
+      <SecretLinesField
+        label="Secret environment variables"
+        testId="server-secret-env"
+        keepExample="KEY="
+        placeholder="API_KEY=…"
+        value={values.secretEnv}
+        error={errors.secretEnv}
+        storedNames={values.storedSecretEnvKeys}
+        onChange={(value) => onChange("secretEnv", value)}
+      />
       <FormField label="Working directory" optional error={errors.cwd}>
         {(control) => (
           <input

@@ -21,7 +21,7 @@ describe("buildServerInput", () => {
           kind: "stdio",
           command: "npx",
           args: ["-y", "@modelcontextprotocol/server-everything"],
-          env: [{ key: "DEBUG", value: "1" }],
+          env: [{ key: "DEBUG", value: "1", secret: false }],
           cwd: null,
         },
       },
@@ -56,7 +56,7 @@ describe("buildServerInput", () => {
           kind: "http",
           url: "https://example.com/mcp",
           transport: "sse",
-          headers: [{ name: "Authorization", value: "Bearer t" }],
+          headers: [{ name: "Authorization", value: "Bearer t", secret: false }],
         },
       },
     });
@@ -90,7 +90,7 @@ describe("buildServerInput", () => {
       kind: "stdio" as const,
       command: "uvx",
       args: ["mcp-server-git", "--repository", "/tmp/repo"],
-      env: [{ key: "A", value: "b=c" }],
+      env: [{ key: "A", value: "b=c", secret: false }],
       cwd: "/tmp",
     };
     const values = formValuesFromConfig({

@@ -1,6 +1,9 @@
-// Validates the add/edit form client-side (mirroring the engine's rules) and builds a ServerInput.
+// Validates the add/edit form client-side (mirroring the engine's rules) and builds a ServerInput,
+// joining the plain and the secret (keyring) lists of env vars or headers.
 
-import type { ServerInput } from "../api/gatehouse";
+import type { EnvVar, ServerInput } from "../api/gatehouse";
+import { checkSecretEntries } from "./checkSecretEntries";
+import type { LineParseResult } from "./LineParseResult";
 import { parseArgLines } from "./parseArgLines";
 import { parseEnvLines } from "./parseEnvLines";
 import { parseHeaderLines } from "./parseHeaderLines";
@@ -8,6 +11,27 @@ import type { ServerFormErrors, ServerFormValues } from "./serverFormValues";
 import { validateHttpUrl } from "./validateHttpUrl";
 
 export type BuildResult = { ok: true; input: ServerInput } | { ok: false; errors: ServerFormErrors };
+
+type NamedValue = { name: string; value: string };
+
+/** Messages for the secret list: its own parse errors, else the cross-checks with the plain list. */
+function secretListErrors(
+  plain: LineParseResult<NamedValue>,
+  secret: LineParseResult<NamedValue>,
+  storedNames: readonly string[],
+  caseInsensitive: boolean,
+): string[] {
+  if (!secret.ok) return secret.errors;
+  const plainNames = plain.ok ? plain.items.map((item) => item.name) : [];
+  return checkSecretEntries({ plainNames, secrets: secret.items, storedNames, caseInsensitive });
+}
+
+/** Env vars under the common name/value shape the secret checks use. */
+function envAsNamed(result: LineParseResult<EnvVar>): LineParseResult<NamedValue> {
+  return result.ok ? { ok: true, items: result.items.map((v) => ({ name: v.key, value: v.value })) } : result;
+}
+
+const joined = (messages: string[]) => (messages.length > 0 ? messages.join("; ") : undefined);
 
 /** Only the fields of the selected kind are validated and sent. */
 export function buildServerInput(values: ServerFormValues): BuildResult {
@@ -19,15 +43,25 @@ export function buildServerInput(values: ServerFormValues): BuildResult {
     const command = values.command.trim();
     if (command === "") errors.command = "command must not be empty";
     const env = parseEnvLines(values.env);
-    if (!env.ok) errors.env = env.errors.join("; ");
-    if (!env.ok || errors.name !== undefined || errors.command !== undefined) return { ok: false, errors };
+    const secretEnv = parseEnvLines(values.secretEnv, { secret: true });
+    const envError = env.ok ? undefined : joined(env.errors);
+    const secretEnvError = joined(secretListErrors(envAsNamed(env), envAsNamed(secretEnv), values.storedSecretEnvKeys, false));
+    if (envError !== undefined) errors.env = envError;
+    if (secretEnvError !== undefined) errors.secretEnv = secretEnvError;
+    if (!env.ok || !secretEnv.ok || Object.keys(errors).length > 0) return { ok: false, errors };
     const cwd = values.cwd.trim();
     return {
       ok: true,
       input: {
         name,
         enabled: values.enabled,
-        spec: { kind: "stdio", command, args: parseArgLines(values.args), env: env.items, cwd: cwd === "" ? null : cwd },
+        spec: {
+          kind: "stdio",
+          command,
+          args: parseArgLines(values.args),
+          env: [...env.items, ...secretEnv.items],
+          cwd: cwd === "" ? null : cwd,
+        },
       },
     };
   }
@@ -35,14 +69,23 @@ export function buildServerInput(values: ServerFormValues): BuildResult {
   const urlError = validateHttpUrl(values.url);
   if (urlError !== null) errors.url = urlError;
   const headers = parseHeaderLines(values.headers);
-  if (!headers.ok) errors.headers = headers.errors.join("; ");
-  if (!headers.ok || errors.name !== undefined || errors.url !== undefined) return { ok: false, errors };
+  const secretHeaders = parseHeaderLines(values.secretHeaders, { secret: true });
+  const headersError = headers.ok ? undefined : joined(headers.errors);
+  const secretHeadersError = joined(secretListErrors(headers, secretHeaders, values.storedSecretHeaderNames, true));
+  if (headersError !== undefined) errors.headers = headersError;
+  if (secretHeadersError !== undefined) errors.secretHeaders = secretHeadersError;
+  if (!headers.ok || !secretHeaders.ok || Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
     input: {
       name,
       enabled: values.enabled,
-      spec: { kind: "http", url: values.url.trim(), transport: values.transport, headers: headers.items },
+      spec: {
+        kind: "http",
+        url: values.url.trim(),
+        transport: values.transport,
+        headers: [...headers.items, ...secretHeaders.items],
+      },
     },
   };
 }

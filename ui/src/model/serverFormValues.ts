@@ -2,14 +2,16 @@
 
 import type { ServerConfig, Transport } from "../api/gatehouse";
 import { formatArgLines } from "./parseArgLines";
-import { formatEnvLines } from "./parseEnvLines";
-import { formatHeaderLines } from "./parseHeaderLines";
+import { formatEnvLines, formatSecretEnvLines } from "./parseEnvLines";
+import { formatHeaderLines, formatSecretHeaderLines } from "./parseHeaderLines";
 
 export type ServerKind = "stdio" | "http";
 
 /**
  * Both kinds' fields are kept side by side so switching stdio <-> http never
- * throws away what the user typed for the other kind.
+ * throws away what the user typed for the other kind. Secret env vars and headers
+ * have their own textareas; the stored* lists name the secrets the saved server
+ * already has in the OS keyring (empty when adding), whose values the engine never sends.
  */
 export type ServerFormValues = {
   name: string;
@@ -18,13 +20,20 @@ export type ServerFormValues = {
   command: string;
   args: string;
   env: string;
+  secretEnv: string;
   cwd: string;
   url: string;
   transport: Transport;
   headers: string;
+  secretHeaders: string;
+  storedSecretEnvKeys: readonly string[];
+  storedSecretHeaderNames: readonly string[];
 };
 
-export type ServerFormField = Exclude<keyof ServerFormValues, "enabled" | "kind" | "transport">;
+export type ServerFormField = Exclude<
+  keyof ServerFormValues,
+  "enabled" | "kind" | "transport" | "storedSecretEnvKeys" | "storedSecretHeaderNames"
+>;
 
 export type ServerFormErrors = Partial<Record<ServerFormField, string>>;
 
@@ -42,31 +51,42 @@ export function emptyFormValues(): ServerFormValues {
     command: "",
     args: "",
     env: "",
+    secretEnv: "",
     cwd: "",
     url: "",
     transport: "auto",
     headers: "",
+    secretHeaders: "",
+    storedSecretEnvKeys: [],
+    storedSecretHeaderNames: [],
   };
 }
 
+/** Pre-fills the edit form; each stored secret becomes an empty-valued line, which keeps it on save. */
 export function formValuesFromConfig(config: ServerConfig): ServerFormValues {
   const values: ServerFormValues = { ...emptyFormValues(), name: config.name, enabled: config.enabled };
   const spec = config.spec;
   if (spec.kind === "stdio") {
+    const secretKeys = spec.env.filter((v) => v.secret).map((v) => v.key);
     return {
       ...values,
       kind: "stdio",
       command: spec.command,
       args: formatArgLines(spec.args),
-      env: formatEnvLines(spec.env),
+      env: formatEnvLines(spec.env.filter((v) => !v.secret)),
+      secretEnv: formatSecretEnvLines(secretKeys),
+      storedSecretEnvKeys: secretKeys,
       cwd: spec.cwd ?? "",
     };
   }
+  const secretNames = spec.headers.filter((h) => h.secret).map((h) => h.name);
   return {
     ...values,
     kind: "http",
     url: spec.url,
     transport: spec.transport,
-    headers: formatHeaderLines(spec.headers),
+    headers: formatHeaderLines(spec.headers.filter((h) => !h.secret)),
+    secretHeaders: formatSecretHeaderLines(secretNames),
+    storedSecretHeaderNames: secretNames,
   };
 }

@@ -1,6 +1,6 @@
-// Builders for ServerView / ToolInfo test data.
+// Builders for ServerView / ToolInfo test data, including plain and secret env vars and headers.
 
-import type { ServerSpec, ServerStatus, ServerView, ToolInfo } from "../api/gatehouse";
+import type { EnvVar, HttpHeader, ServerSpec, ServerStatus, ServerView, ToolInfo } from "../api/gatehouse";
 
 let nextId = 1;
 
@@ -30,5 +30,44 @@ export function makeTool(name: string, extra: Partial<ToolInfo> = {}): ToolInfo 
     description: null,
     inputSchema: { type: "object", properties: { message: { type: "string" } } },
     ...extra,
+  };
+}
+
+export function plainEnv(key: string, value: string): EnvVar {
+  return { key, value, secret: false };
+}
+
+/** A secret as the engine returns it: the value stays in the keyring, so it is "" by default. */
+export function secretEnv(key: string, value = ""): EnvVar {
+  return { key, value, secret: true };
+}
+
+export function plainHeader(name: string, value: string): HttpHeader {
+  return { name, value, secret: false };
+}
+
+/** A secret header as the engine returns it: value "" unless a test says otherwise. */
+export function secretHeader(name: string, value = ""): HttpHeader {
+  return { name, value, secret: true };
+}
+
+/** A stdio spec with one plain and two secret env vars, as read back from the engine. */
+export function stdioSpecWithSecrets(): ServerSpec {
+  return {
+    kind: "stdio",
+    command: "npx",
+    args: ["-y", "pkg"],
+    env: [plainEnv("DEBUG", "1"), secretEnv("API_KEY"), secretEnv("DB_PASSWORD")],
+    cwd: null,
+  };
+}
+
+/** An http spec with one plain and one secret header, as read back from the engine. */
+export function httpSpecWithSecrets(): ServerSpec {
+  return {
+    kind: "http",
+    url: "https://mcp.example.com/mcp",
+    transport: "auto",
+    headers: [plainHeader("X-Client", "gatehouse"), secretHeader("Authorization")],
   };
 }
