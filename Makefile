@@ -10,14 +10,14 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 APP := $(TARGET_DIR)/debug/gatehouse-app
 
 .PHONY: run test deps test-deps ui-deps bindings bindings-check ui-build ui-check app \
-        fmt-check clippy rust-test ui-test e2e lint
+        fmt-check clippy rust-test ui-test e2e lint conformance
 
 ## run: install what is missing, build the UI and the app, and open the window.
 run: deps ui-build app
 	$(APP)
 
 ## test: install test prerequisites, run every lint gate and every test.
-test: deps test-deps lint rust-test ui-test app e2e
+test: deps test-deps lint rust-test ui-test app conformance e2e
 	@echo "==> all checks and tests passed"
 
 deps:
@@ -70,6 +70,11 @@ rust-test: ui-build
 ui-test: ui-deps
 	@echo "==> UI unit tests"
 	cd ui && npm test
+
+## conformance: the official MCP conformance suite's client scenarios (tests/conformance/scenarios.txt).
+conformance: app
+	@echo "==> MCP conformance suite (client scenarios)"
+	GATEHOUSE_BIN=$(TARGET_DIR)/debug/gatehouse tests/conformance/run.sh
 
 ## e2e: the real window under Xvfb, driven by tauri-driver + WebKitWebDriver.
 e2e: app

@@ -27,6 +27,11 @@ pub enum Command {
     /// Manage server configurations
     #[command(subcommand)]
     Server(ServerCommand),
+    /// The client for the official MCP conformance suite (reads MCP_CONFORMANCE_SCENARIO)
+    ConformanceClient {
+        /// The scenario server's URL
+        url: String,
+    },
     /// Connect to a server, list its tools and disconnect
     Tools {
         /// The server's name

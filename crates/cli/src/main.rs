@@ -35,6 +35,9 @@ fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> Result<(), HostError> {
+    if let Command::ConformanceClient { url } = &cli.command {
+        return commands::conformance::run(url).await;
+    }
     let host = Host::open(HostOptions {
         data_dir: cli.data_dir,
         live_sessions: false,
@@ -44,6 +47,7 @@ async fn run(cli: Cli) -> Result<(), HostError> {
     let result = match cli.command {
         Command::Server(command) => commands::server::run(&host, command).await,
         Command::Tools { server, json } => commands::tools::run(&host, &server, json).await,
+        Command::ConformanceClient { .. } => Ok(()),
     };
     host.shutdown().await;
     result

@@ -480,7 +480,8 @@ async fn secret_values_go_to_the_keyring_and_never_to_the_database() {
     );
 }
 
-/// Starts server-everything in an HTTP mode on a free port; the child dies with the guard.
+/// Starts server-everything in an HTTP mode on a free port; the caller kills and reaps it.
+#[allow(clippy::zombie_processes)] // reaped by the caller after the CLI ran against it
 fn everything_http(mode: &str) -> (std::process::Child, u16) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())

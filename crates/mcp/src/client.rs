@@ -14,7 +14,10 @@ use crate::transport::http_config::HttpConfig;
 use crate::transport::legacy_sse::LegacySseTransport;
 use crate::transport::stdio::{StdioConfig, StdioTransport};
 use crate::transport::streamable_http::StreamableHttpTransport;
-use crate::types::{Implementation, InitializeResult, ToolPage};
+use crate::types::{Implementation, InitializeResult, Page, Tool, ToolPage};
+
+/// How long to wait for a transport to settle after the handshake.
+const READY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How a client presents itself and how long it waits.
 #[derive(Debug, Clone)]
@@ -22,8 +25,11 @@ pub struct ClientOptions {
     pub client_info: Implementation,
     pub request_timeout: Duration,
     pub initialize_timeout: Duration,
-    /// Upper bound on `tools/list` pages, against servers that loop their cursors.
+    /// Upper bound on list pages, against servers that loop their cursors.
     pub max_pages: usize,
+    /// Client capabilities to declare: only what the connection's handler really answers
+    /// (2025-11-25 basic/lifecycle, "Capability Negotiation").
+    pub capabilities: serde_json::Map<String, Value>,
 }
 
 impl Default for ClientOptions {
@@ -35,6 +41,7 @@ impl Default for ClientOptions {
             request_timeout: Duration::from_secs(60),
             initialize_timeout: Duration::from_secs(30),
             max_pages: 1000,
+            capabilities: serde_json::Map::new(),
         }
     }
 }
@@ -56,6 +63,8 @@ pub struct Client {
     transport: Box<dyn Transport>,
     init: InitializeResult,
     options: ClientOptions,
+    /// Tools by name as last listed.
+    tools: std::sync::Mutex<std::collections::HashMap<String, Tool>>,
 }
 
 impl std::fmt::Debug for Client {
@@ -138,12 +147,23 @@ impl Client {
         options: ClientOptions,
     ) -> Result<Client> {
         match handshake(&peer, &options).await {
-            Ok(init) => Ok(Client {
-                peer,
-                transport,
-                init,
-                options,
-            }),
+            Ok(init) => {
+                if tokio::time::timeout(READY_TIMEOUT, transport.ready())
+                    .await
+                    .is_err()
+                {
+                    tracing::debug!(
+                        "the transport did not settle within {READY_TIMEOUT:?}; going on"
+                    );
+                }
+                Ok(Client {
+                    peer,
+                    transport,
+                    init,
+                    options,
+                    tools: std::sync::Mutex::default(),
+                })
+            }
             Err(e) => {
                 if let Err(close_error) = transport.close().await {
                     tracing::debug!("closing after a failed handshake: {close_error}");
@@ -175,18 +195,55 @@ impl Client {
 
     /// Lists every tool, following `nextCursor` until the last page.
     pub async fn list_tools(&self) -> Result<ToolPage> {
-        let mut all = ToolPage::default();
+        let page: ToolPage = self.list_all("tools/list", "tools", None).await?;
+        let mut cache = self
+            .tools
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        cache.clear();
+        cache.extend(page.items.iter().map(|t| (t.name.clone(), t.clone())));
+        Ok(page)
+    }
+
+    /// A tool as last listed, for validating its results.
+    pub(crate) fn cached_tool(&self, name: &str) -> Option<Tool> {
+        self.tools
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(name)
+            .cloned()
+    }
+
+    /// Runs a paginated list method to the end, collecting the items under `key`
+    /// (2025-11-25 server/utilities/pagination). `params` are sent with every page.
+    pub async fn list_all<T: serde::de::DeserializeOwned>(
+        &self,
+        method: &str,
+        key: &str,
+        params: Option<Value>,
+    ) -> Result<Page<T>> {
+        let mut all = Page::default();
         let mut cursor: Option<String> = None;
         for _ in 0..self.options.max_pages {
-            let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
+            let mut page_params = params.clone().unwrap_or_else(|| json!({}));
+            if let (Some(c), Value::Object(map)) = (&cursor, &mut page_params) {
+                map.insert("cursor".into(), json!(c));
+            }
+            let empty = page_params
+                .as_object()
+                .is_some_and(serde_json::Map::is_empty);
             let page = self
                 .peer
-                .request("tools/list", params, self.options.request_timeout)
+                .request(
+                    method,
+                    (!empty).then_some(page_params),
+                    self.options.request_timeout,
+                )
                 .await?;
             cursor = all
-                .absorb(page)
+                .absorb(page, key)
                 .map_err(|message| McpError::InvalidResponse {
-                    method: "tools/list".to_owned(),
+                    method: method.to_owned(),
                     message,
                 })?;
             if cursor.is_none() {
@@ -194,7 +251,7 @@ impl Client {
             }
         }
         Err(McpError::InvalidResponse {
-            method: "tools/list".to_owned(),
+            method: method.to_owned(),
             message: format!(
                 "more than {} pages; the server's cursor may loop",
                 self.options.max_pages
@@ -214,11 +271,9 @@ impl Client {
 }
 
 async fn handshake(peer: &Peer, options: &ClientOptions) -> Result<InitializeResult> {
-    // 2025-11-25 basic/lifecycle: only `roots`, `sampling`, `elicitation`, `tasks` and
-    // extensions may be declared; declare nothing this client does not yet answer.
     let params = json!({
         "protocolVersion": protocol::LATEST,
-        "capabilities": {},
+        "capabilities": options.capabilities,
         "clientInfo": options.client_info,
     });
     let raw = peer

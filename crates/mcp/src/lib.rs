@@ -5,7 +5,9 @@
 //! routes server-initiated messages, [`client`] runs the lifecycle and exposes typed features.
 
 pub mod client;
+pub mod content;
 pub mod error;
+pub mod features;
 pub mod jsonrpc;
 pub mod peer;
 pub mod protocol;
@@ -13,7 +15,10 @@ pub mod transport;
 pub mod types;
 
 pub use client::{Client, ClientOptions, HttpMode};
+pub use content::{Content, KnownContent, ResourceContents};
 pub use error::{McpError, Result};
+pub use features::tools::{CallOptions, CallToolResult};
+pub use peer::Progress;
 pub use transport::http_config::HttpConfig;
 pub use transport::stdio::StdioConfig;
-pub use types::{Implementation, InitializeResult, Tool, ToolPage};
+pub use types::{Implementation, InitializeResult, Page, Tool, ToolPage};

@@ -46,9 +46,79 @@ impl Handler for RefusingHandler {}
 
 type Reply = std::result::Result<Value, RpcError>;
 
+/// How many requests may be in flight at once on one connection.
+pub const MAX_IN_FLIGHT: usize = 64;
+
+/// How to wait for one request.
+#[derive(Debug, Clone)]
+pub struct RequestOptions {
+    /// How long to wait for the response (or for the next progress update, if it resets).
+    pub timeout: Duration,
+    /// Whether a progress update restarts `timeout`.
+    pub reset_timeout_on_progress: bool,
+    /// A cap on the total wait, whatever progress arrives.
+    pub max_total: Option<Duration>,
+    /// Where progress updates go; setting it sends a `progressToken`.
+    pub progress: Option<mpsc::UnboundedSender<Progress>>,
+}
+
+impl RequestOptions {
+    pub fn new(timeout: Duration) -> Self {
+        Self {
+            timeout,
+            reset_timeout_on_progress: true,
+            max_total: None,
+            progress: None,
+        }
+    }
+}
+
+/// One `notifications/progress` update.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}
+
+impl Progress {
+    fn from_params(params: &Value) -> Option<Progress> {
+        Some(Progress {
+            progress: params.get("progress")?.as_f64()?,
+            total: params.get("total").and_then(Value::as_f64),
+            message: params
+                .get("message")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        })
+    }
+}
+
+/// Progress tokens are compared as their JSON text, so `1` and `"1"` stay distinct.
+fn progress_key(token: &Value) -> String {
+    token.to_string()
+}
+
+/// Adds `_meta.progressToken` (the request's own id) to the params.
+fn with_progress_token(params: Option<Value>, id: &RequestId) -> Value {
+    let mut params = match params {
+        Some(Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    let meta = params.entry("_meta").or_insert_with(|| json!({}));
+    if let Value::Object(meta) = meta {
+        meta.insert("progressToken".into(), json!(id));
+    }
+    Value::Object(params)
+}
+
 struct Inner {
     outbound: mpsc::Sender<Value>,
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Reply>>>,
+    /// Progress tokens of in-flight requests, to their request's update channel.
+    progress: Mutex<HashMap<String, mpsc::UnboundedSender<Value>>>,
+    /// Bounds the requests in flight at once.
+    in_flight: tokio::sync::Semaphore,
     next_id: AtomicI64,
     closed: watch::Sender<Option<String>>,
 }
@@ -74,6 +144,8 @@ impl Peer {
         let inner = Arc::new(Inner {
             outbound: link.outbound,
             pending: Mutex::new(HashMap::new()),
+            progress: Mutex::new(HashMap::new()),
+            in_flight: tokio::sync::Semaphore::new(MAX_IN_FLIGHT),
             next_id: AtomicI64::new(1),
             closed,
         });
@@ -81,25 +153,53 @@ impl Peer {
         Peer { inner }
     }
 
-    /// Sends a request and waits for its result.
+    /// Sends a request and waits for its result, with a plain timeout.
     pub async fn request(
         &self,
         method: &str,
         params: Option<Value>,
         timeout: Duration,
     ) -> Result<Value> {
+        self.request_with(method, params, RequestOptions::new(timeout))
+            .await
+    }
+
+    /// Sends a request with progress reporting, a timeout that progress can reset, and an
+    /// overall cap (2025-11-25 basic/utilities/progress; basic/lifecycle "Timeouts").
+    pub async fn request_with(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: RequestOptions,
+    ) -> Result<Value> {
         if let Some(reason) = self.closed_reason() {
             return Err(McpError::Closed { reason });
         }
+        let _permit = self
+            .inner
+            .in_flight
+            .acquire()
+            .await
+            .map_err(|_| self.closed_error())?;
         let id = RequestId::Number(self.inner.next_id.fetch_add(1, Ordering::Relaxed));
-        let (tx, rx) = oneshot::channel();
+        let (tx, mut rx) = oneshot::channel();
         self.lock_pending().insert(id.clone(), tx);
+        let (progress_tx, mut progress_rx) = mpsc::unbounded_channel();
+        let token = options.progress.as_ref().map(|_| progress_key(&json!(id)));
+        if let Some(token) = &token {
+            lock(&self.inner.progress).insert(token.clone(), progress_tx);
+        }
         let mut guard = PendingGuard {
             inner: &self.inner,
             id: id.clone(),
+            progress_token: token.clone(),
             cancellable: method != "initialize",
             reason: "the client no longer needs the result",
             armed: true,
+        };
+        let params = match &token {
+            Some(_) => Some(with_progress_token(params, &id)),
+            None => params,
         };
         if self
             .inner
@@ -109,27 +209,35 @@ impl Peer {
             .is_err()
         {
             guard.armed = false;
-            self.lock_pending().remove(&id);
+            guard.forget();
             return Err(self.closed_error());
         }
-        match tokio::time::timeout(timeout, rx).await {
-            Ok(Ok(reply)) => {
-                guard.armed = false;
-                reply.map_err(|error| McpError::Rpc {
-                    method: method.to_owned(),
-                    error: Box::new(error),
-                })
-            }
-            Ok(Err(_)) => {
-                guard.armed = false;
-                Err(self.closed_error())
-            }
-            Err(_) => {
-                guard.reason = "timed out";
-                Err(McpError::Timeout {
-                    method: method.to_owned(),
-                    timeout,
-                })
+        let started = tokio::time::Instant::now();
+        let cap = options.max_total.map(|max| started + max);
+        let mut deadline = started + options.timeout;
+        loop {
+            let until = cap.map_or(deadline, |cap| cap.min(deadline));
+            tokio::select! {
+                reply = &mut rx => {
+                    guard.armed = false;
+                    guard.forget();
+                    return match reply {
+                        Ok(reply) => reply.map_err(|error| McpError::Rpc { method: method.to_owned(), error: Box::new(error) }),
+                        Err(_) => Err(self.closed_error()),
+                    };
+                }
+                Some(update) = progress_rx.recv() => {
+                    if options.reset_timeout_on_progress {
+                        deadline = tokio::time::Instant::now() + options.timeout;
+                    }
+                    if let (Some(sink), Some(progress)) = (&options.progress, Progress::from_params(&update)) {
+                        let _ = sink.send(progress);
+                    }
+                }
+                () = tokio::time::sleep_until(until) => {
+                    guard.reason = "timed out";
+                    return Err(McpError::Timeout { method: method.to_owned(), timeout: until - started });
+                }
             }
         }
     }
@@ -187,9 +295,20 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 struct PendingGuard<'a> {
     inner: &'a Inner,
     id: RequestId,
+    progress_token: Option<String>,
     cancellable: bool,
     reason: &'static str,
     armed: bool,
+}
+
+impl PendingGuard<'_> {
+    /// Forgets the request's bookkeeping (pending entry and progress token).
+    fn forget(&self) {
+        lock(&self.inner.pending).remove(&self.id);
+        if let Some(token) = &self.progress_token {
+            lock(&self.inner.progress).remove(token);
+        }
+    }
 }
 
 impl Drop for PendingGuard<'_> {
@@ -197,7 +316,7 @@ impl Drop for PendingGuard<'_> {
         if !self.armed {
             return;
         }
-        lock(&self.inner.pending).remove(&self.id);
+        self.forget();
         if self.cancellable && self.inner.closed.borrow().is_none() {
             let note = jsonrpc::notification(
                 "notifications/cancelled",
@@ -238,6 +357,19 @@ fn dispatch(inner: &Arc<Inner>, handler: &Arc<dyn Handler>, message: Message) {
         } => complete(inner, &id, Err(error)),
         Message::Error { id: None, error } => {
             tracing::warn!("the server reported an error without a request id: {error}");
+        }
+        Message::Notification { method, params } if method == "notifications/progress" => {
+            let token = params
+                .as_ref()
+                .and_then(|p| p.get("progressToken"))
+                .map(progress_key);
+            let sink = token.and_then(|t| lock(&inner.progress).get(&t).cloned());
+            match (sink, params) {
+                (Some(sink), Some(params)) => {
+                    let _ = sink.send(params);
+                }
+                (_, params) => handler.on_notification(&method, params),
+            }
         }
         Message::Notification { method, params } => handler.on_notification(&method, params),
         Message::Request { id, method, params } => {

@@ -55,30 +55,42 @@ pub struct Tool {
     pub extra: Map<String, Value>,
 }
 
-/// All tools a server listed, across pages.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ToolPage {
-    pub tools: Vec<Tool>,
-    /// Items that were not valid tools, kept as sent.
+/// Every item of a paginated list, across pages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    /// Items that did not have the expected shape, kept as sent.
     pub malformed: Vec<Value>,
 }
 
-impl ToolPage {
-    /// Adds one `tools/list` result page; returns its `nextCursor`, if any.
-    pub fn absorb(&mut self, page: Value) -> Result<Option<String>, String> {
+impl<T> Default for Page<T> {
+    fn default() -> Self {
+        Self {
+            items: Vec::new(),
+            malformed: Vec::new(),
+        }
+    }
+}
+
+/// All tools a server listed.
+pub type ToolPage = Page<Tool>;
+
+impl<T: serde::de::DeserializeOwned> Page<T> {
+    /// Adds one result page whose items are under `key`; returns its `nextCursor`, if any.
+    pub fn absorb(&mut self, page: Value, key: &str) -> Result<Option<String>, String> {
         let Value::Object(mut page) = page else {
             return Err("the result is not an object".to_owned());
         };
-        let items = match page.remove("tools") {
+        let items = match page.remove(key) {
             Some(Value::Array(items)) => items,
-            Some(_) => return Err("`tools` is not an array".to_owned()),
-            None => return Err("the result has no `tools`".to_owned()),
+            Some(_) => return Err(format!("`{key}` is not an array")),
+            None => return Err(format!("the result has no `{key}`")),
         };
         for item in items {
-            match serde_json::from_value::<Tool>(item.clone()) {
-                Ok(tool) => self.tools.push(tool),
+            match serde_json::from_value::<T>(item.clone()) {
+                Ok(parsed) => self.items.push(parsed),
                 Err(e) => {
-                    tracing::warn!("keeping a malformed tool as raw JSON: {e}");
+                    tracing::warn!("keeping a malformed entry of `{key}` as raw JSON: {e}");
                     self.malformed.push(item);
                 }
             }
@@ -98,22 +110,25 @@ mod tests {
     #[test]
     fn a_malformed_tool_does_not_fail_the_list() {
         let mut page = ToolPage::default();
-        let next = page.absorb(json!({
+        let next = page.absorb(
+            json!({
             "tools": [
                 {"name": "ok", "inputSchema": {"type": "object"}, "x-vendor": 1},
                 {"name": "no-schema"}
             ],
-            "nextCursor": "c2"
-        }));
+                "nextCursor": "c2"
+            }),
+            "tools",
+        );
         assert_eq!(next, Ok(Some("c2".to_owned())));
-        assert_eq!(page.tools.len(), 1, "the valid tool must be kept");
+        assert_eq!(page.items.len(), 1, "the valid tool must be kept");
         assert_eq!(
             page.malformed.len(),
             1,
             "the malformed tool must be kept raw, not dropped"
         );
         assert_eq!(
-            page.tools[0].extra.get("x-vendor"),
+            page.items[0].extra.get("x-vendor"),
             Some(&json!(1)),
             "unknown fields survive"
         );
@@ -121,6 +136,6 @@ mod tests {
 
     #[test]
     fn a_result_without_tools_is_an_error() {
-        assert!(ToolPage::default().absorb(json!({})).is_err());
+        assert!(ToolPage::default().absorb(json!({}), "tools").is_err());
     }
 }

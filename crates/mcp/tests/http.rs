@@ -78,7 +78,7 @@ async fn assert_lists_everything(client: Client, transport: &str) {
     );
     assert_eq!(client.initialize_result().protocol_version, "2025-11-25");
     let page = client.list_tools().await.expect("tools/list over HTTP");
-    let names: Vec<&str> = page.tools.iter().map(|t| t.name.as_str()).collect();
+    let names: Vec<&str> = page.items.iter().map(|t| t.name.as_str()).collect();
     assert!(
         names.contains(&"echo") && names.contains(&"get-sum"),
         "got {names:?}"

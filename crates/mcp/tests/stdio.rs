@@ -59,7 +59,7 @@ async fn lists_the_tools_of_server_everything() {
         "server-everything declares tools"
     );
     let page = client.list_tools().await.expect("tools/list");
-    let names: Vec<&str> = page.tools.iter().map(|t| t.name.as_str()).collect();
+    let names: Vec<&str> = page.items.iter().map(|t| t.name.as_str()).collect();
     for expected in ["echo", "get-sum", "trigger-long-running-operation"] {
         assert!(
             names.contains(&expected),
@@ -88,7 +88,7 @@ async fn skips_stdout_noise_and_accepts_an_older_revision() {
         .list_tools()
         .await
         .expect("noise on stdout must not break the connection");
-    assert_eq!(page.tools.len(), 1);
+    assert_eq!(page.items.len(), 1);
     assert_eq!(
         page.malformed.len(),
         1,
@@ -150,7 +150,7 @@ async fn a_timed_out_request_is_cancelled_on_the_server() {
         .list_tools()
         .await
         .expect("the connection survives a timeout and a late response");
-    let seen = &second.tools[0].name;
+    let seen = &second.items[0].name;
     assert!(
         seen.starts_with("notifications/cancelled|"),
         "the server must be told to stop: {seen}"

@@ -1,4 +1,5 @@
 //! The subcommands' implementations, one module each.
 
+pub mod conformance;
 pub mod server;
 pub mod tools;

@@ -20,7 +20,7 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
     let transport = client.transport_kind();
     client.close().await?;
     let page = listed?;
-    let tools: Vec<ToolInfo> = page.tools.iter().map(ToolInfo::from).collect();
+    let tools: Vec<ToolInfo> = page.items.iter().map(ToolInfo::from).collect();
     if json {
         output::print_json(&json!({
             "server": config.name,

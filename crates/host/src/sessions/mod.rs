@@ -212,7 +212,7 @@ impl Runner {
         match listed {
             Ok(page) => {
                 let init = client.initialize_result();
-                let tools: Vec<ToolInfo> = page.tools.iter().map(ToolInfo::from).collect();
+                let tools: Vec<ToolInfo> = page.items.iter().map(ToolInfo::from).collect();
                 let status = ServerStatus::Connected {
                     protocol_version: init.protocol_version.clone(),
                     server_name: init.server_info.name.clone(),

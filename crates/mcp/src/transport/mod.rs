@@ -44,4 +44,9 @@ pub trait Transport: Send + Sync + 'static {
     fn diagnostics(&self) -> Vec<String>;
     /// Shuts the connection down and releases its resources.
     fn close(&mut self) -> BoxFuture<'_, Result<()>>;
+    /// Resolves once the transport has settled after the handshake (for Streamable HTTP, the
+    /// standalone GET stream is open or known to be unavailable).
+    fn ready(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
 }

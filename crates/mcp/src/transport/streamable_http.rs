@@ -37,6 +37,22 @@ struct Shared {
     reinit_counter: AtomicU64,
     /// The standalone GET stream's task.
     listener: Mutex<Option<tokio::task::JoinHandle<()>>>,
+    /// True once the handshake's aftermath is settled: the GET stream is open, refused or failed.
+    ready: tokio::sync::watch::Sender<bool>,
+}
+
+/// Marks the transport ready when dropped, unless disarmed (the GET stream will mark it).
+struct MarkReady<'a> {
+    shared: &'a Shared,
+    armed: bool,
+}
+
+impl Drop for MarkReady<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            self.shared.ready.send_replace(true);
+        }
+    }
 }
 
 fn get<T: Clone>(slot: &Mutex<Option<T>>) -> Option<T> {
@@ -80,6 +96,7 @@ impl StreamableHttpTransport {
             inbound: in_tx,
             reinit_counter: AtomicU64::new(0),
             listener: Mutex::new(None),
+            ready: tokio::sync::watch::channel(false).0,
         });
         let writer = tokio::spawn(write_loop(shared.clone(), out_rx));
         Ok((
@@ -146,6 +163,13 @@ impl Transport for StreamableHttpTransport {
     fn close(&mut self) -> BoxFuture<'_, Result<()>> {
         Box::pin(self.shutdown())
     }
+
+    fn ready(&self) -> BoxFuture<'_, ()> {
+        let mut ready = self.shared.ready.subscribe();
+        Box::pin(async move {
+            let _ = ready.wait_for(|r| *r).await;
+        })
+    }
 }
 
 async fn write_loop(shared: Arc<Shared>, mut outbound: mpsc::Receiver<Value>) {
@@ -190,6 +214,14 @@ impl Outgoing {
 
 async fn post(shared: Arc<Shared>, message: Value) {
     let outgoing = Outgoing::of(&message);
+    // Server requests may come on the GET stream at once (the conformance elicitation
+    // scenario does this), so the client waits for it before its first request.
+    let mut mark_ready = outgoing
+        .is("notifications/initialized")
+        .then(|| MarkReady {
+            shared: &shared,
+            armed: true,
+        });
     if outgoing.is("initialize") {
         put(&shared.initialize, Some(message.clone()));
         put(&shared.session_id, None);
@@ -250,7 +282,8 @@ async fn post(shared: Arc<Shared>, message: Value) {
             put(&shared.session_id, session);
         }
         if status == StatusCode::ACCEPTED || outgoing.id.is_none() {
-            if outgoing.is("notifications/initialized") {
+            if let Some(mark) = mark_ready.as_mut() {
+                mark.armed = false;
                 start_listener(&shared);
             }
             return;
@@ -354,6 +387,10 @@ async fn read_stream(
         if let SseItem::Message(message) = item {
             answered |= answers(&message, outgoing.id.as_ref());
             deliver(shared, message, outgoing).await;
+            if answered {
+                // A resumed GET stream may stay open after the answer; nothing more is ours.
+                break;
+            }
         }
     }
     answered
@@ -422,10 +459,16 @@ fn start_listener(shared: &Arc<Shared>) {
 
 /// The standalone GET stream for server-initiated messages, reopened while the server offers it.
 async fn listen(shared: Arc<Shared>) {
+    let _ready = MarkReady {
+        shared: &shared,
+        armed: true,
+    };
     let mut end = StreamEnd::default();
     let mut failures = 0u32;
     loop {
-        let response = match get_stream(&shared, end.last_event_id.as_deref()).await {
+        let response = get_stream(&shared, end.last_event_id.as_deref()).await;
+        shared.ready.send_replace(true);
+        let response = match response {
             Ok(response) => response,
             Err(e) => {
                 tracing::debug!("GET stream failed: {e}");

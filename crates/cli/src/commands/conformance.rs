@@ -1,0 +1,156 @@
+//! `gatehouse conformance-client <url>`: the client side of the official MCP conformance suite.
+//! The suite names the scenario in `MCP_CONFORMANCE_SCENARIO` (and may pass JSON in
+//! `MCP_CONFORMANCE_CONTEXT`); each scenario is a short script over the real engine. The whole
+//! run stops itself before the suite's 30-second limit.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use gatehouse_host::HostError;
+use gatehouse_mcp::error::RpcError;
+use gatehouse_mcp::features::elicitation::schema_defaults;
+use gatehouse_mcp::peer::Handler;
+use gatehouse_mcp::transport::BoxFuture;
+use gatehouse_mcp::{CallOptions, Client, ClientOptions, HttpConfig, HttpMode};
+use serde_json::{Map, Value, json};
+
+/// The run's own deadline, inside the suite's 30 s.
+const DEADLINE: Duration = Duration::from_secs(25);
+
+pub async fn run(url: &str) -> Result<(), HostError> {
+    let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+    let url = url::Url::parse(url)
+        .map_err(|e| HostError::Validation(format!("invalid URL `{url}`: {e}")))?;
+    match tokio::time::timeout(DEADLINE, scenario_run(&scenario, url)).await {
+        Ok(result) => result,
+        Err(_) => Err(HostError::Unsupported(format!(
+            "scenario `{scenario}` did not finish within {DEADLINE:?}"
+        ))),
+    }
+}
+
+async fn scenario_run(scenario: &str, url: url::Url) -> Result<(), HostError> {
+    let client = connect(url).await?;
+    let outcome = match scenario {
+        "initialize" => client.list_tools().await.map(drop).map_err(HostError::from),
+        "tools_call" => call_listed(&client, "add_numbers", None).await,
+        "elicitation-sep1034-client-defaults" => {
+            call_listed(&client, "test_client_elicitation_defaults", None).await
+        }
+        "sse-retry" => call_listed(&client, "test_reconnection", None).await,
+        "json-schema-2020-12-preservation" => echo_schema(&client).await,
+        other => Err(HostError::Unsupported(format!(
+            "unknown conformance scenario `{other}`"
+        ))),
+    };
+    let closed = client.close().await;
+    outcome?;
+    closed.map_err(HostError::from)
+}
+
+async fn connect(url: url::Url) -> Result<Client, HostError> {
+    let mut options = ClientOptions::default();
+    options
+        .capabilities
+        .insert("elicitation".into(), json!({ "form": {} }));
+    let config = HttpConfig::new(url);
+    Ok(Client::connect_http(&config, HttpMode::Auto, options, Arc::new(AcceptDefaults)).await?)
+}
+
+/// Lists the tools and calls `name` with arguments filled from its input schema.
+async fn call_listed(
+    client: &Client,
+    name: &str,
+    arguments: Option<Value>,
+) -> Result<(), HostError> {
+    let tools = client.list_tools().await?;
+    let tool = tools
+        .items
+        .iter()
+        .find(|t| t.name == name)
+        .ok_or_else(|| HostError::Unsupported(format!("the server does not list `{name}`")))?;
+    let arguments = arguments.unwrap_or_else(|| sample_arguments(&tool.input_schema));
+    let options = CallOptions {
+        timeout: Duration::from_secs(20),
+        ..CallOptions::default()
+    };
+    let result = client.call_tool(name, Some(arguments), options).await?;
+    if result.is_error {
+        return Err(HostError::Unsupported(format!(
+            "`{name}` returned an error: {:?}",
+            result.content
+        )));
+    }
+    Ok(())
+}
+
+/// Echoes a 2020-12 input schema back exactly as listed (SEP-1613, SEP-2106).
+async fn echo_schema(client: &Client) -> Result<(), HostError> {
+    let tools = client.list_tools().await?;
+    let schema = tools
+        .items
+        .iter()
+        .find(|t| t.name == "json_schema_2020_12_tool")
+        .map(|t| t.input_schema.clone())
+        .ok_or_else(|| {
+            HostError::Unsupported("the server does not list json_schema_2020_12_tool".into())
+        })?;
+    call_listed(
+        client,
+        "json_schema_echo",
+        Some(json!({ "schema": schema })),
+    )
+    .await
+}
+
+/// Arguments satisfying a schema's required properties with plain sample values.
+fn sample_arguments(schema: &Value) -> Value {
+    let properties = schema.get("properties").and_then(Value::as_object);
+    let required = schema.get("required").and_then(Value::as_array);
+    let mut arguments = Map::new();
+    for name in required.into_iter().flatten().filter_map(Value::as_str) {
+        let kind = properties
+            .and_then(|p| p.get(name))
+            .and_then(|p| p.get("type"))
+            .and_then(Value::as_str);
+        let value = match kind {
+            Some("number") => json!(1.5),
+            Some("integer") => json!(1),
+            Some("boolean") => json!(true),
+            Some("array") => json!([]),
+            Some("object") => json!({}),
+            _ => json!("test"),
+        };
+        arguments.insert(name.to_owned(), value);
+    }
+    Value::Object(arguments)
+}
+
+/// Accepts every form elicitation with the schema's defaults, as a client without a user does.
+struct AcceptDefaults;
+
+impl Handler for AcceptDefaults {
+    fn on_request(
+        &self,
+        method: String,
+        params: Option<Value>,
+    ) -> BoxFuture<'static, Result<Value, RpcError>> {
+        Box::pin(async move {
+            match method.as_str() {
+                "elicitation/create" => {
+                    let schema = params
+                        .as_ref()
+                        .and_then(|p| p.get("requestedSchema"))
+                        .cloned()
+                        .unwrap_or_default();
+                    Ok(json!({ "action": "accept", "content": schema_defaults(&schema) }))
+                }
+                _ => Err(RpcError {
+                    code: -32601,
+                    message: format!("method not found: {method}"),
+                    data: None,
+                }),
+            }
+        })
+    }
+}

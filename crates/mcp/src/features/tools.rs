@@ -1,0 +1,193 @@
+//! `tools/call` (2025-11-25 server/tools): progress, a timeout that progress resets, `isError`
+//! kept apart from protocol errors, and `structuredContent` checked against the tool's
+//! `outputSchema` with a JSON Schema validator (2020-12 unless the schema's `$schema` says
+//! otherwise). A mismatch is reported on the result, never silently dropped.
+
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+use tokio::sync::mpsc;
+
+use crate::client::Client;
+use crate::content::Content;
+use crate::error::Result;
+use crate::peer::{Progress, RequestOptions};
+use crate::types::Tool;
+
+/// How to wait for a tool call.
+#[derive(Debug, Clone)]
+pub struct CallOptions {
+    /// Time allowed between progress updates (or for the whole call without any).
+    pub timeout: Duration,
+    /// A cap on the whole call.
+    pub max_total: Option<Duration>,
+    /// Where progress updates go.
+    pub progress: Option<mpsc::UnboundedSender<Progress>>,
+}
+
+impl Default for CallOptions {
+    fn default() -> Self {
+        Self {
+            timeout: Duration::from_secs(60),
+            max_total: Some(Duration::from_secs(600)),
+            progress: None,
+        }
+    }
+}
+
+/// What a tool returned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallToolResult {
+    pub content: Vec<Content>,
+    pub structured_content: Option<Value>,
+    /// The tool itself failed (as opposed to the protocol).
+    pub is_error: bool,
+    /// Why `structuredContent` does not match the tool's `outputSchema`, if it does not.
+    pub schema_problem: Option<String>,
+    /// Everything else in the result, `_meta` included.
+    pub extra: Map<String, Value>,
+}
+
+impl CallToolResult {
+    /// Parses a result, checking it against the tool's `outputSchema` when known.
+    pub fn parse(raw: Value, tool: Option<&Tool>) -> CallToolResult {
+        let mut fields = match raw {
+            Value::Object(map) => map,
+            other => Map::from_iter([(
+                "content".to_owned(),
+                json!([{"type": "text", "text": other.to_string()}]),
+            )]),
+        };
+        let content = Content::parse_all(fields.remove("content"));
+        let structured_content = fields.remove("structuredContent");
+        let is_error = fields
+            .remove("isError")
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false);
+        let schema_problem =
+            tool.and_then(|t| check_output(t, structured_content.as_ref(), is_error));
+        CallToolResult {
+            content,
+            structured_content,
+            is_error,
+            schema_problem,
+            extra: fields,
+        }
+    }
+}
+
+/// Checks structured output against the tool's declared `outputSchema`.
+pub fn check_output(tool: &Tool, structured: Option<&Value>, is_error: bool) -> Option<String> {
+    let schema = tool.extra.get("outputSchema")?;
+    if is_error {
+        return None;
+    }
+    let Some(structured) = structured else {
+        return Some(format!(
+            "`{}` declares an outputSchema but returned no structuredContent",
+            tool.name
+        ));
+    };
+    let validator = match jsonschema::validator_for(schema) {
+        Ok(validator) => validator,
+        Err(e) => {
+            return Some(format!(
+                "the outputSchema of `{}` is not a valid schema: {e}",
+                tool.name
+            ));
+        }
+    };
+    let problems: Vec<String> = validator
+        .iter_errors(structured)
+        .map(|e| format!("{} at `{}`", e, e.instance_path()))
+        .collect();
+    (!problems.is_empty()).then(|| {
+        format!(
+            "structuredContent does not match the outputSchema: {}",
+            problems.join("; ")
+        )
+    })
+}
+
+impl Client {
+    /// Calls a tool. A tool-level failure is `Ok` with `is_error`; a protocol failure is `Err`.
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Option<Value>,
+        options: CallOptions,
+    ) -> Result<CallToolResult> {
+        let mut params = json!({ "name": name });
+        if let Some(arguments) = arguments {
+            params["arguments"] = arguments;
+        }
+        let request = RequestOptions {
+            timeout: options.timeout,
+            reset_timeout_on_progress: true,
+            max_total: options.max_total,
+            progress: options.progress,
+        };
+        let raw = self
+            .peer()
+            .request_with("tools/call", Some(params), request)
+            .await?;
+        Ok(CallToolResult::parse(raw, self.cached_tool(name).as_ref()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tool(output_schema: Option<Value>) -> Tool {
+        let mut raw = json!({"name": "t", "inputSchema": {"type": "object"}});
+        if let Some(schema) = output_schema {
+            raw["outputSchema"] = schema;
+        }
+        serde_json::from_value(raw).expect("tool")
+    }
+
+    #[test]
+    fn reports_structured_output_that_breaks_the_schema() {
+        let schema =
+            json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
+        let t = tool(Some(schema));
+        let good = CallToolResult::parse(
+            json!({"content": [], "structuredContent": {"n": 1}}),
+            Some(&t),
+        );
+        assert_eq!(good.schema_problem, None);
+        let bad = CallToolResult::parse(
+            json!({"content": [], "structuredContent": {"n": "x"}}),
+            Some(&t),
+        );
+        assert!(
+            bad.schema_problem.is_some_and(|p| p.contains("/n")),
+            "the mismatch names the field"
+        );
+        let missing = CallToolResult::parse(json!({"content": []}), Some(&t));
+        assert!(
+            missing
+                .schema_problem
+                .is_some_and(|p| p.contains("no structuredContent"))
+        );
+        let failed = CallToolResult::parse(json!({"content": [], "isError": true}), Some(&t));
+        assert!(
+            failed.is_error && failed.schema_problem.is_none(),
+            "an error result needs no structure"
+        );
+    }
+
+    #[test]
+    fn honours_the_schema_dialect() {
+        // Draft 4 has `exclusiveMaximum` as a boolean; 2020-12 as a number.
+        let draft4 = json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "number", "maximum": 5, "exclusiveMaximum": true});
+        let t = tool(Some(draft4));
+        let at_limit =
+            CallToolResult::parse(json!({"content": [], "structuredContent": 5}), Some(&t));
+        assert!(
+            at_limit.schema_problem.is_some(),
+            "draft-04 exclusiveMaximum: true excludes 5"
+        );
+    }
+}
