@@ -20,12 +20,14 @@ TEST_PACKAGES=(
   dbus-x11
   gnome-keyring
   libsecret-1-dev
+  python3
+  python3-venv
 )
 
-echo "==> [1/3] test system packages (Xvfb, WebKitWebDriver, D-Bus, gnome-keyring)"
+echo "==> [1/4] test system packages (Xvfb, WebKitWebDriver, D-Bus, gnome-keyring)"
 apt_ensure "Gatehouse e2e tests" "${TEST_PACKAGES[@]}"
 
-echo "==> [2/3] tauri-driver 2.x"
+echo "==> [2/4] tauri-driver 2.x"
 if ! command -v cargo >/dev/null 2>&1; then
   echo "error: cargo not found; install Rust via rustup (https://rustup.rs) first" >&2
   exit 1
@@ -62,7 +64,7 @@ if ! command -v tauri-driver >/dev/null 2>&1; then
   echo "    note: $cargo_bin is not on PATH; the e2e harness also looks there (or set TAURI_DRIVER=/path/to/tauri-driver)"
 fi
 
-echo "==> [3/3] npm ci (tests/fixtures, tests/e2e)"
+echo "==> [3/4] npm ci (tests/fixtures, tests/e2e)"
 if ! command -v npm >/dev/null 2>&1; then
   echo "error: npm not found; install Node.js 20+ first" >&2
   exit 1
@@ -81,5 +83,18 @@ for dir in tests/fixtures tests/e2e; do
     (cd "$pkgdir" && npm ci --no-audit --no-fund)
   fi
 done
+
+echo "==> [4/4] Python MCP SDK fixture venv (tests/fixtures/python)"
+pydir="$repo/tests/fixtures/python"
+stamp="$pydir/.venv/.installed-requirements"
+if [ -f "$stamp" ] && cmp -s "$stamp" "$pydir/requirements.txt"; then
+  echo "    venv up to date"
+else
+  rm -rf "$pydir/.venv"
+  python3 -m venv "$pydir/.venv"
+  "$pydir/.venv/bin/pip" install --quiet --disable-pip-version-check -r "$pydir/requirements.txt"
+  cp "$pydir/requirements.txt" "$stamp"
+  echo "    installed $(cat "$pydir/requirements.txt")"
+fi
 
 echo "==> test dependencies OK"

@@ -1,0 +1,158 @@
+//! Interop with a server on the official Python SDK (PyPI `mcp`, pinned in
+//! tests/fixtures/python/requirements.txt; `scripts/install-test-deps.sh` makes the venv) over
+//! stdio, Streamable HTTP and legacy HTTP+SSE.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use gatehouse_mcp::peer::RefusingHandler;
+use gatehouse_mcp::{CallOptions, Client, ClientOptions, HttpConfig, HttpMode, StdioConfig};
+use serde_json::json;
+use tokio::process::{Child, Command};
+
+fn fixture() -> (String, String) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/python");
+    let python = dir.join(".venv/bin/python");
+    assert!(
+        python.is_file(),
+        "the Python fixture venv is missing: run scripts/install-test-deps.sh"
+    );
+    (
+        python.display().to_string(),
+        dir.join("server.py").display().to_string(),
+    )
+}
+
+/// The Python server in an HTTP mode on a free port, killed when dropped.
+struct PythonHttp {
+    _child: Child,
+    port: u16,
+}
+
+async fn start_http(mode: &str) -> PythonHttp {
+    let (python, script) = fixture();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port");
+    let child = Command::new(python)
+        .args([script.as_str(), mode, &port.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("python starts");
+    for _ in 0..300 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_ok()
+        {
+            return PythonHttp {
+                _child: child,
+                port,
+            };
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the Python server ({mode}) did not listen within 15 s");
+}
+
+fn http(port: u16, path: &str) -> HttpConfig {
+    HttpConfig::new(url::Url::parse(&format!("http://127.0.0.1:{port}{path}")).expect("url"))
+}
+
+/// The same checks on every transport: tools, structured output, isError, instructions.
+async fn exercise(client: Client, transport: &str) {
+    assert_eq!(client.transport_kind(), transport);
+    let init = client.initialize_result().clone();
+    assert_eq!(init.server_info.name, "gatehouse-python-fixture");
+    assert_eq!(
+        init.instructions.as_deref(),
+        Some("A test server."),
+        "instructions are kept"
+    );
+    let tools = client.list_tools().await.expect("tools/list");
+    let names: Vec<&str> = tools.items.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["add", "greet", "fail"],
+        "every Python tool is listed in order"
+    );
+
+    let sum = client
+        .call_tool("add", Some(json!({"a": 2, "b": 3})), CallOptions::default())
+        .await
+        .expect("tools/call add");
+    assert!(!sum.is_error);
+    assert_eq!(sum.structured_content, Some(json!({"result": 5})));
+    assert_eq!(
+        sum.schema_problem, None,
+        "the SDK's structured output matches its outputSchema"
+    );
+    assert_eq!(sum.content.first().and_then(|c| c.as_text()), Some("5"));
+
+    let failed = client
+        .call_tool(
+            "fail",
+            Some(json!({"reason": "on purpose"})),
+            CallOptions::default(),
+        )
+        .await
+        .expect("a tool error is a result, not a protocol error");
+    assert!(failed.is_error, "isError must be surfaced");
+    let text = failed
+        .content
+        .first()
+        .and_then(|c| c.as_text())
+        .unwrap_or_default()
+        .to_owned();
+    // The SDK reports which tool failed but keeps the exception text to itself.
+    assert!(
+        text.contains("Error executing tool fail"),
+        "the tool error's text reaches the user: {text}"
+    );
+    client.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn python_sdk_over_stdio() {
+    let (python, script) = fixture();
+    let mut config = StdioConfig::new(python);
+    config.args = vec![script, "stdio".to_owned()];
+    let client =
+        Client::connect_stdio(&config, ClientOptions::default(), Arc::new(RefusingHandler))
+            .await
+            .expect("connect over stdio");
+    exercise(client, "stdio").await;
+}
+
+#[tokio::test]
+async fn python_sdk_over_streamable_http() {
+    let server = start_http("streamable-http").await;
+    let client = Client::connect_http(
+        &http(server.port, "/mcp"),
+        HttpMode::Auto,
+        ClientOptions::default(),
+        Arc::new(RefusingHandler),
+    )
+    .await
+    .expect("connect over Streamable HTTP");
+    exercise(client, "streamable-http").await;
+}
+
+#[tokio::test]
+async fn python_sdk_over_legacy_sse_with_fallback() {
+    let server = start_http("sse").await;
+    // The SDK answers a POST to /sse with 405, which `auto` takes as a legacy server.
+    let client = Client::connect_http(
+        &http(server.port, "/sse"),
+        HttpMode::Auto,
+        ClientOptions::default(),
+        Arc::new(RefusingHandler),
+    )
+    .await
+    .expect("connect over HTTP+SSE");
+    exercise(client, "sse").await;
+}
