@@ -216,12 +216,10 @@ async fn post(shared: Arc<Shared>, message: Value) {
     let outgoing = Outgoing::of(&message);
     // Server requests may come on the GET stream at once (the conformance elicitation
     // scenario does this), so the client waits for it before its first request.
-    let mut mark_ready = outgoing
-        .is("notifications/initialized")
-        .then(|| MarkReady {
-            shared: &shared,
-            armed: true,
-        });
+    let mut mark_ready = outgoing.is("notifications/initialized").then(|| MarkReady {
+        shared: &shared,
+        armed: true,
+    });
     if outgoing.is("initialize") {
         put(&shared.initialize, Some(message.clone()));
         put(&shared.session_id, None);
