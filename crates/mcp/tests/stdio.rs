@@ -76,13 +76,13 @@ async fn lists_the_tools_of_server_everything() {
 #[tokio::test]
 async fn skips_stdout_noise_and_accepts_an_older_revision() {
     let source = format!(
-        "{HANDSHAKE}\nprint('starting up... not json', flush=True)\nprint(b'\\xff\\xfe'.decode('latin1'), flush=True)\n\
+        "{HANDSHAKE}\nprint('starting up... not json', flush=True)\nsys.stdout.buffer.write(b'\\xff\\xfe invalid utf-8\\n')\nprint('x' * 5000, flush=True)\n\
          req = read()\nsend({{'jsonrpc': '2.0', 'id': req['id'], 'result': {{'tools': [{{'name': 'a', 'inputSchema': {{'type': 'object'}}}}, {{'name': 'bad'}}]}}}})\n\
          sys.stdin.read()"
     );
-    let client = connect(&script(&source))
-        .await
-        .expect("handshake with 2025-06-18");
+    let mut config = script(&source);
+    config.max_message_bytes = 4096;
+    let client = connect(&config).await.expect("handshake with 2025-06-18");
     assert_eq!(client.initialize_result().protocol_version, "2025-06-18");
     let page = client
         .list_tools()

@@ -1,0 +1,167 @@
+//! Streamable HTTP faults that real servers do not produce on demand, against the scripted
+//! server in tests/fixtures/faults/http_faults.py: an expired session (404), a response stream
+//! cut before its answer, and an HTTP error instead of an answer.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use gatehouse_mcp::peer::RefusingHandler;
+use gatehouse_mcp::{CallOptions, Client, ClientOptions, HttpConfig, HttpMode};
+use serde_json::Value;
+use tokio::process::{Child, Command};
+
+struct FaultServer {
+    _child: Child,
+    port: u16,
+}
+
+impl FaultServer {
+    async fn start(mode: &str) -> FaultServer {
+        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/faults/http_faults.py");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("a free port");
+        let child = Command::new("python3")
+            .arg(&script)
+            .args([port.to_string().as_str(), mode])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("python3 starts");
+        for _ in 0..200 {
+            if tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .is_ok()
+            {
+                return FaultServer {
+                    _child: child,
+                    port,
+                };
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the fault server did not listen within 10 s");
+    }
+
+    async fn connect(&self) -> Client {
+        let url = url::Url::parse(&format!("http://127.0.0.1:{}/mcp", self.port)).expect("url");
+        Client::connect_http(
+            &HttpConfig::new(url),
+            HttpMode::StreamableHttp,
+            ClientOptions::default(),
+            Arc::new(RefusingHandler),
+        )
+        .await
+        .expect("connect")
+    }
+
+    /// What the server received, in order.
+    async fn log(&self) -> Vec<Value> {
+        let body = reqwest::get(format!("http://127.0.0.1:{}/log", self.port))
+            .await
+            .expect("log request")
+            .text()
+            .await
+            .expect("log body");
+        serde_json::from_str(&body).expect("log JSON")
+    }
+}
+
+fn text_of(result: &gatehouse_mcp::CallToolResult) -> String {
+    result
+        .content
+        .first()
+        .and_then(|c| c.as_text())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn an_expired_session_is_reinitialized_and_the_request_retried_once() {
+    let server = FaultServer::start("session-expiry").await;
+    let client = server.connect().await;
+    client
+        .list_tools()
+        .await
+        .expect("tools/list in the first session");
+    let result = client
+        .call_tool("slow", None, CallOptions::default())
+        .await
+        .expect("the call survives the 404");
+    assert_eq!(
+        text_of(&result),
+        "ok in s2",
+        "the retry must run in the new session"
+    );
+    client.close().await.expect("close");
+    let log = server.log().await;
+    let inits = log.iter().filter(|e| e["method"] == "initialize").count();
+    assert_eq!(inits, 2, "exactly one re-initialization: {log:?}");
+    let calls: Vec<&Value> = log.iter().filter(|e| e["method"] == "tools/call").collect();
+    assert_eq!(calls.len(), 2, "the call is retried once: {log:?}");
+    assert_eq!(calls[0]["session"], "s1");
+    assert_eq!(calls[1]["session"], "s2");
+    assert!(
+        calls.iter().all(|c| c["version"] == "2025-11-25"),
+        "MCP-Protocol-Version on every request after init"
+    );
+    assert!(
+        log.iter()
+            .any(|e| e["http"] == "DELETE" && e["session"] == "s2"),
+        "closing ends the current session with DELETE: {log:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_stream_cut_before_its_answer_is_resumed_with_last_event_id() {
+    let server = FaultServer::start("cut-stream").await;
+    let client = server.connect().await;
+    let started = std::time::Instant::now();
+    let result = client
+        .call_tool("slow", None, CallOptions::default())
+        .await
+        .expect("the answer arrives on resume");
+    assert_eq!(text_of(&result), "resumed");
+    assert!(
+        started.elapsed() >= Duration::from_millis(180),
+        "the server's retry: 200 must be honoured"
+    );
+    client.close().await.expect("close");
+    let log = server.log().await;
+    assert!(
+        log.iter()
+            .any(|e| e["http"] == "GET" && e["lastEventId"] == "ev-1"),
+        "the resumption GET names the last event: {log:?}"
+    );
+    assert_eq!(
+        log.iter().filter(|e| e["method"] == "tools/call").count(),
+        1,
+        "the call is not re-sent"
+    );
+}
+
+#[tokio::test]
+async fn an_http_error_fails_the_request_with_its_status_and_body() {
+    let server = FaultServer::start("plain-error").await;
+    let client = server.connect().await;
+    let error = client
+        .call_tool("slow", None, CallOptions::default())
+        .await
+        .expect_err("HTTP 500");
+    assert_eq!(error.http_status(), Some(500));
+    assert!(
+        error.to_string().contains("database on fire"),
+        "the body explains the failure: {error}"
+    );
+    client
+        .peer()
+        .request("ping", None, Duration::from_secs(5))
+        .await
+        .expect("the connection survives");
+    client.close().await.expect("close");
+}
