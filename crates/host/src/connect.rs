@@ -3,18 +3,37 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use gatehouse_mcp::peer::RefusingHandler;
+use gatehouse_mcp::peer::Handler;
 use gatehouse_mcp::{Client, ClientOptions, HttpConfig, HttpMode, StdioConfig};
 
 use crate::error::{HostError, Result};
 use crate::registry::model::{ServerConfig, ServerSpec, ServerTransport};
 use crate::registry::secret_values;
 use crate::secrets::SecretStore;
+use crate::server_requests::HostHandler;
 
 /// Connects to a server and completes the handshake. Secret values are read from the keyring
 /// here, at the last moment, and live only in the child's environment or the request headers.
 pub async fn open_client(config: &ServerConfig, secrets: &dyn SecretStore) -> Result<Client> {
+    open_client_with(
+        config,
+        secrets,
+        Arc::new(HostHandler::new(config.name.clone(), None)),
+    )
+    .await
+}
+
+/// Like [`open_client`], with the handler that answers the server's requests.
+pub async fn open_client_with(
+    config: &ServerConfig,
+    secrets: &dyn SecretStore,
+    handler: Arc<dyn Handler>,
+) -> Result<Client> {
     let config = secret_values::resolve(secrets, config).await?;
+    let options = ClientOptions {
+        capabilities: HostHandler::capabilities(),
+        ..ClientOptions::default()
+    };
     match &config.spec {
         ServerSpec::Stdio {
             command,
@@ -37,10 +56,7 @@ pub async fn open_client(config: &ServerConfig, secrets: &dyn SecretStore) -> Re
                     dir.display()
                 )));
             }
-            // Server-initiated requests are refused until the approval engine can answer them.
-            let client =
-                Client::connect_stdio(&stdio, ClientOptions::default(), Arc::new(RefusingHandler))
-                    .await?;
+            let client = Client::connect_stdio(&stdio, options, handler).await?;
             Ok(client)
         }
         ServerSpec::Http {
@@ -60,13 +76,7 @@ pub async fn open_client(config: &ServerConfig, secrets: &dyn SecretStore) -> Re
                 ServerTransport::StreamableHttp => HttpMode::StreamableHttp,
                 ServerTransport::Sse => HttpMode::Sse,
             };
-            let client = Client::connect_http(
-                &http,
-                mode,
-                ClientOptions::default(),
-                Arc::new(RefusingHandler),
-            )
-            .await?;
+            let client = Client::connect_http(&http, mode, options, handler).await?;
             Ok(client)
         }
     }

@@ -9,6 +9,7 @@ pub mod host;
 pub mod paths;
 pub mod registry;
 pub mod secrets;
+pub mod server_requests;
 pub mod sessions;
 pub mod storage;
 

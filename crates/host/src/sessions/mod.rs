@@ -11,10 +11,11 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use crate::connect::open_client;
+use crate::connect::open_client_with;
 use crate::events::{EngineEvent, EventBus};
 use crate::registry::model::ServerConfig;
 use crate::secrets::SecretStore;
+use crate::server_requests::{HostHandler, ServerNotice};
 use status::{ServerStatus, ToolInfo};
 
 /// How long stopping one server may take before its task is abandoned.
@@ -190,8 +191,10 @@ struct Runner {
 
 impl Runner {
     async fn run(self, config: ServerConfig, mut stop: oneshot::Receiver<()>) {
+        let (notices_tx, mut notices) = tokio::sync::mpsc::unbounded_channel();
+        let handler = Arc::new(HostHandler::new(config.name.clone(), Some(notices_tx)));
         let client = tokio::select! {
-            client = open_client(&config, self.secrets.as_ref()) => client,
+            client = open_client_with(&config, self.secrets.as_ref(), handler) => client,
             _ = &mut stop => return,
         };
         let client = match client {
@@ -205,9 +208,39 @@ impl Runner {
                 );
             }
         };
+        if !self.refresh_tools(&client, &mut stop).await {
+            return close(client, &self.id).await;
+        }
+        loop {
+            tokio::select! {
+                reason = client.wait_closed() => {
+                    let message = format!("connection lost: {reason}");
+                    self.set(ServerStatus::Failed { message }, None);
+                    break;
+                }
+                Some(notice) = notices.recv() => match notice {
+                    ServerNotice::ToolsChanged => {
+                        if !self.refresh_tools(&client, &mut stop).await {
+                            break;
+                        }
+                    }
+                },
+                _ = &mut stop => break,
+            }
+        }
+        close(client, &self.id).await;
+    }
+
+    /// Lists the tools and records the connected status; false if listing failed or the task
+    /// was told to stop (the status then says so).
+    async fn refresh_tools(
+        &self,
+        client: &gatehouse_mcp::Client,
+        stop: &mut oneshot::Receiver<()>,
+    ) -> bool {
         let listed = tokio::select! {
             listed = client.list_tools() => listed,
-            _ = &mut stop => return close(client, &self.id).await,
+            _ = stop => return false,
         };
         match listed {
             Ok(page) => {
@@ -220,24 +253,14 @@ impl Runner {
                     tool_count: u32::try_from(tools.len()).unwrap_or(u32::MAX),
                 };
                 self.set(status, Some(tools));
+                true
             }
             Err(e) => {
-                self.set(
-                    ServerStatus::Failed {
-                        message: format!("listing tools failed: {e}"),
-                    },
-                    None,
-                );
-                return close(client, &self.id).await;
+                let message = format!("listing tools failed: {e}");
+                self.set(ServerStatus::Failed { message }, None);
+                false
             }
         }
-        tokio::select! {
-            reason = client.wait_closed() => {
-                self.set(ServerStatus::Failed { message: format!("connection lost: {reason}") }, None);
-            }
-            _ = &mut stop => {}
-        }
-        close(client, &self.id).await;
     }
 
     /// Records a status if this task is still the server's current one, and announces it.
