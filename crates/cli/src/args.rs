@@ -1,11 +1,15 @@
 //! The command line: every subcommand and flag of `gatehouse`. Usage errors (unknown flags,
-//! missing or conflicting arguments, malformed `--env`/`--header`/`--transport`) are reported by
-//! clap and exit with status 2.
+//! missing or conflicting arguments, malformed `--env`/`--header`/`--transport`, `--args` that
+//! is not a JSON object, a `--timeout` that is not a positive number) are reported by clap and
+//! exit with status 2.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use gatehouse_host::{EnvVar, HttpHeader, ServerTransport};
+use serde_json::{Map, Value};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -40,6 +44,111 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Show what a server says about itself: transport, protocol, capabilities, instructions
+    Info {
+        /// The server's name
+        server: String,
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Call a tool and print its result (exit status 3 when the tool reports an error)
+    Call(CallArgs),
+    /// List a server's resources
+    Resources {
+        /// The server's name
+        server: String,
+        /// Print JSON instead of a table
+        #[arg(long)]
+        json: bool,
+    },
+    /// List a server's resource templates
+    Templates {
+        /// The server's name
+        server: String,
+        /// Print JSON instead of a table
+        #[arg(long)]
+        json: bool,
+    },
+    /// Read a resource and print its contents
+    Read {
+        /// The server's name
+        server: String,
+        /// The resource's URI
+        uri: String,
+        /// Print JSON instead of the contents
+        #[arg(long)]
+        json: bool,
+    },
+    /// List a server's prompts and their arguments
+    Prompts {
+        /// The server's name
+        server: String,
+        /// Print JSON instead of a table
+        #[arg(long)]
+        json: bool,
+    },
+    /// Get a prompt filled in with arguments and print its messages
+    Prompt {
+        /// The server's name
+        server: String,
+        /// The prompt's name
+        name: String,
+        /// The arguments, a JSON object of strings: '{"city": "Paris"}'
+        #[arg(long, value_name = "JSON", value_parser = parse_prompt_arguments)]
+        args: Option<BTreeMap<String, String>>,
+        /// Print JSON instead of the messages
+        #[arg(long)]
+        json: bool,
+    },
+    /// Ask for completions of a prompt argument or a resource template variable
+    Complete(CompleteArgs),
+    /// Ping a server and print the round-trip time
+    Ping {
+        /// The server's name
+        server: String,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct CallArgs {
+    /// The server's name
+    pub server: String,
+    /// The tool's name
+    pub tool: String,
+    /// The arguments, a JSON object: '{"message": "hi"}'
+    #[arg(long, value_name = "JSON", value_parser = parse_json_object)]
+    pub args: Option<Map<String, Value>>,
+    /// Seconds to wait for the result or the next progress update (default 60)
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Print the result as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("reference").required(true).args(["prompt", "template"])))]
+pub struct CompleteArgs {
+    /// The server's name
+    pub server: String,
+    /// Complete an argument of this prompt
+    #[arg(long, value_name = "NAME")]
+    pub prompt: Option<String>,
+    /// Complete a variable of the resource template with this URI template
+    #[arg(long, value_name = "URI_TEMPLATE")]
+    pub template: Option<String>,
+    /// The argument (or template variable) to complete
+    pub argument: String,
+    /// What has been typed so far (may be empty: '')
+    #[arg(allow_hyphen_values = true)]
+    pub prefix: String,
+    /// An argument already chosen, NAME=VALUE, which may narrow the suggestions; repeat for more
+    #[arg(long = "context", value_name = "NAME=VALUE", value_parser = parse_context)]
+    pub context: Vec<(String, String)>,
+    /// Print JSON instead of one value per line
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -169,4 +278,58 @@ fn parse_header(raw: &str) -> Result<HttpHeader, String> {
 
 fn parse_transport(raw: &str) -> Result<ServerTransport, String> {
     raw.parse()
+}
+
+/// `--args` of `call`: any JSON object.
+fn parse_json_object(raw: &str) -> Result<Map<String, Value>, String> {
+    match serde_json::from_str::<Value>(raw) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => Err(format!(
+            "must be a JSON object like '{{\"name\": \"value\"}}', not {}",
+            json_kind(&other)
+        )),
+        Err(e) => Err(format!("not valid JSON: {e}")),
+    }
+}
+
+/// `--args` of `prompt`: a JSON object whose values are strings, as prompt arguments are.
+fn parse_prompt_arguments(raw: &str) -> Result<BTreeMap<String, String>, String> {
+    parse_json_object(raw)?
+        .into_iter()
+        .map(|(name, value)| match value {
+            Value::String(text) => Ok((name, text)),
+            other => Err(format!(
+                "prompt arguments are strings, but `{name}` is {}",
+                json_kind(&other)
+            )),
+        })
+        .collect()
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// `--timeout`: a positive number of seconds, fractions allowed.
+fn parse_seconds(raw: &str) -> Result<Duration, String> {
+    raw.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| format!("`{raw}` is not a positive number of seconds"))
+}
+
+fn parse_context(raw: &str) -> Result<(String, String), String> {
+    match raw.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_owned(), value.to_owned())),
+        _ => Err(format!("`{raw}` is not NAME=VALUE")),
+    }
 }

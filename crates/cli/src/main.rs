@@ -1,10 +1,12 @@
 //! `gatehouse`: the Gatehouse engine headless, on the same database as the desktop app.
 //!
-//! Exit status: 0 on success, 1 on an operational error (one line on stderr), 2 on a usage error.
+//! Exit status: 0 on success, 1 on an operational error (one line on stderr), 2 on a usage error,
+//! 3 when a called tool reported an error (`isError`), 130 when interrupted with Ctrl-C.
 
 mod args;
 mod commands;
 mod output;
+mod progress;
 
 use std::process::ExitCode;
 
@@ -29,14 +31,37 @@ fn main() -> ExitCode {
         }
     };
     match runtime.block_on(run(cli)) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(finish) => finish.exit_code(),
         Err(e) => fail(&e),
     }
 }
 
-async fn run(cli: Cli) -> Result<(), HostError> {
+/// How a run that did not fail ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finish {
+    /// Everything worked: exit status 0.
+    Success,
+    /// The protocol worked but the called tool reported an error (`isError`): exit status 3.
+    ToolError,
+    /// The user pressed Ctrl-C; the request was cancelled on the server: exit status 130.
+    Interrupted,
+}
+
+impl Finish {
+    fn exit_code(self) -> ExitCode {
+        match self {
+            Finish::Success => ExitCode::SUCCESS,
+            Finish::ToolError => ExitCode::from(3),
+            Finish::Interrupted => ExitCode::from(130),
+        }
+    }
+}
+
+async fn run(cli: Cli) -> Result<Finish, HostError> {
     if let Command::ConformanceClient { url } = &cli.command {
-        return commands::conformance::run(url).await;
+        return commands::conformance::run(url)
+            .await
+            .map(|()| Finish::Success);
     }
     let host = Host::open(HostOptions {
         data_dir: cli.data_dir,
@@ -45,12 +70,37 @@ async fn run(cli: Cli) -> Result<(), HostError> {
     })
     .await?;
     let result = match cli.command {
-        Command::Server(command) => commands::server::run(&host, command).await,
-        Command::Tools { server, json } => commands::tools::run(&host, &server, json).await,
-        Command::ConformanceClient { .. } => Ok(()),
+        Command::Call(args) => commands::call::run(&host, args).await,
+        other => run_command(&host, other).await.map(|()| Finish::Success),
     };
     host.shutdown().await;
     result
+}
+
+/// Runs a command that either succeeds or fails: every one but `call`.
+async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
+    match command {
+        Command::Server(command) => commands::server::run(host, command).await,
+        Command::Tools { server, json } => commands::tools::run(host, &server, json).await,
+        Command::Info { server, json } => commands::info::run(host, &server, json).await,
+        Command::Resources { server, json } => commands::resources::list(host, &server, json).await,
+        Command::Templates { server, json } => {
+            commands::resources::templates(host, &server, json).await
+        }
+        Command::Read { server, uri, json } => {
+            commands::resources::read(host, &server, &uri, json).await
+        }
+        Command::Prompts { server, json } => commands::prompts::list(host, &server, json).await,
+        Command::Prompt {
+            server,
+            name,
+            args,
+            json,
+        } => commands::prompts::get(host, &server, &name, args.unwrap_or_default(), json).await,
+        Command::Complete(args) => commands::complete::run(host, args).await,
+        Command::Ping { server } => commands::ping::run(host, &server).await,
+        Command::Call(_) | Command::ConformanceClient { .. } => Ok(()),
+    }
 }
 
 fn fail(error: &HostError) -> ExitCode {

@@ -188,6 +188,11 @@ impl Client {
         self.transport.diagnostics()
     }
 
+    /// How long a plain request may take before it is cancelled.
+    pub(crate) fn request_timeout(&self) -> Duration {
+        self.options.request_timeout
+    }
+
     /// The underlying peer, for raw requests.
     pub fn peer(&self) -> &Peer {
         &self.peer

@@ -46,6 +46,12 @@ pub enum McpError {
     /// A response did not have the shape the spec requires.
     #[error("invalid response to `{method}`: {message}")]
     InvalidResponse { method: String, message: String },
+    /// The server did not declare the capability a request needs, so the request was not sent
+    /// (2025-11-25 basic/lifecycle: "Only use capabilities that were successfully negotiated").
+    #[error(
+        "the server does not support {feature}: it did not declare the `{capability}` capability"
+    )]
+    NotSupported { feature: String, capability: String },
     /// The transport failed: an HTTP error, an unreachable server, a broken stream.
     #[error("{message}")]
     Transport { message: String },

@@ -17,6 +17,12 @@ pub mod types;
 pub use client::{Client, ClientOptions, HttpMode};
 pub use content::{Content, KnownContent, ResourceContents};
 pub use error::{McpError, Result};
+pub use features::completion::{Completion, CompletionRef};
+pub use features::logging::{LogLevel, UnknownLogLevel};
+pub use features::prompts::{
+    GetPromptResult, Prompt, PromptArgument, PromptMessage, PromptPage, Role,
+};
+pub use features::resources::{Resource, ResourcePage, ResourceTemplate, ResourceTemplatePage};
 pub use features::tools::{CallOptions, CallToolResult};
 pub use peer::Progress;
 pub use transport::http_config::HttpConfig;

@@ -1,5 +1,12 @@
-//! The subcommands' implementations, one module each.
+//! The subcommands' implementations, one module each, and the connection they share.
 
+pub mod call;
+pub mod complete;
 pub mod conformance;
+pub mod connection;
+pub mod info;
+pub mod ping;
+pub mod prompts;
+pub mod resources;
 pub mod server;
 pub mod tools;

@@ -1,29 +1,26 @@
 //! `gatehouse tools <server>`: connect, list the tools, disconnect cleanly.
 
-use gatehouse_host::connect::open_client;
 use gatehouse_host::{Host, HostError, ToolInfo};
 use serde_json::json;
 
+use crate::commands::connection::Connection;
 use crate::output;
 
 pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
-    let config = host.registry().get(server).await?;
-    if !config.enabled {
-        return Err(HostError::Validation(format!(
-            "`{}` is disabled; enable it with `gatehouse server enable {}`",
-            config.name, config.name
-        )));
-    }
-    let client = open_client(&config, host.registry().secrets()).await?;
-    let listed = client.list_tools().await;
-    let init = client.initialize_result().clone();
-    let transport = client.transport_kind();
-    client.close().await?;
-    let page = listed?;
+    let connection = Connection::open(host, server).await?;
+    let listed = connection
+        .client
+        .list_tools()
+        .await
+        .map_err(HostError::from);
+    let init = connection.client.initialize_result().clone();
+    let transport = connection.client.transport_kind();
+    let name = connection.server.clone();
+    let page = connection.close(listed).await?;
     let tools: Vec<ToolInfo> = page.items.iter().map(ToolInfo::from).collect();
     if json {
         output::print_json(&json!({
-            "server": config.name,
+            "server": name,
             "transport": transport,
             "protocolVersion": init.protocol_version,
             "serverInfo": { "name": init.server_info.name, "version": init.server_info.version },
@@ -34,7 +31,7 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
     }
     println!(
         "{} ({} {}, protocol {} over {transport}): {} tools",
-        config.name,
+        name,
         init.server_info.name,
         init.server_info.version,
         init.protocol_version,

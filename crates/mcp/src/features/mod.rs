@@ -1,4 +1,10 @@
 //! Typed MCP operations, each an `impl Client` block in its own module.
 
+pub mod capabilities;
+pub mod completion;
 pub mod elicitation;
+pub mod logging;
+pub mod ping;
+pub mod prompts;
+pub mod resources;
 pub mod tools;

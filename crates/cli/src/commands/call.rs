@@ -1,0 +1,111 @@
+//! `gatehouse call <server> <tool>`: call one tool and print its result. Progress goes to
+//! stderr; Ctrl-C cancels the call on the server (dropping the call sends
+//! `notifications/cancelled`) and exits with 130; a result with `isError` exits with 3.
+//! The tools are listed first, so structured output is checked against the tool's
+//! `outputSchema` and a mismatch is reported as a warning.
+
+use std::time::Duration;
+
+use gatehouse_host::{Host, HostError};
+use gatehouse_mcp::{CallOptions, CallToolResult, Client};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use crate::Finish;
+use crate::args::CallArgs;
+use crate::commands::connection::Connection;
+use crate::{output, progress};
+
+/// How long to wait, after a cancellation, for the server to acknowledge a ping, so that the
+/// `notifications/cancelled` sent before it has gone out before the connection closes.
+const CANCEL_FLUSH: Duration = Duration::from_secs(2);
+
+pub async fn run(host: &Host, args: CallArgs) -> Result<Finish, HostError> {
+    let connection = Connection::open(host, &args.server).await?;
+    let server = connection.server.clone();
+    let outcome = call(&connection.client, &args).await;
+    let result = connection.close(outcome).await?;
+    let Some(result) = result else {
+        eprintln!(
+            "error: interrupted; `{}` was cancelled on the server",
+            args.tool
+        );
+        return Ok(Finish::Interrupted);
+    };
+    if let Some(problem) = &result.schema_problem {
+        eprintln!("warning: {problem}");
+    }
+    if args.json {
+        output::print_json(&json!({
+            "server": server,
+            "tool": args.tool,
+            "content": result.content,
+            "structuredContent": result.structured_content,
+            "isError": result.is_error,
+            "schemaProblem": result.schema_problem,
+        }))?;
+    } else {
+        print_result(&result)?;
+    }
+    if result.is_error {
+        eprintln!("error: `{}` reported an error (isError)", args.tool);
+        return Ok(Finish::ToolError);
+    }
+    Ok(Finish::Success)
+}
+
+/// Calls the tool, or returns `None` if Ctrl-C came first.
+async fn call(client: &Client, args: &CallArgs) -> Result<Option<CallToolResult>, HostError> {
+    if let Err(e) = client.list_tools().await {
+        tracing::info!("cannot list tools, so the result is not checked against a schema: {e}");
+    }
+    let (updates, received) = mpsc::unbounded_channel();
+    let display = progress::spawn(received);
+    let mut options = CallOptions {
+        progress: Some(updates),
+        // The person at the terminal decides when to give up: Ctrl-C.
+        max_total: None,
+        ..CallOptions::default()
+    };
+    if let Some(timeout) = args.timeout {
+        options.timeout = timeout;
+    }
+    let arguments = args.args.clone().map(Value::Object);
+    let outcome = tokio::select! {
+        result = client.call_tool(&args.tool, arguments, options) => Some(result),
+        () = interrupted() => None,
+    };
+    // The call future is gone (its progress sender with it), so the display ends.
+    if let Err(e) = display.await {
+        tracing::debug!("the progress display stopped: {e}");
+    }
+    match outcome {
+        Some(result) => Ok(Some(result?)),
+        None => {
+            // Messages go out in order: once the ping is answered, the cancellation was sent.
+            let _ = tokio::time::timeout(CANCEL_FLUSH, client.ping()).await;
+            Ok(None)
+        }
+    }
+}
+
+/// Resolves on Ctrl-C; never, if Ctrl-C cannot be listened for.
+async fn interrupted() {
+    if let Err(e) = tokio::signal::ctrl_c().await {
+        tracing::warn!("cannot listen for Ctrl-C: {e}");
+        std::future::pending::<()>().await;
+    }
+}
+
+fn print_result(result: &CallToolResult) -> Result<(), HostError> {
+    for block in &result.content {
+        println!("{}", output::describe_content(block));
+    }
+    if let Some(structured) = &result.structured_content {
+        if !result.content.is_empty() {
+            println!("structuredContent:");
+        }
+        output::print_json(structured)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,109 @@
+//! `gatehouse info <server>`: what a server said about itself in the handshake, and how the
+//! connection was made: transport, negotiated protocol revision, era, serverInfo,
+//! capabilities and instructions.
+
+use gatehouse_host::{Host, HostError};
+use serde_json::{Map, Value, json};
+
+use crate::commands::connection::Connection;
+use crate::output;
+
+/// The era of every connection today: the `initialize` handshake (2024-11-05 to 2025-11-25).
+/// The 2026-07-28 era, with `server/discover` and per-request metadata, comes later.
+const ERA: &str = "legacy";
+const ERA_DESCRIPTION: &str = "legacy (initialize handshake)";
+
+pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
+    let connection = Connection::open(host, server).await?;
+    let init = connection.client.initialize_result().clone();
+    let transport = connection.client.transport_kind();
+    let name = connection.server.clone();
+    connection.close(Ok(())).await?;
+    if json {
+        return output::print_json(&json!({
+            "server": name,
+            "transport": transport,
+            "protocolVersion": init.protocol_version,
+            "era": ERA,
+            "serverInfo": init.server_info,
+            "capabilities": init.capabilities,
+            "instructions": init.instructions,
+        }));
+    }
+    let info = &init.server_info;
+    let mut implementation = format!("{} {}", info.name, info.version);
+    if let Some(title) = &info.title {
+        implementation.push_str(&format!(" ({title})"));
+    }
+    let fields = [
+        ("server", name),
+        ("implementation", implementation),
+        ("transport", transport.to_owned()),
+        ("protocol", init.protocol_version.clone()),
+        ("era", ERA_DESCRIPTION.to_owned()),
+        ("capabilities", describe_capabilities(&init.capabilities)),
+    ];
+    for (label, value) in fields {
+        println!("{:<15} {value}", format!("{label}:"));
+    }
+    match init.instructions.as_deref().map(str::trim) {
+        Some(text) if !text.is_empty() => {
+            println!("instructions:");
+            for line in text.lines() {
+                println!("  {line}");
+            }
+        }
+        _ => println!("{:<15} none", "instructions:"),
+    }
+    Ok(())
+}
+
+/// `prompts (listChanged), resources (subscribe), tools`: each capability with the
+/// sub-capabilities it turns on (a `true` flag or a nested object).
+fn describe_capabilities(capabilities: &Map<String, Value>) -> String {
+    if capabilities.is_empty() {
+        return "none".to_owned();
+    }
+    capabilities
+        .iter()
+        .map(|(name, value)| {
+            let features: Vec<&str> = value
+                .as_object()
+                .map(|sub| {
+                    sub.iter()
+                        .filter(|(_, v)| matches!(v, Value::Bool(true) | Value::Object(_)))
+                        .map(|(k, _)| k.as_str())
+                        .collect()
+                })
+                .unwrap_or_default();
+            if features.is_empty() {
+                name.clone()
+            } else {
+                format!("{name} ({})", features.join(", "))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_each_capability_with_what_it_turns_on() {
+        let Value::Object(capabilities) = json!({
+            "logging": {},
+            "resources": {"subscribe": true, "listChanged": false},
+            "tasks": {"list": {}, "requests": {"tools": {"call": {}}}}
+        }) else {
+            panic!("an object literal");
+        };
+        assert_eq!(
+            describe_capabilities(&capabilities),
+            "logging, resources (subscribe), tasks (list, requests)",
+            "a false flag is not a feature"
+        );
+        assert_eq!(describe_capabilities(&Map::new()), "none");
+    }
+}

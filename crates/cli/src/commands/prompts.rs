@@ -1,0 +1,94 @@
+//! `gatehouse prompts|prompt`: list a server's prompts with their arguments (every page), and
+//! get one prompt filled in, printed message by message.
+
+use std::collections::BTreeMap;
+
+use gatehouse_host::{Host, HostError};
+use gatehouse_mcp::Prompt;
+use serde_json::json;
+
+use crate::commands::connection::Connection;
+use crate::output;
+
+pub async fn list(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
+    let connection = Connection::open(host, server).await?;
+    let listed = connection
+        .client
+        .list_prompts()
+        .await
+        .map_err(HostError::from);
+    let name = connection.server.clone();
+    let page = connection.close(listed).await?;
+    if json {
+        return output::print_page_json(&name, "prompts", &page);
+    }
+    let rows: Vec<[String; 3]> = page
+        .items
+        .iter()
+        .map(|p| {
+            [
+                p.name.clone(),
+                describe_arguments(p),
+                output::first_line(p.title.as_ref().or(p.description.as_ref())),
+            ]
+        })
+        .collect();
+    output::print_rows(
+        &name,
+        "prompts",
+        ["PROMPT", "ARGUMENTS", "DESCRIPTION"],
+        &rows,
+    );
+    output::warn_malformed(&page, "prompt");
+    Ok(())
+}
+
+pub async fn get(
+    host: &Host,
+    server: &str,
+    prompt: &str,
+    arguments: BTreeMap<String, String>,
+    json: bool,
+) -> Result<(), HostError> {
+    let connection = Connection::open(host, server).await?;
+    let got = connection
+        .client
+        .get_prompt(prompt, &arguments)
+        .await
+        .map_err(HostError::from);
+    let name = connection.server.clone();
+    let result = connection.close(got).await?;
+    if json {
+        return output::print_json(&json!({
+            "server": name,
+            "prompt": prompt,
+            "description": result.description,
+            "messages": result.messages,
+        }));
+    }
+    if let Some(description) = &result.description {
+        println!("{description}");
+        println!();
+    }
+    for message in &result.messages {
+        println!("[{}]", message.role.as_str());
+        println!("{}", output::describe_content(&message.content));
+    }
+    Ok(())
+}
+
+/// `city*, state`: argument names, required ones starred.
+fn describe_arguments(prompt: &Prompt) -> String {
+    prompt
+        .arguments
+        .iter()
+        .map(|a| {
+            if a.required {
+                format!("{}*", a.name)
+            } else {
+                a.name.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}

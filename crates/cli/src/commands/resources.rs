@@ -1,0 +1,107 @@
+//! `gatehouse resources|templates|read`: list a server's resources and resource templates
+//! (every page), and read one resource. Text contents are printed as they are, so
+//! `gatehouse read` can be piped; binary contents are summarised unless `--json` is given.
+
+use gatehouse_host::{Host, HostError};
+use serde_json::json;
+
+use crate::commands::connection::Connection;
+use crate::output;
+
+pub async fn list(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
+    let connection = Connection::open(host, server).await?;
+    let listed = connection
+        .client
+        .list_resources()
+        .await
+        .map_err(HostError::from);
+    let name = connection.server.clone();
+    let page = connection.close(listed).await?;
+    if json {
+        return output::print_page_json(&name, "resources", &page);
+    }
+    let rows: Vec<[String; 4]> = page
+        .items
+        .iter()
+        .map(|r| {
+            [
+                r.uri.clone(),
+                r.name.clone(),
+                r.mime_type.clone().unwrap_or_default(),
+                output::first_line(r.title.as_ref().or(r.description.as_ref())),
+            ]
+        })
+        .collect();
+    output::print_rows(
+        &name,
+        "resources",
+        ["URI", "NAME", "MIME TYPE", "DESCRIPTION"],
+        &rows,
+    );
+    output::warn_malformed(&page, "resource");
+    Ok(())
+}
+
+pub async fn templates(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
+    let connection = Connection::open(host, server).await?;
+    let listed = connection
+        .client
+        .list_resource_templates()
+        .await
+        .map_err(HostError::from);
+    let name = connection.server.clone();
+    let page = connection.close(listed).await?;
+    if json {
+        return output::print_page_json(&name, "resourceTemplates", &page);
+    }
+    let rows: Vec<[String; 4]> = page
+        .items
+        .iter()
+        .map(|t| {
+            [
+                t.uri_template.clone(),
+                t.name.clone(),
+                t.mime_type.clone().unwrap_or_default(),
+                output::first_line(t.title.as_ref().or(t.description.as_ref())),
+            ]
+        })
+        .collect();
+    output::print_rows(
+        &name,
+        "resource templates",
+        ["URI TEMPLATE", "NAME", "MIME TYPE", "DESCRIPTION"],
+        &rows,
+    );
+    output::warn_malformed(&page, "resource template");
+    Ok(())
+}
+
+pub async fn read(host: &Host, server: &str, uri: &str, json: bool) -> Result<(), HostError> {
+    let connection = Connection::open(host, server).await?;
+    let read = connection
+        .client
+        .read_resource(uri)
+        .await
+        .map_err(HostError::from);
+    let name = connection.server.clone();
+    let contents = connection.close(read).await?;
+    if json {
+        return output::print_json(&json!({ "server": name, "uri": uri, "contents": contents }));
+    }
+    let several = contents.len() > 1;
+    for item in &contents {
+        if several {
+            let mime = item.mime_type.as_deref().unwrap_or("unknown type");
+            println!("--- {} ({mime})", item.uri);
+        }
+        match &item.text {
+            Some(text) if text.ends_with('\n') => print!("{text}"),
+            Some(text) => println!("{text}"),
+            None => println!("{} {}", item.uri, output::describe_blob(item)),
+        }
+    }
+    if contents.is_empty() {
+        eprintln!("warning: `{uri}` has no contents");
+    }
+    Ok(())
+}

@@ -1,0 +1,173 @@
+//! What the CLI tests share: running the `gatehouse` binary as a user would, and the real
+//! servers it talks to (server-everything over stdio and over HTTP, a minimal script server).
+
+#![allow(dead_code)] // each test binary uses its own part
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output};
+
+use serde_json::Value;
+
+pub fn gatehouse(data: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gatehouse"))
+        .arg("--data-dir")
+        .arg(data)
+        .args(args)
+        .env_remove("GATEHOUSE_DATA_DIR")
+        .output()
+        .expect("the binary runs")
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Runs a command that must succeed and returns its stdout.
+pub fn ok(data: &Path, args: &[&str]) -> String {
+    let output = gatehouse(data, args);
+    assert!(
+        output.status.success(),
+        "`gatehouse {}` must succeed: {}",
+        args.join(" "),
+        stderr(&output)
+    );
+    stdout(&output)
+}
+
+/// Runs a command that must succeed with `--json` output and parses it.
+pub fn ok_json(data: &Path, args: &[&str]) -> Value {
+    let text = ok(data, args);
+    serde_json::from_str(&text).unwrap_or_else(|e| {
+        panic!(
+            "`gatehouse {}` must print JSON ({e}): {text}",
+            args.join(" ")
+        )
+    })
+}
+
+/// Runs a command that must exit with `code` and returns its output.
+pub fn exits(data: &Path, args: &[&str], code: i32) -> Output {
+    let output = gatehouse(data, args);
+    assert_eq!(
+        output.status.code(),
+        Some(code),
+        "`gatehouse {}` must exit with {code}: {}",
+        args.join(" "),
+        stderr(&output)
+    );
+    output
+}
+
+pub fn everything_js() -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
+        "../../tests/fixtures/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    assert!(
+        path.is_file(),
+        "server-everything is missing at {}: run scripts/install-test-deps.sh",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+/// Registers server-everything over stdio under `name`.
+pub fn add_everything(data: &Path, name: &str) {
+    let js = everything_js();
+    ok(
+        data,
+        &[
+            "server",
+            "add",
+            name,
+            "--command",
+            "node",
+            "--arg",
+            &js,
+            "--arg",
+            "stdio",
+        ],
+    );
+}
+
+/// A stdio server in Python that declares only `tools` (with none) and answers `ping`, for
+/// the features a server may leave out.
+pub const TOOLS_ONLY: &str = r#"
+import json, sys
+def send(obj): print(json.dumps(obj), flush=True)
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg: continue
+    method = msg.get("method")
+    if method == "initialize":
+        result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "bare", "version": "0.1"}}
+    elif method == "tools/list":
+        result = {"tools": []}
+    elif method == "ping":
+        result = {}
+    else:
+        send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "unknown"}})
+        continue
+    send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+"#;
+
+/// Registers [`TOOLS_ONLY`] under `name`.
+pub fn add_tools_only(data: &Path, name: &str) {
+    ok(
+        data,
+        &[
+            "server",
+            "add",
+            name,
+            "--command",
+            "python3",
+            "--arg",
+            "-u",
+            "--arg",
+            "-c",
+            "--arg",
+            TOOLS_ONLY,
+        ],
+    );
+}
+
+/// server-everything in an HTTP mode on a free port, killed and reaped when dropped.
+pub struct EverythingHttp {
+    child: Child,
+    pub port: u16,
+}
+
+impl EverythingHttp {
+    pub fn start(mode: &str) -> EverythingHttp {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("a free port");
+        let child = Command::new("node")
+            .args([everything_js().as_str(), mode])
+            .env("PORT", port.to_string())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("node starts");
+        let server = EverythingHttp { child, port };
+        for _ in 0..200 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return server;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        panic!("server-everything {mode} did not listen within 10 s");
+    }
+}
+
+impl Drop for EverythingHttp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
