@@ -4,7 +4,7 @@
 
 use std::io::{IsTerminal, Write};
 
-use gatehouse_mcp::Progress;
+use gatehouse_mcp::{Progress, Task};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -35,6 +35,34 @@ pub fn spawn(mut updates: mpsc::UnboundedReceiver<Progress>) -> JoinHandle<()> {
             let _ = stderr.flush();
         }
     })
+}
+
+/// A sender of task status updates that shows each one on the progress display, so a tool that
+/// runs as a task reads like any long call: `task working: Analyzing content...`.
+pub fn task_updates(updates: mpsc::UnboundedSender<Progress>) -> mpsc::UnboundedSender<Task> {
+    let (tasks, mut received) = mpsc::unbounded_channel::<Task>();
+    tokio::spawn(async move {
+        let mut step = 0.0;
+        while let Some(task) = received.recv().await {
+            step += 1.0;
+            let detail = task
+                .status_message
+                .map(|m| format!(": {m}"))
+                .unwrap_or_default();
+            let message = Some(format!("task {}{detail}", task.status));
+            if updates
+                .send(Progress {
+                    progress: step,
+                    total: None,
+                    message,
+                })
+                .is_err()
+            {
+                return;
+            }
+        }
+    });
+    tasks
 }
 
 /// The fraction done, when the total is known and sensible.

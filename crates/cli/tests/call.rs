@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use support::{EverythingHttp, add_everything, exits, ok, ok_json, stderr, stdout};
+use support::{EverythingHttp, add_everything, exits, gatehouse, ok, ok_json, stderr, stdout};
 
 #[test]
 fn prints_text_plainly_and_summarises_other_content() {
@@ -318,4 +318,36 @@ fn usage_errors_exit_2_and_operational_errors_exit_1() {
         stderr(&output).contains("is disabled"),
         "a disabled server is not started"
     );
+}
+
+#[test]
+fn a_tool_that_requires_a_task_reads_as_one_call_with_task_status_lines() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    add_everything(dir.path(), "everything");
+    let output = gatehouse(
+        dir.path(),
+        &[
+            "call",
+            "everything",
+            "simulate-research-query",
+            "--args",
+            r#"{"topic":"castles"}"#,
+        ],
+    );
+    assert!(
+        output.status.success(),
+        "the task's result is the call's result: {}",
+        stderr(&output)
+    );
+    assert!(
+        stdout(&output).contains("castles"),
+        "the report is printed: {}",
+        stdout(&output)
+    );
+    let err = stderr(&output);
+    assert!(
+        err.contains("task working"),
+        "the running task is shown: {err}"
+    );
+    assert!(err.contains("task completed"), "and its completion: {err}");
 }

@@ -23,6 +23,7 @@ pub use features::prompts::{
     GetPromptResult, Prompt, PromptArgument, PromptMessage, PromptPage, Role,
 };
 pub use features::resources::{Resource, ResourcePage, ResourceTemplate, ResourceTemplatePage};
+pub use features::tasks::{Task, TaskSupport};
 pub use features::tools::{CallOptions, CallToolResult};
 pub use peer::Progress;
 pub use transport::http_config::HttpConfig;

@@ -62,7 +62,8 @@ async fn call(client: &Client, args: &CallArgs) -> Result<Option<CallToolResult>
     let (updates, received) = mpsc::unbounded_channel();
     let display = progress::spawn(received);
     let mut options = CallOptions {
-        progress: Some(updates),
+        progress: Some(updates.clone()),
+        task_status: Some(progress::task_updates(updates)),
         // The person at the terminal decides when to give up: Ctrl-C.
         max_total: None,
         ..CallOptions::default()

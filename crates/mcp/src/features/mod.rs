@@ -7,4 +7,5 @@ pub mod logging;
 pub mod ping;
 pub mod prompts;
 pub mod resources;
+pub mod tasks;
 pub mod tools;

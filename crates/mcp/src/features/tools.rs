@@ -11,6 +11,7 @@ use tokio::sync::mpsc;
 use crate::client::Client;
 use crate::content::Content;
 use crate::error::Result;
+use crate::features::tasks::TaskSupport;
 use crate::peer::{Progress, RequestOptions};
 use crate::types::Tool;
 
@@ -23,6 +24,8 @@ pub struct CallOptions {
     pub max_total: Option<Duration>,
     /// Where progress updates go.
     pub progress: Option<mpsc::UnboundedSender<Progress>>,
+    /// Where status updates go when the tool runs as a task.
+    pub task_status: Option<mpsc::UnboundedSender<crate::features::tasks::Task>>,
 }
 
 impl Default for CallOptions {
@@ -31,6 +34,7 @@ impl Default for CallOptions {
             timeout: Duration::from_secs(60),
             max_total: Some(Duration::from_secs(600)),
             progress: None,
+            task_status: None,
         }
     }
 }
@@ -117,6 +121,18 @@ impl Client {
         arguments: Option<Value>,
         options: CallOptions,
     ) -> Result<CallToolResult> {
+        // A tool that requires task augmentation runs as a task, and still looks like one call
+        // to the caller (2025-11-25 tasks, "Tool-Level Negotiation").
+        let tool = self.cached_tool(name);
+        if let Some(tool) = tool.as_ref()
+            && TaskSupport::of(tool) == TaskSupport::Required
+            && self.can_run_as_task(tool)
+        {
+            let timeout = options.max_total.unwrap_or(options.timeout);
+            return self
+                .run_tool_task(name, arguments, options.task_status, timeout)
+                .await;
+        }
         let mut params = json!({ "name": name });
         if let Some(arguments) = arguments {
             params["arguments"] = arguments;

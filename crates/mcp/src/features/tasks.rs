@@ -1,0 +1,235 @@
+//! Tasks (2025-11-25 basic/utilities/tasks): task-augmented `tools/call` for tools whose
+//! `execution.taskSupport` allows it, `tasks/get` polling at the server's `pollInterval`,
+//! `tasks/result`, `tasks/list` and `tasks/cancel`. [`Client::run_tool_task`] turns a task into
+//! one logical call: create, poll until terminal (status updates go to the caller), fetch the
+//! result; dropping it cancels the task on the server.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use tokio::sync::mpsc;
+
+use crate::client::Client;
+use crate::error::{McpError, Result};
+use crate::features::tools::CallToolResult;
+use crate::peer::Peer;
+use crate::types::{Page, Tool};
+
+/// The capability that allows task-augmented tool calls.
+const TOOL_TASKS: &str = "tasks.requests.tools.call";
+
+/// Polling bounds, whatever `pollInterval` the server asks for.
+const MIN_POLL: Duration = Duration::from_millis(100);
+const MAX_POLL: Duration = Duration::from_secs(5);
+
+/// A task's state as the server reports it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Task {
+    pub task_id: String,
+    /// `working`, `input_required`, `completed`, `failed` or `cancelled`.
+    pub status: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub poll_interval: Option<u64>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Task {
+    /// Whether the task will not change any more.
+    pub fn is_terminal(&self) -> bool {
+        matches!(self.status.as_str(), "completed" | "failed" | "cancelled")
+    }
+
+    fn poll_every(&self) -> Duration {
+        self.poll_interval
+            .map_or(Duration::from_secs(1), Duration::from_millis)
+            .clamp(MIN_POLL, MAX_POLL)
+    }
+}
+
+/// How a tool may be called as a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskSupport {
+    Forbidden,
+    Optional,
+    Required,
+}
+
+impl TaskSupport {
+    /// A tool's `execution.taskSupport`; absent means forbidden.
+    pub fn of(tool: &Tool) -> TaskSupport {
+        match tool
+            .extra
+            .get("execution")
+            .and_then(|e| e.get("taskSupport"))
+            .and_then(Value::as_str)
+        {
+            Some("required") => TaskSupport::Required,
+            Some("optional") => TaskSupport::Optional,
+            _ => TaskSupport::Forbidden,
+        }
+    }
+}
+
+fn parse_task(method: &str, value: Value) -> Result<Task> {
+    serde_json::from_value(value).map_err(|e| McpError::InvalidResponse {
+        method: method.to_owned(),
+        message: format!("not a task: {e}"),
+    })
+}
+
+impl Client {
+    /// Whether `tool` can be called as a task on this server (capability and tool both allow).
+    pub fn can_run_as_task(&self, tool: &Tool) -> bool {
+        self.server_declares(TOOL_TASKS) && TaskSupport::of(tool) != TaskSupport::Forbidden
+    }
+
+    /// Starts a task-augmented `tools/call` and returns the created task.
+    pub async fn start_tool_task(
+        &self,
+        name: &str,
+        arguments: Option<Value>,
+        ttl: Option<u64>,
+    ) -> Result<Task> {
+        self.require_capability(TOOL_TASKS, "task-augmented tool calls")?;
+        let mut task = json!({});
+        if let Some(ttl) = ttl {
+            task["ttl"] = json!(ttl);
+        }
+        let mut params = json!({ "name": name, "task": task });
+        if let Some(arguments) = arguments {
+            params["arguments"] = arguments;
+        }
+        let created = self
+            .peer()
+            .request("tools/call", Some(params), self.request_timeout())
+            .await?;
+        let task = created
+            .get("task")
+            .cloned()
+            .ok_or_else(|| McpError::InvalidResponse {
+                method: "tools/call".into(),
+                message: "a task-augmented call must answer with `task`".into(),
+            })?;
+        parse_task("tools/call", task)
+    }
+
+    /// The task's current state.
+    pub async fn get_task(&self, task_id: &str) -> Result<Task> {
+        let raw = self
+            .peer()
+            .request(
+                "tasks/get",
+                Some(json!({ "taskId": task_id })),
+                self.request_timeout(),
+            )
+            .await?;
+        parse_task("tasks/get", raw)
+    }
+
+    /// The finished task's tool result; the server holds the request until the task ends.
+    pub async fn task_tool_result(
+        &self,
+        task_id: &str,
+        tool: Option<&Tool>,
+        timeout: Duration,
+    ) -> Result<CallToolResult> {
+        let raw = self
+            .peer()
+            .request("tasks/result", Some(json!({ "taskId": task_id })), timeout)
+            .await?;
+        Ok(CallToolResult::parse(raw, tool))
+    }
+
+    /// Every task the server knows of for this client.
+    pub async fn list_tasks(&self) -> Result<Page<Task>> {
+        self.require_capability("tasks.list", "listing tasks")?;
+        self.list_all("tasks/list", "tasks", None).await
+    }
+
+    /// Asks the server to cancel a task.
+    pub async fn cancel_task(&self, task_id: &str) -> Result<Task> {
+        self.require_capability("tasks.cancel", "cancelling tasks")?;
+        let raw = self
+            .peer()
+            .request(
+                "tasks/cancel",
+                Some(json!({ "taskId": task_id })),
+                self.request_timeout(),
+            )
+            .await?;
+        parse_task("tasks/cancel", raw)
+    }
+
+    /// Runs a tool as a task to the end: status updates go to `statuses`; the result comes back
+    /// as for a plain call. If the caller stops waiting, the task is cancelled on the server.
+    pub async fn run_tool_task(
+        &self,
+        name: &str,
+        arguments: Option<Value>,
+        statuses: Option<mpsc::UnboundedSender<Task>>,
+        timeout: Duration,
+    ) -> Result<CallToolResult> {
+        let mut task = self.start_tool_task(name, arguments, None).await?;
+        let guard = CancelOnDrop {
+            peer: self.peer().clone(),
+            task_id: task.task_id.clone(),
+            armed: self.server_declares("tasks.cancel"),
+        };
+        loop {
+            if let Some(statuses) = &statuses {
+                let _ = statuses.send(task.clone());
+            }
+            // `input_required` also goes to tasks/result: the server sends its request on that
+            // exchange (2025-11-25 tasks, "Input Required Status").
+            if task.is_terminal() || task.status == "input_required" {
+                break;
+            }
+            tokio::time::sleep(task.poll_every()).await;
+            task = self.get_task(&task.task_id).await?;
+        }
+        let result = self
+            .task_tool_result(&task.task_id, self.cached_tool(name).as_ref(), timeout)
+            .await;
+        guard.disarm();
+        result
+    }
+}
+
+/// Cancels an abandoned task on the server, from outside the dropped future.
+struct CancelOnDrop {
+    peer: Peer,
+    task_id: String,
+    armed: bool,
+}
+
+impl CancelOnDrop {
+    fn disarm(mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        let peer = self.peer.clone();
+        let task_id = std::mem::take(&mut self.task_id);
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let params = Some(json!({ "taskId": task_id }));
+                if let Err(e) = peer
+                    .request("tasks/cancel", params, Duration::from_secs(10))
+                    .await
+                {
+                    tracing::debug!("cancelling an abandoned task failed: {e}");
+                }
+            });
+        }
+    }
+}
