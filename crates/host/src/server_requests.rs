@@ -100,6 +100,17 @@ impl Handler for HostHandler {
                 let data = params.get("data").map(Value::to_string).unwrap_or_default();
                 tracing::info!(target: "gatehouse::server_log", "[{}] {level}: {data}", self.server);
             }
+            "notifications/elicitation/complete" => {
+                let id = params
+                    .as_ref()
+                    .and_then(|p| p.get("elicitationId"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("?");
+                tracing::info!(
+                    "`{}` finished the URL elicitation {id}; the request can be retried",
+                    self.server
+                );
+            }
             other => tracing::debug!("`{}` sent {other}", self.server),
         }
     }

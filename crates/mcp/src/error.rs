@@ -52,6 +52,13 @@ pub enum McpError {
         "the server does not support {feature}: it did not declare the `{capability}` capability"
     )]
     NotSupported { feature: String, capability: String },
+    /// The server needs the user to complete URL-mode elicitations (`-32042`) before the request
+    /// can succeed (2025-11-25 client/elicitation, "URL Elicitation Required Error").
+    #[error("`{method}` needs you to complete a step in your browser first: {}", describe_urls(.elicitations))]
+    UrlElicitationRequired {
+        method: String,
+        elicitations: Vec<UrlElicitation>,
+    },
     /// The transport failed: an HTTP error, an unreachable server, a broken stream.
     #[error("{message}")]
     Transport { message: String },
@@ -59,7 +66,57 @@ pub enum McpError {
     Io(#[from] std::io::Error),
 }
 
+/// One URL-mode elicitation the server asks the user to complete.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UrlElicitation {
+    #[serde(default)]
+    pub elicitation_id: String,
+    pub url: String,
+    #[serde(default)]
+    pub message: String,
+}
+
+fn describe_urls(elicitations: &[UrlElicitation]) -> String {
+    elicitations
+        .iter()
+        .map(|e| {
+            if e.message.is_empty() {
+                e.url.clone()
+            } else {
+                format!("{} ({})", e.url, e.message)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The code of a URL elicitation required error.
+pub const URL_ELICITATION_REQUIRED: i64 = -32042;
+
 impl McpError {
+    /// The error for a JSON-RPC error answer to `method`.
+    pub fn from_rpc(method: &str, error: RpcError) -> McpError {
+        if error.code == URL_ELICITATION_REQUIRED {
+            let elicitations = error
+                .data
+                .as_ref()
+                .and_then(|d| d.get("elicitations"))
+                .and_then(|e| serde_json::from_value::<Vec<UrlElicitation>>(e.clone()).ok())
+                .unwrap_or_default();
+            if !elicitations.is_empty() {
+                return McpError::UrlElicitationRequired {
+                    method: method.to_owned(),
+                    elicitations,
+                };
+            }
+        }
+        McpError::Rpc {
+            method: method.to_owned(),
+            error: Box::new(error),
+        }
+    }
+
     /// The HTTP status behind a failed request, when the transport reported one.
     pub fn http_status(&self) -> Option<u16> {
         match self {

@@ -222,7 +222,7 @@ impl Peer {
                     guard.armed = false;
                     guard.forget();
                     return match reply {
-                        Ok(reply) => reply.map_err(|error| McpError::Rpc { method: method.to_owned(), error: Box::new(error) }),
+                        Ok(reply) => reply.map_err(|error| McpError::from_rpc(method, error)),
                         Err(_) => Err(self.closed_error()),
                     };
                 }

@@ -165,3 +165,28 @@ async fn an_http_error_fails_the_request_with_its_status_and_body() {
         .expect("the connection survives");
     client.close().await.expect("close");
 }
+
+#[tokio::test]
+async fn a_url_elicitation_required_error_names_the_url_to_open() {
+    let server = FaultServer::start("url-elicitation").await;
+    let client = server.connect().await;
+    let error = client
+        .call_tool("slow", None, CallOptions::default())
+        .await
+        .expect_err("-32042");
+    match &error {
+        gatehouse_mcp::McpError::UrlElicitationRequired { elicitations, .. } => {
+            assert_eq!(elicitations.len(), 1);
+            assert_eq!(elicitations[0].url, "https://auth.example.test/connect?e=1");
+            assert_eq!(elicitations[0].elicitation_id, "e-1");
+        }
+        other => panic!("a -32042 error must be recognised, got {other:?}"),
+    }
+    let message = error.to_string();
+    assert!(
+        message.contains("https://auth.example.test/connect?e=1")
+            && message.contains("Connect your account"),
+        "the user is told what to open and why: {message}"
+    );
+    client.close().await.expect("close");
+}
