@@ -7,6 +7,7 @@ mod args;
 mod commands;
 mod output;
 mod progress;
+mod terminal_answers;
 
 use std::process::ExitCode;
 

@@ -3,9 +3,13 @@
 //! in the registry, refuse it if disabled, connect with its secrets, and close it cleanly at the
 //! end whatever the command's outcome.
 
-use gatehouse_host::connect::open_client;
+use std::sync::Arc;
+
+use gatehouse_host::connect::open_client_with;
 use gatehouse_host::{Host, HostError};
 use gatehouse_mcp::Client;
+
+use crate::terminal_answers::TerminalAnswers;
 
 /// A connected client and the name the server is registered under.
 pub struct Connection {
@@ -23,7 +27,8 @@ impl Connection {
                 config.name, config.name
             )));
         }
-        let client = open_client(&config, host.registry().secrets()).await?;
+        let handler = Arc::new(TerminalAnswers::new(config.name.clone()));
+        let client = open_client_with(&config, host.registry().secrets(), handler).await?;
         Ok(Connection {
             server: config.name,
             client,

@@ -3,6 +3,7 @@
 pub mod capabilities;
 pub mod completion;
 pub mod elicitation;
+pub mod elicitation_form;
 pub mod logging;
 pub mod ping;
 pub mod prompts;
