@@ -154,7 +154,7 @@ pub struct CompleteArgs {
 #[derive(Debug, Subcommand)]
 pub enum ServerCommand {
     /// Add a stdio server (--command) or an HTTP server (--url)
-    Add(AddArgs),
+    Add(Box<AddArgs>),
     /// List configured servers
     List {
         /// Print JSON instead of a table
@@ -206,6 +206,10 @@ pub struct AddArgs {
     /// variable GATEHOUSE_HEADER_VALUE; kept in the OS keyring, never in the database
     #[arg(long = "secret-header", value_name = "'NAME[: VALUE]'", value_parser = parse_secret_header)]
     pub secret_headers: Vec<HttpHeader>,
+
+    /// A directory the server may work in (an MCP root); repeat for more
+    #[arg(long = "root", value_name = "DIR")]
+    pub roots: Vec<std::path::PathBuf>,
 
     /// Add the server disabled
     #[arg(long)]

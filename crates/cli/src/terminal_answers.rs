@@ -6,6 +6,7 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::{Arc, Mutex};
 
+use gatehouse_host::ServerConfig;
 use gatehouse_host::server_requests::HostHandler;
 use gatehouse_mcp::error::RpcError;
 use gatehouse_mcp::features::elicitation_form::{FieldKind, FormField, form_fields};
@@ -26,11 +27,11 @@ pub struct TerminalAnswers {
 }
 
 impl TerminalAnswers {
-    pub fn new(server: impl Into<String>) -> Self {
-        let server = server.into();
+    /// Asks about `config`'s server; everything else is answered as the host does.
+    pub fn new(config: &ServerConfig) -> Self {
         Self {
-            fallback: Arc::new(HostHandler::new(server.clone(), None)),
-            server,
+            fallback: Arc::new(HostHandler::for_config(config)),
+            server: config.name.clone(),
         }
     }
 

@@ -72,6 +72,8 @@ fn manages_servers_and_prints_stable_json() {
             "K=V=W",
             "--cwd",
             ".",
+            "--root",
+            ".",
         ],
     );
     ok(
@@ -108,6 +110,11 @@ fn manages_servers_and_prints_stable_json() {
         serde_json::json!({"key": "K", "value": "V=W", "secret": false})
     );
     let cwd = std::env::current_dir().expect("cwd").display().to_string();
+    assert_eq!(
+        local["roots"],
+        serde_json::json!([format!("file://{cwd}")]),
+        "--root is stored as a file:// URI of the absolute directory"
+    );
     assert_eq!(
         local["spec"]["cwd"],
         cwd.as_str(),
@@ -359,6 +366,7 @@ async fn the_app_and_the_cli_write_the_same_database_at_once() {
         let input = ServerInput {
             name: format!("app-{i}"),
             enabled: i % 2 == 0,
+            roots: Vec::new(),
             spec: ServerSpec::Stdio {
                 command: "node".into(),
                 args: vec![],

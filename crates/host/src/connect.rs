@@ -15,12 +15,7 @@ use crate::server_requests::HostHandler;
 /// Connects to a server and completes the handshake. Secret values are read from the keyring
 /// here, at the last moment, and live only in the child's environment or the request headers.
 pub async fn open_client(config: &ServerConfig, secrets: &dyn SecretStore) -> Result<Client> {
-    open_client_with(
-        config,
-        secrets,
-        Arc::new(HostHandler::new(config.name.clone(), None)),
-    )
-    .await
+    open_client_with(config, secrets, Arc::new(HostHandler::for_config(config))).await
 }
 
 /// Like [`open_client`], with the handler that answers the server's requests.

@@ -16,6 +16,18 @@ use crate::sessions::Sessions;
 use crate::sessions::status::{ServerStatus, ServerView, ToolInfo};
 use crate::storage::Store;
 
+/// Whether an edit carries a new secret value (which needs a reconnect to take effect).
+fn secret_values_given(input: &ServerInput) -> bool {
+    match &input.spec {
+        crate::registry::model::ServerSpec::Stdio { env, .. } => {
+            env.iter().any(|v| v.secret && !v.value.is_empty())
+        }
+        crate::registry::model::ServerSpec::Http { headers, .. } => {
+            headers.iter().any(|h| h.secret && !h.value.is_empty())
+        }
+    }
+}
+
 /// How to open the engine.
 #[derive(Debug, Clone, Default)]
 pub struct HostOptions {
@@ -103,7 +115,16 @@ impl Host {
     }
 
     pub async fn update_server(&self, id_or_name: &str, input: ServerInput) -> Result<ServerView> {
+        let before = self.registry.get(id_or_name).await?;
+        let new_secret = secret_values_given(&input);
         let config = self.registry.update(id_or_name, input).await?;
+        let only_roots =
+            before.enabled == config.enabled && before.spec == config.spec && !new_secret;
+        if self.live && only_roots && before.roots != config.roots {
+            // A roots edit keeps the connection and tells the server instead.
+            self.sessions.update_roots(&config);
+            return Ok(self.view(config));
+        }
         self.apply(config).await
     }
 

@@ -1,5 +1,5 @@
 //! What the host answers when a server asks something of it (2025-11-25 client features):
-//! `roots/list` gets the server's roots (none can be configured yet, so an empty list), and
+//! `roots/list` gets the server's configured roots (2025-11-25 client/roots), and
 //! `sampling/createMessage` and `elicitation/create` are declined until the approval engine can
 //! put them before the user. Notifications that change what the host shows are passed on.
 
@@ -10,30 +10,61 @@ use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
 
+/// A server's roots as `file://` URIs, shared with its session so edits apply at once.
+pub type SharedRoots = std::sync::Arc<std::sync::RwLock<Vec<String>>>;
+
 /// Something a server told the host that the session must act on.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotice {
     /// `notifications/tools/list_changed`: the tool list must be fetched again.
     ToolsChanged,
+    /// The host changed the server's roots: the server must be told.
+    RootsChanged,
 }
 
 /// The host's answers to one server's requests.
 #[derive(Debug)]
 pub struct HostHandler {
     server: String,
+    roots: SharedRoots,
     notices: Option<mpsc::UnboundedSender<ServerNotice>>,
 }
 
 impl HostHandler {
-    /// A handler for `server`; notices go to `notices` when given.
+    /// A handler for `server` answering with `roots`; notices go to `notices` when given.
     pub fn new(
         server: impl Into<String>,
+        roots: SharedRoots,
         notices: Option<mpsc::UnboundedSender<ServerNotice>>,
     ) -> Self {
         Self {
             server: server.into(),
+            roots,
             notices,
         }
+    }
+
+    /// A handler for a one-off connection: the config's roots, no notices.
+    pub fn for_config(config: &crate::registry::model::ServerConfig) -> Self {
+        let roots = std::sync::Arc::new(std::sync::RwLock::new(config.roots.clone()));
+        Self::new(config.name.clone(), roots, None)
+    }
+
+    /// The `roots/list` result: each root with its last path segment as the name.
+    fn roots_result(&self) -> Value {
+        let roots = self.roots.read().map(|r| r.clone()).unwrap_or_default();
+        let listed: Vec<Value> = roots
+            .iter()
+            .map(|uri| {
+                let name = uri
+                    .trim_end_matches('/')
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or(uri.as_str());
+                json!({ "uri": uri, "name": name })
+            })
+            .collect();
+        json!({ "roots": listed })
     }
 
     /// The capabilities this handler really answers, for `initialize`.
@@ -53,9 +84,10 @@ impl Handler for HostHandler {
         _params: Option<Value>,
     ) -> BoxFuture<'static, Result<Value, RpcError>> {
         let server = self.server.clone();
+        let roots = self.roots_result();
         Box::pin(async move {
             match method.as_str() {
-                "roots/list" => Ok(json!({ "roots": [] })),
+                "roots/list" => Ok(roots),
                 "elicitation/create" => {
                     tracing::info!(
                         "declined an elicitation request from `{server}`: approvals are not available yet"

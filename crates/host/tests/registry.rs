@@ -22,6 +22,7 @@ fn stdio(name: &str) -> ServerInput {
     ServerInput {
         name: name.to_owned(),
         enabled: true,
+        roots: Vec::new(),
         spec: ServerSpec::Stdio {
             command: "node".to_owned(),
             args: vec!["server.js".to_owned(), "stdio".to_owned()],
@@ -39,6 +40,7 @@ fn http(name: &str, url: &str) -> ServerInput {
     ServerInput {
         name: name.to_owned(),
         enabled: true,
+        roots: Vec::new(),
         spec: ServerSpec::Http {
             url: url.to_owned(),
             transport: ServerTransport::Sse,

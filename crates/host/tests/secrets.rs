@@ -58,6 +58,7 @@ sys.stdin.read()
     ServerInput {
         name: name.into(),
         enabled: true,
+        roots: Vec::new(),
         spec: ServerSpec::Stdio {
             command: "python3".into(),
             args: vec!["-c".into(), source.into(), digest],
@@ -187,6 +188,7 @@ async fn removing_a_server_deletes_its_secrets_and_a_missing_secret_is_explained
     let remote = ServerInput {
         name: "remote".into(),
         enabled: false,
+        roots: Vec::new(),
         spec: ServerSpec::Http {
             url: "https://127.0.0.1:9/mcp".into(),
             transport: ServerTransport::Auto,

@@ -20,6 +20,7 @@ fn everything() -> ServerInput {
     ServerInput {
         name: "everything".into(),
         enabled: true,
+        roots: Vec::new(),
         spec: ServerSpec::Stdio {
             command: "node".into(),
             args: vec![js.display().to_string(), "stdio".into()],

@@ -23,6 +23,7 @@ fn stdio(name: &str, command: &str, args: Vec<String>) -> ServerInput {
     ServerInput {
         name: name.to_owned(),
         enabled: true,
+        roots: Vec::new(),
         spec: ServerSpec::Stdio {
             command: command.to_owned(),
             args,

@@ -27,7 +27,7 @@ impl Connection {
                 config.name, config.name
             )));
         }
-        let handler = Arc::new(TerminalAnswers::new(config.name.clone()));
+        let handler = Arc::new(TerminalAnswers::new(&config));
         let client = open_client_with(&config, host.registry().secrets(), handler).await?;
         Ok(Connection {
             server: config.name,

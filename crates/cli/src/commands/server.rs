@@ -10,7 +10,7 @@ use crate::output;
 pub async fn run(host: &Host, command: ServerCommand) -> Result<(), HostError> {
     match command {
         ServerCommand::Add(args) => {
-            let config = host.registry().add(input_from(args)?).await?;
+            let config = host.registry().add(input_from(*args)?).await?;
             println!("added server `{}` ({})", config.name, config.spec.kind());
         }
         ServerCommand::List { json } => {
@@ -38,6 +38,11 @@ pub async fn run(host: &Host, command: ServerCommand) -> Result<(), HostError> {
 }
 
 fn input_from(args: AddArgs) -> Result<ServerInput, HostError> {
+    let roots = args
+        .roots
+        .iter()
+        .map(|r| absolute(r))
+        .collect::<Result<Vec<_>, _>>()?;
     let spec = match (args.command, args.url) {
         (Some(command), _) => ServerSpec::Stdio {
             command,
@@ -59,15 +64,17 @@ fn input_from(args: AddArgs) -> Result<ServerInput, HostError> {
     Ok(ServerInput {
         name: args.name,
         enabled: !args.disabled,
+        roots,
         spec,
     })
 }
 
-/// Makes a `--cwd` absolute against the current directory, so the config works from anywhere.
+/// Makes a `--cwd` or `--root` absolute against the current directory, so the config works
+/// from anywhere.
 fn absolute(dir: &Path) -> Result<String, HostError> {
     std::path::absolute(dir)
         .map(|p| p.display().to_string())
-        .map_err(|e| HostError::Validation(format!("invalid --cwd {}: {e}", dir.display())))
+        .map_err(|e| HostError::Validation(format!("invalid directory {}: {e}", dir.display())))
 }
 
 fn print_table(servers: &[ServerConfig]) {

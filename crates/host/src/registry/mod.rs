@@ -22,7 +22,7 @@ pub struct Registry {
     secrets: Arc<dyn SecretStore>,
 }
 
-const COLUMNS: &str = "id, name, enabled, spec, created_at, updated_at";
+const COLUMNS: &str = "id, name, enabled, roots, spec, created_at, updated_at";
 
 impl Registry {
     pub fn new(pool: SqlitePool, secrets: Arc<dyn SecretStore>) -> Self {
@@ -61,12 +61,13 @@ impl Registry {
         secret_values::require_values(&input.spec, None)?;
         let id = uuid::Uuid::new_v4().to_string();
         let sql = format!(
-            "INSERT INTO servers (id, name, enabled, kind, spec) VALUES (?, ?, ?, ?, ?) RETURNING {COLUMNS}"
+            "INSERT INTO servers (id, name, enabled, roots, kind, spec) VALUES (?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
         );
         let row = sqlx::query(&sql)
             .bind(&id)
             .bind(&input.name)
             .bind(input.enabled)
+            .bind(roots_json(&input.roots)?)
             .bind(input.spec.kind())
             .bind(spec_json(&secret_values::redact(&input.spec))?)
             .fetch_one(&self.pool)
@@ -93,12 +94,13 @@ impl Registry {
         // New secret values first: if the keyring fails, the stored config is unchanged.
         secret_values::store(self.secrets(), &existing.id, &input.name, &input.spec).await?;
         let sql = format!(
-            "UPDATE servers SET name = ?, enabled = ?, kind = ?, spec = ?, \
+            "UPDATE servers SET name = ?, enabled = ?, roots = ?, kind = ?, spec = ?, \
              updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? RETURNING {COLUMNS}"
         );
         let row = sqlx::query(&sql)
             .bind(&input.name)
             .bind(input.enabled)
+            .bind(roots_json(&input.roots)?)
             .bind(input.spec.kind())
             .bind(spec_json(&secret_values::redact(&input.spec))?)
             .bind(&existing.id)
@@ -152,6 +154,11 @@ fn spec_json(spec: &ServerSpec) -> Result<String> {
         .map_err(|e| HostError::Corrupt(format!("cannot encode server spec: {e}")))
 }
 
+fn roots_json(roots: &[String]) -> Result<String> {
+    serde_json::to_string(roots)
+        .map_err(|e| HostError::Corrupt(format!("cannot encode roots: {e}")))
+}
+
 fn name_conflict(error: sqlx::Error, name: &str) -> HostError {
     match &error {
         sqlx::Error::Database(db) if db.is_unique_violation() => {
@@ -166,7 +173,11 @@ fn row_to_config(row: &SqliteRow) -> Result<ServerConfig> {
     let spec: String = row.try_get("spec")?;
     let spec = serde_json::from_str(&spec)
         .map_err(|e| HostError::Corrupt(format!("server {id} has an unreadable spec: {e}")))?;
+    let roots: String = row.try_get("roots")?;
+    let roots = serde_json::from_str(&roots)
+        .map_err(|e| HostError::Corrupt(format!("server {id} has unreadable roots: {e}")))?;
     Ok(ServerConfig {
+        roots,
         name: row.try_get("name")?,
         enabled: row.try_get("enabled")?,
         spec,

@@ -108,6 +108,8 @@ impl ServerSpec {
 pub struct ServerInput {
     pub name: String,
     pub enabled: bool,
+    /// Directories the server may work in, as absolute paths or `file://` URIs (MCP roots).
+    pub roots: Vec<String>,
     pub spec: ServerSpec,
 }
 
@@ -119,6 +121,8 @@ pub struct ServerConfig {
     pub id: String,
     pub name: String,
     pub enabled: bool,
+    /// The server's roots as `file://` URIs.
+    pub roots: Vec<String>,
     pub spec: ServerSpec,
     pub created_at: String,
     pub updated_at: String,

@@ -42,6 +42,7 @@ pub fn validate(input: ServerInput) -> Result<ServerInput> {
     Ok(ServerInput {
         name,
         enabled: input.enabled,
+        roots: validate_roots(&input.roots)?,
         spec,
     })
 }
@@ -119,6 +120,34 @@ fn validate_stdio(
     })
 }
 
+/// Roots as `file://` URIs of absolute directories, without duplicates
+/// (2025-11-25 client/roots: "The uri MUST be a file:// URI").
+fn validate_roots(roots: &[String]) -> Result<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    for raw in roots.iter().map(|r| r.trim()).filter(|r| !r.is_empty()) {
+        let uri = if raw.starts_with("file://") {
+            let url =
+                url::Url::parse(raw).map_err(|e| invalid(format!("invalid root `{raw}`: {e}")))?;
+            url.to_file_path()
+                .map_err(|()| invalid(format!("invalid root `{raw}`: not a local path")))?;
+            url
+        } else {
+            let path = Path::new(raw);
+            if !path.is_absolute() {
+                return Err(invalid(format!(
+                    "the root `{raw}` must be an absolute path or a file:// URI"
+                )));
+            }
+            url::Url::from_file_path(path).map_err(|()| invalid(format!("invalid root `{raw}`")))?
+        };
+        let uri = uri.to_string();
+        if !out.contains(&uri) {
+            out.push(uri);
+        }
+    }
+    Ok(out)
+}
+
 fn validate_url(raw: &str) -> Result<String> {
     let raw = raw.trim();
     if raw.is_empty() {
@@ -173,6 +202,7 @@ mod tests {
         ServerInput {
             name: name.into(),
             enabled: true,
+            roots: Vec::new(),
             spec: ServerSpec::Stdio {
                 command: command.into(),
                 args: vec![],
@@ -186,6 +216,7 @@ mod tests {
         ServerInput {
             name: "remote".into(),
             enabled: true,
+            roots: Vec::new(),
             spec: ServerSpec::Http {
                 url: url.into(),
                 transport: ServerTransport::Auto,
@@ -228,6 +259,30 @@ mod tests {
             message(validate(http("http://127.0.0.1:1/mcp", reserved)))
                 .contains("set by the transport")
         );
+    }
+
+    #[test]
+    fn turns_roots_into_file_uris_and_refuses_relative_ones() {
+        let mut input = stdio("s", "node");
+        input.roots = vec![
+            "/home/me/project".into(),
+            "file:///tmp/x".into(),
+            "/home/me/project".into(),
+        ];
+        let roots = validate(input).map(|i| i.roots).ok();
+        assert_eq!(
+            roots,
+            Some(vec![
+                "file:///home/me/project".to_owned(),
+                "file:///tmp/x".to_owned()
+            ])
+        );
+        let mut input = stdio("s", "node");
+        input.roots = vec!["relative/dir".into()];
+        assert!(message(validate(input)).contains("absolute path or a file:// URI"));
+        let mut input = stdio("s", "node");
+        input.roots = vec!["https://example.test/".into()];
+        assert!(message(validate(input)).contains("absolute path"));
     }
 
     #[test]

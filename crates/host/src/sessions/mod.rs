@@ -15,14 +15,19 @@ use crate::connect::open_client_with;
 use crate::events::{EngineEvent, EventBus};
 use crate::registry::model::ServerConfig;
 use crate::secrets::SecretStore;
-use crate::server_requests::{HostHandler, ServerNotice};
+use crate::server_requests::{HostHandler, ServerNotice, SharedRoots};
 use status::{ServerStatus, ToolInfo};
+use tokio::sync::mpsc;
 
 /// How long stopping one server may take before its task is abandoned.
 const STOP_TIMEOUT: Duration = Duration::from_secs(10);
 
 struct Slot {
     fingerprint: String,
+    /// The roots the server's handler answers with; edited in place on a roots-only change.
+    roots: SharedRoots,
+    /// Tells the running connection about changes (roots).
+    notices: Option<mpsc::UnboundedSender<ServerNotice>>,
     generation: u64,
     status: ServerStatus,
     tools: Vec<ToolInfo>,
@@ -103,6 +108,8 @@ impl Sessions {
         } else {
             ServerStatus::Disabled
         };
+        let roots: SharedRoots = Arc::new(std::sync::RwLock::new(config.roots.clone()));
+        let (notices_tx, notices_rx) = mpsc::unbounded_channel();
         let (stop, task) = if config.enabled {
             let (stop_tx, stop_rx) = oneshot::channel();
             let runner = Runner {
@@ -114,7 +121,15 @@ impl Sessions {
             };
             (
                 Some(stop_tx),
-                Some(tokio::spawn(runner.run(config.clone(), stop_rx))),
+                Some(tokio::spawn(runner.run(
+                    config.clone(),
+                    Channels {
+                        roots: roots.clone(),
+                        notices_tx: notices_tx.clone(),
+                        notices: notices_rx,
+                        stop: stop_rx,
+                    },
+                ))),
             )
         } else {
             (None, None)
@@ -123,6 +138,8 @@ impl Sessions {
             config.id.clone(),
             Slot {
                 fingerprint: fingerprint(config),
+                roots,
+                notices: config.enabled.then_some(notices_tx),
                 generation,
                 status: status.clone(),
                 tools: Vec::new(),
@@ -134,6 +151,22 @@ impl Sessions {
             id: config.id.clone(),
             status,
         });
+    }
+
+    /// Applies new roots to a running connection and tells the server
+    /// (`notifications/roots/list_changed`), without restarting it.
+    pub fn update_roots(&self, config: &ServerConfig) {
+        let mut slots = lock(&self.slots);
+        let Some(slot) = slots.get_mut(&config.id) else {
+            return;
+        };
+        slot.fingerprint = fingerprint(config);
+        if let Ok(mut roots) = slot.roots.write() {
+            roots.clone_from(&config.roots);
+        }
+        if let Some(notices) = &slot.notices {
+            let _ = notices.send(ServerNotice::RootsChanged);
+        }
     }
 
     /// Stops a server's connection and forgets it.
@@ -189,10 +222,27 @@ struct Runner {
     secrets: Arc<dyn SecretStore>,
 }
 
+/// What a connection task receives: its roots, its notice channel and its stop signal.
+struct Channels {
+    roots: SharedRoots,
+    notices_tx: mpsc::UnboundedSender<ServerNotice>,
+    notices: mpsc::UnboundedReceiver<ServerNotice>,
+    stop: oneshot::Receiver<()>,
+}
+
 impl Runner {
-    async fn run(self, config: ServerConfig, mut stop: oneshot::Receiver<()>) {
-        let (notices_tx, mut notices) = tokio::sync::mpsc::unbounded_channel();
-        let handler = Arc::new(HostHandler::new(config.name.clone(), Some(notices_tx)));
+    async fn run(self, config: ServerConfig, channels: Channels) {
+        let Channels {
+            roots,
+            notices_tx,
+            mut notices,
+            mut stop,
+        } = channels;
+        let handler = Arc::new(HostHandler::new(
+            config.name.clone(),
+            roots,
+            Some(notices_tx),
+        ));
         let client = tokio::select! {
             client = open_client_with(&config, self.secrets.as_ref(), handler) => client,
             _ = &mut stop => return,
@@ -222,6 +272,12 @@ impl Runner {
                     ServerNotice::ToolsChanged => {
                         if !self.refresh_tools(&client, &mut stop).await {
                             break;
+                        }
+                    }
+                    // 2025-11-25 client/roots: a client that declares listChanged sends this.
+                    ServerNotice::RootsChanged => {
+                        if let Err(e) = client.peer().notify("notifications/roots/list_changed", None).await {
+                            tracing::debug!("telling {} about new roots failed: {e}", self.id);
                         }
                     }
                 },
