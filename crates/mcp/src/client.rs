@@ -16,6 +16,14 @@ use crate::transport::stdio::{StdioConfig, StdioTransport};
 use crate::transport::streamable_http::StreamableHttpTransport;
 use crate::types::{Implementation, InitializeResult, Page, Tool, ToolPage};
 
+/// The app icon as an `Icon` (2025-11-25 schema): a data URI, so no server ever fetches it.
+fn client_icon() -> Value {
+    use base64::Engine as _;
+    const PNG: &[u8] = include_bytes!("../../../icons/32x32.png");
+    let data = base64::engine::general_purpose::STANDARD.encode(PNG);
+    json!({ "src": format!("data:image/png;base64,{data}"), "mimeType": "image/png", "sizes": ["32x32"] })
+}
+
 /// How long to wait for a transport to settle after the handshake.
 const READY_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -36,6 +44,13 @@ impl Default for ClientOptions {
     fn default() -> Self {
         let mut client_info = Implementation::new("gatehouse", env!("CARGO_PKG_VERSION"));
         client_info.title = Some("Gatehouse".to_owned());
+        client_info.extra.insert(
+            "description".into(),
+            json!("A desktop MCP host: servers, approvals and an audit log"),
+        );
+        client_info
+            .extra
+            .insert("icons".into(), json!([client_icon()]));
         Self {
             client_info,
             request_timeout: Duration::from_secs(60),
@@ -300,4 +315,32 @@ fn parse_initialize(raw: Value) -> Result<InitializeResult> {
         method: "initialize".to_owned(),
         message: e.to_string(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presents_itself_with_title_description_and_an_inline_icon() {
+        let info = ClientOptions::default().client_info;
+        assert_eq!(info.name, "gatehouse");
+        assert_eq!(info.title.as_deref(), Some("Gatehouse"));
+        assert!(
+            info.extra
+                .get("description")
+                .and_then(Value::as_str)
+                .is_some_and(|d| !d.is_empty())
+        );
+        let src = info
+            .extra
+            .get("icons")
+            .and_then(|i| i.get(0))
+            .and_then(|i| i.get("src"))
+            .and_then(Value::as_str);
+        assert!(
+            src.is_some_and(|s| s.starts_with("data:image/png;base64,iVBOR")),
+            "the icon is an inline PNG, so no server fetches anything: {src:?}"
+        );
+    }
 }
