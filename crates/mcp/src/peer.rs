@@ -221,6 +221,14 @@ impl Peer {
                 reply = &mut rx => {
                     guard.armed = false;
                     guard.forget();
+                    // Updates routed before the response must still reach the caller, in order.
+                    if let Some(sink) = &options.progress {
+                        while let Ok(update) = progress_rx.try_recv() {
+                            if let Some(progress) = Progress::from_params(&update) {
+                                let _ = sink.send(progress);
+                            }
+                        }
+                    }
                     return match reply {
                         Ok(reply) => reply.map_err(|error| McpError::from_rpc(method, error)),
                         Err(_) => Err(self.closed_error()),
