@@ -117,7 +117,8 @@ impl McpError {
         }
     }
 
-    /// The HTTP status behind a failed request, when the transport reported one.
+    /// The HTTP status behind a failed request, when the transport reported one (in the error's
+    /// `data.httpStatus`, for transport failures and for JSON-RPC errors sent with a 4xx).
     pub fn http_status(&self) -> Option<u16> {
         match self {
             McpError::Rpc { error, .. } if error.code == crate::jsonrpc::codes::TRANSPORT_ERROR => {

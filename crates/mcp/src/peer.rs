@@ -119,6 +119,9 @@ struct Inner {
     progress: Mutex<HashMap<String, mpsc::UnboundedSender<Value>>>,
     /// Bounds the requests in flight at once.
     in_flight: tokio::sync::Semaphore,
+    /// Fields added to every outgoing request's and notification's `_meta` (the 2026-07-28 era
+    /// carries version, capabilities and client info there).
+    meta: Mutex<Option<serde_json::Map<String, Value>>>,
     next_id: AtomicI64,
     closed: watch::Sender<Option<String>>,
 }
@@ -146,6 +149,7 @@ impl Peer {
             pending: Mutex::new(HashMap::new()),
             progress: Mutex::new(HashMap::new()),
             in_flight: tokio::sync::Semaphore::new(MAX_IN_FLIGHT),
+            meta: Mutex::new(None),
             next_id: AtomicI64::new(1),
             closed,
         });
@@ -201,6 +205,7 @@ impl Peer {
             Some(_) => Some(with_progress_token(params, &id)),
             None => params,
         };
+        let params = self.with_meta(params);
         if self
             .inner
             .outbound
@@ -254,9 +259,31 @@ impl Peer {
     pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<()> {
         self.inner
             .outbound
-            .send(jsonrpc::notification(method, params))
+            .send(jsonrpc::notification(method, self.with_meta(params)))
             .await
             .map_err(|_| self.closed_error())
+    }
+
+    /// Sets the fields stamped into every outgoing message's `_meta`, or none.
+    pub fn set_meta(&self, meta: Option<serde_json::Map<String, Value>>) {
+        *lock(&self.inner.meta) = meta;
+    }
+
+    /// The params with the stamped `_meta` fields merged in (the caller's own `_meta` keys win).
+    fn with_meta(&self, params: Option<Value>) -> Option<Value> {
+        let Some(meta) = lock(&self.inner.meta).clone() else {
+            return params;
+        };
+        let mut params = match params {
+            Some(Value::Object(map)) => map,
+            _ => serde_json::Map::new(),
+        };
+        if let Value::Object(own) = params.entry("_meta").or_insert_with(|| json!({})) {
+            for (key, value) in meta {
+                own.entry(key).or_insert(value);
+            }
+        }
+        Some(Value::Object(params))
     }
 
     /// Why the connection ended, if it has.

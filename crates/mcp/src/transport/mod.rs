@@ -10,6 +10,7 @@ use tokio::sync::mpsc;
 
 use crate::error::Result;
 
+pub mod header_value;
 pub mod http_config;
 pub mod legacy_sse;
 pub mod lines;

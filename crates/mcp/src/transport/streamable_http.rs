@@ -256,7 +256,16 @@ async fn post(shared: Arc<Shared>, message: Value) {
             continue;
         }
         if !status.is_success() {
-            let body = bounded_body(response, 4096).await.unwrap_or_default();
+            let body = bounded_body(response, 65536).await.unwrap_or_default();
+            // A modern server explains a 4xx with a JSON-RPC error (2026-07-28 transports,
+            // "Server Validation"); hand that error on as it is, keeping the status alongside.
+            if let Some(error) = rpc_error_body(&body, status.as_u16())
+                && let Some(id) = &outgoing.id
+            {
+                let answer = jsonrpc::error_response(id, &error);
+                let _ = shared.inbound.send(Inbound::Message(answer)).await;
+                return;
+            }
             let text = String::from_utf8_lossy(&body).trim().to_owned();
             let detail = if text.is_empty() {
                 String::new()
@@ -302,15 +311,57 @@ async fn send_post(shared: &Shared, message: &Value) -> reqwest::Result<reqwest:
         .client
         .post(shared.config.url.clone())
         .header(ACCEPT, "application/json, text/event-stream")
-        .header(CONTENT_TYPE, "application/json")
-        .body(message.to_string());
-    if message.get("method").and_then(Value::as_str) != Some("initialize") {
+        .header(CONTENT_TYPE, "application/json");
+    for (name, value) in standard_headers(message) {
+        request = request.header(name, value);
+    }
+    let modern_version = message
+        .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    if let Some(version) = modern_version {
+        // 2026-07-28: the header mirrors the version in the body's `_meta`; no sessions.
+        request = request.header(VERSION_HEADER, version);
+    } else if message.get("method").and_then(Value::as_str) != Some("initialize") {
         request = with_version(shared, request);
         if let Some(session) = get(&shared.session_id) {
             request = request.header(SESSION_HEADER, session);
         }
     }
-    request.send().await
+    request.body(message.to_string()).send().await
+}
+
+/// `Mcp-Method` on every message with a method, and `Mcp-Name` for the three methods that name
+/// their target (2026-07-28 transports, "Standard Request Headers"). Older servers ignore them.
+fn standard_headers(message: &Value) -> Vec<(&'static str, String)> {
+    let Some(method) = message.get("method").and_then(Value::as_str) else {
+        return Vec::new();
+    };
+    let mut headers = vec![("mcp-method", method.to_owned())];
+    let name = match method {
+        "tools/call" | "prompts/get" => message.pointer("/params/name"),
+        "resources/read" => message.pointer("/params/uri"),
+        _ => None,
+    };
+    if let Some(name) = name.and_then(Value::as_str) {
+        headers.push(("mcp-name", super::header_value::encode(name)));
+    }
+    headers
+}
+
+/// A JSON-RPC error carried in an error response's body, with the HTTP status added to `data`.
+fn rpc_error_body(body: &[u8], status: u16) -> Option<crate::error::RpcError> {
+    let value: Value = serde_json::from_slice(body).ok()?;
+    let mut error: crate::error::RpcError =
+        serde_json::from_value(value.get("error")?.clone()).ok()?;
+    match &mut error.data {
+        Some(Value::Object(data)) => {
+            data.entry("httpStatus").or_insert(json!(status));
+        }
+        None => error.data = Some(json!({ "httpStatus": status })),
+        Some(_) => {}
+    }
+    Some(error)
 }
 
 /// Delivers the answer to a request: one JSON body, or an SSE stream resumed until it holds
