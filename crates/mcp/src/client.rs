@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::era::{self, Era, EraChoice};
 use crate::error::{McpError, Result};
 use crate::peer::{Handler, Peer};
 use crate::protocol;
@@ -38,6 +39,10 @@ pub struct ClientOptions {
     /// Client capabilities to declare: only what the connection's handler really answers
     /// (2025-11-25 basic/lifecycle, "Capability Negotiation").
     pub capabilities: serde_json::Map<String, Value>,
+    /// Which era to speak; `Auto` probes with `server/discover` first.
+    pub era: EraChoice,
+    /// How long the `server/discover` probe may take before the server counts as legacy.
+    pub discover_timeout: Duration,
 }
 
 impl Default for ClientOptions {
@@ -57,6 +62,8 @@ impl Default for ClientOptions {
             initialize_timeout: Duration::from_secs(30),
             max_pages: 1000,
             capabilities: serde_json::Map::new(),
+            era: EraChoice::Auto,
+            discover_timeout: Duration::from_secs(5),
         }
     }
 }
@@ -80,6 +87,9 @@ pub struct Client {
     options: ClientOptions,
     /// Tools by name as last listed.
     tools: std::sync::Mutex<std::collections::HashMap<String, Tool>>,
+    era: Era,
+    /// Why this era was chosen, for `gatehouse info`.
+    era_reason: String,
 }
 
 impl std::fmt::Debug for Client {
@@ -152,20 +162,27 @@ impl Client {
     ) -> Result<Client> {
         let (transport, link) = LegacySseTransport::connect(config.clone()).await?;
         let peer = Peer::start(link, handler);
+        // HTTP+SSE predates the modern era: no probe.
+        let options = ClientOptions {
+            era: EraChoice::Legacy,
+            ..options
+        };
         Self::initialize(peer, Box::new(transport), options).await
     }
 
-    /// Runs the handshake over an started transport; closes it if the handshake fails.
+    /// Settles the era over a started transport (probe, discover or handshake); closes the
+    /// transport if that fails.
     async fn initialize(
         peer: Peer,
         mut transport: Box<dyn Transport>,
         options: ClientOptions,
     ) -> Result<Client> {
-        match handshake(&peer, &options).await {
-            Ok(init) => {
-                if tokio::time::timeout(READY_TIMEOUT, transport.ready())
-                    .await
-                    .is_err()
+        match establish(&peer, &options).await {
+            Ok((init, era, era_reason)) => {
+                if era == Era::Legacy
+                    && tokio::time::timeout(READY_TIMEOUT, transport.ready())
+                        .await
+                        .is_err()
                 {
                     tracing::debug!(
                         "the transport did not settle within {READY_TIMEOUT:?}; going on"
@@ -177,6 +194,8 @@ impl Client {
                     init,
                     options,
                     tools: std::sync::Mutex::default(),
+                    era,
+                    era_reason,
                 })
             }
             Err(e) => {
@@ -186,6 +205,16 @@ impl Client {
                 Err(e)
             }
         }
+    }
+
+    /// The era this connection speaks.
+    pub fn era(&self) -> Era {
+        self.era
+    }
+
+    /// Why that era was chosen.
+    pub fn era_reason(&self) -> &str {
+        &self.era_reason
     }
 
     /// What the server said about itself in the handshake.
@@ -290,6 +319,53 @@ impl Client {
     }
 }
 
+/// Picks the era as `options.era` asks and returns what the server said about itself.
+async fn establish(
+    peer: &Peer,
+    options: &ClientOptions,
+) -> Result<(InitializeResult, Era, String)> {
+    let found = |init, era, why: &str| Ok((init, era, why.to_owned()));
+    match options.era {
+        EraChoice::Legacy => found(
+            handshake(peer, options).await?,
+            Era::Legacy,
+            "legacy was requested",
+        ),
+        EraChoice::Modern => match era::discover(peer, options, options.request_timeout).await? {
+            era::Probe::Modern(init) => found(init, Era::Modern, "modern was requested"),
+            era::Probe::AnsweredAsInitialize(init) => Err(McpError::UnsupportedVersion {
+                version: init.protocol_version,
+                supported: era::MODERN.join(", "),
+            }),
+        },
+        EraChoice::Auto => match era::discover(peer, options, options.discover_timeout).await {
+            Ok(era::Probe::Modern(init)) => {
+                found(init, Era::Modern, "the server answered server/discover")
+            }
+            Ok(era::Probe::AnsweredAsInitialize(init)) => {
+                peer.set_meta(None);
+                let init = finish_handshake(peer, init).await?;
+                found(
+                    init,
+                    Era::Legacy,
+                    "the server took server/discover for initialize",
+                )
+            }
+            Err(e) if era::is_modern_error(&e) => Err(e),
+            Err(probe) => {
+                // Not a modern server: forget the modern `_meta` and shake hands.
+                peer.set_meta(None);
+                let init = handshake(peer, options).await?;
+                Ok((
+                    init,
+                    Era::Legacy,
+                    format!("server/discover failed ({probe}); initialize worked"),
+                ))
+            }
+        },
+    }
+}
+
 async fn handshake(peer: &Peer, options: &ClientOptions) -> Result<InitializeResult> {
     let params = json!({
         "protocolVersion": protocol::LATEST,
@@ -299,7 +375,11 @@ async fn handshake(peer: &Peer, options: &ClientOptions) -> Result<InitializeRes
     let raw = peer
         .request("initialize", Some(params), options.initialize_timeout)
         .await?;
-    let init = parse_initialize(raw)?;
+    finish_handshake(peer, parse_initialize(raw)?).await
+}
+
+/// Checks the negotiated version and confirms the handshake with `notifications/initialized`.
+async fn finish_handshake(peer: &Peer, init: InitializeResult) -> Result<InitializeResult> {
     if !protocol::is_supported(&init.protocol_version) {
         return Err(McpError::UnsupportedVersion {
             version: init.protocol_version,

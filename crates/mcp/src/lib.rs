@@ -6,6 +6,7 @@
 
 pub mod client;
 pub mod content;
+pub mod era;
 pub mod error;
 pub mod features;
 pub mod jsonrpc;
@@ -16,6 +17,7 @@ pub mod types;
 
 pub use client::{Client, ClientOptions, HttpMode};
 pub use content::{Content, KnownContent, ResourceContents};
+pub use era::{Era, EraChoice};
 pub use error::{McpError, Result};
 pub use features::completion::{Completion, CompletionRef};
 pub use features::logging::{LogLevel, UnknownLogLevel};

@@ -197,7 +197,9 @@ impl Peer {
             inner: &self.inner,
             id: id.clone(),
             progress_token: token.clone(),
-            cancellable: method != "initialize",
+            // Neither the handshake nor the era probe is cancelled: before the era is settled
+            // a legacy server must see nothing but `initialize`.
+            cancellable: method != "initialize" && method != "server/discover",
             reason: "the client no longer needs the result",
             armed: true,
         };

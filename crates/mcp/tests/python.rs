@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use gatehouse_mcp::peer::RefusingHandler;
-use gatehouse_mcp::{CallOptions, Client, ClientOptions, HttpConfig, HttpMode, StdioConfig};
+use gatehouse_mcp::{CallOptions, Client, ClientOptions, Era, HttpConfig, HttpMode, StdioConfig};
 use serde_json::json;
 use tokio::process::{Child, Command};
 
@@ -66,6 +66,21 @@ fn http(port: u16, path: &str) -> HttpConfig {
 /// The same checks on every transport: tools, structured output, isError, instructions.
 async fn exercise(client: Client, transport: &str) {
     assert_eq!(client.transport_kind(), transport);
+    // The SDK serves both eras; HTTP+SSE exists only in the legacy one.
+    let expected = if transport == "sse" {
+        Era::Legacy
+    } else {
+        Era::Modern
+    };
+    assert_eq!(
+        client.era(),
+        expected,
+        "a dual-era server is spoken to in the modern era: {}",
+        client.era_reason()
+    );
+    if expected == Era::Modern {
+        assert_eq!(client.initialize_result().protocol_version, "2026-07-28");
+    }
     let init = client.initialize_result().clone();
     assert_eq!(init.server_info.name, "gatehouse-python-fixture");
     assert_eq!(

@@ -49,6 +49,16 @@ async fn lists_the_tools_of_server_everything() {
     let client = connect(&everything())
         .await
         .expect("server-everything must initialize");
+    assert_eq!(
+        client.era(),
+        gatehouse_mcp::Era::Legacy,
+        "server-everything is legacy-only"
+    );
+    assert!(
+        client.era_reason().contains("server/discover failed"),
+        "why: {}",
+        client.era_reason()
+    );
     let init = client.initialize_result().clone();
     assert_eq!(
         init.protocol_version, "2025-11-25",

@@ -39,6 +39,11 @@ async fn scenario_run(scenario: &str, url: url::Url) -> Result<(), HostError> {
         }
         "sse-retry" => call_listed(&client, "test_reconnection", None).await,
         "json-schema-2020-12-preservation" => echo_schema(&client).await,
+        // Listing is the whole exercise: the client must not fetch the schema's remote `$ref`.
+        "request-metadata" | "json-schema-ref-no-deref" => {
+            client.list_tools().await.map(drop).map_err(HostError::from)
+        }
+        "http-standard-headers" => exercise_named_methods(&client).await,
         other => Err(HostError::Unsupported(format!(
             "unknown conformance scenario `{other}`"
         ))),
@@ -80,6 +85,30 @@ async fn call_listed(
             "`{name}` returned an error: {:?}",
             result.content
         )));
+    }
+    Ok(())
+}
+
+/// Calls every tool, reads every resource and gets every prompt, so that each method whose
+/// request names its target is sent once (SEP-2243 standard headers).
+async fn exercise_named_methods(client: &Client) -> Result<(), HostError> {
+    for tool in client.list_tools().await?.items {
+        let arguments = sample_arguments(&tool.input_schema);
+        client
+            .call_tool(&tool.name, Some(arguments), CallOptions::default())
+            .await?;
+    }
+    if client.server_declares("resources") {
+        for resource in client.list_resources().await?.items {
+            client.read_resource(&resource.uri).await?;
+        }
+    }
+    if client.server_declares("prompts") {
+        for prompt in client.list_prompts().await?.items {
+            client
+                .get_prompt(&prompt.name, &std::collections::BTreeMap::new())
+                .await?;
+        }
     }
     Ok(())
 }
