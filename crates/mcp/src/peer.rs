@@ -122,6 +122,8 @@ struct Inner {
     /// Fields added to every outgoing request's and notification's `_meta` (the 2026-07-28 era
     /// carries version, capabilities and client info there).
     meta: Mutex<Option<serde_json::Map<String, Value>>>,
+    /// Answers server-initiated requests, and the input requests of multi round-trip results.
+    handler: Arc<dyn Handler>,
     next_id: AtomicI64,
     closed: watch::Sender<Option<String>>,
 }
@@ -150,6 +152,7 @@ impl Peer {
             progress: Mutex::new(HashMap::new()),
             in_flight: tokio::sync::Semaphore::new(MAX_IN_FLIGHT),
             meta: Mutex::new(None),
+            handler: handler.clone(),
             next_id: AtomicI64::new(1),
             closed,
         });
@@ -264,6 +267,11 @@ impl Peer {
             .send(jsonrpc::notification(method, self.with_meta(params)))
             .await
             .map_err(|_| self.closed_error())
+    }
+
+    /// The handler that answers the server's requests.
+    pub fn handler(&self) -> Arc<dyn Handler> {
+        self.inner.handler.clone()
     }
 
     /// Sets the fields stamped into every outgoing message's `_meta`, or none.

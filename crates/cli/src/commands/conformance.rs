@@ -43,7 +43,9 @@ async fn scenario_run(scenario: &str, url: url::Url) -> Result<(), HostError> {
         "request-metadata" | "json-schema-ref-no-deref" => {
             client.list_tools().await.map(drop).map_err(HostError::from)
         }
-        "http-standard-headers" => exercise_named_methods(&client).await,
+        "http-standard-headers" | "sep-2322-client-request-state" => {
+            exercise_named_methods(&client).await
+        }
         other => Err(HostError::Unsupported(format!(
             "unknown conformance scenario `{other}`"
         ))),

@@ -5,6 +5,7 @@ pub mod completion;
 pub mod elicitation;
 pub mod elicitation_form;
 pub mod logging;
+pub mod mrtr;
 pub mod ping;
 pub mod prompts;
 pub mod resources;

@@ -151,13 +151,14 @@ impl Client {
         arguments: &BTreeMap<String, String>,
     ) -> Result<GetPromptResult> {
         self.require_capability("prompts", "prompts")?;
-        let mut params = json!({ "name": name });
+        let mut params = serde_json::Map::new();
+        params.insert("name".into(), json!(name));
         if !arguments.is_empty() {
-            params["arguments"] = json!(arguments);
+            params.insert("arguments".into(), json!(arguments));
         }
+        let options = crate::peer::RequestOptions::new(self.request_timeout());
         let raw = self
-            .peer()
-            .request("prompts/get", Some(params), self.request_timeout())
+            .request_completing_input("prompts/get", params, options)
             .await?;
         GetPromptResult::parse(raw)
     }

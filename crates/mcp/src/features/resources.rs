@@ -70,13 +70,11 @@ impl Client {
     /// An entry without the shape of resource contents is skipped with a warning.
     pub async fn read_resource(&self, uri: &str) -> Result<Vec<ResourceContents>> {
         self.require_capability("resources", "reading resources")?;
+        let mut params = serde_json::Map::new();
+        params.insert("uri".into(), json!(uri));
+        let options = crate::peer::RequestOptions::new(self.request_timeout());
         let raw = self
-            .peer()
-            .request(
-                "resources/read",
-                Some(json!({ "uri": uri })),
-                self.request_timeout(),
-            )
+            .request_completing_input("resources/read", params, options)
             .await?;
         parse_contents(raw)
     }

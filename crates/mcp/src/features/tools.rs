@@ -133,9 +133,10 @@ impl Client {
                 .run_tool_task(name, arguments, options.task_status, timeout)
                 .await;
         }
-        let mut params = json!({ "name": name });
+        let mut params = Map::new();
+        params.insert("name".into(), json!(name));
         if let Some(arguments) = arguments {
-            params["arguments"] = arguments;
+            params.insert("arguments".into(), arguments);
         }
         let request = RequestOptions {
             timeout: options.timeout,
@@ -144,8 +145,7 @@ impl Client {
             progress: options.progress,
         };
         let raw = self
-            .peer()
-            .request_with("tools/call", Some(params), request)
+            .request_completing_input("tools/call", params, request)
             .await?;
         Ok(CallToolResult::parse(raw, self.cached_tool(name).as_ref()))
     }

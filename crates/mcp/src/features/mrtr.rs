@@ -1,0 +1,77 @@
+//! Multi round-trip requests (2026-07-28 basic/patterns/mrtr): a `tools/call`, `prompts/get` or
+//! `resources/read` may come back as `resultType: "input_required"` with `inputRequests`
+//! (elicitation, sampling, roots) and an opaque `requestState`. Each input request goes to the
+//! same handler that answers legacy server-initiated requests; the original request is then sent
+//! again, with a new id, the answers under the same keys and the state echoed byte for byte.
+//! A result without `resultType` is complete. Callers see one logical request.
+
+use serde_json::{Map, Value};
+
+use crate::client::Client;
+use crate::error::{McpError, Result};
+use crate::peer::RequestOptions;
+
+/// Rounds before a server that keeps asking is given up on.
+const MAX_ROUNDS: usize = 8;
+
+impl Client {
+    /// Sends `method` and answers input requests until the result is complete.
+    pub(crate) async fn request_completing_input(
+        &self,
+        method: &str,
+        mut params: Map<String, Value>,
+        options: RequestOptions,
+    ) -> Result<Value> {
+        for _ in 0..MAX_ROUNDS {
+            let result = self
+                .peer()
+                .request_with(method, Some(Value::Object(params.clone())), options.clone())
+                .await?;
+            if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
+                return Ok(result);
+            }
+            match result.get("inputRequests").and_then(Value::as_object) {
+                Some(requests) => {
+                    let responses = self.answer_input_requests(requests).await?;
+                    params.insert("inputResponses".into(), Value::Object(responses));
+                }
+                None => {
+                    params.remove("inputResponses");
+                }
+            }
+            // Echo the state exactly, and never invent one (the MRTR client requirements).
+            match result.get("requestState") {
+                Some(state) => params.insert("requestState".into(), state.clone()),
+                None => params.remove("requestState"),
+            };
+        }
+        Err(McpError::InvalidResponse {
+            method: method.to_owned(),
+            message: format!("the server still wanted input after {MAX_ROUNDS} rounds"),
+        })
+    }
+
+    async fn answer_input_requests(
+        &self,
+        requests: &Map<String, Value>,
+    ) -> Result<Map<String, Value>> {
+        let handler = self.peer().handler();
+        let mut responses = Map::new();
+        for (key, request) in requests {
+            let method = request
+                .get("method")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let answer = handler
+                .on_request(method.clone(), request.get("params").cloned())
+                .await;
+            let answer = answer.map_err(|error| McpError::Rpc {
+                method: method.clone(),
+                error: Box::new(error),
+            })?;
+            responses.insert(key.clone(), answer);
+        }
+        Ok(responses)
+    }
+}
