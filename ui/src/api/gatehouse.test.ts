@@ -42,9 +42,12 @@ describe("command wrappers", () => {
       status: "error",
       error: { code: "duplicate_name", message: "a server named x already exists" },
     });
-    const error = await addServer({ name: "x", enabled: true, spec: { kind: "http", url: "http://h", transport: "auto", headers: [] } }).catch(
-      (e: unknown) => e,
-    );
+    const error = await addServer({
+      name: "x",
+      enabled: true,
+      roots: [],
+      spec: { kind: "http", url: "http://h", transport: "auto", headers: [] },
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatehouseError);
     expect(error).toMatchObject({ code: "duplicate_name", message: "a server named x already exists" });
   });

@@ -50,6 +50,8 @@ export type ServerConfig = {
 	id: string,
 	name: string,
 	enabled: boolean,
+	/**  The server's roots as `file://` URIs. */
+	roots: string[],
 	spec: ServerSpec,
 	createdAt: string,
 	updatedAt: string,
@@ -59,6 +61,8 @@ export type ServerConfig = {
 export type ServerInput = {
 	name: string,
 	enabled: boolean,
+	/**  Directories the server may work in, as absolute paths or `file://` URIs (MCP roots). */
+	roots: string[],
 	spec: ServerSpec,
 };
 

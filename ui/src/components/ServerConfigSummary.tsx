@@ -1,7 +1,8 @@
 // Read-only summary of a server's saved configuration. Env/header values are never shown:
-// plain ones are listed by name, secret ones by name with a keyring marker.
+// plain ones are listed by name, secret ones by name with a keyring marker. Roots show as paths.
 
 import type { ServerConfig } from "../api/gatehouse";
+import { rootUriToPath } from "../model/rootUriToPath";
 
 function formatDate(iso: string): string {
   const date = new Date(iso);
@@ -26,6 +27,20 @@ function SecretNames({ names }: { names: readonly string[] }) {
       {names.map((name, i) => (
         <li key={i} data-testid="secret-entry">
           <span className="mono">{name}</span> <span className="muted">•••• (in keyring)</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The server's roots (file:// URIs) as plain paths, one per row, or "No roots". */
+function RootPaths({ uris }: { uris: readonly string[] }) {
+  if (uris.length === 0) return <span className="muted">No roots</span>;
+  return (
+    <ul className="root-list mono">
+      {uris.map((uri, i) => (
+        <li key={i} data-testid="root-entry" title={uri}>
+          {rootUriToPath(uri)}
         </li>
       ))}
     </ul>
@@ -95,6 +110,10 @@ export function ServerConfigSummary({ config }: { config: ServerConfig }) {
           )}
         </>
       )}
+      <dt>Roots</dt>
+      <dd data-testid="config-roots">
+        <RootPaths uris={config.roots} />
+      </dd>
       <dt>Added</dt>
       <dd>{formatDate(config.createdAt)}</dd>
       <dt>Last changed</dt>

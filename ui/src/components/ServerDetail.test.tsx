@@ -1,5 +1,6 @@
 // Tests for the detail view: tool list rendering, not-connected explanations, reconnect, live refresh,
-// and a configuration summary that never renders env/header values, least of all secret ones.
+// and a configuration summary that never renders env/header values, least of all secret ones,
+// and lists roots as paths.
 
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -21,8 +22,8 @@ vi.mock("../api/gatehouse", () => import("../test/fakeGatehouse"));
 
 beforeEach(() => fake.resetFakeGatehouse());
 
-function renderDetail(status: ServerStatus, spec?: ServerSpec) {
-  const view = makeServer("everything", status, spec);
+function renderDetail(status: ServerStatus, spec?: ServerSpec, roots: string[] = []) {
+  const view = makeServer("everything", status, spec, roots);
   const handlers = { onReconnect: vi.fn(), onEnable: vi.fn(), onEdit: vi.fn(), onClose: vi.fn() };
   const result = render(<ServerDetail view={view} busy={false} {...handlers} />);
   return { view, handlers, ...result };
@@ -132,6 +133,25 @@ describe("ServerDetail", () => {
     const detail = screen.getByTestId("server-detail");
     expect(detail.innerHTML).not.toContain("sk-leak");
     expect(detail.innerHTML).not.toContain("plain-value");
+  });
+
+  it.each<[string, ServerSpec | undefined]>([
+    ["stdio", undefined],
+    ["http", { kind: "http", url: "https://h/mcp", transport: "auto", headers: [] }],
+  ])("shows the roots of a %s server as plain paths", (_kind, spec) => {
+    renderDetail({ state: "disabled" }, spec, ["file:///home/me/project", "file:///home/me/My%20Notes"]);
+    const roots = screen.getByTestId("config-roots");
+    expect(within(roots).getAllByTestId("root-entry").map((e) => e.textContent)).toEqual([
+      "/home/me/project",
+      "/home/me/My Notes",
+    ]);
+    expect(roots).not.toHaveTextContent("file://");
+  });
+
+  it("says No roots when the server has none", () => {
+    renderDetail({ state: "disabled" });
+    expect(screen.getByTestId("config-roots")).toHaveTextContent(/^No roots$/);
+    expect(screen.queryByTestId("root-entry")).toBeNull();
   });
 
   it("lists no secret rows for a server without secrets", () => {

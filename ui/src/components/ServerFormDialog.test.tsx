@@ -46,6 +46,7 @@ describe("ServerFormDialog", () => {
     expect(onSubmit).toHaveBeenCalledWith({
       name: "everything",
       enabled: false,
+      roots: [],
       spec: {
         kind: "stdio",
         command: "npx",
@@ -76,6 +77,7 @@ describe("ServerFormDialog", () => {
     expect(onSubmit).toHaveBeenCalledWith({
       name: "remote",
       enabled: true,
+      roots: [],
       spec: {
         kind: "http",
         url: "http://127.0.0.1:3000/mcp",

@@ -11,6 +11,7 @@ import { Dialog } from "./Dialog";
 import { FormField } from "./FormField";
 import { HttpFields } from "./HttpFields";
 import { KindSwitch } from "./KindSwitch";
+import { RootsField } from "./RootsField";
 import { StdioFields } from "./StdioFields";
 
 type ServerFormDialogProps = {
@@ -107,6 +108,7 @@ export function ServerFormDialog({ mode, initialValues, onSubmit, onClose }: Ser
               onTransportChange={(transport) => setValues((v) => ({ ...v, transport }))}
             />
           )}
+          <RootsField value={values.roots} error={errors.roots} onChange={(value) => setField("roots", value)} />
           <label className="checkbox">
             <input
               type="checkbox"

@@ -111,7 +111,7 @@ describe("secret fields in the server form", () => {
     expect(screen.getByTestId("server-secret-env")).toHaveValue("API_KEY=\nDB_PASSWORD=");
     expect(screen.getByTestId("server-secret-env-stored")).toHaveTextContent("In the keyring now: API_KEY, DB_PASSWORD");
     await userEvent.click(screen.getByTestId("server-save"));
-    expect(onSubmit).toHaveBeenCalledWith({ name: "everything", enabled: true, spec: stdioSpecWithSecrets() });
+    expect(onSubmit).toHaveBeenCalledWith({ name: "everything", enabled: true, roots: [], spec: stdioSpecWithSecrets() });
   });
 
   it("replaces a stored secret header when a new value is typed", async () => {

@@ -1,3 +1,3 @@
-// Result type shared by the line-oriented textarea parsers (env, headers).
+// Result type shared by the line-oriented textarea parsers (env, headers, roots).
 
 export type LineParseResult<T> = { ok: true; items: T[] } | { ok: false; errors: string[] };

@@ -1,4 +1,4 @@
-// Tests for client-side form validation and ServerInput construction.
+// Tests for client-side form validation and ServerInput construction, roots included.
 
 import { describe, expect, it } from "vitest";
 import { buildServerInput } from "./buildServerInput";
@@ -17,6 +17,7 @@ describe("buildServerInput", () => {
       input: {
         name: "everything",
         enabled: true,
+        roots: [],
         spec: {
           kind: "stdio",
           command: "npx",
@@ -52,6 +53,7 @@ describe("buildServerInput", () => {
       input: {
         name: "remote",
         enabled: true,
+        roots: [],
         spec: {
           kind: "http",
           url: "https://example.com/mcp",
@@ -85,6 +87,25 @@ describe("buildServerInput", () => {
     expect(buildServerInput(form({ name: "s", kind: "stdio", command: "x", url: "not a url" })).ok).toBe(true);
   });
 
+  it.each(["stdio", "http"] as const)("sends the roots of a %s server, blank lines and duplicates dropped", (kind) => {
+    const roots = " /home/me/project \n\nfile:///tmp/x\n/home/me/project\nfile:///home/me/project";
+    const result = buildServerInput(form({ name: "r", kind, command: "npx", url: "https://h/mcp", roots }));
+    expect(result.ok && result.input.roots).toEqual(["/home/me/project", "file:///tmp/x"]);
+  });
+
+  it.each(["stdio", "http"] as const)("blocks a %s server with a relative root, with the engine's wording", (kind) => {
+    const result = buildServerInput(form({ name: "r", kind, command: "npx", url: "https://h/mcp", roots: "/ok\nrelative/dir" }));
+    expect(result).toEqual({ ok: false, errors: { roots: "the root `relative/dir` must be an absolute path or a file:// URI" } });
+  });
+
+  it("reports a bad root alongside the other errors", () => {
+    const result = buildServerInput(form({ name: "", command: "x", roots: "~/code" }));
+    expect(result).toEqual({
+      ok: false,
+      errors: { name: "name must not be empty", roots: "the root `~/code` must be an absolute path or a file:// URI" },
+    });
+  });
+
   it("round-trips a saved config through the form", () => {
     const spec = {
       kind: "stdio" as const,
@@ -97,10 +118,15 @@ describe("buildServerInput", () => {
       id: "1",
       name: "git",
       enabled: false,
+      roots: ["file:///home/me/my%20project", "file:///tmp"],
       spec,
       createdAt: "",
       updatedAt: "",
     });
-    expect(buildServerInput(values)).toEqual({ ok: true, input: { name: "git", enabled: false, spec } });
+    // The engine turns the displayed paths back into the same file:// URIs.
+    expect(buildServerInput(values)).toEqual({
+      ok: true,
+      input: { name: "git", enabled: false, roots: ["/home/me/my project", "/tmp"], spec },
+    });
   });
 });

@@ -1,5 +1,5 @@
 // Validates the add/edit form client-side (mirroring the engine's rules) and builds a ServerInput,
-// joining the plain and the secret (keyring) lists of env vars or headers.
+// joining the plain and the secret (keyring) lists of env vars or headers; roots apply to both kinds.
 
 import type { EnvVar, ServerInput } from "../api/gatehouse";
 import { checkSecretEntries } from "./checkSecretEntries";
@@ -7,6 +7,7 @@ import type { LineParseResult } from "./LineParseResult";
 import { parseArgLines } from "./parseArgLines";
 import { parseEnvLines } from "./parseEnvLines";
 import { parseHeaderLines } from "./parseHeaderLines";
+import { parseRootLines } from "./parseRootLines";
 import type { ServerFormErrors, ServerFormValues } from "./serverFormValues";
 import { validateHttpUrl } from "./validateHttpUrl";
 
@@ -38,6 +39,8 @@ export function buildServerInput(values: ServerFormValues): BuildResult {
   const errors: ServerFormErrors = {};
   const name = values.name.trim();
   if (name === "") errors.name = "name must not be empty";
+  const roots = parseRootLines(values.roots);
+  if (!roots.ok) errors.roots = roots.errors.join("; ");
 
   if (values.kind === "stdio") {
     const command = values.command.trim();
@@ -48,13 +51,14 @@ export function buildServerInput(values: ServerFormValues): BuildResult {
     const secretEnvError = joined(secretListErrors(envAsNamed(env), envAsNamed(secretEnv), values.storedSecretEnvKeys, false));
     if (envError !== undefined) errors.env = envError;
     if (secretEnvError !== undefined) errors.secretEnv = secretEnvError;
-    if (!env.ok || !secretEnv.ok || Object.keys(errors).length > 0) return { ok: false, errors };
+    if (!roots.ok || !env.ok || !secretEnv.ok || Object.keys(errors).length > 0) return { ok: false, errors };
     const cwd = values.cwd.trim();
     return {
       ok: true,
       input: {
         name,
         enabled: values.enabled,
+        roots: roots.items,
         spec: {
           kind: "stdio",
           command,
@@ -74,12 +78,13 @@ export function buildServerInput(values: ServerFormValues): BuildResult {
   const secretHeadersError = joined(secretListErrors(headers, secretHeaders, values.storedSecretHeaderNames, true));
   if (headersError !== undefined) errors.headers = headersError;
   if (secretHeadersError !== undefined) errors.secretHeaders = secretHeadersError;
-  if (!headers.ok || !secretHeaders.ok || Object.keys(errors).length > 0) return { ok: false, errors };
+  if (!roots.ok || !headers.ok || !secretHeaders.ok || Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
     input: {
       name,
       enabled: values.enabled,
+      roots: roots.items,
       spec: {
         kind: "http",
         url: values.url.trim(),

@@ -15,6 +15,7 @@ const configWith = (spec: ServerSpec) => ({
   id: "1",
   name: "x",
   enabled: true,
+  roots: [],
   spec,
   createdAt: "",
   updatedAt: "",
@@ -38,10 +39,10 @@ describe("buildServerInput with secrets", () => {
   it("keeps stored secrets on edit: the pre-filled empty lines are sent as empty secret values", () => {
     const values = formValuesFromConfig(configWith(stdioSpecWithSecrets()));
     const result = buildServerInput(values);
-    expect(result).toEqual({ ok: true, input: { name: "x", enabled: true, spec: stdioSpecWithSecrets() } });
+    expect(result).toEqual({ ok: true, input: { name: "x", enabled: true, roots: [], spec: stdioSpecWithSecrets() } });
 
     const headerValues = formValuesFromConfig(configWith(httpSpecWithSecrets()));
-    expect(buildServerInput(headerValues)).toEqual({ ok: true, input: { name: "x", enabled: true, spec: httpSpecWithSecrets() } });
+    expect(buildServerInput(headerValues)).toEqual({ ok: true, input: { name: "x", enabled: true, roots: [], spec: httpSpecWithSecrets() } });
   });
 
   it("replaces one stored secret and keeps the other", () => {

@@ -1,14 +1,16 @@
-// Tests for pre-filling the edit form from a saved config, splitting plain and secret entries.
+// Tests for pre-filling the edit form from a saved config, splitting plain and secret entries
+// and showing roots as paths.
 
 import { describe, expect, it } from "vitest";
 import type { ServerSpec } from "../api/gatehouse";
 import { httpSpecWithSecrets, stdioSpecWithSecrets } from "../test/serverFixtures";
 import { emptyFormValues, formValuesFromConfig } from "./serverFormValues";
 
-const config = (spec: ServerSpec) => ({
+const config = (spec: ServerSpec, roots: string[] = []) => ({
   id: "1",
   name: "x",
   enabled: true,
+  roots,
   spec,
   createdAt: "",
   updatedAt: "",
@@ -30,7 +32,17 @@ describe("formValuesFromConfig", () => {
     expect(values.storedSecretHeaderNames).toEqual(["Authorization"]);
   });
 
-  it("starts an add form with no secrets stored", () => {
+  it.each([
+    ["stdio", stdioSpecWithSecrets()],
+    ["http", httpSpecWithSecrets()],
+  ])("pre-fills the roots of a %s server as plain paths, one per line", (_kind, spec) => {
+    const roots = ["file:///home/me/project", "file:///home/me/My%20Notes", "file:///tmp/x?q"];
+    expect(formValuesFromConfig(config(spec, roots)).roots).toBe("/home/me/project\n/home/me/My Notes\nfile:///tmp/x?q");
+  });
+
+  it("starts an add form with no secrets stored and no roots", () => {
+    expect(emptyFormValues().roots).toBe("");
+    expect(formValuesFromConfig(config(stdioSpecWithSecrets())).roots).toBe("");
     expect(emptyFormValues()).toMatchObject({ secretEnv: "", secretHeaders: "", storedSecretEnvKeys: [], storedSecretHeaderNames: [] });
   });
 });

@@ -4,6 +4,7 @@ import type { ServerConfig, Transport } from "../api/gatehouse";
 import { formatArgLines } from "./parseArgLines";
 import { formatEnvLines, formatSecretEnvLines } from "./parseEnvLines";
 import { formatHeaderLines, formatSecretHeaderLines } from "./parseHeaderLines";
+import { formatRootLines } from "./parseRootLines";
 
 export type ServerKind = "stdio" | "http";
 
@@ -12,11 +13,13 @@ export type ServerKind = "stdio" | "http";
  * throws away what the user typed for the other kind. Secret env vars and headers
  * have their own textareas; the stored* lists name the secrets the saved server
  * already has in the OS keyring (empty when adding), whose values the engine never sends.
+ * Roots (one directory per line) apply to both kinds.
  */
 export type ServerFormValues = {
   name: string;
   enabled: boolean;
   kind: ServerKind;
+  roots: string;
   command: string;
   args: string;
   env: string;
@@ -48,6 +51,7 @@ export function emptyFormValues(): ServerFormValues {
     name: "",
     enabled: true,
     kind: "stdio",
+    roots: "",
     command: "",
     args: "",
     env: "",
@@ -62,9 +66,17 @@ export function emptyFormValues(): ServerFormValues {
   };
 }
 
-/** Pre-fills the edit form; each stored secret becomes an empty-valued line, which keeps it on save. */
+/**
+ * Pre-fills the edit form; each stored secret becomes an empty-valued line, which keeps it on save,
+ * and each root (a file:// URI) is shown as a plain path.
+ */
 export function formValuesFromConfig(config: ServerConfig): ServerFormValues {
-  const values: ServerFormValues = { ...emptyFormValues(), name: config.name, enabled: config.enabled };
+  const values: ServerFormValues = {
+    ...emptyFormValues(),
+    name: config.name,
+    enabled: config.enabled,
+    roots: formatRootLines(config.roots),
+  };
   const spec = config.spec;
   if (spec.kind === "stdio") {
     const secretKeys = spec.env.filter((v) => v.secret).map((v) => v.key);

@@ -1,16 +1,18 @@
-// Builders for ServerView / ToolInfo test data, including plain and secret env vars and headers.
+// Builders for ServerView / ToolInfo test data, including plain and secret env vars and headers
+// and roots (as the engine returns them: file:// URIs).
 
 import type { EnvVar, HttpHeader, ServerSpec, ServerStatus, ServerView, ToolInfo } from "../api/gatehouse";
 
 let nextId = 1;
 
-export function makeServer(name: string, status: ServerStatus, spec?: ServerSpec): ServerView {
+export function makeServer(name: string, status: ServerStatus, spec?: ServerSpec, roots: string[] = []): ServerView {
   const id = `srv-${nextId++}`;
   return {
     config: {
       id,
       name,
       enabled: status.state !== "disabled",
+      roots,
       spec: spec ?? { kind: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"], env: [], cwd: null },
       createdAt: "2025-01-02T03:04:05Z",
       updatedAt: "2025-01-02T03:04:05Z",
