@@ -10,7 +10,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 APP := $(TARGET_DIR)/debug/gatehouse-app
 
 .PHONY: run test deps test-deps ui-deps bindings bindings-check ui-build ui-check app \
-        fmt-check clippy rust-test ui-test e2e lint conformance
+        fmt-check clippy rust-test ui-test e2e lint conformance bench
 
 ## run: install what is missing, build the UI and the app, and open the window.
 run: deps ui-build app
@@ -75,6 +75,11 @@ ui-test: ui-deps
 conformance: app
 	@echo "==> MCP conformance suite (client scenarios)"
 	GATEHOUSE_BIN=$(TARGET_DIR)/debug/gatehouse tests/conformance/run.sh
+
+## bench: the tools/call round-trip benchmark (docs/performance.md); not part of `make test`.
+bench:
+	cd benches/ts-client && npm ci --no-audit --no-fund
+	$(CARGO) run --release -p gatehouse-bench
 
 ## e2e: the real window under Xvfb, driven by tauri-driver + WebKitWebDriver.
 e2e: app

@@ -31,9 +31,16 @@ fn main() -> ExitCode {
             });
         }
     };
-    match runtime.block_on(run(cli)) {
-        Ok(finish) => finish.exit_code(),
-        Err(e) => fail(&e),
+    // The command runs as a task on a worker thread, not in `block_on` on this thread: the
+    // connection's tasks then wake each other without cross-thread hand-offs (see
+    // docs/performance.md).
+    match runtime.block_on(runtime.spawn(run(cli))) {
+        Ok(Ok(finish)) => finish.exit_code(),
+        Ok(Err(e)) => fail(&e),
+        Err(e) => fail(&HostError::Io {
+            context: "the command failed".into(),
+            source: std::io::Error::other(e),
+        }),
     }
 }
 

@@ -1,0 +1,101 @@
+//! The official TypeScript SDK client: runs `node benches/ts-client/bench.mjs <echo> <calls>
+//! <warmup>`, which times its own calls with `process.hrtime.bigint()` and prints one JSON line
+//! with every sample. A missing `node` or SDK is reported as such, with the command that fixes it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::BoxError;
+use crate::stats::Samples;
+
+/// The SDK version `benches/ts-client/package.json` pins.
+pub const PINNED_SDK: &str = "1.32.2";
+
+/// The client script's directory, from the source tree this binary was built from.
+pub fn default_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("ts-client")
+}
+
+/// What `bench.mjs` prints.
+#[derive(Deserialize)]
+struct Report {
+    sdk: String,
+    samples_ns: Vec<u64>,
+    elapsed_ns: u64,
+}
+
+/// The measured samples and the SDK version that produced them.
+pub struct Run {
+    pub samples: Samples,
+    pub sdk: String,
+}
+
+/// Runs the Node client against the echo server.
+pub fn run(
+    node: &str,
+    dir: &Path,
+    echo: &Path,
+    calls: usize,
+    warmup: usize,
+) -> Result<Run, BoxError> {
+    let script = dir.join("bench.mjs");
+    if !script.is_file() {
+        return Err(format!("the TS client script is missing at {}", script.display()).into());
+    }
+    let sdk = dir.join("node_modules/@modelcontextprotocol/sdk/package.json");
+    if !sdk.is_file() {
+        return Err(format!(
+            "@modelcontextprotocol/sdk is not installed in {}: run `npm ci --prefix {}` (or pass --skip-ts)",
+            dir.display(),
+            dir.display()
+        )
+        .into());
+    }
+    let output = Command::new(node)
+        .arg(&script)
+        .arg(echo)
+        .arg(calls.to_string())
+        .arg(warmup.to_string())
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => format!(
+                "`{node}` was not found: install Node.js ≥ 18 (or pass --node PATH, or --skip-ts)"
+            ),
+            _ => format!("could not run `{node}`: {e}"),
+        })?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(format!(
+            "the TS client failed ({}): {}",
+            output.status,
+            stderr.trim()
+        )
+        .into());
+    }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|l| l.trim_start().starts_with('{'))
+        .ok_or("the TS client printed no JSON report")?;
+    let report: Report = serde_json::from_str(line)
+        .map_err(|e| format!("the TS client's report is not what was expected: {e}"))?;
+    if report.samples_ns.len() != calls {
+        return Err(format!(
+            "the TS client reported {} samples for {calls} calls",
+            report.samples_ns.len()
+        )
+        .into());
+    }
+    Ok(Run {
+        samples: Samples {
+            latencies_ns: report.samples_ns,
+            elapsed: Duration::from_nanos(report.elapsed_ns),
+        },
+        sdk: report.sdk,
+    })
+}
