@@ -3,20 +3,26 @@
 //! capabilities and instructions.
 
 use gatehouse_host::{Host, HostError};
+use gatehouse_mcp::Era;
 use serde_json::{Map, Value, json};
 
 use crate::commands::connection::Connection;
 use crate::output;
 
-/// The era of every connection today: the `initialize` handshake (2024-11-05 to 2025-11-25).
-/// The 2026-07-28 era, with `server/discover` and per-request metadata, comes later.
-const ERA: &str = "legacy";
-const ERA_DESCRIPTION: &str = "legacy (initialize handshake)";
+/// How each era is described to a person.
+fn describe_era(era: Era) -> &'static str {
+    match era {
+        Era::Legacy => "legacy (initialize handshake)",
+        Era::Modern => "modern (server/discover, per-request metadata)",
+    }
+}
 
 pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
     let connection = Connection::open(host, server).await?;
     let init = connection.client.initialize_result().clone();
     let transport = connection.client.transport_kind();
+    let era = connection.client.era();
+    let era_reason = connection.client.era_reason().to_owned();
     let name = connection.server.clone();
     connection.close(Ok(())).await?;
     if json {
@@ -24,7 +30,8 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
             "server": name,
             "transport": transport,
             "protocolVersion": init.protocol_version,
-            "era": ERA,
+            "era": era.as_str(),
+            "eraReason": era_reason,
             "serverInfo": init.server_info,
             "capabilities": init.capabilities,
             "instructions": init.instructions,
@@ -40,7 +47,8 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
         ("implementation", implementation),
         ("transport", transport.to_owned()),
         ("protocol", init.protocol_version.clone()),
-        ("era", ERA_DESCRIPTION.to_owned()),
+        ("era", describe_era(era).to_owned()),
+        ("chosen because", era_reason),
         ("capabilities", describe_capabilities(&init.capabilities)),
     ];
     for (label, value) in fields {
