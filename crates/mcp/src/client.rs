@@ -244,7 +244,20 @@ impl Client {
 
     /// Lists every tool, following `nextCursor` until the last page.
     pub async fn list_tools(&self) -> Result<ToolPage> {
-        let page: ToolPage = self.list_all("tools/list", "tools", None).await?;
+        let mut page: ToolPage = self.list_all("tools/list", "tools", None).await?;
+        // A tool whose x-mcp-header annotations break the rules is left out (2026-07-28
+        // streamable-http, "Custom Headers from Tool Parameters").
+        let (valid, invalid): (Vec<Tool>, Vec<Tool>) = std::mem::take(&mut page.items)
+            .into_iter()
+            .partition(|t| crate::features::param_headers::header_params(t).is_ok());
+        for tool in invalid {
+            if let Err(why) = crate::features::param_headers::header_params(&tool) {
+                tracing::warn!("leaving out tool `{}`: {why}", tool.name);
+            }
+            page.malformed
+                .push(serde_json::to_value(&tool).unwrap_or_default());
+        }
+        page.items = valid;
         let mut cache = self
             .tools
             .lock()

@@ -15,7 +15,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::error::{McpError, Result, RpcError};
 use crate::jsonrpc::{self, Message, RequestId, codes};
-use crate::transport::{BoxFuture, Inbound, Link};
+use crate::transport::{BoxFuture, Inbound, Link, Outbound};
 
 /// Receives what the server sends on its own initiative.
 pub trait Handler: Send + Sync + 'static {
@@ -60,6 +60,8 @@ pub struct RequestOptions {
     pub max_total: Option<Duration>,
     /// Where progress updates go; setting it sends a `progressToken`.
     pub progress: Option<mpsc::UnboundedSender<Progress>>,
+    /// Extra HTTP headers for this request (ignored by stdio).
+    pub headers: Vec<(String, String)>,
 }
 
 impl RequestOptions {
@@ -69,6 +71,7 @@ impl RequestOptions {
             reset_timeout_on_progress: true,
             max_total: None,
             progress: None,
+            headers: Vec::new(),
         }
     }
 }
@@ -113,7 +116,7 @@ fn with_progress_token(params: Option<Value>, id: &RequestId) -> Value {
 }
 
 struct Inner {
-    outbound: mpsc::Sender<Value>,
+    outbound: mpsc::Sender<Outbound>,
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Reply>>>,
     /// Progress tokens of in-flight requests, to their request's update channel.
     progress: Mutex<HashMap<String, mpsc::UnboundedSender<Value>>>,
@@ -214,7 +217,10 @@ impl Peer {
         if self
             .inner
             .outbound
-            .send(jsonrpc::request(&id, method, params))
+            .send(Outbound {
+                message: jsonrpc::request(&id, method, params),
+                headers: options.headers.clone(),
+            })
             .await
             .is_err()
         {
@@ -264,7 +270,7 @@ impl Peer {
     pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<()> {
         self.inner
             .outbound
-            .send(jsonrpc::notification(method, self.with_meta(params)))
+            .send(jsonrpc::notification(method, self.with_meta(params)).into())
             .await
             .map_err(|_| self.closed_error())
     }
@@ -367,7 +373,7 @@ impl Drop for PendingGuard<'_> {
                 "notifications/cancelled",
                 Some(json!({ "requestId": self.id, "reason": self.reason })),
             );
-            if self.inner.outbound.try_send(note).is_err() {
+            if self.inner.outbound.try_send(note.into()).is_err() {
                 tracing::debug!("could not send cancellation for request {}", self.id);
             }
         }
@@ -430,7 +436,7 @@ fn dispatch(inner: &Arc<Inner>, handler: &Arc<dyn Handler>, message: Message) {
                     Ok(result) => jsonrpc::response(&id, result),
                     Err(error) => jsonrpc::error_response(&id, &error),
                 };
-                let _ = outbound.send(message).await;
+                let _ = outbound.send(message.into()).await;
             });
         }
     }

@@ -43,9 +43,10 @@ async fn scenario_run(scenario: &str, url: url::Url) -> Result<(), HostError> {
         "request-metadata" | "json-schema-ref-no-deref" => {
             client.list_tools().await.map(drop).map_err(HostError::from)
         }
-        "http-standard-headers" | "sep-2322-client-request-state" => {
+        "http-standard-headers" | "sep-2322-client-request-state" | "http-invalid-tool-headers" => {
             exercise_named_methods(&client).await
         }
+        "http-custom-headers" => context_tool_calls(&client).await,
         other => Err(HostError::Unsupported(format!(
             "unknown conformance scenario `{other}`"
         ))),
@@ -111,6 +112,30 @@ async fn exercise_named_methods(client: &Client) -> Result<(), HostError> {
                 .get_prompt(&prompt.name, &std::collections::BTreeMap::new())
                 .await?;
         }
+    }
+    Ok(())
+}
+
+/// Makes the tool calls the suite lists in `MCP_CONFORMANCE_CONTEXT` (`toolCalls`), with
+/// exactly their arguments, after listing the tools to learn their header annotations.
+async fn context_tool_calls(client: &Client) -> Result<(), HostError> {
+    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|c| serde_json::from_str(&c).ok())
+        .ok_or_else(|| {
+            HostError::Validation("MCP_CONFORMANCE_CONTEXT is missing or not JSON".into())
+        })?;
+    client.list_tools().await?;
+    for call in context
+        .get("toolCalls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let name = call.get("name").and_then(Value::as_str).unwrap_or_default();
+        client
+            .call_tool(name, call.get("arguments").cloned(), CallOptions::default())
+            .await?;
     }
     Ok(())
 }

@@ -6,6 +6,7 @@ pub mod elicitation;
 pub mod elicitation_form;
 pub mod logging;
 pub mod mrtr;
+pub mod param_headers;
 pub mod ping;
 pub mod prompts;
 pub mod resources;

@@ -143,6 +143,7 @@ impl Client {
             reset_timeout_on_progress: true,
             max_total: options.max_total,
             progress: options.progress,
+            headers: self.parameter_headers(name, params.get("arguments")),
         };
         let raw = self
             .request_completing_input("tools/call", params, request)

@@ -5,12 +5,12 @@
 use std::time::Duration;
 
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
 
 use super::http_config::{HttpConfig, bounded_body, transport_error};
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
-use super::{BoxFuture, Inbound, Link, Transport};
+use super::{BoxFuture, Inbound, Link, Outbound, Transport};
 use crate::error::{Result, RpcError};
 use crate::jsonrpc::{self, RequestId, codes};
 
@@ -43,7 +43,7 @@ impl LegacySseTransport {
             )));
         }
         let (in_tx, in_rx) = mpsc::channel::<Inbound>(256);
-        let (out_tx, out_rx) = mpsc::channel::<Value>(64);
+        let (out_tx, out_rx) = mpsc::channel::<Outbound>(64);
         let (endpoint_tx, endpoint_rx) = oneshot::channel::<String>();
         let reader = tokio::spawn(read_loop(
             response,
@@ -164,10 +164,10 @@ async fn write_loop(
     client: reqwest::Client,
     endpoint: url::Url,
     max_len: usize,
-    mut outbound: mpsc::Receiver<Value>,
+    mut outbound: mpsc::Receiver<Outbound>,
     inbound: mpsc::Sender<Inbound>,
 ) {
-    while let Some(message) = outbound.recv().await {
+    while let Some(Outbound { message, .. }) = outbound.recv().await {
         let sent = client
             .post(endpoint.clone())
             .header(CONTENT_TYPE, "application/json")

@@ -27,10 +27,27 @@ pub enum Inbound {
     Closed { reason: String },
 }
 
+/// One message to send, with HTTP headers that only HTTP transports use (the 2026-07-28
+/// `Mcp-Param-*` headers mirrored from tool arguments).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outbound {
+    pub message: Value,
+    pub headers: Vec<(String, String)>,
+}
+
+impl From<Value> for Outbound {
+    fn from(message: Value) -> Self {
+        Self {
+            message,
+            headers: Vec::new(),
+        }
+    }
+}
+
 /// The peer's side of a transport.
 #[derive(Debug)]
 pub struct Link {
-    pub outbound: mpsc::Sender<Value>,
+    pub outbound: mpsc::Sender<Outbound>,
     pub inbound: mpsc::Receiver<Inbound>,
 }
 

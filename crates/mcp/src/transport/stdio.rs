@@ -19,7 +19,7 @@ use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, oneshot};
 
 use super::lines::{Line, LineReader};
-use super::{BoxFuture, Inbound, Link, Transport};
+use super::{BoxFuture, Inbound, Link, Outbound, Transport};
 use crate::error::{McpError, Result};
 
 /// How to start a stdio server.
@@ -92,7 +92,7 @@ impl StdioTransport {
             .map(Pid::from_raw);
 
         let ring: StderrRing = Arc::new(Mutex::new(VecDeque::new()));
-        let (out_tx, out_rx) = mpsc::channel::<Value>(64);
+        let (out_tx, out_rx) = mpsc::channel::<Outbound>(64);
         let (in_tx, in_rx) = mpsc::channel::<Inbound>(256);
         let (close_tx, close_rx) = oneshot::channel();
 
@@ -182,7 +182,7 @@ impl Transport for StdioTransport {
 
 async fn write_loop(
     mut stdin: ChildStdin,
-    mut outbound: mpsc::Receiver<Value>,
+    mut outbound: mpsc::Receiver<Outbound>,
     mut close: oneshot::Receiver<()>,
 ) {
     loop {
@@ -193,7 +193,7 @@ async fn write_loop(
                 None => break,
             },
         };
-        let mut line = message.to_string();
+        let mut line = message.message.to_string();
         line.push('\n');
         if let Err(e) = stdin.write_all(line.as_bytes()).await {
             tracing::debug!("stdio server stdin closed: {e}");

@@ -18,7 +18,7 @@ use tokio::task::JoinSet;
 
 use super::http_config::{HttpConfig, bounded_body};
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
-use super::{BoxFuture, Inbound, Link, Transport};
+use super::{BoxFuture, Inbound, Link, Outbound, Transport};
 use crate::error::Result;
 use crate::jsonrpc::{self, RequestId, codes};
 
@@ -85,7 +85,7 @@ impl StreamableHttpTransport {
     /// Prepares the connection; nothing is sent until the peer sends `initialize`.
     pub fn start(config: HttpConfig) -> Result<(Self, Link)> {
         let client = config.client()?;
-        let (out_tx, out_rx) = mpsc::channel::<Value>(64);
+        let (out_tx, out_rx) = mpsc::channel::<Outbound>(64);
         let (in_tx, in_rx) = mpsc::channel::<Inbound>(256);
         let shared = Arc::new(Shared {
             client,
@@ -172,7 +172,7 @@ impl Transport for StreamableHttpTransport {
     }
 }
 
-async fn write_loop(shared: Arc<Shared>, mut outbound: mpsc::Receiver<Value>) {
+async fn write_loop(shared: Arc<Shared>, mut outbound: mpsc::Receiver<Outbound>) {
     // Each message is its own task: a long-running request must not hold up the others. The
     // set is dropped (and every task aborted) when the transport closes.
     let mut tasks = JoinSet::new();
@@ -212,7 +212,11 @@ impl Outgoing {
     }
 }
 
-async fn post(shared: Arc<Shared>, message: Value) {
+async fn post(shared: Arc<Shared>, outbound: Outbound) {
+    let Outbound {
+        message,
+        headers: extra,
+    } = outbound;
     let outgoing = Outgoing::of(&message);
     // Server requests may come on the GET stream at once (the conformance elicitation
     // scenario does this), so the client waits for it before its first request.
@@ -227,7 +231,7 @@ async fn post(shared: Arc<Shared>, message: Value) {
     let mut retried = false;
     loop {
         let had_session = get(&shared.session_id).is_some();
-        let response = match send_post(&shared, &message).await {
+        let response = match send_post(&shared, &message, &extra).await {
             Ok(response) => response,
             Err(e) => {
                 return fail(
@@ -306,7 +310,11 @@ fn with_version(shared: &Shared, request: reqwest::RequestBuilder) -> reqwest::R
     }
 }
 
-async fn send_post(shared: &Shared, message: &Value) -> reqwest::Result<reqwest::Response> {
+async fn send_post(
+    shared: &Shared,
+    message: &Value,
+    extra: &[(String, String)],
+) -> reqwest::Result<reqwest::Response> {
     let mut request = shared
         .client
         .post(shared.config.url.clone())
@@ -314,6 +322,9 @@ async fn send_post(shared: &Shared, message: &Value) -> reqwest::Result<reqwest:
         .header(CONTENT_TYPE, "application/json");
     for (name, value) in standard_headers(message) {
         request = request.header(name, value);
+    }
+    for (name, value) in extra {
+        request = request.header(name.as_str(), value.as_str());
     }
     let modern_version = message
         .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
@@ -557,7 +568,9 @@ async fn reinitialize(shared: &Arc<Shared>) -> std::result::Result<(), String> {
     let id = json!(format!("gatehouse-reinitialize-{n}"));
     init["id"] = id.clone();
     put(&shared.session_id, None);
-    let response = send_post(shared, &init).await.map_err(|e| e.to_string())?;
+    let response = send_post(shared, &init, &[])
+        .await
+        .map_err(|e| e.to_string())?;
     if !response.status().is_success() {
         return Err(format!("HTTP {}", response.status()));
     }
@@ -583,7 +596,7 @@ async fn reinitialize(shared: &Arc<Shared>) -> std::result::Result<(), String> {
     }
     put(&shared.session_id, session);
     let initialized = jsonrpc::notification("notifications/initialized", None);
-    let response = send_post(shared, &initialized)
+    let response = send_post(shared, &initialized, &[])
         .await
         .map_err(|e| e.to_string())?;
     if !response.status().is_success() {
