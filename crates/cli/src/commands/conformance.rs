@@ -47,6 +47,15 @@ async fn scenario_run(scenario: &str, url: url::Url) -> Result<(), HostError> {
             exercise_named_methods(&client).await
         }
         "http-custom-headers" => context_tool_calls(&client).await,
+        // Listing must not fetch any skill file.
+        "sep-2640-client-no-prefetch" => client
+            .list_skills()
+            .await
+            .map(drop)
+            .map_err(HostError::from),
+        "sep-2640-client-verify-digest"
+        | "sep-2640-client-verify-size"
+        | "sep-2640-client-verify-frontmatter" => load_every_skill(&client).await,
         other => Err(HostError::Unsupported(format!(
             "unknown conformance scenario `{other}`"
         ))),
@@ -136,6 +145,18 @@ async fn context_tool_calls(client: &Client) -> Result<(), HostError> {
         client
             .call_tool(name, call.get("arguments").cloned(), CallOptions::default())
             .await?;
+    }
+    Ok(())
+}
+
+/// Loads each skill and then reads its other files; a skill that fails verification is refused
+/// before any of its other files is read.
+async fn load_every_skill(client: &Client) -> Result<(), HostError> {
+    for skill in client.list_skills().await? {
+        let loaded = client.load_skill(&skill).await?;
+        for file in loaded.skill.resources.iter().filter(|f| f.uri != skill.uri) {
+            client.read_skill_file(file).await?;
+        }
     }
     Ok(())
 }

@@ -10,5 +10,6 @@ pub mod param_headers;
 pub mod ping;
 pub mod prompts;
 pub mod resources;
+pub mod skills;
 pub mod tasks;
 pub mod tools;
