@@ -4,29 +4,75 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use gatehouse_mcp::peer::Handler;
-use gatehouse_mcp::{Client, ClientOptions, HttpConfig, HttpMode, StdioConfig};
+use gatehouse_mcp::{
+    Client, ClientOptions, EraChoice, HttpConfig, HttpMode, McpError, StdioConfig,
+};
 
 use crate::error::{HostError, Result};
+use crate::registry::Registry;
 use crate::registry::model::{ServerConfig, ServerSpec, ServerTransport};
 use crate::registry::secret_values;
-use crate::secrets::SecretStore;
 use crate::server_requests::HostHandler;
 
-/// Connects to a server and completes the handshake. Secret values are read from the keyring
-/// here, at the last moment, and live only in the child's environment or the request headers.
-pub async fn open_client(config: &ServerConfig, secrets: &dyn SecretStore) -> Result<Client> {
-    open_client_with(config, secrets, Arc::new(HostHandler::for_config(config))).await
+/// Connects to a server and settles its era. Secret values are read from the keyring here, at
+/// the last moment, and live only in the child's environment or the request headers.
+pub async fn open_client(config: &ServerConfig, registry: &Registry) -> Result<Client> {
+    open_client_with(config, registry, Arc::new(HostHandler::for_config(config))).await
 }
 
-/// Like [`open_client`], with the handler that answers the server's requests.
+/// Like [`open_client`], with the handler that answers the server's requests. The era found
+/// last time is tried first, without the probe; if that fails for a protocol reason, the server
+/// is probed again and the new finding kept.
 pub async fn open_client_with(
     config: &ServerConfig,
-    secrets: &dyn SecretStore,
+    registry: &Registry,
     handler: Arc<dyn Handler>,
 ) -> Result<Client> {
-    let config = secret_values::resolve(secrets, config).await?;
+    let resolved = secret_values::resolve(registry.secrets(), config).await?;
+    let cached = registry.cached_era(config).await;
+    let choice = match cached {
+        Some(gatehouse_mcp::Era::Modern) => EraChoice::Modern,
+        Some(gatehouse_mcp::Era::Legacy) => EraChoice::Legacy,
+        None => EraChoice::Auto,
+    };
+    let client = match connect(&resolved, choice, handler.clone()).await {
+        Err(HostError::Connection(e)) if cached.is_some() && era_may_be_wrong(&e) => {
+            tracing::info!(
+                "`{}` failed as {choice:?} ({e}); probing its era again",
+                config.name
+            );
+            connect(&resolved, EraChoice::Auto, handler).await?
+        }
+        other => other?,
+    };
+    if cached != Some(client.era())
+        && let Err(e) = registry.remember_era(config, client.era()).await
+    {
+        tracing::warn!("cannot remember the era of `{}`: {e}", config.name);
+    }
+    Ok(client)
+}
+
+/// Protocol-level failures that a wrong era explains; not being able to start or reach the
+/// server is something else.
+fn era_may_be_wrong(error: &McpError) -> bool {
+    matches!(
+        error,
+        McpError::Rpc { .. }
+            | McpError::UnsupportedVersion { .. }
+            | McpError::InvalidResponse { .. }
+            | McpError::Timeout { .. }
+    )
+}
+
+async fn connect(
+    config: &ServerConfig,
+    era: EraChoice,
+    handler: Arc<dyn Handler>,
+) -> Result<Client> {
     let options = ClientOptions {
         capabilities: HostHandler::capabilities(),
+        era,
         ..ClientOptions::default()
     };
     match &config.spec {

@@ -58,9 +58,9 @@ impl Host {
         let secrets = options
             .secrets
             .unwrap_or_else(|| Arc::new(SecretServiceStore));
-        let registry = Registry::new(store.pool().clone(), secrets.clone());
+        let registry = Registry::new(store.pool().clone(), secrets);
         let events = EventBus::default();
-        let sessions = Sessions::new(events.clone(), secrets);
+        let sessions = Sessions::new(events.clone(), registry.clone());
         Ok(Host {
             data_dir,
             store,

@@ -40,7 +40,7 @@ async fn roots_are_listed_and_sampling_and_elicitation_are_declined() {
     .await
     .expect("open");
     let config = host.registry().add(everything()).await.expect("add");
-    let client = open_client(&config, host.registry().secrets())
+    let client = open_client(&config, host.registry())
         .await
         .expect("connect");
     let tools = client.list_tools().await.expect("tools/list");

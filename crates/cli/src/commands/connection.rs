@@ -28,7 +28,7 @@ impl Connection {
             )));
         }
         let handler = Arc::new(TerminalAnswers::new(&config));
-        let client = open_client_with(&config, host.registry().secrets(), handler).await?;
+        let client = open_client_with(&config, host.registry(), handler).await?;
         Ok(Connection {
             server: config.name,
             client,

@@ -2,6 +2,7 @@
 //! SQLite. Servers are found by id or, for people and scripts, by name (case-insensitively).
 //! Secret env values and headers go to the OS keyring; the database only ever sees them blank.
 
+pub mod era_cache;
 pub mod model;
 pub mod secret_values;
 pub mod validate;
@@ -27,6 +28,10 @@ const COLUMNS: &str = "id, name, enabled, roots, spec, created_at, updated_at";
 impl Registry {
     pub fn new(pool: SqlitePool, secrets: Arc<dyn SecretStore>) -> Self {
         Self { pool, secrets }
+    }
+
+    pub(crate) fn pool(&self) -> &SqlitePool {
+        &self.pool
     }
 
     /// The keyring holding the servers' secret values.

@@ -13,8 +13,8 @@ use tokio::task::JoinHandle;
 
 use crate::connect::open_client_with;
 use crate::events::{EngineEvent, EventBus};
+use crate::registry::Registry;
 use crate::registry::model::ServerConfig;
-use crate::secrets::SecretStore;
 use crate::server_requests::{HostHandler, ServerNotice, SharedRoots};
 use status::{ServerStatus, ToolInfo};
 use tokio::sync::mpsc;
@@ -42,7 +42,7 @@ type Slots = Arc<Mutex<HashMap<String, Slot>>>;
 pub struct Sessions {
     slots: Slots,
     events: EventBus,
-    secrets: Arc<dyn SecretStore>,
+    registry: Registry,
     next_generation: Arc<std::sync::atomic::AtomicU64>,
 }
 
@@ -64,11 +64,11 @@ fn fingerprint(config: &ServerConfig) -> String {
 }
 
 impl Sessions {
-    pub fn new(events: EventBus, secrets: Arc<dyn SecretStore>) -> Self {
+    pub fn new(events: EventBus, registry: Registry) -> Self {
         Self {
             slots: Slots::default(),
             events,
-            secrets,
+            registry,
             next_generation: Arc::default(),
         }
     }
@@ -117,7 +117,7 @@ impl Sessions {
                 generation,
                 slots: self.slots.clone(),
                 events: self.events.clone(),
-                secrets: self.secrets.clone(),
+                registry: self.registry.clone(),
             };
             (
                 Some(stop_tx),
@@ -219,7 +219,7 @@ struct Runner {
     generation: u64,
     slots: Slots,
     events: EventBus,
-    secrets: Arc<dyn SecretStore>,
+    registry: Registry,
 }
 
 /// What a connection task receives: its roots, its notice channel and its stop signal.
@@ -244,7 +244,7 @@ impl Runner {
             Some(notices_tx),
         ));
         let client = tokio::select! {
-            client = open_client_with(&config, self.secrets.as_ref(), handler) => client,
+            client = open_client_with(&config, &self.registry, handler) => client,
             _ = &mut stop => return,
         };
         let client = match client {

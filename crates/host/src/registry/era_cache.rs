@@ -1,0 +1,50 @@
+//! The era each server was last found to speak (2026-07-28 basic/versioning: clients "MAY
+//! persist it across restarts of the same server configuration, re-probing if the cached
+//! assumption later fails"). A finding is kept with the configuration it was made for, so an
+//! edited server is probed again.
+
+use gatehouse_mcp::Era;
+
+use super::Registry;
+use super::model::ServerConfig;
+use crate::error::Result;
+
+fn spec_key(config: &ServerConfig) -> String {
+    serde_json::to_string(&config.spec).unwrap_or_default()
+}
+
+impl Registry {
+    /// The era found for this exact configuration, if any. A read failure counts as unknown.
+    pub async fn cached_era(&self, config: &ServerConfig) -> Option<Era> {
+        let row: Option<String> =
+            sqlx::query_scalar("SELECT era FROM server_eras WHERE server_id = ? AND spec = ?")
+                .bind(&config.id)
+                .bind(spec_key(config))
+                .fetch_optional(self.pool())
+                .await
+                .unwrap_or_else(|e| {
+                    tracing::debug!("reading the era cache failed: {e}");
+                    None
+                });
+        match row.as_deref() {
+            Some("modern") => Some(Era::Modern),
+            Some("legacy") => Some(Era::Legacy),
+            _ => None,
+        }
+    }
+
+    /// Records the era found for this configuration.
+    pub async fn remember_era(&self, config: &ServerConfig, era: Era) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO server_eras (server_id, spec, era) VALUES (?, ?, ?) \
+             ON CONFLICT(server_id) DO UPDATE SET spec = excluded.spec, era = excluded.era, \
+             checked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+        )
+        .bind(&config.id)
+        .bind(spec_key(config))
+        .bind(era.as_str())
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+}
