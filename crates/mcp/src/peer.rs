@@ -285,6 +285,13 @@ impl Peer {
         *lock(&self.inner.meta) = meta;
     }
 
+    /// Adds or replaces one stamped `_meta` field (starting a stamp if there was none).
+    pub fn insert_meta(&self, key: &str, value: Value) {
+        lock(&self.inner.meta)
+            .get_or_insert_with(serde_json::Map::new)
+            .insert(key.to_owned(), value);
+    }
+
     /// The params with the stamped `_meta` fields merged in (the caller's own `_meta` keys win).
     fn with_meta(&self, params: Option<Value>) -> Option<Value> {
         let Some(meta) = lock(&self.inner.meta).clone() else {

@@ -80,9 +80,16 @@ impl FromStr for LogLevel {
 }
 
 impl Client {
-    /// Asks the server to send log messages at `level` and above.
+    /// Asks the server to send log messages at `level` and above. In the modern era there is no
+    /// `logging/setLevel`: the level goes in every later request's `_meta` (2026-07-28
+    /// server/utilities/logging), so messages come on each request's own stream.
     pub async fn set_log_level(&self, level: LogLevel) -> Result<()> {
         self.require_capability("logging", "logging")?;
+        if self.era() == crate::era::Era::Modern {
+            self.peer()
+                .insert_meta("io.modelcontextprotocol/logLevel", json!(level));
+            return Ok(());
+        }
         self.peer()
             .request(
                 "logging/setLevel",
