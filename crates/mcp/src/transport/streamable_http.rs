@@ -6,7 +6,13 @@
 //! stream that ends before the answer is resumed with GET and `Last-Event-ID` after the
 //! server's `retry:` delay (SEP-1699 polling). A standalone GET stream carries server-initiated
 //! messages; 405 means the server has none. Closing sends DELETE for the session.
+//!
+//! In the 2026-07-28 era a request is cancelled by closing its response stream (2026-07-28
+//! basic/patterns/cancellation, "Transport-Specific Cancellation"): the peer's
+//! `notifications/cancelled` for a modern request still in flight aborts that request's POST
+//! instead of being sent.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -14,7 +20,7 @@ use reqwest::StatusCode;
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
-use tokio::task::JoinSet;
+use tokio::task::{AbortHandle, JoinSet};
 
 use super::http_config::{HttpConfig, bounded_body};
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
@@ -176,16 +182,56 @@ async fn write_loop(shared: Arc<Shared>, mut outbound: mpsc::Receiver<Outbound>)
     // Each message is its own task: a long-running request must not hold up the others. The
     // set is dropped (and every task aborted) when the transport closes.
     let mut tasks = JoinSet::new();
+    // The POSTs of modern requests still in flight, by request id, so that cancelling one can
+    // close its stream.
+    let mut modern_in_flight: HashMap<RequestId, AbortHandle> = HashMap::new();
     loop {
         tokio::select! {
             message = outbound.recv() => match message {
-                Some(message) => { tasks.spawn(post(shared.clone(), message)); }
+                Some(message) => {
+                    modern_in_flight.retain(|_, task| !task.is_finished());
+                    // 2026-07-28: closing the response stream is the cancellation, and the server
+                    // must take a disconnect as one; no `notifications/cancelled` is expected
+                    // (a claim-less one would even be routed to a stateless 2025-era instance
+                    // that never saw the request). The earlier revisions' servers do not treat a
+                    // disconnect as cancellation, so for them the notification is sent as before.
+                    if let Some(task) = cancelled_request(&message.message)
+                        .and_then(|id| modern_in_flight.remove(&id))
+                    {
+                        task.abort();
+                        continue;
+                    }
+                    let outgoing = Outgoing::of(&message.message);
+                    let modern = modern_version(&message.message).is_some();
+                    let task = tasks.spawn(post(shared.clone(), message));
+                    if let (true, Some(id)) = (modern, outgoing.id) {
+                        modern_in_flight.insert(id, task);
+                    }
+                }
                 None => break,
             },
             Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
         }
     }
     while tasks.join_next().await.is_some() {}
+}
+
+/// The request a `notifications/cancelled` message cancels.
+fn cancelled_request(message: &Value) -> Option<RequestId> {
+    if message.get("method").and_then(Value::as_str) != Some("notifications/cancelled")
+        || message.get("id").is_some()
+    {
+        return None;
+    }
+    serde_json::from_value(message.pointer("/params/requestId")?.clone()).ok()
+}
+
+/// The 2026-07-28 era's protocol version in a message's `_meta`, if it carries one.
+fn modern_version(message: &Value) -> Option<String> {
+    message
+        .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
 }
 
 /// What kind of message a POST carries.
@@ -326,11 +372,7 @@ async fn send_post(
     for (name, value) in extra {
         request = request.header(name.as_str(), value.as_str());
     }
-    let modern_version = message
-        .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    if let Some(version) = modern_version {
+    if let Some(version) = modern_version(message) {
         // 2026-07-28: the header mirrors the version in the body's `_meta`; no sessions.
         request = request.header(VERSION_HEADER, version);
     } else if message.get("method").and_then(Value::as_str) != Some("initialize") {
@@ -643,4 +685,28 @@ async fn fail(shared: &Shared, outgoing: &Outgoing, status: Option<u16>, message
         .inbound
         .send(Inbound::Message(jsonrpc::error_response(id, &error)))
         .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recognises_a_cancellation_and_the_request_it_names() {
+        let note = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": 7, "reason": "timed out"}});
+        assert_eq!(cancelled_request(&note), Some(RequestId::Number(7)));
+        let other = json!({"jsonrpc": "2.0", "method": "notifications/progress",
+            "params": {"requestId": 7}});
+        assert_eq!(cancelled_request(&other), None);
+    }
+
+    #[test]
+    fn tells_modern_messages_by_their_meta() {
+        let modern = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}});
+        assert_eq!(modern_version(&modern).as_deref(), Some("2026-07-28"));
+        let legacy = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {}});
+        assert_eq!(modern_version(&legacy), None);
+    }
 }

@@ -1,0 +1,294 @@
+//! Interop with a server on the official TypeScript SDK v2 (`@modelcontextprotocol/server`, pinned
+//! in tests/fixtures/package.json; the server is tests/fixtures/ts-sdk-v2/server.mjs) in the
+//! modern (2026-07-28) era, over stdio and over stateless Streamable HTTP: discovery, tools,
+//! structured output, an MRTR elicitation round trip, progress, cancellation and `isError`.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use gatehouse_mcp::error::RpcError;
+use gatehouse_mcp::peer::Handler;
+use gatehouse_mcp::transport::BoxFuture;
+use gatehouse_mcp::{
+    CallOptions, CallToolResult, Client, ClientOptions, Era, HttpConfig, HttpMode, StdioConfig,
+};
+use serde_json::{Value, json};
+use tokio::process::{Child, Command};
+use tokio::sync::mpsc;
+
+fn script() -> String {
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    assert!(
+        fixtures
+            .join("node_modules/@modelcontextprotocol/server/package.json")
+            .is_file(),
+        "the TypeScript SDK v2 is missing: run scripts/install-test-deps.sh"
+    );
+    fixtures.join("ts-sdk-v2/server.mjs").display().to_string()
+}
+
+/// Answers elicitations as a person would who confirms, and remembers what was asked.
+#[derive(Default)]
+struct Confirms {
+    asked: Mutex<Vec<Value>>,
+}
+
+impl Handler for Confirms {
+    fn on_request(
+        &self,
+        method: String,
+        params: Option<Value>,
+    ) -> BoxFuture<'static, Result<Value, RpcError>> {
+        if method == "elicitation/create" {
+            self.asked
+                .lock()
+                .expect("lock")
+                .push(params.unwrap_or_default());
+            return Box::pin(async {
+                Ok(
+                    json!({"action": "accept", "content": {"confirm": true, "note": "from gatehouse"}}),
+                )
+            });
+        }
+        Box::pin(async move {
+            Err(RpcError {
+                code: -32601,
+                message: format!("method not found: {method}"),
+                data: None,
+            })
+        })
+    }
+}
+
+/// Options that declare form elicitation, which `Confirms` answers.
+fn options() -> ClientOptions {
+    let mut options = ClientOptions::default();
+    options
+        .capabilities
+        .insert("elicitation".into(), json!({"form": {}}));
+    options
+}
+
+/// The server over HTTP on a free port, killed when dropped.
+struct HttpServer {
+    _child: Child,
+    port: u16,
+}
+
+async fn start_http() -> HttpServer {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port");
+    let child = Command::new("node")
+        .args([script().as_str(), "http", &port.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("node starts");
+    for _ in 0..300 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_ok()
+        {
+            return HttpServer {
+                _child: child,
+                port,
+            };
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the TypeScript server did not listen within 15 s");
+}
+
+fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// How many `count` calls the server saw cancelled.
+async fn cancelled(client: &Client) -> i64 {
+    let stats = client
+        .call_tool("stats", None, CallOptions::default())
+        .await
+        .expect("tools/call stats");
+    assert_eq!(stats.schema_problem, None);
+    stats
+        .structured_content
+        .and_then(|s| s.get("cancelled").and_then(Value::as_i64))
+        .expect("stats reports cancellations")
+}
+
+/// The same checks on both transports.
+async fn exercise(client: Client, handler: &Confirms, transport: &str) {
+    assert_eq!(client.transport_kind(), transport);
+    assert_eq!(
+        client.era(),
+        Era::Modern,
+        "the SDK answers server/discover: {}",
+        client.era_reason()
+    );
+    let init = client.initialize_result().clone();
+    assert_eq!(init.protocol_version, "2026-07-28");
+    assert_eq!(init.server_info.name, "gatehouse-ts-v2-fixture");
+    assert_eq!(
+        init.instructions.as_deref(),
+        Some("A test server on the TypeScript SDK v2.")
+    );
+    assert!(client.server_declares("tools"));
+
+    let tools = client.list_tools().await.expect("tools/list");
+    let names: Vec<&str> = tools.items.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["add", "confirm", "count", "stats", "fail"]);
+    assert!(tools.malformed.is_empty(), "{:?}", tools.malformed);
+
+    // Structured output, checked against the zod-generated outputSchema.
+    let sum = client
+        .call_tool("add", Some(json!({"a": 2, "b": 3})), CallOptions::default())
+        .await
+        .expect("tools/call add");
+    assert!(!sum.is_error);
+    assert_eq!(sum.structured_content, Some(json!({"sum": 5})));
+    assert_eq!(sum.schema_problem, None);
+    assert_eq!(text(&sum), "5");
+
+    // MRTR: `input_required` with an embedded elicitation, answered by the handler, retried
+    // with `inputResponses` and the echoed `requestState`; the server reports what it got.
+    let confirmed = client
+        .call_tool(
+            "confirm",
+            Some(json!({"action": "deploy"})),
+            CallOptions::default(),
+        )
+        .await
+        .expect("tools/call confirm");
+    assert!(!confirmed.is_error, "{}", text(&confirmed));
+    assert_eq!(confirmed.schema_problem, None);
+    assert_eq!(
+        confirmed.structured_content,
+        Some(json!({"action": "deploy", "answer": "accept",
+            "content": {"confirm": true, "note": "from gatehouse"},
+            "requestState": "asked:deploy"})),
+        "the retry carried the handler's answer and the server's state"
+    );
+    let asked = std::mem::take(&mut *handler.asked.lock().expect("lock"));
+    assert_eq!(asked.len(), 1, "one elicitation, one answer: {asked:?}");
+    assert_eq!(asked[0]["message"], "Really deploy?");
+    assert_eq!(asked[0]["mode"], "form");
+    assert!(asked[0]["requestedSchema"]["properties"]["confirm"].is_object());
+
+    // Progress updates reach the caller, in order.
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let counted = client
+        .call_tool(
+            "count",
+            Some(json!({"steps": 4, "intervalMs": 10})),
+            CallOptions {
+                progress: Some(tx),
+                ..CallOptions::default()
+            },
+        )
+        .await
+        .expect("tools/call count");
+    assert_eq!(text(&counted), "counted to 4");
+    let mut updates = Vec::new();
+    while let Ok(update) = rx.try_recv() {
+        updates.push(update);
+    }
+    let steps: Vec<(f64, Option<f64>)> = updates.iter().map(|p| (p.progress, p.total)).collect();
+    assert_eq!(
+        steps,
+        [1.0, 2.0, 3.0, 4.0].map(|n| (n, Some(4.0))),
+        "every progress update arrives"
+    );
+    assert_eq!(updates[0].message.as_deref(), Some("step 1"));
+
+    // Cancellation: drop a long call once it is running; the server stops it, and the
+    // connection keeps working.
+    let before = cancelled(&client).await;
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let mut long = Box::pin(client.call_tool(
+        "count",
+        Some(json!({"steps": 3000, "intervalMs": 20})),
+        CallOptions {
+            progress: Some(tx),
+            ..CallOptions::default()
+        },
+    ));
+    tokio::select! {
+        result = &mut long => panic!("a minute-long call finished early: {result:?}"),
+        update = rx.recv() => assert!(update.is_some(), "the long call reports progress"),
+    }
+    drop(long);
+    let mut seen = before;
+    for _ in 0..100 {
+        seen = cancelled(&client).await;
+        if seen > before {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        seen,
+        before + 1,
+        "the server saw the dropped call cancelled ({transport})"
+    );
+    assert_eq!(client.peer().pending_count(), 0);
+    let again = client
+        .call_tool(
+            "add",
+            Some(json!({"a": 40, "b": 2})),
+            CallOptions::default(),
+        )
+        .await
+        .expect("the connection works after a cancellation");
+    assert_eq!(again.structured_content, Some(json!({"sum": 42})));
+
+    // A tool error is a result, not a protocol error.
+    let failed = client
+        .call_tool(
+            "fail",
+            Some(json!({"reason": "on purpose"})),
+            CallOptions::default(),
+        )
+        .await
+        .expect("a tool error is a result");
+    assert!(failed.is_error, "isError must be surfaced");
+    assert_eq!(text(&failed), "failed: on purpose");
+
+    client.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn ts_sdk_v2_over_stdio() {
+    let mut config = StdioConfig::new("node");
+    config.args = vec![script(), "stdio".to_owned()];
+    let handler = Arc::new(Confirms::default());
+    let client = Client::connect_stdio(&config, options(), handler.clone())
+        .await
+        .expect("connect over stdio");
+    exercise(client, &handler, "stdio").await;
+}
+
+#[tokio::test]
+async fn ts_sdk_v2_over_streamable_http() {
+    let server = start_http().await;
+    let url = url::Url::parse(&format!("http://127.0.0.1:{}/mcp", server.port)).expect("url");
+    let handler = Arc::new(Confirms::default());
+    let client = Client::connect_http(
+        &HttpConfig::new(url),
+        HttpMode::Auto,
+        options(),
+        handler.clone(),
+    )
+    .await
+    .expect("connect over Streamable HTTP");
+    exercise(client, &handler, "streamable-http").await;
+}
