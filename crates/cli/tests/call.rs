@@ -9,13 +9,14 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use support::{EverythingHttp, add_everything, exits, gatehouse, ok, ok_json, stderr, stdout};
+use support::{
+    EverythingHttp, command, data_with_everything, exits, gatehouse, ok, ok_json, stderr, stdout,
+};
 
 #[test]
 fn prints_text_plainly_and_summarises_other_content() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = data_with_everything("ev");
     let data = dir.path();
-    add_everything(data, "ev");
     assert_eq!(
         ok(
             data,
@@ -75,9 +76,8 @@ fn prints_text_plainly_and_summarises_other_content() {
 
 #[test]
 fn json_output_has_the_documented_shape() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = data_with_everything("ev");
     let data = dir.path();
-    add_everything(data, "ev");
     let result = ok_json(
         data,
         &[
@@ -108,9 +108,8 @@ fn json_output_has_the_documented_shape() {
 
 #[test]
 fn a_tool_error_exits_3_with_its_message() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = data_with_everything("ev");
     let data = dir.path();
-    add_everything(data, "ev");
     let failed = exits(data, &["call", "ev", "echo"], 3);
     assert!(
         stdout(&failed).contains("Input validation error"),
@@ -132,9 +131,8 @@ fn a_tool_error_exits_3_with_its_message() {
 
 #[test]
 fn progress_goes_to_stderr_one_line_per_update() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = data_with_everything("ev");
     let data = dir.path();
-    add_everything(data, "ev");
     let output = exits(
         data,
         &[
@@ -169,12 +167,9 @@ fn progress_goes_to_stderr_one_line_per_update() {
 
 #[test]
 fn ctrl_c_cancels_the_call_and_exits_130() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = data_with_everything("ev");
     let data = dir.path();
-    add_everything(data, "ev");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gatehouse"))
-        .arg("--data-dir")
-        .arg(data)
+    let mut child = command(data)
         .args([
             "call",
             "ev",
@@ -219,7 +214,7 @@ fn calls_over_streamable_http_with_progress_and_tool_errors() {
     let dir = tempfile::tempdir().expect("temp dir");
     let data = dir.path();
     let server = EverythingHttp::start("streamableHttp");
-    let url = format!("http://127.0.0.1:{}/mcp", server.port);
+    let url = server.url("/mcp");
     ok(
         data,
         &[
@@ -265,9 +260,8 @@ fn calls_over_streamable_http_with_progress_and_tool_errors() {
 
 #[test]
 fn usage_errors_exit_2_and_operational_errors_exit_1() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = data_with_everything("ev");
     let data = dir.path();
-    add_everything(data, "ev");
     for (args, expected) in [
         (
             &["call", "ev", "echo", "--args", "[1]"][..],
@@ -322,8 +316,7 @@ fn usage_errors_exit_2_and_operational_errors_exit_1() {
 
 #[test]
 fn a_tool_that_requires_a_task_reads_as_one_call_with_task_status_lines() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    add_everything(dir.path(), "everything");
+    let dir = data_with_everything("everything");
     let output = gatehouse(
         dir.path(),
         &[

@@ -8,12 +8,11 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use support::{add_everything, gatehouse, stdout};
+use support::{data_with_everything, gatehouse, stdout};
 
 #[test]
 fn a_form_elicitation_is_answered_at_the_terminal() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    add_everything(dir.path(), "everything");
+    let dir = data_with_everything("everything");
     let command = format!(
         "'{}' --data-dir '{}' call everything trigger-elicitation-request",
         env!("CARGO_BIN_EXE_gatehouse"),
@@ -70,8 +69,7 @@ fn a_form_elicitation_is_answered_at_the_terminal() {
 
 #[test]
 fn without_a_terminal_the_elicitation_is_declined() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    add_everything(dir.path(), "everything");
+    let dir = data_with_everything("everything");
     let output = gatehouse(
         dir.path(),
         &["call", "everything", "trigger-elicitation-request"],

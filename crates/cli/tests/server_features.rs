@@ -5,13 +5,12 @@
 mod support;
 
 use serde_json::json;
-use support::{add_everything, add_tools_only, exits, ok, ok_json, stderr};
+use support::{add_tools_only, data_with_everything, exits, ok, ok_json, stderr};
 
 #[test]
 fn info_shows_the_handshake() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = data_with_everything("ev");
     let data = dir.path();
-    add_everything(data, "ev");
     let text = ok(data, &["info", "ev"]);
     for expected in [
         "transport:      stdio",
@@ -41,9 +40,8 @@ fn info_shows_the_handshake() {
 
 #[test]
 fn lists_resources_and_templates_and_reads_them() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = data_with_everything("ev");
     let data = dir.path();
-    add_everything(data, "ev");
     let table = ok(data, &["resources", "ev"]);
     assert!(
         table.starts_with("URI") && table.contains("demo://resource/static/document/features.md"),
@@ -91,9 +89,8 @@ fn lists_resources_and_templates_and_reads_them() {
 
 #[test]
 fn lists_prompts_and_fills_one_in() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = data_with_everything("ev");
     let data = dir.path();
-    add_everything(data, "ev");
     let table = ok(data, &["prompts", "ev"]);
     assert!(
         table.contains("args-prompt") && table.contains("city*, state"),
@@ -139,9 +136,8 @@ fn lists_prompts_and_fills_one_in() {
 
 #[test]
 fn completes_arguments_and_pings() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = data_with_everything("ev");
     let data = dir.path();
-    add_everything(data, "ev");
     assert_eq!(
         ok(
             data,
@@ -252,9 +248,8 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn operational_errors_exit_1_with_one_line() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = data_with_everything("ev");
     let data = dir.path();
-    add_everything(data, "ev");
     add_tools_only(data, "bare");
     let cases: &[(&[&str], &str)] = &[
         (&["info", "ghost"], "no server named or with id `ghost`"),

@@ -3,33 +3,17 @@
 //! Pagination and the capability checks are shown with a small script server, because
 //! server-everything lists everything on one page and declares every capability.
 
+mod support;
+
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 use gatehouse_mcp::content::KnownContent;
-use gatehouse_mcp::peer::RefusingHandler;
-use gatehouse_mcp::{
-    Client, ClientOptions, CompletionRef, Content, LogLevel, McpError, Role, StdioConfig,
-};
-
-fn everything() -> StdioConfig {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
-        "../../tests/fixtures/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-    );
-    assert!(
-        path.is_file(),
-        "server-everything is missing at {}: run scripts/install-test-deps.sh",
-        path.display()
-    );
-    let mut config = StdioConfig::new("node");
-    config.args = vec![path.display().to_string(), "stdio".to_owned()];
-    config
-}
+use gatehouse_mcp::{Client, CompletionRef, Content, LogLevel, McpError, Role, StdioConfig};
+use support::{everything, script};
 
 async fn connect(config: &StdioConfig) -> Client {
-    Client::connect_stdio(config, ClientOptions::default(), Arc::new(RefusingHandler))
+    support::connect_stdio(config)
         .await
         .expect("the server must initialize")
 }
@@ -269,10 +253,7 @@ while True:
 
 #[tokio::test]
 async fn follows_every_page_and_refuses_undeclared_features() {
-    let mut config = StdioConfig::new("python3");
-    config.args = vec!["-u".into(), "-c".into(), PAGINATING.into()];
-    config.shutdown_grace = Duration::from_millis(500);
-    let client = connect(&config).await;
+    let client = connect(&script(PAGINATING)).await;
     let resources = client.list_resources().await.expect("three pages");
     let names: Vec<&str> = resources.items.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(

@@ -2,89 +2,35 @@
 //! server in tests/fixtures/faults/http_faults.py: an expired session (404), a response stream
 //! cut before its answer, and an HTTP error instead of an answer.
 
-use std::path::PathBuf;
-use std::process::Stdio;
-use std::sync::Arc;
+mod support;
+
 use std::time::Duration;
 
-use gatehouse_mcp::peer::RefusingHandler;
-use gatehouse_mcp::{CallOptions, Client, ClientOptions, HttpConfig, HttpMode};
+use gatehouse_mcp::{CallOptions, Client, HttpMode};
 use serde_json::Value;
-use tokio::process::{Child, Command};
+use support::{HttpServer, first_text};
 
-struct FaultServer {
-    _child: Child,
-    port: u16,
-}
-
-impl FaultServer {
-    async fn start(mode: &str) -> FaultServer {
-        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/fixtures/faults/http_faults.py");
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map(|a| a.port())
-            .expect("a free port");
-        let child = Command::new("python3")
-            .arg(&script)
-            .args([port.to_string().as_str(), mode])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("python3 starts");
-        for _ in 0..200 {
-            if tokio::net::TcpStream::connect(("127.0.0.1", port))
-                .await
-                .is_ok()
-            {
-                return FaultServer {
-                    _child: child,
-                    port,
-                };
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        panic!("the fault server did not listen within 10 s");
-    }
-
-    async fn connect(&self) -> Client {
-        let url = url::Url::parse(&format!("http://127.0.0.1:{}/mcp", self.port)).expect("url");
-        Client::connect_http(
-            &HttpConfig::new(url),
-            HttpMode::StreamableHttp,
-            ClientOptions::default(),
-            Arc::new(RefusingHandler),
-        )
+async fn connect(server: &HttpServer) -> Client {
+    support::connect_http(&server.config("/mcp"), HttpMode::StreamableHttp)
         .await
         .expect("connect")
-    }
-
-    /// What the server received, in order.
-    async fn log(&self) -> Vec<Value> {
-        let body = reqwest::get(format!("http://127.0.0.1:{}/log", self.port))
-            .await
-            .expect("log request")
-            .text()
-            .await
-            .expect("log body");
-        serde_json::from_str(&body).expect("log JSON")
-    }
 }
 
-fn text_of(result: &gatehouse_mcp::CallToolResult) -> String {
-    result
-        .content
-        .first()
-        .and_then(|c| c.as_text())
-        .unwrap_or_default()
-        .to_owned()
+/// What the server received, in order.
+async fn server_log(server: &HttpServer) -> Vec<Value> {
+    let body = reqwest::get(format!("http://127.0.0.1:{}/log", server.port))
+        .await
+        .expect("log request")
+        .text()
+        .await
+        .expect("log body");
+    serde_json::from_str(&body).expect("log JSON")
 }
 
 #[tokio::test]
 async fn an_expired_session_is_reinitialized_and_the_request_retried_once() {
-    let server = FaultServer::start("session-expiry").await;
-    let client = server.connect().await;
+    let server = HttpServer::faults("session-expiry").await;
+    let client = connect(&server).await;
     client
         .list_tools()
         .await
@@ -94,12 +40,12 @@ async fn an_expired_session_is_reinitialized_and_the_request_retried_once() {
         .await
         .expect("the call survives the 404");
     assert_eq!(
-        text_of(&result),
+        first_text(&result),
         "ok in s2",
         "the retry must run in the new session"
     );
     client.close().await.expect("close");
-    let log = server.log().await;
+    let log = server_log(&server).await;
     let inits = log.iter().filter(|e| e["method"] == "initialize").count();
     assert_eq!(inits, 2, "exactly one re-initialization: {log:?}");
     let calls: Vec<&Value> = log.iter().filter(|e| e["method"] == "tools/call").collect();
@@ -119,20 +65,20 @@ async fn an_expired_session_is_reinitialized_and_the_request_retried_once() {
 
 #[tokio::test]
 async fn a_stream_cut_before_its_answer_is_resumed_with_last_event_id() {
-    let server = FaultServer::start("cut-stream").await;
-    let client = server.connect().await;
+    let server = HttpServer::faults("cut-stream").await;
+    let client = connect(&server).await;
     let started = std::time::Instant::now();
     let result = client
         .call_tool("slow", None, CallOptions::default())
         .await
         .expect("the answer arrives on resume");
-    assert_eq!(text_of(&result), "resumed");
+    assert_eq!(first_text(&result), "resumed");
     assert!(
         started.elapsed() >= Duration::from_millis(180),
         "the server's retry: 200 must be honoured"
     );
     client.close().await.expect("close");
-    let log = server.log().await;
+    let log = server_log(&server).await;
     assert!(
         log.iter()
             .any(|e| e["http"] == "GET" && e["lastEventId"] == "ev-1"),
@@ -147,8 +93,8 @@ async fn a_stream_cut_before_its_answer_is_resumed_with_last_event_id() {
 
 #[tokio::test]
 async fn an_http_error_fails_the_request_with_its_status_and_body() {
-    let server = FaultServer::start("plain-error").await;
-    let client = server.connect().await;
+    let server = HttpServer::faults("plain-error").await;
+    let client = connect(&server).await;
     let error = client
         .call_tool("slow", None, CallOptions::default())
         .await
@@ -168,8 +114,8 @@ async fn an_http_error_fails_the_request_with_its_status_and_body() {
 
 #[tokio::test]
 async fn a_url_elicitation_required_error_names_the_url_to_open() {
-    let server = FaultServer::start("url-elicitation").await;
-    let client = server.connect().await;
+    let server = HttpServer::faults("url-elicitation").await;
+    let client = connect(&server).await;
     let error = client
         .call_tool("slow", None, CallOptions::default())
         .await

@@ -2,71 +2,20 @@
 //! subscriptions, prompts, completion, logging, ping, and a long-running tool with progress and
 //! with cancellation, on Streamable HTTP and on legacy HTTP+SSE.
 
+mod support;
+
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::process::Stdio;
-use std::sync::Arc;
 use std::time::Duration;
 
-use gatehouse_mcp::peer::RefusingHandler;
-use gatehouse_mcp::{
-    CallOptions, Client, ClientOptions, CompletionRef, HttpConfig, HttpMode, LogLevel,
-};
+use gatehouse_mcp::{CallOptions, CompletionRef, HttpMode, LogLevel};
 use serde_json::json;
-use tokio::process::{Child, Command};
-
-struct HttpServer {
-    _child: Child,
-    port: u16,
-}
-
-async fn start(mode: &str) -> HttpServer {
-    let js = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
-        "../../tests/fixtures/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-    );
-    assert!(
-        js.is_file(),
-        "server-everything is missing: run scripts/install-test-deps.sh"
-    );
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port");
-    let child = Command::new("node")
-        .arg(&js)
-        .arg(mode)
-        .env("PORT", port.to_string())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("node starts");
-    for _ in 0..200 {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_ok()
-        {
-            return HttpServer {
-                _child: child,
-                port,
-            };
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("server-everything {mode} did not listen within 10 s");
-}
+use support::HttpServer;
 
 async fn exercise(mode: &str, path: &str) {
-    let server = start(mode).await;
-    let url = url::Url::parse(&format!("http://127.0.0.1:{}{path}", server.port)).expect("url");
-    let client = Client::connect_http(
-        &HttpConfig::new(url),
-        HttpMode::Auto,
-        ClientOptions::default(),
-        Arc::new(RefusingHandler),
-    )
-    .await
-    .expect("connect");
+    let server = HttpServer::everything(mode).await;
+    let client = support::connect_http(&server.config(path), HttpMode::Auto)
+        .await
+        .expect("connect");
 
     let resources = client.list_resources().await.expect("resources/list");
     assert!(!resources.items.is_empty(), "{mode}: resources are listed");

@@ -2,66 +2,11 @@
 //! tests/fixtures/python/requirements.txt; `scripts/install-test-deps.sh` makes the venv) over
 //! stdio, Streamable HTTP and legacy HTTP+SSE.
 
-use std::path::PathBuf;
-use std::process::Stdio;
-use std::sync::Arc;
-use std::time::Duration;
+mod support;
 
-use gatehouse_mcp::peer::RefusingHandler;
-use gatehouse_mcp::{CallOptions, Client, ClientOptions, Era, HttpConfig, HttpMode, StdioConfig};
+use gatehouse_mcp::{CallOptions, Client, Era, HttpMode, StdioConfig};
 use serde_json::json;
-use tokio::process::{Child, Command};
-
-fn fixture() -> (String, String) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/python");
-    let python = dir.join(".venv/bin/python");
-    assert!(
-        python.is_file(),
-        "the Python fixture venv is missing: run scripts/install-test-deps.sh"
-    );
-    (
-        python.display().to_string(),
-        dir.join("server.py").display().to_string(),
-    )
-}
-
-/// The Python server in an HTTP mode on a free port, killed when dropped.
-struct PythonHttp {
-    _child: Child,
-    port: u16,
-}
-
-async fn start_http(mode: &str) -> PythonHttp {
-    let (python, script) = fixture();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port");
-    let child = Command::new(python)
-        .args([script.as_str(), mode, &port.to_string()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("python starts");
-    for _ in 0..300 {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_ok()
-        {
-            return PythonHttp {
-                _child: child,
-                port,
-            };
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the Python server ({mode}) did not listen within 15 s");
-}
-
-fn http(port: u16, path: &str) -> HttpConfig {
-    HttpConfig::new(url::Url::parse(&format!("http://127.0.0.1:{port}{path}")).expect("url"))
-}
+use support::{HttpServer, connect_http, connect_stdio, first_text, python_fixture};
 
 /// The same checks on every transport: tools, structured output, isError, instructions.
 async fn exercise(client: Client, transport: &str) {
@@ -117,12 +62,7 @@ async fn exercise(client: Client, transport: &str) {
         .await
         .expect("a tool error is a result, not a protocol error");
     assert!(failed.is_error, "isError must be surfaced");
-    let text = failed
-        .content
-        .first()
-        .and_then(|c| c.as_text())
-        .unwrap_or_default()
-        .to_owned();
+    let text = first_text(&failed);
     // The SDK reports which tool failed but keeps the exception text to itself.
     assert!(
         text.contains("Error executing tool fail"),
@@ -133,41 +73,28 @@ async fn exercise(client: Client, transport: &str) {
 
 #[tokio::test]
 async fn python_sdk_over_stdio() {
-    let (python, script) = fixture();
+    let (python, script) = python_fixture();
     let mut config = StdioConfig::new(python);
     config.args = vec![script, "stdio".to_owned()];
-    let client =
-        Client::connect_stdio(&config, ClientOptions::default(), Arc::new(RefusingHandler))
-            .await
-            .expect("connect over stdio");
+    let client = connect_stdio(&config).await.expect("connect over stdio");
     exercise(client, "stdio").await;
 }
 
 #[tokio::test]
 async fn python_sdk_over_streamable_http() {
-    let server = start_http("streamable-http").await;
-    let client = Client::connect_http(
-        &http(server.port, "/mcp"),
-        HttpMode::Auto,
-        ClientOptions::default(),
-        Arc::new(RefusingHandler),
-    )
-    .await
-    .expect("connect over Streamable HTTP");
+    let server = HttpServer::python("streamable-http").await;
+    let client = connect_http(&server.config("/mcp"), HttpMode::Auto)
+        .await
+        .expect("connect over Streamable HTTP");
     exercise(client, "streamable-http").await;
 }
 
 #[tokio::test]
 async fn python_sdk_over_legacy_sse_with_fallback() {
-    let server = start_http("sse").await;
+    let server = HttpServer::python("sse").await;
     // The SDK answers a POST to /sse with 405, which `auto` takes as a legacy server.
-    let client = Client::connect_http(
-        &http(server.port, "/sse"),
-        HttpMode::Auto,
-        ClientOptions::default(),
-        Arc::new(RefusingHandler),
-    )
-    .await
-    .expect("connect over HTTP+SSE");
+    let client = connect_http(&server.config("/sse"), HttpMode::Auto)
+        .await
+        .expect("connect over HTTP+SSE");
     exercise(client, "sse").await;
 }

@@ -1,35 +1,22 @@
 //! Interop with the reference servers server-filesystem (which takes its allowed directories
 //! from the client's roots) and server-memory (a knowledge graph), over stdio.
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
 use std::sync::Arc;
 
 use gatehouse_mcp::error::RpcError;
-use gatehouse_mcp::peer::{Handler, RefusingHandler};
+use gatehouse_mcp::peer::Handler;
 use gatehouse_mcp::transport::BoxFuture;
-use gatehouse_mcp::{CallOptions, CallToolResult, Client, ClientOptions, StdioConfig};
+use gatehouse_mcp::{CallOptions, Client, ClientOptions, StdioConfig};
 use serde_json::{Value, json};
+use support::{package_js, text};
 
 fn server(package: &str) -> StdioConfig {
-    let js = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!(
-        "../../tests/fixtures/node_modules/@modelcontextprotocol/{package}/dist/index.js"
-    ));
-    assert!(
-        js.is_file(),
-        "{package} is missing: run scripts/install-test-deps.sh"
-    );
     let mut config = StdioConfig::new("node");
-    config.args = vec![js.display().to_string()];
+    config.args = vec![package_js(package)];
     config
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// Answers `roots/list` with one directory.
@@ -129,10 +116,7 @@ async fn server_memory_keeps_a_knowledge_graph() {
         "MEMORY_FILE_PATH".into(),
         dir.path().join("memory.jsonl").display().to_string(),
     )];
-    let client =
-        Client::connect_stdio(&config, ClientOptions::default(), Arc::new(RefusingHandler))
-            .await
-            .expect("connect");
+    let client = support::connect_stdio(&config).await.expect("connect");
     let entities = json!({"entities": [
         {"name": "Gatehouse", "entityType": "project", "observations": ["an MCP host"]},
         {"name": "Rust", "entityType": "language", "observations": []}

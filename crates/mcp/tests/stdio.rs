@@ -1,34 +1,12 @@
 //! The stdio client against a real third-party server (`@modelcontextprotocol/server-everything`,
 //! installed by `scripts/install-test-deps.sh`) and against small misbehaving scripts.
 
-use std::path::PathBuf;
-use std::sync::Arc;
+mod support;
+
 use std::time::Duration;
 
-use gatehouse_mcp::peer::RefusingHandler;
-use gatehouse_mcp::{Client, ClientOptions, McpError, StdioConfig};
-
-fn everything() -> StdioConfig {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
-        "../../tests/fixtures/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-    );
-    assert!(
-        path.is_file(),
-        "server-everything is missing at {}: run scripts/install-test-deps.sh",
-        path.display()
-    );
-    let mut config = StdioConfig::new("node");
-    config.args = vec![path.display().to_string(), "stdio".to_owned()];
-    config
-}
-
-/// A python3 script acting as a server, for faults no real server shows on demand.
-fn script(source: &str) -> StdioConfig {
-    let mut config = StdioConfig::new("python3");
-    config.args = vec!["-u".to_owned(), "-c".to_owned(), source.to_owned()];
-    config.shutdown_grace = Duration::from_millis(500);
-    config
-}
+use gatehouse_mcp::McpError;
+use support::{connect_stdio, everything, script};
 
 const HANDSHAKE: &str = r#"
 import json, sys
@@ -40,13 +18,9 @@ send({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": "2025-06
 read()  # notifications/initialized
 "#;
 
-async fn connect(config: &StdioConfig) -> Result<Client, McpError> {
-    Client::connect_stdio(config, ClientOptions::default(), Arc::new(RefusingHandler)).await
-}
-
 #[tokio::test]
 async fn lists_the_tools_of_server_everything() {
-    let client = connect(&everything())
+    let client = connect_stdio(&everything())
         .await
         .expect("server-everything must initialize");
     assert_eq!(
@@ -92,7 +66,9 @@ async fn skips_stdout_noise_and_accepts_an_older_revision() {
     );
     let mut config = script(&source);
     config.max_message_bytes = 4096;
-    let client = connect(&config).await.expect("handshake with 2025-06-18");
+    let client = connect_stdio(&config)
+        .await
+        .expect("handshake with 2025-06-18");
     assert_eq!(client.initialize_result().protocol_version, "2025-06-18");
     let page = client
         .list_tools()
@@ -116,7 +92,7 @@ print(json.dumps({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersio
       "capabilities": {}, "serverInfo": {"name": "old", "version": "0"}}}), flush=True)
 sys.stdin.read()
 "#;
-    let error = connect(&script(source))
+    let error = connect_stdio(&script(source))
         .await
         .expect_err("an unknown version must be refused");
     assert!(
@@ -128,7 +104,7 @@ sys.stdin.read()
 #[tokio::test]
 async fn a_server_that_dies_mid_request_fails_the_request() {
     let source = format!("{HANDSHAKE}\nread()\nsys.stderr.write('crashed hard\\n')\nsys.exit(1)");
-    let client = connect(&script(&source)).await.expect("handshake");
+    let client = connect_stdio(&script(&source)).await.expect("handshake");
     let error = tokio::time::timeout(Duration::from_secs(10), client.list_tools())
         .await
         .expect("a dead server must not hang the request")
@@ -149,7 +125,7 @@ async fn a_timed_out_request_is_cancelled_on_the_server() {
          second = read()\nsend({{'jsonrpc': '2.0', 'id': second['id'], 'result': {{'tools': [{{'name': cancel['method'] + '|' + str(cancel['params']['requestId']), 'inputSchema': {{}}}}]}}}})\n\
          sys.stdin.read()"
     );
-    let client = connect(&script(&source)).await.expect("handshake");
+    let client = connect_stdio(&script(&source)).await.expect("handshake");
     let timeout = Duration::from_millis(300);
     let first = client.peer().request("tools/list", None, timeout).await;
     assert!(

@@ -1,28 +1,17 @@
 //! Tasks against server-everything's `simulate-research-query`, a tool that requires task
 //! augmentation: one logical call with status updates, and cancellation.
 
-use std::path::PathBuf;
-use std::sync::Arc;
+mod support;
+
 use std::time::Duration;
 
-use gatehouse_mcp::peer::RefusingHandler;
-use gatehouse_mcp::{CallOptions, Client, ClientOptions, StdioConfig, TaskSupport};
+use gatehouse_mcp::{CallOptions, Client, TaskSupport};
 use serde_json::json;
 
 async fn everything() -> Client {
-    let js = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
-        "../../tests/fixtures/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-    );
-    assert!(
-        js.is_file(),
-        "server-everything is missing: run scripts/install-test-deps.sh"
-    );
-    let mut config = StdioConfig::new("node");
-    config.args = vec![js.display().to_string(), "stdio".into()];
-    let client =
-        Client::connect_stdio(&config, ClientOptions::default(), Arc::new(RefusingHandler))
-            .await
-            .expect("connect");
+    let client = support::connect_stdio(&support::everything())
+        .await
+        .expect("connect");
     let tools = client.list_tools().await.expect("tools/list");
     let research = tools
         .items

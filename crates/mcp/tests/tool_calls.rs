@@ -1,37 +1,18 @@
 //! `tools/call` against the real `@modelcontextprotocol/server-everything` over stdio: plain and
 //! structured results, progress, cancellation by dropping the call, and `isError` results.
 
-use std::path::PathBuf;
-use std::sync::Arc;
+mod support;
+
 use std::time::Duration;
 
-use gatehouse_mcp::peer::RefusingHandler;
-use gatehouse_mcp::{CallOptions, Client, ClientOptions, StdioConfig};
+use gatehouse_mcp::{CallOptions, Client};
 use serde_json::json;
 use tokio::sync::mpsc;
 
-fn everything() -> StdioConfig {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
-        "../../tests/fixtures/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-    );
-    assert!(
-        path.is_file(),
-        "server-everything is missing at {}: run scripts/install-test-deps.sh",
-        path.display()
-    );
-    let mut config = StdioConfig::new("node");
-    config.args = vec![path.display().to_string(), "stdio".to_owned()];
-    config
-}
-
 async fn connect() -> Client {
-    let client = Client::connect_stdio(
-        &everything(),
-        ClientOptions::default(),
-        Arc::new(RefusingHandler),
-    )
-    .await
-    .expect("server-everything must initialize");
+    let client = support::connect_stdio(&support::everything())
+        .await
+        .expect("server-everything must initialize");
     // Listing first lets results be checked against the tools' output schemas.
     client.list_tools().await.expect("tools/list");
     client

@@ -3,31 +3,18 @@
 //! modern (2026-07-28) era, over stdio and over stateless Streamable HTTP: discovery, tools,
 //! structured output, an MRTR elicitation round trip, progress, cancellation and `isError`.
 
-use std::path::PathBuf;
-use std::process::Stdio;
+mod support;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use gatehouse_mcp::error::RpcError;
 use gatehouse_mcp::peer::Handler;
 use gatehouse_mcp::transport::BoxFuture;
-use gatehouse_mcp::{
-    CallOptions, CallToolResult, Client, ClientOptions, Era, HttpConfig, HttpMode, StdioConfig,
-};
+use gatehouse_mcp::{CallOptions, Client, ClientOptions, Era, HttpMode, StdioConfig};
 use serde_json::{Value, json};
-use tokio::process::{Child, Command};
+use support::{HttpServer, text, ts_sdk_v2_js};
 use tokio::sync::mpsc;
-
-fn script() -> String {
-    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
-    assert!(
-        fixtures
-            .join("node_modules/@modelcontextprotocol/server/package.json")
-            .is_file(),
-        "the TypeScript SDK v2 is missing: run scripts/install-test-deps.sh"
-    );
-    fixtures.join("ts-sdk-v2/server.mjs").display().to_string()
-}
 
 /// Answers elicitations as a person would who confirms, and remembers what was asked.
 #[derive(Default)]
@@ -69,48 +56,6 @@ fn options() -> ClientOptions {
         .capabilities
         .insert("elicitation".into(), json!({"form": {}}));
     options
-}
-
-/// The server over HTTP on a free port, killed when dropped.
-struct HttpServer {
-    _child: Child,
-    port: u16,
-}
-
-async fn start_http() -> HttpServer {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port");
-    let child = Command::new("node")
-        .args([script().as_str(), "http", &port.to_string()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("node starts");
-    for _ in 0..300 {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_ok()
-        {
-            return HttpServer {
-                _child: child,
-                port,
-            };
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the TypeScript server did not listen within 15 s");
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// How many `count` calls the server saw cancelled.
@@ -269,7 +214,7 @@ async fn exercise(client: Client, handler: &Confirms, transport: &str) {
 #[tokio::test]
 async fn ts_sdk_v2_over_stdio() {
     let mut config = StdioConfig::new("node");
-    config.args = vec![script(), "stdio".to_owned()];
+    config.args = vec![ts_sdk_v2_js(), "stdio".to_owned()];
     let handler = Arc::new(Confirms::default());
     let client = Client::connect_stdio(&config, options(), handler.clone())
         .await
@@ -279,11 +224,10 @@ async fn ts_sdk_v2_over_stdio() {
 
 #[tokio::test]
 async fn ts_sdk_v2_over_streamable_http() {
-    let server = start_http().await;
-    let url = url::Url::parse(&format!("http://127.0.0.1:{}/mcp", server.port)).expect("url");
+    let server = HttpServer::ts_sdk_v2().await;
     let handler = Arc::new(Confirms::default());
     let client = Client::connect_http(
-        &HttpConfig::new(url),
+        &server.config("/mcp"),
         HttpMode::Auto,
         options(),
         handler.clone(),

@@ -7,15 +7,21 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output};
 
 use serde_json::Value;
+use tempfile::TempDir;
 
-pub fn gatehouse(data: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gatehouse"))
+/// The `gatehouse` binary on the database in `data`, for a run that needs more than arguments
+/// (its environment, its pipes).
+pub fn command(data: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gatehouse"));
+    command
         .arg("--data-dir")
         .arg(data)
-        .args(args)
-        .env_remove("GATEHOUSE_DATA_DIR")
-        .output()
-        .expect("the binary runs")
+        .env_remove("GATEHOUSE_DATA_DIR");
+    command
+}
+
+pub fn gatehouse(data: &Path, args: &[&str]) -> Output {
+    command(data).args(args).output().expect("the binary runs")
 }
 
 pub fn stdout(output: &Output) -> String {
@@ -74,23 +80,25 @@ pub fn everything_js() -> String {
     path.display().to_string()
 }
 
+/// Registers the stdio server `program args…` under `name`.
+pub fn add_stdio(data: &Path, name: &str, program: &str, args: &[&str]) {
+    let mut add = vec!["server", "add", name, "--command", program];
+    for arg in args {
+        add.extend(["--arg", arg]);
+    }
+    ok(data, &add);
+}
+
 /// Registers server-everything over stdio under `name`.
 pub fn add_everything(data: &Path, name: &str) {
-    let js = everything_js();
-    ok(
-        data,
-        &[
-            "server",
-            "add",
-            name,
-            "--command",
-            "node",
-            "--arg",
-            &js,
-            "--arg",
-            "stdio",
-        ],
-    );
+    add_stdio(data, name, "node", &[&everything_js(), "stdio"]);
+}
+
+/// A fresh data directory with server-everything registered under `name`.
+pub fn data_with_everything(name: &str) -> TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    add_everything(dir.path(), name);
+    dir
 }
 
 /// A stdio server in Python that declares only `tools` (with none) and answers `ping`, for
@@ -117,22 +125,7 @@ for line in sys.stdin:
 
 /// Registers [`TOOLS_ONLY`] under `name`.
 pub fn add_tools_only(data: &Path, name: &str) {
-    ok(
-        data,
-        &[
-            "server",
-            "add",
-            name,
-            "--command",
-            "python3",
-            "--arg",
-            "-u",
-            "--arg",
-            "-c",
-            "--arg",
-            TOOLS_ONLY,
-        ],
-    );
+    add_stdio(data, name, "python3", &["-u", "-c", TOOLS_ONLY]);
 }
 
 /// server-everything in an HTTP mode on a free port, killed and reaped when dropped.
@@ -162,6 +155,11 @@ impl EverythingHttp {
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
         panic!("server-everything {mode} did not listen within 10 s");
+    }
+
+    /// The URL of `path` on this server.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
     }
 }
 

@@ -1,0 +1,151 @@
+//! Where the `gatehouse` binary keeps what it is told: the database it shares with a running
+//! app, written by both at once, and secret values, which go to the keyring and never to the
+//! database (run under `scripts/with-keyring.sh`).
+
+mod support;
+
+use gatehouse_host::{Host, HostOptions, ServerInput, ServerSpec};
+use support::{command, gatehouse, ok, ok_json, stderr};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_app_and_the_cli_write_the_same_database_at_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().to_path_buf();
+    // The "app": this process holds the database open and writes in a loop.
+    let app = Host::open(HostOptions {
+        data_dir: Some(data.clone()),
+        live_sessions: false,
+        ..Default::default()
+    })
+    .await
+    .expect("open");
+    // The "CLI": separate processes writing at the same moment.
+    let clis: Vec<_> = (0..8)
+        .map(|i| {
+            let data = data.clone();
+            tokio::task::spawn_blocking(move || {
+                let name = format!("cli-{i}");
+                gatehouse(&data, &["server", "add", &name, "--command", "node"])
+            })
+        })
+        .collect();
+    for i in 0..40 {
+        let input = ServerInput {
+            name: format!("app-{i}"),
+            enabled: i % 2 == 0,
+            roots: Vec::new(),
+            spec: ServerSpec::Stdio {
+                command: "node".into(),
+                args: vec![],
+                env: vec![],
+                cwd: None,
+            },
+        };
+        app.registry()
+            .add(input)
+            .await
+            .expect("the app's writes must not fail while the CLI writes");
+        app.registry()
+            .set_enabled(&format!("app-{i}"), true)
+            .await
+            .expect("toggle");
+    }
+    for cli in clis {
+        let output = cli.await.expect("join");
+        let err = stderr(&output);
+        assert!(
+            output.status.success(),
+            "a CLI write must not fail while the app writes: {err}"
+        );
+        assert!(!err.contains("locked"), "no `database is locked`: {err}");
+    }
+    let servers = app.registry().list().await.expect("list");
+    assert_eq!(
+        servers.len(),
+        48,
+        "every write from both sides must be kept"
+    );
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn secret_values_go_to_the_keyring_and_never_to_the_database() {
+    use gatehouse_host::secrets::{SecretKey, SecretKind, SecretServiceStore, SecretStore};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().to_path_buf();
+    let token = format!("cli-secret-{}", std::process::id());
+    let output = command(&data)
+        .args([
+            "server",
+            "add",
+            "s",
+            "--command",
+            "node",
+            "--secret-env",
+            "API_TOKEN",
+        ])
+        .env("API_TOKEN", &token)
+        .output()
+        .expect("runs");
+    assert!(
+        output.status.success(),
+        "a secret from the environment: {}",
+        stderr(&output)
+    );
+
+    let list = ok_json(&data, &["server", "list", "--json"]);
+    let env = &list[0]["spec"]["env"][0];
+    assert_eq!(env["key"], "API_TOKEN");
+    assert_eq!(env["secret"], true);
+    assert_eq!(
+        env["value"], "",
+        "the JSON output never carries a secret value"
+    );
+
+    let mut bytes = Vec::new();
+    for entry in std::fs::read_dir(&data).expect("data dir").flatten() {
+        bytes.extend(std::fs::read(entry.path()).unwrap_or_default());
+    }
+    assert!(
+        !bytes.windows(token.len()).any(|w| w == token.as_bytes()),
+        "the secret must not be in the database or its WAL"
+    );
+    let key = SecretKey {
+        server_id: list[0]["id"].as_str().expect("id").to_owned(),
+        kind: SecretKind::Env,
+        name: "API_TOKEN".into(),
+    };
+    let store = SecretServiceStore;
+    assert_eq!(store.get(&key).await.expect("keyring"), Some(token.clone()));
+
+    ok(&data, &["server", "remove", "s"]);
+    assert_eq!(
+        store.get(&key).await.expect("keyring"),
+        None,
+        "remove deletes the secret"
+    );
+
+    let unset = command(&data)
+        .args([
+            "server",
+            "add",
+            "t",
+            "--command",
+            "node",
+            "--secret-env",
+            "GATEHOUSE_UNSET_VAR",
+        ])
+        .env_remove("GATEHOUSE_UNSET_VAR")
+        .output()
+        .expect("runs");
+    assert_eq!(
+        unset.status.code(),
+        Some(2),
+        "a secret name without a value is a usage error"
+    );
+    assert!(
+        stderr(&unset).contains("is not set in the environment"),
+        "got {}",
+        stderr(&unset)
+    );
+}

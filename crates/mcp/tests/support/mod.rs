@@ -1,0 +1,225 @@
+//! What the `gatehouse-mcp` integration tests share: where the test servers are installed
+//! (server-everything and the other reference servers, the Python and TypeScript SDK v2
+//! fixtures, the HTTP fault script in tests/fixtures/faults), starting one in an HTTP mode on a
+//! free port and waiting until it listens, connecting to a server with [`RefusingHandler`], and
+//! reading the text of a tool result.
+//!
+//! Every test file is its own crate and uses only part of this; the items some file leaves
+//! unused carry `#[allow(dead_code)]`.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use gatehouse_mcp::peer::RefusingHandler;
+use gatehouse_mcp::{
+    CallToolResult, Client, ClientOptions, HttpConfig, HttpMode, McpError, StdioConfig,
+};
+use tokio::process::{Child, Command};
+
+/// How often a starting HTTP server is probed.
+const POLL: Duration = Duration::from_millis(50);
+
+/// A path under tests/fixtures at the workspace root.
+fn fixture(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures")
+        .join(path)
+}
+
+/// The entry point of the `@modelcontextprotocol/{package}` server that
+/// `scripts/install-test-deps.sh` installs.
+pub fn package_js(package: &str) -> String {
+    let path = fixture(&format!(
+        "node_modules/@modelcontextprotocol/{package}/dist/index.js"
+    ));
+    assert!(
+        path.is_file(),
+        "{package} is missing at {}: run scripts/install-test-deps.sh",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+fn everything_js() -> String {
+    package_js("server-everything")
+}
+
+/// server-everything over stdio.
+#[allow(dead_code)]
+pub fn everything() -> StdioConfig {
+    let mut config = StdioConfig::new("node");
+    config.args = vec![everything_js(), "stdio".to_owned()];
+    config
+}
+
+/// A python3 script acting as a server over stdio, for behaviour no real server shows on demand.
+#[allow(dead_code)]
+pub fn script(source: &str) -> StdioConfig {
+    let mut config = StdioConfig::new("python3");
+    config.args = vec!["-u".to_owned(), "-c".to_owned(), source.to_owned()];
+    config.shutdown_grace = Duration::from_millis(500);
+    config
+}
+
+/// The TypeScript SDK v2 fixture server, tests/fixtures/ts-sdk-v2/server.mjs.
+#[allow(dead_code)]
+pub fn ts_sdk_v2_js() -> String {
+    assert!(
+        fixture("node_modules/@modelcontextprotocol/server/package.json").is_file(),
+        "the TypeScript SDK v2 is missing: run scripts/install-test-deps.sh"
+    );
+    fixture("ts-sdk-v2/server.mjs").display().to_string()
+}
+
+/// The Python SDK fixture: the venv's interpreter and the path of `server.py`.
+#[allow(dead_code)]
+pub fn python_fixture() -> (String, String) {
+    let dir = fixture("python");
+    let python = dir.join(".venv/bin/python");
+    assert!(
+        python.is_file(),
+        "the Python fixture venv is missing: run scripts/install-test-deps.sh"
+    );
+    (
+        python.display().to_string(),
+        dir.join("server.py").display().to_string(),
+    )
+}
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// The HTTP configuration for `path` on the local `port`.
+pub fn http_config(port: u16, path: &str) -> HttpConfig {
+    HttpConfig::new(url::Url::parse(&format!("http://127.0.0.1:{port}{path}")).expect("url"))
+}
+
+/// A test server in one of its HTTP modes on a free port, killed when dropped.
+pub struct HttpServer {
+    _child: Child,
+    pub port: u16,
+}
+
+impl HttpServer {
+    /// server-everything in `mode` (`streamableHttp` or `sse`).
+    #[allow(dead_code)]
+    pub async fn everything(mode: &str) -> HttpServer {
+        let port = free_port();
+        let mut command = Command::new("node");
+        command
+            .arg(everything_js())
+            .arg(mode)
+            .env("PORT", port.to_string());
+        Self::spawn(command, port, &format!("server-everything {mode}"), 10).await
+    }
+
+    /// The Python SDK fixture in `mode` (`streamable-http` or `sse`).
+    #[allow(dead_code)]
+    pub async fn python(mode: &str) -> HttpServer {
+        let (python, script) = python_fixture();
+        let port = free_port();
+        let mut command = Command::new(python);
+        command.args([script.as_str(), mode, &port.to_string()]);
+        Self::spawn(command, port, &format!("the Python server ({mode})"), 15).await
+    }
+
+    /// The TypeScript SDK v2 fixture over stateless Streamable HTTP.
+    #[allow(dead_code)]
+    pub async fn ts_sdk_v2() -> HttpServer {
+        let port = free_port();
+        let mut command = Command::new("node");
+        command.args([ts_sdk_v2_js().as_str(), "http", &port.to_string()]);
+        Self::spawn(command, port, "the TypeScript server", 15).await
+    }
+
+    /// tests/fixtures/faults/http_faults.py playing the fault `mode`.
+    #[allow(dead_code)]
+    pub async fn faults(mode: &str) -> HttpServer {
+        let port = free_port();
+        let mut command = Command::new("python3");
+        command
+            .arg(fixture("faults/http_faults.py"))
+            .args([port.to_string().as_str(), mode]);
+        Self::spawn(command, port, "the fault server", 10).await
+    }
+
+    /// Starts `command` and waits up to `seconds` for it to listen on `port`.
+    async fn spawn(mut command: Command, port: u16, name: &str, seconds: u32) -> HttpServer {
+        let program = command
+            .as_std()
+            .get_program()
+            .to_string_lossy()
+            .into_owned();
+        let child = command
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap_or_else(|e| panic!("{program} starts: {e:?}"));
+        for _ in 0..seconds * 20 {
+            if tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .is_ok()
+            {
+                return HttpServer {
+                    _child: child,
+                    port,
+                };
+            }
+            tokio::time::sleep(POLL).await;
+        }
+        panic!("{name} did not listen on port {port} within {seconds} s");
+    }
+
+    /// The HTTP configuration for `path` on this server.
+    #[allow(dead_code)]
+    pub fn config(&self, path: &str) -> HttpConfig {
+        http_config(self.port, path)
+    }
+}
+
+/// Connects over stdio with the default options and a handler that refuses server requests.
+#[allow(dead_code)]
+pub async fn connect_stdio(config: &StdioConfig) -> Result<Client, McpError> {
+    Client::connect_stdio(config, ClientOptions::default(), Arc::new(RefusingHandler)).await
+}
+
+/// Connects over HTTP with the default options and a handler that refuses server requests.
+#[allow(dead_code)]
+pub async fn connect_http(config: &HttpConfig, mode: HttpMode) -> Result<Client, McpError> {
+    Client::connect_http(
+        config,
+        mode,
+        ClientOptions::default(),
+        Arc::new(RefusingHandler),
+    )
+    .await
+}
+
+/// The text blocks of a result, one a line.
+#[allow(dead_code)]
+pub fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The text of a result's first content block, empty when it has none.
+#[allow(dead_code)]
+pub fn first_text(result: &CallToolResult) -> String {
+    result
+        .content
+        .first()
+        .and_then(|c| c.as_text())
+        .unwrap_or_default()
+        .to_owned()
+}
