@@ -2,16 +2,12 @@
 //! server whose remembered era is wrong probed again. The modern one is the dual-era Python SDK
 //! server (tests/fixtures/python), the legacy one server-everything.
 
-use std::path::PathBuf;
-use std::time::Duration;
+mod support;
 
 use gatehouse_host::connect::open_client;
 use gatehouse_host::{Host, HostOptions, ServerInput, ServerSpec, ServerStatus};
 use gatehouse_mcp::Era;
-
-fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
-}
+use support::{everything as everything_named, fixtures, settled, stdio};
 
 fn python() -> ServerInput {
     let dir = fixtures().join("python");
@@ -22,49 +18,18 @@ fn python() -> ServerInput {
     );
     stdio(
         "python",
-        python.display().to_string(),
+        &python.display().to_string(),
         vec![dir.join("server.py").display().to_string(), "stdio".into()],
     )
 }
 
-fn everything() -> ServerInput {
-    let js = fixtures().join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    assert!(
-        js.is_file(),
-        "server-everything is missing: run scripts/install-test-deps.sh"
-    );
-    stdio(
-        "everything",
-        "node".into(),
-        vec![js.display().to_string(), "stdio".into()],
-    )
-}
-
-fn stdio(name: &str, command: String, args: Vec<String>) -> ServerInput {
-    ServerInput {
-        name: name.into(),
-        enabled: true,
-        roots: Vec::new(),
-        spec: ServerSpec::Stdio {
-            command,
-            args,
-            env: vec![],
-            cwd: None,
-        },
-    }
-}
-
 async fn connected_version(host: &Host, name: &str) -> String {
-    for _ in 0..300 {
-        match host.server(name).await.expect("server").status {
-            ServerStatus::Connected {
-                protocol_version, ..
-            } => return protocol_version,
-            ServerStatus::Failed { message } => panic!("{name} failed: {message}"),
-            _ => tokio::time::sleep(Duration::from_millis(100)).await,
-        }
+    match settled(host, name).await {
+        ServerStatus::Connected {
+            protocol_version, ..
+        } => protocol_version,
+        other => panic!("{name} must connect, got {other:?}"),
     }
-    panic!("{name} did not connect within 30 s");
 }
 
 #[tokio::test]
@@ -78,7 +43,9 @@ async fn modern_and_legacy_servers_work_side_by_side_and_their_eras_are_remember
     .await
     .expect("open");
     host.add_server(python()).await.expect("add python");
-    host.add_server(everything()).await.expect("add everything");
+    host.add_server(everything_named("everything"))
+        .await
+        .expect("add everything");
     assert_eq!(
         connected_version(&host, "python").await,
         "2026-07-28",

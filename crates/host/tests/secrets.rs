@@ -2,13 +2,16 @@
 //! `scripts/with-keyring.sh`): they reach the keyring and the server, never the database.
 
 use std::path::Path;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+mod support;
 
 use gatehouse_host::secrets::{SecretKey, SecretKind, SecretServiceStore, SecretStore};
 use gatehouse_host::{
     EnvVar, Host, HostError, HostOptions, HttpHeader, ServerInput, ServerSpec, ServerStatus,
     ServerTransport,
 };
+use support::settled;
 
 fn unique_secret() -> String {
     let nanos = SystemTime::now()
@@ -95,17 +98,6 @@ fn contains(haystack: &[u8], needle: &str) -> bool {
     haystack
         .windows(needle.len())
         .any(|w| w == needle.as_bytes())
-}
-
-async fn settled(host: &Host, name: &str) -> ServerStatus {
-    for _ in 0..300 {
-        let status = host.server(name).await.expect("server").status;
-        if !matches!(status, ServerStatus::Connecting) {
-            return status;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{name} must leave `connecting` within 30 s");
 }
 
 #[tokio::test]

@@ -2,33 +2,13 @@
 //! the capabilities are declared, roots are listed (none), and sampling and elicitation are
 //! declined until the approval engine exists.
 
-use std::path::PathBuf;
+mod support;
 
 use gatehouse_host::connect::open_client;
-use gatehouse_host::{Host, HostOptions, ServerInput, ServerSpec};
+use gatehouse_host::{Host, HostOptions};
 use gatehouse_mcp::CallOptions;
 use serde_json::json;
-
-fn everything() -> ServerInput {
-    let js = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
-        "../../tests/fixtures/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-    );
-    assert!(
-        js.is_file(),
-        "server-everything is missing: run scripts/install-test-deps.sh"
-    );
-    ServerInput {
-        name: "everything".into(),
-        enabled: true,
-        roots: Vec::new(),
-        spec: ServerSpec::Stdio {
-            command: "node".into(),
-            args: vec![js.display().to_string(), "stdio".into()],
-            env: vec![],
-            cwd: None,
-        },
-    }
-}
+use support::everything;
 
 #[tokio::test]
 async fn roots_are_listed_and_sampling_and_elicitation_are_declined() {
@@ -39,7 +19,11 @@ async fn roots_are_listed_and_sampling_and_elicitation_are_declined() {
     })
     .await
     .expect("open");
-    let config = host.registry().add(everything()).await.expect("add");
+    let config = host
+        .registry()
+        .add(everything("everything"))
+        .await
+        .expect("add");
     let client = open_client(&config, host.registry())
         .await
         .expect("connect");

@@ -2,51 +2,10 @@
 //! installed by `scripts/install-test-deps.sh`): connect, list tools, disable, and a server that
 //! cannot start.
 
-use std::path::PathBuf;
-use std::time::Duration;
+mod support;
 
-use gatehouse_host::{EngineEvent, Host, HostOptions, ServerInput, ServerSpec, ServerStatus};
-
-fn everything_js() -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
-        "../../tests/fixtures/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-    );
-    assert!(
-        path.is_file(),
-        "server-everything is missing at {}: run scripts/install-test-deps.sh",
-        path.display()
-    );
-    path.display().to_string()
-}
-
-fn stdio(name: &str, command: &str, args: Vec<String>) -> ServerInput {
-    ServerInput {
-        name: name.to_owned(),
-        enabled: true,
-        roots: Vec::new(),
-        spec: ServerSpec::Stdio {
-            command: command.to_owned(),
-            args,
-            env: vec![],
-            cwd: None,
-        },
-    }
-}
-
-async fn wait_for_settled(host: &Host, name: &str) -> ServerStatus {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    loop {
-        let view = host.server(name).await.expect("server exists");
-        if !matches!(view.status, ServerStatus::Connecting) {
-            return view.status;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "{name} must leave `connecting` within 60 s"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
+use gatehouse_host::{EngineEvent, Host, HostOptions, ServerStatus};
+use support::{everything_js, settled as wait_for_settled, stdio};
 
 #[tokio::test]
 async fn connects_an_enabled_stdio_server_and_lists_its_tools() {
