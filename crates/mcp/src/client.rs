@@ -247,17 +247,16 @@ impl Client {
         let mut page: ToolPage = self.list_all("tools/list", "tools", None).await?;
         // A tool whose x-mcp-header annotations break the rules is left out (2026-07-28
         // streamable-http, "Custom Headers from Tool Parameters").
-        let (valid, invalid): (Vec<Tool>, Vec<Tool>) = std::mem::take(&mut page.items)
-            .into_iter()
-            .partition(|t| crate::features::param_headers::header_params(t).is_ok());
-        for tool in invalid {
-            if let Err(why) = crate::features::param_headers::header_params(&tool) {
-                tracing::warn!("leaving out tool `{}`: {why}", tool.name);
+        for tool in std::mem::take(&mut page.items) {
+            match crate::features::param_headers::header_params(&tool) {
+                Ok(_) => page.items.push(tool),
+                Err(why) => {
+                    tracing::warn!("leaving out tool `{}`: {why}", tool.name);
+                    page.malformed
+                        .push(serde_json::to_value(&tool).unwrap_or_default());
+                }
             }
-            page.malformed
-                .push(serde_json::to_value(&tool).unwrap_or_default());
         }
-        page.items = valid;
         let mut cache = self
             .tools
             .lock()

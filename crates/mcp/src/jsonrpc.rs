@@ -124,6 +124,17 @@ pub fn response(id: &RequestId, result: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "result": result })
 }
 
+/// Builds the error response that fails request `id` when its transport could not deliver it,
+/// with the HTTP status in `data.httpStatus` when there was one.
+pub fn transport_failure(id: &RequestId, status: Option<u16>, message: String) -> Value {
+    let error = RpcError {
+        code: codes::TRANSPORT_ERROR,
+        message,
+        data: status.map(|s| json!({ "httpStatus": s })),
+    };
+    error_response(id, &error)
+}
+
 /// Builds an error response.
 pub fn error_response(id: &RequestId, error: &RpcError) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "error": error })

@@ -5,14 +5,13 @@
 use std::time::Duration;
 
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
-use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
 
 use super::http_config::{HttpConfig, bounded_body, transport_error};
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
 use super::{BoxFuture, Inbound, Link, Outbound, Transport};
-use crate::error::{Result, RpcError};
-use crate::jsonrpc::{self, RequestId, codes};
+use crate::error::Result;
+use crate::jsonrpc::{self, RequestId};
 
 /// How long the server has to announce its endpoint.
 const ENDPOINT_TIMEOUT: Duration = Duration::from_secs(15);
@@ -191,14 +190,8 @@ async fn write_loop(
         let id = message.get("method").and(message.get("id")).cloned();
         match id.and_then(|id| serde_json::from_value::<RequestId>(id).ok()) {
             Some(id) => {
-                let error = RpcError {
-                    code: codes::TRANSPORT_ERROR,
-                    message: reason,
-                    data: status.map(|s| json!({ "httpStatus": s })),
-                };
-                let _ = inbound
-                    .send(Inbound::Message(jsonrpc::error_response(&id, &error)))
-                    .await;
+                let failure = jsonrpc::transport_failure(&id, status, reason);
+                let _ = inbound.send(Inbound::Message(failure)).await;
             }
             None => tracing::warn!("posting a message failed: {reason}"),
         }

@@ -26,7 +26,7 @@ use super::http_config::{HttpConfig, bounded_body};
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
 use super::{BoxFuture, Inbound, Link, Outbound, Transport};
 use crate::error::Result;
-use crate::jsonrpc::{self, RequestId, codes};
+use crate::jsonrpc::{self, RequestId};
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
@@ -675,16 +675,8 @@ async fn fail(shared: &Shared, outgoing: &Outgoing, status: Option<u16>, message
         );
         return;
     };
-    let data = status.map(|s| json!({ "httpStatus": s }));
-    let error = crate::error::RpcError {
-        code: codes::TRANSPORT_ERROR,
-        message,
-        data,
-    };
-    let _ = shared
-        .inbound
-        .send(Inbound::Message(jsonrpc::error_response(id, &error)))
-        .await;
+    let failure = jsonrpc::transport_failure(id, status, message);
+    let _ = shared.inbound.send(Inbound::Message(failure)).await;
 }
 
 #[cfg(test)]
