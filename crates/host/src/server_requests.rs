@@ -18,6 +18,8 @@ pub type SharedRoots = std::sync::Arc<std::sync::RwLock<Vec<String>>>;
 pub enum ServerNotice {
     /// `notifications/tools/list_changed`: the tool list must be fetched again.
     ToolsChanged,
+    /// The tool list is past its `ttlMs`: fetch it again (from the cache while still fresh).
+    ToolsStale,
     /// The host changed the server's roots: the server must be told.
     RootsChanged,
 }

@@ -293,14 +293,18 @@ impl Client {
             let empty = page_params
                 .as_object()
                 .is_some_and(serde_json::Map::is_empty);
-            let page = self
-                .peer
-                .request(
-                    method,
-                    (!empty).then_some(page_params),
-                    self.options.request_timeout,
-                )
-                .await?;
+            let page_params = (!empty).then_some(page_params);
+            let page = match self.peer.cache().get(method, page_params.as_ref()) {
+                Some(hit) => hit,
+                None => {
+                    let page = self
+                        .peer
+                        .request(method, page_params.clone(), self.options.request_timeout)
+                        .await?;
+                    self.peer.cache().put(method, page_params.as_ref(), &page);
+                    page
+                }
+            };
             cursor = all
                 .absorb(page, key)
                 .map_err(|message| McpError::InvalidResponse {

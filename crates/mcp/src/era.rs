@@ -68,13 +68,28 @@ pub fn request_meta(version: &str, options: &ClientOptions) -> Map<String, Value
     );
     meta.insert(
         "io.modelcontextprotocol/clientCapabilities".into(),
-        Value::Object(options.capabilities.clone()),
+        Value::Object(modern_capabilities(options)),
     );
     meta.insert(
         "io.modelcontextprotocol/clientInfo".into(),
         json!(options.client_info),
     );
     meta
+}
+
+/// The capabilities a modern request declares: the handler's, plus the tasks extension, which
+/// every tool call follows (ext-tasks, "Capability Negotiation").
+fn modern_capabilities(options: &ClientOptions) -> Map<String, Value> {
+    let mut capabilities = options.capabilities.clone();
+    if let Value::Object(extensions) = capabilities
+        .entry("extensions")
+        .or_insert_with(|| json!({}))
+    {
+        extensions
+            .entry(crate::features::task_handles::TASKS_EXTENSION)
+            .or_insert_with(|| json!({}));
+    }
+    capabilities
 }
 
 /// What the `server/discover` probe found.

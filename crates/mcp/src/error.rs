@@ -59,6 +59,9 @@ pub enum McpError {
         method: String,
         elicitations: Vec<UrlElicitation>,
     },
+    /// A tool call that ran as a task (tasks extension) was cancelled before it finished.
+    #[error("task {task_id} was cancelled{}", if .message.is_empty() { String::new() } else { format!(": {}", .message) })]
+    TaskCancelled { task_id: String, message: String },
     /// The transport failed: an HTTP error, an unreachable server, a broken stream.
     #[error("{message}")]
     Transport { message: String },
@@ -114,6 +117,23 @@ impl McpError {
         McpError::Rpc {
             method: method.to_owned(),
             error: Box::new(error),
+        }
+    }
+
+    /// Whether the request's response stream broke before the answer (the request may or may
+    /// not have been carried out).
+    pub fn is_broken_stream(&self) -> bool {
+        match self {
+            McpError::Rpc { error, .. } => {
+                error.code == crate::jsonrpc::codes::TRANSPORT_ERROR
+                    && error
+                        .data
+                        .as_ref()
+                        .and_then(|d| d.get("streamBroken"))
+                        .and_then(serde_json::Value::as_bool)
+                        == Some(true)
+            }
+            _ => false,
         }
     }
 

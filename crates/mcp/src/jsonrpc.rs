@@ -135,6 +135,17 @@ pub fn transport_failure(id: &RequestId, status: Option<u16>, message: String) -
     error_response(id, &error)
 }
 
+/// A transport failure for a request whose response stream broke before the answer: the
+/// 2026-07-28 era has no resumable streams, so the peer may send the request again.
+pub fn broken_stream(id: &RequestId, message: String) -> Value {
+    let error = RpcError {
+        code: codes::TRANSPORT_ERROR,
+        message,
+        data: Some(json!({ "streamBroken": true })),
+    };
+    error_response(id, &error)
+}
+
 /// Builds an error response.
 pub fn error_response(id: &RequestId, error: &RpcError) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "error": error })

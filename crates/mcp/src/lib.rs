@@ -4,6 +4,7 @@
 //! Layers, bottom up: [`transport`] moves JSON lines, [`peer`] matches requests to responses and
 //! routes server-initiated messages, [`client`] runs the lifecycle and exposes typed features.
 
+pub mod cache;
 pub mod client;
 pub mod content;
 pub mod era;
@@ -25,6 +26,9 @@ pub use features::prompts::{
     GetPromptResult, Prompt, PromptArgument, PromptMessage, PromptPage, Role,
 };
 pub use features::resources::{Resource, ResourcePage, ResourceTemplate, ResourceTemplatePage};
+pub use features::subscriptions::{
+    Listener, ListenerEvent, NotificationFilter, Subscription, SubscriptionEvent,
+};
 pub use features::tasks::{Task, TaskSupport};
 pub use features::tools::{CallOptions, CallToolResult};
 pub use peer::Progress;

@@ -1,6 +1,11 @@
 //! Live sessions: one connection task per enabled server, its status and its tool list. The
 //! live state follows the registry through [`Sessions::sync`], so changes made by another
 //! process (the CLI) are picked up the next time the app lists servers.
+//!
+//! The tool list follows the server: a legacy server pushes `notifications/tools/list_changed`;
+//! with a modern one the session keeps a `subscriptions/listen` stream open (reopened with
+//! backoff, the list fetched again after each reopening) and honours the list's `ttlMs`: a
+//! stale list is still shown while it is fetched again (2026-07-28 server/utilities/caching).
 
 pub mod status;
 
@@ -16,6 +21,7 @@ use crate::events::{EngineEvent, EventBus};
 use crate::registry::Registry;
 use crate::registry::model::ServerConfig;
 use crate::server_requests::{HostHandler, ServerNotice, SharedRoots};
+use gatehouse_mcp::{Listener, ListenerEvent, NotificationFilter};
 use status::{ServerStatus, ToolInfo};
 use tokio::sync::mpsc;
 
@@ -31,6 +37,10 @@ struct Slot {
     generation: u64,
     status: ServerStatus,
     tools: Vec<ToolInfo>,
+    /// Until when the tool list is fresh, for servers that give caching hints.
+    tools_fresh_until: Option<tokio::time::Instant>,
+    /// A stale tool list is being fetched again.
+    revalidating: bool,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
 }
@@ -143,6 +153,8 @@ impl Sessions {
                 generation,
                 status: status.clone(),
                 tools: Vec::new(),
+                tools_fresh_until: None,
+                revalidating: false,
                 stop,
                 task,
             },
@@ -180,9 +192,21 @@ impl Sessions {
         lock(&self.slots).get(id).map(|s| s.status.clone())
     }
 
-    /// The tools of a connected server.
+    /// The tools of a connected server. A list past its freshness is returned as it is and
+    /// fetched again in the background; a change is announced as a status event.
     pub fn tools(&self, id: &str) -> Option<Vec<ToolInfo>> {
-        lock(&self.slots).get(id).map(|s| s.tools.clone())
+        let mut slots = lock(&self.slots);
+        let slot = slots.get_mut(id)?;
+        let stale = slot
+            .tools_fresh_until
+            .is_some_and(|until| tokio::time::Instant::now() >= until);
+        if stale
+            && !slot.revalidating
+            && let Some(notices) = &slot.notices
+        {
+            slot.revalidating = notices.send(ServerNotice::ToolsStale).is_ok();
+        }
+        Some(slot.tools.clone())
     }
 
     /// Stops every server, in parallel.
@@ -261,15 +285,39 @@ impl Runner {
         if !self.refresh_tools(&client, &mut stop).await {
             return close(client, &self.id).await;
         }
+        let modern = client.era() == gatehouse_mcp::Era::Modern;
+        let mut listener = Listener::new(NotificationFilter::all_lists(Vec::new()));
+        let mut first_subscription = true;
         loop {
             tokio::select! {
+                event = listener.next(&client), if modern => match event {
+                    // Whatever changed while no subscription was open went unannounced.
+                    ListenerEvent::Opened(_) if !std::mem::take(&mut first_subscription) => {
+                        client.peer().cache().clear();
+                        if !self.refresh_tools(&client, &mut stop).await {
+                            break;
+                        }
+                    }
+                    ListenerEvent::Opened(agreed) => {
+                        tracing::debug!("{} sends change notifications: {agreed:?}", self.id);
+                    }
+                    ListenerEvent::Notification { method, params } => {
+                        client.peer().handler().on_notification(&method, params);
+                    }
+                    ListenerEvent::Lost { reason, retry_in } => {
+                        tracing::info!("{}: subscription lost ({reason}); reopening in {retry_in:?}", self.id);
+                    }
+                    ListenerEvent::Refused { reason } => {
+                        tracing::info!("{} takes no subscription: {reason}", self.id);
+                    }
+                },
                 reason = client.wait_closed() => {
                     let message = format!("connection lost: {reason}");
                     self.set(ServerStatus::Failed { message }, None);
                     break;
                 }
                 Some(notice) = notices.recv() => match notice {
-                    ServerNotice::ToolsChanged => {
+                    ServerNotice::ToolsChanged | ServerNotice::ToolsStale => {
                         if !self.refresh_tools(&client, &mut stop).await {
                             break;
                         }
@@ -304,11 +352,13 @@ impl Runner {
                 let tools: Vec<ToolInfo> = page.items.iter().map(ToolInfo::from).collect();
                 let status = ServerStatus::Connected {
                     protocol_version: init.protocol_version.clone(),
+                    era: client.era().as_str().to_owned(),
                     server_name: init.server_info.name.clone(),
                     server_version: init.server_info.version.clone(),
                     tool_count: u32::try_from(tools.len()).unwrap_or(u32::MAX),
                 };
-                self.set(status, Some(tools));
+                let fresh_until = client.peer().cache().fresh_until("tools/list");
+                self.set_tools(status, tools, fresh_until);
                 true
             }
             Err(e) => {
@@ -321,6 +371,17 @@ impl Runner {
 
     /// Records a status if this task is still the server's current one, and announces it.
     fn set(&self, status: ServerStatus, tools: Option<Vec<ToolInfo>>) {
+        self.set_tools(status, tools.unwrap_or_default(), None);
+    }
+
+    /// Records a status and tool list if this task is still the server's current one, and
+    /// announces a change (an unchanged list fetched again is not news).
+    fn set_tools(
+        &self,
+        status: ServerStatus,
+        tools: Vec<ToolInfo>,
+        fresh_until: Option<tokio::time::Instant>,
+    ) {
         {
             let mut slots = lock(&self.slots);
             let Some(slot) = slots
@@ -329,8 +390,13 @@ impl Runner {
             else {
                 return;
             };
+            slot.revalidating = false;
+            slot.tools_fresh_until = fresh_until;
+            if slot.status == status && slot.tools == tools {
+                return;
+            }
             slot.status = status.clone();
-            slot.tools = tools.unwrap_or_default();
+            slot.tools = tools;
         }
         self.events.publish(EngineEvent::ServerStatus {
             id: self.id.clone(),

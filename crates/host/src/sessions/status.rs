@@ -20,6 +20,8 @@ pub enum ServerStatus {
     /// Initialized and ready.
     Connected {
         protocol_version: String,
+        /// `modern` (2026-07-28) or `legacy` (the `initialize` handshake).
+        era: String,
         server_name: String,
         server_version: String,
         tool_count: u32,

@@ -11,5 +11,7 @@ pub mod ping;
 pub mod prompts;
 pub mod resources;
 pub mod skills;
+pub mod subscriptions;
+pub mod task_handles;
 pub mod tasks;
 pub mod tools;

@@ -22,13 +22,31 @@ impl Client {
         mut params: Map<String, Value>,
         options: RequestOptions,
     ) -> Result<Value> {
+        let first = Value::Object(params.clone());
+        if let Some(hit) = self.peer().cache().get(method, Some(&first)) {
+            return Ok(hit);
+        }
         for _ in 0..MAX_ROUNDS {
+            let sent = Value::Object(params.clone());
             let result = self
                 .peer()
-                .request_with(method, Some(Value::Object(params.clone())), options.clone())
+                .request_with(method, Some(sent.clone()), options.clone())
                 .await?;
-            if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
-                return Ok(result);
+            match result.get("resultType").and_then(Value::as_str) {
+                Some("input_required") => {}
+                // The tasks extension allows a task handle only where it applies.
+                Some("task") if method != "tools/call" => {
+                    return Err(McpError::InvalidResponse {
+                        method: method.to_owned(),
+                        message: "the server answered with a task, which this request cannot be"
+                            .into(),
+                    });
+                }
+                _ => {
+                    // Only a first-round result can be cached (a retry's depends on its answers).
+                    self.peer().cache().put(method, Some(&sent), &result);
+                    return Ok(result);
+                }
             }
             match result.get("inputRequests").and_then(Value::as_object) {
                 Some(requests) => {
@@ -51,7 +69,8 @@ impl Client {
         })
     }
 
-    async fn answer_input_requests(
+    /// Answers each input request with the connection's handler, keyed as the server keyed them.
+    pub(crate) async fn answer_input_requests(
         &self,
         requests: &Map<String, Value>,
     ) -> Result<Map<String, Value>> {

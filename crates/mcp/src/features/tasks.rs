@@ -44,8 +44,11 @@ impl Task {
         matches!(self.status.as_str(), "completed" | "failed" | "cancelled")
     }
 
-    fn poll_every(&self) -> Duration {
+    /// How long to wait before the next poll: the server's `pollInterval` (2025-11-25) or
+    /// `pollIntervalMs` (the tasks extension), within sane bounds.
+    pub(crate) fn poll_every(&self) -> Duration {
         self.poll_interval
+            .or_else(|| self.extra.get("pollIntervalMs").and_then(Value::as_u64))
             .map_or(Duration::from_secs(1), Duration::from_millis)
             .clamp(MIN_POLL, MAX_POLL)
     }
@@ -75,7 +78,7 @@ impl TaskSupport {
     }
 }
 
-fn parse_task(method: &str, value: Value) -> Result<Task> {
+pub(crate) fn parse_task(method: &str, value: Value) -> Result<Task> {
     serde_json::from_value(value).map_err(|e| McpError::InvalidResponse {
         method: method.to_owned(),
         message: format!("not a task: {e}"),
@@ -201,14 +204,14 @@ impl Client {
 }
 
 /// Cancels an abandoned task on the server, from outside the dropped future.
-struct CancelOnDrop {
-    peer: Peer,
-    task_id: String,
-    armed: bool,
+pub(crate) struct CancelOnDrop {
+    pub(crate) peer: Peer,
+    pub(crate) task_id: String,
+    pub(crate) armed: bool,
 }
 
 impl CancelOnDrop {
-    fn disarm(mut self) {
+    pub(crate) fn disarm(mut self) {
         self.armed = false;
     }
 }

@@ -10,9 +10,9 @@ use tokio::sync::mpsc;
 
 use crate::client::Client;
 use crate::content::Content;
-use crate::error::Result;
+use crate::error::{McpError, Result};
 use crate::features::tasks::TaskSupport;
-use crate::peer::{Progress, RequestOptions};
+use crate::peer::{DEFAULT_REISSUE, Progress, RequestOptions};
 use crate::types::Tool;
 
 /// How to wait for a tool call.
@@ -113,6 +113,19 @@ pub fn check_output(tool: &Tool, structured: Option<&Value>, is_error: bool) -> 
     })
 }
 
+/// Whether the tool declares that calling it again has no further effect
+/// (`annotations.readOnlyHint` or `annotations.idempotentHint`).
+fn safe_to_repeat(tool: &Tool) -> bool {
+    let hint = |name: &str| {
+        tool.extra
+            .get("annotations")
+            .and_then(|a| a.get(name))
+            .and_then(Value::as_bool)
+            == Some(true)
+    };
+    hint("readOnlyHint") || hint("idempotentHint")
+}
+
 impl Client {
     /// Calls a tool. A tool-level failure is `Ok` with `is_error`; a protocol failure is `Err`.
     pub async fn call_tool(
@@ -144,10 +157,33 @@ impl Client {
             max_total: options.max_total,
             progress: options.progress,
             headers: self.parameter_headers(name, params.get("arguments")),
+            // A broken stream leaves it unknown whether the tool ran; only a tool that says
+            // running it twice is harmless is sent again.
+            reissue: if tool.as_ref().is_some_and(safe_to_repeat) {
+                DEFAULT_REISSUE
+            } else {
+                0
+            },
         };
         let raw = self
             .request_completing_input("tools/call", params, request)
-            .await?;
+            .await
+            .map_err(|e| {
+                if e.is_broken_stream() {
+                    McpError::Transport {
+                        message: format!(
+                            "{e}; `{name}` may or may not have run, so it was not run again"
+                        ),
+                    }
+                } else {
+                    e
+                }
+            })?;
+        if raw.get("resultType").and_then(Value::as_str) == Some("task") {
+            return self
+                .follow_task(name, raw, options.task_status, options.max_total)
+                .await;
+        }
         Ok(CallToolResult::parse(raw, self.cached_tool(name).as_ref()))
     }
 }

@@ -238,6 +238,8 @@ fn modern_version(message: &Value) -> Option<String> {
 struct Outgoing {
     method: Option<String>,
     id: Option<RequestId>,
+    /// A 2026-07-28 message: its response stream cannot be resumed.
+    modern: bool,
 }
 
 impl Outgoing {
@@ -250,7 +252,8 @@ impl Outgoing {
             (Some(_), Some(id)) => serde_json::from_value(id.clone()).ok(),
             _ => None,
         };
-        Self { method, id }
+        let modern = modern_version(message).is_some();
+        Self { method, id, modern }
     }
 
     fn is(&self, method: &str) -> bool {
@@ -394,6 +397,8 @@ fn standard_headers(message: &Value) -> Vec<(&'static str, String)> {
     let name = match method {
         "tools/call" | "prompts/get" => message.pointer("/params/name"),
         "resources/read" => message.pointer("/params/uri"),
+        // The tasks extension routes by task ("Streamable HTTP: Routing Headers").
+        "tasks/get" | "tasks/update" | "tasks/cancel" => message.pointer("/params/taskId"),
         _ => None,
     };
     if let Some(name) = name.and_then(Value::as_str) {
@@ -439,20 +444,22 @@ async fn receive(shared: &Arc<Shared>, response: reqwest::Response, outgoing: &O
                     .await
                 }
             },
-            Err(e) => fail(shared, outgoing, None, e).await,
+            Err(e) => broke(shared, outgoing, e).await,
         };
     }
     let mut end = StreamEnd::default();
     let mut answered = read_stream(shared, response, outgoing, &mut end).await;
     let mut failures = 0;
     while !answered {
-        // The stream ended before the answer: poll it again (SEP-1699), or give up.
-        let Some(last) = end.last_event_id.clone() else {
+        // The stream ended before the answer: poll it again (SEP-1699), or give up. A modern
+        // stream cannot be resumed (2026-07-28 streamable-http: no `Last-Event-ID`).
+        let last = end.last_event_id.clone().filter(|_| !outgoing.modern);
+        let Some(last) = last else {
             let why = end
                 .error
                 .clone()
                 .unwrap_or_else(|| "the server closed the stream".to_owned());
-            return fail(shared, outgoing, None, format!("{why} before answering")).await;
+            return broke(shared, outgoing, format!("{why} before answering")).await;
         };
         tokio::time::sleep(end.retry.unwrap_or(shared.config.default_retry)).await;
         match resume(shared, &last).await {
@@ -594,6 +601,7 @@ async fn listen(shared: Arc<Shared>) {
         let none = Outgoing {
             method: None,
             id: None,
+            modern: false,
         };
         read_stream(&shared, response, &none, &mut end).await;
         if shared.inbound.is_closed() {
@@ -624,6 +632,7 @@ async fn reinitialize(shared: &Arc<Shared>) -> std::result::Result<(), String> {
     let outgoing = Outgoing {
         method: Some("initialize".into()),
         id: serde_json::from_value(id).ok(),
+        modern: false,
     };
     if is_event_stream(&response) {
         let mut end = StreamEnd::default();
@@ -663,6 +672,18 @@ async fn deliver(shared: &Shared, message: Value, outgoing: &Outgoing) {
         }
     }
     let _ = shared.inbound.send(Inbound::Message(message)).await;
+}
+
+/// Fails a request whose response broke off before the answer. A modern request is marked so
+/// the peer may send it again with a new id; an older one fails like any transport error.
+async fn broke(shared: &Shared, outgoing: &Outgoing, message: String) {
+    match &outgoing.id {
+        Some(id) if outgoing.modern => {
+            let failure = jsonrpc::broken_stream(id, message);
+            let _ = shared.inbound.send(Inbound::Message(failure)).await;
+        }
+        _ => fail(shared, outgoing, None, message).await,
+    }
 }
 
 /// Fails a request with a JSON-RPC error carrying the transport's reason; other messages are

@@ -132,7 +132,12 @@ impl HttpServer {
     /// The TypeScript SDK v2 fixture over stateless Streamable HTTP.
     #[allow(dead_code)]
     pub async fn ts_sdk_v2() -> HttpServer {
-        let port = free_port();
+        Self::ts_sdk_v2_at(free_port()).await
+    }
+
+    /// The TypeScript SDK v2 fixture on a given port (to start it again where it was).
+    #[allow(dead_code)]
+    pub async fn ts_sdk_v2_at(port: u16) -> HttpServer {
         let mut command = Command::new("node");
         command.args([ts_sdk_v2_js().as_str(), "http", &port.to_string()]);
         Self::spawn(command, port, "the TypeScript server", 15).await

@@ -4,6 +4,14 @@
 //! A request that times out or whose caller goes away is cancelled on the server with
 //! `notifications/cancelled` (2025-11-25 basic/utilities/cancellation), except `initialize`,
 //! which must not be cancelled. A response that arrives after that is ignored.
+//!
+//! In the 2026-07-28 era a request whose response stream broke before the answer is sent again
+//! with a new id when its options allow it (streams are not resumable in that era), and
+//! long-lived requests such as `subscriptions/listen` get their notifications routed to them by
+//! `io.modelcontextprotocol/subscriptionId` ([`stream`]).
+
+mod route;
+pub mod stream;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -14,8 +22,8 @@ use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::error::{McpError, Result, RpcError};
-use crate::jsonrpc::{self, Message, RequestId, codes};
-use crate::transport::{BoxFuture, Inbound, Link, Outbound};
+use crate::jsonrpc::{self, RequestId, codes};
+use crate::transport::{BoxFuture, Link, Outbound};
 
 /// Receives what the server sends on its own initiative.
 pub trait Handler: Send + Sync + 'static {
@@ -62,6 +70,10 @@ pub struct RequestOptions {
     pub progress: Option<mpsc::UnboundedSender<Progress>>,
     /// Extra HTTP headers for this request (ignored by stdio).
     pub headers: Vec<(String, String)>,
+    /// How many times the request is sent again, with a new id, when its response stream breaks
+    /// before the answer. Only safe for requests that may run twice: reads, lists, and tools
+    /// that declare themselves read-only or idempotent.
+    pub reissue: u32,
 }
 
 impl RequestOptions {
@@ -72,9 +84,19 @@ impl RequestOptions {
             max_total: None,
             progress: None,
             headers: Vec::new(),
+            reissue: DEFAULT_REISSUE,
         }
     }
+
+    /// The same options, never re-sent after a broken stream (for requests with side effects).
+    pub fn without_reissue(mut self) -> Self {
+        self.reissue = 0;
+        self
+    }
 }
+
+/// Re-sends allowed by default: every request but a side-effecting tool call is safe to repeat.
+pub const DEFAULT_REISSUE: u32 = 2;
 
 /// One `notifications/progress` update.
 #[derive(Debug, Clone, PartialEq)]
@@ -117,6 +139,10 @@ fn with_progress_token(params: Option<Value>, id: &RequestId) -> Value {
 
 struct Inner {
     outbound: mpsc::Sender<Outbound>,
+    /// Long-lived requests' notification sinks, by subscription id ([`stream::stream_key`]).
+    streams: Mutex<HashMap<String, mpsc::UnboundedSender<stream::StreamItem>>>,
+    /// Cached list and read results, invalidated by the server's change notifications.
+    cache: crate::cache::ResultCache,
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Reply>>>,
     /// Progress tokens of in-flight requests, to their request's update channel.
     progress: Mutex<HashMap<String, mpsc::UnboundedSender<Value>>>,
@@ -151,6 +177,8 @@ impl Peer {
         let (closed, _) = watch::channel(None);
         let inner = Arc::new(Inner {
             outbound: link.outbound,
+            streams: Mutex::new(HashMap::new()),
+            cache: crate::cache::ResultCache::default(),
             pending: Mutex::new(HashMap::new()),
             progress: Mutex::new(HashMap::new()),
             in_flight: tokio::sync::Semaphore::new(MAX_IN_FLIGHT),
@@ -159,7 +187,7 @@ impl Peer {
             next_id: AtomicI64::new(1),
             closed,
         });
-        tokio::spawn(route(inner.clone(), link.inbound, handler));
+        tokio::spawn(route::route(inner.clone(), link.inbound, handler));
         Peer { inner }
     }
 
@@ -175,12 +203,36 @@ impl Peer {
     }
 
     /// Sends a request with progress reporting, a timeout that progress can reset, and an
-    /// overall cap (2025-11-25 basic/utilities/progress; basic/lifecycle "Timeouts").
+    /// overall cap (2025-11-25 basic/utilities/progress; basic/lifecycle "Timeouts"). A broken
+    /// response stream re-issues the request with a new id as often as `options.reissue` allows.
     pub async fn request_with(
         &self,
         method: &str,
         params: Option<Value>,
         options: RequestOptions,
+    ) -> Result<Value> {
+        let started = tokio::time::Instant::now();
+        let mut reissues = options.reissue;
+        loop {
+            match self
+                .request_once(method, params.clone(), &options, started)
+                .await
+            {
+                Err(e) if reissues > 0 && e.is_broken_stream() => {
+                    reissues -= 1;
+                    tracing::info!("{e}; sending `{method}` again with a new id");
+                }
+                other => return other,
+            }
+        }
+    }
+
+    async fn request_once(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: &RequestOptions,
+        started: tokio::time::Instant,
     ) -> Result<Value> {
         if let Some(reason) = self.closed_reason() {
             return Err(McpError::Closed { reason });
@@ -191,7 +243,7 @@ impl Peer {
             .acquire()
             .await
             .map_err(|_| self.closed_error())?;
-        let id = RequestId::Number(self.inner.next_id.fetch_add(1, Ordering::Relaxed));
+        let id = self.next_id();
         let (tx, mut rx) = oneshot::channel();
         self.lock_pending().insert(id.clone(), tx);
         let (progress_tx, mut progress_rx) = mpsc::unbounded_channel();
@@ -200,7 +252,7 @@ impl Peer {
             lock(&self.inner.progress).insert(token.clone(), progress_tx);
         }
         let mut guard = PendingGuard {
-            inner: &self.inner,
+            inner: self.inner.clone(),
             id: id.clone(),
             progress_token: token.clone(),
             // Neither the handshake nor the era probe is cancelled: before the era is settled
@@ -213,30 +265,20 @@ impl Peer {
             Some(_) => Some(with_progress_token(params, &id)),
             None => params,
         };
-        let params = self.with_meta(params);
-        if self
-            .inner
-            .outbound
-            .send(Outbound {
-                message: jsonrpc::request(&id, method, params),
-                headers: options.headers.clone(),
-            })
+        if !self
+            .send_request(&id, method, params, options.headers.clone())
             .await
-            .is_err()
         {
-            guard.armed = false;
-            guard.forget();
+            guard.disarm();
             return Err(self.closed_error());
         }
-        let started = tokio::time::Instant::now();
         let cap = options.max_total.map(|max| started + max);
-        let mut deadline = started + options.timeout;
+        let mut deadline = tokio::time::Instant::now() + options.timeout;
         loop {
             let until = cap.map_or(deadline, |cap| cap.min(deadline));
             tokio::select! {
                 reply = &mut rx => {
-                    guard.armed = false;
-                    guard.forget();
+                    guard.disarm();
                     // Updates routed before the response must still reach the caller, in order.
                     if let Some(sink) = &options.progress {
                         while let Ok(update) = progress_rx.try_recv() {
@@ -266,6 +308,29 @@ impl Peer {
         }
     }
 
+    fn next_id(&self) -> RequestId {
+        RequestId::Number(self.inner.next_id.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Sends one request with the stamped `_meta`; false if the transport is gone.
+    async fn send_request(
+        &self,
+        id: &RequestId,
+        method: &str,
+        params: Option<Value>,
+        headers: Vec<(String, String)>,
+    ) -> bool {
+        let params = self.with_meta(params);
+        self.inner
+            .outbound
+            .send(Outbound {
+                message: jsonrpc::request(id, method, params),
+                headers,
+            })
+            .await
+            .is_ok()
+    }
+
     /// Sends a notification.
     pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<()> {
         self.inner
@@ -273,6 +338,11 @@ impl Peer {
             .send(jsonrpc::notification(method, self.with_meta(params)).into())
             .await
             .map_err(|_| self.closed_error())
+    }
+
+    /// The connection's result cache (2026-07-28 server/utilities/caching).
+    pub fn cache(&self) -> &crate::cache::ResultCache {
+        &self.inner.cache
     }
 
     /// The handler that answers the server's requests.
@@ -350,8 +420,8 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// Removes an abandoned request and tells the server to stop working on it.
-struct PendingGuard<'a> {
-    inner: &'a Inner,
+struct PendingGuard {
+    inner: Arc<Inner>,
     id: RequestId,
     progress_token: Option<String>,
     cancellable: bool,
@@ -359,7 +429,7 @@ struct PendingGuard<'a> {
     armed: bool,
 }
 
-impl PendingGuard<'_> {
+impl PendingGuard {
     /// Forgets the request's bookkeeping (pending entry and progress token).
     fn forget(&self) {
         lock(&self.inner.pending).remove(&self.id);
@@ -367,9 +437,15 @@ impl PendingGuard<'_> {
             lock(&self.inner.progress).remove(token);
         }
     }
+
+    /// The request is over: forget it without cancelling it.
+    fn disarm(&mut self) {
+        self.armed = false;
+        self.forget();
+    }
 }
 
-impl Drop for PendingGuard<'_> {
+impl Drop for PendingGuard {
     fn drop(&mut self) {
         if !self.armed {
             return;
@@ -384,76 +460,5 @@ impl Drop for PendingGuard<'_> {
                 tracing::debug!("could not send cancellation for request {}", self.id);
             }
         }
-    }
-}
-
-async fn route(inner: Arc<Inner>, mut inbound: mpsc::Receiver<Inbound>, handler: Arc<dyn Handler>) {
-    let reason = loop {
-        let Some(event) = inbound.recv().await else {
-            break "the transport stopped".to_owned();
-        };
-        let value = match event {
-            Inbound::Message(value) => value,
-            Inbound::Closed { reason } => break reason,
-        };
-        match Message::from_value(value) {
-            Ok(message) => dispatch(&inner, &handler, message),
-            Err(e) => tracing::warn!("ignoring an invalid JSON-RPC message from the server: {e}"),
-        }
-    };
-    inner.closed.send_replace(Some(reason));
-    // Dropping the senders fails every pending request with `Closed`.
-    lock(&inner.pending).clear();
-}
-
-fn dispatch(inner: &Arc<Inner>, handler: &Arc<dyn Handler>, message: Message) {
-    match message {
-        Message::Response { id, result } => complete(inner, &id, Ok(result)),
-        Message::Error {
-            id: Some(id),
-            error,
-        } => complete(inner, &id, Err(error)),
-        Message::Error { id: None, error } => {
-            tracing::warn!("the server reported an error without a request id: {error}");
-        }
-        Message::Notification { method, params } if method == "notifications/progress" => {
-            let token = params
-                .as_ref()
-                .and_then(|p| p.get("progressToken"))
-                .map(progress_key);
-            let sink = token.and_then(|t| lock(&inner.progress).get(&t).cloned());
-            match (sink, params) {
-                (Some(sink), Some(params)) => {
-                    let _ = sink.send(params);
-                }
-                (_, params) => handler.on_notification(&method, params),
-            }
-        }
-        Message::Notification { method, params } => handler.on_notification(&method, params),
-        Message::Request { id, method, params } => {
-            let outbound = inner.outbound.clone();
-            let handler = handler.clone();
-            tokio::spawn(async move {
-                let reply = if method == "ping" {
-                    Ok(json!({}))
-                } else {
-                    handler.on_request(method, params).await
-                };
-                let message = match reply {
-                    Ok(result) => jsonrpc::response(&id, result),
-                    Err(error) => jsonrpc::error_response(&id, &error),
-                };
-                let _ = outbound.send(message.into()).await;
-            });
-        }
-    }
-}
-
-fn complete(inner: &Inner, id: &RequestId, reply: Reply) {
-    match lock(&inner.pending).remove(id) {
-        Some(waiter) => {
-            let _ = waiter.send(reply);
-        }
-        None => tracing::debug!("ignoring a response to request {id}, which is no longer pending"),
     }
 }

@@ -1,0 +1,254 @@
+//! Result caching (2026-07-28 server/utilities/caching): list and read results carry `ttlMs`
+//! (how long they stay fresh) and `cacheScope`. A result is kept under its method and the
+//! parameters that shape it (`_meta` left out), served while fresh, and dropped at once when the
+//! server says the underlying data changed (`notifications/*/list_changed`,
+//! `notifications/resources/updated`).
+//!
+//! One cache belongs to one connection, and a connection has one authorization context, so both
+//! `"public"` and `"private"` results may be reused on it; nothing is shared between connections.
+//! Results of multi round-trip retries (with `inputResponses` or `requestState`) and interim
+//! `input_required` results are never cached. A missing or negative `ttlMs` counts as 0: stale
+//! at once.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::time::Instant;
+
+/// The methods whose results servers must give caching hints for.
+pub const CACHEABLE: &[&str] = &[
+    "server/discover",
+    "tools/list",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+];
+
+#[derive(Debug)]
+struct Entry {
+    result: Value,
+    fresh_until: Instant,
+}
+
+/// The cached results of one connection.
+#[derive(Debug, Default)]
+pub struct ResultCache {
+    entries: Mutex<HashMap<(String, String), Entry>>,
+}
+
+/// The parameters that identify a result: everything but `_meta`, as canonical JSON text.
+fn params_key(params: Option<&Value>) -> String {
+    match params {
+        Some(Value::Object(map)) => {
+            let mut map = map.clone();
+            map.remove("_meta");
+            if map.is_empty() {
+                String::new()
+            } else {
+                Value::Object(map).to_string()
+            }
+        }
+        Some(other) => other.to_string(),
+        None => String::new(),
+    }
+}
+
+/// Whether a request's result may be cached at all.
+fn cacheable_request(method: &str, params: Option<&Value>) -> bool {
+    CACHEABLE.contains(&method)
+        && !params
+            .is_some_and(|p| p.get("inputResponses").is_some() || p.get("requestState").is_some())
+}
+
+/// How long a result stays fresh, from its `ttlMs` (absent or negative: not at all).
+pub fn ttl_of(result: &Value) -> Duration {
+    result
+        .get("ttlMs")
+        .and_then(Value::as_f64)
+        .filter(|ms| ms.is_finite() && *ms > 0.0)
+        .map_or(Duration::ZERO, |ms| Duration::from_millis(ms as u64))
+}
+
+impl ResultCache {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String), Entry>> {
+        self.entries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A fresh cached result for this request, if there is one.
+    pub fn get(&self, method: &str, params: Option<&Value>) -> Option<Value> {
+        if !cacheable_request(method, params) {
+            return None;
+        }
+        let key = (method.to_owned(), params_key(params));
+        let mut entries = self.lock();
+        match entries.get(&key) {
+            Some(entry) if Instant::now() < entry.fresh_until => Some(entry.result.clone()),
+            Some(_) => {
+                entries.remove(&key);
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// Keeps a complete result for as long as its `ttlMs` allows.
+    pub fn put(&self, method: &str, params: Option<&Value>, result: &Value) {
+        let complete = matches!(
+            result.get("resultType").and_then(Value::as_str),
+            None | Some("complete")
+        );
+        let ttl = ttl_of(result);
+        if !complete || ttl.is_zero() || !cacheable_request(method, params) {
+            return;
+        }
+        self.lock().insert(
+            (method.to_owned(), params_key(params)),
+            Entry {
+                result: result.clone(),
+                fresh_until: Instant::now() + ttl,
+            },
+        );
+    }
+
+    /// When the earliest cached result of `method` goes stale; `None` if none is cached.
+    pub fn fresh_until(&self, method: &str) -> Option<Instant> {
+        self.lock()
+            .iter()
+            .filter(|((m, _), _)| m == method)
+            .map(|(_, entry)| entry.fresh_until)
+            .min()
+    }
+
+    /// Drops every cached result of `method`.
+    pub fn invalidate(&self, method: &str) {
+        self.lock().retain(|(m, _), _| m != method);
+    }
+
+    /// Drops the cached reads of one resource.
+    pub fn invalidate_read(&self, uri: &str) {
+        self.lock().retain(|(m, params), _| {
+            m != "resources/read"
+                || serde_json::from_str::<Value>(params)
+                    .ok()
+                    .and_then(|p| p.get("uri").and_then(Value::as_str).map(|u| u != uri))
+                    .unwrap_or(true)
+        });
+    }
+
+    /// Drops what a change notification makes stale ("Interaction with Notifications").
+    pub fn on_notification(&self, method: &str, params: Option<&Value>) {
+        match method {
+            "notifications/tools/list_changed" => self.invalidate("tools/list"),
+            "notifications/prompts/list_changed" => self.invalidate("prompts/list"),
+            "notifications/resources/list_changed" => {
+                self.invalidate("resources/list");
+                self.invalidate("resources/templates/list");
+            }
+            "notifications/resources/updated" => {
+                if let Some(uri) = params.and_then(|p| p.get("uri")).and_then(Value::as_str) {
+                    self.invalidate_read(uri);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Forgets everything (after the connection was re-established, for example).
+    pub fn clear(&self) {
+        self.lock().clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[tokio::test(start_paused = true)]
+    async fn a_result_is_served_while_fresh_and_not_after() {
+        let cache = ResultCache::default();
+        let result = json!({"tools": [], "ttlMs": 1000, "cacheScope": "public"});
+        cache.put("tools/list", None, &result);
+        assert_eq!(cache.get("tools/list", None), Some(result));
+        tokio::time::advance(Duration::from_millis(1001)).await;
+        assert_eq!(cache.get("tools/list", None), None, "stale after ttlMs");
+    }
+
+    #[test]
+    fn zero_missing_or_negative_ttl_is_never_kept() {
+        let cache = ResultCache::default();
+        for result in [
+            json!({"tools": [], "ttlMs": 0}),
+            json!({"tools": []}),
+            json!({"tools": [], "ttlMs": -5}),
+        ] {
+            cache.put("tools/list", None, &result);
+            assert_eq!(cache.get("tools/list", None), None, "{result}");
+        }
+    }
+
+    #[test]
+    fn the_key_is_the_method_and_its_parameters_without_meta() {
+        let cache = ResultCache::default();
+        let page2 = json!({"cursor": "2", "_meta": {"progressToken": 1}});
+        let result = json!({"tools": [{"name": "b"}], "ttlMs": 60000});
+        cache.put("tools/list", Some(&page2), &result);
+        assert_eq!(
+            cache.get("tools/list", Some(&json!({"cursor": "2"}))),
+            Some(result)
+        );
+        assert_eq!(cache.get("tools/list", None), None, "another page");
+        assert_eq!(
+            cache.get("prompts/list", Some(&page2)),
+            None,
+            "another method"
+        );
+    }
+
+    #[test]
+    fn retries_interim_results_and_uncacheable_methods_are_not_kept() {
+        let cache = ResultCache::default();
+        let read = json!({"uri": "a://x", "inputResponses": {}});
+        cache.put(
+            "resources/read",
+            Some(&read),
+            &json!({"contents": [], "ttlMs": 60000}),
+        );
+        assert_eq!(cache.get("resources/read", Some(&read)), None);
+        let plain = json!({"uri": "a://x"});
+        cache.put(
+            "resources/read",
+            Some(&plain),
+            &json!({"resultType": "input_required", "ttlMs": 60000}),
+        );
+        assert_eq!(cache.get("resources/read", Some(&plain)), None);
+        cache.put("tools/call", None, &json!({"content": [], "ttlMs": 60000}));
+        assert_eq!(cache.get("tools/call", None), None);
+    }
+
+    #[test]
+    fn change_notifications_invalidate_what_they_name() {
+        let cache = ResultCache::default();
+        let keep = json!({"ttlMs": 60000});
+        let a = json!({"uri": "a://x"});
+        let b = json!({"uri": "b://y"});
+        cache.put("tools/list", None, &keep);
+        cache.put("prompts/list", None, &keep);
+        cache.put("resources/read", Some(&a), &keep);
+        cache.put("resources/read", Some(&b), &keep);
+        cache.on_notification("notifications/tools/list_changed", None);
+        assert_eq!(cache.get("tools/list", None), None);
+        assert!(cache.get("prompts/list", None).is_some());
+        cache.on_notification(
+            "notifications/resources/updated",
+            Some(&json!({"uri": "a://x"})),
+        );
+        assert_eq!(cache.get("resources/read", Some(&a)), None);
+        assert!(cache.get("resources/read", Some(&b)).is_some());
+    }
+}

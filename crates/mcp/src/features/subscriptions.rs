@@ -1,0 +1,313 @@
+//! `subscriptions/listen` (2026-07-28 basic/patterns/subscriptions): one long-lived request
+//! that carries the change notifications the client opted in to. The client asks only for what
+//! the server advertises (`tools.listChanged`, `prompts.listChanged`, `resources.listChanged`,
+//! `resources.subscribe`), waits for `notifications/subscriptions/acknowledged`, and then reads
+//! notifications routed to it by subscription id. [`Listener`] keeps a subscription open,
+//! reopening it with backoff when its stream ends.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::client::Client;
+use crate::era::Era;
+use crate::error::{McpError, Result};
+use crate::jsonrpc::codes;
+use crate::peer::stream::{OpenRequest, StreamItem};
+
+const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
+
+/// Which notifications a subscription carries ("Notification Filter").
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NotificationFilter {
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tools_list_changed: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prompts_list_changed: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub resources_list_changed: bool,
+    /// Resource URIs to receive `notifications/resources/updated` for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resource_subscriptions: Vec<String>,
+}
+
+impl NotificationFilter {
+    /// Every list change, and updates of the given resources.
+    pub fn all_lists(resources: Vec<String>) -> Self {
+        Self {
+            tools_list_changed: true,
+            prompts_list_changed: true,
+            resources_list_changed: true,
+            resource_subscriptions: resources,
+        }
+    }
+
+    /// Whether the filter asks for nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// An open subscription.
+#[derive(Debug)]
+pub struct Subscription {
+    request: OpenRequest,
+    acknowledged: NotificationFilter,
+    /// Notifications that came before the acknowledgement (a server should not send any).
+    early: Vec<(String, Option<Value>)>,
+}
+
+/// What a subscription delivers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SubscriptionEvent {
+    /// A change notification.
+    Notification {
+        method: String,
+        params: Option<Value>,
+    },
+    /// The subscription ended: `graceful` if the server closed it with a result (it is shutting
+    /// down, say), otherwise the stream broke.
+    Ended { graceful: bool, reason: String },
+}
+
+impl Subscription {
+    /// What the server agreed to send.
+    pub fn acknowledged(&self) -> &NotificationFilter {
+        &self.acknowledged
+    }
+
+    /// The next notification or the end. Cancel-safe.
+    pub async fn next(&mut self) -> SubscriptionEvent {
+        if !self.early.is_empty() {
+            let (method, params) = self.early.remove(0);
+            return SubscriptionEvent::Notification { method, params };
+        }
+        match self.request.next().await {
+            StreamItem::Notification { method, params } => {
+                SubscriptionEvent::Notification { method, params }
+            }
+            StreamItem::Ended(Ok(_)) => SubscriptionEvent::Ended {
+                graceful: true,
+                reason: "the server closed the subscription".into(),
+            },
+            StreamItem::Ended(Err(error)) => SubscriptionEvent::Ended {
+                graceful: false,
+                reason: error.to_string(),
+            },
+        }
+    }
+}
+
+impl Client {
+    /// The part of `wanted` that the server advertises.
+    pub fn supported_notifications(&self, wanted: &NotificationFilter) -> NotificationFilter {
+        NotificationFilter {
+            tools_list_changed: wanted.tools_list_changed
+                && self.server_declares("tools.listChanged"),
+            prompts_list_changed: wanted.prompts_list_changed
+                && self.server_declares("prompts.listChanged"),
+            resources_list_changed: wanted.resources_list_changed
+                && self.server_declares("resources.listChanged"),
+            resource_subscriptions: if self.server_declares("resources.subscribe") {
+                wanted.resource_subscriptions.clone()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// Opens a subscription for what `wanted` asks and the server advertises, and waits for the
+    /// server to acknowledge it. Fails with [`McpError::NotSupported`] when that is nothing, or
+    /// when the connection is not in the 2026-07-28 era (older servers push notifications
+    /// without being asked).
+    pub async fn listen(&self, wanted: &NotificationFilter) -> Result<Subscription> {
+        if self.era() != Era::Modern {
+            return Err(McpError::NotSupported {
+                feature: "subscriptions/listen (a 2026-07-28 feature)".into(),
+                capability: "listChanged".into(),
+            });
+        }
+        let filter = self.supported_notifications(wanted);
+        if filter.is_empty() {
+            return Err(McpError::NotSupported {
+                feature: "change notifications".into(),
+                capability: "listChanged".into(),
+            });
+        }
+        let params = json!({ "notifications": filter });
+        let mut request = self
+            .peer()
+            .open("subscriptions/listen", Some(params))
+            .await?;
+        let mut early = Vec::new();
+        let wait = async {
+            loop {
+                match request.next().await {
+                    StreamItem::Notification { method, params } if method == ACKNOWLEDGED => {
+                        let agreed = params
+                            .as_ref()
+                            .and_then(|p| p.get("notifications"))
+                            .cloned()
+                            .unwrap_or_else(|| json!({}));
+                        return serde_json::from_value::<NotificationFilter>(agreed).map_err(|e| {
+                            McpError::InvalidResponse {
+                                method: ACKNOWLEDGED.into(),
+                                message: e.to_string(),
+                            }
+                        });
+                    }
+                    StreamItem::Notification { method, params } => early.push((method, params)),
+                    StreamItem::Ended(Ok(_)) => {
+                        return Err(McpError::InvalidResponse {
+                            method: "subscriptions/listen".into(),
+                            message: "the server ended the subscription before acknowledging it"
+                                .into(),
+                        });
+                    }
+                    StreamItem::Ended(Err(error)) => {
+                        return Err(McpError::from_rpc("subscriptions/listen", error));
+                    }
+                }
+            }
+        };
+        let acknowledged = tokio::time::timeout(self.request_timeout(), wait)
+            .await
+            .map_err(|_| McpError::Timeout {
+                method: "subscriptions/listen".into(),
+                timeout: self.request_timeout(),
+            })??;
+        if acknowledged != filter {
+            tracing::debug!("the server agreed to {acknowledged:?} of {filter:?}");
+        }
+        Ok(Subscription {
+            request,
+            acknowledged,
+            early,
+        })
+    }
+}
+
+/// Whether an error means the server will never take the subscription (so retrying is futile).
+fn is_refusal(error: &McpError) -> bool {
+    match error {
+        McpError::NotSupported { .. } => true,
+        McpError::Rpc { error, .. } => error.code == codes::METHOD_NOT_FOUND,
+        _ => false,
+    }
+}
+
+/// What a [`Listener`] reports.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ListenerEvent {
+    /// A subscription is open (again): anything may have changed while it was not, so lists
+    /// should be fetched anew.
+    Opened(NotificationFilter),
+    Notification {
+        method: String,
+        params: Option<Value>,
+    },
+    /// The subscription ended or could not be opened; it is tried again after `retry_in`.
+    Lost { reason: String, retry_in: Duration },
+    /// The server will not take the subscription; the listener stays idle from now on.
+    Refused { reason: String },
+}
+
+/// Keeps one subscription open: reopens it with exponential backoff (0.5 s doubling to 30 s)
+/// whenever its stream ends. A subscription that stayed open for a while resets the backoff.
+#[derive(Debug)]
+pub struct Listener {
+    wanted: NotificationFilter,
+    current: Option<(Subscription, tokio::time::Instant)>,
+    retry_at: Option<tokio::time::Instant>,
+    delay: Duration,
+    refused: bool,
+}
+
+const FIRST_DELAY: Duration = Duration::from_millis(500);
+const MAX_DELAY: Duration = Duration::from_secs(30);
+/// How long a subscription must last for its loss to count as fresh trouble.
+const STABLE: Duration = Duration::from_secs(10);
+
+impl Listener {
+    pub fn new(wanted: NotificationFilter) -> Self {
+        Self {
+            wanted,
+            current: None,
+            retry_at: None,
+            delay: FIRST_DELAY,
+            refused: false,
+        }
+    }
+
+    /// The next event. Cancel-safe between events: a dropped call loses no notification, though
+    /// a subscription being opened is abandoned and opened again on the next call.
+    pub async fn next(&mut self, client: &Client) -> ListenerEvent {
+        if self.refused {
+            return std::future::pending().await;
+        }
+        if let Some((subscription, since)) = self.current.as_mut() {
+            return match subscription.next().await {
+                SubscriptionEvent::Notification { method, params } => {
+                    ListenerEvent::Notification { method, params }
+                }
+                SubscriptionEvent::Ended { reason, .. } => {
+                    if since.elapsed() >= STABLE {
+                        self.delay = FIRST_DELAY;
+                    }
+                    self.current = None;
+                    self.lost(reason)
+                }
+            };
+        }
+        if let Some(at) = self.retry_at {
+            tokio::time::sleep_until(at).await;
+        }
+        match client.listen(&self.wanted).await {
+            Ok(subscription) => {
+                self.retry_at = None;
+                let agreed = subscription.acknowledged().clone();
+                self.current = Some((subscription, tokio::time::Instant::now()));
+                ListenerEvent::Opened(agreed)
+            }
+            Err(e) if is_refusal(&e) => {
+                self.refused = true;
+                ListenerEvent::Refused {
+                    reason: e.to_string(),
+                }
+            }
+            Err(e) => self.lost(e.to_string()),
+        }
+    }
+
+    fn lost(&mut self, reason: String) -> ListenerEvent {
+        let retry_in = self.delay;
+        self.retry_at = Some(tokio::time::Instant::now() + retry_in);
+        self.delay = (self.delay * 2).min(MAX_DELAY);
+        ListenerEvent::Lost { reason, retry_in }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_filter_serialises_only_what_it_asks_for() {
+        let filter = NotificationFilter {
+            tools_list_changed: true,
+            resource_subscriptions: vec!["file:///a".into()],
+            ..NotificationFilter::default()
+        };
+        assert_eq!(
+            serde_json::to_value(&filter).ok(),
+            Some(json!({"toolsListChanged": true, "resourceSubscriptions": ["file:///a"]}))
+        );
+        assert!(NotificationFilter::default().is_empty());
+        let agreed: NotificationFilter =
+            serde_json::from_value(json!({"toolsListChanged": true, "somethingNew": 1}))
+                .unwrap_or_default();
+        assert!(agreed.tools_list_changed && !agreed.prompts_list_changed);
+    }
+}

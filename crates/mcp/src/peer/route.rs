@@ -1,0 +1,98 @@
+//! The inbound side of the peer: classifies each message from the server and hands it on:
+//! responses to their waiting requests, progress to its request, notifications of long-lived
+//! requests to their stream, other notifications and server requests to the [`Handler`].
+
+use std::sync::Arc;
+
+use serde_json::json;
+use tokio::sync::mpsc;
+
+use super::{Handler, Inner, Reply, lock, progress_key, stream};
+use crate::jsonrpc::{self, Message, RequestId};
+use crate::transport::Inbound;
+
+pub(super) async fn route(
+    inner: Arc<Inner>,
+    mut inbound: mpsc::Receiver<Inbound>,
+    handler: Arc<dyn Handler>,
+) {
+    let reason = loop {
+        let Some(event) = inbound.recv().await else {
+            break "the transport stopped".to_owned();
+        };
+        let value = match event {
+            Inbound::Message(value) => value,
+            Inbound::Closed { reason } => break reason,
+        };
+        match Message::from_value(value) {
+            Ok(message) => dispatch(&inner, &handler, message),
+            Err(e) => tracing::warn!("ignoring an invalid JSON-RPC message from the server: {e}"),
+        }
+    };
+    inner.closed.send_replace(Some(reason));
+    // Dropping the senders fails every pending request with `Closed`, and ends every stream.
+    lock(&inner.pending).clear();
+    lock(&inner.streams).clear();
+}
+
+fn dispatch(inner: &Arc<Inner>, handler: &Arc<dyn Handler>, message: Message) {
+    match message {
+        Message::Response { id, result } => complete(inner, &id, Ok(result)),
+        Message::Error {
+            id: Some(id),
+            error,
+        } => complete(inner, &id, Err(error)),
+        Message::Error { id: None, error } => {
+            tracing::warn!("the server reported an error without a request id: {error}");
+        }
+        Message::Notification { method, params } if method == "notifications/progress" => {
+            let token = params
+                .as_ref()
+                .and_then(|p| p.get("progressToken"))
+                .map(progress_key);
+            let sink = token.and_then(|t| lock(&inner.progress).get(&t).cloned());
+            match (sink, params) {
+                (Some(sink), Some(params)) => {
+                    let _ = sink.send(params);
+                }
+                (_, params) => handler.on_notification(&method, params),
+            }
+        }
+        Message::Notification { method, params } => {
+            inner.cache.on_notification(&method, params.as_ref());
+            let sink = stream::subscription_of(params.as_ref())
+                .and_then(|key| lock(&inner.streams).get(&key).cloned());
+            match sink {
+                Some(sink) => {
+                    let _ = sink.send(stream::StreamItem::Notification { method, params });
+                }
+                None => handler.on_notification(&method, params),
+            }
+        }
+        Message::Request { id, method, params } => {
+            let outbound = inner.outbound.clone();
+            let handler = handler.clone();
+            tokio::spawn(async move {
+                let reply = if method == "ping" {
+                    Ok(json!({}))
+                } else {
+                    handler.on_request(method, params).await
+                };
+                let message = match reply {
+                    Ok(result) => jsonrpc::response(&id, result),
+                    Err(error) => jsonrpc::error_response(&id, &error),
+                };
+                let _ = outbound.send(message.into()).await;
+            });
+        }
+    }
+}
+
+fn complete(inner: &Inner, id: &RequestId, reply: Reply) {
+    match lock(&inner.pending).remove(id) {
+        Some(waiter) => {
+            let _ = waiter.send(reply);
+        }
+        None => tracing::debug!("ignoring a response to request {id}, which is no longer pending"),
+    }
+}

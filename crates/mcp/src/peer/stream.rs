@@ -1,0 +1,161 @@
+//! Long-lived requests (2026-07-28 basic/patterns/subscriptions): a request such as
+//! `subscriptions/listen` that stays open and carries notifications until either side ends it.
+//! Its notifications name it in `_meta["io.modelcontextprotocol/subscriptionId"]` (on stdio every
+//! subscription shares one channel, so this is how they are told apart); the response, if one
+//! comes, marks a graceful end. Dropping the [`OpenRequest`] cancels it: `notifications/cancelled`
+//! on stdio, closing the response stream on HTTP.
+
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+
+use super::{Peer, PendingGuard, Reply, lock};
+use crate::error::{McpError, Result, RpcError};
+use crate::jsonrpc::{RequestId, codes};
+
+/// The `_meta` key naming the long-lived request a notification belongs to.
+pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// What a long-lived request delivers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamItem {
+    /// A notification carrying the request's subscription id.
+    Notification {
+        method: String,
+        params: Option<Value>,
+    },
+    /// The request ended. `Ok` is the server's graceful closing result; `Err` is the server's
+    /// error, or a transport error saying why the stream broke.
+    Ended(std::result::Result<Value, RpcError>),
+}
+
+/// The routing key for a subscription id: the id's text, so that a server that echoes the
+/// numeric id `1` as the string `"1"` is still understood.
+pub fn stream_key(id: &Value) -> Option<String> {
+    match id {
+        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+/// The subscription a notification's params name, if any.
+pub(super) fn subscription_of(params: Option<&Value>) -> Option<String> {
+    stream_key(params?.get("_meta")?.get(SUBSCRIPTION_ID)?)
+}
+
+/// A long-lived request in flight.
+pub struct OpenRequest {
+    id: RequestId,
+    items: mpsc::UnboundedReceiver<StreamItem>,
+    reply: Option<oneshot::Receiver<Reply>>,
+    peer: Peer,
+    guard: PendingGuard,
+}
+
+impl std::fmt::Debug for OpenRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenRequest").field("id", &self.id).finish()
+    }
+}
+
+impl OpenRequest {
+    /// The request's id, which is also its subscription id.
+    pub fn id(&self) -> &RequestId {
+        &self.id
+    }
+
+    /// The next notification, or the end. After the end it keeps answering `Ended`.
+    /// Cancel-safe: nothing is lost if the future is dropped before it completes.
+    pub async fn next(&mut self) -> StreamItem {
+        let Some(reply) = self.reply.as_mut() else {
+            return StreamItem::Ended(Err(lost("the request has ended".into())));
+        };
+        let ended = tokio::select! {
+            biased;
+            Some(item) = self.items.recv() => return item,
+            reply = reply => reply,
+        };
+        // Notifications routed before the response still come first.
+        if let Ok(item) = self.items.try_recv() {
+            self.reply = Some(oneshot_ready(ended));
+            return item;
+        }
+        self.reply = None;
+        self.guard.disarm();
+        lock(&self.peer.inner.streams).remove(&self.key());
+        StreamItem::Ended(match ended {
+            Ok(reply) => reply,
+            Err(_) => Err(lost(
+                self.peer
+                    .closed_reason()
+                    .unwrap_or_else(|| "the connection ended".into()),
+            )),
+        })
+    }
+
+    fn key(&self) -> String {
+        stream_key(&serde_json::json!(self.id)).unwrap_or_default()
+    }
+}
+
+/// The error for a stream that ended without an answer.
+fn lost(reason: String) -> RpcError {
+    RpcError {
+        code: codes::TRANSPORT_ERROR,
+        message: reason,
+        data: None,
+    }
+}
+
+/// A receiver that already holds `value` (to put a consumed reply back).
+fn oneshot_ready(
+    value: std::result::Result<Reply, oneshot::error::RecvError>,
+) -> oneshot::Receiver<Reply> {
+    let (tx, rx) = oneshot::channel();
+    if let Ok(reply) = value {
+        let _ = tx.send(reply);
+    }
+    rx
+}
+
+impl Drop for OpenRequest {
+    fn drop(&mut self) {
+        lock(&self.peer.inner.streams).remove(&self.key());
+    }
+}
+
+impl Peer {
+    /// Sends a long-lived request and returns at once; its notifications and its end come
+    /// through the returned [`OpenRequest`]. It has no timeout: it lasts until either side ends
+    /// it, or the connection does.
+    pub async fn open(&self, method: &str, params: Option<Value>) -> Result<OpenRequest> {
+        if let Some(reason) = self.closed_reason() {
+            return Err(McpError::Closed { reason });
+        }
+        let id = self.next_id();
+        let (tx, rx) = oneshot::channel();
+        self.lock_pending().insert(id.clone(), tx);
+        let (items_tx, items) = mpsc::unbounded_channel();
+        let key = stream_key(&serde_json::json!(id)).unwrap_or_default();
+        lock(&self.inner.streams).insert(key, items_tx);
+        let mut open = OpenRequest {
+            id: id.clone(),
+            items,
+            reply: Some(rx),
+            peer: self.clone(),
+            guard: PendingGuard {
+                inner: self.inner.clone(),
+                id: id.clone(),
+                progress_token: None,
+                cancellable: true,
+                reason: "the client closed the subscription",
+                armed: true,
+            },
+        };
+        if !self.send_request(&id, method, params, Vec::new()).await {
+            open.guard.disarm();
+            return Err(self.closed_error());
+        }
+        Ok(open)
+    }
+}

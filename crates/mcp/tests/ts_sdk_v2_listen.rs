@@ -1,0 +1,237 @@
+//! 2026-07-28 change notifications, cache hints and per-request logging against the TypeScript
+//! SDK v2 fixture (tests/fixtures/ts-sdk-v2/server.mjs), over stdio and stateless Streamable
+//! HTTP: `subscriptions/listen` delivers a tool-list change and a resource update routed by
+//! subscription id, a `tools/list` with `ttlMs` is served from the cache until the notification
+//! invalidates it, `logLevel` in `_meta` filters log messages, and a [`Listener`] reopens its
+//! subscription after the server went away and came back.
+
+mod support;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use gatehouse_mcp::peer::Handler;
+use gatehouse_mcp::{
+    CallOptions, Client, ClientOptions, HttpMode, ListenerEvent, LogLevel, NotificationFilter,
+    StdioConfig, SubscriptionEvent,
+};
+use serde_json::{Value, json};
+use support::{HttpServer, text, ts_sdk_v2_js};
+
+/// Remembers the notifications that reach the handler (those of no subscription).
+#[derive(Default)]
+struct Notes {
+    seen: Mutex<Vec<(String, Value)>>,
+}
+
+impl Handler for Notes {
+    fn on_notification(&self, method: &str, params: Option<Value>) {
+        self.seen
+            .lock()
+            .expect("lock")
+            .push((method.to_owned(), params.unwrap_or_default()));
+    }
+}
+
+impl Notes {
+    fn take(&self) -> Vec<(String, Value)> {
+        std::mem::take(&mut *self.seen.lock().expect("lock"))
+    }
+}
+
+async fn stdio_client(handler: Arc<Notes>) -> Client {
+    let mut config = StdioConfig::new("node");
+    config.args = vec![ts_sdk_v2_js(), "stdio".to_owned()];
+    Client::connect_stdio(&config, ClientOptions::default(), handler)
+        .await
+        .expect("connect over stdio")
+}
+
+async fn http_client(server: &HttpServer, handler: Arc<Notes>) -> Client {
+    Client::connect_http(
+        &server.config("/mcp"),
+        HttpMode::Auto,
+        ClientOptions::default(),
+        handler,
+    )
+    .await
+    .expect("connect over Streamable HTTP")
+}
+
+async fn tool_names(client: &Client) -> Vec<String> {
+    let tools = client.list_tools().await.expect("tools/list");
+    tools.items.into_iter().map(|t| t.name).collect()
+}
+
+/// The next notification of a subscription, within a few seconds.
+async fn next_notification(subscription: &mut gatehouse_mcp::Subscription) -> (String, Value) {
+    let event = tokio::time::timeout(Duration::from_secs(10), subscription.next())
+        .await
+        .expect("a notification arrives");
+    match event {
+        SubscriptionEvent::Notification { method, params } => (method, params.unwrap_or_default()),
+        SubscriptionEvent::Ended { graceful, reason } => {
+            panic!("the subscription ended (graceful: {graceful}): {reason}")
+        }
+    }
+}
+
+async fn call(client: &Client, tool: &str, arguments: Value) -> String {
+    let result = client
+        .call_tool(tool, Some(arguments), CallOptions::default())
+        .await
+        .unwrap_or_else(|e| panic!("tools/call {tool}: {e}"));
+    assert!(!result.is_error, "{tool}: {}", text(&result));
+    text(&result)
+}
+
+async fn exercise(client: Client, notes: &Notes, new_tool: &str) {
+    // tools/list says `ttlMs: 60000`. With no subscription open nothing announces a change, so
+    // until then the client sees the cached list without asking again.
+    let cached = tool_names(&client).await;
+    let unannounced = format!("{new_tool}_unannounced");
+    call(&client, "add_tool", json!({"name": unannounced})).await;
+    assert_eq!(tool_names(&client).await, cached, "served from the cache");
+
+    // The server advertises list changes and resource subscriptions; prompts it has none of,
+    // so they are not asked for.
+    let wanted = NotificationFilter::all_lists(vec!["memo://note".into()]);
+    let asked = client.supported_notifications(&wanted);
+    assert!(asked.tools_list_changed && asked.resources_list_changed);
+    assert!(!asked.prompts_list_changed, "no prompts capability");
+    assert_eq!(asked.resource_subscriptions, ["memo://note"]);
+    let mut subscription = client.listen(&wanted).await.expect("subscriptions/listen");
+    assert_eq!(subscription.acknowledged(), &asked);
+
+    // The list is served from the cache while fresh ...
+    let before = tool_names(&client).await;
+    assert!(!before.iter().any(|n| n == new_tool));
+    assert!(client.peer().cache().fresh_until("tools/list").is_some());
+    call(&client, "add_tool", json!({"name": new_tool})).await;
+    // ... and the change notification, routed to the subscription, makes it stale at once.
+    let (method, params) = next_notification(&mut subscription).await;
+    assert_eq!(method, "notifications/tools/list_changed");
+    assert!(
+        params["_meta"]["io.modelcontextprotocol/subscriptionId"].is_number(),
+        "{params}"
+    );
+    let after = tool_names(&client).await;
+    assert!(after.iter().any(|n| n == new_tool), "{after:?}");
+    assert!(
+        after.contains(&unannounced),
+        "the whole list was fetched again"
+    );
+    assert_eq!(
+        call(&client, new_tool, json!({"x": 1})).await,
+        format!("{new_tool} {{\"x\":1}}")
+    );
+
+    // A resource update names the resource.
+    call(&client, "touch_note", json!({"text": "changed"})).await;
+    let (method, params) = next_notification(&mut subscription).await;
+    assert_eq!(method, "notifications/resources/updated");
+    assert_eq!(params["uri"], "memo://note");
+
+    // Nothing of the subscription leaked to the handler.
+    let leaked: Vec<_> = notes
+        .take()
+        .into_iter()
+        .filter(|(m, _)| m.contains("list_changed") || m.contains("updated"))
+        .collect();
+    assert!(leaked.is_empty(), "{leaked:?}");
+
+    // Per-request logLevel: below the level nothing comes; at or above it, the message arrives
+    // with the request's response.
+    client
+        .set_log_level(LogLevel::Warning)
+        .await
+        .expect("set log level");
+    call(&client, "log", json!({"level": "info", "message": "quiet"})).await;
+    call(
+        &client,
+        "log",
+        json!({"level": "error", "message": "loud", "logger": "fixture"}),
+    )
+    .await;
+    let logs: Vec<Value> = notes
+        .take()
+        .into_iter()
+        .filter(|(m, _)| m == "notifications/message")
+        .map(|(_, p)| p)
+        .collect();
+    assert_eq!(
+        logs,
+        [json!({"level": "error", "data": "loud", "logger": "fixture"})]
+    );
+
+    drop(subscription);
+    client.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn listen_cache_and_logging_over_stdio() {
+    let notes = Arc::new(Notes::default());
+    let client = stdio_client(notes.clone()).await;
+    exercise(client, &notes, "added_over_stdio").await;
+}
+
+#[tokio::test]
+async fn listen_cache_and_logging_over_streamable_http() {
+    let server = HttpServer::ts_sdk_v2().await;
+    let notes = Arc::new(Notes::default());
+    let client = http_client(&server, notes.clone()).await;
+    exercise(client, &notes, "added_over_http").await;
+}
+
+#[tokio::test]
+async fn a_listener_reopens_its_subscription_when_the_server_comes_back() {
+    let server = HttpServer::ts_sdk_v2().await;
+    let port = server.port;
+    let client = http_client(&server, Arc::new(Notes::default())).await;
+    let mut listener = gatehouse_mcp::Listener::new(NotificationFilter::all_lists(Vec::new()));
+    let opened = listener.next(&client).await;
+    assert!(
+        matches!(&opened, ListenerEvent::Opened(agreed) if agreed.tools_list_changed),
+        "{opened:?}"
+    );
+
+    drop(server);
+    let lost = tokio::time::timeout(Duration::from_secs(10), listener.next(&client))
+        .await
+        .expect("the loss is noticed");
+    assert!(matches!(lost, ListenerEvent::Lost { .. }), "{lost:?}");
+
+    let _again = HttpServer::ts_sdk_v2_at(port).await;
+    let mut events = Vec::new();
+    let reopened = tokio::time::timeout(Duration::from_secs(40), async {
+        loop {
+            let event = listener.next(&client).await;
+            if matches!(event, ListenerEvent::Opened(_)) {
+                return event;
+            }
+            events.push(event);
+        }
+    })
+    .await
+    .expect("the subscription is reopened");
+    assert!(matches!(reopened, ListenerEvent::Opened(_)));
+    for event in &events {
+        match event {
+            ListenerEvent::Lost { retry_in, .. } => {
+                assert!(*retry_in <= Duration::from_secs(30), "bounded backoff")
+            }
+            other => panic!("only losses before the reopening: {other:?}"),
+        }
+    }
+
+    // The reopened subscription works.
+    call(&client, "add_tool", json!({"name": "after_restart"})).await;
+    let event = tokio::time::timeout(Duration::from_secs(10), listener.next(&client))
+        .await
+        .expect("a notification arrives");
+    assert!(
+        matches!(&event, ListenerEvent::Notification { method, .. } if method == "notifications/tools/list_changed"),
+        "{event:?}"
+    );
+    client.close().await.expect("close");
+}
