@@ -136,3 +136,53 @@ async fn a_url_elicitation_required_error_names_the_url_to_open() {
     );
     client.close().await.expect("close");
 }
+
+#[tokio::test]
+async fn a_broken_modern_stream_reissues_safe_requests_with_a_new_id() {
+    let server = HttpServer::faults("modern-cut").await;
+    let client = connect(&server).await;
+    assert_eq!(client.era(), gatehouse_mcp::Era::Modern);
+
+    // tools/list and a read-only tool are sent again after their streams broke; no
+    // Last-Event-ID resumption in this era.
+    let tools = client.list_tools().await.expect("tools/list, re-issued");
+    assert_eq!(tools.items.len(), 2);
+    let looked = client
+        .call_tool("lookup", None, CallOptions::default())
+        .await
+        .expect("a read-only tool is re-issued");
+    assert_eq!(first_text(&looked), "lookup answered on attempt 2");
+
+    // A tool with side effects is not run again: the caller learns it may have run.
+    let charged = client
+        .call_tool("charge", None, CallOptions::default())
+        .await
+        .expect_err("a side-effecting tool is not re-issued");
+    assert!(
+        charged.to_string().contains("may or may not have run"),
+        "{charged}"
+    );
+    client.close().await.expect("close");
+
+    let log = server_log(&server).await;
+    assert!(
+        !log.iter().any(|e| e["http"] == "GET"),
+        "no resumption GET in the modern era: {log:?}"
+    );
+    let ids = |method: &str, name: Option<&str>| -> Vec<Value> {
+        log.iter()
+            .filter(|e| e["method"] == method && name.is_none_or(|n| e["name"] == n))
+            .map(|e| e["id"].clone())
+            .collect()
+    };
+    for (method, name) in [("tools/list", None), ("tools/call", Some("lookup"))] {
+        let sent = ids(method, name);
+        assert_eq!(sent.len(), 2, "{method} {name:?} sent twice: {log:?}");
+        assert_ne!(sent[0], sent[1], "the re-issue has a new id");
+    }
+    assert_eq!(
+        ids("tools/call", Some("charge")).len(),
+        1,
+        "charge ran once"
+    );
+}
