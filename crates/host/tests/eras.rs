@@ -23,11 +23,14 @@ fn python() -> ServerInput {
     )
 }
 
-async fn connected_version(host: &Host, name: &str) -> String {
+/// The protocol version and era a server connected with.
+async fn connected_version(host: &Host, name: &str) -> (String, String) {
     match settled(host, name).await {
         ServerStatus::Connected {
-            protocol_version, ..
-        } => protocol_version,
+            protocol_version,
+            era,
+            ..
+        } => (protocol_version, era),
         other => panic!("{name} must connect, got {other:?}"),
     }
 }
@@ -48,12 +51,12 @@ async fn modern_and_legacy_servers_work_side_by_side_and_their_eras_are_remember
         .expect("add everything");
     assert_eq!(
         connected_version(&host, "python").await,
-        "2026-07-28",
+        ("2026-07-28".into(), "modern".into()),
         "the dual-era server is spoken to as modern"
     );
     assert_eq!(
         connected_version(&host, "everything").await,
-        "2025-11-25",
+        ("2025-11-25".into(), "legacy".into()),
         "the legacy server still works beside it"
     );
 
@@ -95,5 +98,58 @@ async fn modern_and_legacy_servers_work_side_by_side_and_their_eras_are_remember
         None,
         "a finding holds only for its configuration"
     );
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_modern_session_follows_tool_changes_through_its_subscription() {
+    let (_server, url) = support::ts_sdk_v2_http().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = Host::open(HostOptions {
+        data_dir: Some(dir.path().into()),
+        live_sessions: true,
+        ..Default::default()
+    })
+    .await
+    .expect("open");
+    host.add_server(support::http("modern", &url))
+        .await
+        .expect("add");
+    assert_eq!(
+        connected_version(&host, "modern").await,
+        ("2026-07-28".into(), "modern".into())
+    );
+    let mut events = host.subscribe();
+
+    // Another client changes the server's tools; the session hears of it on its
+    // `subscriptions/listen` stream and lists the tools again.
+    let config = host.registry().get("modern").await.expect("config");
+    let other = open_client(&config, host.registry()).await.expect("client");
+    let added = other
+        .call_tool(
+            "add_tool",
+            Some(serde_json::json!({"name": "added_elsewhere"})),
+            gatehouse_mcp::CallOptions::default(),
+        )
+        .await
+        .expect("add_tool");
+    assert!(!added.is_error);
+    other.close().await.expect("close");
+
+    let mut listed = false;
+    for _ in 0..100 {
+        let tools = host.tools("modern").await.expect("tools");
+        if tools.iter().any(|t| t.name == "added_elsewhere") {
+            listed = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(listed, "the session's tool list follows the server");
+    let mut announced = false;
+    while let Ok(event) = events.try_recv() {
+        announced |= matches!(event, gatehouse_host::EngineEvent::ServerStatus { ref id, status: ServerStatus::Connected { .. } } if !id.is_empty());
+    }
+    assert!(announced, "the new list is announced");
     host.shutdown().await;
 }

@@ -56,3 +56,45 @@ pub async fn settled(host: &Host, name: &str) -> ServerStatus {
     }
     panic!("{name} must leave `connecting` within 60 s");
 }
+
+/// The TypeScript SDK v2 fixture (a modern, stateless server) over Streamable HTTP on a free
+/// port; killed when the returned child is dropped. Returns the child and the endpoint URL.
+pub async fn ts_sdk_v2_http() -> (tokio::process::Child, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let script = fixtures().join("ts-sdk-v2/server.mjs");
+    let child = tokio::process::Command::new("node")
+        .arg(&script)
+        .args(["http", &port.to_string()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("node starts");
+    for _ in 0..300 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_ok()
+        {
+            return (child, format!("http://127.0.0.1:{port}/mcp"));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the TypeScript server did not listen on port {port}");
+}
+
+/// An enabled HTTP server at `url`, transport chosen automatically.
+pub fn http(name: &str, url: &str) -> ServerInput {
+    ServerInput {
+        name: name.to_owned(),
+        enabled: true,
+        roots: Vec::new(),
+        spec: ServerSpec::Http {
+            url: url.to_owned(),
+            transport: gatehouse_host::ServerTransport::Auto,
+            headers: Vec::new(),
+        },
+    }
+}
