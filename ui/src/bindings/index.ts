@@ -80,7 +80,9 @@ export type ServerStatus =
 /**  Starting the server and running the handshake. */
 { state: "connecting" } | 
 /**  Initialized and ready. */
-{ state: "connected"; protocolVersion: string; serverName: string; serverVersion: string; toolCount: number } | 
+{ state: "connected"; protocolVersion: string; 
+/**  `modern` (2026-07-28) or `legacy` (the `initialize` handshake). */
+era: string; serverName: string; serverVersion: string; toolCount: number } | 
 /**  The connection could not be made or was lost; the message says why. */
 { state: "failed"; message: string };
 

@@ -53,6 +53,13 @@ describe("ServerDetail", () => {
     expect(within(echo).getByText(/"message": \{/)).toBeInTheDocument();
   });
 
+  it("shows which era the connection speaks", async () => {
+    fake.listTools.mockResolvedValue([]);
+    renderDetail(connected(0, "modern"));
+    expect(screen.getByTestId("server-era")).toHaveTextContent("modern, stateless");
+    expect(await screen.findByText("This server offers no tools.")).toBeInTheDocument();
+  });
+
   it("says the server offers no tools when the list is empty", async () => {
     fake.listTools.mockResolvedValue([]);
     renderDetail(connected(0));

@@ -2,6 +2,7 @@
 
 import type { ServerView } from "../api/gatehouse";
 import { useTools } from "../hooks/useTools";
+import { eraLabel } from "../model/describeStatus";
 import { ConnectionPanel } from "./ConnectionPanel";
 import { ServerConfigSummary } from "./ServerConfigSummary";
 import { ToolList } from "./ToolList";
@@ -25,7 +26,10 @@ export function ServerDetail({ view, busy, onReconnect, onEnable, onEdit, onClos
           <h2 id="detail-heading">{config.name}</h2>
           {status.state === "connected" && (
             <p className="muted detail-subtitle">
-              {status.serverName} {status.serverVersion} · MCP {status.protocolVersion}
+              {status.serverName} {status.serverVersion} · MCP {status.protocolVersion} ·{" "}
+              <span data-testid="server-era" title={`Chosen by Gatehouse for this server: ${eraLabel(status.era)}`}>
+                {eraLabel(status.era)}
+              </span>
             </p>
           )}
         </div>

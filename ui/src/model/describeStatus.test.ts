@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from "vitest";
 import { connected } from "../test/serverFixtures";
-import { statusExplanation, statusLabel } from "./describeStatus";
+import { eraLabel, statusExplanation, statusLabel } from "./describeStatus";
 
 describe("statusLabel", () => {
   it("labels each state", () => {
@@ -26,6 +26,11 @@ describe("statusExplanation", () => {
   });
 
   it("names the connected server and protocol", () => {
-    expect(statusExplanation(connected(3))).toBe("Connected to everything 1.0.0 (MCP 2025-06-18).");
+    expect(statusExplanation(connected(3))).toBe("Connected to everything 1.0.0 (MCP 2025-06-18, legacy handshake).");
+  });
+
+  it("names the era of a modern connection", () => {
+    expect(statusExplanation(connected(2, "modern"))).toBe("Connected to everything 1.0.0 (MCP 2026-07-28, modern, stateless).");
+    expect(eraLabel("something-new")).toBe("something-new");
   });
 });

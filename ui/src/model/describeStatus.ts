@@ -16,6 +16,18 @@ export function statusLabel(status: ServerStatus): string {
   }
 }
 
+/** How a connection's era reads to a person: the 2026-07-28 revision is stateless. */
+export function eraLabel(era: string): string {
+  switch (era) {
+    case "modern":
+      return "modern, stateless";
+    case "legacy":
+      return "legacy handshake";
+    default:
+      return era;
+  }
+}
+
 /** A sentence explaining why tools are (not) available, for the detail view. */
 export function statusExplanation(status: ServerStatus): string {
   switch (status.state) {
@@ -24,7 +36,7 @@ export function statusExplanation(status: ServerStatus): string {
     case "connecting":
       return "Gatehouse is connecting to this server…";
     case "connected":
-      return `Connected to ${status.serverName || "server"} ${status.serverVersion} (MCP ${status.protocolVersion}).`;
+      return `Connected to ${status.serverName || "server"} ${status.serverVersion} (MCP ${status.protocolVersion}, ${eraLabel(status.era)}).`;
     case "failed":
       return `Connection failed: ${status.message}`;
   }

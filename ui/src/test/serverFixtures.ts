@@ -21,8 +21,9 @@ export function makeServer(name: string, status: ServerStatus, spec?: ServerSpec
   };
 }
 
-export function connected(toolCount: number): ServerStatus {
-  return { state: "connected", protocolVersion: "2025-06-18", serverName: "everything", serverVersion: "1.0.0", toolCount };
+export function connected(toolCount: number, era: "legacy" | "modern" = "legacy"): ServerStatus {
+  const protocolVersion = era === "modern" ? "2026-07-28" : "2025-06-18";
+  return { state: "connected", protocolVersion, era, serverName: "everything", serverVersion: "1.0.0", toolCount };
 }
 
 export function makeTool(name: string, extra: Partial<ToolInfo> = {}): ToolInfo {
