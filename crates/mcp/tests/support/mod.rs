@@ -122,10 +122,17 @@ impl HttpServer {
     /// The Python SDK fixture in `mode` (`streamable-http` or `sse`).
     #[allow(dead_code)]
     pub async fn python(mode: &str) -> HttpServer {
+        Self::python_with(mode, &[]).await
+    }
+
+    /// The Python SDK fixture in `mode` with extra arguments (such as `--extras`).
+    #[allow(dead_code)]
+    pub async fn python_with(mode: &str, extra: &[&str]) -> HttpServer {
         let (python, script) = python_fixture();
         let port = free_port();
         let mut command = Command::new(python);
         command.args([script.as_str(), mode, &port.to_string()]);
+        command.args(extra);
         Self::spawn(command, port, &format!("the Python server ({mode})"), 15).await
     }
 
