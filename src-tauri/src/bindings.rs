@@ -7,7 +7,7 @@ use specta_typescript::Typescript;
 use tauri_specta::{Builder, collect_commands, collect_events};
 
 use crate::commands;
-use crate::events::ServerStatusEvent;
+use crate::events::{ServerStatusEvent, TasksChangedEvent};
 
 /// The path of the generated bindings, relative to the repository root.
 pub const BINDINGS_PATH: &str = "ui/src/bindings/index.ts";
@@ -23,8 +23,9 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             commands::set_server_enabled,
             commands::reconnect_server,
             commands::list_tools,
+            commands::list_tasks,
         ])
-        .events(collect_events![ServerStatusEvent])
+        .events(collect_events![ServerStatusEvent, TasksChangedEvent])
         // JSON values (tool schemas) hold numbers; they cross IPC as JSON, so as JS numbers.
         .dangerously_cast_bigints_to_number()
         // One TypeScript type per Rust type: the UI reads and writes the same shapes.

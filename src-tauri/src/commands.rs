@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use gatehouse_host::{Host, ServerInput, ServerView, ToolInfo};
+use gatehouse_host::{Host, ServerInput, ServerView, TaskRecord, ToolInfo};
 use tauri::State;
 
 use crate::ipc_error::IpcError;
@@ -58,4 +58,10 @@ pub async fn reconnect_server(host: HostState<'_>, id: String) -> Result<ServerV
 #[specta::specta]
 pub async fn list_tools(host: HostState<'_>, id: String) -> Result<Vec<ToolInfo>, IpcError> {
     Ok(host.tools(&id).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn list_tasks(host: HostState<'_>, id: String) -> Result<Vec<TaskRecord>, IpcError> {
+    Ok(host.tasks(&id).await?)
 }

@@ -13,6 +13,12 @@ pub struct ServerStatusEvent {
     pub status: ServerStatus,
 }
 
+/// A server's task log changed: a task started, moved on or ended.
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
+pub struct TasksChangedEvent {
+    pub id: String,
+}
+
 /// Forwards engine events to the webview until the engine goes away.
 pub async fn forward(app: AppHandle, mut events: broadcast::Receiver<EngineEvent>) {
     loop {
@@ -20,6 +26,11 @@ pub async fn forward(app: AppHandle, mut events: broadcast::Receiver<EngineEvent
             Ok(EngineEvent::ServerStatus { id, status }) => {
                 if let Err(e) = (ServerStatusEvent { id, status }).emit(&app) {
                     tracing::warn!("cannot send a status event to the window: {e}");
+                }
+            }
+            Ok(EngineEvent::TasksChanged { id }) => {
+                if let Err(e) = (TasksChangedEvent { id }).emit(&app) {
+                    tracing::warn!("cannot send a task event to the window: {e}");
                 }
             }
             Err(broadcast::error::RecvError::Lagged(n)) => {

@@ -108,6 +108,14 @@ pub enum Command {
         /// The server's name
         server: String,
     },
+    /// List the tool calls that ran as tasks on a server, newest first, with their status
+    Tasks {
+        /// The server's name
+        server: String,
+        /// Print JSON instead of a table
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -107,6 +107,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         } => commands::prompts::get(host, &server, &name, args.unwrap_or_default(), json).await,
         Command::Complete(args) => commands::complete::run(host, args).await,
         Command::Ping { server } => commands::ping::run(host, &server).await,
+        Command::Tasks { server, json } => commands::tasks::run(host, &server, json).await,
         Command::Call(_) | Command::ConformanceClient { .. } => Ok(()),
     }
 }

@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use support::{
-    EverythingHttp, command, data_with_everything, exits, gatehouse, ok, ok_json, stderr, stdout,
+    EverythingHttp, add_stdio, command, data_with_everything, exits, gatehouse, ok, ok_json,
+    stderr, stdout,
 };
 
 #[test]
@@ -343,4 +344,61 @@ fn a_tool_that_requires_a_task_reads_as_one_call_with_task_status_lines() {
         "the running task is shown: {err}"
     );
     assert!(err.contains("task completed"), "and its completion: {err}");
+
+    // The legacy task is in the task log too.
+    let log = ok_json(dir.path(), &["tasks", "everything", "--json"]);
+    let tasks = log["tasks"].as_array().expect("tasks");
+    assert_eq!(tasks.len(), 1, "{log}");
+    assert_eq!(tasks[0]["tool"], "simulate-research-query");
+    assert_eq!(tasks[0]["status"], "completed");
+}
+
+#[test]
+fn a_modern_task_handle_is_followed_to_its_result_and_logged() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/ts-sdk-v2/server.mjs")
+        .display()
+        .to_string();
+    add_stdio(dir.path(), "ts", "node", &[&script, "stdio"]);
+    let empty = ok(dir.path(), &["tasks", "ts"]);
+    assert_eq!(empty.trim(), "ts has no tasks");
+
+    let output = gatehouse(
+        dir.path(),
+        &[
+            "call",
+            "ts",
+            "slow_task",
+            "--args",
+            r#"{"steps":3,"intervalMs":50}"#,
+            "--json",
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let result: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    assert_eq!(
+        result["structuredContent"],
+        serde_json::json!({"steps": 3, "answer": null, "content": null}),
+        "the task's result is the call's result"
+    );
+    let err = stderr(&output);
+    assert!(
+        err.contains("task working"),
+        "the running task is shown: {err}"
+    );
+    assert!(err.contains("task completed"), "and its completion: {err}");
+
+    let log = ok_json(dir.path(), &["tasks", "ts", "--json"]);
+    let tasks = log["tasks"].as_array().expect("tasks");
+    assert_eq!(tasks.len(), 1, "{log}");
+    assert_eq!(tasks[0]["tool"], "slow_task");
+    assert_eq!(tasks[0]["status"], "completed");
+    assert_eq!(tasks[0]["statusMessage"], "done");
+    assert_eq!(tasks[0]["pollMs"], 50);
+    let table = ok(dir.path(), &["tasks", "ts"]);
+    assert!(
+        table.starts_with("TASK") && table.contains("slow_task") && table.contains("completed"),
+        "{table}"
+    );
 }

@@ -10,6 +10,8 @@ use crate::sessions::status::ServerStatus;
 pub enum EngineEvent {
     /// A server's connection status changed.
     ServerStatus { id: String, status: ServerStatus },
+    /// The task log of a server changed (a task started, moved on or ended).
+    TasksChanged { id: String },
 }
 
 /// The sending side; cloning shares the channel.

@@ -11,6 +11,7 @@ use crate::events::{EngineEvent, EventBus};
 use crate::paths;
 use crate::registry::Registry;
 use crate::registry::model::{ServerConfig, ServerInput};
+use crate::registry::task_log::TaskRecord;
 use crate::secrets::{SecretServiceStore, SecretStore};
 use crate::sessions::Sessions;
 use crate::sessions::status::{ServerStatus, ServerView, ToolInfo};
@@ -169,6 +170,12 @@ impl Host {
                 view.config.name
             ))),
         }
+    }
+
+    /// The server's logged tasks, newest first (whichever process started them).
+    pub async fn tasks(&self, id_or_name: &str) -> Result<Vec<TaskRecord>> {
+        let config = self.registry.get(id_or_name).await?;
+        self.registry.tasks(&config.id).await
     }
 
     /// Stops every server and closes the database.

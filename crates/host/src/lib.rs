@@ -19,4 +19,5 @@ pub use host::{Host, HostOptions};
 pub use registry::model::{
     EnvVar, HttpHeader, ServerConfig, ServerInput, ServerSpec, ServerTransport,
 };
+pub use registry::task_log::TaskRecord;
 pub use sessions::status::{ServerStatus, ServerView, ToolInfo};

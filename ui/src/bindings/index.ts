@@ -14,11 +14,13 @@ export const commands = {
 	setServerEnabled: (id: string, enabled: boolean) => typedError<ServerView, IpcError>(__TAURI_INVOKE("set_server_enabled", { id, enabled })),
 	reconnectServer: (id: string) => typedError<ServerView, IpcError>(__TAURI_INVOKE("reconnect_server", { id })),
 	listTools: (id: string) => typedError<ToolInfo[], IpcError>(__TAURI_INVOKE("list_tools", { id })),
+	listTasks: (id: string) => typedError<TaskRecord[], IpcError>(__TAURI_INVOKE("list_tasks", { id })),
 };
 
 /** Events */
 export const events = {
 	serverStatusEvent: makeEvent<ServerStatusEvent, ServerStatusEvent>("server-status-event"),
+	tasksChangedEvent: makeEvent<TasksChangedEvent, TasksChangedEvent>("tasks-changed-event"),
 };
 
 /* Types */
@@ -101,6 +103,27 @@ export type ServerTransport =
 export type ServerView = {
 	config: ServerConfig,
 	status: ServerStatus,
+};
+
+/**  A task as the log last saw it. */
+export type TaskRecord = {
+	serverId: string,
+	taskId: string,
+	tool: string,
+	/**  `working`, `input_required`, `completed`, `failed` or `cancelled`. */
+	status: string,
+	statusMessage: string | null,
+	/**  The server's suggested polling interval, in milliseconds. */
+	pollMs: number | null,
+	/**  The process that follows the task. */
+	recorderPid: number,
+	startedAt: string,
+	updatedAt: string,
+};
+
+/**  A server's task log changed: a task started, moved on or ended. */
+export type TasksChangedEvent = {
+	id: string,
 };
 
 /**  A tool as shown to the user. */

@@ -2,12 +2,14 @@
 //! stderr; Ctrl-C cancels the call on the server (dropping the call sends
 //! `notifications/cancelled`) and exits with 130; a result with `isError` exits with 3.
 //! The tools are listed first, so structured output is checked against the tool's
-//! `outputSchema` and a mismatch is reported as a warning.
+//! `outputSchema` and a mismatch is reported as a warning. A call that runs as a task shows its
+//! status as it goes, and every status is written to the task log, where the app shows it
+//! (`gatehouse tasks <server>` lists it).
 
 use std::time::Duration;
 
 use gatehouse_host::{Host, HostError};
-use gatehouse_mcp::{CallOptions, CallToolResult, Client};
+use gatehouse_mcp::{CallOptions, CallToolResult, Client, Task};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -23,7 +25,12 @@ const CANCEL_FLUSH: Duration = Duration::from_secs(2);
 pub async fn run(host: &Host, args: CallArgs) -> Result<Finish, HostError> {
     let connection = Connection::open(host, &args.server).await?;
     let server = connection.server.clone();
-    let outcome = call(&connection.client, &args).await;
+    let log = TaskLog {
+        host,
+        server_id: &connection.server_id,
+        tool: &args.tool,
+    };
+    let outcome = call(&connection.client, &args, &log).await;
     let result = connection.close(outcome).await?;
     let Some(result) = result else {
         eprintln!(
@@ -54,16 +61,71 @@ pub async fn run(host: &Host, args: CallArgs) -> Result<Finish, HostError> {
     Ok(Finish::Success)
 }
 
+/// Where a task's statuses are recorded.
+struct TaskLog<'a> {
+    host: &'a Host,
+    server_id: &'a str,
+    tool: &'a str,
+}
+
+impl TaskLog<'_> {
+    /// Records each status, then passes it on to `display`; returns the last status seen once
+    /// the call is over.
+    async fn record(
+        &self,
+        mut statuses: mpsc::UnboundedReceiver<Task>,
+        display: mpsc::UnboundedSender<Task>,
+    ) -> Option<Task> {
+        let mut last = None;
+        while let Some(task) = statuses.recv().await {
+            if let Err(e) = self
+                .host
+                .registry()
+                .record_task(self.server_id, self.tool, &task)
+                .await
+            {
+                tracing::warn!("cannot record the task's status: {e}");
+            }
+            let _ = display.send(task.clone());
+            last = Some(task);
+        }
+        last
+    }
+
+    /// Records that a task was given up on at the terminal.
+    async fn cancelled(&self, mut task: Task) {
+        if task.is_terminal() {
+            return;
+        }
+        task.status = "cancelled".into();
+        task.status_message = Some("cancelled from the terminal (Ctrl-C)".into());
+        if let Err(e) = self
+            .host
+            .registry()
+            .record_task(self.server_id, self.tool, &task)
+            .await
+        {
+            tracing::warn!("cannot record the task's cancellation: {e}");
+        }
+    }
+}
+
 /// Calls the tool, or returns `None` if Ctrl-C came first.
-async fn call(client: &Client, args: &CallArgs) -> Result<Option<CallToolResult>, HostError> {
+async fn call(
+    client: &Client,
+    args: &CallArgs,
+    log: &TaskLog<'_>,
+) -> Result<Option<CallToolResult>, HostError> {
     if let Err(e) = client.list_tools().await {
         tracing::info!("cannot list tools, so the result is not checked against a schema: {e}");
     }
     let (updates, received) = mpsc::unbounded_channel();
     let display = progress::spawn(received);
+    let (statuses, to_record) = mpsc::unbounded_channel();
+    let recorded = log.record(to_record, progress::task_updates(updates.clone()));
     let mut options = CallOptions {
-        progress: Some(updates.clone()),
-        task_status: Some(progress::task_updates(updates)),
+        progress: Some(updates),
+        task_status: Some(statuses),
         // The person at the terminal decides when to give up: Ctrl-C.
         max_total: None,
         ..CallOptions::default()
@@ -72,17 +134,24 @@ async fn call(client: &Client, args: &CallArgs) -> Result<Option<CallToolResult>
         options.timeout = timeout;
     }
     let arguments = args.args.clone().map(Value::Object);
-    let outcome = tokio::select! {
-        result = client.call_tool(&args.tool, arguments, options) => Some(result),
-        () = interrupted() => None,
+    let calling = async {
+        tokio::select! {
+            result = client.call_tool(&args.tool, arguments, options) => Some(result),
+            () = interrupted() => None,
+        }
     };
-    // The call future is gone (its progress sender with it), so the display ends.
+    // The call future ends (its senders with it) before the recorder can.
+    let (outcome, last_task) = tokio::join!(calling, recorded);
+    // The call and the recorder are gone (their progress senders with them): the display ends.
     if let Err(e) = display.await {
         tracing::debug!("the progress display stopped: {e}");
     }
     match outcome {
         Some(result) => Ok(Some(result?)),
         None => {
+            if let Some(task) = last_task {
+                log.cancelled(task).await;
+            }
             // Messages go out in order: once the ping is answered, the cancellation was sent.
             let _ = tokio::time::timeout(CANCEL_FLUSH, client.ping()).await;
             Ok(None)

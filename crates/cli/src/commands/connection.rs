@@ -11,9 +11,10 @@ use gatehouse_mcp::Client;
 
 use crate::terminal_answers::TerminalAnswers;
 
-/// A connected client and the name the server is registered under.
+/// A connected client and the name (and id) the server is registered under.
 pub struct Connection {
     pub server: String,
+    pub server_id: String,
     pub client: Client,
 }
 
@@ -31,6 +32,7 @@ impl Connection {
         let client = open_client_with(&config, host.registry(), handler).await?;
         Ok(Connection {
             server: config.name,
+            server_id: config.id,
             client,
         })
     }

@@ -9,4 +9,5 @@ pub mod ping;
 pub mod prompts;
 pub mod resources;
 pub mod server;
+pub mod tasks;
 pub mod tools;

@@ -5,6 +5,7 @@
 pub mod era_cache;
 pub mod model;
 pub mod secret_values;
+pub mod task_log;
 pub mod validate;
 
 use std::sync::Arc;

@@ -8,6 +8,7 @@
 //! stale list is still shown while it is fetched again (2026-07-28 server/utilities/caching).
 
 pub mod status;
+mod task_follow;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -24,6 +25,9 @@ use crate::server_requests::{HostHandler, ServerNotice, SharedRoots};
 use gatehouse_mcp::{Listener, ListenerEvent, NotificationFilter};
 use status::{ServerStatus, ToolInfo};
 use tokio::sync::mpsc;
+
+/// How often the task log is checked for tasks to follow.
+const TASK_TICK: Duration = Duration::from_millis(500);
 
 /// How long stopping one server may take before its task is abandoned.
 const STOP_TIMEOUT: Duration = Duration::from_secs(10);
@@ -288,8 +292,16 @@ impl Runner {
         let modern = client.era() == gatehouse_mcp::Era::Modern;
         let mut listener = Listener::new(NotificationFilter::all_lists(Vec::new()));
         let mut first_subscription = true;
+        let mut tasks = task_follow::TaskFollower::default();
+        let mut task_ticks = tokio::time::interval(TASK_TICK);
+        task_ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
+                _ = task_ticks.tick() => {
+                    if tasks.tick(&client, &self.registry, &config).await {
+                        self.events.publish(EngineEvent::TasksChanged { id: self.id.clone() });
+                    }
+                }
                 event = listener.next(&client), if modern => match event {
                     // Whatever changed while no subscription was open went unannounced.
                     ListenerEvent::Opened(_) if !std::mem::take(&mut first_subscription) => {
