@@ -108,6 +108,9 @@ pub enum Command {
         /// The server's name
         server: String,
     },
+    /// Print a server's change notifications as they come (tool, prompt and resource lists,
+    /// resource updates) until Ctrl-C
+    Watch(WatchArgs),
     /// List the tool calls that ran as tasks on a server, newest first, with their status
     Tasks {
         /// The server's name
@@ -116,6 +119,21 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// The server's name
+    pub server: String,
+    /// Also watch this resource for updates; repeat for more
+    #[arg(long = "resource", value_name = "URI")]
+    pub resources: Vec<String>,
+    /// Stop after this many notifications
+    #[arg(long, value_name = "N")]
+    pub count: Option<usize>,
+    /// Print each notification as one JSON object per line
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -5,6 +5,7 @@
 
 mod args;
 mod commands;
+mod ctrl_c;
 mod output;
 mod progress;
 mod terminal_answers;
@@ -108,6 +109,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         Command::Complete(args) => commands::complete::run(host, args).await,
         Command::Ping { server } => commands::ping::run(host, &server).await,
         Command::Tasks { server, json } => commands::tasks::run(host, &server, json).await,
+        Command::Watch(args) => commands::watch::run(host, args).await,
         Command::Call(_) | Command::ConformanceClient { .. } => Ok(()),
     }
 }

@@ -20,10 +20,15 @@ const ATTEMPTS: usize = 3;
 /// The terminal, shared so that two requests never ask at once.
 static TERMINAL: Mutex<()> = Mutex::new(());
 
+/// A server notification as a command receives it: method and params.
+pub type Notice = (String, Option<Value>);
+
 /// A handler that asks the person at the terminal.
 pub struct TerminalAnswers {
     server: String,
     fallback: Arc<HostHandler>,
+    /// Where notifications go, for a command that shows them (`watch`).
+    notices: Option<tokio::sync::mpsc::UnboundedSender<Notice>>,
 }
 
 impl TerminalAnswers {
@@ -32,7 +37,14 @@ impl TerminalAnswers {
         Self {
             fallback: Arc::new(HostHandler::for_config(config)),
             server: config.name.clone(),
+            notices: None,
         }
+    }
+
+    /// The same, passing every notification to `notices` instead of the host's handler.
+    pub fn with_notices(mut self, notices: tokio::sync::mpsc::UnboundedSender<Notice>) -> Self {
+        self.notices = Some(notices);
+        self
     }
 
     fn interactive() -> bool {
@@ -64,7 +76,12 @@ impl Handler for TerminalAnswers {
     }
 
     fn on_notification(&self, method: &str, params: Option<Value>) {
-        self.fallback.on_notification(method, params);
+        match &self.notices {
+            Some(notices) => {
+                let _ = notices.send((method.to_owned(), params));
+            }
+            None => self.fallback.on_notification(method, params),
+        }
     }
 }
 

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use support::{
-    EverythingHttp, add_stdio, command, data_with_everything, exits, gatehouse, ok, ok_json,
-    stderr, stdout,
+    HttpFixture, add_stdio, command, data_with_everything, exits, gatehouse, ok, ok_json, stderr,
+    stdout,
 };
 
 #[test]
@@ -214,7 +214,7 @@ fn ctrl_c_cancels_the_call_and_exits_130() {
 fn calls_over_streamable_http_with_progress_and_tool_errors() {
     let dir = tempfile::tempdir().expect("temp dir");
     let data = dir.path();
-    let server = EverythingHttp::start("streamableHttp");
+    let server = HttpFixture::start("streamableHttp");
     let url = server.url("/mcp");
     ok(
         data,

@@ -5,7 +5,7 @@
 mod support;
 
 use serde_json::Value;
-use support::{EverythingHttp, data_with_everything, gatehouse, ok, ok_json, stderr, stdout};
+use support::{HttpFixture, data_with_everything, gatehouse, ok, ok_json, stderr, stdout};
 
 #[test]
 fn manages_servers_and_prints_stable_json() {
@@ -280,7 +280,7 @@ fn lists_the_tools_of_http_servers_on_both_transports() {
         ("streamableHttp", "/mcp", "streamable-http"),
         ("sse", "/sse", "sse"),
     ] {
-        let server = EverythingHttp::start(mode);
+        let server = HttpFixture::start(mode);
         ok(data, &["server", "add", mode, "--url", &server.url(path)]);
         let listed = gatehouse(data, &["tools", mode, "--json"]);
         drop(server);

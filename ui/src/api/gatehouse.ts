@@ -3,7 +3,15 @@
 // When the generated bindings change, this is the one file to adapt; tests mock it.
 
 import { commands, events } from "../bindings";
-import type { IpcError, ServerInput, ServerStatusEvent, ServerView, ToolInfo } from "../bindings";
+import type {
+  IpcError,
+  ServerInput,
+  ServerStatusEvent,
+  ServerView,
+  TaskRecord,
+  TasksChangedEvent,
+  ToolInfo,
+} from "../bindings";
 import { GatehouseError } from "./GatehouseError";
 
 export type {
@@ -15,6 +23,8 @@ export type {
   ServerStatus,
   ServerStatusEvent,
   ServerView,
+  TaskRecord,
+  TasksChangedEvent,
   ToolInfo,
 } from "../bindings";
 // The generated name is ServerTransport; the UI calls it Transport.
@@ -80,14 +90,35 @@ export function listTools(id: string): Promise<ToolInfo[]> {
   return unwrap(() => commands.listTools(id));
 }
 
+export function listTasks(id: string): Promise<TaskRecord[]> {
+  return unwrap(() => commands.listTasks(id));
+}
+
 /**
  * Subscribes to live server status changes. Returns a synchronous unsubscribe
  * function that is safe to call before the underlying listener is registered.
  */
 export function subscribeServerStatus(onEvent: (event: ServerStatusEvent) => void): () => void {
+  return subscribe(events.serverStatusEvent, "server status", onEvent);
+}
+
+/**
+ * Subscribes to changes of any server's task log (a task started, moved on or ended); the
+ * event names the server. Same unsubscribe semantics as subscribeServerStatus.
+ */
+export function subscribeTasksChanged(onEvent: (event: TasksChangedEvent) => void): () => void {
+  return subscribe(events.tasksChangedEvent, "task", onEvent);
+}
+
+// The part of a generated event that subscribing needs.
+type EventSource<T> = {
+  listen: (handler: (event: { payload: T }) => void) => Promise<() => void>;
+};
+
+function subscribe<T>(source: EventSource<T>, what: string, onEvent: (payload: T) => void): () => void {
   let unlisten: (() => void) | null = null;
   let cancelled = false;
-  events.serverStatusEvent
+  source
     .listen((e) => {
       if (!cancelled) onEvent(e.payload);
     })
@@ -97,7 +128,7 @@ export function subscribeServerStatus(onEvent: (event: ServerStatusEvent) => voi
     })
     .catch((e: unknown) => {
       // Outside Tauri (plain browser dev) there is no event bus; the UI still works read-only.
-      console.warn("Gatehouse: could not subscribe to server status events", e);
+      console.warn(`Gatehouse: could not subscribe to ${what} events`, e);
     });
   return () => {
     cancelled = true;

@@ -1,4 +1,5 @@
 // Tests for the detail view: tool list rendering, not-connected explanations, reconnect, live refresh,
+// the task log for every connection state,
 // and a configuration summary that never renders env/header values, least of all secret ones,
 // and lists roots as paths.
 
@@ -10,6 +11,7 @@ import * as fake from "../test/fakeGatehouse";
 import {
   connected,
   makeServer,
+  makeTask,
   makeTool,
   plainEnv,
   plainHeader,
@@ -107,11 +109,54 @@ describe("ServerDetail", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("Could not load tools: server went away");
   });
 
-  it("unsubscribes from status events when unmounted", () => {
+  it("unsubscribes from status and task events when unmounted", () => {
     const { unmount } = renderDetail(connected(0));
     expect(fake.subscriberCount()).toBe(1);
+    expect(fake.tasksSubscriberCount()).toBe(1);
     unmount();
     expect(fake.subscriberCount()).toBe(0);
+    expect(fake.tasksSubscriberCount()).toBe(0);
+  });
+
+  it.each<[string, ServerStatus]>([
+    ["connected", connected(1)],
+    ["disabled", { state: "disabled" }],
+    ["connecting", { state: "connecting" }],
+    ["failed", { state: "failed", message: "spawn npx ENOENT" }],
+  ])("lists the task log of a %s server below the tools", async (_state, status) => {
+    fake.listTasks.mockImplementation((id) =>
+      Promise.resolve([makeTask(id, "slow_sum", { status: "completed", statusMessage: "done" })]),
+    );
+    const { view } = renderDetail(status);
+    const item = await screen.findByTestId("task-item");
+    expect(fake.listTasks).toHaveBeenCalledWith(view.config.id);
+    expect(item).toHaveTextContent("slow_sum");
+    expect(item).toHaveTextContent("Completed");
+    const headings = screen.getAllByRole("heading", { level: 3 }).map((h) => h.textContent);
+    expect(headings.findIndex((h) => h?.startsWith("Tasks"))).toBe(headings.findIndex((h) => h?.startsWith("Tools")) + 1);
+  });
+
+  it("explains the task section when the server has no tasks", async () => {
+    renderDetail({ state: "disabled" });
+    expect(await screen.findByTestId("tasks-empty")).toHaveTextContent(
+      "Tool calls that run as tasks appear here while they run and after they finish.",
+    );
+  });
+
+  it("follows a task live as its server reports changes", async () => {
+    const { view } = renderDetail(connected(1));
+    const id = view.config.id;
+    const started = makeTask(id, "slow_sum");
+    fake.listTasks.mockResolvedValue([started]);
+    act(() => fake.emitTasksChanged({ id }));
+    expect(await screen.findByTestId("task-status")).toHaveTextContent("Working");
+
+    fake.listTasks.mockResolvedValue([{ ...started, status: "failed", statusMessage: "division by zero" }]);
+    act(() => fake.emitTasksChanged({ id: "someone-else" }));
+    expect(screen.getByTestId("task-status")).toHaveTextContent("Working");
+    act(() => fake.emitTasksChanged({ id }));
+    await waitFor(() => expect(screen.getByTestId("task-status")).toHaveTextContent("Failed"));
+    expect(screen.getByTestId("task-message")).toHaveTextContent("division by zero");
   });
 
   it.each<[string, ServerSpec, string]>([

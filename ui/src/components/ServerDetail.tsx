@@ -1,10 +1,12 @@
-// Detail pane for the selected server: connection status, configuration, and its tools.
+// Detail pane for the selected server: connection status, its tools, its tasks, and configuration.
 
 import type { ServerView } from "../api/gatehouse";
+import { useTasks } from "../hooks/useTasks";
 import { useTools } from "../hooks/useTools";
 import { eraLabel } from "../model/describeStatus";
 import { ConnectionPanel } from "./ConnectionPanel";
 import { ServerConfigSummary } from "./ServerConfigSummary";
+import { TaskList } from "./TaskList";
 import { ToolList } from "./ToolList";
 
 type ServerDetailProps = {
@@ -19,6 +21,8 @@ type ServerDetailProps = {
 export function ServerDetail({ view, busy, onReconnect, onEnable, onEdit, onClose }: ServerDetailProps) {
   const { config, status } = view;
   const tools = useTools(config.id, status.state === "connected");
+  // The task log is kept whatever the connection state, so tasks are shown for every server.
+  const tasks = useTasks(config.id);
   return (
     <section className="server-detail" data-testid="server-detail" aria-labelledby="detail-heading">
       <header className="detail-header">
@@ -51,6 +55,7 @@ export function ServerDetail({ view, busy, onReconnect, onEnable, onEdit, onClos
           <p className="muted">Tools are listed once the server is connected.</p>
         </section>
       )}
+      <TaskList state={tasks} />
       <section className="detail-section" aria-labelledby="config-heading">
         <h3 id="config-heading">Configuration</h3>
         <ServerConfigSummary config={config} />

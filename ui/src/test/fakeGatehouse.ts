@@ -1,10 +1,10 @@
-// Test double for src/api/gatehouse.ts: every command is a vi.fn, and status events
-// can be pushed to subscribers with emitStatus(). Use via
+// Test double for src/api/gatehouse.ts: every command is a vi.fn, and events can be pushed to
+// subscribers with emitStatus() / emitTasksChanged(). Use via
 //   vi.mock("../api/gatehouse", () => import("../test/fakeGatehouse"));
 
 import { vi } from "vitest";
 import type * as real from "../api/gatehouse";
-import type { ServerStatusEvent } from "../api/gatehouse";
+import type { ServerStatusEvent, TasksChangedEvent } from "../api/gatehouse";
 
 export const listServers = vi.fn<typeof real.listServers>();
 export const addServer = vi.fn<typeof real.addServer>();
@@ -13,30 +13,69 @@ export const removeServer = vi.fn<typeof real.removeServer>();
 export const setServerEnabled = vi.fn<typeof real.setServerEnabled>();
 export const reconnectServer = vi.fn<typeof real.reconnectServer>();
 export const listTools = vi.fn<typeof real.listTools>();
+export const listTasks = vi.fn<typeof real.listTasks>();
 
-const subscribers = new Set<(event: ServerStatusEvent) => void>();
+/** The subscribers of one kind of event. */
+function eventChannel<T>() {
+  const subscribers = new Set<(event: T) => void>();
+  return {
+    subscribe: (onEvent: (event: T) => void): (() => void) => {
+      subscribers.add(onEvent);
+      return () => subscribers.delete(onEvent);
+    },
+    emit: (event: T): void => {
+      for (const subscriber of [...subscribers]) subscriber(event);
+    },
+    count: () => subscribers.size,
+    clear: () => subscribers.clear(),
+  };
+}
 
-export const subscribeServerStatus = vi.fn<typeof real.subscribeServerStatus>((onEvent) => {
-  subscribers.add(onEvent);
-  return () => subscribers.delete(onEvent);
-});
+const statusChannel = eventChannel<ServerStatusEvent>();
+const tasksChannel = eventChannel<TasksChangedEvent>();
+
+export const subscribeServerStatus = vi.fn<typeof real.subscribeServerStatus>(statusChannel.subscribe);
+export const subscribeTasksChanged = vi.fn<typeof real.subscribeTasksChanged>(tasksChannel.subscribe);
 
 /** Delivers a status event to every current subscriber, as the engine would. */
 export function emitStatus(event: ServerStatusEvent): void {
-  for (const subscriber of [...subscribers]) subscriber(event);
+  statusChannel.emit(event);
 }
 
+/** Delivers a tasks-changed event to every current subscriber, as the engine would. */
+export function emitTasksChanged(event: TasksChangedEvent): void {
+  tasksChannel.emit(event);
+}
+
+/** How many status-event subscribers there are. */
 export function subscriberCount(): number {
-  return subscribers.size;
+  return statusChannel.count();
 }
 
-/** Resets all call records; every command rejects until a test gives it a result. */
+/** How many tasks-changed subscribers there are. */
+export function tasksSubscriberCount(): number {
+  return tasksChannel.count();
+}
+
+/** Resets all call records; every command rejects until a test gives it a result, except the lists, which are empty. */
 export function resetFakeGatehouse(): void {
-  for (const fn of [listServers, addServer, updateServer, removeServer, setServerEnabled, reconnectServer, listTools]) {
+  for (const fn of [
+    listServers,
+    addServer,
+    updateServer,
+    removeServer,
+    setServerEnabled,
+    reconnectServer,
+    listTools,
+    listTasks,
+  ]) {
     fn.mockReset();
   }
   listServers.mockResolvedValue([]);
   listTools.mockResolvedValue([]);
+  listTasks.mockResolvedValue([]);
   subscribeServerStatus.mockClear();
-  subscribers.clear();
+  subscribeTasksChanged.mockClear();
+  statusChannel.clear();
+  tasksChannel.clear();
 }

@@ -1,7 +1,15 @@
-// Builders for ServerView / ToolInfo test data, including plain and secret env vars and headers
+// Builders for ServerView / ToolInfo / TaskRecord test data, including plain and secret env vars and headers
 // and roots (as the engine returns them: file:// URIs).
 
-import type { EnvVar, HttpHeader, ServerSpec, ServerStatus, ServerView, ToolInfo } from "../api/gatehouse";
+import type {
+  EnvVar,
+  HttpHeader,
+  ServerSpec,
+  ServerStatus,
+  ServerView,
+  TaskRecord,
+  ToolInfo,
+} from "../api/gatehouse";
 
 let nextId = 1;
 
@@ -32,6 +40,23 @@ export function makeTool(name: string, extra: Partial<ToolInfo> = {}): ToolInfo 
     title: null,
     description: null,
     inputSchema: { type: "object", properties: { message: { type: "string" } } },
+    ...extra,
+  };
+}
+
+/** A task of `serverId` running `tool`, as the engine lists it; working and just started unless told otherwise. */
+export function makeTask(serverId: string, tool: string, extra: Partial<TaskRecord> = {}): TaskRecord {
+  const startedAt = new Date().toISOString();
+  return {
+    serverId,
+    taskId: `task-${nextId++}`,
+    tool,
+    status: "working",
+    statusMessage: null,
+    pollMs: 1000,
+    recorderPid: 4242,
+    startedAt,
+    updatedAt: startedAt,
     ...extra,
   };
 }

@@ -16,6 +16,7 @@ use tokio::sync::mpsc;
 use crate::Finish;
 use crate::args::CallArgs;
 use crate::commands::connection::Connection;
+use crate::ctrl_c::interrupted;
 use crate::{output, progress};
 
 /// How long to wait, after a cancellation, for the server to acknowledge a ping, so that the
@@ -156,14 +157,6 @@ async fn call(
             let _ = tokio::time::timeout(CANCEL_FLUSH, client.ping()).await;
             Ok(None)
         }
-    }
-}
-
-/// Resolves on Ctrl-C; never, if Ctrl-C cannot be listened for.
-async fn interrupted() {
-    if let Err(e) = tokio::signal::ctrl_c().await {
-        tracing::warn!("cannot listen for Ctrl-C: {e}");
-        std::future::pending::<()>().await;
     }
 }
 

@@ -9,7 +9,7 @@ use gatehouse_host::connect::open_client_with;
 use gatehouse_host::{Host, HostError};
 use gatehouse_mcp::Client;
 
-use crate::terminal_answers::TerminalAnswers;
+use crate::terminal_answers::{Notice, TerminalAnswers};
 
 /// A connected client and the name (and id) the server is registered under.
 pub struct Connection {
@@ -21,6 +21,15 @@ pub struct Connection {
 impl Connection {
     /// Connects to the server named (or with the id) `server`, which must be enabled.
     pub async fn open(host: &Host, server: &str) -> Result<Connection, HostError> {
+        Self::open_with(host, server, None).await
+    }
+
+    /// Like [`Connection::open`], passing the server's notifications to `notices`.
+    pub async fn open_with(
+        host: &Host,
+        server: &str,
+        notices: Option<tokio::sync::mpsc::UnboundedSender<Notice>>,
+    ) -> Result<Connection, HostError> {
         let config = host.registry().get(server).await?;
         if !config.enabled {
             return Err(HostError::Validation(format!(
@@ -28,7 +37,11 @@ impl Connection {
                 config.name, config.name
             )));
         }
-        let handler = Arc::new(TerminalAnswers::new(&config));
+        let mut answers = TerminalAnswers::new(&config);
+        if let Some(notices) = notices {
+            answers = answers.with_notices(notices);
+        }
+        let handler = Arc::new(answers);
         let client = open_client_with(&config, host.registry(), handler).await?;
         Ok(Connection {
             server: config.name,

@@ -11,3 +11,4 @@ pub mod resources;
 pub mod server;
 pub mod tasks;
 pub mod tools;
+pub mod watch;

@@ -128,33 +128,54 @@ pub fn add_tools_only(data: &Path, name: &str) {
     add_stdio(data, name, "python3", &["-u", "-c", TOOLS_ONLY]);
 }
 
-/// server-everything in an HTTP mode on a free port, killed and reaped when dropped.
-pub struct EverythingHttp {
+/// A fixture server over HTTP on a free port, killed and reaped when dropped.
+pub struct HttpFixture {
     child: Child,
     pub port: u16,
 }
 
-impl EverythingHttp {
-    pub fn start(mode: &str) -> EverythingHttp {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map(|a| a.port())
-            .expect("a free port");
-        let child = Command::new("node")
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+impl HttpFixture {
+    /// server-everything in `mode` (`streamableHttp` or `sse`).
+    pub fn start(mode: &str) -> HttpFixture {
+        let port = free_port();
+        let mut command = Command::new("node");
+        command
             .args([everything_js().as_str(), mode])
-            .env("PORT", port.to_string())
+            .env("PORT", port.to_string());
+        Self::spawn(command, port)
+    }
+
+    /// The TypeScript SDK v2 fixture (a modern, stateless server) over Streamable HTTP.
+    pub fn ts_sdk_v2() -> HttpFixture {
+        let port = free_port();
+        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/ts-sdk-v2/server.mjs");
+        let mut command = Command::new("node");
+        command.arg(script).args(["http", &port.to_string()]);
+        Self::spawn(command, port)
+    }
+
+    fn spawn(mut command: Command, port: u16) -> HttpFixture {
+        let child = command
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
             .expect("node starts");
-        let server = EverythingHttp { child, port };
+        let server = HttpFixture { child, port };
         for _ in 0..200 {
             if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
                 return server;
             }
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
-        panic!("server-everything {mode} did not listen within 10 s");
+        panic!("the fixture server did not listen on port {port} within 10 s");
     }
 
     /// The URL of `path` on this server.
@@ -163,7 +184,7 @@ impl EverythingHttp {
     }
 }
 
-impl Drop for EverythingHttp {
+impl Drop for HttpFixture {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();

@@ -1,0 +1,9 @@
+//! Ctrl-C as a future, for commands that stop or cancel on it (`call`, `watch`).
+
+/// Resolves on Ctrl-C; never, if Ctrl-C cannot be listened for.
+pub async fn interrupted() {
+    if let Err(e) = tokio::signal::ctrl_c().await {
+        tracing::warn!("cannot listen for Ctrl-C: {e}");
+        std::future::pending::<()>().await;
+    }
+}
