@@ -59,6 +59,10 @@ pub enum McpError {
         method: String,
         elicitations: Vec<UrlElicitation>,
     },
+    /// The resource does not exist: `-32602` in the 2026-07-28 era, `-32002` before it
+    /// (2026-07-28 server/resources, "Error Handling").
+    #[error("resource not found: {uri} ({message})")]
+    ResourceNotFound { uri: String, message: String },
     /// A tool call that ran as a task (tasks extension) was cancelled before it finished.
     #[error("task {task_id} was cancelled{}", if .message.is_empty() { String::new() } else { format!(": {}", .message) })]
     TaskCancelled { task_id: String, message: String },

@@ -132,6 +132,14 @@ async fn exercise(client: Client, notes: &Notes, new_tool: &str) {
     assert_eq!(method, "notifications/resources/updated");
     assert_eq!(params["uri"], "memo://note");
 
+    // A missing resource is reported as such (-32602 in this era).
+    match client.read_resource("memo://missing").await {
+        Err(gatehouse_mcp::McpError::ResourceNotFound { uri, .. }) => {
+            assert_eq!(uri, "memo://missing")
+        }
+        other => panic!("a missing resource: {other:?}"),
+    }
+
     // Nothing of the subscription leaked to the handler.
     let leaked: Vec<_> = notes
         .take()

@@ -9,7 +9,11 @@ use serde_json::{Map, Value, json};
 use crate::client::Client;
 use crate::content::ResourceContents;
 use crate::error::{McpError, Result};
+use crate::jsonrpc::codes;
 use crate::types::Page;
+
+/// The code earlier revisions used for a missing resource; still accepted from any server.
+const RESOURCE_NOT_FOUND_LEGACY: i64 = -32002;
 
 /// A resource as listed by `resources/list`; `annotations`, `icons` and `_meta` stay in `extra`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -75,7 +79,20 @@ impl Client {
         let options = crate::peer::RequestOptions::new(self.request_timeout());
         let raw = self
             .request_completing_input("resources/read", params, options)
-            .await?;
+            .await
+            .map_err(|e| match e {
+                McpError::Rpc { error, .. }
+                    if error.code == RESOURCE_NOT_FOUND_LEGACY
+                        || (error.code == codes::INVALID_PARAMS
+                            && self.era() == crate::era::Era::Modern) =>
+                {
+                    McpError::ResourceNotFound {
+                        uri: uri.to_owned(),
+                        message: error.message,
+                    }
+                }
+                other => other,
+            })?;
         parse_contents(raw)
     }
 
