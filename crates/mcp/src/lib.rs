@@ -21,14 +21,13 @@ pub use content::{Content, KnownContent, ResourceContents};
 pub use era::{Era, EraChoice};
 pub use error::{McpError, Result};
 pub use features::completion::{Completion, CompletionRef};
+pub use features::listener::{Listener, ListenerEvent};
 pub use features::logging::{LogLevel, UnknownLogLevel};
 pub use features::prompts::{
     GetPromptResult, Prompt, PromptArgument, PromptMessage, PromptPage, Role,
 };
 pub use features::resources::{Resource, ResourcePage, ResourceTemplate, ResourceTemplatePage};
-pub use features::subscriptions::{
-    Listener, ListenerEvent, NotificationFilter, Subscription, SubscriptionEvent,
-};
+pub use features::subscriptions::{NotificationFilter, Subscription, SubscriptionEvent};
 pub use features::tasks::{Task, TaskSupport};
 pub use features::tools::{CallOptions, CallToolResult};
 pub use peer::Progress;

@@ -4,6 +4,7 @@ pub mod capabilities;
 pub mod completion;
 pub mod elicitation;
 pub mod elicitation_form;
+pub mod listener;
 pub mod logging;
 pub mod mrtr;
 pub mod param_headers;
