@@ -1,15 +1,18 @@
-//! 2026-07-28 change notifications and logging against the Python SDK fixture in its `--extras`
-//! mode (tests/fixtures/python/server.py), over stdio and Streamable HTTP: a subscription carries
-//! a tool-list change and a resource update, the server's graceful close of the subscription is
-//! told apart from a broken stream, a [`Listener`] reopens it, and the per-request `logLevel`
-//! filters the server's log messages.
+//! The 2026-07-28 era against the Python SDK fixture in its `--extras` mode
+//! (tests/fixtures/python/server.py), over stdio and Streamable HTTP: a subscription carries a
+//! tool-list change and a resource update, the server's graceful close of the subscription is
+//! told apart from a broken stream, a [`Listener`] reopens it, the per-request `logLevel`
+//! filters the server's log messages, an MRTR elicitation round trip echoes the SDK's sealed
+//! `requestState`, and progress and cancellation work.
 
 mod support;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use gatehouse_mcp::error::RpcError;
 use gatehouse_mcp::peer::Handler;
+use gatehouse_mcp::transport::BoxFuture;
 use gatehouse_mcp::{
     CallOptions, Client, ClientOptions, Era, HttpMode, Listener, ListenerEvent, LogLevel,
     NotificationFilter, StdioConfig, Subscription, SubscriptionEvent,
@@ -17,11 +20,30 @@ use gatehouse_mcp::{
 use serde_json::{Value, json};
 use support::{HttpServer, python_fixture, text};
 
-/// Keeps the log messages that reach the handler.
+/// Keeps the log messages that reach the handler, and confirms whatever it is asked.
 #[derive(Default)]
 struct Logs(Mutex<Vec<Value>>);
 
 impl Handler for Logs {
+    fn on_request(
+        &self,
+        method: String,
+        _params: Option<Value>,
+    ) -> BoxFuture<'static, Result<Value, RpcError>> {
+        Box::pin(async move {
+            match method.as_str() {
+                "elicitation/create" => Ok(
+                    json!({"action": "accept", "content": {"confirm": true, "note": "from gatehouse"}}),
+                ),
+                other => Err(RpcError {
+                    code: -32601,
+                    message: format!("method not found: {other}"),
+                    data: None,
+                }),
+            }
+        })
+    }
+
     fn on_notification(&self, method: &str, params: Option<Value>) {
         if method == "notifications/message" {
             self.0
@@ -30,6 +52,15 @@ impl Handler for Logs {
                 .push(params.unwrap_or_default());
         }
     }
+}
+
+/// Options that declare form elicitation, which the handler answers.
+fn options() -> ClientOptions {
+    let mut options = ClientOptions::default();
+    options
+        .capabilities
+        .insert("elicitation".into(), json!({"form": {}}));
+    options
 }
 
 async fn next_event(subscription: &mut Subscription) -> SubscriptionEvent {
@@ -114,29 +145,112 @@ async fn exercise(client: Client, logs: &Logs) {
         levels,
         ["warning", "error", "critical", "alert", "emergency"]
     );
+
+    // MRTR: the SDK seals its requestState; the client echoes it as it came.
+    let confirmed = client
+        .call_tool(
+            "confirm",
+            Some(json!({"action": "deploy"})),
+            CallOptions::default(),
+        )
+        .await
+        .expect("tools/call confirm");
+    assert!(!confirmed.is_error, "{}", text(&confirmed));
+    assert_eq!(
+        confirmed.structured_content,
+        Some(json!({"action": "deploy", "answer": "accept",
+            "content": {"confirm": true, "note": "from gatehouse"}, "requestState": "asked:deploy"}))
+    );
+
+    // Progress, in order, before the result.
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let counted = client
+        .call_tool(
+            "count",
+            Some(json!({"steps": 3, "interval_ms": 10})),
+            CallOptions {
+                progress: Some(tx),
+                ..CallOptions::default()
+            },
+        )
+        .await
+        .expect("tools/call count");
+    assert_eq!(text(&counted), "counted to 3");
+    let mut steps = Vec::new();
+    while let Ok(p) = rx.try_recv() {
+        steps.push((p.progress, p.total, p.message));
+    }
+    assert_eq!(
+        steps,
+        (1..=3)
+            .map(|n| (f64::from(n), Some(3.0), Some(format!("step {n}"))))
+            .collect::<Vec<_>>()
+    );
+
+    // Cancellation: a dropped call is cancelled on the server.
+    let before = cancelled(&client).await;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut long = Box::pin(client.call_tool(
+        "count",
+        Some(json!({"steps": 3000, "interval_ms": 20})),
+        CallOptions {
+            progress: Some(tx),
+            ..CallOptions::default()
+        },
+    ));
+    tokio::select! {
+        result = &mut long => panic!("a minute-long call finished early: {result:?}"),
+        update = rx.recv() => assert!(update.is_some(), "the long call reports progress"),
+    }
+    drop(long);
+    let mut seen = before;
+    for _ in 0..100 {
+        seen = cancelled(&client).await;
+        if seen > before {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        seen,
+        before + 1,
+        "the server saw the dropped call cancelled"
+    );
     client.close().await.expect("close");
 }
 
+/// How many `count` calls the server saw cancelled.
+async fn cancelled(client: &Client) -> i64 {
+    let stats = client
+        .call_tool("stats", None, CallOptions::default())
+        .await
+        .expect("tools/call stats");
+    stats
+        .structured_content
+        .and_then(|s| s.get("cancelled").and_then(Value::as_i64))
+        .expect("stats reports cancellations")
+}
+
 #[tokio::test]
-async fn python_subscriptions_and_logging_over_stdio() {
+async fn python_modern_era_over_stdio() {
     let (python, script) = python_fixture();
     let mut config = StdioConfig::new(python);
     config.args = vec![script, "stdio".into(), "--extras".into()];
     let logs = Arc::new(Logs::default());
-    let client = Client::connect_stdio(&config, ClientOptions::default(), logs.clone())
+    let client = Client::connect_stdio(&config, options(), logs.clone())
         .await
         .expect("connect");
     exercise(client, &logs).await;
 }
 
 #[tokio::test]
-async fn python_subscriptions_and_logging_over_streamable_http() {
+async fn python_modern_era_over_streamable_http() {
     let server = HttpServer::python_with("streamable-http", &["--extras"]).await;
     let logs = Arc::new(Logs::default());
     let client = Client::connect_http(
         &server.config("/mcp"),
         HttpMode::Auto,
-        ClientOptions::default(),
+        options(),
         logs.clone(),
     )
     .await
