@@ -153,3 +153,63 @@ async fn a_modern_session_follows_tool_changes_through_its_subscription() {
     assert!(announced, "the new list is announced");
     host.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_tool_list_past_its_ttl_is_fetched_again_when_next_needed() {
+    let (_server, url) = support::ts_sdk_v2_http_with(&[("TOOLS_TTL_MS", "4000")]).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = Host::open(HostOptions {
+        data_dir: Some(dir.path().into()),
+        live_sessions: true,
+        ..Default::default()
+    })
+    .await
+    .expect("open");
+    host.add_server(support::http("ttl", &url))
+        .await
+        .expect("add");
+    assert!(matches!(
+        settled(&host, "ttl").await,
+        ServerStatus::Connected { .. }
+    ));
+    let listed = std::time::Instant::now();
+
+    // A change nobody announces: the session learns of it only when its list goes stale.
+    let config = host.registry().get("ttl").await.expect("config");
+    let other = open_client(&config, host.registry()).await.expect("client");
+    let added = other
+        .call_tool(
+            "add_tool",
+            Some(serde_json::json!({"name": "silently_added", "silent": true})),
+            gatehouse_mcp::CallOptions::default(),
+        )
+        .await
+        .expect("add_tool");
+    assert!(!added.is_error);
+    other.close().await.expect("close");
+
+    let names = |tools: Vec<gatehouse_host::ToolInfo>| -> Vec<String> {
+        tools.into_iter().map(|t| t.name).collect()
+    };
+    let fresh = names(host.tools("ttl").await.expect("tools"));
+    assert!(
+        listed.elapsed() < std::time::Duration::from_millis(4000),
+        "the change was made while the list was fresh"
+    );
+    assert!(
+        !fresh.iter().any(|n| n == "silently_added"),
+        "a fresh list is not fetched again: {fresh:?}"
+    );
+    tokio::time::sleep_until((listed + std::time::Duration::from_millis(4100)).into()).await;
+    let mut seen = false;
+    for _ in 0..50 {
+        // Asking for a stale list returns it and fetches it again in the background.
+        if names(host.tools("ttl").await.expect("tools")).contains(&"silently_added".to_owned()) {
+            seen = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(seen, "the stale list was fetched again");
+    host.shutdown().await;
+}

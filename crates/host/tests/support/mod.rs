@@ -60,6 +60,11 @@ pub async fn settled(host: &Host, name: &str) -> ServerStatus {
 /// The TypeScript SDK v2 fixture (a modern, stateless server) over Streamable HTTP on a free
 /// port; killed when the returned child is dropped. Returns the child and the endpoint URL.
 pub async fn ts_sdk_v2_http() -> (tokio::process::Child, String) {
+    ts_sdk_v2_http_with(&[]).await
+}
+
+/// The same, with environment variables for the fixture (such as `TOOLS_TTL_MS`).
+pub async fn ts_sdk_v2_http_with(env: &[(&str, &str)]) -> (tokio::process::Child, String) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port")
@@ -68,6 +73,7 @@ pub async fn ts_sdk_v2_http() -> (tokio::process::Child, String) {
     let child = tokio::process::Command::new("node")
         .arg(&script)
         .args(["http", &port.to_string()])
+        .envs(env.iter().copied())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .kill_on_drop(true)
