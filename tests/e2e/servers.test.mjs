@@ -176,7 +176,17 @@ describe('MCP servers (real window)', () => {
         `server-everything advertises 13+ tools; the list must not be truncated (got ${toolNames.length})`,
       );
 
-      // 5. Evidence of the connected state for humans.
+      // 5. The detail view says which era the connection speaks (server-everything is a
+      // handshake-era server) and has its Tasks section (empty: nothing ran as a task).
+      const era = await app.waitForElement('[data-testid="server-detail"] [data-testid="server-era"]', {
+        message: 'the era of the connection in the server detail',
+      });
+      assert.equal(await s.getText(era), 'legacy handshake', 'server-everything is spoken to in the legacy era');
+      await app.waitForElement('[data-testid="server-detail"] [data-testid="tasks-empty"]', {
+        message: 'the empty Tasks section of the server detail',
+      });
+
+      // 6. Evidence of the connected state for humans.
       const shot = await app.screenshot('servers-connected');
       assert.ok(
         statSync(shot).size > 1_000,
