@@ -2,15 +2,16 @@
 //! log is polled with `tasks/get` at its own interval and its new status recorded, so a task
 //! keeps being followed after the process that started it crashed or the app restarted.
 //!
-//! A stdio server's tasks live in the server process that ran them, which belongs to the process
-//! that recorded them: such a task is left to its recorder while that process lives, and marked
-//! failed once it is gone (the task went with it). An HTTP server is shared, so its tasks are
-//! followed from here whoever started them.
+//! Only a stateless (2026-07-28) HTTP server is shared by every client, so only its tasks are
+//! followed from here whoever started them. A stdio server's tasks live in the server process
+//! that ran them, which belongs to the process that recorded them, and a handshake-era server
+//! scopes tasks to the session that created them: such a task is left to its recorder while that
+//! process lives, and marked failed once it is gone (the task went with it).
 
 use std::collections::HashMap;
 use std::time::Duration;
 
-use gatehouse_mcp::{Client, McpError};
+use gatehouse_mcp::{Client, Era, McpError};
 use tokio::time::Instant;
 
 use crate::registry::Registry;
@@ -65,12 +66,12 @@ impl TaskFollower {
         };
         self.polled
             .retain(|id, _| unfinished.iter().any(|t| &t.task_id == id));
-        let stdio = matches!(config.spec, ServerSpec::Stdio { .. });
+        let shared = matches!(config.spec, ServerSpec::Http { .. }) && client.era() == Era::Modern;
         let mut changed = false;
         for record in unfinished {
-            if stdio && record.recorder_pid != std::process::id() {
+            if !shared && record.recorder_pid != std::process::id() {
                 if !process_lives(record.recorder_pid) {
-                    let why = "the process that ran this task ended, and a stdio server's tasks end with it";
+                    let why = "the process that started this task ended, and the task was bound to its connection";
                     changed |= registry
                         .abandon_task(&config.id, &record.task_id, why)
                         .await
