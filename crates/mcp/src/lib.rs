@@ -27,7 +27,9 @@ pub use features::prompts::{
     GetPromptResult, Prompt, PromptArgument, PromptMessage, PromptPage, Role,
 };
 pub use features::resources::{Resource, ResourcePage, ResourceTemplate, ResourceTemplatePage};
-pub use features::subscriptions::{NotificationFilter, Subscription, SubscriptionEvent};
+pub use features::subscriptions::{
+    NotificationFilter, PendingSubscription, Subscription, SubscriptionEvent,
+};
 pub use features::tasks::{Task, TaskSupport};
 pub use features::tools::{CallOptions, CallToolResult};
 pub use peer::Progress;

@@ -197,6 +197,11 @@ async fn a_listener_reopens_its_subscription_when_the_server_comes_back() {
     let port = server.port;
     let client = http_client(&server, Arc::new(Notes::default())).await;
     let mut listener = gatehouse_mcp::Listener::new(NotificationFilter::all_lists(Vec::new()));
+    // Calls dropped while the subscription is being opened (as a `select!` in a loop does)
+    // leave it pending; the next call carries on with it.
+    for _ in 0..3 {
+        let _ = tokio::time::timeout(Duration::from_micros(50), listener.next(&client)).await;
+    }
     let opened = listener.next(&client).await;
     assert!(
         matches!(&opened, ListenerEvent::Opened(agreed) if agreed.tools_list_changed),

@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::subscriptions::{NotificationFilter, Subscription, SubscriptionEvent};
+use super::subscriptions::{
+    NotificationFilter, PendingSubscription, Subscription, SubscriptionEvent,
+};
 use crate::client::Client;
 use crate::error::McpError;
 use crate::jsonrpc::codes;
@@ -42,10 +44,21 @@ pub enum ListenerEvent {
 #[derive(Debug)]
 pub struct Listener {
     wanted: NotificationFilter,
-    current: Option<(Subscription, tokio::time::Instant)>,
+    state: State,
     retry_at: Option<tokio::time::Instant>,
     delay: Duration,
-    refused: bool,
+}
+
+#[derive(Debug)]
+enum State {
+    /// No subscription: one is opened on the next call (after `retry_at`).
+    Closed,
+    /// Sent, waiting for its acknowledgement.
+    Opening(PendingSubscription),
+    /// Open since the instant given.
+    Open(Subscription, tokio::time::Instant),
+    /// The server will never take it.
+    Refused,
 }
 
 const FIRST_DELAY: Duration = Duration::from_millis(500);
@@ -57,50 +70,70 @@ impl Listener {
     pub fn new(wanted: NotificationFilter) -> Self {
         Self {
             wanted,
-            current: None,
+            state: State::Closed,
             retry_at: None,
             delay: FIRST_DELAY,
-            refused: false,
         }
     }
 
-    /// The next event. Cancel-safe between events: a dropped call loses no notification, though
-    /// a subscription being opened is abandoned and opened again on the next call.
+    /// The next event. Cancel-safe: a dropped call loses no notification, and a subscription
+    /// being opened stays pending for the next call.
     pub async fn next(&mut self, client: &Client) -> ListenerEvent {
-        if self.refused {
-            return std::future::pending().await;
-        }
-        if let Some((subscription, since)) = self.current.as_mut() {
-            return match subscription.next().await {
-                SubscriptionEvent::Notification { method, params } => {
-                    ListenerEvent::Notification { method, params }
+        loop {
+            match &mut self.state {
+                State::Refused => return std::future::pending().await,
+                State::Open(subscription, since) => {
+                    return match subscription.next().await {
+                        SubscriptionEvent::Notification { method, params } => {
+                            ListenerEvent::Notification { method, params }
+                        }
+                        SubscriptionEvent::Ended { reason, .. } => {
+                            if since.elapsed() >= STABLE {
+                                self.delay = FIRST_DELAY;
+                            }
+                            self.state = State::Closed;
+                            self.lost(reason)
+                        }
+                    };
                 }
-                SubscriptionEvent::Ended { reason, .. } => {
-                    if since.elapsed() >= STABLE {
-                        self.delay = FIRST_DELAY;
+                State::Opening(pending) => {
+                    let acknowledged = pending.acknowledged().await;
+                    let State::Opening(pending) = std::mem::replace(&mut self.state, State::Closed)
+                    else {
+                        continue;
+                    };
+                    match acknowledged.and_then(|_| pending.into_subscription()) {
+                        Ok(subscription) => {
+                            self.retry_at = None;
+                            let agreed = subscription.acknowledged().clone();
+                            self.state = State::Open(subscription, tokio::time::Instant::now());
+                            return ListenerEvent::Opened(agreed);
+                        }
+                        Err(e) => return self.failed(&e),
                     }
-                    self.current = None;
-                    self.lost(reason)
                 }
-            };
-        }
-        if let Some(at) = self.retry_at {
-            tokio::time::sleep_until(at).await;
-        }
-        match client.listen(&self.wanted).await {
-            Ok(subscription) => {
-                self.retry_at = None;
-                let agreed = subscription.acknowledged().clone();
-                self.current = Some((subscription, tokio::time::Instant::now()));
-                ListenerEvent::Opened(agreed)
-            }
-            Err(e) if is_refusal(&e) => {
-                self.refused = true;
-                ListenerEvent::Refused {
-                    reason: e.to_string(),
+                State::Closed => {
+                    if let Some(at) = self.retry_at {
+                        tokio::time::sleep_until(at).await;
+                    }
+                    match client.open_subscription(&self.wanted).await {
+                        Ok(pending) => self.state = State::Opening(pending),
+                        Err(e) => return self.failed(&e),
+                    }
                 }
             }
-            Err(e) => self.lost(e.to_string()),
+        }
+    }
+
+    /// A subscription could not be opened: refused for good, or lost for now.
+    fn failed(&mut self, error: &McpError) -> ListenerEvent {
+        if is_refusal(error) {
+            self.state = State::Refused;
+            ListenerEvent::Refused {
+                reason: error.to_string(),
+            }
+        } else {
+            self.lost(error.to_string())
         }
     }
 

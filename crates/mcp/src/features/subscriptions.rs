@@ -119,6 +119,17 @@ impl Client {
     /// when the connection is not in the 2026-07-28 era (older servers push notifications
     /// without being asked).
     pub async fn listen(&self, wanted: &NotificationFilter) -> Result<Subscription> {
+        let mut pending = self.open_subscription(wanted).await?;
+        pending.acknowledged().await?;
+        pending.into_subscription()
+    }
+
+    /// Sends `subscriptions/listen` for what `wanted` asks and the server advertises, without
+    /// waiting for the acknowledgement (see [`PendingSubscription::acknowledged`]).
+    pub async fn open_subscription(
+        &self,
+        wanted: &NotificationFilter,
+    ) -> Result<PendingSubscription> {
         if self.era() != Era::Modern {
             return Err(McpError::NotSupported {
                 feature: "subscriptions/listen (a 2026-07-28 feature)".into(),
@@ -133,54 +144,96 @@ impl Client {
             });
         }
         let params = json!({ "notifications": filter });
-        let mut request = self
+        let request = self
             .peer()
             .open("subscriptions/listen", Some(params))
             .await?;
-        let mut early = Vec::new();
-        let wait = async {
-            loop {
-                match request.next().await {
-                    StreamItem::Notification { method, params } if method == ACKNOWLEDGED => {
-                        let agreed = params
-                            .as_ref()
-                            .and_then(|p| p.get("notifications"))
-                            .cloned()
-                            .unwrap_or_else(|| json!({}));
-                        return serde_json::from_value::<NotificationFilter>(agreed).map_err(|e| {
+        Ok(PendingSubscription {
+            request,
+            asked: filter,
+            acknowledged: None,
+            early: Vec::new(),
+            timeout: self.request_timeout(),
+            deadline: tokio::time::Instant::now() + self.request_timeout(),
+        })
+    }
+}
+
+/// A subscription sent but not yet acknowledged. Dropping it cancels the request.
+#[derive(Debug)]
+pub struct PendingSubscription {
+    request: OpenRequest,
+    asked: NotificationFilter,
+    acknowledged: Option<NotificationFilter>,
+    early: Vec<(String, Option<Value>)>,
+    timeout: std::time::Duration,
+    deadline: tokio::time::Instant,
+}
+
+impl PendingSubscription {
+    /// Waits for `notifications/subscriptions/acknowledged` (the server must send it first) and
+    /// returns what the server agreed to; fails if the request ends or the client's request
+    /// timeout passes first. Cancel-safe: a dropped call loses nothing and can be made again.
+    pub async fn acknowledged(&mut self) -> Result<NotificationFilter> {
+        if let Some(agreed) = &self.acknowledged {
+            return Ok(agreed.clone());
+        }
+        loop {
+            let item = tokio::select! {
+                item = self.request.next() => item,
+                () = tokio::time::sleep_until(self.deadline) => {
+                    return Err(McpError::Timeout {
+                        method: "subscriptions/listen".into(),
+                        timeout: self.timeout,
+                    });
+                }
+            };
+            match item {
+                StreamItem::Notification { method, params } if method == ACKNOWLEDGED => {
+                    let agreed = params
+                        .as_ref()
+                        .and_then(|p| p.get("notifications"))
+                        .cloned()
+                        .unwrap_or_else(|| json!({}));
+                    let agreed =
+                        serde_json::from_value::<NotificationFilter>(agreed).map_err(|e| {
                             McpError::InvalidResponse {
                                 method: ACKNOWLEDGED.into(),
                                 message: e.to_string(),
                             }
-                        });
+                        })?;
+                    if agreed != self.asked {
+                        tracing::debug!("the server agreed to {agreed:?} of {:?}", self.asked);
                     }
-                    StreamItem::Notification { method, params } => early.push((method, params)),
-                    StreamItem::Ended(Ok(_)) => {
-                        return Err(McpError::InvalidResponse {
-                            method: "subscriptions/listen".into(),
-                            message: "the server ended the subscription before acknowledging it"
-                                .into(),
-                        });
-                    }
-                    StreamItem::Ended(Err(error)) => {
-                        return Err(McpError::from_rpc("subscriptions/listen", error));
-                    }
+                    self.acknowledged = Some(agreed.clone());
+                    return Ok(agreed);
+                }
+                StreamItem::Notification { method, params } => self.early.push((method, params)),
+                StreamItem::Ended(Ok(_)) => {
+                    return Err(McpError::InvalidResponse {
+                        method: "subscriptions/listen".into(),
+                        message: "the server ended the subscription before acknowledging it".into(),
+                    });
+                }
+                StreamItem::Ended(Err(error)) => {
+                    return Err(McpError::from_rpc("subscriptions/listen", error));
                 }
             }
-        };
-        let acknowledged = tokio::time::timeout(self.request_timeout(), wait)
-            .await
-            .map_err(|_| McpError::Timeout {
-                method: "subscriptions/listen".into(),
-                timeout: self.request_timeout(),
-            })??;
-        if acknowledged != filter {
-            tracing::debug!("the server agreed to {acknowledged:?} of {filter:?}");
         }
+    }
+
+    /// The open subscription, once acknowledged.
+    pub fn into_subscription(self) -> Result<Subscription> {
+        let Some(acknowledged) = self.acknowledged else {
+            return Err(McpError::InvalidResponse {
+                method: "subscriptions/listen".into(),
+                message: "the subscription has not been acknowledged".into(),
+            });
+        };
         Ok(Subscription {
-            request,
+            request: self.request,
             acknowledged,
-            early,
+            early: self.early,
         })
     }
 }
