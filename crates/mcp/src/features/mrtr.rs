@@ -22,15 +22,21 @@ impl Client {
         mut params: Map<String, Value>,
         options: RequestOptions,
     ) -> Result<Value> {
-        let first = Value::Object(params.clone());
-        if let Some(hit) = self.peer().cache().get(method, Some(&first)) {
+        let cacheable = crate::cache::CACHEABLE.contains(&method);
+        if cacheable
+            && let Some(hit) = self
+                .peer()
+                .cache()
+                .get(method, Some(&Value::Object(params.clone())))
+        {
             return Ok(hit);
         }
         for _ in 0..MAX_ROUNDS {
             let sent = Value::Object(params.clone());
+            let kept = cacheable.then(|| sent.clone());
             let result = self
                 .peer()
-                .request_with(method, Some(sent.clone()), options.clone())
+                .request_with(method, Some(sent), options.clone())
                 .await?;
             match result.get("resultType").and_then(Value::as_str) {
                 Some("input_required") => {}
@@ -44,7 +50,7 @@ impl Client {
                 }
                 _ => {
                     // Only a first-round result can be cached (a retry's depends on its answers).
-                    self.peer().cache().put(method, Some(&sent), &result);
+                    self.peer().cache().put(method, kept.as_ref(), &result);
                     return Ok(result);
                 }
             }

@@ -212,14 +212,20 @@ impl Peer {
         options: RequestOptions,
     ) -> Result<Value> {
         let started = tokio::time::Instant::now();
-        let mut reissues = options.reissue;
+        // Only a modern connection (its `_meta` stamped) has streams that break without resuming,
+        // so only there is a copy of the params kept for sending again.
+        let mut reissues = if lock(&self.inner.meta).is_some() {
+            options.reissue
+        } else {
+            0
+        };
+        let mut params = params;
         loop {
-            match self
-                .request_once(method, params.clone(), &options, started)
-                .await
-            {
+            let kept = (reissues > 0).then(|| params.clone()).flatten();
+            match self.request_once(method, params, &options, started).await {
                 Err(e) if reissues > 0 && e.is_broken_stream() => {
                     reissues -= 1;
+                    params = kept;
                     tracing::info!("{e}; sending `{method}` again with a new id");
                 }
                 other => return other,
