@@ -39,16 +39,17 @@ pub struct ResultCache {
     entries: Mutex<HashMap<(String, String), Entry>>,
 }
 
-/// The parameters that identify a result: everything but `_meta`, as canonical JSON text.
+/// The parameters that identify a result: everything but `_meta`, as JSON text with the keys
+/// in order (without copying the parameters).
 fn params_key(params: Option<&Value>) -> String {
     match params {
         Some(Value::Object(map)) => {
-            let mut map = map.clone();
-            map.remove("_meta");
-            if map.is_empty() {
+            let shaping: std::collections::BTreeMap<&String, &Value> =
+                map.iter().filter(|(key, _)| *key != "_meta").collect();
+            if shaping.is_empty() {
                 String::new()
             } else {
-                Value::Object(map).to_string()
+                serde_json::to_string(&shaping).unwrap_or_default()
             }
         }
         Some(other) => other.to_string(),
@@ -56,9 +57,14 @@ fn params_key(params: Option<&Value>) -> String {
     }
 }
 
-/// Whether a request's result may be cached at all.
-fn cacheable_request(method: &str, params: Option<&Value>) -> bool {
+/// Whether results of `method` may be cached at all.
+pub fn is_cacheable(method: &str) -> bool {
     CACHEABLE.contains(&method)
+}
+
+/// Whether a request's result may be cached.
+fn cacheable_request(method: &str, params: Option<&Value>) -> bool {
+    is_cacheable(method)
         && !params
             .is_some_and(|p| p.get("inputResponses").is_some() || p.get("requestState").is_some())
 }

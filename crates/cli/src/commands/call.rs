@@ -79,14 +79,7 @@ impl TaskLog<'_> {
     ) -> Option<Task> {
         let mut last = None;
         while let Some(task) = statuses.recv().await {
-            if let Err(e) = self
-                .host
-                .registry()
-                .record_task(self.server_id, self.tool, &task)
-                .await
-            {
-                tracing::warn!("cannot record the task's status: {e}");
-            }
+            self.save(&task).await;
             let _ = display.send(task.clone());
             last = Some(task);
         }
@@ -100,13 +93,18 @@ impl TaskLog<'_> {
         }
         task.status = "cancelled".into();
         task.status_message = Some("cancelled from the terminal (Ctrl-C)".into());
+        self.save(&task).await;
+    }
+
+    /// Writes one status to the task log; a failure is only worth a warning.
+    async fn save(&self, task: &Task) {
         if let Err(e) = self
             .host
             .registry()
-            .record_task(self.server_id, self.tool, &task)
+            .record_task(self.server_id, self.tool, task)
             .await
         {
-            tracing::warn!("cannot record the task's cancellation: {e}");
+            tracing::warn!("cannot record the status of task {}: {e}", task.task_id);
         }
     }
 }

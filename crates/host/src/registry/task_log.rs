@@ -65,14 +65,7 @@ impl Registry {
         tool: &str,
         task: &gatehouse_mcp::Task,
     ) -> Result<bool> {
-        let poll = task
-            .poll_interval
-            .or_else(|| {
-                task.extra
-                    .get("pollIntervalMs")
-                    .and_then(serde_json::Value::as_u64)
-            })
-            .and_then(|p| i64::try_from(p).ok());
+        let poll = task.poll_interval_ms().and_then(|p| i64::try_from(p).ok());
         let changed = sqlx::query(
             "INSERT INTO tasks (server_id, task_id, tool, status, status_message, poll_ms, recorder_pid) \
              VALUES (?, ?, ?, ?, ?, ?, ?) \

@@ -22,7 +22,7 @@ impl Client {
         mut params: Map<String, Value>,
         options: RequestOptions,
     ) -> Result<Value> {
-        let cacheable = crate::cache::CACHEABLE.contains(&method);
+        let cacheable = crate::cache::is_cacheable(method);
         if cacheable
             && let Some(hit) = self
                 .peer()

@@ -70,15 +70,7 @@ impl Client {
                 self.answer_task_input(&task, &mut answered).await?;
             }
             tokio::time::sleep(task.poll_every()).await;
-            let raw = self
-                .peer()
-                .request(
-                    "tasks/get",
-                    Some(json!({ "taskId": task.task_id })),
-                    self.request_timeout(),
-                )
-                .await?;
-            task = parse_task("tasks/get", raw)?;
+            task = self.get_task(&task.task_id).await?;
         }
     }
 

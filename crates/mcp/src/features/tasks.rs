@@ -44,11 +44,16 @@ impl Task {
         matches!(self.status.as_str(), "completed" | "failed" | "cancelled")
     }
 
-    /// How long to wait before the next poll: the server's `pollInterval` (2025-11-25) or
-    /// `pollIntervalMs` (the tasks extension), within sane bounds.
-    pub(crate) fn poll_every(&self) -> Duration {
+    /// The polling interval the server suggests, in milliseconds: `pollInterval` (2025-11-25)
+    /// or `pollIntervalMs` (the tasks extension).
+    pub fn poll_interval_ms(&self) -> Option<u64> {
         self.poll_interval
             .or_else(|| self.extra.get("pollIntervalMs").and_then(Value::as_u64))
+    }
+
+    /// How long to wait before the next poll: the server's suggestion, within sane bounds.
+    pub(crate) fn poll_every(&self) -> Duration {
+        self.poll_interval_ms()
             .map_or(Duration::from_secs(1), Duration::from_millis)
             .clamp(MIN_POLL, MAX_POLL)
     }

@@ -38,30 +38,38 @@ pub fn stream_key(id: &Value) -> Option<String> {
     }
 }
 
+/// The routing key of one of our own request ids (see [`stream_key`]).
+fn request_key(id: &RequestId) -> String {
+    match id {
+        RequestId::Number(n) => n.to_string(),
+        RequestId::String(s) => s.clone(),
+    }
+}
+
 /// The subscription a notification's params name, if any.
 pub(super) fn subscription_of(params: Option<&Value>) -> Option<String> {
     stream_key(params?.get("_meta")?.get(SUBSCRIPTION_ID)?)
 }
 
-/// A long-lived request in flight.
+/// A long-lived request in flight. Its guard holds the request's id and the peer's state.
 pub struct OpenRequest {
-    id: RequestId,
     items: mpsc::UnboundedReceiver<StreamItem>,
     reply: Option<oneshot::Receiver<Reply>>,
-    peer: Peer,
     guard: PendingGuard,
 }
 
 impl std::fmt::Debug for OpenRequest {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OpenRequest").field("id", &self.id).finish()
+        f.debug_struct("OpenRequest")
+            .field("id", &self.guard.id)
+            .finish()
     }
 }
 
 impl OpenRequest {
     /// The request's id, which is also its subscription id.
     pub fn id(&self) -> &RequestId {
-        &self.id
+        &self.guard.id
     }
 
     /// The next notification, or the end. After the end it keeps answering `Ended`.
@@ -82,19 +90,23 @@ impl OpenRequest {
         }
         self.reply = None;
         self.guard.disarm();
-        lock(&self.peer.inner.streams).remove(&self.key());
+        self.unroute();
         StreamItem::Ended(match ended {
             Ok(reply) => reply,
             Err(_) => Err(lost(
-                self.peer
-                    .closed_reason()
+                self.guard
+                    .inner
+                    .closed
+                    .borrow()
+                    .clone()
                     .unwrap_or_else(|| "the connection ended".into()),
             )),
         })
     }
 
-    fn key(&self) -> String {
-        stream_key(&serde_json::json!(self.id)).unwrap_or_default()
+    /// Stops routing notifications to this request.
+    fn unroute(&self) {
+        lock(&self.guard.inner.streams).remove(&request_key(&self.guard.id));
     }
 }
 
@@ -120,7 +132,7 @@ fn oneshot_ready(
 
 impl Drop for OpenRequest {
     fn drop(&mut self) {
-        lock(&self.peer.inner.streams).remove(&self.key());
+        self.unroute();
     }
 }
 
@@ -136,13 +148,10 @@ impl Peer {
         let (tx, rx) = oneshot::channel();
         self.lock_pending().insert(id.clone(), tx);
         let (items_tx, items) = mpsc::unbounded_channel();
-        let key = stream_key(&serde_json::json!(id)).unwrap_or_default();
-        lock(&self.inner.streams).insert(key, items_tx);
+        lock(&self.inner.streams).insert(request_key(&id), items_tx);
         let mut open = OpenRequest {
-            id: id.clone(),
             items,
             reply: Some(rx),
-            peer: self.clone(),
             guard: PendingGuard {
                 inner: self.inner.clone(),
                 id: id.clone(),
