@@ -7,60 +7,24 @@
 
 mod support;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use gatehouse_mcp::error::RpcError;
-use gatehouse_mcp::peer::Handler;
-use gatehouse_mcp::transport::BoxFuture;
 use gatehouse_mcp::{
-    CallOptions, Client, ClientOptions, Era, HttpMode, Listener, ListenerEvent, LogLevel,
-    NotificationFilter, StdioConfig, Subscription, SubscriptionEvent,
+    CallOptions, Client, Era, HttpMode, Listener, ListenerEvent, LogLevel, NotificationFilter,
+    StdioConfig, Subscription, SubscriptionEvent,
 };
-use serde_json::{Value, json};
+use serde_json::json;
+use support::answers::{
+    Answers, assert_a_dropped_call_is_cancelled, call_ok, with_form_elicitation,
+};
 use support::{HttpServer, python_fixture, text};
 
-/// Keeps the log messages that reach the handler, and confirms whatever it is asked.
-#[derive(Default)]
-struct Logs(Mutex<Vec<Value>>);
-
-impl Handler for Logs {
-    fn on_request(
-        &self,
-        method: String,
-        _params: Option<Value>,
-    ) -> BoxFuture<'static, Result<Value, RpcError>> {
-        Box::pin(async move {
-            match method.as_str() {
-                "elicitation/create" => Ok(
-                    json!({"action": "accept", "content": {"confirm": true, "note": "from gatehouse"}}),
-                ),
-                other => Err(RpcError {
-                    code: -32601,
-                    message: format!("method not found: {other}"),
-                    data: None,
-                }),
-            }
-        })
-    }
-
-    fn on_notification(&self, method: &str, params: Option<Value>) {
-        if method == "notifications/message" {
-            self.0
-                .lock()
-                .expect("lock")
-                .push(params.unwrap_or_default());
-        }
-    }
-}
-
-/// Options that declare form elicitation, which the handler answers.
-fn options() -> ClientOptions {
-    let mut options = ClientOptions::default();
-    options
-        .capabilities
-        .insert("elicitation".into(), json!({"form": {}}));
-    options
+/// A handler that confirms whatever it is asked and keeps what it is told.
+fn confirming() -> Arc<Answers> {
+    Arc::new(Answers::accepting(
+        json!({"confirm": true, "note": "from gatehouse"}),
+    ))
 }
 
 async fn next_event(subscription: &mut Subscription) -> SubscriptionEvent {
@@ -69,16 +33,7 @@ async fn next_event(subscription: &mut Subscription) -> SubscriptionEvent {
         .expect("the subscription delivers")
 }
 
-async fn call(client: &Client, tool: &str, arguments: Value) -> String {
-    let result = client
-        .call_tool(tool, Some(arguments), CallOptions::default())
-        .await
-        .unwrap_or_else(|e| panic!("tools/call {tool}: {e}"));
-    assert!(!result.is_error, "{tool}: {}", text(&result));
-    text(&result)
-}
-
-async fn exercise(client: Client, logs: &Logs) {
+async fn exercise(client: Client, handler: &Answers) {
     assert_eq!(client.era(), Era::Modern, "{}", client.era_reason());
     let wanted = NotificationFilter::all_lists(vec!["fixture://counter".into()]);
     let mut subscription = client.listen(&wanted).await.expect("subscriptions/listen");
@@ -88,7 +43,7 @@ async fn exercise(client: Client, logs: &Logs) {
         "the SDK takes all of it"
     );
 
-    call(&client, "add_tool", json!({"name": "zeta"})).await;
+    call_ok(&client, "add_tool", json!({"name": "zeta"})).await;
     match next_event(&mut subscription).await {
         SubscriptionEvent::Notification { method, .. } => {
             assert_eq!(method, "notifications/tools/list_changed")
@@ -97,9 +52,12 @@ async fn exercise(client: Client, logs: &Logs) {
     }
     let tools = client.list_tools().await.expect("tools/list");
     assert!(tools.items.iter().any(|t| t.name == "zeta"));
-    assert_eq!(call(&client, "zeta", json!({})).await, "dynamic tool zeta");
+    assert_eq!(
+        call_ok(&client, "zeta", json!({})).await,
+        "dynamic tool zeta"
+    );
 
-    call(&client, "bump_counter", json!({})).await;
+    call_ok(&client, "bump_counter", json!({})).await;
     match next_event(&mut subscription).await {
         SubscriptionEvent::Notification { method, params } => {
             assert_eq!(method, "notifications/resources/updated");
@@ -109,7 +67,7 @@ async fn exercise(client: Client, logs: &Logs) {
     }
 
     // The server ends the subscription with a result: a graceful end, not a broken stream.
-    call(&client, "close_subscriptions", json!({})).await;
+    call_ok(&client, "close_subscriptions", json!({})).await;
     match next_event(&mut subscription).await {
         SubscriptionEvent::Ended { graceful, .. } => assert!(graceful, "closed with a result"),
         other => panic!("the end: {other:?}"),
@@ -121,7 +79,7 @@ async fn exercise(client: Client, logs: &Logs) {
         listener.next(&client).await,
         ListenerEvent::Opened(_)
     ));
-    call(&client, "close_subscriptions", json!({})).await;
+    call_ok(&client, "close_subscriptions", json!({})).await;
     let lost = tokio::time::timeout(Duration::from_secs(10), listener.next(&client))
         .await
         .expect("the end is noticed");
@@ -136,8 +94,9 @@ async fn exercise(client: Client, logs: &Logs) {
         .set_log_level(LogLevel::Warning)
         .await
         .expect("logging is advertised");
-    call(&client, "log_all", json!({"message": "m"})).await;
-    let levels: Vec<String> = std::mem::take(&mut *logs.0.lock().expect("lock"))
+    call_ok(&client, "log_all", json!({"message": "m"})).await;
+    let levels: Vec<String> = handler
+        .take_logs()
         .iter()
         .map(|p| p["level"].as_str().unwrap_or_default().to_owned())
         .collect();
@@ -188,47 +147,13 @@ async fn exercise(client: Client, logs: &Logs) {
     );
 
     // Cancellation: a dropped call is cancelled on the server.
-    let before = cancelled(&client).await;
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut long = Box::pin(client.call_tool(
-        "count",
-        Some(json!({"steps": 3000, "interval_ms": 20})),
-        CallOptions {
-            progress: Some(tx),
-            ..CallOptions::default()
-        },
-    ));
-    tokio::select! {
-        result = &mut long => panic!("a minute-long call finished early: {result:?}"),
-        update = rx.recv() => assert!(update.is_some(), "the long call reports progress"),
-    }
-    drop(long);
-    let mut seen = before;
-    for _ in 0..100 {
-        seen = cancelled(&client).await;
-        if seen > before {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_eq!(
-        seen,
-        before + 1,
-        "the server saw the dropped call cancelled"
-    );
+    assert_a_dropped_call_is_cancelled(
+        &client,
+        json!({"steps": 3000, "interval_ms": 20}),
+        client.transport_kind(),
+    )
+    .await;
     client.close().await.expect("close");
-}
-
-/// How many `count` calls the server saw cancelled.
-async fn cancelled(client: &Client) -> i64 {
-    let stats = client
-        .call_tool("stats", None, CallOptions::default())
-        .await
-        .expect("tools/call stats");
-    stats
-        .structured_content
-        .and_then(|s| s.get("cancelled").and_then(Value::as_i64))
-        .expect("stats reports cancellations")
 }
 
 #[tokio::test]
@@ -236,24 +161,24 @@ async fn python_modern_era_over_stdio() {
     let (python, script) = python_fixture();
     let mut config = StdioConfig::new(python);
     config.args = vec![script, "stdio".into(), "--extras".into()];
-    let logs = Arc::new(Logs::default());
-    let client = Client::connect_stdio(&config, options(), logs.clone())
+    let handler = confirming();
+    let client = Client::connect_stdio(&config, with_form_elicitation(), handler.clone())
         .await
         .expect("connect");
-    exercise(client, &logs).await;
+    exercise(client, &handler).await;
 }
 
 #[tokio::test]
 async fn python_modern_era_over_streamable_http() {
     let server = HttpServer::python_with("streamable-http", &["--extras"]).await;
-    let logs = Arc::new(Logs::default());
+    let handler = confirming();
     let client = Client::connect_http(
         &server.config("/mcp"),
         HttpMode::Auto,
-        options(),
-        logs.clone(),
+        with_form_elicitation(),
+        handler.clone(),
     )
     .await
     .expect("connect");
-    exercise(client, &logs).await;
+    exercise(client, &handler).await;
 }

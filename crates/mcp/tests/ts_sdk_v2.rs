@@ -5,74 +5,21 @@
 
 mod support;
 
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Arc;
 
-use gatehouse_mcp::error::RpcError;
-use gatehouse_mcp::peer::Handler;
-use gatehouse_mcp::transport::BoxFuture;
-use gatehouse_mcp::{CallOptions, Client, ClientOptions, Era, HttpMode, StdioConfig};
-use serde_json::{Value, json};
+use gatehouse_mcp::{CallOptions, Client, Era, HttpMode, StdioConfig};
+use serde_json::json;
+use support::answers::{Answers, assert_a_dropped_call_is_cancelled, with_form_elicitation};
 use support::{HttpServer, text, ts_sdk_v2_js};
 use tokio::sync::mpsc;
 
-/// Answers elicitations as a person would who confirms, and remembers what was asked.
-#[derive(Default)]
-struct Confirms {
-    asked: Mutex<Vec<Value>>,
-}
-
-impl Handler for Confirms {
-    fn on_request(
-        &self,
-        method: String,
-        params: Option<Value>,
-    ) -> BoxFuture<'static, Result<Value, RpcError>> {
-        if method == "elicitation/create" {
-            self.asked
-                .lock()
-                .expect("lock")
-                .push(params.unwrap_or_default());
-            return Box::pin(async {
-                Ok(
-                    json!({"action": "accept", "content": {"confirm": true, "note": "from gatehouse"}}),
-                )
-            });
-        }
-        Box::pin(async move {
-            Err(RpcError {
-                code: -32601,
-                message: format!("method not found: {method}"),
-                data: None,
-            })
-        })
-    }
-}
-
-/// Options that declare form elicitation, which `Confirms` answers.
-fn options() -> ClientOptions {
-    let mut options = ClientOptions::default();
-    options
-        .capabilities
-        .insert("elicitation".into(), json!({"form": {}}));
-    options
-}
-
-/// How many `count` calls the server saw cancelled.
-async fn cancelled(client: &Client) -> i64 {
-    let stats = client
-        .call_tool("stats", None, CallOptions::default())
-        .await
-        .expect("tools/call stats");
-    assert_eq!(stats.schema_problem, None);
-    stats
-        .structured_content
-        .and_then(|s| s.get("cancelled").and_then(Value::as_i64))
-        .expect("stats reports cancellations")
+/// A handler that confirms whatever it is asked.
+fn confirming() -> Answers {
+    Answers::accepting(json!({"confirm": true, "note": "from gatehouse"}))
 }
 
 /// The same checks on both transports.
-async fn exercise(client: Client, handler: &Confirms, transport: &str) {
+async fn exercise(client: Client, handler: &Answers, transport: &str) {
     assert_eq!(client.transport_kind(), transport);
     assert_eq!(
         client.era(),
@@ -136,11 +83,13 @@ async fn exercise(client: Client, handler: &Confirms, transport: &str) {
             "requestState": "asked:deploy"})),
         "the retry carried the handler's answer and the server's state"
     );
-    let asked = std::mem::take(&mut *handler.asked.lock().expect("lock"));
+    let asked = handler.take_asked();
     assert_eq!(asked.len(), 1, "one elicitation, one answer: {asked:?}");
-    assert_eq!(asked[0]["message"], "Really deploy?");
-    assert_eq!(asked[0]["mode"], "form");
-    assert!(asked[0]["requestedSchema"]["properties"]["confirm"].is_object());
+    assert_eq!(asked[0]["method"], "elicitation/create");
+    let asked = &asked[0]["params"];
+    assert_eq!(asked["message"], "Really deploy?");
+    assert_eq!(asked["mode"], "form");
+    assert!(asked["requestedSchema"]["properties"]["confirm"].is_object());
 
     // Progress updates reach the caller, in order.
     let (tx, mut rx) = mpsc::unbounded_channel();
@@ -170,34 +119,12 @@ async fn exercise(client: Client, handler: &Confirms, transport: &str) {
 
     // Cancellation: drop a long call once it is running; the server stops it, and the
     // connection keeps working.
-    let before = cancelled(&client).await;
-    let (tx, mut rx) = mpsc::unbounded_channel();
-    let mut long = Box::pin(client.call_tool(
-        "count",
-        Some(json!({"steps": 3000, "intervalMs": 20})),
-        CallOptions {
-            progress: Some(tx),
-            ..CallOptions::default()
-        },
-    ));
-    tokio::select! {
-        result = &mut long => panic!("a minute-long call finished early: {result:?}"),
-        update = rx.recv() => assert!(update.is_some(), "the long call reports progress"),
-    }
-    drop(long);
-    let mut seen = before;
-    for _ in 0..100 {
-        seen = cancelled(&client).await;
-        if seen > before {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_eq!(
-        seen,
-        before + 1,
-        "the server saw the dropped call cancelled ({transport})"
-    );
+    assert_a_dropped_call_is_cancelled(
+        &client,
+        json!({"steps": 3000, "intervalMs": 20}),
+        transport,
+    )
+    .await;
     assert_eq!(client.peer().pending_count(), 0);
     let again = client
         .call_tool(
@@ -228,8 +155,8 @@ async fn exercise(client: Client, handler: &Confirms, transport: &str) {
 async fn ts_sdk_v2_over_stdio() {
     let mut config = StdioConfig::new("node");
     config.args = vec![ts_sdk_v2_js(), "stdio".to_owned()];
-    let handler = Arc::new(Confirms::default());
-    let client = Client::connect_stdio(&config, options(), handler.clone())
+    let handler = Arc::new(confirming());
+    let client = Client::connect_stdio(&config, with_form_elicitation(), handler.clone())
         .await
         .expect("connect over stdio");
     exercise(client, &handler, "stdio").await;
@@ -238,11 +165,11 @@ async fn ts_sdk_v2_over_stdio() {
 #[tokio::test]
 async fn ts_sdk_v2_over_streamable_http() {
     let server = HttpServer::ts_sdk_v2().await;
-    let handler = Arc::new(Confirms::default());
+    let handler = Arc::new(confirming());
     let client = Client::connect_http(
         &server.config("/mcp"),
         HttpMode::Auto,
-        options(),
+        with_form_elicitation(),
         handler.clone(),
     )
     .await

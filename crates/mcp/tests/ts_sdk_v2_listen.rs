@@ -7,39 +7,23 @@
 
 mod support;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use gatehouse_mcp::peer::Handler;
 use gatehouse_mcp::{
-    CallOptions, Client, ClientOptions, HttpMode, ListenerEvent, LogLevel, NotificationFilter,
-    StdioConfig, SubscriptionEvent,
+    Client, ClientOptions, HttpMode, ListenerEvent, LogLevel, NotificationFilter, StdioConfig,
+    SubscriptionEvent,
 };
 use serde_json::{Value, json};
-use support::{HttpServer, text, ts_sdk_v2_js};
+use support::answers::{Answers, call_ok};
+use support::{HttpServer, ts_sdk_v2_js};
 
-/// Remembers the notifications that reach the handler (those of no subscription).
-#[derive(Default)]
-struct Notes {
-    seen: Mutex<Vec<(String, Value)>>,
+/// A handler that remembers the notifications reaching it (those of no subscription).
+fn noting() -> Arc<Answers> {
+    Arc::new(Answers::accepting(json!({})))
 }
 
-impl Handler for Notes {
-    fn on_notification(&self, method: &str, params: Option<Value>) {
-        self.seen
-            .lock()
-            .expect("lock")
-            .push((method.to_owned(), params.unwrap_or_default()));
-    }
-}
-
-impl Notes {
-    fn take(&self) -> Vec<(String, Value)> {
-        std::mem::take(&mut *self.seen.lock().expect("lock"))
-    }
-}
-
-async fn stdio_client(handler: Arc<Notes>) -> Client {
+async fn stdio_client(handler: Arc<Answers>) -> Client {
     let mut config = StdioConfig::new("node");
     config.args = vec![ts_sdk_v2_js(), "stdio".to_owned()];
     Client::connect_stdio(&config, ClientOptions::default(), handler)
@@ -47,7 +31,7 @@ async fn stdio_client(handler: Arc<Notes>) -> Client {
         .expect("connect over stdio")
 }
 
-async fn http_client(server: &HttpServer, handler: Arc<Notes>) -> Client {
+async fn http_client(server: &HttpServer, handler: Arc<Answers>) -> Client {
     Client::connect_http(
         &server.config("/mcp"),
         HttpMode::Auto,
@@ -76,21 +60,12 @@ async fn next_notification(subscription: &mut gatehouse_mcp::Subscription) -> (S
     }
 }
 
-async fn call(client: &Client, tool: &str, arguments: Value) -> String {
-    let result = client
-        .call_tool(tool, Some(arguments), CallOptions::default())
-        .await
-        .unwrap_or_else(|e| panic!("tools/call {tool}: {e}"));
-    assert!(!result.is_error, "{tool}: {}", text(&result));
-    text(&result)
-}
-
-async fn exercise(client: Client, notes: &Notes, new_tool: &str) {
+async fn exercise(client: Client, notes: &Answers, new_tool: &str) {
     // tools/list says `ttlMs: 60000`. With no subscription open nothing announces a change, so
     // until then the client sees the cached list without asking again.
     let cached = tool_names(&client).await;
     let unannounced = format!("{new_tool}_unannounced");
-    call(&client, "add_tool", json!({"name": unannounced})).await;
+    call_ok(&client, "add_tool", json!({"name": unannounced})).await;
     assert_eq!(tool_names(&client).await, cached, "served from the cache");
 
     // The server advertises list changes and resource subscriptions; prompts it has none of,
@@ -107,7 +82,7 @@ async fn exercise(client: Client, notes: &Notes, new_tool: &str) {
     let before = tool_names(&client).await;
     assert!(!before.iter().any(|n| n == new_tool));
     assert!(client.peer().cache().fresh_until("tools/list").is_some());
-    call(&client, "add_tool", json!({"name": new_tool})).await;
+    call_ok(&client, "add_tool", json!({"name": new_tool})).await;
     // ... and the change notification, routed to the subscription, makes it stale at once.
     let (method, params) = next_notification(&mut subscription).await;
     assert_eq!(method, "notifications/tools/list_changed");
@@ -122,12 +97,12 @@ async fn exercise(client: Client, notes: &Notes, new_tool: &str) {
         "the whole list was fetched again"
     );
     assert_eq!(
-        call(&client, new_tool, json!({"x": 1})).await,
+        call_ok(&client, new_tool, json!({"x": 1})).await,
         format!("{new_tool} {{\"x\":1}}")
     );
 
     // A resource update names the resource.
-    call(&client, "touch_note", json!({"text": "changed"})).await;
+    call_ok(&client, "touch_note", json!({"text": "changed"})).await;
     let (method, params) = next_notification(&mut subscription).await;
     assert_eq!(method, "notifications/resources/updated");
     assert_eq!(params["uri"], "memo://note");
@@ -142,7 +117,7 @@ async fn exercise(client: Client, notes: &Notes, new_tool: &str) {
 
     // Nothing of the subscription leaked to the handler.
     let leaked: Vec<_> = notes
-        .take()
+        .take_told()
         .into_iter()
         .filter(|(m, _)| m.contains("list_changed") || m.contains("updated"))
         .collect();
@@ -154,19 +129,14 @@ async fn exercise(client: Client, notes: &Notes, new_tool: &str) {
         .set_log_level(LogLevel::Warning)
         .await
         .expect("set log level");
-    call(&client, "log", json!({"level": "info", "message": "quiet"})).await;
-    call(
+    call_ok(&client, "log", json!({"level": "info", "message": "quiet"})).await;
+    call_ok(
         &client,
         "log",
         json!({"level": "error", "message": "loud", "logger": "fixture"}),
     )
     .await;
-    let logs: Vec<Value> = notes
-        .take()
-        .into_iter()
-        .filter(|(m, _)| m == "notifications/message")
-        .map(|(_, p)| p)
-        .collect();
+    let logs = notes.take_logs();
     assert_eq!(
         logs,
         [json!({"level": "error", "data": "loud", "logger": "fixture"})]
@@ -178,7 +148,7 @@ async fn exercise(client: Client, notes: &Notes, new_tool: &str) {
 
 #[tokio::test]
 async fn listen_cache_and_logging_over_stdio() {
-    let notes = Arc::new(Notes::default());
+    let notes = noting();
     let client = stdio_client(notes.clone()).await;
     exercise(client, &notes, "added_over_stdio").await;
 }
@@ -186,7 +156,7 @@ async fn listen_cache_and_logging_over_stdio() {
 #[tokio::test]
 async fn listen_cache_and_logging_over_streamable_http() {
     let server = HttpServer::ts_sdk_v2().await;
-    let notes = Arc::new(Notes::default());
+    let notes = noting();
     let client = http_client(&server, notes.clone()).await;
     exercise(client, &notes, "added_over_http").await;
 }
@@ -195,7 +165,7 @@ async fn listen_cache_and_logging_over_streamable_http() {
 async fn a_listener_reopens_its_subscription_when_the_server_comes_back() {
     let server = HttpServer::ts_sdk_v2().await;
     let port = server.port;
-    let client = http_client(&server, Arc::new(Notes::default())).await;
+    let client = http_client(&server, noting()).await;
     let mut listener = gatehouse_mcp::Listener::new(NotificationFilter::all_lists(Vec::new()));
     // Calls dropped while the subscription is being opened (as a `select!` in a loop does)
     // leave it pending; the next call carries on with it.
@@ -238,7 +208,7 @@ async fn a_listener_reopens_its_subscription_when_the_server_comes_back() {
     }
 
     // The reopened subscription works.
-    call(&client, "add_tool", json!({"name": "after_restart"})).await;
+    call_ok(&client, "add_tool", json!({"name": "after_restart"})).await;
     let event = tokio::time::timeout(Duration::from_secs(10), listener.next(&client))
         .await
         .expect("a notification arrives");

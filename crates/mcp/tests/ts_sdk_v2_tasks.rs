@@ -6,54 +6,18 @@
 
 mod support;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use gatehouse_mcp::error::RpcError;
-use gatehouse_mcp::peer::Handler;
-use gatehouse_mcp::transport::BoxFuture;
-use gatehouse_mcp::{CallOptions, Client, ClientOptions, HttpMode, McpError, StdioConfig, Task};
-use serde_json::{Value, json};
+use gatehouse_mcp::{CallOptions, Client, HttpMode, McpError, StdioConfig, Task};
+use serde_json::json;
+use support::answers::{Answers, with_form_elicitation};
 use support::{HttpServer, ts_sdk_v2_js};
 use tokio::sync::mpsc;
 
-/// Approves whatever it is asked, and counts the questions.
-#[derive(Default)]
-struct Approves {
-    asked: Mutex<Vec<Value>>,
-}
-
-impl Handler for Approves {
-    fn on_request(
-        &self,
-        method: String,
-        params: Option<Value>,
-    ) -> BoxFuture<'static, Result<Value, RpcError>> {
-        self.asked
-            .lock()
-            .expect("lock")
-            .push(json!({"method": method, "params": params}));
-        Box::pin(async move {
-            match method.as_str() {
-                "elicitation/create" => {
-                    Ok(json!({"action": "accept", "content": {"approve": true, "note": "ship it"}}))
-                }
-                other => Err(RpcError {
-                    code: -32601,
-                    message: format!("method not found: {other}"),
-                    data: None,
-                }),
-            }
-        })
-    }
-}
-
-fn options() -> ClientOptions {
-    let mut options = ClientOptions::default();
-    options
-        .capabilities
-        .insert("elicitation".into(), json!({"form": {}}));
-    options
+/// A handler that approves whatever it is asked.
+fn approving() -> Answers {
+    Answers::accepting(json!({"approve": true, "note": "ship it"}))
 }
 
 fn drain(rx: &mut mpsc::UnboundedReceiver<Task>) -> Vec<Task> {
@@ -69,7 +33,7 @@ async fn task_status(client: &Client, task_id: &str) -> String {
     task.status
 }
 
-async fn exercise(client: Client, handler: &Approves) {
+async fn exercise(client: Client, handler: &Answers) {
     // A plain run: a handle, polling through `working`, the result inlined at the end.
     let (tx, mut rx) = mpsc::unbounded_channel();
     let done = client
@@ -124,7 +88,7 @@ async fn exercise(client: Client, handler: &Approves) {
         statuses.iter().any(|s| s == "input_required"),
         "{statuses:?}"
     );
-    let asked = std::mem::take(&mut *handler.asked.lock().expect("lock"));
+    let asked = handler.take_asked();
     assert_eq!(asked.len(), 1, "one question, asked once: {asked:?}");
     assert_eq!(asked[0]["method"], "elicitation/create");
 
@@ -175,8 +139,8 @@ async fn exercise(client: Client, handler: &Approves) {
 async fn task_handles_over_stdio() {
     let mut config = StdioConfig::new("node");
     config.args = vec![ts_sdk_v2_js(), "stdio".to_owned()];
-    let handler = Arc::new(Approves::default());
-    let client = Client::connect_stdio(&config, options(), handler.clone())
+    let handler = Arc::new(approving());
+    let client = Client::connect_stdio(&config, with_form_elicitation(), handler.clone())
         .await
         .expect("connect over stdio");
     exercise(client, &handler).await;
@@ -185,11 +149,11 @@ async fn task_handles_over_stdio() {
 #[tokio::test]
 async fn task_handles_over_streamable_http() {
     let server = HttpServer::ts_sdk_v2().await;
-    let handler = Arc::new(Approves::default());
+    let handler = Arc::new(approving());
     let client = Client::connect_http(
         &server.config("/mcp"),
         HttpMode::Auto,
-        options(),
+        with_form_elicitation(),
         handler.clone(),
     )
     .await

@@ -7,6 +7,8 @@
 //! Every test file is its own crate and uses only part of this; the items some file leaves
 //! unused carry `#[allow(dead_code)]`.
 
+pub mod answers;
+
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::Arc;
