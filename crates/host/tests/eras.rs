@@ -5,7 +5,7 @@
 mod support;
 
 use gatehouse_host::connect::open_client;
-use gatehouse_host::{Host, HostOptions, ServerInput, ServerSpec, ServerStatus};
+use gatehouse_host::{Host, ServerInput, ServerSpec, ServerStatus};
 use gatehouse_mcp::Era;
 use support::{everything as everything_named, fixtures, settled, stdio};
 
@@ -38,13 +38,7 @@ async fn connected_version(host: &Host, name: &str) -> (String, String) {
 #[tokio::test]
 async fn modern_and_legacy_servers_work_side_by_side_and_their_eras_are_remembered() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let host = Host::open(HostOptions {
-        data_dir: Some(dir.path().into()),
-        live_sessions: true,
-        ..Default::default()
-    })
-    .await
-    .expect("open");
+    let host = support::open_host(dir.path(), true).await;
     host.add_server(python()).await.expect("add python");
     host.add_server(everything_named("everything"))
         .await
@@ -105,13 +99,7 @@ async fn modern_and_legacy_servers_work_side_by_side_and_their_eras_are_remember
 async fn a_modern_session_follows_tool_changes_through_its_subscription() {
     let (_server, url) = support::ts_sdk_v2_http().await;
     let dir = tempfile::tempdir().expect("temp dir");
-    let host = Host::open(HostOptions {
-        data_dir: Some(dir.path().into()),
-        live_sessions: true,
-        ..Default::default()
-    })
-    .await
-    .expect("open");
+    let host = support::open_host(dir.path(), true).await;
     host.add_server(support::http("modern", &url))
         .await
         .expect("add");
@@ -158,13 +146,7 @@ async fn a_modern_session_follows_tool_changes_through_its_subscription() {
 async fn a_tool_list_past_its_ttl_is_fetched_again_when_next_needed() {
     let (_server, url) = support::ts_sdk_v2_http_with(&[("TOOLS_TTL_MS", "4000")]).await;
     let dir = tempfile::tempdir().expect("temp dir");
-    let host = Host::open(HostOptions {
-        data_dir: Some(dir.path().into()),
-        live_sessions: true,
-        ..Default::default()
-    })
-    .await
-    .expect("open");
+    let host = support::open_host(dir.path(), true).await;
     host.add_server(support::http("ttl", &url))
         .await
         .expect("add");

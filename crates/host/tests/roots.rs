@@ -2,10 +2,12 @@
 //! running server as `notifications/roots/list_changed` without restarting it. The server is
 //! tests/fixtures/scripts/roots_mirror.py, which lists the roots it was given as its tools.
 
+mod support;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
-use gatehouse_host::{EngineEvent, Host, HostOptions, ServerInput, ServerSpec, ServerStatus};
+use gatehouse_host::{EngineEvent, Host, ServerInput, ServerSpec, ServerStatus};
 
 fn mirror(roots: Vec<String>) -> ServerInput {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -42,13 +44,7 @@ async fn tools_become(host: &Host, expected: &[String]) -> Vec<String> {
 async fn roots_reach_the_server_and_edits_are_announced_without_a_restart() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
-    let host = Host::open(HostOptions {
-        data_dir: Some(dir.path().join("data")),
-        live_sessions: true,
-        ..Default::default()
-    })
-    .await
-    .expect("open");
+    let host = support::open_host(&dir.path().join("data"), true).await;
     let added = host
         .add_server(mirror(vec![a.display().to_string()]))
         .await

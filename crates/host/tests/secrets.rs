@@ -8,8 +8,7 @@ mod support;
 
 use gatehouse_host::secrets::{SecretKey, SecretKind, SecretServiceStore, SecretStore};
 use gatehouse_host::{
-    EnvVar, Host, HostError, HostOptions, HttpHeader, ServerInput, ServerSpec, ServerStatus,
-    ServerTransport,
+    EnvVar, HostError, HttpHeader, ServerInput, ServerSpec, ServerStatus, ServerTransport,
 };
 use support::settled;
 
@@ -19,16 +18,6 @@ fn unique_secret() -> String {
         .map(|d| d.as_nanos())
         .unwrap_or(0);
     format!("tok-{nanos:x}-{}", std::process::id())
-}
-
-async fn open(dir: &Path, live: bool) -> Host {
-    Host::open(HostOptions {
-        data_dir: Some(dir.to_path_buf()),
-        live_sessions: live,
-        ..Default::default()
-    })
-    .await
-    .expect("open")
 }
 
 /// A python3 MCP server that reports whether API_TOKEN matches the given SHA-256, without the
@@ -104,7 +93,7 @@ fn contains(haystack: &[u8], needle: &str) -> bool {
 async fn a_secret_env_value_reaches_the_server_but_never_the_database() {
     let dir = tempfile::tempdir().expect("temp dir");
     let secret = unique_secret();
-    let host = open(dir.path(), true).await;
+    let host = support::open_host(dir.path(), true).await;
     let added = host
         .add_server(checking_server("checked", &secret, Some(&secret)))
         .await
@@ -151,7 +140,7 @@ async fn a_secret_env_value_reaches_the_server_but_never_the_database() {
     );
 
     // Editing with an empty value keeps the stored secret.
-    let host = open(dir.path(), false).await;
+    let host = support::open_host(dir.path(), false).await;
     host.update_server("checked", checking_server("checked", &secret, Some("")))
         .await
         .expect("keep");
@@ -176,7 +165,7 @@ async fn a_secret_env_value_reaches_the_server_but_never_the_database() {
 async fn removing_a_server_deletes_its_secrets_and_a_missing_secret_is_explained() {
     let dir = tempfile::tempdir().expect("temp dir");
     let secret = unique_secret();
-    let host = open(dir.path(), true).await;
+    let host = support::open_host(dir.path(), true).await;
     let remote = ServerInput {
         name: "remote".into(),
         enabled: false,

@@ -4,19 +4,13 @@
 
 mod support;
 
-use gatehouse_host::{EngineEvent, Host, HostOptions, ServerStatus};
+use gatehouse_host::{EngineEvent, ServerStatus};
 use support::{everything_js, settled as wait_for_settled, stdio};
 
 #[tokio::test]
 async fn connects_an_enabled_stdio_server_and_lists_its_tools() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let host = Host::open(HostOptions {
-        data_dir: Some(dir.path().into()),
-        live_sessions: true,
-        ..Default::default()
-    })
-    .await
-    .expect("open");
+    let host = support::open_host(dir.path(), true).await;
     let mut events = host.subscribe();
     let view = host
         .add_server(stdio(
@@ -92,13 +86,7 @@ async fn connects_an_enabled_stdio_server_and_lists_its_tools() {
 #[tokio::test]
 async fn reports_why_a_server_failed() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let host = Host::open(HostOptions {
-        data_dir: Some(dir.path().into()),
-        live_sessions: true,
-        ..Default::default()
-    })
-    .await
-    .expect("open");
+    let host = support::open_host(dir.path(), true).await;
     host.add_server(stdio("missing", "/nonexistent/mcp-server", vec![]))
         .await
         .expect("add");

@@ -7,20 +7,10 @@ mod support;
 use std::time::Duration;
 
 use gatehouse_host::connect::open_client;
-use gatehouse_host::{EngineEvent, Host, HostOptions, ServerStatus, TaskRecord};
+use gatehouse_host::{EngineEvent, Host, ServerStatus, TaskRecord};
 use gatehouse_mcp::Task;
 use serde_json::json;
 use support::{fixtures, settled, stdio};
-
-async fn live_host(dir: &tempfile::TempDir) -> Host {
-    Host::open(HostOptions {
-        data_dir: Some(dir.path().into()),
-        live_sessions: true,
-        ..Default::default()
-    })
-    .await
-    .expect("open")
-}
 
 /// The server's one logged task once it has finished (at most 20 s).
 async fn finished(host: &Host, server: &str) -> TaskRecord {
@@ -43,7 +33,7 @@ async fn finished(host: &Host, server: &str) -> TaskRecord {
 async fn a_task_left_behind_on_an_http_server_is_followed_to_its_end() {
     let (_server, url) = support::ts_sdk_v2_http().await;
     let dir = tempfile::tempdir().expect("temp dir");
-    let host = live_host(&dir).await;
+    let host = support::open_host(dir.path(), true).await;
     host.add_server(support::http("modern", &url))
         .await
         .expect("add");
@@ -88,7 +78,7 @@ async fn a_task_left_behind_on_an_http_server_is_followed_to_its_end() {
 #[tokio::test]
 async fn a_stdio_task_whose_process_ended_is_marked_as_ended() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let host = live_host(&dir).await;
+    let host = support::open_host(dir.path(), true).await;
     let script = fixtures()
         .join("ts-sdk-v2/server.mjs")
         .display()

@@ -3,10 +3,10 @@
 
 #![allow(dead_code)] // each test file is its own crate and uses a part of this
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use gatehouse_host::{Host, ServerInput, ServerSpec, ServerStatus};
+use gatehouse_host::{Host, HostOptions, ServerInput, ServerSpec, ServerStatus};
 
 /// The repository's `tests/fixtures` folder.
 pub fn fixtures() -> PathBuf {
@@ -23,6 +23,17 @@ pub fn everything_js() -> String {
         path.display()
     );
     path.display().to_string()
+}
+
+/// The engine on the data directory `dir`, running live sessions if `live`.
+pub async fn open_host(dir: &Path, live: bool) -> Host {
+    Host::open(HostOptions {
+        data_dir: Some(dir.to_path_buf()),
+        live_sessions: live,
+        ..Default::default()
+    })
+    .await
+    .expect("open")
 }
 
 /// An enabled stdio server without roots or environment.
