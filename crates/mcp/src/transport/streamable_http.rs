@@ -202,9 +202,9 @@ async fn write_loop(shared: Arc<Shared>, mut outbound: mpsc::Receiver<Outbound>)
                         continue;
                     }
                     let outgoing = Outgoing::of(&message.message);
-                    let modern = modern_version(&message.message).is_some();
-                    let task = tasks.spawn(post(shared.clone(), message));
-                    if let (true, Some(id)) = (modern, outgoing.id) {
+                    let cancellable = outgoing.id.clone().filter(|_| outgoing.modern);
+                    let task = tasks.spawn(post(shared.clone(), message, outgoing));
+                    if let Some(id) = cancellable {
                         modern_in_flight.insert(id, task);
                     }
                 }
@@ -261,12 +261,11 @@ impl Outgoing {
     }
 }
 
-async fn post(shared: Arc<Shared>, outbound: Outbound) {
+async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
     let Outbound {
         message,
         headers: extra,
     } = outbound;
-    let outgoing = Outgoing::of(&message);
     // Server requests may come on the GET stream at once (the conformance elicitation
     // scenario does this), so the client waits for it before its first request.
     let mut mark_ready = outgoing.is("notifications/initialized").then(|| MarkReady {
