@@ -52,12 +52,9 @@ impl Runner {
         let client = match client {
             Ok(client) => client,
             Err(e) => {
-                return self.set(
-                    ServerStatus::Failed {
-                        message: e.to_string(),
-                    },
-                    None,
-                );
+                return self.set(ServerStatus::Failed {
+                    message: e.to_string(),
+                });
             }
         };
         if !self.refresh_tools(&client, &mut stop).await {
@@ -99,7 +96,7 @@ impl Runner {
                 },
                 reason = client.wait_closed() => {
                     let message = format!("connection lost: {reason}");
-                    self.set(ServerStatus::Failed { message }, None);
+                    self.set(ServerStatus::Failed { message });
                     break;
                 }
                 Some(notice) = notices.recv() => match notice {
@@ -149,15 +146,16 @@ impl Runner {
             }
             Err(e) => {
                 let message = format!("listing tools failed: {e}");
-                self.set(ServerStatus::Failed { message }, None);
+                self.set(ServerStatus::Failed { message });
                 false
             }
         }
     }
 
-    /// Records a status if this task is still the server's current one, and announces it.
-    fn set(&self, status: ServerStatus, tools: Option<Vec<ToolInfo>>) {
-        self.set_tools(status, tools.unwrap_or_default(), None);
+    /// Records a status without tools (not connected) if this task is still the server's
+    /// current one, and announces it.
+    fn set(&self, status: ServerStatus) {
+        self.set_tools(status, Vec::new(), None);
     }
 
     /// Records a status and tool list if this task is still the server's current one, and
