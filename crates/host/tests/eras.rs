@@ -95,6 +95,22 @@ async fn modern_and_legacy_servers_work_side_by_side_and_their_eras_are_remember
     host.shutdown().await;
 }
 
+/// Calls the TypeScript fixture's `add_tool` on `server` from a connection of its own.
+async fn add_tool_from_another_client(host: &Host, server: &str, arguments: serde_json::Value) {
+    let config = host.registry().get(server).await.expect("config");
+    let other = open_client(&config, host.registry()).await.expect("client");
+    let added = other
+        .call_tool(
+            "add_tool",
+            Some(arguments),
+            gatehouse_mcp::CallOptions::default(),
+        )
+        .await
+        .expect("add_tool");
+    assert!(!added.is_error);
+    other.close().await.expect("close");
+}
+
 #[tokio::test]
 async fn a_modern_session_follows_tool_changes_through_its_subscription() {
     let (_server, url) = support::ts_sdk_v2_http().await;
@@ -111,18 +127,12 @@ async fn a_modern_session_follows_tool_changes_through_its_subscription() {
 
     // Another client changes the server's tools; the session hears of it on its
     // `subscriptions/listen` stream and lists the tools again.
-    let config = host.registry().get("modern").await.expect("config");
-    let other = open_client(&config, host.registry()).await.expect("client");
-    let added = other
-        .call_tool(
-            "add_tool",
-            Some(serde_json::json!({"name": "added_elsewhere"})),
-            gatehouse_mcp::CallOptions::default(),
-        )
-        .await
-        .expect("add_tool");
-    assert!(!added.is_error);
-    other.close().await.expect("close");
+    add_tool_from_another_client(
+        &host,
+        "modern",
+        serde_json::json!({"name": "added_elsewhere"}),
+    )
+    .await;
 
     let mut listed = false;
     for _ in 0..100 {
@@ -157,18 +167,12 @@ async fn a_tool_list_past_its_ttl_is_fetched_again_when_next_needed() {
     let listed = std::time::Instant::now();
 
     // A change nobody announces: the session learns of it only when its list goes stale.
-    let config = host.registry().get("ttl").await.expect("config");
-    let other = open_client(&config, host.registry()).await.expect("client");
-    let added = other
-        .call_tool(
-            "add_tool",
-            Some(serde_json::json!({"name": "silently_added", "silent": true})),
-            gatehouse_mcp::CallOptions::default(),
-        )
-        .await
-        .expect("add_tool");
-    assert!(!added.is_error);
-    other.close().await.expect("close");
+    add_tool_from_another_client(
+        &host,
+        "ttl",
+        serde_json::json!({"name": "silently_added", "silent": true}),
+    )
+    .await;
 
     let names = |tools: Vec<gatehouse_host::ToolInfo>| -> Vec<String> {
         tools.into_iter().map(|t| t.name).collect()
