@@ -16,7 +16,8 @@ use gatehouse_mcp::{
 };
 use serde_json::json;
 use support::answers::{
-    Answers, assert_a_dropped_call_is_cancelled, call_ok, with_form_elicitation,
+    Answers, assert_a_dropped_call_is_cancelled, call_ok, count_with_progress,
+    with_form_elicitation,
 };
 use support::{HttpServer, python_fixture, text};
 
@@ -122,23 +123,13 @@ async fn exercise(client: Client, handler: &Answers) {
     );
 
     // Progress, in order, before the result.
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let counted = client
-        .call_tool(
-            "count",
-            Some(json!({"steps": 3, "interval_ms": 10})),
-            CallOptions {
-                progress: Some(tx),
-                ..CallOptions::default()
-            },
-        )
-        .await
-        .expect("tools/call count");
-    assert_eq!(text(&counted), "counted to 3");
-    let mut steps = Vec::new();
-    while let Ok(p) = rx.try_recv() {
-        steps.push((p.progress, p.total, p.message));
-    }
+    let (counted, updates) =
+        count_with_progress(&client, json!({"steps": 3, "interval_ms": 10})).await;
+    assert_eq!(counted, "counted to 3");
+    let steps: Vec<_> = updates
+        .into_iter()
+        .map(|p| (p.progress, p.total, p.message))
+        .collect();
     assert_eq!(
         steps,
         (1..=3)

@@ -9,9 +9,10 @@ use std::sync::Arc;
 
 use gatehouse_mcp::{CallOptions, Client, Era, HttpMode, StdioConfig};
 use serde_json::json;
-use support::answers::{Answers, assert_a_dropped_call_is_cancelled, with_form_elicitation};
+use support::answers::{
+    Answers, assert_a_dropped_call_is_cancelled, count_with_progress, with_form_elicitation,
+};
 use support::{HttpServer, text, ts_sdk_v2_js};
-use tokio::sync::mpsc;
 
 /// A handler that confirms whatever it is asked.
 fn confirming() -> Answers {
@@ -92,23 +93,9 @@ async fn exercise(client: Client, handler: &Answers, transport: &str) {
     assert!(asked["requestedSchema"]["properties"]["confirm"].is_object());
 
     // Progress updates reach the caller, in order.
-    let (tx, mut rx) = mpsc::unbounded_channel();
-    let counted = client
-        .call_tool(
-            "count",
-            Some(json!({"steps": 4, "intervalMs": 10})),
-            CallOptions {
-                progress: Some(tx),
-                ..CallOptions::default()
-            },
-        )
-        .await
-        .expect("tools/call count");
-    assert_eq!(text(&counted), "counted to 4");
-    let mut updates = Vec::new();
-    while let Ok(update) = rx.try_recv() {
-        updates.push(update);
-    }
+    let (counted, updates) =
+        count_with_progress(&client, json!({"steps": 4, "intervalMs": 10})).await;
+    assert_eq!(counted, "counted to 4");
     let steps: Vec<(f64, Option<f64>)> = updates.iter().map(|p| (p.progress, p.total)).collect();
     assert_eq!(
         steps,

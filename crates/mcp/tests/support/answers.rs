@@ -1,7 +1,7 @@
 //! A handler that answers like a person at the keyboard (every elicitation accepted with a
 //! fixed answer) and remembers what it was asked and told, and the calls the interop tests make
-//! against the SDK fixtures: a tool call that must succeed, and the check that a dropped `count`
-//! call is cancelled on the server (both fixtures count cancellations in their `stats` tool).
+//! against the SDK fixtures: a tool call that must succeed, `count` with its progress, and the
+//! check that a dropped `count` call is cancelled on the server (both fixtures count cancellations in their `stats` tool).
 
 #![allow(dead_code)] // each test file is its own crate and uses a part of this
 
@@ -11,7 +11,7 @@ use std::time::Duration;
 use gatehouse_mcp::error::RpcError;
 use gatehouse_mcp::peer::Handler;
 use gatehouse_mcp::transport::BoxFuture;
-use gatehouse_mcp::{CallOptions, Client, ClientOptions};
+use gatehouse_mcp::{CallOptions, Client, ClientOptions, Progress};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -103,6 +103,28 @@ pub async fn call_ok(client: &Client, tool: &str, arguments: Value) -> String {
         .unwrap_or_else(|e| panic!("tools/call {tool}: {e}"));
     assert!(!result.is_error, "{tool}: {}", text(&result));
     text(&result)
+}
+
+/// Runs the fixture's `count` tool with `arguments` and returns its text and every progress
+/// update it reported, in order.
+pub async fn count_with_progress(client: &Client, arguments: Value) -> (String, Vec<Progress>) {
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let counted = client
+        .call_tool(
+            "count",
+            Some(arguments),
+            CallOptions {
+                progress: Some(tx),
+                ..CallOptions::default()
+            },
+        )
+        .await
+        .expect("tools/call count");
+    let mut updates = Vec::new();
+    while let Ok(update) = rx.try_recv() {
+        updates.push(update);
+    }
+    (text(&counted), updates)
 }
 
 /// How many `count` calls the server saw cancelled, from its `stats` tool.
