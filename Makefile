@@ -10,7 +10,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 APP := $(TARGET_DIR)/debug/gatehouse-app
 
 .PHONY: run test deps test-deps ui-deps bindings bindings-check ui-build ui-check app \
-        fmt-check clippy rust-test ui-test e2e lint conformance bench
+        fmt-check clippy rust-test ui-test e2e lint conformance bench spec-matrix
 
 ## run: install what is missing, build the UI and the app, and open the window.
 run: deps ui-build app
@@ -60,7 +60,12 @@ clippy: ui-build
 	@echo "==> cargo clippy"
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
-lint: fmt-check bindings-check ui-check clippy
+## spec-matrix: every test docs/spec-compliance.md cites must exist (the check first proves itself).
+spec-matrix:
+	@echo "==> spec compliance matrix"
+	python3 scripts/check-spec-matrix.py --self-test && python3 scripts/check-spec-matrix.py
+
+lint: fmt-check bindings-check ui-check clippy spec-matrix
 
 ## Rust tests run with a private D-Bus session and a fresh gnome-keyring (the real Secret Service).
 rust-test: ui-build
