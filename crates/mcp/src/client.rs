@@ -358,13 +358,17 @@ async fn establish(
             Ok(era::Probe::Modern(init)) => {
                 found(init, Era::Modern, "the server answered server/discover")
             }
-            Ok(era::Probe::AnsweredAsInitialize(init)) => {
+            // Not a DiscoverResult, so the server is legacy (2026-07-28 basic/transports/stdio,
+            // "Backward Compatibility"): shake hands for real. `notifications/initialized` never
+            // follows anything but `initialize`, and over HTTP it is `initialize` whose answer
+            // opens the session and fixes the protocol version header.
+            Ok(era::Probe::AnsweredAsInitialize(_)) => {
                 peer.set_meta(None);
-                let init = finish_handshake(peer, init).await?;
+                let init = handshake(peer, options).await?;
                 found(
                     init,
                     Era::Legacy,
-                    "the server took server/discover for initialize",
+                    "the server took server/discover for initialize; initialize worked",
                 )
             }
             Err(e) if era::is_modern_error(&e) => Err(e),
