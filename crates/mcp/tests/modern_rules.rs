@@ -224,3 +224,34 @@ while True:
     );
     client.close().await.expect("close");
 }
+
+#[tokio::test]
+async fn a_refused_cursor_discards_the_cached_pages_and_lists_again() {
+    // The first page may be kept for a minute; after one full listing the server's list
+    // changes, so the cursor on the cached first page is refused.
+    let body = r#"
+discover({"tools": {}})
+version = "v1"
+def tool(name): return {"name": name, "inputSchema": {"type": "object"}}
+while True:
+    msg = read()
+    if msg.get("method") != "tools/list":
+        continue
+    cursor = (msg.get("params") or {}).get("cursor")
+    if cursor is None:
+        reply(msg, {"tools": [tool(version + "-a")], "nextCursor": version, "ttlMs": 60000})
+    elif cursor == version:
+        reply(msg, {"tools": [tool(version + "-b")], "ttlMs": 0})
+        version = "v2"
+    else:
+        send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32602, "message": "Invalid cursor"}})
+"#;
+    let client = connect_modern(body).await;
+    assert_eq!(tool_names(&client).await, ["v1-a", "v1-b"]);
+    assert_eq!(
+        tool_names(&client).await,
+        ["v2-a", "v2-b"],
+        "a refused cursor drops the cached first page and the list is fetched from the start"
+    );
+    client.close().await.expect("close");
+}

@@ -482,6 +482,7 @@ impl Drop for PendingGuard {
         }
         self.forget();
         if self.cancellable && self.inner.closed.borrow().is_none() {
+            tracing::debug!("cancelling request {}: {}", self.id, self.reason);
             let note = jsonrpc::notification(
                 "notifications/cancelled",
                 Some(json!({ "requestId": self.id, "reason": self.reason })),
