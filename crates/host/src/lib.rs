@@ -6,6 +6,7 @@ pub mod connect;
 pub mod error;
 pub mod events;
 pub mod host;
+pub mod log_rate;
 pub mod paths;
 pub mod registry;
 pub mod secrets;

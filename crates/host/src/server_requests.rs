@@ -10,6 +10,9 @@ use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
 
+use crate::log_rate::{Admit, LogRate, PER_WINDOW};
+use std::time::Instant;
+
 /// A server's roots as `file://` URIs, shared with its session so edits apply at once.
 pub type SharedRoots = std::sync::Arc<std::sync::RwLock<Vec<String>>>;
 
@@ -30,6 +33,8 @@ pub struct HostHandler {
     server: String,
     roots: SharedRoots,
     notices: Option<mpsc::UnboundedSender<ServerNotice>>,
+    /// Bounds how fast the server's log messages reach Gatehouse's log.
+    log_rate: std::sync::Mutex<LogRate>,
 }
 
 impl HostHandler {
@@ -43,6 +48,7 @@ impl HostHandler {
             server: server.into(),
             roots,
             notices,
+            log_rate: std::sync::Mutex::new(LogRate::new(Instant::now())),
         }
     }
 
@@ -126,6 +132,20 @@ impl Handler for HostHandler {
                 }
             }
             "notifications/message" => {
+                let admit = self
+                    .log_rate
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .admit(Instant::now());
+                match admit {
+                    Admit::No => return,
+                    Admit::AfterDropping(dropped) => tracing::warn!(
+                        target: "gatehouse::server_log",
+                        "[{}] {dropped} log messages dropped: more than {PER_WINDOW} a second",
+                        self.server
+                    ),
+                    Admit::Yes => {}
+                }
                 let params = params.unwrap_or_default();
                 let level = params
                     .get("level")
@@ -133,6 +153,18 @@ impl Handler for HostHandler {
                     .unwrap_or("info");
                 let data = params.get("data").map(Value::to_string).unwrap_or_default();
                 tracing::info!(target: "gatehouse::server_log", "[{}] {level}: {data}", self.server);
+            }
+            // 2025-11-25 basic/utilities/cancellation: reasons SHOULD be logged.
+            "notifications/cancelled" => {
+                let params = params.unwrap_or_default();
+                let id = params.get("requestId").map(ToString::to_string);
+                let reason = params.get("reason").and_then(|r| r.as_str());
+                tracing::info!(
+                    "`{}` cancelled its request {}: {}",
+                    self.server,
+                    id.unwrap_or_default(),
+                    reason.unwrap_or("no reason given")
+                );
             }
             "notifications/elicitation/complete" => {
                 let id = params

@@ -1,6 +1,8 @@
 //! Roots configured on a server reach it through `roots/list`, and a roots-only edit reaches a
 //! running server as `notifications/roots/list_changed` without restarting it. The server is
 //! tests/fixtures/scripts/roots_mirror.py, which lists the roots it was given as its tools.
+//! A 2026-07-28 server is never sent that notification, which its revision removed
+//! (tests/fixtures/scripts/modern_recorder.py reports what it heard).
 
 mod support;
 
@@ -10,10 +12,16 @@ use std::time::Duration;
 use gatehouse_host::{EngineEvent, Host, ServerInput, ServerSpec, ServerStatus};
 
 fn mirror(roots: Vec<String>) -> ServerInput {
+    script_server("mirror", "roots_mirror.py", roots)
+}
+
+/// A python3 script from tests/fixtures/scripts as the server `name`, with `roots`.
+fn script_server(name: &str, script: &str, roots: Vec<String>) -> ServerInput {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/fixtures/scripts/roots_mirror.py");
+        .join("../../tests/fixtures/scripts")
+        .join(script);
     ServerInput {
-        name: "mirror".into(),
+        name: name.into(),
         enabled: true,
         roots,
         spec: ServerSpec::Stdio {
@@ -84,5 +92,65 @@ async fn roots_reach_the_server_and_edits_are_announced_without_a_restart() {
             "a roots edit must not restart the server, got {status:?}"
         );
     }
+    host.shutdown().await;
+}
+
+/// The number in the recorder's `listing <n>` tool, and whether it heard `method`.
+async fn recorder_listing(host: &Host, method: &str) -> (u32, bool) {
+    let names: Vec<String> = host
+        .tools("recorder")
+        .await
+        .expect("tools")
+        .into_iter()
+        .map(|t| t.name)
+        .collect();
+    let listing = names
+        .iter()
+        .find_map(|n| n.strip_prefix("listing ")?.parse().ok())
+        .unwrap_or(0);
+    (listing, names.contains(&format!("heard {method}")))
+}
+
+#[tokio::test]
+async fn a_modern_server_is_not_told_about_new_roots() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    let host = support::open_host(&dir.path().join("data"), true).await;
+    let recorder = |roots: Vec<String>| script_server("recorder", "modern_recorder.py", roots);
+    host.add_server(recorder(vec![a.display().to_string()]))
+        .await
+        .expect("add");
+    let status = support::settled(&host, "recorder").await;
+    assert!(
+        matches!(&status, ServerStatus::Connected { era, .. } if era == "modern"),
+        "{status:?}"
+    );
+
+    host.update_server(
+        "recorder",
+        recorder(vec![a.display().to_string(), b.display().to_string()]),
+    )
+    .await
+    .expect("edit roots");
+    // Every look at the tools fetches them again (ttlMs 1), behind the roots change in the
+    // session's queue; two listings later the change has surely been handled.
+    let (after_edit, _) = recorder_listing(&host, "").await;
+    let mut latest = after_edit;
+    for _ in 0..100 {
+        let (listing, heard) = recorder_listing(&host, "notifications/roots/list_changed").await;
+        assert!(
+            !heard,
+            "2026-07-28 removed notifications/roots/list_changed; a modern server is never sent it"
+        );
+        latest = listing;
+        if listing >= after_edit + 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        latest >= after_edit + 2,
+        "the tools were fetched again after the edit ({after_edit} → {latest})"
+    );
     host.shutdown().await;
 }

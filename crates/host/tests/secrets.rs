@@ -26,7 +26,12 @@ fn checking_server(name: &str, secret: &str, token: Option<&str>) -> ServerInput
     let source = r#"
 import hashlib, json, os, sys
 ok = hashlib.sha256(os.environ.get("API_TOKEN", "").encode()).hexdigest() == sys.argv[1]
-init = json.loads(sys.stdin.readline())
+def send(obj): print(json.dumps(obj), flush=True)
+def read(): return json.loads(sys.stdin.readline())
+init = read()
+while init.get("method") == "server/discover":  # a legacy server refuses the era probe
+    send({"jsonrpc": "2.0", "id": init["id"], "error": {"code": -32601, "message": "Method not found"}})
+    init = read()
 print(json.dumps({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": "2025-11-25",
       "capabilities": {"tools": {}}, "serverInfo": {"name": "token-ok" if ok else "token-wrong", "version": "1"}}}), flush=True)
 sys.stdin.readline()

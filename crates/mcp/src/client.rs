@@ -277,16 +277,41 @@ impl Client {
 
     /// Runs a paginated list method to the end, collecting the items under `key`
     /// (2025-11-25 server/utilities/pagination). `params` are sent with every page.
+    ///
+    /// A cursor the server no longer takes (`-32602` for a later page) discards the cached pages
+    /// and the listing starts over, once (2026-07-28 server/utilities/caching, "Interaction
+    /// with Pagination"): a first page served from the cache may hold a cursor of a list that
+    /// has since changed.
     pub async fn list_all<T: serde::de::DeserializeOwned>(
         &self,
         method: &str,
         key: &str,
         params: Option<Value>,
     ) -> Result<Page<T>> {
+        match self.list_pages(method, key, params.as_ref()).await {
+            Err((e, true)) if matches!(&e, McpError::Rpc { error, .. } if error.code == crate::jsonrpc::codes::INVALID_PARAMS) =>
+            {
+                tracing::info!("the server refused a `{method}` cursor ({e}); listing again");
+                self.peer.cache().invalidate(method);
+                self.list_pages(method, key, params.as_ref())
+                    .await
+                    .map_err(|(e, _)| e)
+            }
+            listed => listed.map_err(|(e, _)| e),
+        }
+    }
+
+    /// One run of [`Client::list_all`]; an error says whether it came for a page with a cursor.
+    async fn list_pages<T: serde::de::DeserializeOwned>(
+        &self,
+        method: &str,
+        key: &str,
+        params: Option<&Value>,
+    ) -> std::result::Result<Page<T>, (McpError, bool)> {
         let mut all = Page::default();
         let mut cursor: Option<String> = None;
         for _ in 0..self.options.max_pages {
-            let mut page_params = params.clone().unwrap_or_else(|| json!({}));
+            let mut page_params = params.cloned().unwrap_or_else(|| json!({}));
             if let (Some(c), Value::Object(map)) = (&cursor, &mut page_params) {
                 map.insert("cursor".into(), json!(c));
             }
@@ -300,28 +325,31 @@ impl Client {
                     let page = self
                         .peer
                         .request(method, page_params.clone(), self.options.request_timeout)
-                        .await?;
+                        .await
+                        .map_err(|e| (e, cursor.is_some()))?;
                     self.peer.cache().put(method, page_params.as_ref(), &page);
                     page
                 }
             };
-            cursor = all
-                .absorb(page, key)
-                .map_err(|message| McpError::InvalidResponse {
+            cursor = all.absorb(page, key).map_err(|message| {
+                let invalid = McpError::InvalidResponse {
                     method: method.to_owned(),
                     message,
-                })?;
+                };
+                (invalid, false)
+            })?;
             if cursor.is_none() {
                 return Ok(all);
             }
         }
-        Err(McpError::InvalidResponse {
+        let looping = McpError::InvalidResponse {
             method: method.to_owned(),
             message: format!(
                 "more than {} pages; the server's cursor may loop",
                 self.options.max_pages
             ),
-        })
+        };
+        Err((looping, false))
     }
 
     /// Waits until the connection ends on its own and returns why.
@@ -358,13 +386,17 @@ async fn establish(
             Ok(era::Probe::Modern(init)) => {
                 found(init, Era::Modern, "the server answered server/discover")
             }
-            Ok(era::Probe::AnsweredAsInitialize(init)) => {
+            // Not a DiscoverResult, so the server is legacy (2026-07-28 basic/transports/stdio,
+            // "Backward Compatibility"): shake hands for real. `notifications/initialized` never
+            // follows anything but `initialize`, and over HTTP it is `initialize` whose answer
+            // opens the session and fixes the protocol version header.
+            Ok(era::Probe::AnsweredAsInitialize(_)) => {
                 peer.set_meta(None);
-                let init = finish_handshake(peer, init).await?;
+                let init = handshake(peer, options).await?;
                 found(
                     init,
                     Era::Legacy,
-                    "the server took server/discover for initialize",
+                    "the server took server/discover for initialize; initialize worked",
                 )
             }
             Err(e) if era::is_modern_error(&e) => Err(e),

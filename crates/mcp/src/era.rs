@@ -98,7 +98,8 @@ pub enum Probe {
     /// A modern server, described by its `DiscoverResult`.
     Modern(InitializeResult),
     /// A legacy server that took the probe for `initialize` and answered with an
-    /// `InitializeResult` (naive servers treat the first message so): the handshake is done.
+    /// `InitializeResult` (naive servers treat the first message so). It is still sent a real
+    /// `initialize`, as the fallback rule says.
     AnsweredAsInitialize(InitializeResult),
 }
 

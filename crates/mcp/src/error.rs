@@ -101,6 +101,10 @@ fn describe_urls(elicitations: &[UrlElicitation]) -> String {
 /// The code of a URL elicitation required error.
 pub const URL_ELICITATION_REQUIRED: i64 = -32042;
 
+/// `HeaderMismatch` (2026-07-28 transports/streamable-http, "Server Validation"): the mirrored
+/// headers do not match the body.
+pub const HEADER_MISMATCH: i64 = -32020;
+
 impl McpError {
     /// The error for a JSON-RPC error answer to `method`.
     pub fn from_rpc(method: &str, error: RpcError) -> McpError {
@@ -122,6 +126,11 @@ impl McpError {
             method: method.to_owned(),
             error: Box::new(error),
         }
+    }
+
+    /// Whether the server refused the request's mirrored headers (`HeaderMismatch`).
+    pub fn is_header_mismatch(&self) -> bool {
+        matches!(self, McpError::Rpc { error, .. } if error.code == HEADER_MISMATCH)
     }
 
     /// Whether the request's response stream broke before the answer (the request may or may

@@ -230,6 +230,9 @@ import json, sys
 def send(obj): print(json.dumps(obj), flush=True)
 def read(): return json.loads(sys.stdin.readline())
 init = read()
+while init.get("method") == "server/discover":  # a legacy server refuses the era probe
+    send({"jsonrpc": "2.0", "id": init["id"], "error": {"code": -32601, "message": "Method not found"}})
+    init = read()
 send({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": "2025-11-25",
       "capabilities": {"resources": {}}, "serverInfo": {"name": "pages", "version": "1"}}})
 read()  # notifications/initialized

@@ -1,6 +1,7 @@
 //! Streamable HTTP faults that real servers do not produce on demand, against the scripted
 //! server in tests/fixtures/faults/http_faults.py: an expired session (404), a response stream
-//! cut before its answer, and an HTTP error instead of an answer.
+//! cut before its answer, an HTTP error instead of an answer, a `HeaderMismatch` after a tool
+//! changed, and a legacy server that takes the era probe for `initialize`.
 
 mod support;
 
@@ -185,4 +186,94 @@ async fn a_broken_modern_stream_reissues_safe_requests_with_a_new_id() {
         1,
         "charge ran once"
     );
+}
+
+#[tokio::test]
+async fn a_header_mismatch_refreshes_the_tools_and_retries_once() {
+    let server = HttpServer::faults("header-mismatch").await;
+    let client = connect(&server).await;
+    let listed = client.list_tools().await.expect("tools/list");
+    assert_eq!(listed.items.len(), 2);
+
+    // Since that listing `query` mirrors `region` into a header the client does not know of.
+    let args = serde_json::json!({"region": "eu-north1"});
+    let result = client
+        .call_tool("query", Some(args), CallOptions::default())
+        .await
+        .expect("the call succeeds once the changed tool is listed again");
+    assert_eq!(first_text(&result), "queried eu-north1");
+
+    // A server that keeps refusing is not asked forever.
+    let refused = client
+        .call_tool("stubborn", None, CallOptions::default())
+        .await
+        .expect_err("a second HeaderMismatch is the answer");
+    assert!(refused.to_string().contains("-32020"), "{refused}");
+    client.close().await.expect("close");
+
+    let log = server_log(&server).await;
+    let calls = |name: &str| -> Vec<&Value> {
+        log.iter()
+            .filter(|e| e["method"] == "tools/call" && e["name"] == name)
+            .collect()
+    };
+    let query = calls("query");
+    assert_eq!(query.len(), 2, "one retry after the mismatch: {log:?}");
+    assert!(
+        query[0]["paramHeaders"]
+            .as_object()
+            .is_some_and(serde_json::Map::is_empty),
+        "the first call knew no header: {log:?}"
+    );
+    assert_eq!(
+        query[1]["paramHeaders"]["mcp-param-region"], "eu-north1",
+        "the retry carries the header the refreshed definition asks for"
+    );
+    assert_eq!(
+        calls("stubborn").len(),
+        2,
+        "retried once, not more: {log:?}"
+    );
+    let lists = log.iter().filter(|e| e["method"] == "tools/list").count();
+    assert_eq!(
+        lists, 3,
+        "the tools are listed again before each retry: {log:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_probe_answered_as_initialize_over_http_is_followed_by_initialize() {
+    let server = HttpServer::faults("naive-initialize").await;
+    let client = connect(&server).await;
+    assert_eq!(client.era(), gatehouse_mcp::Era::Legacy);
+    let tools = client
+        .list_tools()
+        .await
+        .expect("tools/list in the session that initialize opened");
+    assert_eq!(tools.items.len(), 1);
+    client.close().await.expect("close");
+
+    let log = server_log(&server).await;
+    let posts: Vec<&Value> = log.iter().filter(|e| e["http"] == "POST").collect();
+    let methods: Vec<&str> = posts.iter().filter_map(|e| e["method"].as_str()).collect();
+    assert_eq!(
+        methods,
+        [
+            "server/discover",
+            "initialize",
+            "notifications/initialized",
+            "tools/list"
+        ],
+        "a real initialize comes before notifications/initialized: {log:?}"
+    );
+    for entry in &posts[2..] {
+        assert_eq!(
+            entry["session"], "s2",
+            "the session initialize opened: {log:?}"
+        );
+        assert_eq!(
+            entry["version"], "2025-11-25",
+            "the negotiated version: {log:?}"
+        );
+    }
 }

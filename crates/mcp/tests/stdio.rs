@@ -13,6 +13,9 @@ import json, sys
 def send(obj): print(json.dumps(obj), flush=True)
 def read(): return json.loads(sys.stdin.readline())
 init = read()
+while init.get("method") == "server/discover":  # a legacy server refuses the era probe
+    send({"jsonrpc": "2.0", "id": init["id"], "error": {"code": -32601, "message": "Method not found"}})
+    init = read()
 send({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": "2025-06-18",
       "capabilities": {"tools": {}}, "serverInfo": {"name": "script", "version": "1"}}})
 read()  # notifications/initialized
@@ -87,7 +90,12 @@ async fn skips_stdout_noise_and_accepts_an_older_revision() {
 async fn refuses_an_unknown_protocol_version() {
     let source = r#"
 import json, sys
-init = json.loads(sys.stdin.readline())
+def send(obj): print(json.dumps(obj), flush=True)
+def read(): return json.loads(sys.stdin.readline())
+init = read()
+while init.get("method") == "server/discover":  # a legacy server refuses the era probe
+    send({"jsonrpc": "2.0", "id": init["id"], "error": {"code": -32601, "message": "Method not found"}})
+    init = read()
 print(json.dumps({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": "1999-01-01",
       "capabilities": {}, "serverInfo": {"name": "old", "version": "0"}}}), flush=True)
 sys.stdin.read()

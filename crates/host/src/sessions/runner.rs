@@ -105,6 +105,9 @@ impl Runner {
                             break;
                         }
                     }
+                    // 2026-07-28 removed this notification (changelog, item 5): a modern server
+                    // asks for roots in its input requests, answered from the shared roots.
+                    ServerNotice::RootsChanged if modern => {}
                     // 2025-11-25 client/roots: a client that declares listChanged sends this.
                     ServerNotice::RootsChanged => {
                         if let Err(e) = client.peer().notify("notifications/roots/list_changed", None).await {

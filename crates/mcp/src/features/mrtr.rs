@@ -3,7 +3,8 @@
 //! (elicitation, sampling, roots) and an opaque `requestState`. Each input request goes to the
 //! same handler that answers legacy server-initiated requests; the original request is then sent
 //! again, with a new id, the answers under the same keys and the state echoed byte for byte.
-//! A result without `resultType` is complete. Callers see one logical request.
+//! A result without `resultType` is complete; one this request cannot have is refused by the
+//! peer. Callers see one logical request.
 
 use serde_json::{Map, Value};
 
@@ -38,21 +39,11 @@ impl Client {
                 .peer()
                 .request_with(method, Some(sent), options.clone())
                 .await?;
-            match result.get("resultType").and_then(Value::as_str) {
-                Some("input_required") => {}
-                // The tasks extension allows a task handle only where it applies.
-                Some("task") if method != "tools/call" => {
-                    return Err(McpError::InvalidResponse {
-                        method: method.to_owned(),
-                        message: "the server answered with a task, which this request cannot be"
-                            .into(),
-                    });
-                }
-                _ => {
-                    // Only a first-round result can be cached (a retry's depends on its answers).
-                    self.peer().cache().put(method, kept.as_ref(), &result);
-                    return Ok(result);
-                }
+            // The peer has refused any `resultType` this request cannot have (`peer::result_type`).
+            if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
+                // Only a first-round result can be cached (a retry's depends on its answers).
+                self.peer().cache().put(method, kept.as_ref(), &result);
+                return Ok(result);
             }
             match result.get("inputRequests").and_then(Value::as_object) {
                 Some(requests) => {

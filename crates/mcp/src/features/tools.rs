@@ -151,34 +151,48 @@ impl Client {
         if let Some(arguments) = arguments {
             params.insert("arguments".into(), arguments);
         }
-        let request = RequestOptions {
+        let request = |tool: Option<&Tool>| RequestOptions {
             timeout: options.timeout,
             reset_timeout_on_progress: true,
             max_total: options.max_total,
-            progress: options.progress,
+            progress: options.progress.clone(),
             headers: self.parameter_headers(name, params.get("arguments")),
             // A broken stream leaves it unknown whether the tool ran; only a tool that says
             // running it twice is harmless is sent again.
-            reissue: if tool.as_ref().is_some_and(safe_to_repeat) {
+            reissue: if tool.is_some_and(safe_to_repeat) {
                 DEFAULT_REISSUE
             } else {
                 0
             },
         };
-        let raw = self
-            .request_completing_input("tools/call", params, request)
-            .await
-            .map_err(|e| {
-                if e.is_broken_stream() {
-                    McpError::Transport {
-                        message: format!(
-                            "{e}; `{name}` may or may not have run, so it was not run again"
-                        ),
-                    }
-                } else {
-                    e
+        let first = request(tool.as_ref());
+        let mut sent = self
+            .request_completing_input("tools/call", params.clone(), first)
+            .await;
+        // The server refused the mirrored headers, before running anything: the tool's
+        // definition may have changed, so it is listed again and the call retried once with
+        // the headers it now asks for (2026-07-28 transports/streamable-http, "Client
+        // Behavior").
+        if sent.as_ref().is_err_and(McpError::is_header_mismatch) {
+            tracing::info!("`{name}` was refused for its headers; listing the tools again");
+            self.peer().cache().invalidate("tools/list");
+            self.list_tools().await?;
+            let retry = request(self.cached_tool(name).as_ref());
+            sent = self
+                .request_completing_input("tools/call", params, retry)
+                .await;
+        }
+        let raw = sent.map_err(|e| {
+            if e.is_broken_stream() {
+                McpError::Transport {
+                    message: format!(
+                        "{e}; `{name}` may or may not have run, so it was not run again"
+                    ),
                 }
-            })?;
+            } else {
+                e
+            }
+        })?;
         if raw.get("resultType").and_then(Value::as_str) == Some("task") {
             return self
                 .follow_task(name, raw, options.task_status, options.max_total)

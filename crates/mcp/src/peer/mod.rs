@@ -10,6 +10,7 @@
 //! long-lived requests such as `subscriptions/listen` get their notifications routed to them by
 //! `io.modelcontextprotocol/subscriptionId` ([`stream`]).
 
+mod result_type;
 mod route;
 pub mod stream;
 
@@ -214,11 +215,7 @@ impl Peer {
         let started = tokio::time::Instant::now();
         // Only a modern connection (its `_meta` stamped) has streams that break without resuming,
         // so only there is a copy of the params kept for sending again.
-        let mut reissues = if lock(&self.inner.meta).is_some() {
-            options.reissue
-        } else {
-            0
-        };
+        let mut reissues = if self.is_modern() { options.reissue } else { 0 };
         let mut params = params;
         loop {
             let kept = (reissues > 0).then(|| params.clone()).flatten();
@@ -294,7 +291,8 @@ impl Peer {
                         }
                     }
                     return match reply {
-                        Ok(reply) => reply.map_err(|error| McpError::from_rpc(method, error)),
+                        Ok(Ok(result)) => self.accept(method, result),
+                        Ok(Err(error)) => Err(McpError::from_rpc(method, error)),
                         Err(_) => Err(self.closed_error()),
                     };
                 }
@@ -354,6 +352,27 @@ impl Peer {
     /// The handler that answers the server's requests.
     pub fn handler(&self) -> Arc<dyn Handler> {
         self.inner.handler.clone()
+    }
+
+    /// Whether this connection speaks the 2026-07-28 era: its messages carry the stamped `_meta`
+    /// (from the `server/discover` probe on; a fallback to `initialize` clears it).
+    pub fn is_modern(&self) -> bool {
+        is_modern(&self.inner)
+    }
+
+    /// A modern result whose `resultType` this client does not accept is an invalid response.
+    fn accept(&self, method: &str, result: Value) -> Result<Value> {
+        match self
+            .is_modern()
+            .then(|| result_type::problem(method, &result))
+            .flatten()
+        {
+            Some(message) => Err(McpError::InvalidResponse {
+                method: method.to_owned(),
+                message,
+            }),
+            None => Ok(result),
+        }
     }
 
     /// Sets the fields stamped into every outgoing message's `_meta`, or none.
@@ -419,6 +438,11 @@ impl Peer {
     }
 }
 
+/// See [`Peer::is_modern`].
+fn is_modern(inner: &Inner) -> bool {
+    lock(&inner.meta).is_some()
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
@@ -458,6 +482,7 @@ impl Drop for PendingGuard {
         }
         self.forget();
         if self.cancellable && self.inner.closed.borrow().is_none() {
+            tracing::debug!("cancelling request {}: {}", self.id, self.reason);
             let note = jsonrpc::notification(
                 "notifications/cancelled",
                 Some(json!({ "requestId": self.id, "reason": self.reason })),

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::json;
 use tokio::sync::mpsc;
 
-use super::{Handler, Inner, Reply, lock, progress_key, stream};
+use super::{Handler, Inner, Reply, is_modern, lock, progress_key, stream};
 use crate::jsonrpc::{self, Message, RequestId};
 use crate::transport::Inbound;
 
@@ -58,6 +58,12 @@ fn dispatch(inner: &Arc<Inner>, handler: &Arc<dyn Handler>, message: Message) {
                 (_, params) => handler.on_notification(&method, params),
             }
         }
+        Message::Notification { method, params }
+            if method == "notifications/cancelled"
+                && stream::end_by_server(inner, params.as_ref()) =>
+        {
+            tracing::debug!("the server ended a subscription: {params:?}");
+        }
         Message::Notification { method, params } => {
             inner.cache.on_notification(&method, params.as_ref());
             let sink = stream::subscription_of(params.as_ref())
@@ -68,6 +74,15 @@ fn dispatch(inner: &Arc<Inner>, handler: &Arc<dyn Handler>, message: Message) {
                 }
                 None => handler.on_notification(&method, params),
             }
+        }
+        // 2026-07-28 basic/transports: "servers do not initiate JSON-RPC requests and clients do
+        // not send JSON-RPC responses". Such a message is the server's protocol error: it is
+        // logged and left unanswered (input reaches a modern client through MRTR instead).
+        Message::Request { id, method, .. } if is_modern(inner) => {
+            tracing::warn!(
+                "a 2026-07-28 server sent request {id} (`{method}`), which that revision does \
+                 not allow; it is not answered"
+            );
         }
         Message::Request { id, method, params } => {
             let outbound = inner.outbound.clone();

@@ -53,6 +53,7 @@ pub(super) fn subscription_of(params: Option<&Value>) -> Option<String> {
 
 /// A long-lived request in flight. Its guard holds the request's id and the peer's state.
 pub struct OpenRequest {
+    method: String,
     items: mpsc::UnboundedReceiver<StreamItem>,
     reply: Option<oneshot::Receiver<Reply>>,
     guard: PendingGuard,
@@ -92,7 +93,11 @@ impl OpenRequest {
         self.guard.disarm();
         self.unroute();
         StreamItem::Ended(match ended {
-            Ok(reply) => reply,
+            Ok(Ok(result)) => match super::result_type::problem(&self.method, &result) {
+                Some(problem) => Err(lost(format!("invalid closing result: {problem}"))),
+                None => Ok(result),
+            },
+            Ok(Err(error)) => Err(error),
             Err(_) => Err(lost(
                 self.guard
                     .inner
@@ -108,6 +113,34 @@ impl OpenRequest {
     fn unroute(&self) {
         lock(&self.guard.inner.streams).remove(&request_key(&self.guard.id));
     }
+}
+
+/// Ends the long-lived request that a server's `notifications/cancelled` names, if it names one
+/// (2026-07-28 basic/patterns/cancellation: a server sends it only to tear down a
+/// `subscriptions/listen` stream). True if it did; the request then ends with an error, as a
+/// stream that ends without its closing result does.
+pub(super) fn end_by_server(inner: &super::Inner, params: Option<&Value>) -> bool {
+    let Some(key) = params.and_then(|p| p.get("requestId")).and_then(stream_key) else {
+        return false;
+    };
+    if !lock(&inner.streams).contains_key(&key) {
+        return false;
+    }
+    let waiter = {
+        let mut pending = lock(&inner.pending);
+        let id = pending.keys().find(|id| request_key(id) == key).cloned();
+        id.and_then(|id| pending.remove(&id))
+    };
+    let reason = params
+        .and_then(|p| p.get("reason"))
+        .and_then(Value::as_str)
+        .unwrap_or("no reason given");
+    if let Some(waiter) = waiter {
+        let _ = waiter.send(Err(lost(format!(
+            "the server ended the subscription: {reason}"
+        ))));
+    }
+    true
 }
 
 /// The error for a stream that ended without an answer.
@@ -150,6 +183,7 @@ impl Peer {
         let (items_tx, items) = mpsc::unbounded_channel();
         lock(&self.inner.streams).insert(request_key(&id), items_tx);
         let mut open = OpenRequest {
+            method: method.to_owned(),
             items,
             reply: Some(rx),
             guard: PendingGuard {
