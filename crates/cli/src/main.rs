@@ -3,6 +3,8 @@
 //! Exit status: 0 on success, 1 on an operational error (one line on stderr), 2 on a usage error,
 //! 3 when a called tool reported an error (`isError`), 130 when interrupted with Ctrl-C.
 
+#[macro_use]
+mod terminal_text;
 mod args;
 mod commands;
 mod ctrl_c;
@@ -116,7 +118,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
 
 fn fail(error: &HostError) -> ExitCode {
     let message = error.to_string().replace('\n', " ");
-    eprintln!("error: {message}");
+    say_err!("error: {message}");
     ExitCode::from(1)
 }
 

@@ -9,7 +9,7 @@ use serde::Serialize;
 pub fn print_json<T: Serialize>(value: &T) -> Result<(), HostError> {
     let text = serde_json::to_string_pretty(value)
         .map_err(|e| HostError::Corrupt(format!("cannot encode JSON output: {e}")))?;
-    println!("{text}");
+    println!("{}", crate::terminal_text::json_escaped(&text));
     Ok(())
 }
 
@@ -27,7 +27,7 @@ pub fn print_table<const N: usize>(header: [&str; N], rows: &[[String; N]]) {
             .zip(widths)
             .map(|(cell, width)| format!("{cell:<width$}"))
             .collect();
-        println!("{}", padded.join("  ").trim_end());
+        say!("{}", padded.join("  ").trim_end());
     };
     line(header.to_vec());
     for row in rows {
@@ -57,7 +57,7 @@ pub fn print_rows<const N: usize>(
     rows: &[[String; N]],
 ) {
     if rows.is_empty() {
-        println!("{server} has no {what}");
+        say!("{server} has no {what}");
     } else {
         print_table(header, rows);
     }
@@ -66,7 +66,7 @@ pub fn print_rows<const N: usize>(
 /// Warns on stderr about list entries that were kept raw because they were malformed.
 pub fn warn_malformed<T>(page: &Page<T>, what: &str) {
     if !page.malformed.is_empty() {
-        eprintln!(
+        say_err!(
             "warning: {} malformed {what} entries were skipped (see --json)",
             page.malformed.len()
         );

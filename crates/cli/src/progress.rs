@@ -110,7 +110,11 @@ fn counts(update: &Progress) -> String {
 
 fn with_message(line: String, update: &Progress) -> String {
     match update.message.as_deref().map(str::trim) {
-        Some(message) if !message.is_empty() => format!("{line} {message}"),
+        // One line: a newline from the server would break the bar, an escape the terminal.
+        Some(message) if !message.is_empty() => format!(
+            "{line} {}",
+            crate::terminal_text::visible(&message.replace('\n', " "))
+        ),
         _ => line,
     }
 }

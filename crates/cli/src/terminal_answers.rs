@@ -6,6 +6,7 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::{Arc, Mutex};
 
+use crate::terminal_text::visible;
 use gatehouse_host::ServerConfig;
 use gatehouse_host::server_requests::HostHandler;
 use gatehouse_mcp::error::RpcError;
@@ -96,10 +97,10 @@ fn ask(server: &str, params: &Value) -> std::io::Result<Value> {
         .get("message")
         .and_then(Value::as_str)
         .unwrap_or("The server asks for input.");
-    writeln!(out, "\n`{server}` asks: {message}")?;
+    writeln!(out, "\n`{server}` asks: {}", visible(message))?;
     if params.get("mode").and_then(Value::as_str) == Some("url") {
         let url = params.get("url").and_then(Value::as_str).unwrap_or("");
-        writeln!(out, "It wants you to open: {url}")?;
+        writeln!(out, "It wants you to open: {}", visible(url))?;
         let consent = read(
             &mut input,
             &mut out,
@@ -148,15 +149,15 @@ fn ask_field(
     writeln!(
         out,
         "\n{}{}",
-        field.title,
+        visible(&field.title),
         if field.required { " (required)" } else { "" }
     )?;
     if let Some(description) = &field.description {
-        writeln!(out, "  {description}")?;
+        writeln!(out, "  {}", visible(description))?;
     }
     if let FieldKind::Choice { options } | FieldKind::Choices { options, .. } = &field.kind {
         for (i, (_, label)) in options.iter().enumerate() {
-            writeln!(out, "  {}. {label}", i + 1)?;
+            writeln!(out, "  {}. {}", i + 1, visible(label))?;
         }
     }
     let hint = match (&field.kind, &field.default) {

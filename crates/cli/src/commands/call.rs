@@ -34,14 +34,14 @@ pub async fn run(host: &Host, args: CallArgs) -> Result<Finish, HostError> {
     let outcome = call(&connection.client, &args, &log).await;
     let result = connection.close(outcome).await?;
     let Some(result) = result else {
-        eprintln!(
+        say_err!(
             "error: interrupted; `{}` was cancelled on the server",
             args.tool
         );
         return Ok(Finish::Interrupted);
     };
     if let Some(problem) = &result.schema_problem {
-        eprintln!("warning: {problem}");
+        say_err!("warning: {problem}");
     }
     if args.json {
         output::print_json(&json!({
@@ -56,7 +56,7 @@ pub async fn run(host: &Host, args: CallArgs) -> Result<Finish, HostError> {
         print_result(&result)?;
     }
     if result.is_error {
-        eprintln!("error: `{}` reported an error (isError)", args.tool);
+        say_err!("error: `{}` reported an error (isError)", args.tool);
         return Ok(Finish::ToolError);
     }
     Ok(Finish::Success)
@@ -160,11 +160,11 @@ async fn call(
 
 fn print_result(result: &CallToolResult) -> Result<(), HostError> {
     for block in &result.content {
-        println!("{}", output::describe_content(block));
+        say!("{}", output::describe_content(block));
     }
     if let Some(structured) = &result.structured_content {
         if !result.content.is_empty() {
-            println!("structuredContent:");
+            say!("structuredContent:");
         }
         output::print_json(structured)?;
     }

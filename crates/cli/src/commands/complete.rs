@@ -42,13 +42,13 @@ pub async fn run(host: &Host, args: CompleteArgs) -> Result<(), HostError> {
         }));
     }
     for value in &completion.values {
-        println!("{value}");
+        say!("{value}");
     }
     if completion.has_more {
         let total = completion
             .total
             .map_or_else(String::new, |t| format!(" of {t}"));
-        eprintln!(
+        say_err!(
             "note: {} values shown{total}; the server has more",
             completion.values.len()
         );

@@ -52,16 +52,16 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
         ("capabilities", describe_capabilities(&init.capabilities)),
     ];
     for (label, value) in fields {
-        println!("{:<15} {value}", format!("{label}:"));
+        say!("{:<15} {value}", format!("{label}:"));
     }
     match init.instructions.as_deref().map(str::trim) {
         Some(text) if !text.is_empty() => {
-            println!("instructions:");
+            say!("instructions:");
             for line in text.lines() {
-                println!("  {line}");
+                say!("  {line}");
             }
         }
-        _ => println!("{:<15} none", "instructions:"),
+        _ => say!("{:<15} none", "instructions:"),
     }
     Ok(())
 }

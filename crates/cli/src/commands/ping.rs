@@ -11,7 +11,7 @@ pub async fn run(host: &Host, server: &str) -> Result<(), HostError> {
     let name = connection.server.clone();
     let transport = connection.client.transport_kind();
     let round_trip = connection.close(pinged).await?;
-    println!(
+    say!(
         "{name}: pong in {:.3} ms over {transport}",
         round_trip.as_secs_f64() * 1000.0
     );

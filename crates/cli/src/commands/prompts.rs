@@ -67,12 +67,12 @@ pub async fn get(
         }));
     }
     if let Some(description) = &result.description {
-        println!("{description}");
-        println!();
+        say!("{description}");
+        say!();
     }
     for message in &result.messages {
-        println!("[{}]", message.role.as_str());
-        println!("{}", output::describe_content(&message.content));
+        say!("[{}]", message.role.as_str());
+        say!("{}", output::describe_content(&message.content));
     }
     Ok(())
 }

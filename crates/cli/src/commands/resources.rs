@@ -92,16 +92,16 @@ pub async fn read(host: &Host, server: &str, uri: &str, json: bool) -> Result<()
     for item in &contents {
         if several {
             let mime = item.mime_type.as_deref().unwrap_or("unknown type");
-            println!("--- {} ({mime})", item.uri);
+            say!("--- {} ({mime})", item.uri);
         }
         match &item.text {
-            Some(text) if text.ends_with('\n') => print!("{text}"),
-            Some(text) => println!("{text}"),
-            None => println!("{} {}", item.uri, output::describe_blob(item)),
+            Some(text) if text.ends_with('\n') => print!("{}", crate::terminal_text::visible(text)),
+            Some(text) => say!("{text}"),
+            None => say!("{} {}", item.uri, output::describe_blob(item)),
         }
     }
     if contents.is_empty() {
-        eprintln!("warning: `{uri}` has no contents");
+        say_err!("warning: `{uri}` has no contents");
     }
     Ok(())
 }

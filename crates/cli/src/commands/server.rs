@@ -11,7 +11,7 @@ pub async fn run(host: &Host, command: ServerCommand) -> Result<(), HostError> {
     match command {
         ServerCommand::Add(args) => {
             let config = host.registry().add(input_from(*args)?).await?;
-            println!("added server `{}` ({})", config.name, config.spec.kind());
+            say!("added server `{}` ({})", config.name, config.spec.kind());
         }
         ServerCommand::List { json } => {
             let servers = host.registry().list().await?;
@@ -23,15 +23,15 @@ pub async fn run(host: &Host, command: ServerCommand) -> Result<(), HostError> {
         }
         ServerCommand::Remove { name } => {
             let removed = host.remove_server(&name).await?;
-            println!("removed server `{}`", removed.name);
+            say!("removed server `{}`", removed.name);
         }
         ServerCommand::Enable { name } => {
             let view = host.set_enabled(&name, true).await?;
-            println!("enabled server `{}`", view.config.name);
+            say!("enabled server `{}`", view.config.name);
         }
         ServerCommand::Disable { name } => {
             let view = host.set_enabled(&name, false).await?;
-            println!("disabled server `{}`", view.config.name);
+            say!("disabled server `{}`", view.config.name);
         }
     }
     Ok(())
@@ -79,7 +79,7 @@ fn absolute(dir: &Path) -> Result<String, HostError> {
 
 fn print_table(servers: &[ServerConfig]) {
     if servers.is_empty() {
-        println!("no servers yet; add one with `gatehouse server add <name> --command <cmd>`");
+        say!("no servers yet; add one with `gatehouse server add <name> --command <cmd>`");
         return;
     }
     let rows: Vec<[String; 4]> = servers

@@ -29,7 +29,7 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
         }))?;
         return Ok(());
     }
-    println!(
+    say!(
         "{} ({} {}, protocol {} over {transport}): {} tools",
         name,
         init.server_info.name,
@@ -53,7 +53,7 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
         .collect();
     output::print_table(["TOOL", "DESCRIPTION"], &rows);
     if !page.malformed.is_empty() {
-        eprintln!(
+        say_err!(
             "warning: {} malformed tool entries were skipped (see --json)",
             page.malformed.len()
         );

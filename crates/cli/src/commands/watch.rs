@@ -35,7 +35,7 @@ async fn watch(
             for uri in &args.resources {
                 client.subscribe(uri).await?;
             }
-            eprintln!(
+            say_err!(
                 "watching {} (pushed notifications; Ctrl-C to stop)",
                 args.server
             );
@@ -48,11 +48,11 @@ async fn watch(
             event = next_event(client, listener.as_mut()) => match event {
                 ListenerEvent::Notification { method, params } => (method, params),
                 ListenerEvent::Opened(agreed) => {
-                    eprintln!("watching {}: {} (Ctrl-C to stop)", args.server, describe(&agreed));
+                    say_err!("watching {}: {} (Ctrl-C to stop)", args.server, describe(&agreed));
                     continue;
                 }
                 ListenerEvent::Lost { reason, retry_in } => {
-                    eprintln!("the subscription ended ({reason}); reopening in {:.1} s", retry_in.as_secs_f64());
+                    say_err!("the subscription ended ({reason}); reopening in {:.1} s", retry_in.as_secs_f64());
                     continue;
                 }
                 ListenerEvent::Refused { reason } => {
@@ -111,12 +111,13 @@ fn describe(filter: &NotificationFilter) -> String {
 
 fn print_notice(method: &str, params: Option<&Value>, json: bool) {
     if json {
-        println!("{}", json!({ "method": method, "params": params }));
+        let line = json!({ "method": method, "params": params }).to_string();
+        println!("{}", crate::terminal_text::json_escaped(&line));
         return;
     }
     let name = method.strip_prefix("notifications/").unwrap_or(method);
     match params.and_then(|p| p.get("uri")).and_then(Value::as_str) {
-        Some(uri) => println!("{name} {uri}"),
-        None => println!("{name}"),
+        Some(uri) => say!("{name} {uri}"),
+        None => say!("{name}"),
     }
 }

@@ -1,0 +1,73 @@
+//! Server text never reaches the terminal as control sequences: a script server whose tool
+//! description, result and error carry an escape sequence, a carriage return and a
+//! bidirectional override is listed and called, in human and in JSON output.
+
+mod support;
+
+use support::{add_stdio, exits, ok, ok_json, stderr};
+
+/// A legacy server with one tool, `shout`, whose every text carries control characters.
+const HOSTILE: &str = r#"
+import json, sys
+def send(obj): print(json.dumps(obj), flush=True)
+NASTY = "red\u001b[31m title\u001b]0;pwned\u0007 back\rover \u202eevil"
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg: continue
+    method = msg.get("method")
+    if method == "initialize":
+        result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "hostile", "version": "1"}}
+    elif method == "tools/list":
+        result = {"tools": [{"name": "shout", "description": NASTY, "inputSchema": {"type": "object"}},
+                            {"name": "fail", "inputSchema": {"type": "object"}}]}
+    elif method == "tools/call" and msg["params"]["name"] == "shout":
+        result = {"content": [{"type": "text", "text": NASTY}]}
+    elif method == "tools/call":
+        send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32603, "message": NASTY}})
+        continue
+    else:
+        send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "unknown"}})
+        continue
+    send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+"#;
+
+const NASTY: &str = "red\u{1b}[31m title\u{1b}]0;pwned\u{7} back\rover \u{202e}evil";
+
+fn assert_inert(what: &str, text: &str) {
+    for c in ['\u{1b}', '\u{7}', '\r', '\u{202e}'] {
+        assert!(
+            !text.contains(c),
+            "{what}: {c:?} from the server must not reach the terminal: {text:?}"
+        );
+    }
+}
+
+#[test]
+fn server_text_is_shown_not_obeyed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    add_stdio(dir.path(), "hostile", "python3", &["-u", "-c", HOSTILE]);
+
+    let tools = ok(dir.path(), &["tools", "hostile"]);
+    assert_inert("tools", &tools);
+    assert!(
+        tools.contains(r"red\u{1b}[31m"),
+        "the escape is shown, so the person sees what the server sent: {tools}"
+    );
+    let called = ok(dir.path(), &["call", "hostile", "shout"]);
+    assert_inert("call", &called);
+    assert!(called.contains(r"back\u{d}over \u{202e}evil"), "{called}");
+    let failed = exits(dir.path(), &["call", "hostile", "fail"], 1);
+    assert_inert("error", &stderr(&failed));
+
+    let json = ok(dir.path(), &["call", "hostile", "shout", "--json"]);
+    assert_inert("call --json", &json);
+    let parsed: serde_json::Value = serde_json::from_str(&json).expect("still JSON");
+    let text = parsed.to_string();
+    assert!(
+        text.contains("evil") && parsed["content"][0]["text"] == NASTY,
+        "JSON escapes keep the exact text for programs: {parsed}"
+    );
+    let listed = ok_json(dir.path(), &["tools", "hostile", "--json"]);
+    assert_eq!(listed["tools"][0]["description"], NASTY);
+}
