@@ -156,7 +156,7 @@ impl Client {
             reset_timeout_on_progress: true,
             max_total: options.max_total,
             progress: options.progress,
-            headers: self.parameter_headers(name, params.get("arguments")),
+            headers: self.parameter_headers(name, params.get("arguments"))?,
             // A broken stream leaves it unknown whether the tool ran; only a tool that says
             // running it twice is harmless is sent again.
             reissue: if tool.as_ref().is_some_and(safe_to_repeat) {
