@@ -257,6 +257,9 @@ impl Client {
                 }
             }
         }
+        crate::features::output_schema::shared()
+            .prepare(&page.items)
+            .await;
         let mut cache = self
             .tools
             .lock()

@@ -66,6 +66,10 @@ pub enum McpError {
     /// A tool call that ran as a task (tasks extension) was cancelled before it finished.
     #[error("task {task_id} was cancelled{}", if .message.is_empty() { String::new() } else { format!(": {}", .message) })]
     TaskCancelled { task_id: String, message: String },
+    /// The call's arguments cannot be sent as the tool's definition requires, so it was not
+    /// sent (an integer mirrored into an `Mcp-Param-*` header outside the safe range).
+    #[error("cannot call `{tool}`: {message}")]
+    InvalidArguments { tool: String, message: String },
     /// The transport failed: an HTTP error, an unreachable server, a broken stream.
     #[error("{message}")]
     Transport { message: String },

@@ -7,6 +7,7 @@ pub mod elicitation_form;
 pub mod listener;
 pub mod logging;
 pub mod mrtr;
+pub mod output_schema;
 pub mod param_headers;
 pub mod ping;
 pub mod prompts;

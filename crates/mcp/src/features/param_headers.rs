@@ -2,21 +2,60 @@
 //! Headers from Tool Parameters"): a property of a tool's `inputSchema` marked `x-mcp-header`
 //! is sent as `Mcp-Param-<Name>` on `tools/call`. The annotation is checked when tools are
 //! listed (non-empty, an HTTP token, unique regardless of case, only on `string`, `integer` or
-//! `boolean` properties reached through `properties` alone); a tool that breaks a rule is left
-//! out of the list with a warning.
+//! `boolean` properties reached from the root through `properties` alone); a tool that breaks a
+//! rule is left out of the list with a warning. The whole schema is searched for stray
+//! annotations (under `items`, `anyOf`, `then`, `$defs`, unknown keywords, since a `$ref` may
+//! point anywhere, or on the root), skipping only instance data (`const`, `enum`, `default`,
+//! `examples`) and the names that key `properties`-like maps.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::client::Client;
 use crate::era::Era;
+use crate::error::{McpError, Result};
 use crate::transport::header_value;
 use crate::types::Tool;
+
+const ANNOTATION: &str = "x-mcp-header";
+
+/// Keywords whose value is instance data, not schema.
+const INSTANCE_DATA: [&str; 4] = ["const", "enum", "default", "examples"];
+
+/// Keywords whose value maps names (of properties, definitions, patterns) to subschemas or
+/// lists of names: their keys are never annotations.
+const NAMED_ENTRIES: [&str; 6] = [
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "dependencies",
+    "dependentRequired",
+];
 
 /// One annotated parameter: its path of property names and its header name.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeaderParam {
     pub path: Vec<String>,
     pub header: String,
+}
+
+/// Why a tool's `x-mcp-header` annotations make it invalid.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AnnotationError {
+    #[error("the x-mcp-header of `{property}` is not a string")]
+    NotAString { property: String },
+    #[error("the x-mcp-header of `{property}` is empty")]
+    Empty { property: String },
+    #[error("the x-mcp-header `{header}` is not a valid header name")]
+    NotAToken { header: String },
+    #[error("x-mcp-header on `{property}`, whose type is not string, integer or boolean")]
+    NotPrimitive { property: String },
+    #[error("the x-mcp-header `{header}` is used twice")]
+    UsedTwice { header: String },
+    #[error(
+        "an x-mcp-header at `{pointer}` is not on a property reached from the root through `properties` alone"
+    )]
+    Unreachable { pointer: String },
 }
 
 /// An HTTP field-name token (RFC 9110 `tchar`).
@@ -27,86 +66,161 @@ fn is_token(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
 }
 
-fn collect(
-    schema: &Value,
-    path: &mut Vec<String>,
-    out: &mut Vec<HeaderParam>,
-) -> Result<(), String> {
-    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
-        return Ok(());
-    };
-    for (name, property) in properties {
-        path.push(name.clone());
-        if let Some(annotation) = property.get("x-mcp-header") {
-            let header = annotation.as_str().ok_or("x-mcp-header must be a string")?;
-            if header.is_empty() {
-                return Err(format!("the x-mcp-header of `{name}` is empty"));
-            }
-            if !is_token(header) {
-                return Err(format!(
-                    "the x-mcp-header `{header}` is not a valid header name"
-                ));
-            }
-            let kind = property.get("type").and_then(Value::as_str);
-            if !matches!(kind, Some("string" | "integer" | "boolean")) {
-                return Err(format!(
-                    "x-mcp-header on `{name}`, whose type is not string, integer or boolean"
-                ));
-            }
-            if out.iter().any(|p| p.header.eq_ignore_ascii_case(header)) {
-                return Err(format!("the x-mcp-header `{header}` is used twice"));
-            }
-            out.push(HeaderParam {
-                path: path.clone(),
-                header: header.to_owned(),
-            });
+/// A search of one `inputSchema` for annotations, remembering where it is.
+#[derive(Default)]
+struct Search {
+    /// The JSON pointer of the value being searched, one unescaped token per step.
+    pointer: Vec<String>,
+    found: Vec<HeaderParam>,
+}
+
+impl Search {
+    fn pointer(&self) -> String {
+        let tokens = self.pointer.iter();
+        std::iter::once("#".to_owned())
+            .chain(tokens.map(|t| format!("/{}", t.replace('~', "~0").replace('/', "~1"))))
+            .collect()
+    }
+
+    /// Searches `value` as a (possible) schema; `chain` holds the property names that lead to
+    /// it when it is reached from the root through `properties` alone.
+    fn value(&mut self, value: &Value, chain: Option<&[String]>) -> Result<(), AnnotationError> {
+        match value {
+            Value::Object(schema) => self.schema(schema, chain),
+            Value::Array(items) => self.entries(items.iter().enumerate(), |_| None),
+            _ => Ok(()),
         }
-        collect(property, path, out)?;
-        path.pop();
     }
-    Ok(())
+
+    /// Searches each `(key, value)`, with the chain `chain_of(key)` gives.
+    fn entries<'v, K: ToString>(
+        &mut self,
+        entries: impl Iterator<Item = (K, &'v Value)>,
+        chain_of: impl Fn(&str) -> Option<Vec<String>>,
+    ) -> Result<(), AnnotationError> {
+        for (key, value) in entries {
+            let key = key.to_string();
+            let chain = chain_of(&key);
+            self.pointer.push(key);
+            self.value(value, chain.as_deref())?;
+            self.pointer.pop();
+        }
+        Ok(())
+    }
+
+    fn schema(
+        &mut self,
+        schema: &Map<String, Value>,
+        chain: Option<&[String]>,
+    ) -> Result<(), AnnotationError> {
+        if let Some(annotation) = schema.get(ANNOTATION) {
+            match chain {
+                Some(path) if !path.is_empty() => self.accept(schema, annotation, path)?,
+                _ => {
+                    return Err(AnnotationError::Unreachable {
+                        pointer: self.pointer(),
+                    });
+                }
+            }
+        }
+        for (keyword, value) in schema {
+            self.pointer.push(keyword.clone());
+            match (keyword.as_str(), value) {
+                (ANNOTATION, _) => {}
+                (k, _) if INSTANCE_DATA.contains(&k) => {}
+                ("properties", Value::Object(properties)) => {
+                    let extend = |name: &str| chain.map(|path| [path, &[name.to_owned()]].concat());
+                    self.entries(properties.iter(), extend)?;
+                }
+                (k, Value::Object(named)) if NAMED_ENTRIES.contains(&k) => {
+                    self.entries(named.iter(), |_| None)?;
+                }
+                _ => self.value(value, None)?,
+            }
+            self.pointer.pop();
+        }
+        Ok(())
+    }
+
+    /// Checks an annotation on a property reached through `properties`, at `path`.
+    fn accept(
+        &mut self,
+        property: &Map<String, Value>,
+        annotation: &Value,
+        path: &[String],
+    ) -> Result<(), AnnotationError> {
+        let name = path.join(".");
+        let header = annotation
+            .as_str()
+            .ok_or_else(|| AnnotationError::NotAString {
+                property: name.clone(),
+            })?;
+        if header.is_empty() {
+            return Err(AnnotationError::Empty { property: name });
+        }
+        if !is_token(header) {
+            let header = header.to_owned();
+            return Err(AnnotationError::NotAToken { header });
+        }
+        let kind = property.get("type").and_then(Value::as_str);
+        if !matches!(kind, Some("string" | "integer" | "boolean")) {
+            return Err(AnnotationError::NotPrimitive { property: name });
+        }
+        if self
+            .found
+            .iter()
+            .any(|p| p.header.eq_ignore_ascii_case(header))
+        {
+            let header = header.to_owned();
+            return Err(AnnotationError::UsedTwice { header });
+        }
+        self.found.push(HeaderParam {
+            path: path.to_vec(),
+            header: header.to_owned(),
+        });
+        Ok(())
+    }
 }
 
-/// The tool's annotated parameters, or why its annotations are invalid.
-pub fn header_params(tool: &Tool) -> Result<Vec<HeaderParam>, String> {
-    let mut out = Vec::new();
-    collect(&tool.input_schema, &mut Vec::new(), &mut out)?;
-    Ok(out)
-}
-
-/// The header text of one argument value; `None` for null or a value of the wrong kind.
-fn header_text(value: &Value) -> Option<String> {
-    match value {
-        Value::String(s) => Some(header_value::encode(s)),
-        Value::Bool(b) => Some(b.to_string()),
-        Value::Number(n) if n.is_i64() || n.is_u64() => Some(n.to_string()),
-        _ => None,
-    }
+/// The tool's annotated parameters, or why its annotations make it invalid.
+pub fn header_params(tool: &Tool) -> Result<Vec<HeaderParam>, AnnotationError> {
+    let mut search = Search::default();
+    search.value(&tool.input_schema, Some(&[]))?;
+    Ok(search.found)
 }
 
 impl Client {
-    /// The `Mcp-Param-*` headers for a call of `tool` with `arguments` (modern era only).
+    /// The `Mcp-Param-*` headers for a call of `tool` with `arguments` (modern era over
+    /// Streamable HTTP only), or why the arguments cannot be mirrored.
     pub(crate) fn parameter_headers(
         &self,
         tool: &str,
         arguments: Option<&Value>,
-    ) -> Vec<(String, String)> {
-        if self.era() != Era::Modern {
-            return Vec::new();
+    ) -> Result<Vec<(String, String)>> {
+        if self.era() != Era::Modern || self.transport_kind() != "streamable-http" {
+            return Ok(Vec::new());
         }
-        let (Some(tool), Some(arguments)) = (self.cached_tool(tool), arguments) else {
-            return Vec::new();
+        let (Some(definition), Some(arguments)) = (self.cached_tool(tool), arguments) else {
+            return Ok(Vec::new());
         };
-        let Ok(params) = header_params(&tool) else {
-            return Vec::new();
+        let Ok(params) = header_params(&definition) else {
+            return Ok(Vec::new());
         };
-        params
-            .iter()
-            .filter_map(|param| {
-                let value = param.path.iter().try_fold(arguments, |v, key| v.get(key))?;
-                Some((format!("Mcp-Param-{}", param.header), header_text(value)?))
-            })
-            .collect()
+        let mut headers = Vec::new();
+        for param in params {
+            let Some(value) = param.path.iter().try_fold(arguments, |v, key| v.get(key)) else {
+                continue;
+            };
+            let text =
+                header_value::argument_text(value).map_err(|e| McpError::InvalidArguments {
+                    tool: tool.to_owned(),
+                    message: format!("`{}`: {e}", param.path.join(".")),
+                })?;
+            if let Some(text) = text {
+                headers.push((format!("Mcp-Param-{}", param.header), text));
+            }
+        }
+        Ok(headers)
     }
 }
 
@@ -155,24 +269,77 @@ mod tests {
             ),
         ];
         for (properties, why) in cases {
-            let error = header_params(&tool(properties.clone())).expect_err("invalid");
+            let error = header_params(&tool(properties.clone()))
+                .expect_err("invalid")
+                .to_string();
             assert!(error.contains(why), "{properties}: {error}");
         }
     }
 
+    fn tool_with_schema(input_schema: Value) -> Tool {
+        serde_json::from_value(json!({"name": "t", "inputSchema": input_schema})).expect("tool")
+    }
+
     #[test]
-    fn encodes_values_and_omits_nulls() {
-        assert_eq!(header_text(&json!("us-west1")), Some("us-west1".into()));
+    fn an_annotation_outside_properties_makes_the_tool_invalid() {
+        let string = |header: &str| json!({"type": "string", "x-mcp-header": header});
+        let stray = [
+            (
+                json!({"type": "object", "x-mcp-header": "Root", "properties": {}}),
+                "`#`",
+            ),
+            (
+                json!({"type": "object", "properties": {"list": {"type": "array", "items": string("Item")}}}),
+                "`#/properties/list/items`",
+            ),
+            (
+                json!({"type": "object", "properties": {"a": {"anyOf": [{"type": "integer"}, string("A")]}}}),
+                "`#/properties/a/anyOf/1`",
+            ),
+            (
+                json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/region"}}, "$defs": {"region": string("Region")}}),
+                "`#/$defs/region`",
+            ),
+            (
+                json!({"type": "object", "if": {"required": ["a"]}, "then": {"properties": {"a": string("A")}}}),
+                "`#/then/properties/a`",
+            ),
+        ];
+        for (schema, pointer) in stray {
+            let error = header_params(&tool_with_schema(schema.clone()))
+                .expect_err("an annotation off the properties chain is never mirrored, so the tool must be rejected")
+                .to_string();
+            assert!(
+                error.contains(pointer),
+                "the warning says where the stray annotation is ({pointer}): {error}"
+            );
+        }
+
+        let nested = tool_with_schema(json!({"type": "object", "properties": {
+            "a": {"type": "object", "properties": {"b": string("B")}},
+        }}));
         assert_eq!(
-            header_text(&json!(" padded ")),
-            Some("=?base64?IHBhZGRlZCA=?=".into())
+            header_params(&nested),
+            Ok(vec![HeaderParam {
+                path: vec!["a".into(), "b".into()],
+                header: "B".into()
+            }]),
+            "nested objects are fine as long as every step is a `properties` key"
         );
-        assert_eq!(header_text(&json!(42)), Some("42".into()));
-        assert_eq!(header_text(&json!(false)), Some("false".into()));
+
+        let not_annotations = tool_with_schema(json!({"type": "object",
+            "properties": {"x-mcp-header": {"type": "string"}},
+            "default": {"x-mcp-header": "data"},
+            "examples": [{"x-mcp-header": "data"}],
+            "enum": [{"x-mcp-header": "data"}],
+            "const": {"x-mcp-header": "data"},
+            "dependentRequired": {"x-mcp-header": ["other"]},
+        }));
         assert_eq!(
-            header_text(&json!(null)),
-            None,
-            "a null argument sends no header"
+            header_params(&not_annotations),
+            Ok(vec![]),
+            "a property named x-mcp-header and instance data are not annotations; \
+             rejecting them would drop a valid tool"
         );
     }
 }

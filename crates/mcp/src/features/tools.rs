@@ -1,7 +1,8 @@
 //! `tools/call` (2025-11-25 server/tools): progress, a timeout that progress resets, `isError`
 //! kept apart from protocol errors, and `structuredContent` checked against the tool's
 //! `outputSchema` with a JSON Schema validator (2020-12 unless the schema's `$schema` says
-//! otherwise). A mismatch is reported on the result, never silently dropped.
+//! otherwise), built once per definition and within limits by `output_schema`. A mismatch, or a
+//! schema too big to run, is reported on the result, never silently dropped.
 
 use std::time::Duration;
 
@@ -92,25 +93,7 @@ pub fn check_output(tool: &Tool, structured: Option<&Value>, is_error: bool) -> 
             tool.name
         ));
     };
-    let validator = match jsonschema::validator_for(schema) {
-        Ok(validator) => validator,
-        Err(e) => {
-            return Some(format!(
-                "the outputSchema of `{}` is not a valid schema: {e}",
-                tool.name
-            ));
-        }
-    };
-    let problems: Vec<String> = validator
-        .iter_errors(structured)
-        .map(|e| format!("{} at `{}`", e, e.instance_path()))
-        .collect();
-    (!problems.is_empty()).then(|| {
-        format!(
-            "structuredContent does not match the outputSchema: {}",
-            problems.join("; ")
-        )
-    })
+    crate::features::output_schema::shared().check(&tool.name, schema, structured)
 }
 
 /// Whether the tool declares that calling it again has no further effect
@@ -151,21 +134,23 @@ impl Client {
         if let Some(arguments) = arguments {
             params.insert("arguments".into(), arguments);
         }
-        let request = |tool: Option<&Tool>| RequestOptions {
-            timeout: options.timeout,
-            reset_timeout_on_progress: true,
-            max_total: options.max_total,
-            progress: options.progress.clone(),
-            headers: self.parameter_headers(name, params.get("arguments")),
-            // A broken stream leaves it unknown whether the tool ran; only a tool that says
-            // running it twice is harmless is sent again.
-            reissue: if tool.is_some_and(safe_to_repeat) {
-                DEFAULT_REISSUE
-            } else {
-                0
-            },
+        let request = |tool: Option<&Tool>| -> Result<RequestOptions> {
+            Ok(RequestOptions {
+                timeout: options.timeout,
+                reset_timeout_on_progress: true,
+                max_total: options.max_total,
+                progress: options.progress.clone(),
+                headers: self.parameter_headers(name, params.get("arguments"))?,
+                // A broken stream leaves it unknown whether the tool ran; only a tool that says
+                // running it twice is harmless is sent again.
+                reissue: if tool.is_some_and(safe_to_repeat) {
+                    DEFAULT_REISSUE
+                } else {
+                    0
+                },
+            })
         };
-        let first = request(tool.as_ref());
+        let first = request(tool.as_ref())?;
         let mut sent = self
             .request_completing_input("tools/call", params.clone(), first)
             .await;
@@ -177,7 +162,7 @@ impl Client {
             tracing::info!("`{name}` was refused for its headers; listing the tools again");
             self.peer().cache().invalidate("tools/list");
             self.list_tools().await?;
-            let retry = request(self.cached_tool(name).as_ref());
+            let retry = request(self.cached_tool(name).as_ref())?;
             sent = self
                 .request_completing_input("tools/call", params, retry)
                 .await;

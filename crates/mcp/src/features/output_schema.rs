@@ -1,0 +1,389 @@
+//! Validators for tools' `outputSchema`s, which come from the server and so are bounded like any
+//! other input. Each schema is built into a validator once per tool definition and kept in a
+//! process-wide cache keyed by the tool's name and the SHA-256 of the schema, so a changed
+//! definition gets a new validator; the cache is bounded in entries and in schema bytes, least
+//! recently used out first (`bounded_cache`). Before it is compiled a schema must stay within
+//! [`Limits`]: its size, its JSON nesting depth and its number of schema objects. Compiling is
+//! timed, and when tools are listed it runs off the async runtime (`spawn_blocking` under a
+//! timeout). A schema past a limit is never run: the refusal, naming the limit, is what a check
+//! reports. Remote `$ref`s are never fetched (the validator is built offline).
+
+mod bounded_cache;
+
+use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::types::Tool;
+use bounded_cache::BoundedCache;
+
+/// How far a server's `outputSchema` may go before it is refused.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// The schema's size as compact JSON.
+    pub max_bytes: usize,
+    /// How deeply its JSON objects and arrays may nest.
+    pub max_depth: usize,
+    /// How many JSON objects (subschemas and keyword maps) it may hold.
+    pub max_subschemas: usize,
+    /// How long compiling it may take.
+    pub compile_time: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_bytes: 1 << 20,
+            max_depth: 64,
+            max_subschemas: 10_000,
+            compile_time: Duration::from_secs(2),
+        }
+    }
+}
+
+/// Why a schema was not built into a validator.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SchemaRefused {
+    #[error("it is larger than the limit of {limit} bytes")]
+    TooLarge { limit: usize },
+    #[error("it nests deeper than the limit of {limit} levels")]
+    TooDeep { limit: usize },
+    #[error("it has more than the limit of {limit} schema objects")]
+    TooManySubschemas { limit: usize },
+    #[error("compiling it took longer than the limit of {limit:?}")]
+    TooSlow { limit: Duration },
+    #[error("it is not a valid schema: {0}")]
+    Invalid(String),
+}
+
+type Prepared = Result<Arc<jsonschema::Validator>, SchemaRefused>;
+
+/// A tool's name and the SHA-256 of its schema.
+type Key = (String, [u8; 32]);
+
+/// How many definitions the cache keeps, and how many schema bytes in all.
+const MAX_ENTRIES: usize = 1024;
+const MAX_CACHED_BYTES: usize = 64 << 20;
+
+/// A bounded cache of output-schema validators.
+pub struct OutputSchemas {
+    limits: Limits,
+    validators: BoundedCache<Key, Prepared>,
+    compiled: AtomicUsize,
+}
+
+/// The process-wide cache `tools/call` results are checked with.
+pub fn shared() -> &'static OutputSchemas {
+    static SHARED: LazyLock<OutputSchemas> =
+        LazyLock::new(|| OutputSchemas::new(Limits::default()));
+    &SHARED
+}
+
+impl OutputSchemas {
+    pub fn new(limits: Limits) -> Self {
+        Self {
+            limits,
+            validators: BoundedCache::new(MAX_ENTRIES, MAX_CACHED_BYTES),
+            compiled: AtomicUsize::new(0),
+        }
+    }
+
+    /// How many schemas this cache has compiled (or started to) so far.
+    pub fn compiled(&self) -> usize {
+        self.compiled.load(Ordering::Relaxed)
+    }
+
+    /// Builds the validators of listed tools that are not cached yet, off the async runtime.
+    pub async fn prepare(&self, tools: &[Tool]) {
+        for tool in tools {
+            let Some(schema) = tool.extra.get("outputSchema") else {
+                continue;
+            };
+            let Err((key, bytes)) = self.lookup(&tool.name, schema) else {
+                continue;
+            };
+            let prepared = match within_shape(schema, &self.limits) {
+                Ok(()) => self.compile_off_runtime(schema).await,
+                Err(refused) => Err(refused),
+            };
+            if let Err(why) = &prepared {
+                tracing::warn!(
+                    "the outputSchema of `{}` will not be checked: {why}",
+                    tool.name
+                );
+            }
+            self.validators.insert(key, prepared, bytes);
+        }
+    }
+
+    /// Checks `structured` against the `schema` of tool `name`: why it does not match, or why
+    /// the schema was not run. A definition not prepared yet is built here, within the limits.
+    pub fn check(&self, name: &str, schema: &Value, structured: &Value) -> Option<String> {
+        let prepared = self.lookup(name, schema).unwrap_or_else(|(key, bytes)| {
+            let prepared = within_shape(schema, &self.limits).and_then(|()| {
+                self.compiled.fetch_add(1, Ordering::Relaxed);
+                compile(schema, &self.limits)
+            });
+            self.validators.insert(key, prepared.clone(), bytes);
+            prepared
+        });
+        let validator = match prepared {
+            Ok(validator) => validator,
+            Err(refused) => {
+                return Some(format!(
+                    "the outputSchema of `{name}` was not run: {refused}"
+                ));
+            }
+        };
+        let problems: Vec<String> = validator
+            .iter_errors(structured)
+            .map(|e| format!("{} at `{}`", e, e.instance_path()))
+            .collect();
+        (!problems.is_empty()).then(|| {
+            format!(
+                "structuredContent does not match the outputSchema: {}",
+                problems.join("; ")
+            )
+        })
+    }
+
+    /// Compiles on a blocking thread, refusing the schema if that takes past the limit (the
+    /// thread runs on, and its validator is dropped).
+    async fn compile_off_runtime(&self, schema: &Value) -> Prepared {
+        let (schema, limits) = (schema.clone(), self.limits);
+        self.compiled.fetch_add(1, Ordering::Relaxed);
+        let compiling = tokio::task::spawn_blocking(move || compile(&schema, &limits));
+        match tokio::time::timeout(limits.compile_time, compiling).await {
+            Ok(Ok(prepared)) => prepared,
+            Ok(Err(failed)) => Err(SchemaRefused::Invalid(failed.to_string())),
+            Err(_) => Err(SchemaRefused::TooSlow {
+                limit: limits.compile_time,
+            }),
+        }
+    }
+
+    /// The cache key of a schema and its size, or `TooLarge` as soon as it passes the limit.
+    fn key(&self, name: &str, schema: &Value) -> Result<(Key, usize), SchemaRefused> {
+        let mut digest = LimitedDigest {
+            hasher: Sha256::new(),
+            bytes: 0,
+            limit: self.limits.max_bytes,
+        };
+        serde_json::to_writer(&mut digest, schema).map_err(|_| SchemaRefused::TooLarge {
+            limit: self.limits.max_bytes,
+        })?;
+        Ok((
+            (name.to_owned(), digest.hasher.finalize().into()),
+            digest.bytes,
+        ))
+    }
+
+    /// What is known of this definition (a validator, or why there is none), or the key and
+    /// size to build it under.
+    fn lookup(&self, name: &str, schema: &Value) -> Result<Prepared, (Key, usize)> {
+        match self.key(name, schema) {
+            Ok((key, bytes)) => self.validators.get(&key).ok_or((key, bytes)),
+            Err(refused) => Ok(Err(refused)),
+        }
+    }
+}
+
+/// A writer that hashes what it is given and fails once more than `limit` bytes came.
+struct LimitedDigest {
+    hasher: Sha256,
+    bytes: usize,
+    limit: usize,
+}
+
+impl Write for LimitedDigest {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.bytes += buf.len();
+        if self.bytes > self.limit {
+            return Err(std::io::Error::other("over the size limit"));
+        }
+        self.hasher.update(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Compiles the schema offline and times it.
+fn compile(schema: &Value, limits: &Limits) -> Prepared {
+    let started = Instant::now();
+    let validator = jsonschema::options()
+        .offline()
+        .build(schema)
+        .map_err(|e| SchemaRefused::Invalid(e.to_string()))?;
+    if started.elapsed() > limits.compile_time {
+        return Err(SchemaRefused::TooSlow {
+            limit: limits.compile_time,
+        });
+    }
+    Ok(Arc::new(validator))
+}
+
+/// Walks the schema without recursion, counting its objects and measuring its depth.
+fn within_shape(schema: &Value, limits: &Limits) -> Result<(), SchemaRefused> {
+    let mut objects = 0;
+    let mut stack = vec![(schema, 1)];
+    while let Some((value, depth)) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                objects += 1;
+                stack.extend(map.values().map(|child| (child, depth + 1)));
+            }
+            Value::Array(items) => stack.extend(items.iter().map(|child| (child, depth + 1))),
+            _ => continue,
+        }
+        if depth > limits.max_depth {
+            return Err(SchemaRefused::TooDeep {
+                limit: limits.max_depth,
+            });
+        }
+        if objects > limits.max_subschemas {
+            return Err(SchemaRefused::TooManySubschemas {
+                limit: limits.max_subschemas,
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tool(name: &str, output_schema: Value) -> Tool {
+        serde_json::from_value(
+            json!({"name": name, "inputSchema": {"type": "object"}, "outputSchema": output_schema}),
+        )
+        .expect("tool")
+    }
+
+    fn says(problem: &Option<String>, words: &str) -> bool {
+        problem.as_deref().is_some_and(|p| p.contains(words))
+    }
+
+    fn counted(kind: &str) -> Value {
+        json!({"type": "object", "properties": {"n": {"type": kind}}, "required": ["n"]})
+    }
+
+    #[tokio::test]
+    async fn a_validator_is_built_once_per_tool_definition() {
+        let schemas = OutputSchemas::new(Limits::default());
+        let listed = [tool("count", counted("integer"))];
+        schemas.prepare(&listed).await;
+        schemas.prepare(&listed).await;
+        for _ in 0..3 {
+            assert_eq!(
+                schemas.check("count", &counted("integer"), &json!({"n": 1})),
+                None
+            );
+        }
+        let mismatch = schemas.check("count", &counted("integer"), &json!({"n": "one"}));
+        assert!(
+            says(&mismatch, "/n"),
+            "the cached validator still reports a mismatch"
+        );
+        assert_eq!(
+            schemas.compiled(),
+            1,
+            "listing twice and checking four results compile the schema once; compiling on \
+             every call lets a server make each call as slow as its schema"
+        );
+
+        let changed = [tool("count", counted("string"))];
+        schemas.prepare(&changed).await;
+        assert_eq!(
+            schemas.check("count", &counted("string"), &json!({"n": "one"})),
+            None,
+            "a changed definition is checked against its new schema, not the old validator"
+        );
+        assert_eq!(
+            schemas.compiled(),
+            2,
+            "the changed definition is built once more"
+        );
+
+        let unlisted = counted("boolean");
+        assert!(schemas.check("flag", &unlisted, &json!({"n": 1})).is_some());
+        assert_eq!(schemas.check("flag", &unlisted, &json!({"n": true})), None);
+        assert_eq!(
+            schemas.compiled(),
+            3,
+            "a definition never listed is built on its first check and then reused"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_schema_past_the_limits_is_reported_not_run() {
+        let schemas = OutputSchemas::new(Limits::default());
+        let mut deep = json!({"type": "integer"});
+        for _ in 0..100 {
+            deep = json!({"type": "array", "items": deep});
+        }
+        let many = json!({"anyOf": vec![json!({"type": "string"}); 10_001]});
+        let large = json!({"type": "string", "description": "x".repeat(1 << 20)});
+        let cases = [
+            (deep, "deeper than the limit of 64 levels"),
+            (many, "more than the limit of 10000 schema objects"),
+            (large, "larger than the limit of 1048576 bytes"),
+        ];
+        for (schema, limit) in cases {
+            schemas.prepare(&[tool("huge", schema.clone())]).await;
+            let problem = schemas.check("huge", &schema, &json!(42));
+            assert!(
+                says(&problem, "was not run") && says(&problem, limit),
+                "the result says which limit the schema passed ({limit}): {problem:?}"
+            );
+        }
+        assert_eq!(
+            schemas.compiled(),
+            0,
+            "a schema past a size limit is never handed to the compiler"
+        );
+
+        let slow = OutputSchemas::new(Limits {
+            compile_time: Duration::ZERO,
+            ..Limits::default()
+        });
+        let schema = counted("integer");
+        slow.prepare(&[tool("slow", schema.clone())]).await;
+        let problem = slow.check("slow", &schema, &json!({"n": "not checked"}));
+        assert!(
+            says(&problem, "compiling it took longer"),
+            "a schema that compiles too slowly is refused, not run: {problem:?}"
+        );
+        assert_eq!(
+            slow.compiled(),
+            1,
+            "and it is not compiled again on the next check"
+        );
+    }
+
+    #[test]
+    fn a_remote_ref_is_never_fetched() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listener");
+        listener.set_nonblocking(true).expect("non-blocking");
+        let address = listener.local_addr().expect("address");
+        let schemas = OutputSchemas::new(Limits::default());
+        let schema = json!({"$ref": format!("http://{address}/schema.json")});
+        let problem = schemas.check("remote", &schema, &json!(1));
+        assert!(
+            says(&problem, "not a valid schema"),
+            "an unresolvable reference makes the schema unusable: {problem:?}"
+        );
+        assert!(
+            matches!(listener.accept(), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
+            "a server's schema must not make the client connect to a URL of its choosing"
+        );
+    }
+}
