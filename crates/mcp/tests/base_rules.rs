@@ -1,0 +1,202 @@
+//! Base-protocol rules of the handshake era that no conformance scenario checks, against
+//! scripted stdio servers: notifications are never answered and `ping` is answered at once with
+//! an empty result; cancellations that name nothing of the server's are ignored; progress
+//! tokens are unique across requests; an empty cursor is still a cursor; and `initialize` is
+//! never cancelled.
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use gatehouse_mcp::peer::RefusingHandler;
+use gatehouse_mcp::{CallOptions, Client, ClientOptions, McpError};
+use support::{connect_stdio, first_text, script};
+
+/// A legacy server's prelude: `send`, `read`, `reply`, and a handshake that refuses the era
+/// probe as a legacy server does.
+const LEGACY: &str = r#"
+import json, sys
+def send(obj): print(json.dumps(obj), flush=True)
+def read():
+    line = sys.stdin.readline()
+    if not line: sys.exit(0)
+    return json.loads(line)
+def reply(msg, result): send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+def tool(name): return {"name": name, "inputSchema": {"type": "object"}}
+init = read()
+while init.get("method") == "server/discover":
+    send({"jsonrpc": "2.0", "id": init["id"], "error": {"code": -32601, "message": "Method not found"}})
+    init = read()
+reply(init, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+             "serverInfo": {"name": "scripted", "version": "1"}})
+read()  # notifications/initialized
+"#;
+
+async fn connect_legacy(body: &str) -> Client {
+    connect_stdio(&script(&format!("{LEGACY}\n{body}")))
+        .await
+        .expect("connect")
+}
+
+async fn tool_names(client: &Client) -> Vec<String> {
+    let page = client.list_tools().await.expect("tools/list");
+    page.items.into_iter().map(|t| t.name).collect()
+}
+
+#[tokio::test]
+async fn a_notification_is_never_answered_and_a_ping_is_answered_empty() {
+    // With its first listing the server sends two notifications and a ping; the second listing
+    // reports every response it received in between.
+    let body = r#"
+first = read()
+send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hi"}})
+send({"jsonrpc": "2.0", "method": "notifications/unknown/thing"})
+send({"jsonrpc": "2.0", "id": "srv-ping", "method": "ping"})
+reply(first, {"tools": []})
+heard = []
+while True:
+    msg = read()
+    if msg.get("method") == "tools/list":
+        reply(msg, {"tools": [tool(json.dumps(m, sort_keys=True)) for m in heard]})
+    elif "method" not in msg:
+        heard.append(msg)
+"#;
+    let client = connect_legacy(body).await;
+    assert!(tool_names(&client).await.is_empty());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        tool_names(&client).await,
+        [r#"{"id": "srv-ping", "jsonrpc": "2.0", "result": {}}"#],
+        "the ping gets an empty result, and neither notification gets any answer"
+    );
+    client.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn invalid_cancellations_are_ignored() {
+    // Before answering, the server sends cancellations that name nothing of its own: an unknown
+    // id, no id, a malformed id, and the id of the client's own pending request.
+    let body = r#"
+while True:
+    msg = read()
+    if msg.get("method") != "tools/list":
+        continue
+    for params in [{"requestId": 999}, {}, {"requestId": {"odd": True}}, {"requestId": msg["id"]}]:
+        send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": params})
+    send({"jsonrpc": "2.0", "method": "notifications/cancelled"})
+    reply(msg, {"tools": [tool("still-here")]})
+"#;
+    let client = connect_legacy(body).await;
+    assert_eq!(
+        tool_names(&client).await,
+        ["still-here"],
+        "cancellations that name no request of the server's change nothing"
+    );
+    assert_eq!(tool_names(&client).await, ["still-here"]);
+    client.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn progress_tokens_are_unique_across_requests() {
+    // The server takes two calls before answering either, and answers each with its token.
+    let body = r#"
+calls = []
+while len(calls) < 2:
+    msg = read()
+    if msg.get("method") == "tools/call":
+        calls.append(msg)
+for msg in calls:
+    token = msg["params"]["_meta"]["progressToken"]
+    reply(msg, {"content": [{"type": "text", "text": json.dumps(token)}]})
+"#;
+    let client = connect_legacy(body).await;
+    let call = || {
+        let (progress, _updates) = tokio::sync::mpsc::unbounded_channel();
+        let options = CallOptions {
+            progress: Some(progress),
+            ..CallOptions::default()
+        };
+        client.call_tool("work", None, options)
+    };
+    let (a, b) = tokio::join!(call(), call());
+    let (a, b) = (
+        first_text(&a.expect("call a")),
+        first_text(&b.expect("call b")),
+    );
+    assert_ne!(
+        a, b,
+        "two requests in flight never share a progress token, or their updates would mix"
+    );
+    client.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn an_empty_cursor_is_a_cursor() {
+    let body = r#"
+while True:
+    msg = read()
+    if msg.get("method") != "tools/list":
+        continue
+    cursor = (msg.get("params") or {}).get("cursor")
+    if cursor is None:
+        reply(msg, {"tools": [tool("first")], "nextCursor": ""})
+    elif cursor == "":
+        reply(msg, {"tools": [tool("second")]})
+"#;
+    let client = connect_legacy(body).await;
+    assert_eq!(
+        tool_names(&client).await,
+        ["first", "second"],
+        "an empty nextCursor means another page (pagination: only null ends the list)"
+    );
+    client.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn initialize_is_never_cancelled() {
+    // The server never answers initialize and writes what it received to a file once its
+    // input closes.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let record = dir.path().join("received.json");
+    let source = format!(
+        r#"
+import json, sys
+received = []
+for line in sys.stdin:
+    msg = json.loads(line)
+    received.append(msg.get("method"))
+    if msg.get("method") == "server/discover":
+        print(json.dumps({{"jsonrpc": "2.0", "id": msg["id"], "error": {{"code": -32601, "message": "Method not found"}}}}), flush=True)
+open({path:?}, "w").write(json.dumps(received))
+"#,
+        path = record.display().to_string()
+    );
+    let options = ClientOptions {
+        initialize_timeout: Duration::from_millis(500),
+        ..ClientOptions::default()
+    };
+    let error = Client::connect_stdio(&script(&source), options, Arc::new(RefusingHandler))
+        .await
+        .expect_err("an unanswered initialize fails the connection");
+    assert!(
+        matches!(&error, McpError::Timeout { method, .. } if method == "initialize"),
+        "{error:?}"
+    );
+    let mut received = None;
+    for _ in 0..100 {
+        if let Ok(text) = std::fs::read_to_string(&record) {
+            received = serde_json::from_str::<Vec<Option<String>>>(&text).ok();
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        received.expect("the server wrote what it received"),
+        [
+            Some("server/discover".to_owned()),
+            Some("initialize".to_owned())
+        ],
+        "no notifications/cancelled for initialize (2025-11-25 cancellation)"
+    );
+}
