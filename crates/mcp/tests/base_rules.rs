@@ -200,3 +200,60 @@ open({path:?}, "w").write(json.dumps(received))
         "no notifications/cancelled for initialize (2025-11-25 cancellation)"
     );
 }
+
+#[tokio::test]
+async fn progress_does_not_extend_a_call_past_its_cap() {
+    // The server reports progress every 100 ms and never answers.
+    let body = r#"
+import time
+msg = read()
+while True:
+    token = msg["params"]["_meta"]["progressToken"]
+    send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": 1}})
+    time.sleep(0.1)
+"#;
+    let client = connect_legacy(body).await;
+    let (progress, _updates) = tokio::sync::mpsc::unbounded_channel();
+    let options = CallOptions {
+        timeout: Duration::from_millis(300),
+        max_total: Some(Duration::from_secs(1)),
+        progress: Some(progress),
+        task_status: None,
+    };
+    let started = std::time::Instant::now();
+    let error = client
+        .call_tool("endless", None, options)
+        .await
+        .expect_err("a call that only ever reports progress ends at its cap");
+    assert!(matches!(error, McpError::Timeout { .. }), "{error:?}");
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(900),
+        "progress reset the 300 ms timeout until the cap: {took:?}"
+    );
+    client.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn a_resource_not_found_from_an_older_server_is_recognised() {
+    let body = r#"
+while True:
+    msg = read()
+    if msg.get("method") == "resources/read":
+        send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32002, "message": "Resource not found"}})
+"#;
+    let source = format!("{LEGACY}\n{body}").replace(
+        r#""capabilities": {"tools": {}}"#,
+        r#""capabilities": {"resources": {}}"#,
+    );
+    let client = connect_stdio(&script(&source)).await.expect("connect");
+    let error = client
+        .read_resource("file:///gone")
+        .await
+        .expect_err("missing");
+    assert!(
+        matches!(&error, McpError::ResourceNotFound { uri, .. } if uri == "file:///gone"),
+        "-32002 is taken as resource-not-found for backwards compatibility: {error:?}"
+    );
+    client.close().await.expect("close");
+}

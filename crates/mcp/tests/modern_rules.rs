@@ -255,3 +255,33 @@ while True:
     );
     client.close().await.expect("close");
 }
+
+#[tokio::test]
+async fn an_expired_page_is_fetched_again_with_its_cursor() {
+    // The first page stays fresh for a minute, the second for 1 ms; the script counts the
+    // requests it gets for each page and reports them in the names.
+    let body = r#"
+discover({"tools": {}})
+asked = {}
+def tool(name): return {"name": name, "inputSchema": {"type": "object"}}
+while True:
+    msg = read()
+    if msg.get("method") != "tools/list":
+        continue
+    cursor = (msg.get("params") or {}).get("cursor")
+    asked[cursor] = asked.get(cursor, 0) + 1
+    if cursor is None:
+        reply(msg, {"tools": [tool(f"first-{asked[cursor]}")], "nextCursor": "c", "ttlMs": 60000})
+    else:
+        reply(msg, {"tools": [tool(f"second-{asked[cursor]}")], "ttlMs": 1})
+"#;
+    let client = connect_modern(body).await;
+    assert_eq!(tool_names(&client).await, ["first-1", "second-1"]);
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    assert_eq!(
+        tool_names(&client).await,
+        ["first-1", "second-2"],
+        "the fresh first page is reused and the expired one fetched again with its cursor"
+    );
+    client.close().await.expect("close");
+}
