@@ -91,8 +91,21 @@ fn ask(server: &str, params: &Value) -> std::io::Result<Value> {
     let _turn = TERMINAL
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let mut input = std::io::stdin().lock();
-    let mut out = std::io::stderr().lock();
+    ask_with(
+        server,
+        params,
+        &mut std::io::stdin().lock(),
+        &mut std::io::stderr().lock(),
+    )
+}
+
+/// Puts one elicitation request to the person reading `out` and typing into `input`.
+fn ask_with(
+    server: &str,
+    params: &Value,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> std::io::Result<Value> {
     let message = params
         .get("message")
         .and_then(Value::as_str)
@@ -101,11 +114,10 @@ fn ask(server: &str, params: &Value) -> std::io::Result<Value> {
     if params.get("mode").and_then(Value::as_str) == Some("url") {
         let url = params.get("url").and_then(Value::as_str).unwrap_or("");
         writeln!(out, "It wants you to open: {}", visible(url))?;
-        let consent = read(
-            &mut input,
-            &mut out,
-            "Open it yourself and continue? [y/N] ",
-        )?;
+        for line in describe_site(url) {
+            writeln!(out, "  {line}")?;
+        }
+        let consent = read(input, out, "Open it yourself and continue? [y/N] ")?;
         let action = if consent.eq_ignore_ascii_case("y") || consent.eq_ignore_ascii_case("yes") {
             "accept"
         } else {
@@ -120,7 +132,7 @@ fn ask(server: &str, params: &Value) -> std::io::Result<Value> {
     let fields = form_fields(params.get("requestedSchema").unwrap_or(&Value::Null));
     let mut content = Map::new();
     for field in &fields {
-        match ask_field(&mut input, &mut out, field)? {
+        match ask_field(input, out, field)? {
             Answer::Value(value) => {
                 content.insert(field.name.clone(), value);
             }
@@ -128,7 +140,7 @@ fn ask(server: &str, params: &Value) -> std::io::Result<Value> {
             Answer::Cancel => return Ok(json!({ "action": "cancel" })),
         }
     }
-    let confirm = read(&mut input, &mut out, "Send these answers? [Y/n] ")?;
+    let confirm = read(input, out, "Send these answers? [Y/n] ")?;
     if confirm.eq_ignore_ascii_case("n") || confirm.eq_ignore_ascii_case("no") {
         return Ok(json!({ "action": "decline" }));
     }
@@ -196,6 +208,39 @@ fn default_text(default: &Value) -> String {
     }
 }
 
+/// What the person should know about where a URL leads (2025-11-25 client/elicitation, "Safe
+/// URL Handling": highlight the domain, warn about Punycode and other suspicious forms). The
+/// URL is only parsed here, never fetched.
+fn describe_site(url: &str) -> Vec<String> {
+    let Ok(parsed) = url::Url::parse(url) else {
+        return vec!["WARNING: this is not a valid URL; do not open it".into()];
+    };
+    let mut lines = Vec::new();
+    match parsed.host_str() {
+        Some(host) => lines.push(format!("site: {}", visible(host).to_uppercase())),
+        None => lines.push("WARNING: this URL names no site".into()),
+    }
+    if parsed.scheme() != "https" {
+        lines.push(format!(
+            "WARNING: it is not https but `{}`",
+            visible(parsed.scheme())
+        ));
+    }
+    if parsed
+        .host_str()
+        .is_some_and(|h| h.split('.').any(|label| label.starts_with("xn--")))
+    {
+        lines.push(
+            "WARNING: the site name is written in Punycode (xn--) and may imitate another one"
+                .into(),
+        );
+    }
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        lines.push("WARNING: the URL carries a user name, which can disguise the real site".into());
+    }
+    lines
+}
+
 /// Prompts and reads one trimmed line; end of input is an error (the terminal went away).
 fn read(input: &mut impl BufRead, out: &mut impl Write, prompt: &str) -> std::io::Result<String> {
     write!(out, "{prompt}")?;
@@ -208,4 +253,71 @@ fn read(input: &mut impl BufRead, out: &mut impl Write, prompt: &str) -> std::io
         ));
     }
     Ok(line.trim().to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the person saw and what was answered, for `typed` lines of input.
+    fn put(params: Value, typed: &str) -> (String, Value) {
+        let mut out = Vec::new();
+        let answer = ask_with("srv", &params, &mut typed.as_bytes(), &mut out)
+            .unwrap_or_else(|e| json!({ "error": e.to_string() }));
+        (String::from_utf8_lossy(&out).into_owned(), answer)
+    }
+
+    #[test]
+    fn a_url_is_shown_whole_and_opened_only_with_consent() {
+        let url = "https://auth.example.test/connect?session=42";
+        let params = json!({"mode": "url", "message": "Sign in", "url": url, "elicitationId": "e"});
+        let (shown, declined) = put(params.clone(), "\n");
+        assert!(
+            shown.contains(url),
+            "the full URL is shown before any consent: {shown}"
+        );
+        assert_eq!(
+            declined["action"], "decline",
+            "no consent by default: nothing is opened"
+        );
+        assert_eq!(put(params, "yes\n").1["action"], "accept");
+    }
+
+    #[test]
+    fn the_site_is_highlighted_and_suspicious_urls_are_flagged() {
+        assert_eq!(
+            describe_site("https://auth.example.test/x"),
+            ["site: AUTH.EXAMPLE.TEST"]
+        );
+        let lookalike = describe_site("https://xn--pple-43d.com/login");
+        assert!(
+            lookalike.iter().any(|l| l.contains("Punycode")),
+            "a Punycode host may imitate another: {lookalike:?}"
+        );
+        let disguised = describe_site("http://bank.example@evil.test/");
+        assert!(
+            disguised.contains(&"site: EVIL.TEST".to_owned()),
+            "{disguised:?}"
+        );
+        assert!(disguised.iter().any(|l| l.contains("not https")));
+        assert!(disguised.iter().any(|l| l.contains("user name")));
+        assert!(describe_site("not a url")[0].starts_with("WARNING"));
+    }
+
+    #[test]
+    fn a_form_can_be_cancelled_at_any_field_or_declined_at_the_end() {
+        let schema = json!({"type": "object", "properties": {
+            "name": {"type": "string", "title": "Name"},
+            "age": {"type": "integer", "title": "Age"}}, "required": ["name"]});
+        let params = json!({"message": "Who are you?", "requestedSchema": schema});
+        let (shown, cancelled) = put(params.clone(), "Ada\n!cancel\n");
+        assert!(shown.contains("!cancel"), "the way out is offered: {shown}");
+        assert_eq!(cancelled["action"], "cancel");
+        assert_eq!(put(params.clone(), "Ada\n36\nn\n").1["action"], "decline");
+        let (_, sent) = put(params, "Ada\n36\n\n");
+        assert_eq!(
+            sent,
+            json!({"action": "accept", "content": {"name": "Ada", "age": 36}})
+        );
+    }
 }
