@@ -370,6 +370,17 @@ mod tests {
     }
 
     #[test]
+    fn an_unknown_dialect_is_reported_not_guessed() {
+        let schemas = OutputSchemas::new(Limits::default());
+        let schema = json!({"$schema": "https://dialects.example.test/mine", "type": "string"});
+        let problem = schemas.check("dialect", &schema, &json!(42));
+        assert!(
+            says(&problem, "not a valid schema"),
+            "a dialect the validator does not know is an error, never a guess: {problem:?}"
+        );
+    }
+
+    #[test]
     fn a_remote_ref_is_never_fetched() {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listener");
         listener.set_nonblocking(true).expect("non-blocking");
