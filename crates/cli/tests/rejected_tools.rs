@@ -4,34 +4,22 @@
 
 mod support;
 
-use support::{add_stdio, ok, ok_json, stderr};
+use support::{add_scripted, ok, ok_json, stderr};
 
 /// A legacy server with one good tool and one whose annotation sits under `items`.
 const SERVER: &str = r#"
-import json, sys
-def send(obj): print(json.dumps(obj), flush=True)
 BAD = {"type": "object", "properties": {"tags": {"type": "array",
        "items": {"type": "string", "x-mcp-header": "Tag"}}}}
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg: continue
-    method = msg.get("method")
-    if method == "initialize":
-        result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-                  "serverInfo": {"name": "annotated", "version": "1"}}
-    elif method == "tools/list":
-        result = {"tools": [{"name": "good", "inputSchema": {"type": "object"}},
-                            {"name": "tagged", "inputSchema": BAD}]}
-    else:
-        send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "unknown"}})
-        continue
-    send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+def answer(method, params):
+    if method == "tools/list":
+        return {"tools": [tool("good"), tool("tagged", inputSchema=BAD)]}
+serve({"tools": {}}, answer, name="annotated")
 "#;
 
 #[test]
 fn a_rejected_tool_is_named_with_the_reason() {
     let dir = tempfile::tempdir().expect("temp dir");
-    add_stdio(dir.path(), "annotated", "python3", &["-u", "-c", SERVER]);
+    add_scripted(dir.path(), "annotated", SERVER);
     let output = support::gatehouse(dir.path(), &["tools", "annotated"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let warned = stderr(&output);

@@ -4,32 +4,19 @@
 
 mod support;
 
-use support::{add_stdio, exits, ok, ok_json, stderr};
+use support::{add_scripted, exits, ok, ok_json, stderr};
 
 /// A legacy server with one tool, `shout`, whose every text carries control characters.
 const HOSTILE: &str = r#"
-import json, sys
-def send(obj): print(json.dumps(obj), flush=True)
 NASTY = "red\u001b[31m title\u001b]0;pwned\u0007 back\rover \u202eevil"
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg: continue
-    method = msg.get("method")
-    if method == "initialize":
-        result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-                  "serverInfo": {"name": "hostile", "version": "1"}}
-    elif method == "tools/list":
-        result = {"tools": [{"name": "shout", "description": NASTY, "inputSchema": {"type": "object"}},
-                            {"name": "fail", "inputSchema": {"type": "object"}}]}
-    elif method == "tools/call" and msg["params"]["name"] == "shout":
-        result = {"content": [{"type": "text", "text": NASTY}]}
-    elif method == "tools/call":
-        send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32603, "message": NASTY}})
-        continue
-    else:
-        send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "unknown"}})
-        continue
-    send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+def answer(method, params):
+    if method == "tools/list":
+        return {"tools": [tool("shout", description=NASTY), tool("fail")]}
+    if method == "tools/call" and params["name"] == "shout":
+        return {"content": [{"type": "text", "text": NASTY}]}
+    if method == "tools/call":
+        raise Refuse(-32603, NASTY)
+serve({"tools": {}}, answer, name="hostile")
 "#;
 
 const NASTY: &str = "red\u{1b}[31m title\u{1b}]0;pwned\u{7} back\rover \u{202e}evil";
@@ -46,7 +33,7 @@ fn assert_inert(what: &str, text: &str) {
 #[test]
 fn server_text_is_shown_not_obeyed() {
     let dir = tempfile::tempdir().expect("temp dir");
-    add_stdio(dir.path(), "hostile", "python3", &["-u", "-c", HOSTILE]);
+    add_scripted(dir.path(), "hostile", HOSTILE);
 
     let tools = ok(dir.path(), &["tools", "hostile"]);
     assert_inert("tools", &tools);

@@ -23,22 +23,15 @@ fn unique_secret() -> String {
 /// A python3 MCP server that reports whether API_TOKEN matches the given SHA-256, without the
 /// secret itself appearing in its arguments.
 fn checking_server(name: &str, secret: &str, token: Option<&str>) -> ServerInput {
-    let source = r#"
-import hashlib, json, os, sys
+    let source = support::scripted_source(
+        r#"
+import hashlib, os
 ok = hashlib.sha256(os.environ.get("API_TOKEN", "").encode()).hexdigest() == sys.argv[1]
-def send(obj): print(json.dumps(obj), flush=True)
-def read(): return json.loads(sys.stdin.readline())
-init = read()
-while init.get("method") == "server/discover":  # a legacy server refuses the era probe
-    send({"jsonrpc": "2.0", "id": init["id"], "error": {"code": -32601, "message": "Method not found"}})
-    init = read()
-print(json.dumps({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": "2025-11-25",
-      "capabilities": {"tools": {}}, "serverInfo": {"name": "token-ok" if ok else "token-wrong", "version": "1"}}}), flush=True)
-sys.stdin.readline()
-req = json.loads(sys.stdin.readline())
-print(json.dumps({"jsonrpc": "2.0", "id": req["id"], "result": {"tools": []}}), flush=True)
+handshake({"tools": {}}, name="token-ok" if ok else "token-wrong")
+reply(read(), {"tools": []})
 sys.stdin.read()
-"#;
+"#,
+    );
     let digest = sha256_hex(secret);
     let mut env = vec![EnvVar {
         key: "PLAIN".into(),
@@ -58,7 +51,7 @@ sys.stdin.read()
         roots: Vec::new(),
         spec: ServerSpec::Stdio {
             command: "python3".into(),
-            args: vec!["-c".into(), source.into(), digest],
+            args: vec!["-c".into(), source, digest],
             env,
             cwd: None,
         },

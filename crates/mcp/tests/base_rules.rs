@@ -11,37 +11,12 @@ use std::time::Duration;
 
 use gatehouse_mcp::peer::RefusingHandler;
 use gatehouse_mcp::{CallOptions, Client, ClientOptions, McpError};
-use support::{connect_stdio, first_text, script};
+use support::{connect_stdio, first_text, scripted, tool_names};
 
-/// A legacy server's prelude: `send`, `read`, `reply`, and a handshake that refuses the era
-/// probe as a legacy server does.
-const LEGACY: &str = r#"
-import json, sys
-def send(obj): print(json.dumps(obj), flush=True)
-def read():
-    line = sys.stdin.readline()
-    if not line: sys.exit(0)
-    return json.loads(line)
-def reply(msg, result): send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
-def tool(name): return {"name": name, "inputSchema": {"type": "object"}}
-init = read()
-while init.get("method") == "server/discover":
-    send({"jsonrpc": "2.0", "id": init["id"], "error": {"code": -32601, "message": "Method not found"}})
-    init = read()
-reply(init, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-             "serverInfo": {"name": "scripted", "version": "1"}})
-read()  # notifications/initialized
-"#;
-
+/// Connects to a scripted legacy server offering tools; `body` runs after the handshake.
 async fn connect_legacy(body: &str) -> Client {
-    connect_stdio(&script(&format!("{LEGACY}\n{body}")))
-        .await
-        .expect("connect")
-}
-
-async fn tool_names(client: &Client) -> Vec<String> {
-    let page = client.list_tools().await.expect("tools/list");
-    page.items.into_iter().map(|t| t.name).collect()
+    let source = format!("handshake({{\"tools\": {{}}}})\n{body}");
+    connect_stdio(&scripted(&source)).await.expect("connect")
 }
 
 #[tokio::test]
@@ -161,13 +136,12 @@ async fn initialize_is_never_cancelled() {
     let record = dir.path().join("received.json");
     let source = format!(
         r#"
-import json, sys
 received = []
 for line in sys.stdin:
     msg = json.loads(line)
     received.append(msg.get("method"))
     if msg.get("method") == "server/discover":
-        print(json.dumps({{"jsonrpc": "2.0", "id": msg["id"], "error": {{"code": -32601, "message": "Method not found"}}}}), flush=True)
+        fail(msg)
 open({path:?}, "w").write(json.dumps(received))
 "#,
         path = record.display().to_string()
@@ -176,7 +150,7 @@ open({path:?}, "w").write(json.dumps(received))
         initialize_timeout: Duration::from_millis(500),
         ..ClientOptions::default()
     };
-    let error = Client::connect_stdio(&script(&source), options, Arc::new(RefusingHandler))
+    let error = Client::connect_stdio(&scripted(&source), options, Arc::new(RefusingHandler))
         .await
         .expect_err("an unanswered initialize fails the connection");
     assert!(
@@ -242,11 +216,8 @@ while True:
     if msg.get("method") == "resources/read":
         send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32002, "message": "Resource not found"}})
 "#;
-    let source = format!("{LEGACY}\n{body}").replace(
-        r#""capabilities": {"tools": {}}"#,
-        r#""capabilities": {"resources": {}}"#,
-    );
-    let client = connect_stdio(&script(&source)).await.expect("connect");
+    let source = format!("handshake({{\"resources\": {{}}}})\n{body}");
+    let client = connect_stdio(&scripted(&source)).await.expect("connect");
     let error = client
         .read_resource("file:///gone")
         .await

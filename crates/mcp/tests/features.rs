@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use gatehouse_mcp::content::KnownContent;
 use gatehouse_mcp::{Client, CompletionRef, Content, LogLevel, McpError, Role, StdioConfig};
-use support::{everything, script};
+use support::{everything, scripted};
 
 async fn connect(config: &StdioConfig) -> Client {
     support::connect_stdio(config)
@@ -226,16 +226,7 @@ async fn sets_the_log_level_and_pings() {
 
 /// A script server that lists resources on three pages and declares only `resources`.
 const PAGINATING: &str = r#"
-import json, sys
-def send(obj): print(json.dumps(obj), flush=True)
-def read(): return json.loads(sys.stdin.readline())
-init = read()
-while init.get("method") == "server/discover":  # a legacy server refuses the era probe
-    send({"jsonrpc": "2.0", "id": init["id"], "error": {"code": -32601, "message": "Method not found"}})
-    init = read()
-send({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": "2025-11-25",
-      "capabilities": {"resources": {}}, "serverInfo": {"name": "pages", "version": "1"}}})
-read()  # notifications/initialized
+handshake({"resources": {}}, name="pages")
 pages = {None: ("p2", ["a", "b"]), "p2": ("p3", ["c"]), "p3": (None, ["d"])}
 while True:
     line = sys.stdin.readline()
@@ -256,7 +247,7 @@ while True:
 
 #[tokio::test]
 async fn follows_every_page_and_refuses_undeclared_features() {
-    let client = connect(&script(PAGINATING)).await;
+    let client = connect(&scripted(PAGINATING)).await;
     let resources = client.list_resources().await.expect("three pages");
     let names: Vec<&str> = resources.items.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(

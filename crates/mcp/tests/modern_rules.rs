@@ -10,36 +10,12 @@ use std::time::Duration;
 use gatehouse_mcp::{
     CallOptions, Client, Era, Listener, ListenerEvent, McpError, NotificationFilter,
 };
-use support::{connect_stdio, script};
-
-/// A modern server's prelude: `send`, `read`, and `discover()`, which answers the probe.
-const MODERN: &str = r#"
-import json, sys
-def send(obj): print(json.dumps(obj), flush=True)
-def read():
-    line = sys.stdin.readline()
-    if not line: sys.exit(0)
-    return json.loads(line)
-def reply(msg, result): send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
-def discover(capabilities):
-    probe = read()
-    assert probe["method"] == "server/discover", probe
-    reply(probe, {"supportedVersions": ["2026-07-28"], "capabilities": capabilities,
-                  "serverInfo": {"name": "scripted-modern", "version": "1"}, "resultType": "complete"})
-"#;
+use support::{connect_stdio, scripted, tool_names};
 
 async fn connect_modern(body: &str) -> Client {
-    let client = connect_stdio(&script(&format!("{MODERN}\n{body}")))
-        .await
-        .expect("connect");
+    let client = connect_stdio(&scripted(body)).await.expect("connect");
     assert_eq!(client.era(), Era::Modern, "{}", client.era_reason());
     client
-}
-
-/// Tool names of a listing, which the scripts use to report what they received.
-async fn tool_names(client: &Client) -> Vec<String> {
-    let page = client.list_tools().await.expect("tools/list");
-    page.items.into_iter().map(|t| t.name).collect()
 }
 
 #[tokio::test]
@@ -152,8 +128,6 @@ async fn a_discover_probe_answered_as_initialize_is_followed_by_initialize() {
     // A naive legacy server: it answers whatever comes first as `initialize`, then records what
     // it receives and reports it through tools/list.
     let source = r#"
-import json, sys
-def send(obj): print(json.dumps(obj), flush=True)
 seen = []
 for line in sys.stdin:
     msg = json.loads(line)
@@ -164,7 +138,7 @@ for line in sys.stdin:
     elif msg.get("method") == "tools/list":
         send({"jsonrpc": "2.0", "id": msg["id"], "result": {"tools": [{"name": m, "inputSchema": {}} for m in seen]}})
 "#;
-    let client = connect_stdio(&script(source)).await.expect("connect");
+    let client = connect_stdio(&scripted(source)).await.expect("connect");
     assert_eq!(client.era(), Era::Legacy);
     assert_eq!(
         tool_names(&client).await,
@@ -232,7 +206,6 @@ async fn a_refused_cursor_discards_the_cached_pages_and_lists_again() {
     let body = r#"
 discover({"tools": {}})
 version = "v1"
-def tool(name): return {"name": name, "inputSchema": {"type": "object"}}
 while True:
     msg = read()
     if msg.get("method") != "tools/list":
@@ -263,7 +236,6 @@ async fn an_expired_page_is_fetched_again_with_its_cursor() {
     let body = r#"
 discover({"tools": {}})
 asked = {}
-def tool(name): return {"name": name, "inputSchema": {"type": "object"}}
 while True:
     msg = read()
     if msg.get("method") != "tools/list":

@@ -6,20 +6,10 @@ mod support;
 use std::time::Duration;
 
 use gatehouse_mcp::McpError;
-use support::{connect_stdio, everything, script};
+use support::{connect_stdio, everything, scripted};
 
-const HANDSHAKE: &str = r#"
-import json, sys
-def send(obj): print(json.dumps(obj), flush=True)
-def read(): return json.loads(sys.stdin.readline())
-init = read()
-while init.get("method") == "server/discover":  # a legacy server refuses the era probe
-    send({"jsonrpc": "2.0", "id": init["id"], "error": {"code": -32601, "message": "Method not found"}})
-    init = read()
-send({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": "2025-06-18",
-      "capabilities": {"tools": {}}, "serverInfo": {"name": "script", "version": "1"}}})
-read()  # notifications/initialized
-"#;
+/// A legacy server's handshake at 2025-06-18 (tests/fixtures/scripts/scripted.py).
+const HANDSHAKE: &str = r#"handshake({"tools": {}}, "2025-06-18")"#;
 
 #[tokio::test]
 async fn lists_the_tools_of_server_everything() {
@@ -67,7 +57,7 @@ async fn skips_stdout_noise_and_accepts_an_older_revision() {
          req = read()\nsend({{'jsonrpc': '2.0', 'id': req['id'], 'result': {{'tools': [{{'name': 'a', 'inputSchema': {{'type': 'object'}}}}, {{'name': 'bad'}}]}}}})\n\
          sys.stdin.read()"
     );
-    let mut config = script(&source);
+    let mut config = scripted(&source);
     config.max_message_bytes = 4096;
     let client = connect_stdio(&config)
         .await
@@ -89,18 +79,10 @@ async fn skips_stdout_noise_and_accepts_an_older_revision() {
 #[tokio::test]
 async fn refuses_an_unknown_protocol_version() {
     let source = r#"
-import json, sys
-def send(obj): print(json.dumps(obj), flush=True)
-def read(): return json.loads(sys.stdin.readline())
-init = read()
-while init.get("method") == "server/discover":  # a legacy server refuses the era probe
-    send({"jsonrpc": "2.0", "id": init["id"], "error": {"code": -32601, "message": "Method not found"}})
-    init = read()
-print(json.dumps({"jsonrpc": "2.0", "id": init["id"], "result": {"protocolVersion": "1999-01-01",
-      "capabilities": {}, "serverInfo": {"name": "old", "version": "0"}}}), flush=True)
+handshake({}, "1999-01-01", "old")
 sys.stdin.read()
 "#;
-    let error = connect_stdio(&script(source))
+    let error = connect_stdio(&scripted(source))
         .await
         .expect_err("an unknown version must be refused");
     assert!(
@@ -112,7 +94,7 @@ sys.stdin.read()
 #[tokio::test]
 async fn a_server_that_dies_mid_request_fails_the_request() {
     let source = format!("{HANDSHAKE}\nread()\nsys.stderr.write('crashed hard\\n')\nsys.exit(1)");
-    let client = connect_stdio(&script(&source)).await.expect("handshake");
+    let client = connect_stdio(&scripted(&source)).await.expect("handshake");
     let error = tokio::time::timeout(Duration::from_secs(10), client.list_tools())
         .await
         .expect("a dead server must not hang the request")
@@ -133,7 +115,7 @@ async fn a_timed_out_request_is_cancelled_on_the_server() {
          second = read()\nsend({{'jsonrpc': '2.0', 'id': second['id'], 'result': {{'tools': [{{'name': cancel['method'] + '|' + str(cancel['params']['requestId']), 'inputSchema': {{}}}}]}}}})\n\
          sys.stdin.read()"
     );
-    let client = connect_stdio(&script(&source)).await.expect("handshake");
+    let client = connect_stdio(&scripted(&source)).await.expect("handshake");
     let timeout = Duration::from_millis(300);
     let first = client.peer().request("tools/list", None, timeout).await;
     assert!(

@@ -104,28 +104,23 @@ pub fn data_with_everything(name: &str) -> TempDir {
 /// A stdio server in Python that declares only `tools` (with none) and answers `ping`, for
 /// the features a server may leave out.
 pub const TOOLS_ONLY: &str = r#"
-import json, sys
-def send(obj): print(json.dumps(obj), flush=True)
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg: continue
-    method = msg.get("method")
-    if method == "initialize":
-        result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-                  "serverInfo": {"name": "bare", "version": "0.1"}}
-    elif method == "tools/list":
-        result = {"tools": []}
-    elif method == "ping":
-        result = {}
-    else:
-        send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "unknown"}})
-        continue
-    send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+def answer(method, params):
+    return {"tools/list": {"tools": []}, "ping": {}}.get(method)
+serve({"tools": {}}, answer, name="bare")
 "#;
+
+/// Registers a python3 server built on tests/fixtures/scripts/scripted.py under `name`; `body`
+/// uses its helpers (`serve`, `Refuse`, `tool`, …).
+pub fn add_scripted(data: &Path, name: &str, body: &str) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/scripts");
+    let dir = dir.display().to_string();
+    let source = format!("import sys\nsys.path.insert(0, {dir:?})\nfrom scripted import *\n{body}");
+    add_stdio(data, name, "python3", &["-u", "-c", &source]);
+}
 
 /// Registers [`TOOLS_ONLY`] under `name`.
 pub fn add_tools_only(data: &Path, name: &str) {
-    add_stdio(data, name, "python3", &["-u", "-c", TOOLS_ONLY]);
+    add_scripted(data, name, TOOLS_ONLY);
 }
 
 /// A fixture server over HTTP on a free port, killed and reaped when dropped.

@@ -13,6 +13,13 @@ pub fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
 
+/// The python3 source of a server built on tests/fixtures/scripts/scripted.py; `body` uses its
+/// helpers (`handshake`, `read`, `reply`, …).
+pub fn scripted_source(body: &str) -> String {
+    let dir = fixtures().join("scripts").display().to_string();
+    format!("import sys\nsys.path.insert(0, {dir:?})\nfrom scripted import *\n{body}")
+}
+
 /// server-everything's entry point, installed by `scripts/install-test-deps.sh`.
 pub fn everything_js() -> String {
     let path =

@@ -65,6 +65,23 @@ pub fn script(source: &str) -> StdioConfig {
     config
 }
 
+/// A python3 script server built on tests/fixtures/scripts/scripted.py, whose helpers
+/// (`read`, `send`, `reply`, `fail`, `tool`, `handshake`, `discover`, `serve`) `body` uses.
+#[allow(dead_code)]
+pub fn scripted(body: &str) -> StdioConfig {
+    let dir = fixture("scripts").display().to_string();
+    script(&format!(
+        "import sys\nsys.path.insert(0, {dir:?})\nfrom scripted import *\n{body}"
+    ))
+}
+
+/// The names of the tools a server lists (scripted servers report what they saw this way).
+#[allow(dead_code)]
+pub async fn tool_names(client: &Client) -> Vec<String> {
+    let page = client.list_tools().await.expect("tools/list");
+    page.items.into_iter().map(|t| t.name).collect()
+}
+
 /// The TypeScript SDK v2 fixture server, tests/fixtures/ts-sdk-v2/server.mjs.
 #[allow(dead_code)]
 pub fn ts_sdk_v2_js() -> String {
