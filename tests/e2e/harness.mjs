@@ -30,6 +30,8 @@ export {
   ARTIFACTS_DIR,
   FIXTURES_DIR,
   SERVER_EVERYTHING_ENTRY,
+  PARTIAL_SERVER_ENTRY,
+  TS_SDK_V2_PACKAGE,
   resolveAppPath,
 } from './locations.mjs';
 export { resolveTauriDriver, freePort } from './tauri-driver.mjs';

@@ -1,5 +1,5 @@
 // Where the e2e harness finds things: the repository and artifact paths, the
-// server-everything fixture, the Gatehouse app binary, and system commands on
+// server-everything and TypeScript SDK v2 fixtures, the Gatehouse app binary, and system commands on
 // PATH (with the Debian package to install when one is missing).
 //
 //   GATEHOUSE_APP  app binary (default: $CARGO_TARGET_DIR or <repo>/target, + /debug/gatehouse-app)
@@ -20,6 +20,11 @@ export const SERVER_EVERYTHING_ENTRY = join(
   'dist',
   'index.js',
 );
+
+// The TypeScript SDK v2 server that offers only prompts or only resources, and no tools
+// (`node partial.mjs prompts|resources`); it runs on the SDK installed in tests/fixtures.
+export const PARTIAL_SERVER_ENTRY = join(FIXTURES_DIR, 'ts-sdk-v2', 'partial.mjs');
+export const TS_SDK_V2_PACKAGE = join(FIXTURES_DIR, 'node_modules', '@modelcontextprotocol', 'server', 'package.json');
 
 /** Absolute path of the executable `cmd` on PATH, or null. */
 export function which(cmd) {

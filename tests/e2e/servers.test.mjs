@@ -1,6 +1,9 @@
 // Real-window e2e: add the reference MCP server "server-everything" through
 // the UI form, wait until Gatehouse reports it connected, and check that its
-// tools are listed. Runs the real app binary under Xvfb via tauri-driver.
+// tools are listed; then add two servers that offer no tools (a prompts-only and
+// a resources-only server on the TypeScript SDK v2) and check that they connect
+// and that the app says what they offer. Runs the real app binary under Xvfb via
+// tauri-driver.
 //
 //   node --test tests/e2e/          (or: cd tests/e2e && npm test)
 //
@@ -11,8 +14,8 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
 
-import { launchApp, waitFor, fatal, SERVER_EVERYTHING_ENTRY } from './harness.mjs';
-import { Keys } from './webdriver.mjs';
+import { launchApp, waitFor, SERVER_EVERYTHING_ENTRY, PARTIAL_SERVER_ENTRY, TS_SDK_V2_PACKAGE } from './harness.mjs';
+import { addStdioServer, selectServer, waitForConnected } from './servers-page.mjs';
 
 // Tools server-everything@2026.8.31 always lists (verified over stdio: 13 tools
 // without client capabilities, 16 when the client declares roots/sampling/elicitation).
@@ -20,45 +23,8 @@ const EXPECTED_TOOLS = ['echo', 'get-sum', 'get-env', 'get-tiny-image'];
 const MIN_TOOL_COUNT = 6;
 
 const SERVER_NAME = 'everything';
-const ROW = `[data-testid="server-row"][data-server-name="${SERVER_NAME}"]`;
-const TOOL_ITEMS = '[data-testid="server-detail"] [data-testid="tool-list"] [data-testid="tool-item"]';
-
-/** Types `value` into an input/textarea the way a user would, then checks React saw it. */
-async function fillField(session, el, value) {
-  const current = await session.getProperty(el, 'value');
-  if (current) {
-    // Select all + delete, as keystrokes, so React's onChange sees it.
-    await session.sendKeys(el, `${Keys.CONTROL}a${Keys.CONTROL}${Keys.BACKSPACE}`);
-  }
-  // Newlines as Enter key presses (in a textarea they insert a line break).
-  await session.sendKeys(el, value.split('\n').join(Keys.ENTER));
-  let typed = await session.getProperty(el, 'value');
-  if (typed !== value) {
-    // Fallback: set through the native setter and fire `input`, which React's
-    // controlled inputs listen to.
-    await session.executeScript(
-      `const [el, value] = arguments;
-       const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-       Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, value);
-       el.dispatchEvent(new Event('input', { bubbles: true }));
-       el.dispatchEvent(new Event('change', { bubbles: true }));`,
-      [el, value],
-    );
-    typed = await session.getProperty(el, 'value');
-  }
-  assert.equal(typed, value, 'form field must hold exactly what the user typed, or the saved server config is wrong');
-}
-
-/** Checked state of a checkbox / switch, whether the testid is on the input, a wrapper, or an ARIA switch. */
-function isChecked(session, el) {
-  return session.executeScript(
-    `const el = arguments[0];
-     const input = el.matches('input') ? el : el.querySelector('input[type=checkbox], input[type=radio]');
-     if (input) return input.checked;
-     return el.getAttribute('aria-checked') === 'true' || el.getAttribute('data-state') === 'checked';`,
-    [el],
-  );
-}
+const DETAIL = '[data-testid="server-detail"]';
+const TOOL_ITEMS = `${DETAIL} [data-testid="tool-list"] [data-testid="tool-item"]`;
 
 describe('MCP servers (real window)', () => {
   /** @type {import('./harness.mjs').App} */
@@ -81,75 +47,14 @@ describe('MCP servers (real window)', () => {
     await app.withFailureCapture(t.name, async () => {
       const s = app.session;
 
-      // 1. The app is up and shows the entry point for adding a server.
-      const addButton = await app.waitForElement('[data-testid="add-server-button"]', {
-        timeout: 45_000,
-        message: 'the "add server" button (the app UI must render after launch)',
-      });
-      await s.click(addButton);
+      // 1. Add it through the form: a stdio server launched as `node <server-everything> stdio`.
+      await addStdioServer(app, SERVER_NAME, 'node', [SERVER_EVERYTHING_ENTRY, 'stdio']);
 
-      // 2. Fill the form: stdio server launched as `node <server-everything> stdio`.
-      const name = await app.waitForElement('[data-testid="server-name"]', {
-        message: 'the add-server form (clicking "add server" must open it)',
-      });
-      await fillField(s, name, SERVER_NAME);
+      // 2. The server appears in the list and reaches "connected".
+      await waitForConnected(app, SERVER_NAME);
 
-      await s.click(await app.waitForElement('[data-testid="server-kind-stdio"]', { message: 'the stdio transport option' }));
-      const command = await app.waitForElement('[data-testid="server-command"]', {
-        message: 'the command field (shown for stdio servers)',
-      });
-      await fillField(s, command, 'node');
-      const argsField = await app.waitForElement('[data-testid="server-args"]', { message: 'the arguments textarea' });
-      await fillField(s, argsField, `${SERVER_EVERYTHING_ENTRY}\nstdio`);
-
-      const enabled = await app.waitForElement('[data-testid="server-enabled"]', { message: 'the enabled toggle' });
-      if (!(await isChecked(s, enabled))) await s.click(enabled);
-      assert.equal(
-        await isChecked(s, enabled),
-        true,
-        'the server must be enabled, otherwise Gatehouse will not start it and nothing can connect',
-      );
-
-      await s.click(await app.waitForElement('[data-testid="server-save"]', { message: 'the save button' }));
-
-      // 3. The server appears in the list and reaches "connected".
-      let lastStatus = '(row not shown yet)';
-      await waitFor(
-        async () => {
-          const rows = await s.findElements(ROW);
-          if (rows.length === 0) return false;
-          lastStatus = await s.getAttribute(rows[0], 'data-status');
-          if (lastStatus === 'failed') {
-            let badge = '(no status badge)';
-            try {
-              const el = await s.findElement('[data-testid="server-status"]', rows[0]);
-              const [text, title] = [await s.getText(el), await s.getAttribute(el, 'title')];
-              badge = title && title !== text ? `${text} (${title})` : text;
-            } catch {
-              /* keep placeholder */
-            }
-            throw fatal(
-              `server "${SERVER_NAME}" failed to connect — a real stdio MCP server must be launched and ` +
-                `initialized by Gatehouse. Status badge: ${badge}`,
-            );
-          }
-          return lastStatus === 'connected';
-        },
-        {
-          timeout: 60_000,
-          interval: 500,
-          message: () =>
-            `server row "${SERVER_NAME}" to reach data-status="connected" (last data-status: ${lastStatus}); ` +
-            'a saved, enabled stdio server must be started and connected without further user action',
-        },
-      );
-
-      // 4. Selecting the server shows the tools it advertised via tools/list.
-      // Click the row's name (its click bubbles to the row's select handler):
-      // the row's centre may fall on its action buttons, which do not select.
-      const row = await s.findElement(ROW);
-      const [nameButton] = await s.findElements('[data-testid="server-row-select"], .server-row-name', row);
-      await s.click(nameButton ?? row);
+      // 3. Selecting the server shows the tools it advertised via tools/list.
+      await selectServer(app, SERVER_NAME);
       const toolNames = await waitFor(
         async () => {
           const items = await s.findElements(TOOL_ITEMS);
@@ -176,22 +81,79 @@ describe('MCP servers (real window)', () => {
         `server-everything advertises 13+ tools; the list must not be truncated (got ${toolNames.length})`,
       );
 
-      // 5. The detail view says which era the connection speaks (server-everything is a
+      // 4. The detail view says which era the connection speaks (server-everything is a
       // handshake-era server) and has its Tasks section (empty: nothing ran as a task).
-      const era = await app.waitForElement('[data-testid="server-detail"] [data-testid="server-era"]', {
+      const era = await app.waitForElement(`${DETAIL} [data-testid="server-era"]`, {
         message: 'the era of the connection in the server detail',
       });
       assert.equal(await s.getText(era), 'legacy handshake', 'server-everything is spoken to in the legacy era');
-      await app.waitForElement('[data-testid="server-detail"] [data-testid="tasks-empty"]', {
+      await app.waitForElement(`${DETAIL} [data-testid="tasks-empty"]`, {
         message: 'the empty Tasks section of the server detail',
       });
 
-      // 6. Evidence of the connected state for humans.
+      // 5. Evidence of the connected state for humans.
       const shot = await app.screenshot('servers-connected');
       assert.ok(
         statSync(shot).size > 1_000,
         `screenshot ${shot} must be a real image: it is the visual evidence that the window rendered`,
       );
+    });
+  });
+
+  it('connects a prompts-only and a resources-only server', { timeout: 300_000 }, async (t) => {
+    assert.ok(
+      existsSync(TS_SDK_V2_PACKAGE),
+      `the TypeScript SDK v2 is missing at ${TS_SDK_V2_PACKAGE}: run \`npm ci\` in tests/fixtures ` +
+        '(scripts/install-test-deps.sh) — the servers without tools run on it',
+    );
+    // The window of the test before is reused; it is launched here if that test could not.
+    app ??= await launchApp();
+    const servers = [
+      ['notes-prompts', 'prompts'],
+      ['notes-resources', 'resources'],
+    ];
+
+    await app.withFailureCapture(t.name, async () => {
+      const s = app.session;
+
+      // 1. Both are added through the form: `node partial.mjs prompts|resources`.
+      for (const [name, feature] of servers) {
+        await addStdioServer(app, name, 'node', [PARTIAL_SERVER_ENTRY, feature]);
+      }
+
+      for (const [name, feature] of servers) {
+        // 2. Each reaches "connected", and its badge names what it offers instead of 0 tools.
+        const badge = await waitForConnected(app, name);
+        assert.equal(
+          badge,
+          `Connected · ${feature}`,
+          `a server that offers ${feature} but no tools must stay connected and say what it offers`,
+        );
+
+        // 3. Its detail view says it offers no tools, and what it offers.
+        await selectServer(app, name);
+        const sentence = await waitFor(
+          async () => {
+            const [el] = await s.findElements(`${DETAIL} [data-testid="no-tools"]`);
+            return el ? s.getText(el) : null;
+          },
+          { timeout: 10_000, interval: 250, message: `the "no tools" sentence in the detail view of "${name}"` },
+        );
+        assert.equal(
+          sentence,
+          `This server offers no tools. It offers ${feature}.`,
+          'the detail view must tell the person why there is no tool list, and what the server is for',
+        );
+        assert.equal(
+          (await s.findElements(TOOL_ITEMS)).length,
+          0,
+          'a server without the tools capability has no tool list to show',
+        );
+      }
+
+      // 4. Evidence for humans: the list with both badges and the last server's detail.
+      const shot = await app.screenshot('servers-without-tools');
+      assert.ok(statSync(shot).size > 1_000, `screenshot ${shot} must be a real image`);
     });
   });
 });

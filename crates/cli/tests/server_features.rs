@@ -1,11 +1,14 @@
 //! `gatehouse info|resources|templates|read|prompts|prompt|complete|ping` against the real
 //! server-everything over stdio: the text a person reads, the documented `--json` shapes, and
-//! the usage (2) and operational (1) errors, including a feature the server did not declare.
+//! the usage (2) and operational (1) errors, including a feature the server did not declare;
+//! and `gatehouse tools` on a real server that offers prompts but no tools.
 
 mod support;
 
 use serde_json::json;
-use support::{add_tools_only, data_with_everything, exits, ok, ok_json, stderr};
+use support::{
+    add_offering_only, add_tools_only, data_with_everything, exits, ok, ok_json, stderr,
+};
 
 #[test]
 fn info_shows_the_handshake() {
@@ -289,4 +292,34 @@ fn operational_errors_exit_1_with_one_line() {
     ok(data, &["server", "disable", "ev"]);
     let output = exits(data, &["resources", "ev"], 1);
     assert!(stderr(&output).contains("is disabled"));
+}
+
+#[test]
+fn tools_says_a_server_offers_no_tools() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path();
+    add_offering_only(data, "notes", "prompts");
+    let text = ok(data, &["tools", "notes"]);
+    assert_eq!(
+        text.trim_end(),
+        "notes offers no tools (it offers prompts)",
+        "a server without tools is not an error, and the person learns what it does offer"
+    );
+    let json = ok_json(data, &["tools", "notes", "--json"]);
+    assert_eq!(
+        json["tools"],
+        json!([]),
+        "scripts read an empty list, not a failure"
+    );
+    assert_eq!(json["offers"], json!(["prompts"]), "got {json}");
+    assert_eq!(json["serverInfo"]["name"], "gatehouse-prompts-only");
+    assert_eq!(json["malformed"], json!([]));
+
+    let everything = data_with_everything("ev");
+    let listed = ok_json(everything.path(), &["tools", "ev", "--json"]);
+    assert_eq!(
+        listed["offers"],
+        json!(["tools", "prompts", "resources", "completions", "logging"]),
+        "`offers` names every declared feature in a fixed order"
+    );
 }

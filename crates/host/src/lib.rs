@@ -21,4 +21,4 @@ pub use registry::model::{
     EnvVar, HttpHeader, ServerConfig, ServerInput, ServerSpec, ServerTransport,
 };
 pub use registry::task_log::TaskRecord;
-pub use sessions::status::{ServerStatus, ServerView, ToolInfo};
+pub use sessions::status::{Offer, ServerStatus, ServerView, ToolInfo};

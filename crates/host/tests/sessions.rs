@@ -1,11 +1,12 @@
 //! Live sessions against a real third-party server (`@modelcontextprotocol/server-everything`,
-//! installed by `scripts/install-test-deps.sh`): connect, list tools, disable, and a server that
-//! cannot start.
+//! installed by `scripts/install-test-deps.sh`): connect, list tools, disable, a server that
+//! cannot start, and servers that offer prompts or resources but no tools (the TypeScript SDK v2
+//! fixture `partial.mjs`).
 
 mod support;
 
-use gatehouse_host::{EngineEvent, ServerStatus};
-use support::{everything_js, settled as wait_for_settled, stdio};
+use gatehouse_host::{EngineEvent, Offer, ServerStatus};
+use support::{everything_js, offering_only, settled as wait_for_settled, stdio};
 
 #[tokio::test]
 async fn connects_an_enabled_stdio_server_and_lists_its_tools() {
@@ -31,11 +32,17 @@ async fn connects_an_enabled_stdio_server_and_lists_its_tools() {
         tool_count,
         server_name,
         protocol_version,
+        offers,
         ..
     } = status
     else {
         panic!("server-everything must connect, got {status:?}");
     };
+    assert_eq!(
+        offers,
+        Offer::ALL,
+        "server-everything declares every feature, and they are listed in a fixed order"
+    );
     assert_eq!(
         protocol_version, "2025-11-25",
         "server-everything speaks the latest handshake revision"
@@ -112,5 +119,41 @@ async fn reports_why_a_server_failed() {
         message.contains("boom"),
         "the server's last stderr line explains the failure: {message}"
     );
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_server_without_tools_connects_and_shows_what_it_offers() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), true).await;
+    for feature in ["prompts", "resources"] {
+        let name = format!("{feature}-only");
+        host.add_server(offering_only(&name, feature))
+            .await
+            .expect("add");
+        let status = wait_for_settled(&host, &name).await;
+        let ServerStatus::Connected {
+            tool_count, offers, ..
+        } = &status
+        else {
+            panic!(
+                "a server that offers {feature} but no tools is a working server and must stay \
+                 connected, got {status:?}"
+            );
+        };
+        assert_eq!(*tool_count, 0, "it has no tools to count");
+        let offered: Vec<&str> = offers.iter().map(|o| o.capability()).collect();
+        assert_eq!(
+            offered,
+            [feature],
+            "the status says what the server offers instead of tools, so a person sees why it \
+             is worth connecting"
+        );
+        let tools = host
+            .tools(&name)
+            .await
+            .expect("the tools of a connected server");
+        assert!(tools.is_empty(), "no tools are listed: {tools:?}");
+    }
     host.shutdown().await;
 }

@@ -244,6 +244,7 @@ impl Client {
 
     /// Lists every tool, following `nextCursor` until the last page.
     pub async fn list_tools(&self) -> Result<ToolPage> {
+        self.require_capability("tools", "tools")?;
         let mut page: ToolPage = self.list_all("tools/list", "tools", None).await?;
         // A tool whose x-mcp-header annotations break the rules is left out (2026-07-28
         // streamable-http, "Custom Headers from Tool Parameters").

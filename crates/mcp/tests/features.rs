@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use gatehouse_mcp::content::KnownContent;
-use gatehouse_mcp::{Client, CompletionRef, Content, LogLevel, McpError, Role, StdioConfig};
+use gatehouse_mcp::{
+    CallOptions, Client, CompletionRef, Content, LogLevel, McpError, Role, StdioConfig,
+};
 use support::{everything, scripted};
 
 async fn connect(config: &StdioConfig) -> Client {
@@ -279,5 +281,46 @@ async fn follows_every_page_and_refuses_undeclared_features() {
         );
     }
     client.ping().await.expect("ping needs no capability");
+    client.close().await.expect("close");
+}
+
+/// A script server that declares only `prompts` and answers `prompts/list` with one prompt per
+/// request it received, named after the request's method, so a test can see what reached it.
+const PROMPTS_ONLY: &str = r#"
+handshake({"prompts": {}}, name="prompts-only")
+seen = []
+while True:
+    req = read()
+    if "id" not in req: continue
+    seen.append(req.get("method"))
+    if req.get("method") == "prompts/list":
+        reply(req, {"prompts": [{"name": m} for m in seen]})
+    else:
+        fail(req)
+"#;
+
+#[tokio::test]
+async fn tools_need_the_tools_capability() {
+    let client = connect(&scripted(PROMPTS_ONLY)).await;
+    let listed = client.list_tools().await;
+    assert!(
+        matches!(&listed, Err(McpError::NotSupported { capability, .. }) if capability == "tools"),
+        "a server without `tools` is not asked for its tools (2025-11-25 lifecycle: only \
+         negotiated capabilities are used): {listed:?}"
+    );
+    let called = client
+        .call_tool("echo", Some(serde_json::json!({})), CallOptions::default())
+        .await;
+    assert!(
+        matches!(&called, Err(McpError::NotSupported { capability, .. }) if capability == "tools"),
+        "nor is a tool called on it: {called:?}"
+    );
+    let prompts = client.list_prompts().await.expect("prompts/list");
+    let seen: Vec<&str> = prompts.items.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        seen,
+        ["prompts/list"],
+        "no tools/* request may reach a server that did not declare tools"
+    );
     client.close().await.expect("close");
 }

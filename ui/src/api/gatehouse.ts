@@ -17,6 +17,7 @@ import { GatehouseError } from "./GatehouseError";
 export type {
   EnvVar,
   HttpHeader,
+  Offer,
   ServerConfig,
   ServerInput,
   ServerSpec,

@@ -47,6 +47,12 @@ export type IpcError = {
 	message: string,
 };
 
+/**
+ *  A feature a server may offer, named after the capability that declares it
+ *  (2025-11-25 basic/lifecycle, "Capability Negotiation").
+ */
+export type Offer = "tools" | "prompts" | "resources" | "completions" | "logging";
+
 /**  A stored server configuration. */
 export type ServerConfig = {
 	id: string,
@@ -84,7 +90,12 @@ export type ServerStatus =
 /**  Initialized and ready. */
 { state: "connected"; protocolVersion: string; 
 /**  `modern` (2026-07-28) or `legacy` (the `initialize` handshake). */
-era: string; serverName: string; serverVersion: string; toolCount: number } | 
+era: string; serverName: string; serverVersion: string; toolCount: number; 
+/**
+ *  What the server offers: the features whose capability it declared. A server may
+ *  offer prompts or resources and no tools at all.
+ */
+offers: Offer[] } | 
 /**  The connection could not be made or was lost; the message says why. */
 { state: "failed"; message: string };
 

@@ -1,4 +1,5 @@
-// Tests for the detail view: tool list rendering, not-connected explanations, reconnect, live refresh,
+// Tests for the detail view: tool list rendering, what a server without tools offers,
+// not-connected explanations, reconnect, live refresh,
 // the task log for every connection state,
 // and a configuration summary that never renders env/header values, least of all secret ones,
 // and lists roots as paths.
@@ -67,6 +68,18 @@ describe("ServerDetail", () => {
     renderDetail(connected(0));
     expect(await screen.findByText("This server offers no tools.")).toBeInTheDocument();
     expect(screen.getByTestId("tool-list")).toBeEmptyDOMElement();
+  });
+
+  it("says what a server without tools offers, and does not ask it for tools", async () => {
+    renderDetail(connected(0, "modern", ["prompts", "completions"]));
+    expect(screen.getByTestId("no-tools")).toHaveTextContent(
+      "This server offers no tools. It offers prompts and completions.",
+    );
+    expect(screen.queryByRole("button", { name: "Refresh tools" })).toBeNull();
+    expect(screen.queryByTestId("tool-list")).toBeNull();
+    // Let any load the detail might start run before checking none was started.
+    await act(() => Promise.resolve());
+    expect(fake.listTools).not.toHaveBeenCalled();
   });
 
   it.each<[ServerStatus, string]>([

@@ -1,4 +1,5 @@
-// Detail pane for the selected server: connection status, its tools, its tasks, and configuration.
+// Detail pane for the selected server: connection status, its tools (or what it offers instead),
+// its tasks, and configuration.
 
 import type { ServerView } from "../api/gatehouse";
 import { useTasks } from "../hooks/useTasks";
@@ -7,7 +8,7 @@ import { eraLabel } from "../model/describeStatus";
 import { ConnectionPanel } from "./ConnectionPanel";
 import { ServerConfigSummary } from "./ServerConfigSummary";
 import { TaskList } from "./TaskList";
-import { ToolList } from "./ToolList";
+import { NoToolsOffered, ToolList } from "./ToolList";
 
 type ServerDetailProps = {
   view: ServerView;
@@ -20,7 +21,10 @@ type ServerDetailProps = {
 
 export function ServerDetail({ view, busy, onReconnect, onEnable, onEdit, onClose }: ServerDetailProps) {
   const { config, status } = view;
-  const tools = useTools(config.id, status.state === "connected");
+  const connected = status.state === "connected";
+  // A server that did not declare tools is never asked for them.
+  const offersTools = connected && status.offers.includes("tools");
+  const tools = useTools(config.id, offersTools);
   // The task log is kept whatever the connection state, so tasks are shown for every server.
   const tasks = useTasks(config.id);
   return (
@@ -47,8 +51,10 @@ export function ServerDetail({ view, busy, onReconnect, onEnable, onEdit, onClos
         </div>
       </header>
       <ConnectionPanel status={status} busy={busy} onReconnect={onReconnect} onEnable={onEnable} />
-      {status.state === "connected" ? (
+      {offersTools ? (
         <ToolList state={tools} />
+      ) : status.state === "connected" ? (
+        <NoToolsOffered offers={status.offers} />
       ) : (
         <section className="detail-section">
           <h3>Tools</h3>

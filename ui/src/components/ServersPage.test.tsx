@@ -43,6 +43,7 @@ describe("ServersPage", () => {
       makeServer("remote", { state: "failed", message: "connection refused" }, http),
       makeServer("off", { state: "disabled" }),
       makeServer("slow", { state: "connecting" }),
+      makeServer("notes", connected(0, "modern", ["prompts", "resources"])),
     ]);
     render(<ServersPage />);
     await screen.findAllByTestId("server-row");
@@ -52,6 +53,7 @@ describe("ServersPage", () => {
       ["remote", "failed"],
       ["off", "disabled"],
       ["slow", "connecting"],
+      ["notes", "connected"],
     ]);
     expect(within(row("everything")).getByTestId("server-status")).toHaveTextContent("Connected · 3 tools");
     expect(within(row("everything")).getByText("npx -y @modelcontextprotocol/server-everything")).toBeInTheDocument();
@@ -63,6 +65,7 @@ describe("ServersPage", () => {
     expect(within(row("off")).getByTestId("server-status")).toHaveTextContent("Disabled");
     expect(within(row("off")).getByTestId("server-toggle")).toHaveAttribute("aria-checked", "false");
     expect(within(row("slow")).getByTestId("server-status")).toHaveTextContent("Connecting…");
+    expect(within(row("notes")).getByTestId("server-status")).toHaveTextContent("Connected · prompts, resources");
     expect(screen.queryByTestId("empty-state")).toBeNull();
   });
 

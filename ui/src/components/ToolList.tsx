@@ -1,6 +1,9 @@
-// The tools section of the detail view: loading, error, empty and populated states.
+// The tools section of the detail view: loading, error, empty and populated states, and what a
+// server that offers no tools offers instead.
 
+import type { Offer } from "../api/gatehouse";
 import type { ToolsState } from "../hooks/useTools";
+import { offersSentence } from "../model/describeStatus";
 import { ToolItem } from "./ToolItem";
 
 export function ToolList({ state }: { state: ToolsState }) {
@@ -29,6 +32,18 @@ export function ToolList({ state }: { state: ToolsState }) {
         </ul>
       )}
       {tools?.length === 0 && <p className="muted">This server offers no tools.</p>}
+    </section>
+  );
+}
+
+/** The tools section of a connected server that did not declare tools: it is never asked for them. */
+export function NoToolsOffered({ offers }: { offers: Offer[] }) {
+  return (
+    <section className="detail-section" aria-labelledby="tools-heading">
+      <h3 id="tools-heading">Tools</h3>
+      <p className="muted" data-testid="no-tools">
+        This server offers no tools. {offersSentence(offers)}
+      </p>
     </section>
   );
 }

@@ -1,8 +1,8 @@
-// Tests for status badge labels and detail explanations.
+// Tests for status badge labels, detail explanations and what a server without tools offers.
 
 import { describe, expect, it } from "vitest";
 import { connected } from "../test/serverFixtures";
-import { eraLabel, statusExplanation, statusLabel } from "./describeStatus";
+import { eraLabel, offersSentence, statusLabel, statusExplanation } from "./describeStatus";
 
 describe("statusLabel", () => {
   it("labels each state", () => {
@@ -15,6 +15,24 @@ describe("statusLabel", () => {
     expect(statusLabel(connected(0))).toBe("Connected · 0 tools");
     expect(statusLabel(connected(1))).toBe("Connected · 1 tool");
     expect(statusLabel(connected(12))).toBe("Connected · 12 tools");
+  });
+
+  it("names what a server without tools offers instead of counting no tools", () => {
+    expect(statusLabel(connected(0, "modern", ["prompts", "resources"]))).toBe("Connected · prompts, resources");
+    expect(statusLabel(connected(0, "legacy", ["prompts", "completions", "logging"]))).toBe(
+      "Connected · prompts, completions, logging",
+    );
+    expect(statusLabel(connected(0, "legacy", []))).toBe("Connected · no tools");
+    expect(statusLabel(connected(0, "legacy", ["tools", "prompts"]))).toBe("Connected · 0 tools");
+  });
+});
+
+describe("offersSentence", () => {
+  it("lists the features in a sentence", () => {
+    expect(offersSentence(["prompts"])).toBe("It offers prompts.");
+    expect(offersSentence(["prompts", "resources"])).toBe("It offers prompts and resources.");
+    expect(offersSentence(["prompts", "resources", "logging"])).toBe("It offers prompts, resources and logging.");
+    expect(offersSentence([])).toBe("It offers nothing else either.");
   });
 });
 

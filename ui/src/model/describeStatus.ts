@@ -1,8 +1,9 @@
-// Human-readable labels and explanations for a server's connection status.
+// Human-readable labels and explanations for a server's connection status, and what a server
+// without tools offers instead.
 
-import type { ServerStatus } from "../api/gatehouse";
+import type { Offer, ServerStatus } from "../api/gatehouse";
 
-/** Short badge text, e.g. "Connected · 3 tools". */
+/** Short badge text, e.g. "Connected · 3 tools", or "Connected · prompts, resources" for a server without tools. */
 export function statusLabel(status: ServerStatus): string {
   switch (status.state) {
     case "disabled":
@@ -10,10 +11,21 @@ export function statusLabel(status: ServerStatus): string {
     case "connecting":
       return "Connecting…";
     case "connected":
-      return `Connected · ${status.toolCount} ${status.toolCount === 1 ? "tool" : "tools"}`;
+      if (status.offers.includes("tools")) {
+        return `Connected · ${status.toolCount} ${status.toolCount === 1 ? "tool" : "tools"}`;
+      }
+      return `Connected · ${status.offers.length > 0 ? status.offers.join(", ") : "no tools"}`;
     case "failed":
       return "Failed";
   }
+}
+
+/** What a server without tools offers instead, as a sentence: "It offers prompts and resources." */
+export function offersSentence(offers: Offer[]): string {
+  const last = offers.at(-1);
+  if (last === undefined) return "It offers nothing else either.";
+  const rest = offers.slice(0, -1);
+  return `It offers ${rest.length > 0 ? `${rest.join(", ")} and ${last}` : last}.`;
 }
 
 /** How a connection's era reads to a person: the 2026-07-28 revision is stateless. */

@@ -4,6 +4,7 @@
 import type {
   EnvVar,
   HttpHeader,
+  Offer,
   ServerSpec,
   ServerStatus,
   ServerView,
@@ -29,9 +30,14 @@ export function makeServer(name: string, status: ServerStatus, spec?: ServerSpec
   };
 }
 
-export function connected(toolCount: number, era: "legacy" | "modern" = "legacy"): ServerStatus {
+/** A connected status with `toolCount` tools, offering `offers` (tools alone unless told otherwise). */
+export function connected(
+  toolCount: number,
+  era: "legacy" | "modern" = "legacy",
+  offers: Offer[] = ["tools"],
+): ServerStatus {
   const protocolVersion = era === "modern" ? "2026-07-28" : "2025-06-18";
-  return { state: "connected", protocolVersion, era, serverName: "everything", serverVersion: "1.0.0", toolCount };
+  return { state: "connected", protocolVersion, era, serverName: "everything", serverVersion: "1.0.0", toolCount, offers };
 }
 
 export function makeTool(name: string, extra: Partial<ToolInfo> = {}): ToolInfo {

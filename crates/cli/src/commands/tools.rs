@@ -1,6 +1,8 @@
-//! `gatehouse tools <server>`: connect, list the tools, disconnect cleanly.
+//! `gatehouse tools <server>`: connect, list the tools, disconnect cleanly. A server that
+//! declares no tools is not asked for them; the command says what the server offers instead.
 
-use gatehouse_host::{Host, HostError, ToolInfo};
+use gatehouse_host::{Host, HostError, Offer, ToolInfo};
+use gatehouse_mcp::ToolPage;
 use serde_json::json;
 
 use crate::commands::connection::Connection;
@@ -8,11 +10,16 @@ use crate::output;
 
 pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
     let connection = Connection::open(host, server).await?;
-    let listed = connection
-        .client
-        .list_tools()
-        .await
-        .map_err(HostError::from);
+    let offers = Offer::of(&connection.client);
+    let listed = if offers.contains(&Offer::Tools) {
+        connection
+            .client
+            .list_tools()
+            .await
+            .map_err(HostError::from)
+    } else {
+        Ok(ToolPage::default())
+    };
     let init = connection.client.initialize_result().clone();
     let transport = connection.client.transport_kind();
     let name = connection.server.clone();
@@ -24,9 +31,14 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
             "transport": transport,
             "protocolVersion": init.protocol_version,
             "serverInfo": { "name": init.server_info.name, "version": init.server_info.version },
+            "offers": offers,
             "tools": tools,
             "malformed": page.malformed,
         }))?;
+        return Ok(());
+    }
+    if !offers.contains(&Offer::Tools) {
+        say!("{}", no_tools(&name, &offers));
         return Ok(());
     }
     say!(
@@ -59,4 +71,31 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
         );
     }
     Ok(())
+}
+
+/// `notes offers no tools (it offers prompts, resources)`.
+fn no_tools(name: &str, offers: &[Offer]) -> String {
+    if offers.is_empty() {
+        return format!("{name} offers no tools (nor any other feature)");
+    }
+    let offered: Vec<&str> = offers.iter().map(|o| o.capability()).collect();
+    format!("{name} offers no tools (it offers {})", offered.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn says_what_a_server_without_tools_offers() {
+        assert_eq!(
+            no_tools("notes", &[Offer::Prompts, Offer::Resources]),
+            "notes offers no tools (it offers prompts, resources)"
+        );
+        assert_eq!(
+            no_tools("bare", &[]),
+            "bare offers no tools (nor any other feature)",
+            "a server that declares nothing is still described, not left blank"
+        );
+    }
 }

@@ -101,6 +101,20 @@ pub fn data_with_everything(name: &str) -> TempDir {
     dir
 }
 
+/// Registers under `name` the TypeScript SDK v2 server that offers only `feature` (`prompts` or
+/// `resources`) and no tools, tests/fixtures/ts-sdk-v2/partial.mjs over stdio.
+pub fn add_offering_only(data: &Path, name: &str, feature: &str) {
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    assert!(
+        fixtures
+            .join("node_modules/@modelcontextprotocol/server/package.json")
+            .is_file(),
+        "the TypeScript SDK v2 is missing: run scripts/install-test-deps.sh"
+    );
+    let script = fixtures.join("ts-sdk-v2/partial.mjs").display().to_string();
+    add_stdio(data, name, "node", &[&script, feature]);
+}
+
 /// A stdio server in Python that declares only `tools` (with none) and answers `ping`, for
 /// the features a server may leave out.
 pub const TOOLS_ONLY: &str = r#"

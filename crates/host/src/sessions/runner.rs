@@ -1,13 +1,13 @@
-//! The task that owns one server's connection: connects, lists the tools, and then reacts to
-//! what happens (the connection ending, a list change pushed or delivered on a subscription, a
-//! stale tool list, new roots, tasks to follow) until it is told to stop.
+//! The task that owns one server's connection: connects, lists the tools (if it offers any),
+//! and then reacts to what happens (the connection ending, a list change pushed or delivered on
+//! a subscription, a stale tool list, new roots, tasks to follow) until it is told to stop.
 
 use std::sync::Arc;
 
 use gatehouse_mcp::{Listener, ListenerEvent, NotificationFilter};
 use tokio::sync::{mpsc, oneshot};
 
-use super::status::{ServerStatus, ToolInfo};
+use super::status::{Offer, ServerStatus, ToolInfo};
 use super::{Slots, TASK_TICK, lock, task_follow};
 use crate::connect::open_client_with;
 use crate::events::{EngineEvent, EventBus};
@@ -122,27 +122,25 @@ impl Runner {
     }
 
     /// Lists the tools and records the connected status; false if listing failed or the task
-    /// was told to stop (the status then says so).
+    /// was told to stop (the status then says so). A server that did not declare `tools` is
+    /// connected with none and is not asked (2025-11-25 basic/lifecycle, "Operation").
     async fn refresh_tools(
         &self,
         client: &gatehouse_mcp::Client,
         stop: &mut oneshot::Receiver<()>,
     ) -> bool {
+        if !client.server_declares(Offer::Tools.capability()) {
+            self.set(ServerStatus::connected(client, 0));
+            return true;
+        }
         let listed = tokio::select! {
             listed = client.list_tools() => listed,
             _ = stop => return false,
         };
         match listed {
             Ok(page) => {
-                let init = client.initialize_result();
                 let tools: Vec<ToolInfo> = page.items.iter().map(ToolInfo::from).collect();
-                let status = ServerStatus::Connected {
-                    protocol_version: init.protocol_version.clone(),
-                    era: client.era().as_str().to_owned(),
-                    server_name: init.server_info.name.clone(),
-                    server_version: init.server_info.version.clone(),
-                    tool_count: u32::try_from(tools.len()).unwrap_or(u32::MAX),
-                };
+                let status = ServerStatus::connected(client, tools.len());
                 let fresh_until = client.peer().cache().fresh_until("tools/list");
                 self.set_tools(status, tools, fresh_until);
                 true
@@ -155,8 +153,8 @@ impl Runner {
         }
     }
 
-    /// Records a status without tools (not connected) if this task is still the server's
-    /// current one, and announces it.
+    /// Records a status without tools if this task is still the server's current one, and
+    /// announces it.
     fn set(&self, status: ServerStatus) {
         self.set_tools(status, Vec::new(), None);
     }

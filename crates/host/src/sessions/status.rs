@@ -1,4 +1,5 @@
-//! What the engine reports about a server's live connection and its tools.
+//! What the engine reports about a server's live connection: its state, what it offers, and
+//! its tools.
 
 use serde::{Deserialize, Serialize};
 
@@ -25,9 +26,70 @@ pub enum ServerStatus {
         server_name: String,
         server_version: String,
         tool_count: u32,
+        /// What the server offers: the features whose capability it declared. A server may
+        /// offer prompts or resources and no tools at all.
+        offers: Vec<Offer>,
     },
     /// The connection could not be made or was lost; the message says why.
     Failed { message: String },
+}
+
+impl ServerStatus {
+    /// The status of a connected `client` with `tool_count` tools.
+    pub fn connected(client: &gatehouse_mcp::Client, tool_count: usize) -> Self {
+        let init = client.initialize_result();
+        Self::Connected {
+            protocol_version: init.protocol_version.clone(),
+            era: client.era().as_str().to_owned(),
+            server_name: init.server_info.name.clone(),
+            server_version: init.server_info.version.clone(),
+            tool_count: u32::try_from(tool_count).unwrap_or(u32::MAX),
+            offers: Offer::of(client),
+        }
+    }
+}
+
+/// A feature a server may offer, named after the capability that declares it
+/// (2025-11-25 basic/lifecycle, "Capability Negotiation").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "lowercase")]
+pub enum Offer {
+    Tools,
+    Prompts,
+    Resources,
+    Completions,
+    Logging,
+}
+
+impl Offer {
+    /// Every feature, in the order they are shown.
+    pub const ALL: [Offer; 5] = [
+        Offer::Tools,
+        Offer::Prompts,
+        Offer::Resources,
+        Offer::Completions,
+        Offer::Logging,
+    ];
+
+    /// The server capability that declares the feature.
+    pub fn capability(self) -> &'static str {
+        match self {
+            Offer::Tools => "tools",
+            Offer::Prompts => "prompts",
+            Offer::Resources => "resources",
+            Offer::Completions => "completions",
+            Offer::Logging => "logging",
+        }
+    }
+
+    /// What the connected server offers, in the order of [`Offer::ALL`].
+    pub fn of(client: &gatehouse_mcp::Client) -> Vec<Offer> {
+        Self::ALL
+            .into_iter()
+            .filter(|offer| client.server_declares(offer.capability()))
+            .collect()
+    }
 }
 
 /// A server's configuration with its current status.

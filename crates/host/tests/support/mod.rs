@@ -63,6 +63,23 @@ pub fn everything(name: &str) -> ServerInput {
     stdio(name, "node", vec![everything_js(), "stdio".into()])
 }
 
+/// The TypeScript SDK v2 server that offers only `feature` (`prompts` or `resources`) and no
+/// tools, tests/fixtures/ts-sdk-v2/partial.mjs over stdio, under `name`.
+pub fn offering_only(name: &str, feature: &str) -> ServerInput {
+    assert!(
+        fixtures()
+            .join("node_modules/@modelcontextprotocol/server/package.json")
+            .is_file(),
+        "the TypeScript SDK v2 is missing: run scripts/install-test-deps.sh"
+    );
+    let script = fixtures().join("ts-sdk-v2/partial.mjs");
+    stdio(
+        name,
+        "node",
+        vec![script.display().to_string(), feature.to_owned()],
+    )
+}
+
 /// The server's status once it is no longer connecting (at most 60 s).
 pub async fn settled(host: &Host, name: &str) -> ServerStatus {
     for _ in 0..600 {

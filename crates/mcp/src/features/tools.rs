@@ -117,6 +117,7 @@ impl Client {
         arguments: Option<Value>,
         options: CallOptions,
     ) -> Result<CallToolResult> {
+        self.require_capability("tools", "tools")?;
         // A tool that requires task augmentation runs as a task, and still looks like one call
         // to the caller (2025-11-25 tasks, "Tool-Level Negotiation").
         let tool = self.cached_tool(name);

@@ -1,0 +1,136 @@
+// What a person does on the Servers page, driven through WebDriver: add a stdio server through
+// the form, wait until its row reports it connected, and select it to open its detail view.
+
+import assert from 'node:assert/strict';
+
+import { waitFor, fatal } from './harness.mjs';
+import { Keys } from './webdriver.mjs';
+
+/** The CSS selector of the server's row in the list. */
+export const rowOf = (name) => `[data-testid="server-row"][data-server-name="${name}"]`;
+
+/** Types `value` into an input/textarea the way a user would, then checks React saw it. */
+async function fillField(session, el, value) {
+  const current = await session.getProperty(el, 'value');
+  if (current) {
+    // Select all + delete, as keystrokes, so React's onChange sees it.
+    await session.sendKeys(el, `${Keys.CONTROL}a${Keys.CONTROL}${Keys.BACKSPACE}`);
+  }
+  // Newlines as Enter key presses (in a textarea they insert a line break).
+  await session.sendKeys(el, value.split('\n').join(Keys.ENTER));
+  let typed = await session.getProperty(el, 'value');
+  if (typed !== value) {
+    // Fallback: set through the native setter and fire `input`, which React's
+    // controlled inputs listen to.
+    await session.executeScript(
+      `const [el, value] = arguments;
+       const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+       Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, value);
+       el.dispatchEvent(new Event('input', { bubbles: true }));
+       el.dispatchEvent(new Event('change', { bubbles: true }));`,
+      [el, value],
+    );
+    typed = await session.getProperty(el, 'value');
+  }
+  assert.equal(typed, value, 'form field must hold exactly what the user typed, or the saved server config is wrong');
+}
+
+/** Checked state of a checkbox / switch, whether the testid is on the input, a wrapper, or an ARIA switch. */
+function isChecked(session, el) {
+  return session.executeScript(
+    `const el = arguments[0];
+     const input = el.matches('input') ? el : el.querySelector('input[type=checkbox], input[type=radio]');
+     if (input) return input.checked;
+     return el.getAttribute('aria-checked') === 'true' || el.getAttribute('data-state') === 'checked';`,
+    [el],
+  );
+}
+
+/** Adds an enabled stdio server `name` running `command args…` through the add-server form. */
+export async function addStdioServer(app, name, command, args) {
+  const s = app.session;
+  const addButton = await app.waitForElement('[data-testid="add-server-button"]', {
+    timeout: 45_000,
+    message: 'the "add server" button (the app UI must render after launch)',
+  });
+  await s.click(addButton);
+
+  const nameField = await app.waitForElement('[data-testid="server-name"]', {
+    message: 'the add-server form (clicking "add server" must open it)',
+  });
+  await fillField(s, nameField, name);
+
+  await s.click(await app.waitForElement('[data-testid="server-kind-stdio"]', { message: 'the stdio transport option' }));
+  const commandField = await app.waitForElement('[data-testid="server-command"]', {
+    message: 'the command field (shown for stdio servers)',
+  });
+  await fillField(s, commandField, command);
+  const argsField = await app.waitForElement('[data-testid="server-args"]', { message: 'the arguments textarea' });
+  await fillField(s, argsField, args.join('\n'));
+
+  const enabled = await app.waitForElement('[data-testid="server-enabled"]', { message: 'the enabled toggle' });
+  if (!(await isChecked(s, enabled))) await s.click(enabled);
+  assert.equal(
+    await isChecked(s, enabled),
+    true,
+    'the server must be enabled, otherwise Gatehouse will not start it and nothing can connect',
+  );
+
+  await s.click(await app.waitForElement('[data-testid="server-save"]', { message: 'the save button' }));
+}
+
+/** The text of the row's status badge, with the failure reason from its tooltip. */
+async function badgeOf(session, row) {
+  try {
+    const el = await session.findElement('[data-testid="server-status"]', row);
+    const [text, title] = [await session.getText(el), await session.getAttribute(el, 'title')];
+    return title && title !== text ? `${text} (${title})` : text;
+  } catch {
+    return '(no status badge)';
+  }
+}
+
+/** Waits until the server's row reports `connected`, and returns its badge text. */
+export async function waitForConnected(app, name) {
+  const s = app.session;
+  let lastStatus = '(row not shown yet)';
+  await waitFor(
+    async () => {
+      const rows = await s.findElements(rowOf(name));
+      if (rows.length === 0) return false;
+      lastStatus = await s.getAttribute(rows[0], 'data-status');
+      if (lastStatus === 'failed') {
+        throw fatal(
+          `server "${name}" failed to connect — a real stdio MCP server must be launched and ` +
+            `initialized by Gatehouse. Status badge: ${await badgeOf(s, rows[0])}`,
+        );
+      }
+      return lastStatus === 'connected';
+    },
+    {
+      timeout: 60_000,
+      interval: 500,
+      message: () =>
+        `server row "${name}" to reach data-status="connected" (last data-status: ${lastStatus}); ` +
+        'a saved, enabled stdio server must be started and connected without further user action',
+    },
+  );
+  return badgeOf(s, await s.findElement(rowOf(name)));
+}
+
+/** Selects the server in the list and waits for its detail view. */
+export async function selectServer(app, name) {
+  const s = app.session;
+  // Click the row's name (its click bubbles to the row's select handler):
+  // the row's centre may fall on its action buttons, which do not select.
+  const row = await s.findElement(rowOf(name));
+  const [nameButton] = await s.findElements('.server-row-name', row);
+  await s.click(nameButton ?? row);
+  await waitFor(
+    async () => {
+      const headings = await s.findElements('[data-testid="server-detail"] #detail-heading');
+      return headings.length > 0 && (await s.getText(headings[0])) === name;
+    },
+    { timeout: 10_000, interval: 250, message: `the detail view of "${name}" after selecting its row` },
+  );
+}
