@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use gatehouse_mcp::peer::RefusingHandler;
 use gatehouse_mcp::{CallOptions, Client, ClientOptions, McpError};
-use support::{connect_stdio, first_text, scripted, tool_names};
+use support::{assert_tools, connect_stdio, first_text, scripted, tool_names};
 
 /// Connects to a scripted legacy server offering tools; `body` runs after the handshake.
 async fn connect_legacy(body: &str) -> Client {
@@ -40,11 +40,12 @@ while True:
     let client = connect_legacy(body).await;
     assert!(tool_names(&client).await.is_empty());
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(
-        tool_names(&client).await,
-        [r#"{"id": "srv-ping", "jsonrpc": "2.0", "result": {}}"#],
-        "the ping gets an empty result, and neither notification gets any answer"
-    );
+    assert_tools(
+        &client,
+        &[r#"{"id": "srv-ping", "jsonrpc": "2.0", "result": {}}"#],
+        "the ping gets an empty result, and neither notification gets any answer",
+    )
+    .await;
     client.close().await.expect("close");
 }
 
@@ -63,11 +64,12 @@ while True:
     reply(msg, {"tools": [tool("still-here")]})
 "#;
     let client = connect_legacy(body).await;
-    assert_eq!(
-        tool_names(&client).await,
-        ["still-here"],
-        "cancellations that name no request of the server's change nothing"
-    );
+    assert_tools(
+        &client,
+        &["still-here"],
+        "cancellations that name no request of the server's change nothing",
+    )
+    .await;
     assert_eq!(tool_names(&client).await, ["still-here"]);
     client.close().await.expect("close");
 }
@@ -120,11 +122,12 @@ while True:
         reply(msg, {"tools": [tool("second")]})
 "#;
     let client = connect_legacy(body).await;
-    assert_eq!(
-        tool_names(&client).await,
-        ["first", "second"],
-        "an empty nextCursor means another page (pagination: only null ends the list)"
-    );
+    assert_tools(
+        &client,
+        &["first", "second"],
+        "an empty nextCursor means another page (pagination: only null ends the list)",
+    )
+    .await;
     client.close().await.expect("close");
 }
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 use gatehouse_mcp::{
     CallOptions, Client, Era, Listener, ListenerEvent, McpError, NotificationFilter,
 };
-use support::{connect_stdio, scripted, tool_names};
+use support::{assert_tools, connect_stdio, scripted, tool_names};
 
 async fn connect_modern(body: &str) -> Client {
     let client = connect_stdio(&scripted(body)).await.expect("connect");
@@ -82,11 +82,12 @@ while True:
     assert!(tool_names(&client).await.is_empty());
     // Time for an answer to go out, were one written.
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(
-        tool_names(&client).await,
-        Vec::<String>::new(),
-        "a 2026-07-28 client writes no JSON-RPC responses; the server's requests are its error"
-    );
+    assert_tools(
+        &client,
+        &[],
+        "a 2026-07-28 client writes no JSON-RPC responses; the server's requests are its error",
+    )
+    .await;
     assert!(
         client.peer().closed_reason().is_none(),
         "the protocol error is logged, not fatal"
@@ -115,11 +116,12 @@ while True:
         .await
         .expect("liveness is measured without ping");
     assert!(round_trip < Duration::from_secs(5), "{round_trip:?}");
-    assert_eq!(
-        tool_names(&client).await,
-        ["server/discover", "tools/list"],
-        "2026-07-28 removed ping: the round trip is a server/discover"
-    );
+    assert_tools(
+        &client,
+        &["server/discover", "tools/list"],
+        "2026-07-28 removed ping: the round trip is a server/discover",
+    )
+    .await;
     client.close().await.expect("close");
 }
 
@@ -140,16 +142,17 @@ for line in sys.stdin:
 "#;
     let client = connect_stdio(&scripted(source)).await.expect("connect");
     assert_eq!(client.era(), Era::Legacy);
-    assert_eq!(
-        tool_names(&client).await,
-        [
+    assert_tools(
+        &client,
+        &[
             "server/discover",
             "initialize",
             "notifications/initialized",
-            "tools/list"
+            "tools/list",
         ],
-        "notifications/initialized is only ever sent after a real initialize"
-    );
+        "notifications/initialized is only ever sent after a real initialize",
+    )
+    .await;
     client.close().await.expect("close");
 }
 
@@ -221,11 +224,12 @@ while True:
 "#;
     let client = connect_modern(body).await;
     assert_eq!(tool_names(&client).await, ["v1-a", "v1-b"]);
-    assert_eq!(
-        tool_names(&client).await,
-        ["v2-a", "v2-b"],
-        "a refused cursor drops the cached first page and the list is fetched from the start"
-    );
+    assert_tools(
+        &client,
+        &["v2-a", "v2-b"],
+        "a refused cursor drops the cached first page and the list is fetched from the start",
+    )
+    .await;
     client.close().await.expect("close");
 }
 
@@ -250,10 +254,11 @@ while True:
     let client = connect_modern(body).await;
     assert_eq!(tool_names(&client).await, ["first-1", "second-1"]);
     tokio::time::sleep(Duration::from_millis(20)).await;
-    assert_eq!(
-        tool_names(&client).await,
-        ["first-1", "second-2"],
-        "the fresh first page is reused and the expired one fetched again with its cursor"
-    );
+    assert_tools(
+        &client,
+        &["first-1", "second-2"],
+        "the fresh first page is reused and the expired one fetched again with its cursor",
+    )
+    .await;
     client.close().await.expect("close");
 }

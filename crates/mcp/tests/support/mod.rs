@@ -82,6 +82,12 @@ pub async fn tool_names(client: &Client) -> Vec<String> {
     page.items.into_iter().map(|t| t.name).collect()
 }
 
+/// Asserts that a server lists exactly the tools `expected`, `why` saying what that shows.
+#[allow(dead_code)]
+pub async fn assert_tools(client: &Client, expected: &[&str], why: &str) {
+    assert_eq!(tool_names(client).await, expected, "{why}");
+}
+
 /// The TypeScript SDK v2 fixture server, tests/fixtures/ts-sdk-v2/server.mjs.
 #[allow(dead_code)]
 pub fn ts_sdk_v2_js() -> String {
