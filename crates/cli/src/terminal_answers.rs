@@ -62,6 +62,9 @@ impl Handler for TerminalAnswers {
         if method != "elicitation/create" || !Self::interactive() {
             return self.fallback.on_request(method, params);
         }
+        if let Err(refused) = gatehouse_mcp::features::elicitation::check_mode(params.as_ref()) {
+            return Box::pin(async move { Err(refused) });
+        }
         let server = self.server.clone();
         Box::pin(async move {
             let params = params.unwrap_or_default();

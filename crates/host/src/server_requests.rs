@@ -89,14 +89,16 @@ impl Handler for HostHandler {
     fn on_request(
         &self,
         method: String,
-        _params: Option<Value>,
+        params: Option<Value>,
     ) -> BoxFuture<'static, Result<Value, RpcError>> {
         let server = self.server.clone();
+        let mode = gatehouse_mcp::features::elicitation::check_mode(params.as_ref());
         let roots = self.roots_result();
         Box::pin(async move {
             match method.as_str() {
                 "roots/list" => Ok(roots),
                 "elicitation/create" => {
+                    mode?;
                     tracing::info!(
                         "declined an elicitation request from `{server}`: approvals are not available yet"
                     );

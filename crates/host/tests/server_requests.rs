@@ -1,6 +1,6 @@
 //! What the host answers when server-everything asks it for roots, sampling and elicitation:
 //! the capabilities are declared, roots are listed (none), and sampling and elicitation are
-//! declined until the approval engine exists.
+//! declined until the approval engine exists; a mode it did not declare is `-32602`.
 
 mod support;
 
@@ -97,4 +97,24 @@ async fn roots_are_listed_and_sampling_and_elicitation_are_declined() {
     );
     client.close().await.expect("close");
     host.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_elicitation_in_an_undeclared_mode_is_invalid_params() {
+    use gatehouse_mcp::peer::Handler;
+    let roots = std::sync::Arc::new(std::sync::RwLock::new(Vec::new()));
+    let handler = gatehouse_host::server_requests::HostHandler::new("s", roots, None);
+    let ask = |mode: &str| {
+        handler.on_request(
+            "elicitation/create".into(),
+            Some(json!({"mode": mode, "message": "Say it", "requestedSchema": {"type": "object"}})),
+        )
+    };
+    let refused = ask("voice").await;
+    assert!(
+        refused.as_ref().is_err_and(|e| e.code == -32602),
+        "a mode the host did not declare is -32602 (2025-11-25 elicitation, Error Handling): {refused:?}"
+    );
+    let declined = ask("form").await.expect("a form request is answered");
+    assert_eq!(declined["action"], "decline");
 }

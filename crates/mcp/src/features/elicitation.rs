@@ -2,6 +2,28 @@
 
 use serde_json::{Map, Value};
 
+use crate::error::RpcError;
+use crate::jsonrpc::codes;
+
+/// The modes this client declares (`elicitation: {form: {}, url: {}}`).
+const MODES: &[&str] = &["form", "url"];
+
+/// Refuses an `elicitation/create` request whose `mode` the client did not declare, with
+/// `-32602` (2025-11-25 client/elicitation, "Error Handling"). No `mode` means `form`.
+pub fn check_mode(params: Option<&Value>) -> Result<(), RpcError> {
+    match params.and_then(|p| p.get("mode")) {
+        None => Ok(()),
+        Some(Value::String(mode)) if MODES.contains(&mode.as_str()) => Ok(()),
+        Some(other) => Err(RpcError {
+            code: codes::INVALID_PARAMS,
+            message: format!(
+                "unsupported elicitation mode {other}; this client takes form and url"
+            ),
+            data: None,
+        }),
+    }
+}
+
 /// The content of an accepted form with no user input: each property's `default` (SEP-1034).
 /// Properties without a default are left out, so the server sees them as not given.
 pub fn schema_defaults(requested_schema: &Value) -> Map<String, Value> {
@@ -21,6 +43,23 @@ pub fn schema_defaults(requested_schema: &Value) -> Map<String, Value> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn an_undeclared_mode_is_invalid_params() {
+        assert!(check_mode(None).is_ok());
+        assert!(
+            check_mode(Some(&json!({"message": "m"}))).is_ok(),
+            "no mode is form"
+        );
+        assert!(check_mode(Some(&json!({"mode": "url"}))).is_ok());
+        for mode in [json!("voice"), json!(1), json!(null)] {
+            let refused = check_mode(Some(&json!({ "mode": mode })));
+            assert!(
+                refused.as_ref().is_err_and(|e| e.code == -32602),
+                "{mode}: an undeclared mode must be refused with -32602: {refused:?}"
+            );
+        }
+    }
 
     #[test]
     fn takes_every_default_and_nothing_else() {

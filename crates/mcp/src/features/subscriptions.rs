@@ -14,6 +14,9 @@ use crate::peer::stream::{OpenRequest, StreamItem};
 
 const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
 
+/// Notifications kept from before the acknowledgement, which a server must not send at all.
+const MAX_EARLY: usize = 64;
+
 /// Which notifications a subscription carries ("Notification Filter").
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -208,7 +211,15 @@ impl PendingSubscription {
                     self.acknowledged = Some(agreed.clone());
                     return Ok(agreed);
                 }
-                StreamItem::Notification { method, params } => self.early.push((method, params)),
+                // The server must acknowledge first; what it sends before is kept, within a bound.
+                StreamItem::Notification { method, params } if self.early.len() < MAX_EARLY => {
+                    self.early.push((method, params));
+                }
+                StreamItem::Notification { method, .. } => {
+                    tracing::warn!(
+                        "dropping `{method}`: sent on a subscription not yet acknowledged"
+                    );
+                }
                 StreamItem::Ended(Ok(_)) => {
                     return Err(McpError::InvalidResponse {
                         method: "subscriptions/listen".into(),
