@@ -6,8 +6,10 @@ use std::sync::Arc;
 
 use tokio::sync::broadcast;
 
+use crate::connection::ServerConnection;
 use crate::error::{HostError, Result};
 use crate::events::{EngineEvent, EventBus};
+use crate::gate::Gate;
 use crate::paths;
 use crate::registry::Registry;
 use crate::registry::model::{ServerConfig, ServerInput};
@@ -48,6 +50,7 @@ pub struct Host {
     registry: Registry,
     sessions: Sessions,
     events: EventBus,
+    gate: Gate,
     live: bool,
 }
 
@@ -62,14 +65,31 @@ impl Host {
         let registry = Registry::new(store.pool().clone(), secrets);
         let events = EventBus::default();
         let sessions = Sessions::new(events.clone(), registry.clone());
+        let gate = Gate::new(registry.clone());
         Ok(Host {
             data_dir,
             store,
             registry,
             sessions,
             events,
+            gate,
             live: options.live_sessions,
         })
+    }
+
+    /// The path every request to a server takes.
+    pub fn gate(&self) -> &Gate {
+        &self.gate
+    }
+
+    /// Opens a connection to the enabled server named (or with the id) `server`, whose
+    /// requests the handler `answers` makes for its configuration answers.
+    pub async fn connect(
+        &self,
+        server: &str,
+        answers: impl FnOnce(&ServerConfig) -> Arc<dyn gatehouse_mcp::peer::Handler>,
+    ) -> Result<ServerConnection> {
+        ServerConnection::open(&self.registry, self.gate.clone(), server, answers).await
     }
 
     pub fn data_dir(&self) -> &Path {

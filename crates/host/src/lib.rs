@@ -3,8 +3,10 @@
 //! Tauri dependency and is fully usable headless.
 
 pub mod connect;
+pub mod connection;
 pub mod error;
 pub mod events;
+pub mod gate;
 pub mod host;
 pub mod log_rate;
 pub mod paths;
@@ -14,8 +16,10 @@ pub mod server_requests;
 pub mod sessions;
 pub mod storage;
 
+pub use connection::ServerConnection;
 pub use error::{HostError, Result};
 pub use events::EngineEvent;
+pub use gate::{CallOutcome, Source, ToolCall};
 pub use host::{Host, HostOptions};
 pub use registry::model::{
     EnvVar, HttpHeader, ServerConfig, ServerInput, ServerSpec, ServerTransport,

@@ -270,8 +270,9 @@ impl Client {
         Ok(page)
     }
 
-    /// A tool as last listed, for validating its results.
-    pub(crate) fn cached_tool(&self, name: &str) -> Option<Tool> {
+    /// A tool's definition as last listed (for validating its results, and for the host to
+    /// know what it is asked to call).
+    pub fn cached_tool(&self, name: &str) -> Option<Tool> {
         self.tools
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -25,11 +25,11 @@ pub async fn run(host: &Host, args: CompleteArgs) -> Result<(), HostError> {
     let context: BTreeMap<String, String> = args.context.into_iter().collect();
     let connection = Connection::open(host, &args.server).await?;
     let completed = connection
-        .client
+        .client()
         .complete(&reference, &args.argument, &args.prefix, Some(&context))
         .await
         .map_err(HostError::from);
-    let name = connection.server.clone();
+    let name = connection.server().to_owned();
     let completion = connection.close(completed).await?;
     if args.json {
         return output::print_json(&json!({

@@ -19,11 +19,11 @@ fn describe_era(era: Era) -> &'static str {
 
 pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
     let connection = Connection::open(host, server).await?;
-    let init = connection.client.initialize_result().clone();
-    let transport = connection.client.transport_kind();
-    let era = connection.client.era();
-    let era_reason = connection.client.era_reason().to_owned();
-    let name = connection.server.clone();
+    let init = connection.client().initialize_result().clone();
+    let transport = connection.client().transport_kind();
+    let era = connection.client().era();
+    let era_reason = connection.client().era_reason().to_owned();
+    let name = connection.server().to_owned();
     connection.close(Ok(())).await?;
     if json {
         return output::print_json(&json!({

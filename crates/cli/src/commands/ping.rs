@@ -7,9 +7,9 @@ use crate::commands::connection::Connection;
 
 pub async fn run(host: &Host, server: &str) -> Result<(), HostError> {
     let connection = Connection::open(host, server).await?;
-    let pinged = connection.client.ping().await.map_err(HostError::from);
-    let name = connection.server.clone();
-    let transport = connection.client.transport_kind();
+    let pinged = connection.client().ping().await.map_err(HostError::from);
+    let name = connection.server().to_owned();
+    let transport = connection.client().transport_kind();
     let round_trip = connection.close(pinged).await?;
     say!(
         "{name}: pong in {:.3} ms over {transport}",

@@ -13,11 +13,11 @@ use crate::output;
 pub async fn list(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
     let connection = Connection::open(host, server).await?;
     let listed = connection
-        .client
+        .client()
         .list_prompts()
         .await
         .map_err(HostError::from);
-    let name = connection.server.clone();
+    let name = connection.server().to_owned();
     let page = connection.close(listed).await?;
     if json {
         return output::print_page_json(&name, "prompts", &page);
@@ -52,11 +52,11 @@ pub async fn get(
 ) -> Result<(), HostError> {
     let connection = Connection::open(host, server).await?;
     let got = connection
-        .client
+        .client()
         .get_prompt(prompt, &arguments)
         .await
         .map_err(HostError::from);
-    let name = connection.server.clone();
+    let name = connection.server().to_owned();
     let result = connection.close(got).await?;
     if json {
         return output::print_json(&json!({

@@ -11,11 +11,11 @@ use crate::output;
 pub async fn list(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
     let connection = Connection::open(host, server).await?;
     let listed = connection
-        .client
+        .client()
         .list_resources()
         .await
         .map_err(HostError::from);
-    let name = connection.server.clone();
+    let name = connection.server().to_owned();
     let page = connection.close(listed).await?;
     if json {
         return output::print_page_json(&name, "resources", &page);
@@ -45,11 +45,11 @@ pub async fn list(host: &Host, server: &str, json: bool) -> Result<(), HostError
 pub async fn templates(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
     let connection = Connection::open(host, server).await?;
     let listed = connection
-        .client
+        .client()
         .list_resource_templates()
         .await
         .map_err(HostError::from);
-    let name = connection.server.clone();
+    let name = connection.server().to_owned();
     let page = connection.close(listed).await?;
     if json {
         return output::print_page_json(&name, "resourceTemplates", &page);
@@ -79,11 +79,11 @@ pub async fn templates(host: &Host, server: &str, json: bool) -> Result<(), Host
 pub async fn read(host: &Host, server: &str, uri: &str, json: bool) -> Result<(), HostError> {
     let connection = Connection::open(host, server).await?;
     let read = connection
-        .client
+        .client()
         .read_resource(uri)
         .await
         .map_err(HostError::from);
-    let name = connection.server.clone();
+    let name = connection.server().to_owned();
     let contents = connection.close(read).await?;
     if json {
         return output::print_json(&json!({ "server": name, "uri": uri, "contents": contents }));

@@ -10,19 +10,19 @@ use crate::output;
 
 pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
     let connection = Connection::open(host, server).await?;
-    let offers = Offer::of(&connection.client);
+    let offers = Offer::of(connection.client());
     let listed = if offers.contains(&Offer::Tools) {
         connection
-            .client
+            .client()
             .list_tools()
             .await
             .map_err(HostError::from)
     } else {
         Ok(ToolPage::default())
     };
-    let init = connection.client.initialize_result().clone();
-    let transport = connection.client.transport_kind();
-    let name = connection.server.clone();
+    let init = connection.client().initialize_result().clone();
+    let transport = connection.client().transport_kind();
+    let name = connection.server().to_owned();
     let page = connection.close(listed).await?;
     let tools: Vec<ToolInfo> = page.items.iter().map(ToolInfo::from).collect();
     if json {

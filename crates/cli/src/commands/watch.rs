@@ -18,7 +18,7 @@ use crate::terminal_answers::Notice;
 pub async fn run(host: &Host, args: WatchArgs) -> Result<(), HostError> {
     let (notices, received) = mpsc::unbounded_channel();
     let connection = Connection::open_with(host, &args.server, Some(notices)).await?;
-    let watched = watch(&connection.client, &args, received).await;
+    let watched = watch(connection.client(), &args, received).await;
     connection.close(watched).await
 }
 

@@ -1,0 +1,99 @@
+//! One short-lived connection to a configured server, for a caller that needs one for a while
+//! (each CLI command): the server is looked up in the registry and refused if disabled, the
+//! connection opened with its secrets, tool calls go through the host's [`Gate`], and closing
+//! stops the server whatever the outcome.
+//!
+//! Listing and reading what a server offers still uses [`ServerConnection::client`]; each
+//! request kind moves behind the gate in turn.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use gatehouse_mcp::peer::Handler;
+use gatehouse_mcp::{CallOptions, Client};
+
+use crate::connect::open_client_with;
+use crate::error::{HostError, Result};
+use crate::gate::{CallOutcome, Gate, Target, ToolCall};
+use crate::registry::Registry;
+use crate::registry::model::ServerConfig;
+
+/// A connected server, under the name and id it is registered with.
+pub struct ServerConnection {
+    server: String,
+    server_id: String,
+    client: Client,
+    gate: Gate,
+}
+
+impl ServerConnection {
+    /// Connects to the server named (or with the id) `server`, which must be enabled; its
+    /// requests are answered by the handler `answers` makes for its configuration.
+    pub(crate) async fn open(
+        registry: &Registry,
+        gate: Gate,
+        server: &str,
+        answers: impl FnOnce(&ServerConfig) -> Arc<dyn Handler>,
+    ) -> Result<ServerConnection> {
+        let config = registry.get(server).await?;
+        if !config.enabled {
+            return Err(HostError::Validation(format!(
+                "`{}` is disabled; enable it with `gatehouse server enable {}`",
+                config.name, config.name
+            )));
+        }
+        let client = open_client_with(&config, registry, answers(&config)).await?;
+        Ok(ServerConnection {
+            server: config.name,
+            server_id: config.id,
+            client,
+            gate,
+        })
+    }
+
+    /// The server's registered name.
+    pub fn server(&self) -> &str {
+        &self.server
+    }
+
+    /// The server's id.
+    pub fn server_id(&self) -> &str {
+        &self.server_id
+    }
+
+    /// The connection, for listing and reading what the server offers.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// Calls a tool through the gate (see [`Gate::call_tool`]).
+    pub async fn call_tool(
+        &self,
+        call: ToolCall,
+        options: CallOptions,
+        cancel: impl Future<Output = ()>,
+    ) -> Result<CallOutcome> {
+        let target = Target {
+            server: &self.server,
+            server_id: &self.server_id,
+            client: &self.client,
+        };
+        self.gate.call_tool(target, call, options, cancel).await
+    }
+
+    /// Closes the connection (stopping a stdio server) and returns the caller's outcome. A
+    /// failure to close is reported only when the outcome itself was a success.
+    pub async fn close<T>(self, outcome: Result<T>) -> Result<T> {
+        let closed = self.client.close().await;
+        match (outcome, closed) {
+            (Ok(value), Ok(())) => Ok(value),
+            (Ok(_), Err(close_error)) => Err(close_error.into()),
+            (Err(error), closed) => {
+                if let Err(close_error) = closed {
+                    tracing::debug!("closing after an error: {close_error}");
+                }
+                Err(error)
+            }
+        }
+    }
+}

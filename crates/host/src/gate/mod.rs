@@ -1,0 +1,160 @@
+//! The gate: the one host-owned path every request between Gatehouse and a server takes
+//! (gate → policy → approval → session → audit). Whoever asks (the app, the CLI, later an MCP
+//! App, a model or another agent) hands the gate a request with its source; the gate decides,
+//! records the tool's definition hash, runs the request on the connection it was given, follows
+//! a task's statuses into the task log, and answers with the result.
+//!
+//! Tool calls pass through it today. A call a person starts by hand is its own consent; policy
+//! rules and approval dialogs come next and slot in at [`Gate::decide`].
+
+pub mod definition;
+pub mod request;
+mod task_statuses;
+
+use std::future::Future;
+use std::time::Duration;
+
+use gatehouse_mcp::{CallOptions, CallToolResult, Client};
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use crate::error::{HostError, Result};
+use crate::registry::Registry;
+pub use request::{GateRequest, RequestKind, Source, ToolCall};
+use task_statuses::TaskStatuses;
+
+/// How long, after a cancellation, to wait for a round trip, so that the cancellation sent
+/// before it has gone out before the connection closes.
+const CANCEL_FLUSH: Duration = Duration::from_secs(2);
+
+/// How a call through the gate ended.
+#[derive(Debug)]
+pub enum CallOutcome {
+    /// The server answered (a tool error is an `is_error` result).
+    Done(CallToolResult),
+    /// The caller gave up; the call was cancelled on the server.
+    Cancelled,
+}
+
+/// What the gate decided about a request, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub allowed: bool,
+    /// The rule or answer that decided.
+    pub reason: String,
+}
+
+/// The gate of one host.
+#[derive(Debug, Clone)]
+pub struct Gate {
+    registry: Registry,
+}
+
+/// The server a request goes to: its registered name and id, and its live connection.
+pub struct Target<'a> {
+    pub server: &'a str,
+    pub server_id: &'a str,
+    pub client: &'a Client,
+}
+
+impl Gate {
+    pub fn new(registry: Registry) -> Self {
+        Self { registry }
+    }
+
+    /// Calls a tool through the gate. `options` carry progress and task-status sinks as usual;
+    /// the statuses are also written to the task log. If `cancel` completes first, the call is
+    /// cancelled on the server and [`CallOutcome::Cancelled`] returned.
+    pub async fn call_tool(
+        &self,
+        target: Target<'_>,
+        call: ToolCall,
+        mut options: CallOptions,
+        cancel: impl Future<Output = ()>,
+    ) -> Result<CallOutcome> {
+        let request = self.request_for(&target, call).await;
+        let decision = self.decide(&request);
+        if !decision.allowed {
+            return Err(HostError::Validation(format!(
+                "the call was denied: {}",
+                decision.reason
+            )));
+        }
+        let RequestKind::ToolCall {
+            tool, arguments, ..
+        } = &request.kind;
+        let tasks = TaskStatuses {
+            registry: &self.registry,
+            server_id: target.server_id,
+            tool,
+        };
+        let display = options.task_status.take();
+        let (statuses, to_record) = mpsc::unbounded_channel();
+        options.task_status = Some(statuses);
+        let recorded = tasks.record(to_record, display);
+        let calling = async {
+            tokio::select! {
+                result = target.client.call_tool(tool, arguments.clone(), options) => Some(result),
+                () = cancel => None,
+            }
+        };
+        // The call future ends, and its status sender with it, before the recorder can.
+        let (outcome, last_task) = tokio::join!(calling, recorded);
+        match outcome {
+            Some(result) => Ok(CallOutcome::Done(result?)),
+            None => {
+                if let Some(task) = last_task {
+                    tasks.cancelled(task, "cancelled by the caller").await;
+                }
+                // Messages go out in order: once this round trip is answered, the
+                // cancellation was sent.
+                let _ = tokio::time::timeout(CANCEL_FLUSH, target.client.ping()).await;
+                Ok(CallOutcome::Cancelled)
+            }
+        }
+    }
+
+    /// The request for a tool call, with the tool's definition as last listed (listing the
+    /// tools first if they were not, so the definition hash is known).
+    async fn request_for(&self, target: &Target<'_>, call: ToolCall) -> GateRequest {
+        if target.client.cached_tool(&call.tool).is_none()
+            && let Err(e) = target.client.list_tools().await
+        {
+            tracing::info!("cannot list the tools of `{}`: {e}", target.server);
+        }
+        let definition = target.client.cached_tool(&call.tool);
+        let annotations = definition
+            .as_ref()
+            .and_then(|t| t.extra.get("annotations").cloned())
+            .unwrap_or(Value::Null);
+        GateRequest {
+            id: uuid::Uuid::new_v4().to_string(),
+            source: call.source,
+            server: target.server.to_owned(),
+            kind: RequestKind::ToolCall {
+                tool: call.tool,
+                arguments: call.arguments,
+                annotations,
+                definition_hash: definition.as_ref().map(definition::definition_hash),
+            },
+        }
+    }
+
+    /// Decides a request. Today the person is the only source that calls tools, and a call
+    /// they start by hand is its own consent.
+    fn decide(&self, request: &GateRequest) -> Decision {
+        match request.source {
+            Source::User => Decision {
+                allowed: true,
+                reason: "started by the user".into(),
+            },
+            other => Decision {
+                allowed: false,
+                reason: format!(
+                    "requests from the {} source need a policy rule, and none exist yet",
+                    other.as_str()
+                ),
+            },
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! What the gate is asked: one type for every request that crosses between Gatehouse and a
+//! server, whatever started it. Each carries its source, its server and what it asks for.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Who started a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// A person, by hand, in the app or the CLI.
+    User,
+    /// A server, asking the host (sampling, elicitation, roots).
+    Server,
+    /// An MCP App rendered by the host.
+    App,
+    /// A chat model.
+    Model,
+    /// Another agent through the gateway.
+    Gateway,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::User => "user",
+            Source::Server => "server",
+            Source::App => "app",
+            Source::Model => "model",
+            Source::Gateway => "gateway",
+        }
+    }
+}
+
+/// A tool call as the gate sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    pub tool: String,
+    pub arguments: Option<Value>,
+    pub source: Source,
+}
+
+/// What a request asks for, with what the gate knows about its target.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RequestKind {
+    ToolCall {
+        tool: String,
+        arguments: Option<Value>,
+        /// The tool's `annotations` as the server declared them (hints, never trusted).
+        annotations: Value,
+        /// [`super::definition::definition_hash`] of the tool as listed, if it was listed.
+        definition_hash: Option<String>,
+    },
+}
+
+/// One request at the gate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GateRequest {
+    /// Ties together the audit rows of this request.
+    pub id: String,
+    pub source: Source,
+    /// The server's name.
+    pub server: String,
+    pub kind: RequestKind,
+}
+
+impl GateRequest {
+    /// The MCP method the request becomes.
+    pub fn method(&self) -> &'static str {
+        match self.kind {
+            RequestKind::ToolCall { .. } => "tools/call",
+        }
+    }
+}
