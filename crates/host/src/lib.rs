@@ -10,6 +10,7 @@ pub mod gate;
 pub mod host;
 pub mod log_rate;
 pub mod paths;
+pub mod policy;
 pub mod registry;
 pub mod secrets;
 pub mod server_requests;

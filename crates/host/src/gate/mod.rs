@@ -4,8 +4,9 @@
 //! records the tool's definition hash, runs the request on the connection it was given, follows
 //! a task's statuses into the task log, and answers with the result.
 //!
-//! Tool calls pass through it today. A call a person starts by hand is its own consent; policy
-//! rules and approval dialogs come next and slot in at [`Gate::decide`].
+//! Tool calls pass through it today, decided by the [`crate::policy`]: a call a person starts
+//! by hand is its own consent; what the policy would ask about is refused until the approval
+//! queue exists, and rules are not stored yet, so only the defaults apply.
 
 pub mod definition;
 pub mod request;
@@ -19,6 +20,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use crate::error::{HostError, Result};
+use crate::policy::{self, Effect, PolicyInput};
 use crate::registry::Registry;
 pub use request::{GateRequest, RequestKind, Source, ToolCall};
 use task_statuses::TaskStatuses;
@@ -40,8 +42,10 @@ pub enum CallOutcome {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
     pub allowed: bool,
-    /// The rule or answer that decided.
+    /// Why, in words.
     pub reason: String,
+    /// The rule that decided, if one did.
+    pub rule: Option<String>,
 }
 
 /// The gate of one host.
@@ -140,21 +144,40 @@ impl Gate {
         }
     }
 
-    /// Decides a request. Today the person is the only source that calls tools, and a call
-    /// they start by hand is its own consent.
+    /// Decides a request under the policy. A request the policy would ask about is refused
+    /// while nobody can be asked (the approval queue comes next), with the reason.
     fn decide(&self, request: &GateRequest) -> Decision {
-        match request.source {
-            Source::User => Decision {
-                allowed: true,
-                reason: "started by the user".into(),
+        let RequestKind::ToolCall {
+            tool,
+            arguments,
+            annotations,
+            definition_hash,
+        } = &request.kind;
+        let verdict = policy::evaluate(
+            &[],
+            &PolicyInput {
+                source: request.source,
+                server: &request.server,
+                tool,
+                arguments: arguments.as_ref(),
+                annotations,
+                definition_hash: definition_hash.as_deref(),
+                trust_read_only: false,
             },
-            other => Decision {
-                allowed: false,
-                reason: format!(
-                    "requests from the {} source need a policy rule, and none exist yet",
-                    other.as_str()
-                ),
-            },
+        );
+        let allowed = verdict.effect == Effect::Allow;
+        let reason = match verdict.effect {
+            Effect::Ask => format!(
+                "{}, and no one can be asked here yet ({} request)",
+                verdict.reason,
+                request.source.as_str()
+            ),
+            _ => verdict.reason,
+        };
+        Decision {
+            allowed,
+            reason,
+            rule: verdict.rule,
         }
     }
 }

@@ -1,0 +1,170 @@
+//! Policy rules: what each says (allow, ask or deny), what it applies to (every server, one
+//! server, one tool, or one argument of a tool), and the argument patterns, checked when a rule
+//! is made so that a malformed glob or regex is refused with a clear message, never at call
+//! time.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{HostError, Result};
+
+/// What a rule (or a decision) says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Effect {
+    Allow,
+    Ask,
+    Deny,
+}
+
+impl Effect {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Effect::Allow => "allow",
+            Effect::Ask => "ask",
+            Effect::Deny => "deny",
+        }
+    }
+}
+
+/// How an argument's value is matched.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "pattern", rename_all = "lowercase")]
+pub enum Pattern {
+    /// A glob (`*`, `**`, `?`, `[…]`, `{a,b}`); a leading `~/` is the home directory.
+    Glob(String),
+    /// A regular expression, anchored at both ends.
+    Regex(String),
+}
+
+/// A rule on one argument: the value at a JSON Pointer into the arguments, matched by a
+/// pattern (or, with `outside`, not matched by it: "deny /path outside ~/projects/**").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ArgumentMatch {
+    pub pointer: String,
+    pub pattern: Pattern,
+    #[serde(default)]
+    pub outside: bool,
+}
+
+/// One rule. No server: the global default; a server without a tool: that server's default;
+/// a tool: a rule for that tool; a tool with an argument match: an argument rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Rule {
+    pub id: String,
+    pub server: Option<String>,
+    pub tool: Option<String>,
+    pub argument: Option<ArgumentMatch>,
+    pub effect: Effect,
+    /// For a rule on a tool: the definition hash it was made for. When the tool's definition
+    /// changes, an allow rule with another hash is void (stale).
+    pub definition_hash: Option<String>,
+}
+
+/// The layer a rule belongs to, most specific first (the order of evaluation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Layer {
+    Argument,
+    Tool,
+    Server,
+    Global,
+}
+
+impl Rule {
+    pub fn layer(&self) -> Layer {
+        match (&self.server, &self.tool, &self.argument) {
+            (_, Some(_), Some(_)) => Layer::Argument,
+            (_, Some(_), None) => Layer::Tool,
+            (Some(_), None, _) => Layer::Server,
+            (None, None, _) => Layer::Global,
+        }
+    }
+
+    /// Checks that the rule is well formed: an argument rule names a tool and a server, its
+    /// pointer is a JSON Pointer, its pattern compiles.
+    pub fn validate(&self) -> Result<()> {
+        if self.tool.is_some() && self.server.is_none() {
+            return Err(HostError::Validation(
+                "a rule for a tool must name its server".into(),
+            ));
+        }
+        if let Some(argument) = &self.argument {
+            if self.tool.is_none() {
+                return Err(HostError::Validation(
+                    "an argument rule must name its tool".into(),
+                ));
+            }
+            if !(argument.pointer.is_empty() || argument.pointer.starts_with('/')) {
+                return Err(HostError::Validation(format!(
+                    "`{}` is not a JSON Pointer: it must be empty or start with `/` (e.g. `/path`)",
+                    argument.pointer
+                )));
+            }
+            argument.pattern.compile()?;
+        }
+        Ok(())
+    }
+
+    /// Whether the rule applies to a request with these arguments. An argument rule whose value
+    /// is missing (or not a string, number or boolean) applies only if it denies or asks, so a
+    /// request cannot slip past a restriction by leaving the argument out.
+    pub(super) fn applies_to(&self, arguments: Option<&Value>) -> bool {
+        let Some(argument) = &self.argument else {
+            return true;
+        };
+        let value = arguments
+            .and_then(|a| a.pointer(&argument.pointer))
+            .and_then(scalar_text);
+        match (value, argument.pattern.compile()) {
+            (Some(text), Ok(matcher)) => matcher.is_match(&text) != argument.outside,
+            _ => self.effect != Effect::Allow,
+        }
+    }
+}
+
+fn scalar_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// A compiled pattern.
+pub(super) enum Matcher {
+    Glob(globset::GlobMatcher),
+    Regex(regex::Regex),
+}
+
+impl Matcher {
+    fn is_match(&self, text: &str) -> bool {
+        match self {
+            Matcher::Glob(glob) => glob.is_match(text),
+            Matcher::Regex(regex) => regex.is_match(text),
+        }
+    }
+}
+
+impl Pattern {
+    pub(super) fn compile(&self) -> Result<Matcher> {
+        match self {
+            Pattern::Glob(glob) => {
+                let expanded = match (glob.strip_prefix("~/"), dirs::home_dir()) {
+                    (Some(rest), Some(home)) => format!("{}/{rest}", home.display()),
+                    _ => glob.clone(),
+                };
+                globset::GlobBuilder::new(&expanded)
+                    .literal_separator(true)
+                    .build()
+                    .map(|g| Matcher::Glob(g.compile_matcher()))
+                    .map_err(|e| HostError::Validation(format!("invalid glob `{glob}`: {e}")))
+            }
+            Pattern::Regex(regex) => regex::Regex::new(&format!("^(?:{regex})$"))
+                .map(Matcher::Regex)
+                .map_err(|e| HostError::Validation(format!("invalid regex `{regex}`: {e}"))),
+        }
+    }
+}
