@@ -21,6 +21,13 @@ pub enum HostError {
     /// The operation needs something not available for this server yet.
     #[error("{0}")]
     Unsupported(String),
+    /// The gate refused the request: a rule denied it, or it needed an answer nobody could give.
+    #[error("{reason}")]
+    Denied {
+        reason: String,
+        /// The rule that decided, if one did.
+        rule: Option<String>,
+    },
     /// The OS keyring could not be used, or a secret is missing from it.
     #[error("{0}")]
     Secrets(String),
@@ -34,7 +41,7 @@ pub enum HostError {
 
 impl HostError {
     /// A stable code for programs: `validation`, `duplicate_name`, `not_found`, `storage`,
-    /// `connection`, `unsupported`, `secrets`, `io`.
+    /// `connection`, `unsupported`, `denied`, `secrets`, `io`.
     pub fn code(&self) -> &'static str {
         match self {
             HostError::Validation(_) => "validation",
@@ -43,6 +50,7 @@ impl HostError {
             HostError::Storage(_) | HostError::Migration(_) | HostError::Corrupt(_) => "storage",
             HostError::Connection(_) => "connection",
             HostError::Unsupported(_) => "unsupported",
+            HostError::Denied { .. } => "denied",
             HostError::Secrets(_) => "secrets",
             HostError::Io { .. } => "io",
         }

@@ -77,6 +77,11 @@ impl Host {
         })
     }
 
+    /// The policy's rules, trust settings and tool definition history.
+    pub fn policy(&self) -> crate::policy::PolicyStore {
+        crate::policy::PolicyStore::new(self.store.pool().clone())
+    }
+
     /// The path every request to a server takes.
     pub fn gate(&self) -> &Gate {
         &self.gate

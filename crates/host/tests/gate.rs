@@ -78,3 +78,70 @@ async fn a_persons_call_passes_and_others_need_a_rule() {
     assert!(matches!(cancelled, CallOutcome::Cancelled));
     connection.close(Ok(())).await.expect("close");
 }
+
+#[tokio::test]
+async fn stored_rules_decide_and_a_changed_definition_voids_a_grant() {
+    use gatehouse_host::policy::{Effect, Rule};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), false).await;
+    let connection = connect(&host).await;
+    let server_id = connection.server_id().to_owned();
+    let call =
+        |source| connection.call_tool(echo(source), CallOptions::default(), std::future::pending());
+
+    call(Source::User).await.expect("allowed by default");
+    let (hash, definition) = host
+        .policy()
+        .latest_definition(&server_id, "echo")
+        .await
+        .expect("history")
+        .expect("the gate kept the definition of the tool it called");
+    assert_eq!(definition["name"], "echo");
+
+    let rule = |effect, hash: Option<&str>| Rule {
+        id: String::new(),
+        server: Some(server_id.clone()),
+        tool: Some("echo".into()),
+        argument: None,
+        effect,
+        definition_hash: hash.map(str::to_owned),
+    };
+    let granted = host
+        .policy()
+        .add(rule(Effect::Allow, Some(&hash)))
+        .await
+        .expect("add");
+    call(Source::Model)
+        .await
+        .expect("a grant for this very definition allows a model's call");
+    host.policy().remove(&granted.id).await.expect("remove");
+
+    host.policy()
+        .add(rule(Effect::Allow, Some("0000")))
+        .await
+        .expect("add");
+    let stale = call(Source::Model)
+        .await
+        .expect_err("a grant for another definition is void");
+    assert!(stale.to_string().contains("changed"), "{stale}");
+
+    let denied = host
+        .policy()
+        .add(rule(Effect::Deny, None))
+        .await
+        .expect("add");
+    let refused = call(Source::User)
+        .await
+        .expect_err("a deny rule holds even for the person");
+    match refused {
+        gatehouse_host::HostError::Denied { rule, .. } => {
+            assert_eq!(
+                rule.as_deref(),
+                Some(denied.id.as_str()),
+                "the deciding rule is named"
+            );
+        }
+        other => panic!("expected a denial, got {other:?}"),
+    }
+    connection.close(Ok(())).await.expect("close");
+}

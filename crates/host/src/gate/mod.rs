@@ -4,9 +4,9 @@
 //! records the tool's definition hash, runs the request on the connection it was given, follows
 //! a task's statuses into the task log, and answers with the result.
 //!
-//! Tool calls pass through it today, decided by the [`crate::policy`]: a call a person starts
-//! by hand is its own consent; what the policy would ask about is refused until the approval
-//! queue exists, and rules are not stored yet, so only the defaults apply.
+//! Tool calls pass through it today, decided by the [`crate::policy`] with the stored rules: a
+//! call a person starts by hand is its own consent unless a rule denies it; what the policy
+//! would ask about is refused until the approval queue exists.
 
 pub mod definition;
 pub mod request;
@@ -20,7 +20,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use crate::error::{HostError, Result};
-use crate::policy::{self, Effect, PolicyInput};
+use crate::policy::{self, Effect, PolicyInput, PolicyStore};
 use crate::registry::Registry;
 pub use request::{GateRequest, RequestKind, Source, ToolCall};
 use task_statuses::TaskStatuses;
@@ -52,6 +52,7 @@ pub struct Decision {
 #[derive(Debug, Clone)]
 pub struct Gate {
     registry: Registry,
+    policy: PolicyStore,
 }
 
 /// The server a request goes to: its registered name and id, and its live connection.
@@ -63,7 +64,8 @@ pub struct Target<'a> {
 
 impl Gate {
     pub fn new(registry: Registry) -> Self {
-        Self { registry }
+        let policy = PolicyStore::new(registry.pool().clone());
+        Self { registry, policy }
     }
 
     /// Calls a tool through the gate. `options` carry progress and task-status sinks as usual;
@@ -76,13 +78,13 @@ impl Gate {
         mut options: CallOptions,
         cancel: impl Future<Output = ()>,
     ) -> Result<CallOutcome> {
-        let request = self.request_for(&target, call).await;
-        let decision = self.decide(&request);
+        let request = self.request_for(&target, call).await?;
+        let decision = self.decide(&request, target.server_id).await?;
         if !decision.allowed {
-            return Err(HostError::Validation(format!(
-                "the call was denied: {}",
-                decision.reason
-            )));
+            return Err(HostError::Denied {
+                reason: format!("the call was denied: {}", decision.reason),
+                rule: decision.rule,
+            });
         }
         let RequestKind::ToolCall {
             tool, arguments, ..
@@ -119,19 +121,28 @@ impl Gate {
     }
 
     /// The request for a tool call, with the tool's definition as last listed (listing the
-    /// tools first if they were not, so the definition hash is known).
-    async fn request_for(&self, target: &Target<'_>, call: ToolCall) -> GateRequest {
+    /// tools first if they were not, so the definition hash is known). The definition is kept
+    /// in the policy's history.
+    async fn request_for(&self, target: &Target<'_>, call: ToolCall) -> Result<GateRequest> {
         if target.client.cached_tool(&call.tool).is_none()
             && let Err(e) = target.client.list_tools().await
         {
             tracing::info!("cannot list the tools of `{}`: {e}", target.server);
         }
         let definition = target.client.cached_tool(&call.tool);
+        let definition_hash = match &definition {
+            Some(tool) => Some(
+                self.policy
+                    .record_definition(target.server_id, tool)
+                    .await?,
+            ),
+            None => None,
+        };
         let annotations = definition
             .as_ref()
             .and_then(|t| t.extra.get("annotations").cloned())
             .unwrap_or(Value::Null);
-        GateRequest {
+        Ok(GateRequest {
             id: uuid::Uuid::new_v4().to_string(),
             source: call.source,
             server: target.server.to_owned(),
@@ -139,30 +150,31 @@ impl Gate {
                 tool: call.tool,
                 arguments: call.arguments,
                 annotations,
-                definition_hash: definition.as_ref().map(definition::definition_hash),
+                definition_hash,
             },
-        }
+        })
     }
 
     /// Decides a request under the policy. A request the policy would ask about is refused
     /// while nobody can be asked (the approval queue comes next), with the reason.
-    fn decide(&self, request: &GateRequest) -> Decision {
+    async fn decide(&self, request: &GateRequest, server_id: &str) -> Result<Decision> {
         let RequestKind::ToolCall {
             tool,
             arguments,
             annotations,
             definition_hash,
         } = &request.kind;
+        let rules = self.policy.rules_for(server_id).await?;
         let verdict = policy::evaluate(
-            &[],
+            &rules,
             &PolicyInput {
                 source: request.source,
-                server: &request.server,
+                server: server_id,
                 tool,
                 arguments: arguments.as_ref(),
                 annotations,
                 definition_hash: definition_hash.as_deref(),
-                trust_read_only: false,
+                trust_read_only: self.policy.trusts_read_only(server_id).await?,
             },
         );
         let allowed = verdict.effect == Effect::Allow;
@@ -174,10 +186,10 @@ impl Gate {
             ),
             _ => verdict.reason,
         };
-        Decision {
+        Ok(Decision {
             allowed,
             reason,
             rule: verdict.rule,
-        }
+        })
     }
 }

@@ -20,6 +20,7 @@ use crate::gate::Source;
 #[derive(Debug, Clone)]
 pub struct PolicyInput<'a> {
     pub source: Source,
+    /// The server's id (rules name servers by id, so a renamed server keeps its rules).
     pub server: &'a str,
     pub tool: &'a str,
     pub arguments: Option<&'a Value>,
@@ -43,9 +44,7 @@ pub struct Verdict {
 /// Decides `input` under `rules`.
 pub fn evaluate(rules: &[Rule], input: &PolicyInput<'_>) -> Verdict {
     let concerns = |rule: &&Rule| {
-        rule.server
-            .as_deref()
-            .is_none_or(|s| s.eq_ignore_ascii_case(input.server))
+        rule.server.as_deref().is_none_or(|s| s == input.server)
             && rule.tool.as_deref().is_none_or(|t| t == input.tool)
     };
     let mut stale = Vec::new();

@@ -1,12 +1,14 @@
 //! The policy: rules in layers that say whether a request is allowed, asked about or denied
-//! ([`rule`]), and their deterministic evaluation ([`evaluate`]). The gate asks it about every
-//! request.
+//! ([`rule`]), their deterministic evaluation ([`evaluate`]), and where they are kept with the
+//! tool definitions seen ([`store`]). The gate asks it about every request.
 
 pub mod evaluate;
 pub mod rule;
+pub mod store;
 
 #[cfg(test)]
 mod tests;
 
 pub use evaluate::{PolicyInput, Verdict, evaluate};
 pub use rule::{ArgumentMatch, Effect, Pattern, Rule};
+pub use store::PolicyStore;

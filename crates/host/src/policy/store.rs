@@ -1,0 +1,199 @@
+//! Where the policy lives: its rules, each server's "trust read-only hints" setting, and every
+//! definition a server has shown of each tool (with when it was first and last seen), in the
+//! same SQLite database the app and the CLI share.
+
+use gatehouse_mcp::Tool;
+use serde_json::Value;
+use sqlx::Row;
+use sqlx::sqlite::{SqlitePool, SqliteRow};
+
+use super::rule::{ArgumentMatch, Effect, Pattern, Rule};
+use crate::error::{HostError, Result};
+use crate::gate::definition::definition_hash;
+
+const COLUMNS: &str =
+    "id, server_id, tool, pointer, pattern_kind, pattern, outside, effect, definition_hash";
+
+/// The policy's tables.
+#[derive(Debug, Clone)]
+pub struct PolicyStore {
+    pool: SqlitePool,
+}
+
+fn effect_of(text: &str) -> Result<Effect> {
+    match text {
+        "allow" => Ok(Effect::Allow),
+        "ask" => Ok(Effect::Ask),
+        "deny" => Ok(Effect::Deny),
+        other => Err(HostError::Corrupt(format!(
+            "unknown policy effect `{other}`"
+        ))),
+    }
+}
+
+fn row_to_rule(row: &SqliteRow) -> Result<Rule> {
+    let pointer: Option<String> = row.try_get("pointer")?;
+    let kind: Option<String> = row.try_get("pattern_kind")?;
+    let pattern: Option<String> = row.try_get("pattern")?;
+    let argument = match (pointer, kind.as_deref(), pattern) {
+        (Some(pointer), Some("glob"), Some(p)) => Some((pointer, Pattern::Glob(p))),
+        (Some(pointer), Some("regex"), Some(p)) => Some((pointer, Pattern::Regex(p))),
+        (None, _, _) => None,
+        _ => {
+            return Err(HostError::Corrupt(
+                "a policy rule has a broken argument match".into(),
+            ));
+        }
+    }
+    .map(|(pointer, pattern)| -> Result<ArgumentMatch> {
+        Ok(ArgumentMatch {
+            pointer,
+            pattern,
+            outside: row.try_get::<i64, _>("outside")? != 0,
+        })
+    })
+    .transpose()?;
+    let effect: String = row.try_get("effect")?;
+    Ok(Rule {
+        id: row.try_get("id")?,
+        server: row.try_get("server_id")?,
+        tool: row.try_get("tool")?,
+        argument,
+        effect: effect_of(&effect)?,
+        definition_hash: row.try_get("definition_hash")?,
+    })
+}
+
+impl PolicyStore {
+    pub fn new(pool: SqlitePool) -> Self {
+        Self { pool }
+    }
+
+    /// Every rule, in id order.
+    pub async fn rules(&self) -> Result<Vec<Rule>> {
+        let sql = format!("SELECT {COLUMNS} FROM policy_rules ORDER BY id");
+        let rows = sqlx::query(&sql).fetch_all(&self.pool).await?;
+        rows.iter().map(row_to_rule).collect()
+    }
+
+    /// The rules that can concern a server: its own and the global ones.
+    pub async fn rules_for(&self, server_id: &str) -> Result<Vec<Rule>> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM policy_rules WHERE server_id IS NULL OR server_id = ? ORDER BY id"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(server_id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(row_to_rule).collect()
+    }
+
+    /// Checks and stores a rule under a new id, which it returns with the rule.
+    pub async fn add(&self, mut rule: Rule) -> Result<Rule> {
+        rule.validate()?;
+        rule.id = format!("r-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+        let (pointer, kind, pattern, outside) = match &rule.argument {
+            Some(a) => {
+                let (kind, text) = match &a.pattern {
+                    Pattern::Glob(g) => ("glob", g.as_str()),
+                    Pattern::Regex(r) => ("regex", r.as_str()),
+                };
+                (Some(a.pointer.as_str()), Some(kind), Some(text), a.outside)
+            }
+            None => (None, None, None, false),
+        };
+        sqlx::query(
+            "INSERT INTO policy_rules (id, server_id, tool, pointer, pattern_kind, pattern, outside, \
+             effect, definition_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(&rule.id)
+        .bind(&rule.server)
+        .bind(&rule.tool)
+        .bind(pointer)
+        .bind(kind)
+        .bind(pattern)
+        .bind(outside)
+        .bind(rule.effect.as_str())
+        .bind(&rule.definition_hash)
+        .execute(&self.pool)
+        .await?;
+        Ok(rule)
+    }
+
+    /// Deletes a rule.
+    pub async fn remove(&self, id: &str) -> Result<()> {
+        let removed = sqlx::query("DELETE FROM policy_rules WHERE id = ?")
+            .bind(id)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+        if removed == 0 {
+            return Err(HostError::NotFound(id.to_owned()));
+        }
+        Ok(())
+    }
+
+    /// Whether the person trusts this server's `readOnlyHint` annotations.
+    pub async fn trusts_read_only(&self, server_id: &str) -> Result<bool> {
+        let trusted: Option<i64> =
+            sqlx::query_scalar("SELECT trust_read_only FROM server_policy WHERE server_id = ?")
+                .bind(server_id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(trusted.unwrap_or(0) != 0)
+    }
+
+    pub async fn set_trust_read_only(&self, server_id: &str, trust: bool) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO server_policy (server_id, trust_read_only) VALUES (?, ?) \
+             ON CONFLICT(server_id) DO UPDATE SET trust_read_only = excluded.trust_read_only",
+        )
+        .bind(server_id)
+        .bind(trust)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Keeps a definition a server showed of one of its tools; returns its hash.
+    pub async fn record_definition(&self, server_id: &str, tool: &Tool) -> Result<String> {
+        let hash = definition_hash(tool);
+        let definition = serde_json::to_string(tool)
+            .map_err(|e| HostError::Corrupt(format!("cannot encode a tool definition: {e}")))?;
+        sqlx::query(
+            "INSERT INTO tool_definitions (server_id, tool, hash, definition) VALUES (?, ?, ?, ?) \
+             ON CONFLICT(server_id, tool, hash) DO UPDATE SET \
+               last_seen = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+        )
+        .bind(server_id)
+        .bind(&tool.name)
+        .bind(&hash)
+        .bind(definition)
+        .execute(&self.pool)
+        .await?;
+        Ok(hash)
+    }
+
+    /// The definition of a tool last seen, with its hash.
+    pub async fn latest_definition(
+        &self,
+        server_id: &str,
+        tool: &str,
+    ) -> Result<Option<(String, Value)>> {
+        let row = sqlx::query(
+            "SELECT hash, definition FROM tool_definitions WHERE server_id = ? AND tool = ? \
+             ORDER BY last_seen DESC, first_seen DESC LIMIT 1",
+        )
+        .bind(server_id)
+        .bind(tool)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|row| -> Result<(String, Value)> {
+            let text: String = row.try_get("definition")?;
+            let definition = serde_json::from_str(&text)
+                .map_err(|e| HostError::Corrupt(format!("a stored tool definition: {e}")))?;
+            Ok((row.try_get("hash")?, definition))
+        })
+        .transpose()
+    }
+}
