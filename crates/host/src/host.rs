@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use tokio::sync::broadcast;
 
+use crate::audit::AuditLog;
 use crate::error::{HostError, Result};
 use crate::events::{EngineEvent, EventBus};
 use crate::paths;
@@ -46,6 +47,7 @@ pub struct Host {
     data_dir: PathBuf,
     store: Store,
     registry: Registry,
+    audit: AuditLog,
     sessions: Sessions,
     events: EventBus,
     live: bool,
@@ -60,12 +62,14 @@ impl Host {
             .secrets
             .unwrap_or_else(|| Arc::new(SecretServiceStore));
         let registry = Registry::new(store.pool().clone(), secrets);
+        let audit = AuditLog::new(store.pool().clone());
         let events = EventBus::default();
         let sessions = Sessions::new(events.clone(), registry.clone());
         Ok(Host {
             data_dir,
             store,
             registry,
+            audit,
             sessions,
             events,
             live: options.live_sessions,
@@ -82,6 +86,11 @@ impl Host {
 
     pub fn registry(&self) -> &Registry {
         &self.registry
+    }
+
+    /// The audit log, on the same database.
+    pub fn audit(&self) -> &AuditLog {
+        &self.audit
     }
 
     /// Engine events, such as status changes.
