@@ -49,7 +49,7 @@ pub(crate) struct StoredRow {
 
 impl StoredRow {
     /// The row to store for `event` (already redacted) at `seq`, after `prev_hash`.
-    fn new(event: &AuditEvent, detail: String, seq: i64, at: &str, prev_hash: &str) -> Self {
+    pub fn new(event: &AuditEvent, detail: String, seq: i64, at: &str, prev_hash: &str) -> Self {
         let mut row = StoredRow {
             seq,
             at: at.to_owned(),

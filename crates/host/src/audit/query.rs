@@ -75,3 +75,32 @@ impl AuditLog {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn since_accepts_rfc_3339_forms_and_refuses_anything_else() {
+        let pool = sqlx::sqlite::SqlitePoolOptions::new()
+            .connect("sqlite::memory:")
+            .await
+            .expect("in-memory database");
+        let log = AuditLog::new(pool);
+        for (given, stored) in [
+            ("2026-11-23T09:00:00Z", "2026-11-23T09:00:00.000Z"),
+            ("2026-11-23T10:00:00.5+01:00", "2026-11-23T09:00:00.500Z"),
+            ("2026-11-23", "2026-11-23T00:00:00.000Z"),
+        ] {
+            assert_eq!(
+                log.normalise_time(given).await.ok().as_deref(),
+                Some(stored),
+                "`{given}` must compare as the stored UTC text, or --since misses rows"
+            );
+        }
+        assert!(matches!(
+            log.normalise_time("yesterday").await,
+            Err(HostError::Validation(_))
+        ));
+    }
+}

@@ -117,29 +117,18 @@ impl AuditLog {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::audit::event::{AuditEvent, AuditKind};
 
     fn chain(n: i64) -> Vec<StoredRow> {
+        let event = AuditEvent {
+            kind: AuditKind::Connection,
+            ..Default::default()
+        };
         let mut rows: Vec<StoredRow> = Vec::new();
         for seq in 1..=n {
-            let mut row = StoredRow {
-                seq,
-                at: "2026-11-23T09:00:00.000Z".into(),
-                kind: "connection".into(),
-                server: None,
-                source: None,
-                mcp_method_name: None,
-                gen_ai_tool_name: None,
-                jsonrpc_request_id: None,
-                correlation: None,
-                decision: None,
-                error_type: None,
-                network_transport: None,
-                duration_ms: None,
-                detail: format!("{{\"n\":{seq}}}"),
-                prev_hash: rows.last().map_or(GENESIS.to_owned(), |r| r.hash.clone()),
-                hash: String::new(),
-            };
-            row.hash = row.content_hash();
+            let prev = rows.last().map_or(GENESIS, |r| r.hash.as_str());
+            let detail = format!("{{\"n\":{seq}}}");
+            let row = StoredRow::new(&event, detail, seq, "2026-11-23T09:00:00.000Z", prev);
             rows.push(row);
         }
         rows
