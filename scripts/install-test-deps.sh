@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs test-only prerequisites for Gatehouse's real-window e2e tests:
-#   - apt: Xvfb, WebKitWebDriver, a private D-Bus session + gnome-keyring (secret storage)
+#   - apt: Xvfb, WebKitWebDriver, a private D-Bus session + gnome-keyring (secret storage),
+#     sqlite3 (the audit log's tamper tests edit the database with it)
 #   - tauri-driver 2.x (cargo install, pinned to ^2, --locked)
 #   - npm ci in tests/fixtures (real MCP servers) and tests/e2e
 # Idempotent and fast when everything is already present.
@@ -22,9 +23,10 @@ TEST_PACKAGES=(
   libsecret-1-dev
   python3
   python3-venv
+  sqlite3
 )
 
-echo "==> [1/4] test system packages (Xvfb, WebKitWebDriver, D-Bus, gnome-keyring)"
+echo "==> [1/4] test system packages (Xvfb, WebKitWebDriver, D-Bus, gnome-keyring, sqlite3)"
 apt_ensure "Gatehouse e2e tests" "${TEST_PACKAGES[@]}"
 
 echo "==> [2/4] tauri-driver 2.x"

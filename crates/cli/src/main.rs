@@ -112,6 +112,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         Command::Ping { server } => commands::ping::run(host, &server).await,
         Command::Tasks { server, json } => commands::tasks::run(host, &server, json).await,
         Command::Watch(args) => commands::watch::run(host, args).await,
+        Command::Audit(command) => commands::audit::run(host, command).await,
         Command::Call(_) | Command::ConformanceClient { .. } => Ok(()),
     }
 }

@@ -16,6 +16,10 @@ pub enum HostError {
     Migration(#[from] sqlx::migrate::MigrateError),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
+    /// The audit log's hash chain does not hold from row `seq` on: rows were changed or
+    /// removed. Its own code, so a program can tell tampering from a database failure.
+    #[error("audit log broken at row {seq}: {reason}")]
+    AuditBroken { seq: i64, reason: String },
     #[error("{0}")]
     Connection(#[from] gatehouse_mcp::McpError),
     /// The operation needs something not available for this server yet.
@@ -41,13 +45,14 @@ pub enum HostError {
 
 impl HostError {
     /// A stable code for programs: `validation`, `duplicate_name`, `not_found`, `storage`,
-    /// `connection`, `unsupported`, `denied`, `secrets`, `io`.
+    /// `audit_broken`, `connection`, `unsupported`, `denied`, `secrets`, `io`.
     pub fn code(&self) -> &'static str {
         match self {
             HostError::Validation(_) => "validation",
             HostError::DuplicateName(_) => "duplicate_name",
             HostError::NotFound(_) => "not_found",
             HostError::Storage(_) | HostError::Migration(_) | HostError::Corrupt(_) => "storage",
+            HostError::AuditBroken { .. } => "audit_broken",
             HostError::Connection(_) => "connection",
             HostError::Unsupported(_) => "unsupported",
             HostError::Denied { .. } => "denied",

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use tokio::sync::broadcast;
 
+use crate::audit::AuditLog;
 use crate::connection::ServerConnection;
 use crate::error::{HostError, Result};
 use crate::events::{EngineEvent, EventBus};
@@ -48,6 +49,7 @@ pub struct Host {
     data_dir: PathBuf,
     store: Store,
     registry: Registry,
+    audit: AuditLog,
     sessions: Sessions,
     events: EventBus,
     gate: Gate,
@@ -63,6 +65,7 @@ impl Host {
             .secrets
             .unwrap_or_else(|| Arc::new(SecretServiceStore));
         let registry = Registry::new(store.pool().clone(), secrets);
+        let audit = AuditLog::new(store.pool().clone());
         let events = EventBus::default();
         let sessions = Sessions::new(events.clone(), registry.clone());
         let gate = Gate::new(registry.clone());
@@ -70,6 +73,7 @@ impl Host {
             data_dir,
             store,
             registry,
+            audit,
             sessions,
             events,
             gate,
@@ -107,6 +111,11 @@ impl Host {
 
     pub fn registry(&self) -> &Registry {
         &self.registry
+    }
+
+    /// The audit log, on the same database.
+    pub fn audit(&self) -> &AuditLog {
+        &self.audit
     }
 
     /// Engine events, such as status changes.

@@ -1,7 +1,8 @@
 //! The Gatehouse engine, shared by the desktop app and the `gatehouse` CLI: where data lives,
-//! the SQLite store, the server registry, live sessions and the events they emit. It has no
-//! Tauri dependency and is fully usable headless.
+//! the SQLite store, the server registry, live sessions, the events they emit and the audit log.
+//! It has no Tauri dependency and is fully usable headless.
 
+pub mod audit;
 pub mod connect;
 pub mod connection;
 pub mod error;
@@ -17,6 +18,7 @@ pub mod server_requests;
 pub mod sessions;
 pub mod storage;
 
+pub use audit::{AuditEvent, AuditFilter, AuditKind, AuditLog, AuditRow, VerifyReport};
 pub use connection::ServerConnection;
 pub use error::{HostError, Result};
 pub use events::EngineEvent;

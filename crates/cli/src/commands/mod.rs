@@ -1,5 +1,6 @@
 //! The subcommands' implementations, one module each, and the connection they share.
 
+pub mod audit;
 pub mod call;
 pub mod complete;
 pub mod conformance;

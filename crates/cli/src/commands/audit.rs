@@ -1,0 +1,70 @@
+//! `gatehouse audit list|verify`: the audit log, read from the database the app shares. `list`
+//! prints the newest rows as a table (or JSON); `verify` recomputes the hash chain and fails
+//! (status 1, one line) naming the first row that was changed or removed. No connection is
+//! made.
+
+use gatehouse_host::{AuditFilter, AuditRow, Host, HostError, VerifyReport};
+use serde_json::json;
+
+use crate::args::{AuditCommand, AuditListArgs};
+use crate::output;
+
+pub async fn run(host: &Host, command: AuditCommand) -> Result<(), HostError> {
+    match command {
+        AuditCommand::List(args) => list(host, args).await,
+        AuditCommand::Verify => verify(host).await,
+    }
+}
+
+async fn list(host: &Host, args: AuditListArgs) -> Result<(), HostError> {
+    let filter = AuditFilter {
+        since: args.since,
+        server: args.server,
+        tool: args.tool,
+        source: args.source,
+        limit: args.limit,
+    };
+    let rows = host.audit().list(&filter).await?;
+    if args.json {
+        return output::print_json(&json!({ "rows": rows }));
+    }
+    if rows.is_empty() {
+        say!("no audit rows");
+        return Ok(());
+    }
+    let cells: Vec<[String; 7]> = rows.iter().map(cells).collect();
+    output::print_table(
+        [
+            "TIME", "KIND", "SERVER", "TOOL", "SOURCE", "DECISION", "OUTCOME",
+        ],
+        &cells,
+    );
+    Ok(())
+}
+
+fn cells(row: &AuditRow) -> [String; 7] {
+    let text = |field: &Option<String>| field.clone().unwrap_or_default();
+    let outcome = match row.event.duration_ms {
+        Some(ms) if !row.outcome().is_empty() => format!("{} ({ms} ms)", row.outcome()),
+        _ => row.outcome().to_owned(),
+    };
+    [
+        row.at.clone(),
+        row.event.kind.to_string(),
+        text(&row.event.server),
+        text(&row.event.tool),
+        text(&row.event.source),
+        text(&row.event.decision),
+        outcome,
+    ]
+}
+
+async fn verify(host: &Host) -> Result<(), HostError> {
+    match host.audit().verify().await? {
+        VerifyReport::Intact { rows } => {
+            say!("audit log intact: {rows} rows");
+            Ok(())
+        }
+        VerifyReport::Broken { seq, reason } => Err(HostError::AuditBroken { seq, reason }),
+    }
+}

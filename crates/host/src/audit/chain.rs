@@ -1,0 +1,282 @@
+//! The hash chain and the writer. A row's `hash` is the hex SHA-256 of the RFC 8785 canonical
+//! JSON (JCS) of an object holding every other column under its column name (`detail` as the
+//! stored JSON text), `prev_hash` included, so changing any stored byte of a row, or removing a
+//! row, breaks the chain from there on.
+//!
+//! Appending runs in one `BEGIN IMMEDIATE` transaction: it takes SQLite's write lock before
+//! reading the last row, so writers in several processes (the app and CLI processes on one
+//! database) queue on the store's busy timeout and each extends the chain the previous one left.
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use sqlx::Row;
+use sqlx::sqlite::SqliteRow;
+
+use super::AuditLog;
+use super::event::{AuditEvent, AuditRow};
+use super::redact::{self, KnownSecrets};
+use crate::error::{HostError, Result};
+
+/// The `prev_hash` of the first row.
+pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// The table's columns, in the order [`StoredRow::from_row`] reads them.
+pub(crate) const COLUMNS: &str = "seq, at, kind, server, source, mcp_method_name, \
+    gen_ai_tool_name, jsonrpc_request_id, correlation, decision, error_type, network_transport, \
+    duration_ms, detail, prev_hash, hash";
+
+/// A row exactly as stored; its hash is computed from these values.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub(crate) struct StoredRow {
+    pub seq: i64,
+    pub at: String,
+    pub kind: String,
+    pub server: Option<String>,
+    pub source: Option<String>,
+    pub mcp_method_name: Option<String>,
+    pub gen_ai_tool_name: Option<String>,
+    pub jsonrpc_request_id: Option<String>,
+    pub correlation: Option<String>,
+    pub decision: Option<String>,
+    pub error_type: Option<String>,
+    pub network_transport: Option<String>,
+    pub duration_ms: Option<i64>,
+    pub detail: String,
+    pub prev_hash: String,
+    #[serde(skip)]
+    pub hash: String,
+}
+
+impl StoredRow {
+    /// The row to store for `event` (already redacted) at `seq`, after `prev_hash`.
+    pub fn new(event: &AuditEvent, detail: String, seq: i64, at: &str, prev_hash: &str) -> Self {
+        let mut row = StoredRow {
+            seq,
+            at: at.to_owned(),
+            kind: event.kind.as_str().to_owned(),
+            server: event.server.clone(),
+            source: event.source.clone(),
+            mcp_method_name: event.method.clone(),
+            gen_ai_tool_name: event.tool.clone(),
+            jsonrpc_request_id: event.request_id.clone(),
+            correlation: event.correlation.clone(),
+            decision: event.decision.clone(),
+            error_type: event.error_type.clone(),
+            network_transport: event.transport.clone(),
+            duration_ms: event
+                .duration_ms
+                .map(|d| i64::try_from(d).unwrap_or(i64::MAX)),
+            detail,
+            prev_hash: prev_hash.to_owned(),
+            hash: String::new(),
+        };
+        row.hash = row.content_hash();
+        row
+    }
+
+    pub fn from_row(row: &SqliteRow) -> Result<Self> {
+        Ok(StoredRow {
+            seq: row.try_get("seq")?,
+            at: row.try_get("at")?,
+            kind: row.try_get("kind")?,
+            server: row.try_get("server")?,
+            source: row.try_get("source")?,
+            mcp_method_name: row.try_get("mcp_method_name")?,
+            gen_ai_tool_name: row.try_get("gen_ai_tool_name")?,
+            jsonrpc_request_id: row.try_get("jsonrpc_request_id")?,
+            correlation: row.try_get("correlation")?,
+            decision: row.try_get("decision")?,
+            error_type: row.try_get("error_type")?,
+            network_transport: row.try_get("network_transport")?,
+            duration_ms: row.try_get("duration_ms")?,
+            detail: row.try_get("detail")?,
+            prev_hash: row.try_get("prev_hash")?,
+            hash: row.try_get("hash")?,
+        })
+    }
+
+    /// Hex SHA-256 of the canonical JSON of every column but `hash`. Serialising a struct of
+    /// strings and integers cannot fail; should it, the empty text still hashes to a value no
+    /// stored row can match by accident.
+    pub fn content_hash(&self) -> String {
+        let canonical = serde_jcs::to_vec(self).unwrap_or_default();
+        format!("{:x}", Sha256::digest(&canonical))
+    }
+
+    /// The row as listed, with `detail` parsed back.
+    pub fn into_audit_row(self) -> Result<AuditRow> {
+        let detail = serde_json::from_str(&self.detail).map_err(|e| {
+            HostError::Corrupt(format!("audit row {} has invalid detail: {e}", self.seq))
+        })?;
+        Ok(AuditRow {
+            seq: self.seq,
+            at: self.at,
+            event: AuditEvent {
+                kind: self.kind.parse()?,
+                server: self.server,
+                source: self.source,
+                method: self.mcp_method_name,
+                tool: self.gen_ai_tool_name,
+                request_id: self.jsonrpc_request_id,
+                correlation: self.correlation,
+                decision: self.decision,
+                error_type: self.error_type,
+                transport: self.network_transport,
+                duration_ms: self.duration_ms.and_then(|d| u64::try_from(d).ok()),
+                detail,
+            },
+            hash: self.hash,
+            prev_hash: self.prev_hash,
+        })
+    }
+}
+
+/// `event` with every secret hidden, and the JSON text of its bounded `detail`.
+fn redacted(event: AuditEvent, secrets: &KnownSecrets) -> (AuditEvent, String) {
+    let (detail, text) = redact::bounded(redact::redact(event.detail, secrets));
+    let event = AuditEvent {
+        kind: event.kind,
+        server: secrets.scrub_opt(event.server),
+        source: secrets.scrub_opt(event.source),
+        method: secrets.scrub_opt(event.method),
+        tool: secrets.scrub_opt(event.tool),
+        request_id: secrets.scrub_opt(event.request_id),
+        correlation: secrets.scrub_opt(event.correlation),
+        decision: secrets.scrub_opt(event.decision),
+        error_type: secrets.scrub_opt(event.error_type),
+        transport: secrets.scrub_opt(event.transport),
+        duration_ms: event.duration_ms,
+        detail,
+    };
+    (event, text)
+}
+
+impl AuditLog {
+    /// Records one event; see [`AuditLog::append_all`].
+    pub async fn append(&self, event: AuditEvent) -> Result<AuditRow> {
+        let mut rows = self.append_all(vec![event]).await?;
+        rows.pop()
+            .ok_or_else(|| HostError::Corrupt("an appended audit row went missing".into()))
+    }
+
+    /// Records events, in order, in one transaction, and returns them as stored. It returns
+    /// only after the commit.
+    ///
+    /// Durability: the store runs in WAL mode with `synchronous=NORMAL`. A commit is then
+    /// written to the WAL file before this returns, but not fsynced until the next checkpoint:
+    /// a committed row survives the process being killed (SIGKILL included, as the data is in
+    /// the OS's page cache), and only a power loss or an OS crash can lose the latest commits.
+    /// That is accepted; `FULL` would fsync every append.
+    pub async fn append_all(&self, events: Vec<AuditEvent>) -> Result<Vec<AuditRow>> {
+        if events.is_empty() {
+            return Ok(Vec::new());
+        }
+        let secrets = self.known_secrets();
+        let prepared: Vec<(AuditEvent, String)> = events
+            .into_iter()
+            .map(|event| redacted(event, &secrets))
+            .collect();
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let last = sqlx::query("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1")
+            .fetch_optional(&mut *tx)
+            .await?;
+        let (mut seq, mut prev_hash) = match last {
+            Some(row) => (row.try_get::<i64, _>("seq")?, row.try_get("hash")?),
+            None => (0, GENESIS.to_owned()),
+        };
+        let at: String = sqlx::query_scalar("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")
+            .fetch_one(&mut *tx)
+            .await?;
+        let mut written = Vec::with_capacity(prepared.len());
+        for (event, detail) in prepared {
+            seq += 1;
+            let row = StoredRow::new(&event, detail, seq, &at, &prev_hash);
+            insert(&mut tx, &row).await?;
+            prev_hash.clone_from(&row.hash);
+            written.push(AuditRow {
+                seq,
+                at: row.at,
+                event,
+                hash: row.hash,
+                prev_hash: row.prev_hash,
+            });
+        }
+        tx.commit().await?;
+        Ok(written)
+    }
+}
+
+async fn insert(tx: &mut sqlx::SqliteConnection, row: &StoredRow) -> Result<()> {
+    let sql = format!(
+        "INSERT INTO audit_log ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    );
+    sqlx::query(&sql)
+        .bind(row.seq)
+        .bind(&row.at)
+        .bind(&row.kind)
+        .bind(&row.server)
+        .bind(&row.source)
+        .bind(&row.mcp_method_name)
+        .bind(&row.gen_ai_tool_name)
+        .bind(&row.jsonrpc_request_id)
+        .bind(&row.correlation)
+        .bind(&row.decision)
+        .bind(&row.error_type)
+        .bind(&row.network_transport)
+        .bind(row.duration_ms)
+        .bind(&row.detail)
+        .bind(&row.prev_hash)
+        .bind(&row.hash)
+        .execute(tx)
+        .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::event::AuditKind;
+
+    fn row(detail: &str, prev: &str) -> StoredRow {
+        let event = AuditEvent {
+            kind: AuditKind::CallStarted,
+            tool: Some("echo".into()),
+            ..Default::default()
+        };
+        StoredRow::new(&event, detail.into(), 1, "2026-11-23T09:00:00.000Z", prev)
+    }
+
+    #[test]
+    fn the_hash_covers_every_column_and_the_link() {
+        let base = row("{}", GENESIS);
+        assert_eq!(base.hash.len(), 64, "hex SHA-256");
+        assert_eq!(base.hash, base.content_hash(), "the hash is reproducible");
+        assert_ne!(
+            row("{\"a\":1}", GENESIS).hash,
+            base.hash,
+            "a changed detail must change the hash"
+        );
+        assert_ne!(
+            row("{}", &"1".repeat(64)).hash,
+            base.hash,
+            "the link is hashed, so rows cannot be re-chained unnoticed"
+        );
+        let mut moved = base.clone();
+        moved.seq = 2;
+        assert_ne!(moved.content_hash(), base.hash, "the position is hashed");
+    }
+
+    #[test]
+    fn the_hash_is_over_canonical_json() {
+        let base = row("{}", GENESIS);
+        let canonical = serde_jcs::to_string(&base).unwrap_or_default();
+        assert!(
+            canonical.starts_with("{\"at\":\"2026-11-23T09:00:00.000Z\",\"correlation\":null"),
+            "keys sorted, no whitespace, nulls kept (RFC 8785): {canonical}"
+        );
+        assert!(
+            !canonical.contains("\"hash\""),
+            "a hash cannot cover itself"
+        );
+    }
+}

@@ -1,0 +1,106 @@
+//! Listing the audit log: the newest rows first, narrowed by time, server, tool and source.
+
+use serde::{Deserialize, Serialize};
+
+use super::AuditLog;
+use super::chain::{COLUMNS, StoredRow};
+use super::event::AuditRow;
+use crate::error::{HostError, Result};
+
+/// How many rows a listing returns when no limit is given.
+pub const DEFAULT_LIMIT: u32 = 100;
+
+/// Which rows to list. Empty fields do not narrow.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct AuditFilter {
+    /// Rows written at or after this time: RFC 3339 (`2026-11-23T09:00:00Z`, an offset such as
+    /// `+01:00`, or fractional seconds), or a date (`2026-11-23`, midnight UTC).
+    pub since: Option<String>,
+    /// The server's name, exactly.
+    pub server: Option<String>,
+    /// The tool's name (`gen_ai.tool.name`), exactly.
+    pub tool: Option<String>,
+    /// `user`, `server`, `app`, `model` or `gateway`.
+    pub source: Option<String>,
+    /// At most this many rows (default 100).
+    pub limit: Option<u32>,
+}
+
+impl AuditLog {
+    /// The rows that match `filter`, newest first.
+    pub async fn list(&self, filter: &AuditFilter) -> Result<Vec<AuditRow>> {
+        let since = match &filter.since {
+            Some(text) => Some(self.normalise_time(text).await?),
+            None => None,
+        };
+        let mut sql = format!("SELECT {COLUMNS} FROM audit_log WHERE 1 = 1");
+        for (value, column) in [
+            (&since, "at >= ?"),
+            (&filter.server, "server = ?"),
+            (&filter.tool, "gen_ai_tool_name = ?"),
+            (&filter.source, "source = ?"),
+        ] {
+            if value.is_some() {
+                sql.push_str(" AND ");
+                sql.push_str(column);
+            }
+        }
+        sql.push_str(" ORDER BY seq DESC LIMIT ?");
+        let mut query = sqlx::query(&sql);
+        for value in [&since, &filter.server, &filter.tool, &filter.source]
+            .into_iter()
+            .flatten()
+        {
+            query = query.bind(value);
+        }
+        let limit = filter.limit.unwrap_or(DEFAULT_LIMIT);
+        let rows = query.bind(i64::from(limit)).fetch_all(&self.pool).await?;
+        rows.iter()
+            .map(|row| StoredRow::from_row(row)?.into_audit_row())
+            .collect()
+    }
+
+    /// `text` as the stored form of a time (UTC, milliseconds), so that it compares as text.
+    async fn normalise_time(&self, text: &str) -> Result<String> {
+        let parsed: Option<String> = sqlx::query_scalar("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', ?)")
+            .bind(text.trim())
+            .fetch_one(&self.pool)
+            .await?;
+        parsed.ok_or_else(|| {
+            HostError::Validation(format!(
+                "`{text}` is not a time: use RFC 3339, such as 2026-11-23T09:00:00Z"
+            ))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn since_accepts_rfc_3339_forms_and_refuses_anything_else() {
+        let pool = sqlx::sqlite::SqlitePoolOptions::new()
+            .connect("sqlite::memory:")
+            .await
+            .expect("in-memory database");
+        let log = AuditLog::new(pool);
+        for (given, stored) in [
+            ("2026-11-23T09:00:00Z", "2026-11-23T09:00:00.000Z"),
+            ("2026-11-23T10:00:00.5+01:00", "2026-11-23T09:00:00.500Z"),
+            ("2026-11-23", "2026-11-23T00:00:00.000Z"),
+        ] {
+            assert_eq!(
+                log.normalise_time(given).await.ok().as_deref(),
+                Some(stored),
+                "`{given}` must compare as the stored UTC text, or --since misses rows"
+            );
+        }
+        assert!(matches!(
+            log.normalise_time("yesterday").await,
+            Err(HostError::Validation(_))
+        ));
+    }
+}

@@ -1,0 +1,191 @@
+//! Redaction, applied to every event before any of it is written: the audit log must never hold
+//! a secret, because it is kept for a long time, exported and shown.
+//!
+//! - A JSON object key that looks like it names a secret (case-insensitively containing
+//!   `token`, `password`, `passwd`, `secret`, `authorization`, `api_key`, `apikey`, `api-key`
+//!   or `cookie`) has its value, whatever it is, replaced by `"[redacted]"`. This errs on the side
+//!   of hiding: `max_tokens` is hidden too.
+//! - Any text (in `detail`, its keys and the event's other fields) that contains a known secret
+//!   value (the registry's secret env values and headers) has it replaced by `[redacted]`.
+//!   Values shorter than 4 characters are not matched: they would blank common words.
+//! - A `detail` whose JSON is larger than 64 KiB is replaced by
+//!   `{"truncated": true, "size": <bytes>, "sha256": "<hex of the redacted JSON>"}`.
+
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+/// What replaces a secret.
+pub const REDACTED: &str = "[redacted]";
+
+/// The largest `detail` kept whole, in bytes of its JSON text.
+pub const MAX_DETAIL_BYTES: usize = 64 * 1024;
+
+/// Shorter known secrets are not matched.
+pub const MIN_SECRET_CHARS: usize = 4;
+
+/// Substrings of object keys whose values are always hidden.
+const SECRET_KEY_PARTS: [&str; 9] = [
+    "token",
+    "password",
+    "passwd",
+    "secret",
+    "authorization",
+    "api_key",
+    "apikey",
+    "api-key",
+    "cookie",
+];
+
+/// Known secret values, ready for matching: long enough, distinct, longest first (so a secret
+/// that contains another is hidden whole).
+#[derive(Debug, Clone, Default)]
+pub struct KnownSecrets(Vec<String>);
+
+impl KnownSecrets {
+    pub fn new(values: impl IntoIterator<Item = String>) -> Self {
+        let mut values: Vec<String> = values
+            .into_iter()
+            .filter(|v| v.chars().count() >= MIN_SECRET_CHARS)
+            .collect();
+        values.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        values.dedup();
+        KnownSecrets(values)
+    }
+
+    /// `text` with every known secret in it replaced by `[redacted]`.
+    pub fn scrub(&self, text: &str) -> String {
+        let mut out = text.to_owned();
+        for secret in &self.0 {
+            if out.contains(secret.as_str()) {
+                out = out.replace(secret.as_str(), REDACTED);
+            }
+        }
+        out
+    }
+
+    /// `scrub` for an optional field.
+    pub fn scrub_opt(&self, text: Option<String>) -> Option<String> {
+        text.map(|t| self.scrub(&t))
+    }
+}
+
+/// Whether an object key names a secret.
+pub fn is_secret_key(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    SECRET_KEY_PARTS.iter().any(|part| key.contains(part))
+}
+
+/// `value` with secret-named keys' values and known secret values hidden.
+pub fn redact(value: Value, secrets: &KnownSecrets) -> Value {
+    match value {
+        Value::String(text) => Value::String(secrets.scrub(&text)),
+        Value::Array(items) => {
+            Value::Array(items.into_iter().map(|v| redact(v, secrets)).collect())
+        }
+        Value::Object(map) => {
+            let mut out = Map::with_capacity(map.len());
+            for (key, value) in map {
+                let value = if is_secret_key(&key) {
+                    Value::String(REDACTED.to_owned())
+                } else {
+                    redact(value, secrets)
+                };
+                out.insert(secrets.scrub(&key), value);
+            }
+            Value::Object(out)
+        }
+        other => other,
+    }
+}
+
+/// A redacted `detail` as it is stored, with its JSON text: itself, or its summary when its
+/// text is larger than [`MAX_DETAIL_BYTES`].
+pub fn bounded(detail: Value) -> (Value, String) {
+    let text = detail.to_string();
+    if text.len() <= MAX_DETAIL_BYTES {
+        return (detail, text);
+    }
+    let summary = json!({
+        "truncated": true,
+        "size": text.len(),
+        "sha256": format!("{:x}", Sha256::digest(text.as_bytes())),
+    });
+    let summary_text = summary.to_string();
+    (summary, summary_text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secrets(values: &[&str]) -> KnownSecrets {
+        KnownSecrets::new(values.iter().map(|v| (*v).to_owned()))
+    }
+
+    #[test]
+    fn values_under_secret_looking_keys_are_hidden_at_any_depth() {
+        let detail = json!({
+            "Authorization": "Bearer abc",
+            "nested": [{"X-Api-Key": 42, "GITHUB_TOKEN": {"v": "x"}, "city": "Oslo"}],
+            "session_cookie": null,
+            "passwd": "p",
+        });
+        let out = redact(detail, &KnownSecrets::default());
+        assert_eq!(out["Authorization"], REDACTED, "a header is a secret");
+        assert_eq!(
+            out["nested"][0]["X-Api-Key"], REDACTED,
+            "case and position must not matter"
+        );
+        assert_eq!(
+            out["nested"][0]["GITHUB_TOKEN"], REDACTED,
+            "an object under a secret key is hidden whole"
+        );
+        assert_eq!(out["nested"][0]["city"], "Oslo", "other values are kept");
+        assert_eq!(out["session_cookie"], REDACTED);
+        assert_eq!(out["passwd"], REDACTED);
+    }
+
+    #[test]
+    fn known_secret_values_are_hidden_wherever_they_appear() {
+        let known = secrets(&["s3cr3t-value", "s3cr3t", "abc"]);
+        let detail = json!({
+            "note": "uses s3cr3t-value inside",
+            "list": ["s3cr3t", "plain"],
+            "s3cr3t-value": 1,
+            "short": "abc stays",
+        });
+        let out = redact(detail, &known);
+        assert_eq!(
+            out["note"], "uses [redacted] inside",
+            "the longest secret is hidden whole, not leaving a tail"
+        );
+        assert_eq!(out["list"][0], REDACTED);
+        assert_eq!(out["list"][1], "plain");
+        assert_eq!(out["[redacted]"], 1, "a secret used as a key is hidden too");
+        assert_eq!(
+            out["short"], "abc stays",
+            "values under 4 characters are not matched: they would blank ordinary text"
+        );
+    }
+
+    #[test]
+    fn a_large_detail_is_replaced_by_its_size_and_hash() {
+        let small = json!({"a": "b"});
+        assert_eq!(bounded(small.clone()), (small.clone(), small.to_string()));
+        let big = json!({"blob": "x".repeat(MAX_DETAIL_BYTES)});
+        let text = big.to_string();
+        let (summary, summary_text) = bounded(big);
+        assert_eq!(
+            summary_text,
+            summary.to_string(),
+            "the stored text is the summary"
+        );
+        assert_eq!(summary["truncated"], true, "a row must stay small");
+        assert_eq!(summary["size"], text.len());
+        assert_eq!(
+            summary["sha256"],
+            format!("{:x}", Sha256::digest(text.as_bytes())),
+            "the hash lets a copy of the full text be matched later"
+        );
+    }
+}
