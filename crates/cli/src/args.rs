@@ -122,6 +122,9 @@ pub enum Command {
     /// Read and check the audit log (no connection is made)
     #[command(subcommand)]
     Audit(AuditCommand),
+    /// The policy: which calls are allowed, asked about or denied
+    #[command(subcommand)]
+    Policy(crate::policy_args::PolicyCommand),
 }
 
 #[derive(Debug, Subcommand)]

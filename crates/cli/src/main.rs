@@ -1,7 +1,8 @@
 //! `gatehouse`: the Gatehouse engine headless, on the same database as the desktop app.
 //!
 //! Exit status: 0 on success, 1 on an operational error (one line on stderr), 2 on a usage error,
-//! 3 when a called tool reported an error (`isError`), 130 when interrupted with Ctrl-C.
+//! 3 when a called tool reported an error (`isError`), 4 when a policy rule denied the call,
+//! 130 when interrupted with Ctrl-C.
 
 #[macro_use]
 mod terminal_text;
@@ -9,6 +10,7 @@ mod args;
 mod commands;
 mod ctrl_c;
 mod output;
+mod policy_args;
 mod progress;
 mod terminal_answers;
 
@@ -113,6 +115,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         Command::Tasks { server, json } => commands::tasks::run(host, &server, json).await,
         Command::Watch(args) => commands::watch::run(host, args).await,
         Command::Audit(command) => commands::audit::run(host, command).await,
+        Command::Policy(command) => commands::policy::run(host, command).await,
         Command::Call(_) | Command::ConformanceClient { .. } => Ok(()),
     }
 }
@@ -120,7 +123,11 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
 fn fail(error: &HostError) -> ExitCode {
     let message = error.to_string().replace('\n', " ");
     say_err!("error: {message}");
-    ExitCode::from(1)
+    match error {
+        // The gate refused the request (a policy rule denied it).
+        HostError::Denied { .. } => ExitCode::from(4),
+        _ => ExitCode::from(1),
+    }
 }
 
 /// Logs go to stderr; `GATEHOUSE_LOG` sets the filter (default: warnings).

@@ -68,7 +68,7 @@ impl Host {
         let audit = AuditLog::new(store.pool().clone());
         let events = EventBus::default();
         let sessions = Sessions::new(events.clone(), registry.clone());
-        let gate = Gate::new(registry.clone());
+        let gate = Gate::new(registry.clone(), audit.clone());
         Ok(Host {
             data_dir,
             store,

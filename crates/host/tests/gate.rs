@@ -1,13 +1,17 @@
 //! The gate against a real server (server-everything over stdio): a person's tool call passes
 //! it and returns the server's result, a call from a source that no rule allows is refused
-//! before it reaches the server, and a call given up on is cancelled.
+//! before it reaches the server, a call given up on is cancelled, and each of them leaves its
+//! rows in the audit log (request, decision, outcome), whose chain stays intact.
 
 mod support;
 
 use std::sync::Arc;
 
 use gatehouse_host::server_requests::HostHandler;
-use gatehouse_host::{CallOutcome, Host, ServerConnection, Source, ToolCall};
+use gatehouse_host::{
+    AuditFilter, AuditKind, AuditRow, CallOutcome, Host, ServerConnection, Source, ToolCall,
+    VerifyReport,
+};
 use gatehouse_mcp::CallOptions;
 use serde_json::json;
 
@@ -20,6 +24,17 @@ async fn connect(host: &Host) -> ServerConnection {
     })
     .await
     .expect("connect")
+}
+
+/// The audit rows of the calls of `tool`, oldest first.
+async fn audited(host: &Host, tool: &str) -> Vec<AuditRow> {
+    let filter = AuditFilter {
+        tool: Some(tool.into()),
+        ..AuditFilter::default()
+    };
+    let mut rows = host.audit().list(&filter).await.expect("list");
+    rows.reverse();
+    rows
 }
 
 fn echo(source: Source) -> ToolCall {
@@ -77,6 +92,51 @@ async fn a_persons_call_passes_and_others_need_a_rule() {
         .expect("a cancelled call is an outcome, not an error");
     assert!(matches!(cancelled, CallOutcome::Cancelled));
     connection.close(Ok(())).await.expect("close");
+
+    let rows = audited(&host, "echo").await;
+    let kinds: Vec<(AuditKind, Option<&str>, Option<&str>)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.event.kind,
+                r.event.source.as_deref(),
+                r.event.decision.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (AuditKind::RequestReceived, Some("user"), None),
+            (AuditKind::Decision, Some("user"), Some("allow")),
+            (AuditKind::CallFinished, Some("user"), None),
+            (AuditKind::RequestReceived, Some("model"), None),
+            (AuditKind::Decision, Some("model"), Some("deny")),
+        ],
+        "each call is on record; a denied one never reached the server"
+    );
+    assert_eq!(
+        rows[0].event.detail["arguments"]["message"],
+        "through the gate"
+    );
+    assert_eq!(
+        rows[0].event.detail["definitionHash"]
+            .as_str()
+            .map(str::len),
+        Some(64),
+        "the call records which definition of the tool it was"
+    );
+    assert_eq!(rows[2].event.correlation, rows[0].event.correlation);
+    assert_eq!(rows[2].event.transport.as_deref(), Some("stdio"));
+    let long = audited(&host, "trigger-long-running-operation").await;
+    assert_eq!(
+        long.last().and_then(|r| r.event.error_type.as_deref()),
+        Some("cancelled")
+    );
+    assert!(matches!(
+        host.audit().verify().await.expect("verify"),
+        VerifyReport::Intact { rows: 8 }
+    ));
 }
 
 #[tokio::test]

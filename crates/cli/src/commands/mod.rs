@@ -7,6 +7,7 @@ pub mod conformance;
 pub mod connection;
 pub mod info;
 pub mod ping;
+pub mod policy;
 pub mod prompts;
 pub mod resources;
 pub mod server;

@@ -1,15 +1,18 @@
 //! The gate: the one host-owned path every request between Gatehouse and a server takes
 //! (gate → policy → approval → session → audit). Whoever asks (the app, the CLI, later an MCP
 //! App, a model or another agent) hands the gate a request with its source; the gate decides,
-//! records the tool's definition hash, runs the request on the connection it was given, follows
-//! a task's statuses into the task log, and answers with the result.
+//! records the tool's definition hash, writes the request and the decision to the audit log,
+//! runs the request on the connection it was given, follows a task's statuses into the task
+//! log, writes the outcome to the audit log, and only then answers with the result.
 //!
 //! Tool calls pass through it today, decided by the [`crate::policy`] with the stored rules: a
 //! call a person starts by hand is its own consent unless a rule denies it; what the policy
 //! would ask about is refused until the approval queue exists.
 
+mod audit_record;
 pub mod definition;
 pub mod request;
+mod server_secrets;
 mod task_statuses;
 
 use std::future::Future;
@@ -19,10 +22,12 @@ use gatehouse_mcp::{CallOptions, CallToolResult, Client};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use crate::audit::AuditLog;
 use crate::error::{HostError, Result};
 use crate::policy::{self, Effect, PolicyInput, PolicyStore};
 use crate::registry::Registry;
 pub use request::{GateRequest, RequestKind, Source, ToolCall};
+use server_secrets::ServerSecrets;
 use task_statuses::TaskStatuses;
 
 /// How long, after a cancellation, to wait for a round trip, so that the cancellation sent
@@ -53,6 +58,8 @@ pub struct Decision {
 pub struct Gate {
     registry: Registry,
     policy: PolicyStore,
+    audit: AuditLog,
+    secrets: ServerSecrets,
 }
 
 /// The server a request goes to: its registered name and id, and its live connection.
@@ -63,9 +70,14 @@ pub struct Target<'a> {
 }
 
 impl Gate {
-    pub fn new(registry: Registry) -> Self {
+    pub fn new(registry: Registry, audit: AuditLog) -> Self {
         let policy = PolicyStore::new(registry.pool().clone());
-        Self { registry, policy }
+        Self {
+            registry,
+            policy,
+            audit,
+            secrets: ServerSecrets::default(),
+        }
     }
 
     /// Calls a tool through the gate. `options` carry progress and task-status sinks as usual;
@@ -79,13 +91,22 @@ impl Gate {
         cancel: impl Future<Output = ()>,
     ) -> Result<CallOutcome> {
         let request = self.request_for(&target, call).await?;
+        self.secrets
+            .learn(&self.registry, target.server_id, &self.audit)
+            .await?;
         let decision = self.decide(&request, target.server_id).await?;
+        let record = audit_record::Record::new(&request, target.client.transport_kind());
+        // The request and its decision are on record before anything reaches the server.
+        self.audit
+            .append_all(vec![record.received(), record.decided(&decision)])
+            .await?;
         if !decision.allowed {
             return Err(HostError::Denied {
                 reason: format!("the call was denied: {}", decision.reason),
                 rule: decision.rule,
             });
         }
+        let started = std::time::Instant::now();
         let RequestKind::ToolCall {
             tool, arguments, ..
         } = &request.kind;
@@ -106,6 +127,9 @@ impl Gate {
         };
         // The call future ends, and its status sender with it, before the recorder can.
         let (outcome, last_task) = tokio::join!(calling, recorded);
+        // The outcome is on record before the caller sees it.
+        let finished = record.finished(outcome.as_ref(), started.elapsed());
+        self.audit.append(finished).await?;
         match outcome {
             Some(result) => Ok(CallOutcome::Done(result?)),
             None => {

@@ -2,6 +2,7 @@
 //! ([`rule`]), their deterministic evaluation ([`evaluate`]), and where they are kept with the
 //! tool definitions seen ([`store`]). The gate asks it about every request.
 
+pub mod admin;
 pub mod evaluate;
 pub mod rule;
 pub mod store;
@@ -9,6 +10,7 @@ pub mod store;
 #[cfg(test)]
 mod tests;
 
+pub use admin::RuleView;
 pub use evaluate::{PolicyInput, Verdict, evaluate};
 pub use rule::{ArgumentMatch, Effect, Pattern, Rule};
 pub use store::PolicyStore;

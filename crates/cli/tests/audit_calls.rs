@@ -1,0 +1,97 @@
+//! `gatehouse call` through the gate leaves its rows in the audit log, and a secret the server
+//! was given never reaches the audit log or the database files, even when the tool hands it
+//! back: server-everything's `get-env` returns its environment, secret env value included.
+
+mod support;
+
+use support::{add_everything, everything_js, ok, ok_json};
+
+/// The database files (the main file and its write-ahead log) as bytes.
+fn database_bytes(data: &std::path::Path) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for entry in std::fs::read_dir(data).expect("data dir").flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.contains(".db") {
+            bytes.extend(std::fs::read(entry.path()).unwrap_or_default());
+        }
+    }
+    bytes
+}
+
+#[test]
+fn a_call_is_audited_and_a_secret_it_returns_is_not() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let token = format!("tok-{}-{}", std::process::id(), "a7f3c9e1d2");
+    let assignment = format!("GATEHOUSE_AUDIT_TOKEN={token}");
+    ok(
+        dir.path(),
+        &[
+            "server",
+            "add",
+            "leaky",
+            "--command",
+            "node",
+            "--arg",
+            &everything_js(),
+            "--arg",
+            "stdio",
+            "--secret-env",
+            &assignment,
+        ],
+    );
+    let printed = ok(dir.path(), &["call", "leaky", "get-env"]);
+    assert!(
+        printed.contains(&token),
+        "the tool really returns the secret to the person who called it (else this test shows nothing)"
+    );
+    add_everything(dir.path(), "plain");
+    ok(
+        dir.path(),
+        &[
+            "call",
+            "plain",
+            "echo",
+            "--args",
+            r#"{"message": "on record"}"#,
+        ],
+    );
+
+    let listed = ok_json(dir.path(), &["audit", "list", "--json"]);
+    let rows = listed["rows"].as_array().cloned().unwrap_or_default();
+    let described: Vec<String> = rows
+        .iter()
+        .rev()
+        .map(|r| {
+            format!(
+                "{} {} {}",
+                r["kind"].as_str().unwrap_or("?"),
+                r["server"].as_str().unwrap_or("?"),
+                r["tool"].as_str().unwrap_or("?")
+            )
+        })
+        .collect();
+    assert_eq!(
+        described,
+        [
+            "request_received leaky get-env",
+            "decision leaky get-env",
+            "call_finished leaky get-env",
+            "request_received plain echo",
+            "decision plain echo",
+            "call_finished plain echo",
+        ],
+        "every call through the CLI is on record"
+    );
+    let text = listed.to_string();
+    assert!(text.contains("on record"), "the arguments are kept");
+    assert!(
+        !text.contains(&token),
+        "the secret env value must not appear in the audit log's rows"
+    );
+    let bytes = database_bytes(dir.path());
+    assert!(
+        !bytes.windows(token.len()).any(|w| w == token.as_bytes()),
+        "nor anywhere in the database files, the write-ahead log included"
+    );
+    assert!(ok(dir.path(), &["audit", "verify"]).contains("intact"));
+}

@@ -1,0 +1,167 @@
+//! `gatehouse policy` against server-everything: a deny rule for a tool stops the person's own
+//! call (status 4, naming the rule), removing it lets the call through, malformed rules are
+//! refused with the reason, an allow rule made for another definition of the tool is listed as
+//! stale, and every change is on record in the audit log.
+
+mod support;
+
+use gatehouse_host::policy::{Effect, Rule};
+use gatehouse_host::{Host, HostOptions};
+use support::{data_with_everything, exits, ok, ok_json, stderr};
+
+#[test]
+fn a_deny_rule_stops_a_call_until_it_is_removed() {
+    let dir = data_with_everything("everything");
+    let data = dir.path();
+    let added = ok(
+        data,
+        &["policy", "set", "everything", "--tool", "echo", "deny"],
+    );
+    let id = added
+        .trim()
+        .strip_prefix("added rule ")
+        .expect("the new rule's id is printed")
+        .to_owned();
+    let listed = ok_json(data, &["policy", "list", "--json"]);
+    let rule = &listed["rules"][0];
+    assert_eq!(
+        (
+            rule["id"].as_str(),
+            rule["server"].as_str(),
+            rule["tool"].as_str(),
+            rule["decision"].as_str()
+        ),
+        (
+            Some(id.as_str()),
+            Some("everything"),
+            Some("echo"),
+            Some("deny")
+        )
+    );
+    assert_eq!(
+        rule["definitionHash"].as_str().map(str::len),
+        Some(64),
+        "a tool rule remembers the definition it was made for: {listed}"
+    );
+    assert_eq!(rule["stale"], false);
+
+    let args = [
+        "call",
+        "everything",
+        "echo",
+        "--args",
+        r#"{"message": "hi"}"#,
+    ];
+    let refused = exits(data, &args, 4);
+    let line = stderr(&refused);
+    assert!(
+        line.contains("denied") && line.contains(&id) && line.lines().count() == 1,
+        "one line naming the rule: {line}"
+    );
+    ok(data, &["policy", "rm", &id]);
+    assert!(
+        ok(data, &args).contains("hi"),
+        "without the rule the call goes through"
+    );
+
+    let audit = ok_json(data, &["audit", "list", "--json"]).to_string();
+    assert!(
+        audit.contains("policy_change")
+            && audit.contains("rule added")
+            && audit.contains("rule removed"),
+        "policy changes are on record: {audit}"
+    );
+    assert!(audit.contains(r#""decision":"deny""#), "so is the refusal");
+}
+
+#[test]
+fn malformed_rules_are_refused_with_the_reason() {
+    let dir = data_with_everything("everything");
+    let data = dir.path();
+    for (arg, why) in [
+        ("path=*", "not a JSON Pointer"),
+        ("/path=[unclosed", "invalid glob"),
+        ("no-equals-sign", "not POINTER=PATTERN"),
+    ] {
+        let output = exits(
+            data,
+            &[
+                "policy",
+                "set",
+                "everything",
+                "--tool",
+                "echo",
+                "--arg",
+                arg,
+                "deny",
+            ],
+            1,
+        );
+        assert!(stderr(&output).contains(why), "{arg}: {}", stderr(&output));
+    }
+    let regex = exits(
+        data,
+        &[
+            "policy",
+            "set",
+            "everything",
+            "--tool",
+            "echo",
+            "--arg-regex",
+            "/m=(",
+            "ask",
+        ],
+        1,
+    );
+    assert!(
+        stderr(&regex).contains("invalid regex"),
+        "{}",
+        stderr(&regex)
+    );
+    let unknown = exits(
+        data,
+        &["policy", "set", "everything", "--tool", "nope", "allow"],
+        1,
+    );
+    assert!(
+        stderr(&unknown).contains("offers no tool `nope`"),
+        "{}",
+        stderr(&unknown)
+    );
+    let empty = ok_json(data, &["policy", "list", "--json"]);
+    assert_eq!(empty["rules"], serde_json::json!([]), "nothing was stored");
+}
+
+#[tokio::test]
+async fn an_allow_rule_for_another_definition_is_listed_as_stale() {
+    let dir = data_with_everything("everything");
+    let data = dir.path();
+    // Knowing echo's current definition, a rule for another one is stale at once.
+    ok(
+        data,
+        &["policy", "set", "everything", "--tool", "echo", "ask"],
+    );
+    let host = Host::open(HostOptions {
+        data_dir: Some(data.to_path_buf()),
+        ..Default::default()
+    })
+    .await
+    .expect("open");
+    let server = host.registry().get("everything").await.expect("server");
+    host.add_rule(Rule {
+        id: String::new(),
+        server: Some(server.id),
+        tool: Some("echo".into()),
+        argument: None,
+        effect: Effect::Allow,
+        definition_hash: Some("0".repeat(64)),
+    })
+    .await
+    .expect("add");
+    host.shutdown().await;
+    let listed = ok(data, &["policy", "list"]);
+    assert!(
+        listed.contains("allow (stale: the tool changed)"),
+        "a grant for a definition the tool no longer has is shown as stale: {listed}"
+    );
+}

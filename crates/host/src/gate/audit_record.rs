@@ -1,0 +1,114 @@
+//! The audit rows of one tool call at the gate: the request as received (arguments, tool
+//! definition hash, annotations), the decision (allow or deny, with the reason and the rule),
+//! and the outcome (the result, a tool error, a protocol error or a cancellation, with its
+//! duration). Field names follow the OpenTelemetry MCP conventions (`error.type` is
+//! `tool_error` for an `isError` result); the audit log redacts secrets before writing.
+
+use std::time::Duration;
+
+use gatehouse_mcp::{CallToolResult, McpError};
+use serde_json::{Value, json};
+
+use super::Decision;
+use super::request::{GateRequest, RequestKind};
+use crate::audit::{AuditEvent, AuditKind};
+
+/// What every row of one request shares, and what the request asked.
+pub(super) struct Record {
+    base: AuditEvent,
+    asked: Value,
+}
+
+impl Record {
+    pub(super) fn new(request: &GateRequest, transport: &str) -> Self {
+        let RequestKind::ToolCall {
+            tool,
+            arguments,
+            annotations,
+            definition_hash,
+        } = &request.kind;
+        Record {
+            base: AuditEvent {
+                server: Some(request.server.clone()),
+                source: Some(request.source.as_str().to_owned()),
+                method: Some(request.method().to_owned()),
+                tool: Some(tool.clone()),
+                correlation: Some(request.id.clone()),
+                transport: Some(transport.to_owned()),
+                ..AuditEvent::default()
+            },
+            asked: json!({
+                "arguments": arguments,
+                "definitionHash": definition_hash,
+                "annotations": annotations,
+            }),
+        }
+    }
+
+    fn event(&self, kind: AuditKind, detail: Value) -> AuditEvent {
+        AuditEvent {
+            kind,
+            detail,
+            ..self.base.clone()
+        }
+    }
+
+    pub(super) fn received(&self) -> AuditEvent {
+        self.event(AuditKind::RequestReceived, self.asked.clone())
+    }
+
+    pub(super) fn decided(&self, decision: &Decision) -> AuditEvent {
+        AuditEvent {
+            decision: Some(if decision.allowed { "allow" } else { "deny" }.to_owned()),
+            ..self.event(
+                AuditKind::Decision,
+                json!({ "reason": decision.reason, "rule": decision.rule }),
+            )
+        }
+    }
+
+    /// The outcome: `None` when the caller gave up and the call was cancelled.
+    pub(super) fn finished(
+        &self,
+        outcome: Option<&Result<CallToolResult, McpError>>,
+        elapsed: Duration,
+    ) -> AuditEvent {
+        let (error_type, detail) = match outcome {
+            Some(Ok(result)) => (
+                result.is_error.then(|| "tool_error".to_owned()),
+                json!({
+                    "isError": result.is_error,
+                    "content": result.content,
+                    "structuredContent": result.structured_content,
+                    "schemaProblem": result.schema_problem,
+                }),
+            ),
+            Some(Err(error)) => (
+                Some(error_type(error)),
+                json!({ "error": error.to_string() }),
+            ),
+            None => (Some("cancelled".to_owned()), json!({ "cancelled": true })),
+        };
+        AuditEvent {
+            error_type,
+            duration_ms: Some(u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX)),
+            ..self.event(AuditKind::CallFinished, detail)
+        }
+    }
+}
+
+/// `error.type` for a failed request: the JSON-RPC code for a server's error, else the kind.
+fn error_type(error: &McpError) -> String {
+    match error {
+        McpError::Rpc { error, .. } => error.code.to_string(),
+        McpError::Timeout { .. } => "timeout".into(),
+        McpError::Closed { .. } => "connection_closed".into(),
+        McpError::Transport { .. } | McpError::Io(_) => "transport".into(),
+        McpError::InvalidResponse { .. } => "invalid_response".into(),
+        McpError::NotSupported { .. } => "not_supported".into(),
+        McpError::UrlElicitationRequired { .. } => "url_elicitation_required".into(),
+        McpError::ResourceNotFound { .. } => "resource_not_found".into(),
+        McpError::TaskCancelled { .. } => "cancelled".into(),
+        _ => "error".into(),
+    }
+}

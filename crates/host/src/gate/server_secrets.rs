@@ -1,0 +1,70 @@
+//! The secret values (secret env values and headers, from the keyring) of the servers the gate
+//! has sent requests to, so the audit log can hide them wherever they turn up in arguments,
+//! results or errors. They are read once per configuration of a server (again after an edit)
+//! and kept only in memory.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::audit::AuditLog;
+use crate::error::Result;
+use crate::registry::Registry;
+use crate::registry::model::ServerSpec;
+use crate::registry::secret_values;
+
+/// A server's secret values and the configuration version (`updated_at`) they were read for.
+type Known = HashMap<String, (String, Vec<String>)>;
+
+/// Each server's secret values, by id.
+#[derive(Debug, Default, Clone)]
+pub(super) struct ServerSecrets {
+    by_server: Arc<Mutex<Known>>,
+}
+
+impl ServerSecrets {
+    /// Makes sure `audit` hides the secret values of `server_id` (and of every server seen).
+    pub(super) async fn learn(
+        &self,
+        registry: &Registry,
+        server_id: &str,
+        audit: &AuditLog,
+    ) -> Result<()> {
+        let config = registry.get(server_id).await?;
+        let known = self
+            .lock()
+            .get(server_id)
+            .is_some_and(|(version, _)| *version == config.updated_at);
+        if known {
+            return Ok(());
+        }
+        let resolved = secret_values::resolve(registry.secrets(), &config).await?;
+        let values: Vec<String> = match &resolved.spec {
+            ServerSpec::Stdio { env, .. } => env
+                .iter()
+                .filter(|v| v.secret)
+                .map(|v| v.value.clone())
+                .collect(),
+            ServerSpec::Http { headers, .. } => headers
+                .iter()
+                .filter(|h| h.secret)
+                .map(|h| h.value.clone())
+                .collect(),
+        };
+        let all = {
+            let mut by_server = self.lock();
+            by_server.insert(server_id.to_owned(), (config.updated_at, values));
+            by_server
+                .values()
+                .flat_map(|(_, values)| values.iter().cloned())
+                .collect()
+        };
+        audit.set_secrets(all);
+        Ok(())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Known> {
+        self.by_server
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+}

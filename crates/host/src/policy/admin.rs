@@ -1,0 +1,105 @@
+//! Changing the policy from the app or the CLI: adding and removing rules, trusting a server's
+//! read-only hints, and listing the rules with their server's name and whether a rule made for
+//! one definition of a tool is stale. Every change is written to the audit log.
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::rule::{ArgumentMatch, Effect, Rule};
+use crate::audit::{AuditEvent, AuditKind};
+use crate::error::Result;
+use crate::host::Host;
+
+/// A rule as shown to the person.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleView {
+    pub id: String,
+    /// The server's name; `None` for a global rule.
+    pub server: Option<String>,
+    pub server_id: Option<String>,
+    pub tool: Option<String>,
+    pub argument: Option<ArgumentMatch>,
+    pub decision: Effect,
+    pub definition_hash: Option<String>,
+    /// An allow rule for a tool whose current definition is not the one it was made for.
+    pub stale: bool,
+}
+
+impl Host {
+    /// Checks and stores a rule (its id is assigned), and records the change.
+    pub async fn add_rule(&self, rule: Rule) -> Result<Rule> {
+        let added = self.policy().add(rule).await?;
+        self.record_policy_change("rule added", json!({ "rule": added }))
+            .await?;
+        Ok(added)
+    }
+
+    /// Deletes a rule, and records the change.
+    pub async fn remove_rule(&self, id: &str) -> Result<()> {
+        self.policy().remove(id).await?;
+        self.record_policy_change("rule removed", json!({ "rule": id }))
+            .await
+    }
+
+    /// Trusts (or stops trusting) a server's `readOnlyHint`, and records the change.
+    pub async fn set_trust_read_only(&self, server: &str, trust: bool) -> Result<()> {
+        let config = self.registry().get(server).await?;
+        self.policy().set_trust_read_only(&config.id, trust).await?;
+        let change = if trust {
+            "read-only hints trusted"
+        } else {
+            "read-only hints not trusted"
+        };
+        self.record_policy_change(change, json!({ "server": config.name }))
+            .await
+    }
+
+    /// Every rule, with its server's name and whether it is stale.
+    pub async fn rules(&self) -> Result<Vec<RuleView>> {
+        let servers = self.registry().list().await?;
+        let mut views = Vec::new();
+        for rule in self.policy().rules().await? {
+            let server = rule
+                .server
+                .as_ref()
+                .and_then(|id| servers.iter().find(|s| &s.id == id).map(|s| s.name.clone()));
+            let stale = match (&rule.server, &rule.tool, &rule.definition_hash) {
+                (Some(server_id), Some(tool), Some(granted)) if rule.effect == Effect::Allow => {
+                    self.policy()
+                        .latest_definition(server_id, tool)
+                        .await?
+                        .is_some_and(|(current, _)| &current != granted)
+                }
+                _ => false,
+            };
+            views.push(RuleView {
+                id: rule.id,
+                server,
+                server_id: rule.server,
+                tool: rule.tool,
+                argument: rule.argument,
+                decision: rule.effect,
+                definition_hash: rule.definition_hash,
+                stale,
+            });
+        }
+        Ok(views)
+    }
+
+    async fn record_policy_change(&self, what: &str, detail: serde_json::Value) -> Result<()> {
+        let mut detail = detail;
+        if let serde_json::Value::Object(map) = &mut detail {
+            map.insert("change".into(), json!(what));
+        }
+        self.audit()
+            .append(AuditEvent {
+                kind: AuditKind::PolicyChange,
+                source: Some("user".into()),
+                detail,
+                ..AuditEvent::default()
+            })
+            .await?;
+        Ok(())
+    }
+}
