@@ -56,7 +56,15 @@ fn a_call_is_audited_and_a_secret_it_returns_is_not() {
         ],
     );
 
-    let listed = ok_json(dir.path(), &["audit", "list", "--json"]);
+    let from_server = ok_json(
+        dir.path(),
+        &["audit", "list", "--source", "server", "--json"],
+    );
+    assert!(
+        from_server.to_string().contains("roots/list"),
+        "the servers' own requests (server-everything asks for roots) are on record too: {from_server}"
+    );
+    let listed = ok_json(dir.path(), &["audit", "list", "--source", "user", "--json"]);
     let rows = listed["rows"].as_array().cloned().unwrap_or_default();
     let described: Vec<String> = rows
         .iter()
@@ -82,7 +90,7 @@ fn a_call_is_audited_and_a_secret_it_returns_is_not() {
         ],
         "every call through the CLI is on record"
     );
-    let text = listed.to_string();
+    let text = ok_json(dir.path(), &["audit", "list", "--json"]).to_string();
     assert!(text.contains("on record"), "the arguments are kept");
     assert!(
         !text.contains(&token),

@@ -14,6 +14,7 @@ use gatehouse_mcp::{CallOptions, Client};
 
 use crate::connect::open_client_with;
 use crate::error::{HostError, Result};
+use crate::gate::from_server::AuditedHandler;
 use crate::gate::{CallOutcome, Gate, Target, ToolCall};
 use crate::registry::Registry;
 use crate::registry::model::ServerConfig;
@@ -42,7 +43,13 @@ impl ServerConnection {
                 config.name, config.name
             )));
         }
-        let client = open_client_with(&config, registry, answers(&config)).await?;
+        gate.learn_secrets(&config.id).await?;
+        let handler = Arc::new(AuditedHandler::new(
+            answers(&config),
+            gate.audit().clone(),
+            config.name.clone(),
+        ));
+        let client = open_client_with(&config, registry, handler).await?;
         Ok(ServerConnection {
             server: config.name,
             server_id: config.id,

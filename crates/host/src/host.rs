@@ -67,8 +67,8 @@ impl Host {
         let registry = Registry::new(store.pool().clone(), secrets);
         let audit = AuditLog::new(store.pool().clone());
         let events = EventBus::default();
-        let sessions = Sessions::new(events.clone(), registry.clone());
         let gate = Gate::new(registry.clone(), audit.clone());
+        let sessions = Sessions::new(events.clone(), registry.clone(), gate.clone());
         Ok(Host {
             data_dir,
             store,

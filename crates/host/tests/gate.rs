@@ -133,10 +133,19 @@ async fn a_persons_call_passes_and_others_need_a_rule() {
         long.last().and_then(|r| r.event.error_type.as_deref()),
         Some("cancelled")
     );
-    assert!(matches!(
+    let all = AuditFilter {
+        limit: Some(1000),
+        ..AuditFilter::default()
+    };
+    let written = host.audit().list(&all).await.expect("list").len();
+    assert!(written >= 8, "{written}");
+    assert_eq!(
         host.audit().verify().await.expect("verify"),
-        VerifyReport::Intact { rows: 8 }
-    ));
+        VerifyReport::Intact {
+            rows: u64::try_from(written).unwrap_or_default()
+        },
+        "every row written is in one intact chain"
+    );
 }
 
 #[tokio::test]
@@ -204,4 +213,64 @@ async fn stored_rules_decide_and_a_changed_definition_voids_a_grant() {
         other => panic!("expected a denial, got {other:?}"),
     }
     connection.close(Ok(())).await.expect("close");
+}
+
+#[tokio::test]
+async fn a_servers_own_requests_are_on_record_with_their_answers() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), false).await;
+    let connection = connect(&host).await;
+    for tool in ["trigger-elicitation-request", "get-roots-list"] {
+        let call = ToolCall {
+            tool: tool.into(),
+            arguments: Some(json!({})),
+            source: Source::User,
+        };
+        connection
+            .call_tool(call, CallOptions::default(), std::future::pending())
+            .await
+            .expect("the call completes");
+    }
+    connection.close(Ok(())).await.expect("close");
+
+    let filter = AuditFilter {
+        source: Some("server".into()),
+        ..AuditFilter::default()
+    };
+    let mut rows = host.audit().list(&filter).await.expect("list");
+    rows.reverse();
+    let seen: Vec<(AuditKind, Option<&str>, Option<&str>)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.event.kind,
+                r.event.method.as_deref(),
+                r.event.error_type.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (AuditKind::RequestReceived, Some("elicitation/create"), None),
+            (
+                AuditKind::CallFinished,
+                Some("elicitation/create"),
+                Some("decline")
+            ),
+            (AuditKind::RequestReceived, Some("roots/list"), None),
+            (AuditKind::CallFinished, Some("roots/list"), None),
+        ],
+        "what a server asks of the host, and what it was answered, is on record"
+    );
+    assert!(
+        rows[0].event.detail["params"]["message"].is_string(),
+        "{:?}",
+        rows[0].event.detail
+    );
+    assert_eq!(rows[3].event.detail["result"]["roots"], json!([]));
+    assert!(matches!(
+        host.audit().verify().await.expect("verify"),
+        VerifyReport::Intact { .. }
+    ));
 }

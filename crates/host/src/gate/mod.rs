@@ -11,6 +11,7 @@
 
 mod audit_record;
 pub mod definition;
+pub mod from_server;
 pub mod request;
 mod server_secrets;
 mod task_statuses;
@@ -80,6 +81,18 @@ impl Gate {
         }
     }
 
+    /// Makes sure the audit log hides the secret values of the server `server_id`.
+    pub async fn learn_secrets(&self, server_id: &str) -> Result<()> {
+        self.secrets
+            .learn(&self.registry, server_id, &self.audit)
+            .await
+    }
+
+    /// The audit log the gate writes to.
+    pub fn audit(&self) -> &AuditLog {
+        &self.audit
+    }
+
     /// Calls a tool through the gate. `options` carry progress and task-status sinks as usual;
     /// the statuses are also written to the task log. If `cancel` completes first, the call is
     /// cancelled on the server and [`CallOutcome::Cancelled`] returned.
@@ -91,9 +104,7 @@ impl Gate {
         cancel: impl Future<Output = ()>,
     ) -> Result<CallOutcome> {
         let request = self.request_for(&target, call).await?;
-        self.secrets
-            .learn(&self.registry, target.server_id, &self.audit)
-            .await?;
+        self.learn_secrets(target.server_id).await?;
         let decision = self.decide(&request, target.server_id).await?;
         let record = audit_record::Record::new(&request, target.client.transport_kind());
         // The request and its decision are on record before anything reaches the server.

@@ -19,6 +19,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use crate::events::{EngineEvent, EventBus};
+use crate::gate::Gate;
 use crate::registry::Registry;
 use crate::registry::model::ServerConfig;
 use crate::server_requests::{ServerNotice, SharedRoots};
@@ -57,6 +58,8 @@ pub struct Sessions {
     slots: Slots,
     events: EventBus,
     registry: Registry,
+    /// The gate, whose audit log records the servers' requests to the host.
+    gate: Gate,
     next_generation: Arc<std::sync::atomic::AtomicU64>,
 }
 
@@ -78,11 +81,12 @@ fn fingerprint(config: &ServerConfig) -> String {
 }
 
 impl Sessions {
-    pub fn new(events: EventBus, registry: Registry) -> Self {
+    pub fn new(events: EventBus, registry: Registry, gate: Gate) -> Self {
         Self {
             slots: Slots::default(),
             events,
             registry,
+            gate,
             next_generation: Arc::default(),
         }
     }
@@ -132,6 +136,7 @@ impl Sessions {
                 slots: self.slots.clone(),
                 events: self.events.clone(),
                 registry: self.registry.clone(),
+                gate: self.gate.clone(),
             };
             (
                 Some(stop_tx),

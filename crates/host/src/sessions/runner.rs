@@ -11,6 +11,8 @@ use super::status::{Offer, ServerStatus, ToolInfo};
 use super::{Slots, TASK_TICK, lock, task_follow};
 use crate::connect::open_client_with;
 use crate::events::{EngineEvent, EventBus};
+use crate::gate::Gate;
+use crate::gate::from_server::AuditedHandler;
 use crate::registry::Registry;
 use crate::registry::model::ServerConfig;
 use crate::server_requests::{HostHandler, ServerNotice, SharedRoots};
@@ -22,6 +24,7 @@ pub(super) struct Runner {
     pub(super) slots: Slots,
     pub(super) events: EventBus,
     pub(super) registry: Registry,
+    pub(super) gate: Gate,
 }
 
 /// What a connection task receives: its roots, its notice channel and its stop signal.
@@ -40,10 +43,22 @@ impl Runner {
             mut notices,
             mut stop,
         } = channels;
-        let handler = Arc::new(HostHandler::new(
+        let host_handler: Arc<dyn gatehouse_mcp::peer::Handler> = Arc::new(HostHandler::new(
             config.name.clone(),
             roots,
             Some(notices_tx),
+        ));
+        // The server's requests pass the gate's record on their way to the host's answers.
+        if let Err(e) = self.gate.learn_secrets(&config.id).await {
+            tracing::warn!(
+                "cannot read the secrets of {} to keep them out of the audit log: {e}",
+                config.name
+            );
+        }
+        let handler = Arc::new(AuditedHandler::new(
+            host_handler,
+            self.gate.audit().clone(),
+            config.name.clone(),
         ));
         let client = tokio::select! {
             client = open_client_with(&config, &self.registry, handler) => client,
