@@ -103,3 +103,67 @@ fn a_call_is_audited_and_a_secret_it_returns_is_not() {
     );
     assert!(ok(dir.path(), &["audit", "verify"]).contains("intact"));
 }
+
+#[test]
+fn reads_prompts_and_completions_pass_the_gate_too() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path();
+    add_everything(data, "ev");
+    ok(data, &["read", "ev", "demo://resource/dynamic/text/2"]);
+    ok(
+        data,
+        &[
+            "prompt",
+            "ev",
+            "args-prompt",
+            "--args",
+            r#"{"city": "Oslo"}"#,
+        ],
+    );
+    ok(
+        data,
+        &[
+            "complete",
+            "ev",
+            "--prompt",
+            "completable-prompt",
+            "department",
+            "S",
+        ],
+    );
+    let listed = ok_json(data, &["audit", "list", "--source", "user", "--json"]);
+    let rows = listed["rows"].as_array().cloned().unwrap_or_default();
+    let seen: Vec<String> = rows
+        .iter()
+        .rev()
+        .map(|r| {
+            format!(
+                "{} {}",
+                r["kind"].as_str().unwrap_or("?"),
+                r["method"].as_str().unwrap_or("?")
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            "request_received resources/read",
+            "decision resources/read",
+            "call_finished resources/read",
+            "request_received prompts/get",
+            "decision prompts/get",
+            "call_finished prompts/get",
+            "request_received completion/complete",
+            "decision completion/complete",
+            "call_finished completion/complete",
+        ],
+        "every request a person makes is decided and on record, not only tool calls"
+    );
+    let text = listed.to_string();
+    assert!(
+        text.contains("demo://resource/dynamic/text/2")
+            && text.contains("Oslo")
+            && text.contains("Sales"),
+        "the rows say what was asked and answered: {text}"
+    );
+}

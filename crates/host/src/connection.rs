@@ -1,21 +1,24 @@
 //! One short-lived connection to a configured server, for a caller that needs one for a while
 //! (each CLI command): the server is looked up in the registry and refused if disabled, the
-//! connection opened with its secrets, tool calls go through the host's [`Gate`], and closing
+//! connection opened with its secrets, requests go through the host's [`Gate`], and closing
 //! stops the server whatever the outcome.
 //!
-//! Listing and reading what a server offers still uses [`ServerConnection::client`]; each
-//! request kind moves behind the gate in turn.
+//! Tool calls, resource reads, prompt gets and completions go through the gate; listing what a
+//! server offers (and the server's own metadata) uses [`ServerConnection::client`].
 
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::sync::Arc;
 
 use gatehouse_mcp::peer::Handler;
-use gatehouse_mcp::{CallOptions, Client};
+use gatehouse_mcp::{
+    CallOptions, Client, Completion, CompletionRef, GetPromptResult, ResourceContents,
+};
 
 use crate::connect::open_client_with;
 use crate::error::{HostError, Result};
 use crate::gate::from_server::AuditedHandler;
-use crate::gate::{CallOutcome, Gate, Target, ToolCall};
+use crate::gate::{Ask, CallOutcome, Gate, RequestKind, Source, Target, ToolCall};
 use crate::registry::Registry;
 use crate::registry::model::ServerConfig;
 
@@ -80,12 +83,70 @@ impl ServerConnection {
         options: CallOptions,
         cancel: impl Future<Output = ()>,
     ) -> Result<CallOutcome> {
-        let target = Target {
+        self.gate
+            .call_tool(self.target(), call, options, cancel)
+            .await
+    }
+
+    /// Reads a resource through the gate.
+    pub async fn read_resource(&self, uri: &str, source: Source) -> Result<Vec<ResourceContents>> {
+        let ask = Ask {
+            kind: RequestKind::ResourceRead {
+                uri: uri.to_owned(),
+            },
+            source,
+        };
+        self.gate
+            .run(self.target(), ask, self.client.read_resource(uri))
+            .await
+    }
+
+    /// Gets a prompt, filled in with `arguments`, through the gate.
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: &BTreeMap<String, String>,
+        source: Source,
+    ) -> Result<GetPromptResult> {
+        let ask = Ask {
+            kind: RequestKind::PromptGet {
+                name: name.to_owned(),
+                arguments: serde_json::json!(arguments),
+            },
+            source,
+        };
+        self.gate
+            .run(self.target(), ask, self.client.get_prompt(name, arguments))
+            .await
+    }
+
+    /// Asks for completions of a prompt argument or a template variable, through the gate.
+    pub async fn complete(
+        &self,
+        reference: &CompletionRef,
+        argument: &str,
+        value: &str,
+        context: Option<&BTreeMap<String, String>>,
+        source: Source,
+    ) -> Result<Completion> {
+        let ask = Ask {
+            kind: RequestKind::Completion {
+                reference: reference.to_json(),
+                argument: argument.to_owned(),
+                value: value.to_owned(),
+            },
+            source,
+        };
+        let send = self.client.complete(reference, argument, value, context);
+        self.gate.run(self.target(), ask, send).await
+    }
+
+    fn target(&self) -> Target<'_> {
+        Target {
             server: &self.server,
             server_id: &self.server_id,
             client: &self.client,
-        };
-        self.gate.call_tool(target, call, options, cancel).await
+        }
     }
 
     /// Closes the connection (stopping a stdio server) and returns the caller's outcome. A

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use gatehouse_host::{Host, HostError};
+use gatehouse_host::{Host, HostError, Source};
 use gatehouse_mcp::CompletionRef;
 use serde_json::json;
 
@@ -25,10 +25,14 @@ pub async fn run(host: &Host, args: CompleteArgs) -> Result<(), HostError> {
     let context: BTreeMap<String, String> = args.context.into_iter().collect();
     let connection = Connection::open(host, &args.server).await?;
     let completed = connection
-        .client()
-        .complete(&reference, &args.argument, &args.prefix, Some(&context))
-        .await
-        .map_err(HostError::from);
+        .complete(
+            &reference,
+            &args.argument,
+            &args.prefix,
+            Some(&context),
+            Source::User,
+        )
+        .await;
     let name = connection.server().to_owned();
     let completion = connection.close(completed).await?;
     if args.json {

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use gatehouse_host::{Host, HostError};
+use gatehouse_host::{Host, HostError, Source};
 use gatehouse_mcp::Prompt;
 use serde_json::json;
 
@@ -52,10 +52,8 @@ pub async fn get(
 ) -> Result<(), HostError> {
     let connection = Connection::open(host, server).await?;
     let got = connection
-        .client()
-        .get_prompt(prompt, &arguments)
-        .await
-        .map_err(HostError::from);
+        .get_prompt(prompt, &arguments, Source::User)
+        .await;
     let name = connection.server().to_owned();
     let result = connection.close(got).await?;
     if json {

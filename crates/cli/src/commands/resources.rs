@@ -2,7 +2,7 @@
 //! (every page), and read one resource. Text contents are printed as they are, so
 //! `gatehouse read` can be piped; binary contents are summarised unless `--json` is given.
 
-use gatehouse_host::{Host, HostError};
+use gatehouse_host::{Host, HostError, Source};
 use serde_json::json;
 
 use crate::commands::connection::Connection;
@@ -78,11 +78,7 @@ pub async fn templates(host: &Host, server: &str, json: bool) -> Result<(), Host
 
 pub async fn read(host: &Host, server: &str, uri: &str, json: bool) -> Result<(), HostError> {
     let connection = Connection::open(host, server).await?;
-    let read = connection
-        .client()
-        .read_resource(uri)
-        .await
-        .map_err(HostError::from);
+    let read = connection.read_resource(uri, Source::User).await;
     let name = connection.server().to_owned();
     let contents = connection.close(read).await?;
     if json {

@@ -1,7 +1,7 @@
-//! The audit rows of one tool call at the gate: the request as received (arguments, tool
-//! definition hash, annotations), the decision (allow or deny, with the reason and the rule),
-//! and the outcome (the result, a tool error, a protocol error or a cancellation, with its
-//! duration). Field names follow the OpenTelemetry MCP conventions (`error.type` is
+//! The audit rows of one request at the gate: the request as received (a tool call's
+//! arguments, definition hash and annotations; a read's URI; a prompt and its arguments), the
+//! decision (allow or deny, with the reason and the rule), and the outcome (the result, a tool
+//! error, a protocol error or a cancellation, with its duration). Field names follow the OpenTelemetry MCP conventions (`error.type` is
 //! `tool_error` for an `isError` result); the audit log redacts secrets before writing.
 
 use std::time::Duration;
@@ -21,27 +21,38 @@ pub(super) struct Record {
 
 impl Record {
     pub(super) fn new(request: &GateRequest, transport: &str) -> Self {
-        let RequestKind::ToolCall {
-            tool,
-            arguments,
-            annotations,
-            definition_hash,
-        } = &request.kind;
+        let asked = match &request.kind {
+            RequestKind::ToolCall {
+                arguments,
+                annotations,
+                definition_hash,
+                ..
+            } => json!({
+                "arguments": arguments,
+                "definitionHash": definition_hash,
+                "annotations": annotations,
+            }),
+            RequestKind::ResourceRead { uri } => json!({ "uri": uri }),
+            RequestKind::PromptGet { name, arguments } => {
+                json!({ "prompt": name, "arguments": arguments })
+            }
+            RequestKind::Completion {
+                reference,
+                argument,
+                value,
+            } => json!({ "ref": reference, "argument": argument, "value": value }),
+        };
         Record {
             base: AuditEvent {
                 server: Some(request.server.clone()),
                 source: Some(request.source.as_str().to_owned()),
                 method: Some(request.method().to_owned()),
-                tool: Some(tool.clone()),
+                tool: request.tool().map(str::to_owned),
                 correlation: Some(request.id.clone()),
                 transport: Some(transport.to_owned()),
                 ..AuditEvent::default()
             },
-            asked: json!({
-                "arguments": arguments,
-                "definitionHash": definition_hash,
-                "annotations": annotations,
-            }),
+            asked,
         }
     }
 
@@ -67,30 +78,41 @@ impl Record {
         }
     }
 
-    /// The outcome: `None` when the caller gave up and the call was cancelled.
+    /// The outcome of a tool call: `None` when the caller gave up and it was cancelled.
     pub(super) fn finished(
         &self,
         outcome: Option<&Result<CallToolResult, McpError>>,
         elapsed: Duration,
     ) -> AuditEvent {
-        let (error_type, detail) = match outcome {
-            Some(Ok(result)) => (
-                result.is_error.then(|| "tool_error".to_owned()),
+        match outcome {
+            Some(Ok(result)) => self.outcome(
+                result.is_error.then_some("tool_error"),
                 json!({
                     "isError": result.is_error,
                     "content": result.content,
                     "structuredContent": result.structured_content,
                     "schemaProblem": result.schema_problem,
                 }),
+                elapsed,
             ),
-            Some(Err(error)) => (
-                Some(error_type(error)),
-                json!({ "error": error.to_string() }),
-            ),
-            None => (Some("cancelled".to_owned()), json!({ "cancelled": true })),
-        };
+            Some(Err(error)) => self.failed(error, elapsed),
+            None => self.outcome(Some("cancelled"), json!({ "cancelled": true }), elapsed),
+        }
+    }
+
+    /// The outcome of another kind of request: its result, or its error.
+    pub(super) fn answered(&self, result: Value, elapsed: Duration) -> AuditEvent {
+        self.outcome(None, json!({ "result": result }), elapsed)
+    }
+
+    pub(super) fn failed(&self, error: &McpError, elapsed: Duration) -> AuditEvent {
+        let kind = error_type(error);
+        self.outcome(Some(&kind), json!({ "error": error.to_string() }), elapsed)
+    }
+
+    fn outcome(&self, error_type: Option<&str>, detail: Value, elapsed: Duration) -> AuditEvent {
         AuditEvent {
-            error_type,
+            error_type: error_type.map(str::to_owned),
             duration_ms: Some(u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX)),
             ..self.event(AuditKind::CallFinished, detail)
         }

@@ -5,7 +5,7 @@
 //! runs the request on the connection it was given, follows a task's statuses into the task
 //! log, writes the outcome to the audit log, and only then answers with the result.
 //!
-//! Tool calls pass through it today, decided by the [`crate::policy`] with the stored rules: a
+//! Tool calls, resource reads, prompt gets and completions pass through it, decided by the [`crate::policy`] with the stored rules: a
 //! call a person starts by hand is its own consent unless a rule denies it; what the policy
 //! would ask about is refused until the approval queue exists.
 
@@ -19,7 +19,7 @@ mod task_statuses;
 use std::future::Future;
 use std::time::Duration;
 
-use gatehouse_mcp::{CallOptions, CallToolResult, Client};
+use gatehouse_mcp::{CallOptions, CallToolResult, Client, McpError};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
@@ -27,7 +27,7 @@ use crate::audit::AuditLog;
 use crate::error::{HostError, Result};
 use crate::policy::{self, Effect, PolicyInput, PolicyStore};
 use crate::registry::Registry;
-pub use request::{GateRequest, RequestKind, Source, ToolCall};
+pub use request::{Ask, GateRequest, RequestKind, Source, ToolCall};
 use server_secrets::ServerSecrets;
 use task_statuses::TaskStatuses;
 
@@ -103,28 +103,14 @@ impl Gate {
         mut options: CallOptions,
         cancel: impl Future<Output = ()>,
     ) -> Result<CallOutcome> {
+        let (tool, arguments) = (call.tool.clone(), call.arguments.clone());
         let request = self.request_for(&target, call).await?;
-        self.learn_secrets(target.server_id).await?;
-        let decision = self.decide(&request, target.server_id).await?;
-        let record = audit_record::Record::new(&request, target.client.transport_kind());
-        // The request and its decision are on record before anything reaches the server.
-        self.audit
-            .append_all(vec![record.received(), record.decided(&decision)])
-            .await?;
-        if !decision.allowed {
-            return Err(HostError::Denied {
-                reason: format!("the call was denied: {}", decision.reason),
-                rule: decision.rule,
-            });
-        }
+        let record = self.admit(&target, &request).await?;
         let started = std::time::Instant::now();
-        let RequestKind::ToolCall {
-            tool, arguments, ..
-        } = &request.kind;
         let tasks = TaskStatuses {
             registry: &self.registry,
             server_id: target.server_id,
-            tool,
+            tool: &tool,
         };
         let display = options.task_status.take();
         let (statuses, to_record) = mpsc::unbounded_channel();
@@ -132,7 +118,7 @@ impl Gate {
         let recorded = tasks.record(to_record, display);
         let calling = async {
             tokio::select! {
-                result = target.client.call_tool(tool, arguments.clone(), options) => Some(result),
+                result = target.client.call_tool(&tool, arguments, options) => Some(result),
                 () = cancel => None,
             }
         };
@@ -153,6 +139,61 @@ impl Gate {
                 Ok(CallOutcome::Cancelled)
             }
         }
+    }
+
+    /// Runs a request of another kind than a tool call through the gate: it is decided and put
+    /// on record, `send` (a future not yet started) is run only if it is allowed, and its
+    /// outcome is on record before it is returned.
+    pub async fn run<T: serde::Serialize>(
+        &self,
+        target: Target<'_>,
+        ask: Ask,
+        send: impl Future<Output = std::result::Result<T, McpError>>,
+    ) -> Result<T> {
+        let request = GateRequest {
+            id: uuid::Uuid::new_v4().to_string(),
+            source: ask.source,
+            server: target.server.to_owned(),
+            kind: ask.kind,
+        };
+        let record = self.admit(&target, &request).await?;
+        let started = std::time::Instant::now();
+        let outcome = send.await;
+        let finished = match &outcome {
+            Ok(value) => record.answered(
+                serde_json::to_value(value).unwrap_or(Value::Null),
+                started.elapsed(),
+            ),
+            Err(error) => record.failed(error, started.elapsed()),
+        };
+        self.audit.append(finished).await?;
+        Ok(outcome?)
+    }
+
+    /// Decides a request and puts it and its decision on record, before anything reaches the
+    /// server; a denied request ends here.
+    async fn admit(
+        &self,
+        target: &Target<'_>,
+        request: &GateRequest,
+    ) -> Result<audit_record::Record> {
+        self.learn_secrets(target.server_id).await?;
+        let decision = self.decide(request, target.server_id).await?;
+        let record = audit_record::Record::new(request, target.client.transport_kind());
+        self.audit
+            .append_all(vec![record.received(), record.decided(&decision)])
+            .await?;
+        if !decision.allowed {
+            let what = match request.kind {
+                RequestKind::ToolCall { .. } => "the call",
+                _ => "the request",
+            };
+            return Err(HostError::Denied {
+                reason: format!("{what} was denied: {}", decision.reason),
+                rule: decision.rule,
+            });
+        }
+        Ok(record)
     }
 
     /// The request for a tool call, with the tool's definition as last listed (listing the
@@ -193,12 +234,21 @@ impl Gate {
     /// Decides a request under the policy. A request the policy would ask about is refused
     /// while nobody can be asked (the approval queue comes next), with the reason.
     async fn decide(&self, request: &GateRequest, server_id: &str) -> Result<Decision> {
-        let RequestKind::ToolCall {
-            tool,
-            arguments,
-            annotations,
-            definition_hash,
-        } = &request.kind;
+        let (tool, arguments, annotations, definition_hash) = match &request.kind {
+            RequestKind::ToolCall {
+                tool,
+                arguments,
+                annotations,
+                definition_hash,
+            } => (
+                tool.as_str(),
+                arguments.as_ref(),
+                annotations,
+                definition_hash.as_deref(),
+            ),
+            // Other kinds name no tool: only server and global rules concern them.
+            _ => ("", None, &Value::Null, None),
+        };
         let rules = self.policy.rules_for(server_id).await?;
         let verdict = policy::evaluate(
             &rules,
@@ -206,9 +256,9 @@ impl Gate {
                 source: request.source,
                 server: server_id,
                 tool,
-                arguments: arguments.as_ref(),
+                arguments,
                 annotations,
-                definition_hash: definition_hash.as_deref(),
+                definition_hash,
                 trust_read_only: self.policy.trusts_read_only(server_id).await?,
             },
         );

@@ -32,6 +32,13 @@ impl Source {
     }
 }
 
+/// A request of another kind than a tool call, as a caller hands it to the gate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ask {
+    pub kind: RequestKind,
+    pub source: Source,
+}
+
 /// A tool call as the gate sees it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCall {
@@ -51,6 +58,17 @@ pub enum RequestKind {
         /// [`super::definition::definition_hash`] of the tool as listed, if it was listed.
         definition_hash: Option<String>,
     },
+    /// `resources/read`.
+    ResourceRead { uri: String },
+    /// `prompts/get`.
+    PromptGet { name: String, arguments: Value },
+    /// `completion/complete`: suggestions for an argument of a prompt or a template.
+    Completion {
+        /// The prompt or resource template, as the request's `ref`.
+        reference: Value,
+        argument: String,
+        value: String,
+    },
 }
 
 /// One request at the gate.
@@ -69,6 +87,18 @@ impl GateRequest {
     pub fn method(&self) -> &'static str {
         match self.kind {
             RequestKind::ToolCall { .. } => "tools/call",
+            RequestKind::ResourceRead { .. } => "resources/read",
+            RequestKind::PromptGet { .. } => "prompts/get",
+            RequestKind::Completion { .. } => "completion/complete",
+        }
+    }
+
+    /// What the request is about, for the policy and the audit log: the tool for a tool call
+    /// (`gen_ai.tool.name`); nothing for the other kinds, whose target is in their detail.
+    pub fn tool(&self) -> Option<&str> {
+        match &self.kind {
+            RequestKind::ToolCall { tool, .. } => Some(tool),
+            _ => None,
         }
     }
 }
