@@ -18,6 +18,9 @@ pub enum HostError {
     Corrupt(String),
     #[error("{0}")]
     Connection(#[from] gatehouse_mcp::McpError),
+    /// The operation needs the server's live connection, and it has none (yet).
+    #[error("{0}")]
+    NotConnected(String),
     /// The operation needs something not available for this server yet.
     #[error("{0}")]
     Unsupported(String),
@@ -34,7 +37,7 @@ pub enum HostError {
 
 impl HostError {
     /// A stable code for programs: `validation`, `duplicate_name`, `not_found`, `storage`,
-    /// `connection`, `unsupported`, `secrets`, `io`.
+    /// `connection`, `not_connected`, `unsupported`, `secrets`, `io`.
     pub fn code(&self) -> &'static str {
         match self {
             HostError::Validation(_) => "validation",
@@ -42,6 +45,7 @@ impl HostError {
             HostError::NotFound(_) => "not_found",
             HostError::Storage(_) | HostError::Migration(_) | HostError::Corrupt(_) => "storage",
             HostError::Connection(_) => "connection",
+            HostError::NotConnected(_) => "not_connected",
             HostError::Unsupported(_) => "unsupported",
             HostError::Secrets(_) => "secrets",
             HostError::Io { .. } => "io",
