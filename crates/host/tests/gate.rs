@@ -31,6 +31,30 @@ fn echo(source: Source) -> ToolCall {
     }
 }
 
+/// The text of a call's first content block.
+fn first_text(outcome: CallOutcome) -> String {
+    let CallOutcome::Done(result) = outcome else {
+        panic!("the call was not cancelled");
+    };
+    result
+        .content
+        .first()
+        .and_then(|c| c.as_text())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// A person's `echo` call on the live session of the server `id`.
+async fn echo_on(host: &Host, id: &str) -> gatehouse_host::Result<CallOutcome> {
+    host.call_tool(
+        id,
+        echo(Source::User),
+        CallOptions::default(),
+        std::future::pending(),
+    )
+    .await
+}
+
 #[tokio::test]
 async fn a_persons_call_passes_and_others_need_a_rule() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -45,14 +69,7 @@ async fn a_persons_call_passes_and_others_need_a_rule() {
         )
         .await
         .expect("a call the person starts is its own consent");
-    let CallOutcome::Done(result) = outcome else {
-        panic!("the call was not cancelled");
-    };
-    let text = result
-        .content
-        .first()
-        .and_then(|c| c.as_text())
-        .unwrap_or_default();
+    let text = first_text(outcome);
     assert!(text.contains("through the gate"), "{text}");
 
     let refused = connection
@@ -96,23 +113,10 @@ async fn the_apps_call_runs_on_the_live_session_until_it_ends() {
         "server-everything must connect: {status:?}"
     );
 
-    let outcome = host
-        .call_tool(
-            &id,
-            echo(Source::User),
-            CallOptions::default(),
-            std::future::pending(),
-        )
+    let outcome = echo_on(&host, &id)
         .await
         .expect("a connected session takes a person's call");
-    let CallOutcome::Done(result) = outcome else {
-        panic!("the call was not cancelled");
-    };
-    let text = result
-        .content
-        .first()
-        .and_then(|c| c.as_text())
-        .unwrap_or_default();
+    let text = first_text(outcome);
     assert!(
         text.contains("through the gate"),
         "the live session's server answers: {text}"
@@ -144,13 +148,7 @@ async fn the_apps_call_runs_on_the_live_session_until_it_ends() {
         "the call says its server went away: {error}"
     );
 
-    let refused = host
-        .call_tool(
-            &id,
-            echo(Source::User),
-            CallOptions::default(),
-            std::future::pending(),
-        )
+    let refused = echo_on(&host, &id)
         .await
         .expect_err("a disabled server has no session to call on");
     assert_eq!(refused.code(), "not_connected", "{refused}");
