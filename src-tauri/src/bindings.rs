@@ -24,6 +24,8 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             commands::reconnect_server,
             commands::list_tools,
             commands::list_tasks,
+            commands::call_tool,
+            commands::cancel_call,
         ])
         .events(collect_events![ServerStatusEvent, TasksChangedEvent])
         // JSON values (tool schemas) hold numbers; they cross IPC as JSON, so as JS numbers.

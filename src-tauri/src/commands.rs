@@ -4,7 +4,9 @@ use std::sync::Arc;
 
 use gatehouse_host::{Host, ServerInput, ServerView, TaskRecord, ToolInfo};
 use tauri::State;
+use tauri::ipc::Channel;
 
+use crate::calls::{self, CallEvent, CallRequest, CallResultView, PendingCalls};
 use crate::ipc_error::IpcError;
 
 type HostState<'a> = State<'a, Arc<Host>>;
@@ -64,4 +66,34 @@ pub async fn list_tools(host: HostState<'_>, id: String) -> Result<Vec<ToolInfo>
 #[specta::specta]
 pub async fn list_tasks(host: HostState<'_>, id: String) -> Result<Vec<TaskRecord>, IpcError> {
     Ok(host.tasks(&id).await?)
+}
+
+/// Calls a tool on the server's live session as the person's own call; progress and task
+/// statuses arrive on the event channel. The call id names the call for [`cancel_call`]. (The
+/// arguments are `tool_arguments`: `arguments` is no name for a JavaScript parameter.)
+#[tauri::command]
+#[specta::specta]
+pub async fn call_tool(
+    host: HostState<'_>,
+    pending: State<'_, PendingCalls>,
+    id: String,
+    call_id: String,
+    tool: String,
+    tool_arguments: serde_json::Value,
+    on_event: Channel<CallEvent>,
+) -> Result<CallResultView, IpcError> {
+    let request = CallRequest {
+        server_id: id,
+        call_id,
+        tool,
+        arguments: tool_arguments,
+    };
+    calls::run(&host, &pending, request, &on_event).await
+}
+
+/// Cancels a running call; false if no call with that id is running.
+#[tauri::command]
+#[specta::specta]
+pub fn cancel_call(pending: State<'_, PendingCalls>, call_id: String) -> bool {
+    pending.cancel(&call_id)
 }

@@ -2,6 +2,7 @@
 //! typed IPC commands and events, and stops every server when the app exits.
 
 pub mod bindings;
+mod calls;
 mod commands;
 mod events;
 mod ipc_error;
@@ -36,6 +37,7 @@ pub fn run(context: tauri::Context<tauri::Wry>) -> Result<(), String> {
             tauri::async_runtime::spawn(events::forward(app.handle().clone(), host.subscribe()));
             tauri::async_runtime::spawn(exit_on_signal(app.handle().clone()));
             app.manage(host);
+            app.manage(calls::PendingCalls::default());
             Ok(())
         })
         .build(context)

@@ -10,7 +10,7 @@ import { Keys } from './webdriver.mjs';
 export const rowOf = (name) => `[data-testid="server-row"][data-server-name="${name}"]`;
 
 /** Types `value` into an input/textarea the way a user would, then checks React saw it. */
-async function fillField(session, el, value) {
+export async function fillField(session, el, value) {
   const current = await session.getProperty(el, 'value');
   if (current) {
     // Select all + delete, as keystrokes, so React's onChange sees it.

@@ -2,8 +2,9 @@
 // the UI form, wait until Gatehouse reports it connected, and check that its
 // tools are listed; then add two servers that offer no tools (a prompts-only and
 // a resources-only server on the TypeScript SDK v2) and check that they connect
-// and that the app says what they offer. Runs the real app binary under Xvfb via
-// tauri-driver.
+// and that the app says what they offer; then call server-everything's tools from
+// their generated forms, cancelling a long one. Runs the real app binary under Xvfb
+// via tauri-driver.
 //
 //   node --test tests/e2e/          (or: cd tests/e2e && npm test)
 //
@@ -15,7 +16,7 @@ import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
 
 import { launchApp, waitFor, SERVER_EVERYTHING_ENTRY, PARTIAL_SERVER_ENTRY, TS_SDK_V2_PACKAGE } from './harness.mjs';
-import { addStdioServer, selectServer, waitForConnected } from './servers-page.mjs';
+import { addStdioServer, fillField, rowOf, selectServer, waitForConnected } from './servers-page.mjs';
 
 // Tools server-everything@2026.8.31 always lists (verified over stdio: 13 tools
 // without client capabilities, 16 when the client declares roots/sampling/elicitation).
@@ -156,4 +157,79 @@ describe('MCP servers (real window)', () => {
       assert.ok(statSync(shot).size > 1_000, `screenshot ${shot} must be a real image`);
     });
   });
+
+  it('calls a tool from the generated form and cancels a long one', { timeout: 300_000 }, async (t) => {
+    app ??= await launchApp();
+
+    await app.withFailureCapture(t.name, async () => {
+      const s = app.session;
+      if ((await s.findElements(rowOf(SERVER_NAME))).length === 0) {
+        await addStdioServer(app, SERVER_NAME, 'node', [SERVER_EVERYTHING_ENTRY, 'stdio']);
+      }
+      await waitForConnected(app, SERVER_NAME);
+      await selectServer(app, SERVER_NAME);
+
+      // 1. echo: open its Call form, type a message, submit, and read the server's answer.
+      const echoPanel = await openCallForm(app, 'echo');
+      const message = 'hello from the window';
+      const [messageField] = await s.findElements(`${echoPanel} input`);
+      assert.ok(messageField, "echo's form must have a field for its `message` argument (from its input schema)");
+      await fillField(s, messageField, message);
+      await s.click(await s.findElement(`${echoPanel} [data-testid="tool-call-submit"]`));
+      const echoed = await waitFor(
+        async () => {
+          const [text] = await s.findElements(`${echoPanel} [data-testid="call-text"]`);
+          return text ? s.getText(text) : null;
+        },
+        { timeout: 20_000, interval: 250, message: "echo's result in its Call form" },
+      );
+      assert.ok(echoed.includes(message), `the result must be the server's echo of what was typed; got ${echoed}`);
+      const echoShot = await app.screenshot('tool-call-echo');
+      assert.ok(statSync(echoShot).size > 1_000, `screenshot ${echoShot} must be a real image`);
+
+      // 2. A long operation: progress appears while it runs, Cancel stops it, and the UI says so.
+      const longPanel = await openCallForm(app, 'trigger-long-running-operation');
+      await fillField(s, await s.findElement(`${longPanel} input[id$="duration"]`), '60');
+      await fillField(s, await s.findElement(`${longPanel} input[id$="steps"]`), '60');
+      await s.click(await s.findElement(`${longPanel} [data-testid="tool-call-submit"]`));
+      const progress = await waitFor(
+        async () => {
+          const [text] = await s.findElements(`${longPanel} [data-testid="call-progress-text"]`);
+          const shown = text ? await s.getText(text) : '';
+          return / of 60/.test(shown) ? shown : null;
+        },
+        { timeout: 20_000, interval: 250, message: 'progress of the long operation (n of 60)' },
+      );
+      assert.match(progress, /^\d+ of 60/, 'the progress bar counts the steps the server reports');
+      await s.click(await s.findElement(`${longPanel} [data-testid="tool-call-cancel"]`));
+      const cancelled = await app.waitForElement(`${longPanel} [data-testid="call-cancelled"]`, {
+        timeout: 15_000,
+        message: 'the cancelled call saying so',
+      });
+      assert.equal(await s.getText(cancelled), 'The call was cancelled.');
+      assert.equal(
+        (await s.findElements(`${longPanel} [data-testid="call-progress"]`)).length,
+        0,
+        'a cancelled call no longer shows progress',
+      );
+
+      // 3. Evidence for humans: the cancelled call (the echo result is in tool-call-echo.png).
+      await s.executeScript('arguments[0].scrollIntoView({block: "center"})', [cancelled]);
+      const shot = await app.screenshot('tool-call');
+      assert.ok(statSync(shot).size > 1_000, `screenshot ${shot} must be a real image`);
+    });
+  });
 });
+
+/** Opens the Call form of `tool` in the server detail; resolves to the CSS selector of its panel. */
+async function openCallForm(app, tool) {
+  const item = `${TOOL_ITEMS}[data-tool-name="${tool}"]`;
+  await app.session.click(await app.waitForElement(`${item} [data-testid="tool-call-button"]`, {
+    message: `the Call button of ${tool}`,
+  }));
+  const panel = `${item} [data-testid="tool-call-panel"]`;
+  await app.waitForElement(`${panel} [data-testid="tool-call-submit"]`, {
+    message: `the Call form of ${tool} (generated from its input schema)`,
+  });
+  return panel;
+}

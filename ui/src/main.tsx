@@ -9,6 +9,7 @@ import "./styles/base.css";
 import "./styles/layout.css";
 import "./styles/servers.css";
 import "./styles/detail.css";
+import "./styles/toolcall.css";
 import "./styles/form.css";
 
 applyTheme(initialTheme());

@@ -22,6 +22,9 @@ pub enum HostError {
     AuditBroken { seq: i64, reason: String },
     #[error("{0}")]
     Connection(#[from] gatehouse_mcp::McpError),
+    /// The operation needs the server's live connection, and it has none (yet).
+    #[error("{0}")]
+    NotConnected(String),
     /// The operation needs something not available for this server yet.
     #[error("{0}")]
     Unsupported(String),
@@ -45,7 +48,7 @@ pub enum HostError {
 
 impl HostError {
     /// A stable code for programs: `validation`, `duplicate_name`, `not_found`, `storage`,
-    /// `audit_broken`, `connection`, `unsupported`, `denied`, `secrets`, `io`.
+    /// `audit_broken`, `connection`, `not_connected`, `unsupported`, `denied`, `secrets`, `io`.
     pub fn code(&self) -> &'static str {
         match self {
             HostError::Validation(_) => "validation",
@@ -54,6 +57,7 @@ impl HostError {
             HostError::Storage(_) | HostError::Migration(_) | HostError::Corrupt(_) => "storage",
             HostError::AuditBroken { .. } => "audit_broken",
             HostError::Connection(_) => "connection",
+            HostError::NotConnected(_) => "not_connected",
             HostError::Unsupported(_) => "unsupported",
             HostError::Denied { .. } => "denied",
             HostError::Secrets(_) => "secrets",

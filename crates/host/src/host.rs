@@ -1,16 +1,19 @@
 //! The engine's façade: one [`Host`] opens the store and offers the operations the desktop app
 //! and the CLI share. In live mode (the app) it also keeps a connection to every enabled server.
 
+use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
+use gatehouse_mcp::CallOptions;
 use tokio::sync::broadcast;
 
 use crate::audit::AuditLog;
 use crate::connection::ServerConnection;
 use crate::error::{HostError, Result};
 use crate::events::{EngineEvent, EventBus};
-use crate::gate::Gate;
+use crate::gate::{CallOutcome, Gate, Target, ToolCall};
 use crate::paths;
 use crate::registry::Registry;
 use crate::registry::model::{ServerConfig, ServerInput};
@@ -203,6 +206,46 @@ impl Host {
                 "`{}` is still connecting",
                 view.config.name
             ))),
+        }
+    }
+
+    /// Calls a tool on the live session of the server with this id (or name), through the
+    /// gate (see [`Gate::call_tool`]). A server without an open connection is
+    /// [`HostError::NotConnected`]; a connection that ends during the call ends the call too,
+    /// with the same error.
+    pub async fn call_tool(
+        &self,
+        server_id: &str,
+        call: ToolCall,
+        options: CallOptions,
+        cancel: impl Future<Output = ()>,
+    ) -> Result<CallOutcome> {
+        let config = self.registry.get(server_id).await?;
+        let not_connected = |why: &str| HostError::NotConnected(format!("`{}` {why}", config.name));
+        let Some(live) = self.sessions.live(&config.id) else {
+            return Err(not_connected(
+                "is not connected; its tools can be called once it is",
+            ));
+        };
+        let mut ended = live.ended.clone();
+        let connection_ended = AtomicBool::new(false);
+        let give_up = async {
+            tokio::select! {
+                () = cancel => {}
+                _ = ended.changed() => connection_ended.store(true, Ordering::Relaxed),
+            }
+        };
+        let target = Target {
+            server: &config.name,
+            server_id: &config.id,
+            client: &live.client,
+        };
+        let outcome = self.gate.call_tool(target, call, options, give_up).await;
+        match outcome {
+            Ok(CallOutcome::Cancelled) if connection_ended.load(Ordering::Relaxed) => {
+                Err(not_connected("disconnected during the call"))
+            }
+            other => other,
         }
     }
 

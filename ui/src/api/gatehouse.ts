@@ -2,8 +2,11 @@
 // plain promises (throwing GatehouseError) and re-exports the contract types.
 // When the generated bindings change, this is the one file to adapt; tests mock it.
 
+import { Channel } from "@tauri-apps/api/core";
 import { commands, events } from "../bindings";
 import type {
+  CallEvent,
+  CallResultView,
   IpcError,
   ServerInput,
   ServerStatusEvent,
@@ -15,6 +18,8 @@ import type {
 import { GatehouseError } from "./GatehouseError";
 
 export type {
+  CallEvent,
+  CallResultView,
   EnvVar,
   HttpHeader,
   Offer,
@@ -93,6 +98,37 @@ export function listTools(id: string): Promise<ToolInfo[]> {
 
 export function listTasks(id: string): Promise<TaskRecord[]> {
   return unwrap(() => commands.listTasks(id));
+}
+
+/**
+ * Calls `tool` on the server's live session as the person's own call. `callId` names the call
+ * for cancelCall; progress and task statuses go to `onEvent` while it runs. A cancelled call
+ * resolves with `cancelled: true`.
+ */
+export function callTool(
+  serverId: string,
+  callId: string,
+  tool: string,
+  args: Record<string, unknown>,
+  onEvent: (event: CallEvent) => void,
+): Promise<CallResultView> {
+  const channel = new Channel<CallEvent>();
+  channel.onmessage = onEvent;
+  // JSON arguments cross IPC as they are.
+  const toolArguments = args as CallArguments;
+  return unwrap(() => commands.callTool(serverId, callId, tool, toolArguments, channel));
+}
+
+type CallArguments = Parameters<typeof commands.callTool>[3];
+
+/** Cancels a running call; false when no call with that id is running. */
+export async function cancelCall(callId: string): Promise<boolean> {
+  try {
+    return await commands.cancelCall(callId);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    throw new GatehouseError("internal", message || "The Gatehouse engine is not reachable");
+  }
 }
 
 /**

@@ -56,6 +56,26 @@ describe("ServerDetail", () => {
     expect(within(echo).getByText(/"message": \{/)).toBeInTheDocument();
   });
 
+  it("opens a tool's Call form from its item, for this server", async () => {
+    fake.listTools.mockResolvedValue([makeTool("echo")]);
+    fake.callTool.mockResolvedValue({
+      content: [{ type: "text", text: "Echo: hi" }],
+      structuredContent: null,
+      isError: false,
+      schemaProblem: null,
+      cancelled: false,
+    });
+    const { view } = renderDetail(connected(1));
+    const item = await screen.findByTestId("tool-item");
+    expect(within(item).queryByTestId("tool-call-panel")).toBeNull();
+    await userEvent.click(within(item).getByTestId("tool-call-button"));
+    const panel = await within(item).findByTestId("tool-call-panel");
+    await userEvent.type(within(panel).getByRole("textbox"), "hi");
+    await userEvent.click(within(panel).getByTestId("tool-call-submit"));
+    expect(await within(panel).findByTestId("call-text")).toHaveTextContent("Echo: hi");
+    expect(fake.callTool.mock.calls[0]?.[0]).toBe(view.config.id);
+  });
+
   it("shows which era the connection speaks", async () => {
     fake.listTools.mockResolvedValue([]);
     renderDetail(connected(0, "modern"));

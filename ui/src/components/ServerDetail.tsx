@@ -52,7 +52,7 @@ export function ServerDetail({ view, busy, onReconnect, onEnable, onEdit, onClos
       </header>
       <ConnectionPanel status={status} busy={busy} onReconnect={onReconnect} onEnable={onEnable} />
       {offersTools ? (
-        <ToolList state={tools} />
+        <ToolList serverId={config.id} state={tools} />
       ) : status.state === "connected" ? (
         <NoToolsOffered offers={status.offers} />
       ) : (

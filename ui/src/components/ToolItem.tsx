@@ -1,8 +1,14 @@
-// One tool a server offers: name, title, description, and its input schema on demand.
+// One tool a server offers: name, title, description, its input schema on demand, and a Call
+// button that opens the form to call it.
 
+import { lazy, Suspense, useState } from "react";
 import type { ToolInfo } from "../api/gatehouse";
 
-export function ToolItem({ tool }: { tool: ToolInfo }) {
+// The form library and its validator load when a form is first opened.
+const ToolCallPanel = lazy(() => import("./ToolCallPanel").then((m) => ({ default: m.ToolCallPanel })));
+
+export function ToolItem({ serverId, tool }: { serverId: string; tool: ToolInfo }) {
+  const [calling, setCalling] = useState(false);
   return (
     <li className="tool-item" data-testid="tool-item" data-tool-name={tool.name}>
       <div className="tool-head">
@@ -10,6 +16,15 @@ export function ToolItem({ tool }: { tool: ToolInfo }) {
         {tool.title !== null && tool.title !== "" && tool.title !== tool.name && (
           <span className="tool-title">{tool.title}</span>
         )}
+        <button
+          type="button"
+          className="button button-small tool-call-toggle"
+          data-testid="tool-call-button"
+          aria-expanded={calling}
+          onClick={() => setCalling((open) => !open)}
+        >
+          {calling ? "Close" : "Call"}
+        </button>
       </div>
       {tool.description !== null && tool.description !== "" ? (
         <p className="tool-description">{tool.description}</p>
@@ -20,6 +35,11 @@ export function ToolItem({ tool }: { tool: ToolInfo }) {
         <summary>Input schema</summary>
         <pre className="mono">{JSON.stringify(tool.inputSchema, null, 2)}</pre>
       </details>
+      {calling && (
+        <Suspense fallback={<p className="muted">Loading the form…</p>}>
+          <ToolCallPanel serverId={serverId} tool={tool} />
+        </Suspense>
+      )}
     </li>
   );
 }

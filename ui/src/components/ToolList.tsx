@@ -6,7 +6,7 @@ import type { ToolsState } from "../hooks/useTools";
 import { offersSentence } from "../model/describeStatus";
 import { ToolItem } from "./ToolItem";
 
-export function ToolList({ state }: { state: ToolsState }) {
+export function ToolList({ serverId, state }: { serverId: string; state: ToolsState }) {
   const { tools, loading, error, reload } = state;
   return (
     <section className="detail-section" aria-labelledby="tools-heading" aria-busy={loading}>
@@ -27,7 +27,7 @@ export function ToolList({ state }: { state: ToolsState }) {
       {tools !== null && (
         <ul className="tool-list" data-testid="tool-list">
           {tools.map((tool) => (
-            <ToolItem key={tool.name} tool={tool} />
+            <ToolItem key={tool.name} serverId={serverId} tool={tool} />
           ))}
         </ul>
       )}

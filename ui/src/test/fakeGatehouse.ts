@@ -14,6 +14,8 @@ export const setServerEnabled = vi.fn<typeof real.setServerEnabled>();
 export const reconnectServer = vi.fn<typeof real.reconnectServer>();
 export const listTools = vi.fn<typeof real.listTools>();
 export const listTasks = vi.fn<typeof real.listTasks>();
+export const callTool = vi.fn<typeof real.callTool>();
+export const cancelCall = vi.fn<typeof real.cancelCall>();
 
 /** The subscribers of one kind of event. */
 function eventChannel<T>() {
@@ -68,6 +70,8 @@ export function resetFakeGatehouse(): void {
     reconnectServer,
     listTools,
     listTasks,
+    callTool,
+    cancelCall,
   ]) {
     fn.mockReset();
   }

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch};
 use tokio::task::JoinHandle;
 
 use crate::events::{EngineEvent, EventBus};
@@ -46,11 +46,22 @@ struct Slot {
     tools_fresh_until: Option<tokio::time::Instant>,
     /// A stale tool list is being fetched again.
     revalidating: bool,
+    /// The connection, while it is open.
+    live: Option<LiveClient>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
 }
 
 type Slots = Arc<Mutex<HashMap<String, Slot>>>;
+
+/// An open session's connection, for the gate alone: the crate never hands it to callers.
+#[derive(Clone)]
+pub(crate) struct LiveClient {
+    pub(crate) client: Arc<gatehouse_mcp::Client>,
+    /// Changes (its sender is dropped) when the connection ends or its task stops, so that
+    /// calls still running on it give up and let the task close it.
+    pub(crate) ended: watch::Receiver<()>,
+}
 
 /// The live connections of the enabled servers.
 #[derive(Clone)]
@@ -164,6 +175,7 @@ impl Sessions {
                 tools: Vec::new(),
                 tools_fresh_until: None,
                 revalidating: false,
+                live: None,
                 stop,
                 task,
             },
@@ -199,6 +211,11 @@ impl Sessions {
     /// The server's status; `None` if it is not tracked.
     pub fn status(&self, id: &str) -> Option<ServerStatus> {
         lock(&self.slots).get(id).map(|s| s.status.clone())
+    }
+
+    /// The open connection of the server's session, if it has one.
+    pub(crate) fn live(&self, id: &str) -> Option<LiveClient> {
+        lock(&self.slots).get(id)?.live.clone()
     }
 
     /// The tools of a connected server. A list past its freshness is returned as it is and

@@ -1,14 +1,17 @@
 //! The task that owns one server's connection: connects, lists the tools (if it offers any),
 //! and then reacts to what happens (the connection ending, a list change pushed or delivered on
 //! a subscription, a stale tool list, new roots, tasks to follow) until it is told to stop.
+//! While it is open the connection sits in the server's slot for the gate's tool calls; when it
+//! ends they are told, and the connection is closed once they have let go of it.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use gatehouse_mcp::{Listener, ListenerEvent, NotificationFilter};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use super::status::{Offer, ServerStatus, ToolInfo};
-use super::{Slots, TASK_TICK, lock, task_follow};
+use super::{LiveClient, Slots, TASK_TICK, lock, task_follow};
 use crate::connect::open_client_with;
 use crate::events::{EngineEvent, EventBus};
 use crate::gate::Gate;
@@ -16,6 +19,11 @@ use crate::gate::from_server::AuditedHandler;
 use crate::registry::Registry;
 use crate::registry::model::ServerConfig;
 use crate::server_requests::{HostHandler, ServerNotice, SharedRoots};
+
+/// How long calls still running when the connection ends may hold it before it is dropped
+/// unclosed (which kills a stdio server): they are told to give up, and a cancelled call
+/// waits at most 2 s for its cancellation to go out.
+const CALLS_LET_GO: Duration = Duration::from_secs(5);
 
 /// The task that owns one server's connection.
 pub(super) struct Runner {
@@ -65,15 +73,34 @@ impl Runner {
             _ = &mut stop => return,
         };
         let client = match client {
-            Ok(client) => client,
+            Ok(client) => Arc::new(client),
             Err(e) => {
                 return self.set(ServerStatus::Failed {
                     message: e.to_string(),
                 });
             }
         };
-        if !self.refresh_tools(&client, &mut stop).await {
-            return close(client, &self.id).await;
+        let (ended, ended_rx) = watch::channel(());
+        self.set_live(Some(LiveClient {
+            client: client.clone(),
+            ended: ended_rx,
+        }));
+        self.serve(&client, &config, &mut notices, &mut stop).await;
+        self.set_live(None);
+        drop(ended);
+        close(client, &self.id).await;
+    }
+
+    /// Follows the open connection until it ends or the task is told to stop.
+    async fn serve(
+        &self,
+        client: &gatehouse_mcp::Client,
+        config: &ServerConfig,
+        notices: &mut mpsc::UnboundedReceiver<ServerNotice>,
+        stop: &mut oneshot::Receiver<()>,
+    ) {
+        if !self.refresh_tools(client, stop).await {
+            return;
         }
         let modern = client.era() == gatehouse_mcp::Era::Modern;
         let mut listener = Listener::new(NotificationFilter::all_lists(Vec::new()));
@@ -84,15 +111,15 @@ impl Runner {
         loop {
             tokio::select! {
                 _ = task_ticks.tick() => {
-                    if tasks.tick(&client, &self.registry, &config).await {
+                    if tasks.tick(client, &self.registry, config).await {
                         self.events.publish(EngineEvent::TasksChanged { id: self.id.clone() });
                     }
                 }
-                event = listener.next(&client), if modern => match event {
+                event = listener.next(client), if modern => match event {
                     // Whatever changed while no subscription was open went unannounced.
                     ListenerEvent::Opened(_) if !std::mem::take(&mut first_subscription) => {
                         client.peer().cache().clear();
-                        if !self.refresh_tools(&client, &mut stop).await {
+                        if !self.refresh_tools(client, stop).await {
                             break;
                         }
                     }
@@ -116,7 +143,7 @@ impl Runner {
                 }
                 Some(notice) = notices.recv() => match notice {
                     ServerNotice::ToolsChanged | ServerNotice::ToolsStale => {
-                        if !self.refresh_tools(&client, &mut stop).await {
+                        if !self.refresh_tools(client, stop).await {
                             break;
                         }
                     }
@@ -130,10 +157,9 @@ impl Runner {
                         }
                     }
                 },
-                _ = &mut stop => break,
+                _ = &mut *stop => break,
             }
         }
-        close(client, &self.id).await;
     }
 
     /// Lists the tools and records the connected status; false if listing failed or the task
@@ -165,6 +191,17 @@ impl Runner {
                 self.set(ServerStatus::Failed { message });
                 false
             }
+        }
+    }
+
+    /// Puts the connection in the slot, or takes it out, if this task is still the server's
+    /// current one.
+    fn set_live(&self, live: Option<LiveClient>) {
+        if let Some(slot) = lock(&self.slots)
+            .get_mut(&self.id)
+            .filter(|s| s.generation == self.generation)
+        {
+            slot.live = live;
         }
     }
 
@@ -205,7 +242,23 @@ impl Runner {
     }
 }
 
-async fn close(client: gatehouse_mcp::Client, id: &str) {
+/// Closes the connection once the calls still running on it have let go of it, or drops it
+/// after [`CALLS_LET_GO`].
+async fn close(mut client: Arc<gatehouse_mcp::Client>, id: &str) {
+    let deadline = tokio::time::Instant::now() + CALLS_LET_GO;
+    let client = loop {
+        match Arc::try_unwrap(client) {
+            Ok(client) => break client,
+            Err(shared) if tokio::time::Instant::now() < deadline => {
+                client = shared;
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(_) => {
+                tracing::warn!("server {id}: calls still hold the connection; dropping it");
+                return;
+            }
+        }
+    };
     if let Err(e) = client.close().await {
         tracing::warn!("stopping server {id}: {e}");
     }

@@ -1,0 +1,75 @@
+//! Tool calls from the window: a call runs on the server's live session through the host's
+//! gate, streams its progress and task statuses on the caller's channel, and can be cancelled
+//! by its id while it runs.
+
+mod pending;
+mod view;
+
+use gatehouse_host::{CallOutcome, Host, Source, ToolCall};
+use gatehouse_mcp::CallOptions;
+use serde_json::Value;
+use tauri::ipc::Channel;
+use tokio::sync::mpsc;
+
+use crate::ipc_error::IpcError;
+pub use pending::PendingCalls;
+pub use view::{CallEvent, CallResultView};
+
+/// What the window asks for: the server, the call's own id, the tool and its arguments.
+pub struct CallRequest {
+    pub server_id: String,
+    pub call_id: String,
+    pub tool: String,
+    pub arguments: Value,
+}
+
+/// Runs one call, sending its progress and task statuses to `events`, until it ends or is
+/// cancelled through `pending`.
+pub async fn run(
+    host: &Host,
+    pending: &PendingCalls,
+    request: CallRequest,
+    events: &Channel<CallEvent>,
+) -> Result<CallResultView, IpcError> {
+    let (cancel, _entry) = pending.begin(&request.call_id)?;
+    let (progress, mut progress_updates) = mpsc::unbounded_channel();
+    let (task_status, mut task_updates) = mpsc::unbounded_channel();
+    let options = CallOptions {
+        progress: Some(progress),
+        task_status: Some(task_status),
+        ..CallOptions::default()
+    };
+    let call = ToolCall {
+        tool: request.tool,
+        arguments: (!request.arguments.is_null()).then_some(request.arguments),
+        source: Source::User,
+    };
+    let cancelled = async {
+        // A sender dropped without a word is not a cancellation.
+        if cancel.await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    let calling = host.call_tool(&request.server_id, call, options, cancelled);
+    // The call owns the senders: when it ends, both streams end and forwarding stops.
+    let forwarding = async {
+        loop {
+            let event = tokio::select! {
+                Some(update) = progress_updates.recv() => CallEvent::from(update),
+                Some(task) = task_updates.recv() => CallEvent::from(task),
+                else => break,
+            };
+            if let Err(e) = events.send(event) {
+                tracing::debug!(
+                    "the window no longer listens to call {}: {e}",
+                    request.call_id
+                );
+            }
+        }
+    };
+    let (outcome, ()) = tokio::join!(calling, forwarding);
+    Ok(match outcome? {
+        CallOutcome::Done(result) => CallResultView::from(result),
+        CallOutcome::Cancelled => CallResultView::cancelled(),
+    })
+}

@@ -1,0 +1,72 @@
+// One tool call from the window: starts it, follows its progress and task status, cancels it on
+// request, and cancels it when the component that started it goes away.
+
+import { useCallback, useEffect, useRef, useState } from "react";
+import * as api from "../api/gatehouse";
+import type { CallEvent, CallResultView } from "../api/gatehouse";
+
+export type CallProgress = { progress: number | null; total: number | null; message: string | null };
+
+export type ToolCallState =
+  | { phase: "idle" }
+  | { phase: "running"; progress: CallProgress | null; taskStatus: string | null; cancelling: boolean }
+  | { phase: "done"; result: CallResultView }
+  | { phase: "failed"; error: string };
+
+let nextCall = 1;
+
+/** A call id unique within this window. */
+function newCallId(): string {
+  const random = typeof crypto.randomUUID === "function" ? crypto.randomUUID() : String(Math.random());
+  return `call-${nextCall++}-${random}`;
+}
+
+function applyEvent(state: ToolCallState, event: CallEvent): ToolCallState {
+  if (state.phase !== "running") return state;
+  if (event.kind === "progress") {
+    const { progress, total, message } = event;
+    return { ...state, progress: { progress, total, message } };
+  }
+  const status = event.statusMessage ? `${event.status}: ${event.statusMessage}` : event.status;
+  return { ...state, taskStatus: status };
+}
+
+export function useToolCall(serverId: string, tool: string) {
+  const [state, setState] = useState<ToolCallState>({ phase: "idle" });
+  const current = useRef<string | null>(null);
+
+  const cancel = useCallback(() => {
+    const callId = current.current;
+    if (callId === null) return;
+    setState((s) => (s.phase === "running" ? { ...s, cancelling: true } : s));
+    api.cancelCall(callId).catch((e: unknown) => console.warn("Gatehouse: cancelling a call failed", e));
+  }, []);
+
+  const call = useCallback(
+    (args: Record<string, unknown>) => {
+      const callId = newCallId();
+      current.current = callId;
+      setState({ phase: "running", progress: null, taskStatus: null, cancelling: false });
+      const mine = () => current.current === callId;
+      api
+        .callTool(serverId, callId, tool, args, (event) => {
+          if (mine()) setState((s) => applyEvent(s, event));
+        })
+        .then((result) => {
+          if (mine()) setState({ phase: "done", result });
+        })
+        .catch((e: unknown) => {
+          if (mine()) setState({ phase: "failed", error: e instanceof Error ? e.message : String(e) });
+        })
+        .finally(() => {
+          if (mine()) current.current = null;
+        });
+    },
+    [serverId, tool],
+  );
+
+  // A call nobody will see the end of is cancelled.
+  useEffect(() => cancel, [cancel]);
+
+  return { state, call, cancel };
+}
