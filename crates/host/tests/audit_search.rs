@@ -13,7 +13,7 @@ use gatehouse_host::{
     AuditEvent, AuditFilter, AuditKind, AuditLog, AuditRow, ExportFormat, HostError, VerifyReport,
 };
 use serde_json::{Value, json};
-use support::open_host;
+use support::{open_host, seqs};
 
 /// A call row for `tool` on `server` whose arguments hold `message`.
 fn call(server: &str, tool: &str, message: &str) -> AuditEvent {
@@ -26,10 +26,6 @@ fn call(server: &str, tool: &str, message: &str) -> AuditEvent {
         detail: json!({"arguments": {"message": message}}),
         ..Default::default()
     }
-}
-
-fn seqs(rows: &[AuditRow]) -> Vec<i64> {
-    rows.iter().map(|r| r.seq).collect()
 }
 
 #[tokio::test]
