@@ -121,40 +121,10 @@ pub enum Command {
     },
     /// Read and check the audit log (no connection is made)
     #[command(subcommand)]
-    Audit(AuditCommand),
+    Audit(crate::audit_args::AuditCommand),
     /// The policy: which calls are allowed, asked about or denied
     #[command(subcommand)]
     Policy(crate::policy_args::PolicyCommand),
-}
-
-#[derive(Debug, Subcommand)]
-pub enum AuditCommand {
-    /// List audit rows, newest first
-    List(AuditListArgs),
-    /// Check the audit log's hash chain (exit status 1 naming the first broken row)
-    Verify,
-}
-
-#[derive(Debug, Args)]
-pub struct AuditListArgs {
-    /// Only rows written at or after this time (RFC 3339, such as 2026-11-23T09:00:00Z)
-    #[arg(long, value_name = "TIME")]
-    pub since: Option<String>,
-    /// Only rows about this server
-    #[arg(long, value_name = "NAME")]
-    pub server: Option<String>,
-    /// Only rows about this tool
-    #[arg(long, value_name = "NAME")]
-    pub tool: Option<String>,
-    /// Only rows from this source: user, server, app, model or gateway
-    #[arg(long, value_name = "SOURCE")]
-    pub source: Option<String>,
-    /// At most this many rows (default 100)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub limit: Option<u32>,
-    /// Print JSON instead of a table
-    #[arg(long)]
-    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -7,6 +7,7 @@
 #[macro_use]
 mod terminal_text;
 mod args;
+mod audit_args;
 mod commands;
 mod ctrl_c;
 mod output;

@@ -1,7 +1,8 @@
 //! `gatehouse audit` on a real database: `verify` passes an untouched log and names the first
 //! broken row after the database was tampered with outside Gatehouse (with the `sqlite3` tool,
-//! which can drop the append-only triggers, or by editing the file's bytes); `list` prints
-//! the table and the documented JSON.
+//! which can drop the append-only triggers, or by editing the file's bytes); `list` and
+//! `search` print the table and the documented JSON; `export` writes every row, redacted, to
+//! stdout or whole to a file, and leaves nothing behind when it cannot.
 
 mod support;
 
@@ -10,7 +11,7 @@ use std::process::Command;
 
 use gatehouse_host::{AuditEvent, AuditKind, Host, HostOptions};
 use serde_json::json;
-use support::{exits, ok, ok_json, stderr};
+use support::{exits, gatehouse, ok, ok_json, stderr};
 use tempfile::TempDir;
 
 /// A data directory whose audit log holds `n` rows (row `i`'s detail says `marker-i`), written
@@ -186,5 +187,174 @@ async fn list_prints_a_table_and_the_documented_json() {
         stderr(&bad).contains("is not a time"),
         "a malformed --since is an error, not an empty list: {}",
         stderr(&bad)
+    );
+}
+
+#[tokio::test]
+async fn search_finds_rows_by_their_words_as_a_table_or_json() {
+    let dir = data_with_rows(6).await;
+    let table = ok(dir.path(), &["audit", "search", "marker-4"]);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 2, "a header and row 4: {table}");
+    assert!(lines[0].starts_with("TIME") && lines[1].contains("call_finished"));
+
+    let json = ok_json(dir.path(), &["audit", "search", "memory", "--json"]);
+    let seqs: Vec<&serde_json::Value> = json["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|row| &row["seq"])
+        .collect();
+    assert_eq!(seqs, [6, 3], "the server is searched, newest first: {json}");
+    let limited = ok_json(
+        dir.path(),
+        &["audit", "search", "echo", "--limit", "2", "--json"],
+    );
+    assert_eq!(
+        limited["rows"][0]["detail"]["note"], "marker-6",
+        "{limited}"
+    );
+    assert_eq!(limited["rows"].as_array().map(Vec::len), Some(2));
+
+    assert_eq!(
+        ok(dir.path(), &["audit", "search", "\"marker AND ("]),
+        "no audit rows\n",
+        "query syntax is taken literally, never an error"
+    );
+    let empty = exits(dir.path(), &["audit", "search", " "], 1);
+    assert_eq!(
+        stderr(&empty),
+        "error: the search text is empty: give at least one word\n"
+    );
+}
+
+/// A data directory whose log holds 4 rows, the last with a secret under a secret-named key.
+async fn data_with_a_secret(secret: &str) -> TempDir {
+    let dir = data_with_rows(3).await;
+    let host = Host::open(HostOptions {
+        data_dir: Some(dir.path().to_path_buf()),
+        ..Default::default()
+    })
+    .await
+    .expect("open");
+    host.audit()
+        .append(AuditEvent {
+            kind: AuditKind::RequestReceived,
+            tool: Some("login".into()),
+            detail: json!({"arguments": {"user": "ada", "password": secret}}),
+            ..Default::default()
+        })
+        .await
+        .expect("append");
+    host.shutdown().await;
+    dir
+}
+
+#[tokio::test]
+async fn export_writes_every_row_redacted_to_stdout_or_a_file() {
+    let secret = "pw-correct-horse-battery";
+    let dir = data_with_a_secret(secret).await;
+    let jsonl = ok(dir.path(), &["audit", "export", "--format", "jsonl"]);
+    assert!(
+        !jsonl.contains(secret),
+        "an export must never hold a secret"
+    );
+    let rows: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON row per line"))
+        .collect();
+    let seqs: Vec<i64> = rows.iter().filter_map(|r| r["seq"].as_i64()).collect();
+    assert_eq!(seqs, [1, 2, 3, 4], "every row, oldest first");
+    assert_eq!(rows[3]["detail"]["arguments"]["password"], "[redacted]");
+    let listed = ok_json(dir.path(), &["audit", "list", "--json"]);
+    assert_eq!(rows[3], listed["rows"][0], "the rows `list --json` shows");
+
+    let file = dir.path().join("audit.csv");
+    let file_arg = file.display().to_string();
+    let quiet = ok(
+        dir.path(),
+        &["audit", "export", "--format", "csv", "-o", &file_arg],
+    );
+    assert_eq!(quiet, "", "nothing on stdout when writing a file");
+    let csv_text = std::fs::read_to_string(&file).expect("the export file");
+    assert!(
+        !csv_text.contains(secret),
+        "an export must never hold a secret"
+    );
+    assert!(csv_text.starts_with("seq,at,kind,server,"), "{csv_text}");
+    assert_eq!(
+        csv_text.lines().count(),
+        5,
+        "a header and 4 rows: {csv_text}"
+    );
+    assert!(
+        csv_text.contains("\"{\"\"arguments\"\":{\"\"user\"\":\"\"ada\"\""),
+        "detail is its JSON text, quoted: {csv_text}"
+    );
+}
+
+/// The names in `dir`.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read the directory")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+#[tokio::test]
+async fn an_export_that_cannot_be_written_fails_and_leaves_no_partial_file() {
+    let dir = data_with_rows(3).await;
+    // sysfs refuses new files, even to root.
+    let refused = gatehouse(
+        dir.path(),
+        &[
+            "audit",
+            "export",
+            "--format",
+            "jsonl",
+            "-o",
+            "/sys/gatehouse-export.jsonl",
+        ],
+    );
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    let message = stderr(&refused);
+    assert!(
+        message.starts_with("error: cannot write /sys/gatehouse-export.jsonl: ")
+            && message.lines().count() == 1,
+        "one line naming the path: {message}"
+    );
+    assert!(!Path::new("/sys/gatehouse-export.jsonl").exists());
+
+    // A directory in the way: the export is written, then cannot take its place.
+    let out = tempfile::tempdir().expect("temp dir");
+    let target = out.path().join("taken");
+    std::fs::create_dir(&target).expect("a directory");
+    let target_arg = target.display().to_string();
+    let failed = exits(
+        dir.path(),
+        &["audit", "export", "--format", "csv", "-o", &target_arg],
+        1,
+    );
+    assert!(
+        stderr(&failed).starts_with(&format!("error: cannot write {target_arg}: ")),
+        "{}",
+        stderr(&failed)
+    );
+    assert_eq!(
+        names(out.path()),
+        ["taken"],
+        "the temporary file must not be left behind"
+    );
+    assert_eq!(
+        names(&target),
+        Vec::<String>::new(),
+        "the directory is untouched"
     );
 }

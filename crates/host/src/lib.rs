@@ -18,7 +18,9 @@ pub mod server_requests;
 pub mod sessions;
 pub mod storage;
 
-pub use audit::{AuditEvent, AuditFilter, AuditKind, AuditLog, AuditRow, VerifyReport};
+pub use audit::{
+    AuditEvent, AuditFilter, AuditKind, AuditLog, AuditRow, ExportFormat, VerifyReport,
+};
 pub use connection::ServerConnection;
 pub use error::{HostError, Result};
 pub use events::EngineEvent;

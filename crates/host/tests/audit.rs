@@ -14,7 +14,7 @@ use gatehouse_host::audit::chain::GENESIS;
 use gatehouse_host::audit::redact::MAX_DETAIL_BYTES;
 use gatehouse_host::{AuditEvent, AuditFilter, AuditKind, HostError, VerifyReport};
 use serde_json::json;
-use support::open_host;
+use support::{open_host, seqs};
 
 fn call(server: &str, tool: &str, source: &str) -> AuditEvent {
     AuditEvent {
@@ -28,10 +28,6 @@ fn call(server: &str, tool: &str, source: &str) -> AuditEvent {
         detail: json!({"arguments": {"message": "hi"}}),
         ..Default::default()
     }
-}
-
-fn seqs(rows: &[gatehouse_host::AuditRow]) -> Vec<i64> {
-    rows.iter().map(|r| r.seq).collect()
 }
 
 #[tokio::test]

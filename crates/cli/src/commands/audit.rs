@@ -1,17 +1,20 @@
-//! `gatehouse audit list|verify`: the audit log, read from the database the app shares. `list`
-//! prints the newest rows as a table (or JSON); `verify` recomputes the hash chain and fails
-//! (status 1, one line) naming the first row that was changed or removed. No connection is
-//! made.
+//! `gatehouse audit list|search|export|verify`: the audit log, read from the database the app
+//! shares. `list` prints the newest rows as a table (or JSON), `search` those holding some
+//! words; `export` writes every row to stdout or a file (see [`super::audit_export`]); `verify`
+//! recomputes the hash chain and fails (status 1, one line) naming the first row that was
+//! changed or removed. No connection is made.
 
 use gatehouse_host::{AuditFilter, AuditRow, Host, HostError, VerifyReport};
 use serde_json::json;
 
-use crate::args::{AuditCommand, AuditListArgs};
+use crate::audit_args::{AuditCommand, AuditListArgs, AuditSearchArgs};
 use crate::output;
 
 pub async fn run(host: &Host, command: AuditCommand) -> Result<(), HostError> {
     match command {
         AuditCommand::List(args) => list(host, args).await,
+        AuditCommand::Search(args) => search(host, args).await,
+        AuditCommand::Export(args) => super::audit_export::run(host, args).await,
         AuditCommand::Verify => verify(host).await,
     }
 }
@@ -25,7 +28,17 @@ async fn list(host: &Host, args: AuditListArgs) -> Result<(), HostError> {
         limit: args.limit,
     };
     let rows = host.audit().list(&filter).await?;
-    if args.json {
+    print_rows(&rows, args.json)
+}
+
+async fn search(host: &Host, args: AuditSearchArgs) -> Result<(), HostError> {
+    let rows = host.audit().search(&args.text, args.limit).await?;
+    print_rows(&rows, args.json)
+}
+
+/// The rows as a table, or as `{"rows": [...]}` with `json`.
+fn print_rows(rows: &[AuditRow], json: bool) -> Result<(), HostError> {
+    if json {
         return output::print_json(&json!({ "rows": rows }));
     }
     if rows.is_empty() {

@@ -1,6 +1,7 @@
 //! The subcommands' implementations, one module each, and the connection they share.
 
 pub mod audit;
+pub mod audit_export;
 pub mod call;
 pub mod complete;
 pub mod conformance;

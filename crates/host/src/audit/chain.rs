@@ -25,6 +25,9 @@ pub(crate) const COLUMNS: &str = "seq, at, kind, server, source, mcp_method_name
     gen_ai_tool_name, jsonrpc_request_id, correlation, decision, error_type, network_transport, \
     duration_ms, detail, prev_hash, hash";
 
+/// How many rows are read at a time when the whole log is read (verifying, exporting).
+pub(crate) const PAGE: i64 = 1000;
+
 /// A row exactly as stored; its hash is computed from these values.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub(crate) struct StoredRow {
@@ -203,6 +206,17 @@ impl AuditLog {
         }
         tx.commit().await?;
         Ok(written)
+    }
+}
+
+impl AuditLog {
+    /// At most [`PAGE`] rows after `seq` `after`, oldest first: the whole log is read a page at
+    /// a time, in bounded memory, by following the last `seq` of each page.
+    pub(crate) async fn page_after(&self, after: i64) -> Result<Vec<StoredRow>> {
+        let sql =
+            format!("SELECT {COLUMNS} FROM audit_log WHERE seq > ? ORDER BY seq LIMIT {PAGE}");
+        let rows = sqlx::query(&sql).bind(after).fetch_all(&self.pool).await?;
+        rows.iter().map(StoredRow::from_row).collect()
     }
 }
 

@@ -8,14 +8,18 @@
 //!   transaction, so writers in several processes keep one chain.
 //! - [`verify`]: recomputes the chain and names the first row that breaks it.
 //! - [`query`]: listing, newest first, with filters.
+//! - [`search`]: full-text search (FTS5) over the redacted rows, newest first.
+//! - [`export`]: every row, oldest first, as JSONL or CSV.
 //!
 //! The table refuses `UPDATE` and `DELETE` through triggers; anyone who can write the file can
 //! get past those, and `verify` is what detects it.
 
 pub mod chain;
 pub mod event;
+pub mod export;
 pub mod query;
 pub mod redact;
+pub mod search;
 pub mod verify;
 
 use std::sync::{Arc, RwLock};
@@ -23,6 +27,7 @@ use std::sync::{Arc, RwLock};
 use sqlx::SqlitePool;
 
 pub use event::{AuditEvent, AuditKind, AuditRow};
+pub use export::ExportFormat;
 pub use query::AuditFilter;
 pub use redact::KnownSecrets;
 pub use verify::VerifyReport;

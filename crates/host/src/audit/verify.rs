@@ -15,11 +15,8 @@
 use serde::Serialize;
 
 use super::AuditLog;
-use super::chain::{COLUMNS, GENESIS, StoredRow};
+use super::chain::{GENESIS, StoredRow};
 use crate::error::Result;
-
-/// How many rows are read at a time.
-const PAGE: i64 = 1000;
 
 /// What [`AuditLog::verify`] found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -91,18 +88,15 @@ impl AuditLog {
     /// Recomputes every row's hash and link, oldest first; see the module docs for what this
     /// can and cannot detect. Rows appended while it runs are checked too.
     pub async fn verify(&self) -> Result<VerifyReport> {
-        let sql =
-            format!("SELECT {COLUMNS} FROM audit_log WHERE seq > ? ORDER BY seq LIMIT {PAGE}");
         let mut chain = ChainCheck::new();
         let mut after = i64::MIN;
         loop {
-            let page = sqlx::query(&sql).bind(after).fetch_all(&self.pool).await?;
+            let page = self.page_after(after).await?;
             if page.is_empty() {
                 return Ok(VerifyReport::Intact { rows: chain.rows });
             }
-            for raw in &page {
-                let row = StoredRow::from_row(raw)?;
-                if let Some(reason) = chain.check(&row) {
+            for row in &page {
+                if let Some(reason) = chain.check(row) {
                     return Ok(VerifyReport::Broken {
                         seq: row.seq,
                         reason,

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use gatehouse_host::{Host, HostOptions, ServerInput, ServerSpec, ServerStatus};
+use gatehouse_host::{AuditRow, Host, HostOptions, ServerInput, ServerSpec, ServerStatus};
 
 /// The repository's `tests/fixtures` folder.
 pub fn fixtures() -> PathBuf {
@@ -30,6 +30,11 @@ pub fn everything_js() -> String {
         path.display()
     );
     path.display().to_string()
+}
+
+/// The `seq` of each audit row, in order.
+pub fn seqs(rows: &[AuditRow]) -> Vec<i64> {
+    rows.iter().map(|r| r.seq).collect()
 }
 
 /// The engine on the data directory `dir`, running live sessions if `live`.
