@@ -78,46 +78,25 @@ fn a_deny_rule_stops_a_call_until_it_is_removed() {
 fn malformed_rules_are_refused_with_the_reason() {
     let dir = data_with_everything("everything");
     let data = dir.path();
-    for (arg, why) in [
-        ("path=*", "not a JSON Pointer"),
-        ("/path=[unclosed", "invalid glob"),
-        ("no-equals-sign", "not POINTER=PATTERN"),
+    for (flag, arg, why) in [
+        ("--arg", "path=*", "not a JSON Pointer"),
+        ("--arg", "/path=[unclosed", "invalid glob"),
+        ("--arg", "no-equals-sign", "not POINTER=PATTERN"),
+        ("--arg-regex", "/m=(", "invalid regex"),
     ] {
-        let output = exits(
-            data,
-            &[
-                "policy",
-                "set",
-                "everything",
-                "--tool",
-                "echo",
-                "--arg",
-                arg,
-                "deny",
-            ],
-            1,
-        );
-        assert!(stderr(&output).contains(why), "{arg}: {}", stderr(&output));
-    }
-    let regex = exits(
-        data,
-        &[
+        let set = [
             "policy",
             "set",
             "everything",
             "--tool",
             "echo",
-            "--arg-regex",
-            "/m=(",
-            "ask",
-        ],
-        1,
-    );
-    assert!(
-        stderr(&regex).contains("invalid regex"),
-        "{}",
-        stderr(&regex)
-    );
+            flag,
+            arg,
+            "deny",
+        ];
+        let output = exits(data, &set, 1);
+        assert!(stderr(&output).contains(why), "{arg}: {}", stderr(&output));
+    }
     let unknown = exits(
         data,
         &["policy", "set", "everything", "--tool", "nope", "allow"],
