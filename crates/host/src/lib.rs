@@ -3,6 +3,7 @@
 //! It has no Tauri dependency and is fully usable headless.
 
 pub mod audit;
+pub mod canonical;
 pub mod connect;
 pub mod connection;
 pub mod error;

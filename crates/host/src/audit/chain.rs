@@ -8,7 +8,6 @@
 //! database) queue on the store's busy timeout and each extends the chain the previous one left.
 
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
@@ -98,12 +97,9 @@ impl StoredRow {
         })
     }
 
-    /// Hex SHA-256 of the canonical JSON of every column but `hash`. Serialising a struct of
-    /// strings and integers cannot fail; should it, the empty text still hashes to a value no
-    /// stored row can match by accident.
+    /// Hex SHA-256 of the canonical JSON of every column but `hash`.
     pub fn content_hash(&self) -> String {
-        let canonical = serde_jcs::to_vec(self).unwrap_or_default();
-        format!("{:x}", Sha256::digest(&canonical))
+        crate::canonical::sha256(self)
     }
 
     /// The row as listed, with `detail` parsed back.

@@ -5,21 +5,10 @@
 //! voids it), and every audited call records it.
 
 use gatehouse_mcp::Tool;
-use sha2::{Digest, Sha256};
 
 /// The hex SHA-256 of the tool's canonical definition.
 pub fn definition_hash(tool: &Tool) -> String {
-    // A `Tool` always serialises (its fields are strings and JSON values), and JCS fails only
-    // on numbers JSON cannot carry, which a parsed definition never holds.
-    let canonical = serde_json::to_value(tool)
-        .ok()
-        .and_then(|value| serde_jcs::to_vec(&value).ok())
-        .unwrap_or_default();
-    hex(&Sha256::digest(canonical))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::canonical::sha256(tool)
 }
 
 #[cfg(test)]
