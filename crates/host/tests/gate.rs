@@ -309,6 +309,15 @@ async fn the_apps_call_runs_on_the_live_session_until_it_ends() {
         "server-everything must connect: {status:?}"
     );
 
+    let kept = host
+        .policy()
+        .latest_definition(&id, "echo")
+        .await
+        .expect("history");
+    assert!(
+        kept.is_some(),
+        "the definitions a live session lists are kept, so a changed tool voids its grants"
+    );
     let outcome = echo_on(&host, &id)
         .await
         .expect("a connected session takes a person's call");

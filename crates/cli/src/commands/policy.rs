@@ -2,6 +2,7 @@
 //! tool remembers the tool's definition as last seen (connecting to list the tools when none
 //! is known yet), so that an allow rule is void once the tool changes. Every change is audited.
 
+use gatehouse_host::gate::definition::definition_hash;
 use gatehouse_host::policy::{ArgumentMatch, Effect, Pattern, Rule, RuleView};
 use gatehouse_host::{Host, HostError};
 use serde_json::json;
@@ -155,15 +156,10 @@ async fn current_definition(
         .await
         .map_err(HostError::from);
     let page = connection.close(listed).await?;
-    let mut found = None;
-    for definition in &page.items {
-        let hash = host
-            .policy()
-            .record_definition(server_id, definition)
-            .await?;
-        if definition.name == tool {
-            found = Some(hash);
-        }
-    }
-    found.ok_or_else(|| HostError::Validation(format!("`{server}` offers no tool `{tool}`")))
+    host.gate().tools_listed(server_id, &page.items).await?;
+    page.items
+        .iter()
+        .find(|t| t.name == tool)
+        .map(definition_hash)
+        .ok_or_else(|| HostError::Validation(format!("`{server}` offers no tool `{tool}`")))
 }

@@ -88,6 +88,12 @@ impl Gate {
             .await
     }
 
+    /// Keeps the definitions of the tools a server just listed in the policy's history, so
+    /// that a rule made for one definition of a tool is void once the server shows another.
+    pub async fn tools_listed(&self, server_id: &str, tools: &[gatehouse_mcp::Tool]) -> Result<()> {
+        self.policy.record_definitions(server_id, tools).await
+    }
+
     /// The audit log the gate writes to.
     pub fn audit(&self) -> &AuditLog {
         &self.audit
@@ -197,23 +203,17 @@ impl Gate {
     }
 
     /// The request for a tool call, with the tool's definition as last listed (listing the
-    /// tools first if they were not, so the definition hash is known). The definition is kept
-    /// in the policy's history.
+    /// tools first if they were not, so the definition hash is known, and keeping what was
+    /// listed in the policy's history).
     async fn request_for(&self, target: &Target<'_>, call: ToolCall) -> Result<GateRequest> {
-        if target.client.cached_tool(&call.tool).is_none()
-            && let Err(e) = target.client.list_tools().await
-        {
-            tracing::info!("cannot list the tools of `{}`: {e}", target.server);
+        if target.client.cached_tool(&call.tool).is_none() {
+            match target.client.list_tools().await {
+                Ok(page) => self.tools_listed(target.server_id, &page.items).await?,
+                Err(e) => tracing::info!("cannot list the tools of `{}`: {e}", target.server),
+            }
         }
         let definition = target.client.cached_tool(&call.tool);
-        let definition_hash = match &definition {
-            Some(tool) => Some(
-                self.policy
-                    .record_definition(target.server_id, tool)
-                    .await?,
-            ),
-            None => None,
-        };
+        let definition_hash = definition.as_ref().map(definition::definition_hash);
         let annotations = definition
             .as_ref()
             .and_then(|t| t.extra.get("annotations").cloned())

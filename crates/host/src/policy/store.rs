@@ -155,23 +155,25 @@ impl PolicyStore {
         Ok(())
     }
 
-    /// Keeps a definition a server showed of one of its tools; returns its hash.
-    pub async fn record_definition(&self, server_id: &str, tool: &Tool) -> Result<String> {
-        let hash = definition_hash(tool);
-        let definition = serde_json::to_string(tool)
-            .map_err(|e| HostError::Corrupt(format!("cannot encode a tool definition: {e}")))?;
-        sqlx::query(
-            "INSERT INTO tool_definitions (server_id, tool, hash, definition) VALUES (?, ?, ?, ?) \
-             ON CONFLICT(server_id, tool, hash) DO UPDATE SET \
-               last_seen = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
-        )
-        .bind(server_id)
-        .bind(&tool.name)
-        .bind(&hash)
-        .bind(definition)
-        .execute(&self.pool)
-        .await?;
-        Ok(hash)
+    /// Keeps the definitions a server showed of its tools, in one transaction: a new
+    /// definition is added, one seen before has its `last_seen` moved on.
+    pub async fn record_definitions(&self, server_id: &str, tools: &[Tool]) -> Result<()> {
+        let mut transaction = self.pool.begin().await?;
+        for tool in tools {
+            let definition = serde_json::to_string(tool)
+                .map_err(|e| HostError::Corrupt(format!("cannot encode a tool definition: {e}")))?;
+            sqlx::query(
+                "INSERT INTO tool_definitions (server_id, tool, hash, definition)                  VALUES (?, ?, ?, ?) ON CONFLICT(server_id, tool, hash) DO UPDATE SET                    last_seen = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+            )
+            .bind(server_id)
+            .bind(&tool.name)
+            .bind(definition_hash(tool))
+            .bind(definition)
+            .execute(&mut *transaction)
+            .await?;
+        }
+        transaction.commit().await?;
+        Ok(())
     }
 
     /// The definition of a tool last seen, with its hash.

@@ -180,6 +180,9 @@ impl Runner {
         };
         match listed {
             Ok(page) => {
+                if let Err(e) = self.gate.tools_listed(&self.id, &page.items).await {
+                    tracing::warn!("cannot keep the tool definitions of {}: {e}", self.id);
+                }
                 let tools: Vec<ToolInfo> = page.items.iter().map(ToolInfo::from).collect();
                 let status = ServerStatus::connected(client, tools.len());
                 let fresh_until = client.peer().cache().fresh_until("tools/list");
