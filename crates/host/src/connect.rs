@@ -16,17 +16,21 @@ use crate::server_requests::HostHandler;
 
 /// Connects to a server and settles its era. Secret values are read from the keyring here, at
 /// the last moment, and live only in the child's environment or the request headers.
+/// Nobody answers its sampling or elicitation requests, so it declares only roots.
 pub async fn open_client(config: &ServerConfig, registry: &Registry) -> Result<Client> {
-    open_client_with(config, registry, Arc::new(HostHandler::for_config(config))).await
+    let handler = Arc::new(HostHandler::for_config(config));
+    open_client_with(config, registry, handler, false).await
 }
 
-/// Like [`open_client`], with the handler that answers the server's requests. The era found
-/// last time is tried first, without the probe; if that fails for a protocol reason, the server
-/// is probed again and the new finding kept.
+/// Like [`open_client`], with the handler that answers the server's requests; `attended` says
+/// whether a person answers sampling and elicitation (only then are they declared). The era
+/// found last time is tried first, without the probe; if that fails for a protocol reason, the
+/// server is probed again and the new finding kept.
 pub async fn open_client_with(
     config: &ServerConfig,
     registry: &Registry,
     handler: Arc<dyn Handler>,
+    attended: bool,
 ) -> Result<Client> {
     let resolved = secret_values::resolve(registry.secrets(), config).await?;
     let cached = registry.cached_era(config).await;
@@ -35,13 +39,13 @@ pub async fn open_client_with(
         Some(gatehouse_mcp::Era::Legacy) => EraChoice::Legacy,
         None => EraChoice::Auto,
     };
-    let client = match connect(&resolved, choice, handler.clone()).await {
+    let client = match connect(&resolved, choice, handler.clone(), attended).await {
         Err(HostError::Connection(e)) if cached.is_some() && era_may_be_wrong(&e) => {
             tracing::info!(
                 "`{}` failed as {choice:?} ({e}); probing its era again",
                 config.name
             );
-            connect(&resolved, EraChoice::Auto, handler).await?
+            connect(&resolved, EraChoice::Auto, handler, attended).await?
         }
         other => other?,
     };
@@ -69,9 +73,10 @@ async fn connect(
     config: &ServerConfig,
     era: EraChoice,
     handler: Arc<dyn Handler>,
+    attended: bool,
 ) -> Result<Client> {
     let options = ClientOptions {
-        capabilities: HostHandler::capabilities(),
+        capabilities: HostHandler::capabilities(attended),
         era,
         ..ClientOptions::default()
     };

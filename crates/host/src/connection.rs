@@ -49,10 +49,12 @@ impl ServerConnection {
         gate.learn_secrets(&config.id).await?;
         let handler = Arc::new(AuditedHandler::new(
             answers(&config),
-            gate.audit().clone(),
-            config.name.clone(),
+            gate.clone(),
+            &config.name,
+            &config.id,
         ));
-        let client = open_client_with(&config, registry, handler).await?;
+        let attended = gate.approvals().attended();
+        let client = open_client_with(&config, registry, handler, attended).await?;
         Ok(ServerConnection {
             server: config.name,
             server_id: config.id,

@@ -3,6 +3,7 @@
 
 use tokio::sync::broadcast;
 
+use crate::approvals::PendingApproval;
 use crate::sessions::status::ServerStatus;
 
 /// Something that happened in the engine.
@@ -12,6 +13,10 @@ pub enum EngineEvent {
     ServerStatus { id: String, status: ServerStatus },
     /// The task log of a server changed (a task started, moved on or ended).
     TasksChanged { id: String },
+    /// A request now waits for a person's answer.
+    ApprovalAsked(Box<PendingApproval>),
+    /// The number of requests waiting for an answer changed.
+    ApprovalsChanged { pending: usize },
 }
 
 /// The sending side; cloning shares the channel.

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use gatehouse_mcp::CallOptions;
 use tokio::sync::broadcast;
 
+use crate::approvals::{Answer, Approvals, PendingApproval};
 use crate::audit::AuditLog;
 use crate::connection::ServerConnection;
 use crate::error::{HostError, Result};
@@ -44,6 +45,9 @@ pub struct HostOptions {
     pub live_sessions: bool,
     /// Where secret values are kept; `None` uses the OS keyring (Secret Service).
     pub secrets: Option<Arc<dyn SecretStore>>,
+    /// How long a request waits for a person's answer; `None` reads
+    /// `GATEHOUSE_APPROVAL_TIMEOUT` (seconds), else 5 minutes.
+    pub approval_timeout: Option<std::time::Duration>,
 }
 
 /// The engine.
@@ -70,7 +74,15 @@ impl Host {
         let registry = Registry::new(store.pool().clone(), secrets);
         let audit = AuditLog::new(store.pool().clone());
         let events = EventBus::default();
-        let gate = Gate::new(registry.clone(), audit.clone());
+        let timeout = match options.approval_timeout {
+            Some(timeout) => timeout,
+            None => Approvals::timeout_from_env()?,
+        };
+        let approvals = Approvals::new(events.clone(), timeout);
+        let gate = Gate::new(registry.clone(), audit.clone(), approvals);
+        if let Err(e) = gate.grants().clear_gone().await {
+            tracing::warn!("cannot clear the grants of processes that are gone: {e}");
+        }
         let sessions = Sessions::new(events.clone(), registry.clone(), gate.clone());
         Ok(Host {
             data_dir,
@@ -92,6 +104,23 @@ impl Host {
     /// The path every request to a server takes.
     pub fn gate(&self) -> &Gate {
         &self.gate
+    }
+
+    /// Says whether a person answers approvals here (the app's window, a terminal). While
+    /// nobody does, requests that need an answer are refused at once, and the host does not
+    /// declare sampling or elicitation to the servers it connects to.
+    pub fn set_attended(&self, attended: bool) {
+        self.gate.approvals().set_attended(attended);
+    }
+
+    /// The requests waiting for a person, oldest first.
+    pub fn pending_approvals(&self) -> Vec<PendingApproval> {
+        self.gate.approvals().pending()
+    }
+
+    /// Answers a waiting request (see [`Approvals::answer`]).
+    pub fn answer_approval(&self, id: &str, answer: Answer) -> Result<()> {
+        self.gate.approvals().answer(id, answer)
     }
 
     /// Opens a connection to the enabled server named (or with the id) `server`, whose
@@ -258,6 +287,9 @@ impl Host {
     /// Stops every server and closes the database.
     pub async fn shutdown(&self) {
         self.sessions.shutdown().await;
+        if let Err(e) = self.gate.grants().end_session().await {
+            tracing::warn!("cannot end this session's grants: {e}");
+        }
         self.store.close().await;
     }
 

@@ -2,6 +2,7 @@
 //! the SQLite store, the server registry, live sessions, the events they emit and the audit log.
 //! It has no Tauri dependency and is fully usable headless.
 
+pub mod approvals;
 pub mod audit;
 pub mod canonical;
 pub mod connect;
@@ -13,6 +14,7 @@ pub mod host;
 pub mod log_rate;
 pub mod paths;
 pub mod policy;
+mod process_lives;
 pub mod registry;
 pub mod secrets;
 pub mod server_requests;

@@ -1,7 +1,8 @@
 //! What the host answers when a server asks something of it (2025-11-25 client features):
-//! `roots/list` gets the server's configured roots (2025-11-25 client/roots), and
-//! `sampling/createMessage` and `elicitation/create` are declined until the approval engine can
-//! put them before the user. Notifications that change what the host shows are passed on.
+//! `roots/list` gets the server's configured roots (2025-11-25 client/roots). Sampling and
+//! elicitation are put to the person by the gate ([`crate::gate::person`]) before they reach
+//! this handler; should one reach it (a connection opened without the gate), it is declined.
+//! Notifications that change what the host shows are passed on.
 
 use gatehouse_mcp::error::RpcError;
 use gatehouse_mcp::jsonrpc::codes;
@@ -75,12 +76,16 @@ impl HostHandler {
         json!({ "roots": listed })
     }
 
-    /// The capabilities this handler really answers, for `initialize`.
-    pub fn capabilities() -> Map<String, Value> {
+    /// The capabilities the host really answers, for `initialize`: roots always; sampling and
+    /// elicitation only when a person is there to answer them (`attended`), since the gate puts
+    /// them to the person.
+    pub fn capabilities(attended: bool) -> Map<String, Value> {
         let mut capabilities = Map::new();
         capabilities.insert("roots".into(), json!({ "listChanged": true }));
-        capabilities.insert("sampling".into(), json!({}));
-        capabilities.insert("elicitation".into(), json!({ "form": {}, "url": {} }));
+        if attended {
+            capabilities.insert("sampling".into(), json!({}));
+            capabilities.insert("elicitation".into(), json!({ "form": {}, "url": {} }));
+        }
         capabilities
     }
 }
@@ -100,20 +105,19 @@ impl Handler for HostHandler {
                 "elicitation/create" => {
                     mode?;
                     tracing::info!(
-                        "declined an elicitation request from `{server}`: approvals are not available yet"
+                        "declined an elicitation request from `{server}`: nobody can be asked"
                     );
                     Ok(json!({ "action": "decline" }))
                 }
                 "sampling/createMessage" => {
                     tracing::info!(
-                        "declined a sampling request from `{server}`: approvals are not available yet"
+                        "declined a sampling request from `{server}`: nobody can be asked"
                     );
                     // 2025-11-25 client/sampling, "Error Handling": a refusal is an error result.
                     Err(RpcError {
                         code: -1,
-                        message:
-                            "Gatehouse declined the sampling request: it cannot ask the user yet"
-                                .into(),
+                        message: "Gatehouse declined the sampling request: nobody can be asked"
+                            .into(),
                         data: None,
                     })
                 }

@@ -237,6 +237,9 @@ async fn stored_rules_decide_and_a_changed_definition_voids_a_grant() {
 async fn a_servers_own_requests_are_on_record_with_their_answers() {
     let dir = tempfile::tempdir().expect("temp dir");
     let host = support::open_host(dir.path(), false).await;
+    let _declines = support::answer_with(&host, |_| gatehouse_host::approvals::Answer::Deny {
+        reason: Some("not now".into()),
+    });
     let connection = connect(&host).await;
     for tool in ["trigger-elicitation-request", "get-roots-list"] {
         let call = ToolCall {
@@ -271,6 +274,8 @@ async fn a_servers_own_requests_are_on_record_with_their_answers() {
         seen,
         [
             (AuditKind::RequestReceived, Some("elicitation/create"), None),
+            (AuditKind::Decision, Some("elicitation/create"), None),
+            (AuditKind::Decision, Some("elicitation/create"), None),
             (
                 AuditKind::CallFinished,
                 Some("elicitation/create"),
@@ -286,7 +291,17 @@ async fn a_servers_own_requests_are_on_record_with_their_answers() {
         "{:?}",
         rows[0].event.detail
     );
-    assert_eq!(rows[3].event.detail["result"]["roots"], json!([]));
+    let decided: Vec<Option<&str>> = rows[1..3]
+        .iter()
+        .map(|r| r.event.decision.as_deref())
+        .collect();
+    assert_eq!(
+        decided,
+        [Some("ask"), Some("deny")],
+        "asked, then declined by the person"
+    );
+    assert_eq!(rows[2].event.detail["answeredBy"], "person");
+    assert_eq!(rows[5].event.detail["result"]["roots"], json!([]));
     assert!(matches!(
         host.audit().verify().await.expect("verify"),
         VerifyReport::Intact { .. }

@@ -1,17 +1,29 @@
 //! What the host answers when server-everything asks it for roots, sampling and elicitation:
-//! the capabilities are declared, roots are listed (none), and sampling and elicitation are
-//! declined until the approval engine exists; a mode it did not declare is `-32602`.
+//! with nobody to ask, only roots are declared (and listed); with a person there, the person
+//! writes the sampling reply and fills in the form, and the server receives both; a mode the
+//! host did not declare is `-32602`.
 
 mod support;
 
+use gatehouse_host::approvals::{Answer, Question};
 use gatehouse_host::connect::open_client;
-use gatehouse_host::{Host, HostOptions};
+use gatehouse_host::{CallOutcome, Host, HostOptions, Source, ToolCall};
 use gatehouse_mcp::CallOptions;
 use serde_json::json;
 use support::everything;
 
+/// The texts of a tool result's content.
+fn texts(result: &gatehouse_mcp::CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[tokio::test]
-async fn roots_are_listed_and_sampling_and_elicitation_are_declined() {
+async fn with_nobody_to_ask_only_roots_are_declared_and_answered() {
     let dir = tempfile::tempdir().expect("temp dir");
     let host = Host::open(HostOptions {
         data_dir: Some(dir.path().into()),
@@ -29,73 +41,108 @@ async fn roots_are_listed_and_sampling_and_elicitation_are_declined() {
         .expect("connect");
     let tools = client.list_tools().await.expect("tools/list");
     let names: Vec<&str> = tools.items.iter().map(|t| t.name.as_str()).collect();
-    for tool in [
-        "get-roots-list",
-        "trigger-sampling-request",
-        "trigger-elicitation-request",
-    ] {
+    assert!(names.contains(&"get-roots-list"), "{names:?}");
+    for tool in ["trigger-sampling-request", "trigger-elicitation-request"] {
         assert!(
-            names.contains(&tool),
-            "declared capabilities unlock {tool}: {names:?}"
+            !names.contains(&tool),
+            "with nobody to answer, sampling and elicitation are not declared, so the server \
+             does not offer {tool}: {names:?}"
         );
     }
-
     let roots = client
         .call_tool("get-roots-list", Some(json!({})), CallOptions::default())
         .await
         .expect("roots");
-    let text = roots
-        .content
-        .iter()
-        .filter_map(|c| c.as_text())
-        .collect::<Vec<_>>()
-        .join("\n");
-    assert!(!roots.is_error, "roots/list must be answered: {text}");
-
-    let elicit = client
-        .call_tool(
-            "trigger-elicitation-request",
-            Some(json!({})),
-            CallOptions::default(),
-        )
-        .await;
-    let text = match &elicit {
-        Ok(result) => result
-            .content
-            .iter()
-            .filter_map(|c| c.as_text())
-            .collect::<Vec<_>>()
-            .join("\n"),
-        Err(e) => e.to_string(),
-    };
     assert!(
-        text.to_lowercase().contains("decline"),
-        "the elicitation must be declined, not accepted: {text}"
-    );
-
-    let sampling = client
-        .call_tool(
-            "trigger-sampling-request",
-            Some(json!({"prompt": "hi", "maxTokens": 10})),
-            CallOptions::default(),
-        )
-        .await;
-    let refused = match &sampling {
-        Ok(result) => {
-            result.is_error
-                || result
-                    .content
-                    .iter()
-                    .filter_map(|c| c.as_text())
-                    .any(|t| t.contains("declined"))
-        }
-        Err(e) => e.to_string().contains("declined"),
-    };
-    assert!(
-        refused,
-        "sampling must be refused with the host's reason: {sampling:?}"
+        !roots.is_error,
+        "roots/list must be answered: {}",
+        texts(&roots)
     );
     client.close().await.expect("close");
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_person_writes_the_sampling_reply_and_fills_in_the_form() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = Host::open(HostOptions {
+        data_dir: Some(dir.path().into()),
+        ..Default::default()
+    })
+    .await
+    .expect("open");
+    host.add_server(everything("everything"))
+        .await
+        .expect("add");
+    let mut asked = support::answer_with(&host, |pending| match &pending.question {
+        Question::Sampling { .. } => Answer::Respond {
+            text: "written by a person".into(),
+        },
+        Question::Elicitation { .. } => Answer::Accept {
+            content: Some(json!({"name": "Ada Lovelace", "check": true, "integer": 7})),
+        },
+        other => panic!("unexpected question {other:?}"),
+    });
+    let connection = host
+        .connect("everything", |config| {
+            std::sync::Arc::new(gatehouse_host::server_requests::HostHandler::for_config(
+                config,
+            ))
+        })
+        .await
+        .expect("connect");
+    let call = |tool: &str, arguments: serde_json::Value| ToolCall {
+        tool: tool.into(),
+        arguments: Some(arguments),
+        source: Source::User,
+    };
+    let sampled = connection
+        .call_tool(
+            call(
+                "trigger-sampling-request",
+                json!({"prompt": "Say hi", "maxTokens": 10}),
+            ),
+            CallOptions::default(),
+            std::future::pending(),
+        )
+        .await
+        .expect("the call completes");
+    let CallOutcome::Done(sampled) = sampled else {
+        panic!("not cancelled");
+    };
+    assert!(
+        texts(&sampled).contains("written by a person"),
+        "the server received the person's reply: {}",
+        texts(&sampled)
+    );
+    let question = asked.recv().await.expect("sampling was asked");
+    let Question::Sampling { params } = question.question else {
+        panic!("sampling");
+    };
+    assert_eq!(question.source, Source::Server);
+    assert!(
+        params["messages"].is_array(),
+        "the messages are shown: {params}"
+    );
+    assert_eq!(params["maxTokens"], 10);
+
+    let elicited = connection
+        .call_tool(
+            call("trigger-elicitation-request", json!({})),
+            CallOptions::default(),
+            std::future::pending(),
+        )
+        .await
+        .expect("the call completes");
+    let CallOutcome::Done(elicited) = elicited else {
+        panic!("not cancelled");
+    };
+    let text = texts(&elicited);
+    assert!(
+        text.contains("Ada Lovelace") && text.contains("accept"),
+        "the server received the form's content: {text}"
+    );
+    connection.close(Ok(())).await.expect("close");
     host.shutdown().await;
 }
 

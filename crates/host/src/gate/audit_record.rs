@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use super::Decision;
 use super::request::{GateRequest, RequestKind};
 use crate::audit::{AuditEvent, AuditKind};
+use crate::policy::Verdict;
 
 /// What every row of one request shares, and what the request asked.
 pub(super) struct Record {
@@ -21,7 +22,23 @@ pub(super) struct Record {
 
 impl Record {
     pub(super) fn new(request: &GateRequest, transport: &str) -> Self {
-        let asked = match &request.kind {
+        Record {
+            base: AuditEvent {
+                server: Some(request.server.clone()),
+                source: Some(request.source.as_str().to_owned()),
+                method: Some(request.method().to_owned()),
+                tool: request.tool().map(str::to_owned),
+                correlation: Some(request.id.clone()),
+                transport: Some(transport.to_owned()),
+                ..AuditEvent::default()
+            },
+            asked: Self::asked_detail(&request.kind),
+        }
+    }
+
+    /// What a request asks, as its first row records it.
+    pub(super) fn asked_detail(kind: &RequestKind) -> Value {
+        match kind {
             RequestKind::ToolCall {
                 arguments,
                 annotations,
@@ -41,18 +58,6 @@ impl Record {
                 argument,
                 value,
             } => json!({ "ref": reference, "argument": argument, "value": value }),
-        };
-        Record {
-            base: AuditEvent {
-                server: Some(request.server.clone()),
-                source: Some(request.source.as_str().to_owned()),
-                method: Some(request.method().to_owned()),
-                tool: request.tool().map(str::to_owned),
-                correlation: Some(request.id.clone()),
-                transport: Some(transport.to_owned()),
-                ..AuditEvent::default()
-            },
-            asked,
         }
     }
 
@@ -68,13 +73,30 @@ impl Record {
         self.event(AuditKind::RequestReceived, self.asked.clone())
     }
 
-    pub(super) fn decided(&self, decision: &Decision) -> AuditEvent {
+    /// The request waits for a person: why it is asked about.
+    pub(super) fn asked(&self, verdict: &Verdict) -> AuditEvent {
         AuditEvent {
-            decision: Some(if decision.allowed { "allow" } else { "deny" }.to_owned()),
+            decision: Some("ask".to_owned()),
             ..self.event(
                 AuditKind::Decision,
-                json!({ "reason": decision.reason, "rule": decision.rule }),
+                json!({ "reason": verdict.reason, "rule": verdict.rule, "stale": verdict.stale }),
             )
+        }
+    }
+
+    /// The decision, with who made it (`answeredBy`: policy, grant, person, timeout, nobody).
+    pub(super) fn decided(&self, decision: &Decision) -> AuditEvent {
+        let mut detail = json!({
+            "reason": decision.reason,
+            "rule": decision.rule,
+            "answeredBy": decision.by,
+        });
+        if let (Value::Object(map), Value::Object(extra)) = (&mut detail, &decision.extra) {
+            map.extend(extra.clone());
+        }
+        AuditEvent {
+            decision: Some(if decision.allowed { "allow" } else { "deny" }.to_owned()),
+            ..self.event(AuditKind::Decision, detail)
         }
     }
 

@@ -1,9 +1,9 @@
 //! Requests a server sends to the host (sampling, form and URL elicitation, `roots/list`, and
 //! the input requests of multi round-trip results, which reach the same handler) pass the gate
 //! too: each is written to the audit log with the `server` source before it is answered, and
-//! its answer (or refusal) is on record before it goes back to the server. Who answers stays
-//! the connection's handler: the host's (roots, declining what needs a person) or, in the CLI,
-//! the person at the terminal.
+//! its answer (or refusal) is on record before it goes back to the server. Sampling and
+//! elicitation are put to the person through the approval queue ([`super::person`]); the rest
+//! is answered by the connection's own handler (the host's roots).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -13,21 +13,27 @@ use gatehouse_mcp::peer::Handler;
 use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Value, json};
 
-use crate::audit::{AuditEvent, AuditKind, AuditLog};
+use super::Gate;
+use super::person::{ServerAsk, needs_person};
+use crate::audit::{AuditEvent, AuditKind};
 
-/// A handler whose requests are audited on their way through.
+/// A handler whose requests pass the gate on their way through.
 pub struct AuditedHandler {
     inner: Arc<dyn Handler>,
-    audit: AuditLog,
+    gate: Gate,
     server: String,
+    server_id: String,
 }
 
 impl AuditedHandler {
-    pub fn new(inner: Arc<dyn Handler>, audit: AuditLog, server: impl Into<String>) -> Self {
+    /// The gate's handler for requests of the server `server` (name) with id `server_id`;
+    /// `inner` answers what no person needs to.
+    pub fn new(inner: Arc<dyn Handler>, gate: Gate, server: &str, server_id: &str) -> Self {
         Self {
             inner,
-            audit,
-            server: server.into(),
+            gate,
+            server: server.to_owned(),
+            server_id: server_id.to_owned(),
         }
     }
 }
@@ -39,7 +45,9 @@ impl Handler for AuditedHandler {
         params: Option<Value>,
     ) -> BoxFuture<'static, Result<Value, RpcError>> {
         let inner = self.inner.clone();
-        let audit = self.audit.clone();
+        let gate = self.gate.clone();
+        let audit = self.gate.audit().clone();
+        let (server, server_id) = (self.server.clone(), self.server_id.clone());
         let base = AuditEvent {
             server: Some(self.server.clone()),
             source: Some("server".into()),
@@ -58,7 +66,18 @@ impl Handler for AuditedHandler {
                 return Err(unrecorded(&method));
             }
             let started = Instant::now();
-            let answer = inner.on_request(method.clone(), params).await;
+            let answer = if needs_person(&method) {
+                let asking = ServerAsk {
+                    gate: &gate,
+                    server: &server,
+                    server_id: &server_id,
+                    method: &method,
+                    base: &base,
+                };
+                asking.answer(params).await
+            } else {
+                inner.on_request(method.clone(), params).await
+            };
             let (error_type, detail) = match &answer {
                 Ok(result) => (declined(result), json!({ "result": result })),
                 Err(error) => (Some(error.code.to_string()), json!({ "error": error })),

@@ -5,13 +5,17 @@
 //! runs the request on the connection it was given, follows a task's statuses into the task
 //! log, writes the outcome to the audit log, and only then answers with the result.
 //!
-//! Tool calls, resource reads, prompt gets and completions pass through it, decided by the [`crate::policy`] with the stored rules: a
-//! call a person starts by hand is its own consent unless a rule denies it; what the policy
-//! would ask about is refused until the approval queue exists.
+//! Tool calls, resource reads, prompt gets and completions pass through it, decided by the
+//! [`crate::policy`] with the stored rules ([`admission`]): a call a person starts by hand is
+//! its own consent unless a rule denies it (or asks about it); what the policy asks about is
+//! covered by a standing grant or put to the person through the [`crate::approvals`] queue.
+//! The requests servers send to the host pass it in [`from_server`].
 
+mod admission;
 mod audit_record;
 pub mod definition;
 pub mod from_server;
+pub mod person;
 pub mod request;
 mod server_secrets;
 mod task_statuses;
@@ -23,9 +27,10 @@ use gatehouse_mcp::{CallOptions, CallToolResult, Client, McpError};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use crate::approvals::Approvals;
 use crate::audit::AuditLog;
-use crate::error::{HostError, Result};
-use crate::policy::{self, Effect, PolicyInput, PolicyStore};
+use crate::error::Result;
+use crate::policy::{Effect, Grants, PolicyStore, Verdict};
 use crate::registry::Registry;
 pub use request::{Ask, GateRequest, RequestKind, Source, ToolCall};
 use server_secrets::ServerSecrets;
@@ -44,7 +49,7 @@ pub enum CallOutcome {
     Cancelled,
 }
 
-/// What the gate decided about a request, and why.
+/// What the gate decided about a request, why, and who decided.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
     pub allowed: bool,
@@ -52,6 +57,26 @@ pub struct Decision {
     pub reason: String,
     /// The rule that decided, if one did.
     pub rule: Option<String>,
+    /// `policy`, `grant`, `person`, `timeout` or `nobody`.
+    pub by: &'static str,
+    /// What else the audit row keeps (the grant used, the answer's scope, edits).
+    pub extra: Value,
+    /// A tool call's arguments as the person edited them.
+    pub edited: Option<Value>,
+}
+
+impl Decision {
+    /// The policy's own decision (allow or deny).
+    fn by_policy(verdict: &Verdict) -> Self {
+        Decision {
+            allowed: verdict.effect == Effect::Allow,
+            reason: verdict.reason.clone(),
+            rule: verdict.rule.clone(),
+            by: "policy",
+            extra: Value::Null,
+            edited: None,
+        }
+    }
 }
 
 /// The gate of one host.
@@ -59,7 +84,9 @@ pub struct Decision {
 pub struct Gate {
     registry: Registry,
     policy: PolicyStore,
+    grants: Grants,
     audit: AuditLog,
+    approvals: Approvals,
     secrets: ServerSecrets,
 }
 
@@ -71,14 +98,32 @@ pub struct Target<'a> {
 }
 
 impl Gate {
-    pub fn new(registry: Registry, audit: AuditLog) -> Self {
+    pub fn new(registry: Registry, audit: AuditLog, approvals: Approvals) -> Self {
         let policy = PolicyStore::new(registry.pool().clone());
+        let grants = Grants::new(registry.pool().clone());
         Self {
             registry,
             policy,
+            grants,
             audit,
+            approvals,
             secrets: ServerSecrets::default(),
         }
+    }
+
+    /// The queue of requests waiting for a person.
+    pub fn approvals(&self) -> &Approvals {
+        &self.approvals
+    }
+
+    /// The standing grants, as this process sees them.
+    pub fn grants(&self) -> &Grants {
+        &self.grants
+    }
+
+    /// The policy's rules and tool definitions.
+    pub(crate) fn policy(&self) -> &PolicyStore {
+        &self.policy
     }
 
     /// Makes sure the audit log hides the secret values of the server `server_id`.
@@ -109,9 +154,25 @@ impl Gate {
         mut options: CallOptions,
         cancel: impl Future<Output = ()>,
     ) -> Result<CallOutcome> {
-        let (tool, arguments) = (call.tool.clone(), call.arguments.clone());
-        let request = self.request_for(&target, call).await?;
-        let record = self.admit(&target, &request).await?;
+        let tool = call.tool.clone();
+        let (request, definition) = self.request_for(&target, call).await?;
+        let mut cancel = std::pin::pin!(cancel);
+        let admitted = self
+            .admit(&target, &request, definition.as_ref(), cancel.as_mut())
+            .await?;
+        let (record, edited) = match admitted {
+            admission::Admitted::Go { record, edited } => (record, edited),
+            admission::Admitted::GaveUp(record) => {
+                let gave_up = record.finished(None, std::time::Duration::ZERO);
+                self.audit.append(gave_up).await?;
+                return Ok(CallOutcome::Cancelled);
+            }
+        };
+        let arguments = match (edited, request.kind) {
+            (Some(edited), _) => Some(edited),
+            (None, RequestKind::ToolCall { arguments, .. }) => arguments,
+            (None, _) => None,
+        };
         let started = std::time::Instant::now();
         let tasks = TaskStatuses {
             registry: &self.registry,
@@ -125,7 +186,7 @@ impl Gate {
         let calling = async {
             tokio::select! {
                 result = target.client.call_tool(&tool, arguments, options) => Some(result),
-                () = cancel => None,
+                () = cancel.as_mut() => None,
             }
         };
         // The call future ends, and its status sender with it, before the recorder can.
@@ -162,7 +223,11 @@ impl Gate {
             server: target.server.to_owned(),
             kind: ask.kind,
         };
-        let record = self.admit(&target, &request).await?;
+        let never = std::pin::pin!(std::future::pending::<()>());
+        let admitted = self.admit(&target, &request, None, never).await?;
+        let record = match admitted {
+            admission::Admitted::Go { record, .. } | admission::Admitted::GaveUp(record) => record,
+        };
         let started = std::time::Instant::now();
         let outcome = send.await;
         let finished = match &outcome {
@@ -176,36 +241,14 @@ impl Gate {
         Ok(outcome?)
     }
 
-    /// Decides a request and puts it and its decision on record, before anything reaches the
-    /// server; a denied request ends here.
-    async fn admit(
-        &self,
-        target: &Target<'_>,
-        request: &GateRequest,
-    ) -> Result<audit_record::Record> {
-        self.learn_secrets(target.server_id).await?;
-        let decision = self.decide(request, target.server_id).await?;
-        let record = audit_record::Record::new(request, target.client.transport_kind());
-        self.audit
-            .append_all(vec![record.received(), record.decided(&decision)])
-            .await?;
-        if !decision.allowed {
-            let what = match request.kind {
-                RequestKind::ToolCall { .. } => "the call",
-                _ => "the request",
-            };
-            return Err(HostError::Denied {
-                reason: format!("{what} was denied: {}", decision.reason),
-                rule: decision.rule,
-            });
-        }
-        Ok(record)
-    }
-
     /// The request for a tool call, with the tool's definition as last listed (listing the
     /// tools first if they were not, so the definition hash is known, and keeping what was
     /// listed in the policy's history).
-    async fn request_for(&self, target: &Target<'_>, call: ToolCall) -> Result<GateRequest> {
+    async fn request_for(
+        &self,
+        target: &Target<'_>,
+        call: ToolCall,
+    ) -> Result<(GateRequest, Option<gatehouse_mcp::Tool>)> {
         if target.client.cached_tool(&call.tool).is_none() {
             match target.client.list_tools().await {
                 Ok(page) => self.tools_listed(target.server_id, &page.items).await?,
@@ -218,7 +261,7 @@ impl Gate {
             .as_ref()
             .and_then(|t| t.extra.get("annotations").cloned())
             .unwrap_or(Value::Null);
-        Ok(GateRequest {
+        let request = GateRequest {
             id: uuid::Uuid::new_v4().to_string(),
             source: call.source,
             server: target.server.to_owned(),
@@ -228,53 +271,7 @@ impl Gate {
                 annotations,
                 definition_hash,
             },
-        })
-    }
-
-    /// Decides a request under the policy. A request the policy would ask about is refused
-    /// while nobody can be asked (the approval queue comes next), with the reason.
-    async fn decide(&self, request: &GateRequest, server_id: &str) -> Result<Decision> {
-        let (tool, arguments, annotations, definition_hash) = match &request.kind {
-            RequestKind::ToolCall {
-                tool,
-                arguments,
-                annotations,
-                definition_hash,
-            } => (
-                tool.as_str(),
-                arguments.as_ref(),
-                annotations,
-                definition_hash.as_deref(),
-            ),
-            // Other kinds name no tool: only server and global rules concern them.
-            _ => ("", None, &Value::Null, None),
         };
-        let rules = self.policy.rules_for(server_id).await?;
-        let verdict = policy::evaluate(
-            &rules,
-            &PolicyInput {
-                source: request.source,
-                server: server_id,
-                tool,
-                arguments,
-                annotations,
-                definition_hash,
-                trust_read_only: self.policy.trusts_read_only(server_id).await?,
-            },
-        );
-        let allowed = verdict.effect == Effect::Allow;
-        let reason = match verdict.effect {
-            Effect::Ask => format!(
-                "{}, and no one can be asked here yet ({} request)",
-                verdict.reason,
-                request.source.as_str()
-            ),
-            _ => verdict.reason,
-        };
-        Ok(Decision {
-            allowed,
-            reason,
-            rule: verdict.rule,
-        })
+        Ok((request, definition))
     }
 }

@@ -1,6 +1,7 @@
 //! Changing the policy from the app or the CLI: adding and removing rules, trusting a server's
 //! read-only hints, and listing the rules with their server's name and whether a rule made for
-//! one definition of a tool is stale. Every change is written to the audit log.
+//! one definition of a tool is stale, and listing and revoking standing grants. Every change is
+//! written to the audit log.
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -85,6 +86,19 @@ impl Host {
             });
         }
         Ok(views)
+    }
+
+    /// The standing grants that still hold somewhere.
+    pub async fn grants(&self) -> Result<Vec<super::Grant>> {
+        self.gate().grants().list().await
+    }
+
+    /// Revokes a standing grant, and records the change.
+    pub async fn revoke_grant(&self, id: &str) -> Result<super::Grant> {
+        let grant = self.gate().grants().revoke(id).await?;
+        self.record_policy_change("grant revoked", json!({ "grant": grant }))
+            .await?;
+        Ok(grant)
     }
 
     async fn record_policy_change(&self, what: &str, detail: serde_json::Value) -> Result<()> {

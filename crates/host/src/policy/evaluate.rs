@@ -9,7 +9,8 @@
 //! turns an "ask" into "allow" only where the person trusts that server's read-only hints (and
 //! never for a tool that also claims to be destructive). An allow rule made for another
 //! definition of the tool than the current one is void (stale): the request asks instead.
-//! A request the person starts by hand is its own consent; only a deny rule stops it.
+//! A request the person starts by hand is its own consent: only a deny rule stops it, and only
+//! an ask rule (the person's own wish to be asked) asks about it.
 
 use serde_json::Value;
 
@@ -116,9 +117,18 @@ pub fn evaluate(rules: &[Rule], input: &PolicyInput<'_>) -> Verdict {
             stale.join(", ")
         );
     }
+    // A rule that says "ask" is the person's own wish to be asked, even about what they
+    // start themselves; everything else that would ask (the default, hints, a changed
+    // definition) is covered by their starting it.
+    let asked_by_rule = decided.is_some_and(|(_, rule)| rule.effect == Effect::Ask);
     if input.source == Source::User && verdict.effect != Effect::Deny {
-        verdict.effect = Effect::Allow;
-        verdict.reason = "started by the user".into();
+        if asked_by_rule {
+            verdict.effect = Effect::Ask;
+            verdict.reason = format!("{}, even for a call started by hand", verdict.reason);
+        } else {
+            verdict.effect = Effect::Allow;
+            verdict.reason = "started by the user".into();
+        }
     }
     verdict.stale = stale;
     verdict

@@ -198,4 +198,26 @@ impl PolicyStore {
         })
         .transpose()
     }
+
+    /// A definition of a tool the server showed at some time, by its hash.
+    pub async fn definition(
+        &self,
+        server_id: &str,
+        tool: &str,
+        hash: &str,
+    ) -> Result<Option<Value>> {
+        let text: Option<String> = sqlx::query_scalar(
+            "SELECT definition FROM tool_definitions WHERE server_id = ? AND tool = ? AND hash = ?",
+        )
+        .bind(server_id)
+        .bind(tool)
+        .bind(hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        text.map(|text| {
+            serde_json::from_str(&text)
+                .map_err(|e| HostError::Corrupt(format!("a stored tool definition: {e}")))
+        })
+        .transpose()
+    }
 }

@@ -381,3 +381,25 @@ fn a_persons_own_call_is_consent_but_deny_rules_hold() {
         (Effect::Deny, Some("no"))
     );
 }
+
+#[test]
+fn an_ask_rule_asks_even_about_a_persons_own_call() {
+    let user = || Ask {
+        source: Source::User,
+        ..Ask::default()
+    };
+    let asks = [rule("confirm", Some("fs"), Some("write"), Effect::Ask)];
+    let verdict = decide(&asks, user());
+    assert_eq!(
+        (verdict.effect, verdict.rule.as_deref()),
+        (Effect::Ask, Some("confirm")),
+        "{}",
+        verdict.reason
+    );
+    // The default (no rule) and a changed definition are covered by starting the call.
+    let changed = [Rule {
+        definition_hash: Some("old".into()),
+        ..rule("granted", Some("fs"), Some("write"), Effect::Allow)
+    }];
+    assert_eq!(decide(&changed, user()).effect, Effect::Allow);
+}

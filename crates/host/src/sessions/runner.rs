@@ -65,11 +65,12 @@ impl Runner {
         }
         let handler = Arc::new(AuditedHandler::new(
             host_handler,
-            self.gate.audit().clone(),
-            config.name.clone(),
+            self.gate.clone(),
+            &config.name,
+            &config.id,
         ));
         let client = tokio::select! {
-            client = open_client_with(&config, &self.registry, handler) => client,
+            client = open_client_with(&config, &self.registry, handler, self.gate.approvals().attended()) => client,
             _ = &mut stop => return,
         };
         let client = match client {

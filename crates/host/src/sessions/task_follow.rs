@@ -37,18 +37,6 @@ fn poll_every(record: &TaskRecord) -> Duration {
         .clamp(MIN_POLL, MAX_POLL)
 }
 
-/// Whether the process with this id is still running.
-fn process_lives(pid: u32) -> bool {
-    let Ok(pid) = i32::try_from(pid) else {
-        return false;
-    };
-    // Signal 0 checks for existence; EPERM means it exists under another user.
-    match nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None) {
-        Ok(()) => true,
-        Err(errno) => errno == nix::errno::Errno::EPERM,
-    }
-}
-
 impl TaskFollower {
     /// Polls the tasks that are due; true if any recorded status changed.
     pub(super) async fn tick(
@@ -70,7 +58,7 @@ impl TaskFollower {
         let mut changed = false;
         for record in unfinished {
             if !shared && record.recorder_pid != std::process::id() {
-                if !process_lives(record.recorder_pid) {
+                if !crate::process_lives::process_lives(record.recorder_pid) {
                     let why = "the process that started this task ended, and the task was bound to its connection";
                     changed |= registry
                         .abandon_task(&config.id, &record.task_id, why)

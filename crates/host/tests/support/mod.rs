@@ -144,3 +144,31 @@ pub fn http(name: &str, url: &str) -> ServerInput {
         },
     }
 }
+
+/// Answers every request the host puts to a person with `answer`, as a window would, and
+/// sends each question it saw to the returned receiver. The task ends with the host's events.
+pub fn answer_with(
+    host: &Host,
+    answer: impl Fn(&gatehouse_host::approvals::PendingApproval) -> gatehouse_host::approvals::Answer
+    + Send
+    + 'static,
+) -> tokio::sync::mpsc::UnboundedReceiver<gatehouse_host::approvals::PendingApproval> {
+    host.set_attended(true);
+    let approvals = host.gate().approvals().clone();
+    let mut events = host.subscribe();
+    let (seen, questions) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        loop {
+            match events.recv().await {
+                Ok(gatehouse_host::EngineEvent::ApprovalAsked(pending)) => {
+                    let answered = approvals.answer(&pending.id, answer(&pending));
+                    assert!(answered.is_ok(), "the answer fits: {answered:?}");
+                    let _ = seen.send(*pending);
+                }
+                Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            }
+        }
+    });
+    questions
+}

@@ -123,6 +123,27 @@ impl OutputSchemas {
     /// Checks `structured` against the `schema` of tool `name`: why it does not match, or why
     /// the schema was not run. A definition not prepared yet is built here, within the limits.
     pub fn check(&self, name: &str, schema: &Value, structured: &Value) -> Option<String> {
+        match self.mismatches(name, schema, structured) {
+            Ok(problems) if problems.is_empty() => None,
+            Ok(problems) => Some(format!(
+                "structuredContent does not match the outputSchema: {}",
+                problems.join("; ")
+            )),
+            Err(refused) => Some(format!(
+                "the outputSchema of `{name}` was not run: {refused}"
+            )),
+        }
+    }
+
+    /// Where `value` does not match `schema` (the schema of `name`, which keys the cache):
+    /// each problem with its place, none when it matches; `Err` says why the schema was not
+    /// run. Any JSON Schema can be checked this way, such as a tool's `inputSchema`.
+    pub fn mismatches(
+        &self,
+        name: &str,
+        schema: &Value,
+        value: &Value,
+    ) -> Result<Vec<String>, String> {
         let prepared = self.lookup(name, schema).unwrap_or_else(|(key, bytes)| {
             let prepared = within_shape(schema, &self.limits).and_then(|()| {
                 self.compiled.fetch_add(1, Ordering::Relaxed);
@@ -131,24 +152,11 @@ impl OutputSchemas {
             self.validators.insert(key, prepared.clone(), bytes);
             prepared
         });
-        let validator = match prepared {
-            Ok(validator) => validator,
-            Err(refused) => {
-                return Some(format!(
-                    "the outputSchema of `{name}` was not run: {refused}"
-                ));
-            }
-        };
-        let problems: Vec<String> = validator
-            .iter_errors(structured)
+        let validator = prepared.map_err(|refused| refused.to_string())?;
+        Ok(validator
+            .iter_errors(value)
             .map(|e| format!("{} at `{}`", e, e.instance_path()))
-            .collect();
-        (!problems.is_empty()).then(|| {
-            format!(
-                "structuredContent does not match the outputSchema: {}",
-                problems.join("; ")
-            )
-        })
+            .collect())
     }
 
     /// Compiles on a blocking thread, refusing the schema if that takes past the limit (the

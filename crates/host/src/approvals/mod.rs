@@ -1,0 +1,314 @@
+//! The approval queue: requests the policy asks about (and server requests only a person can
+//! answer) wait here for an answer. The queue belongs to the engine, not to a window: the app
+//! shows what is pending (and finds it again after a reload), the CLI puts it to the person at
+//! the terminal, and where nobody can answer (no window, no terminal) a request is refused at
+//! once instead of waiting.
+//!
+//! Bounded: at most [`CAPACITY`] requests wait at once (more are refused, saying why), and each
+//! waits at most the timeout (default [`DEFAULT_TIMEOUT`]), after which it is denied. A request
+//! whose requester gives up (a cancelled call, a server that went away) leaves the queue at once.
+
+mod answer;
+pub mod changes;
+mod question;
+pub mod site;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde_json::Value;
+use tokio::sync::oneshot;
+
+pub use answer::{Answer, AnsweredBy, Scope};
+pub use question::{DefinitionChange, PendingApproval, Question};
+
+use crate::error::{HostError, Result};
+use crate::events::{EngineEvent, EventBus};
+use crate::gate::Source;
+
+/// How many requests may wait for a person at once.
+pub const CAPACITY: usize = 64;
+
+/// How long a request waits for an answer before it is denied.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5 * 60);
+
+/// The environment variable that sets the timeout, in seconds.
+pub const TIMEOUT_VAR: &str = "GATEHOUSE_APPROVAL_TIMEOUT";
+
+/// How a request put to the person ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Answered(Answer),
+    /// Nobody answered within the timeout.
+    TimedOut(Duration),
+    /// Nobody can answer here.
+    Unattended,
+    /// Too many requests are waiting already.
+    Full,
+}
+
+/// What a request needs the person to judge, as the gate hands it over.
+#[derive(Debug, Clone)]
+pub struct Asking {
+    pub server: String,
+    pub server_id: String,
+    pub source: Source,
+    pub reason: String,
+    pub rule: Option<String>,
+    pub question: Question,
+}
+
+struct Waiting {
+    pending: PendingApproval,
+    reply: oneshot::Sender<Answer>,
+}
+
+struct Inner {
+    waiting: Mutex<Vec<Waiting>>,
+    attended: AtomicBool,
+    timeout: Duration,
+    events: EventBus,
+}
+
+/// The queue; clones share it.
+#[derive(Clone)]
+pub struct Approvals {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Approvals {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Approvals")
+            .field("pending", &self.lock().len())
+            .field("attended", &self.attended())
+            .finish()
+    }
+}
+
+impl Approvals {
+    /// A queue nobody answers yet (see [`Approvals::set_attended`]).
+    pub fn new(events: EventBus, timeout: Duration) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                waiting: Mutex::new(Vec::new()),
+                attended: AtomicBool::new(false),
+                timeout,
+                events,
+            }),
+        }
+    }
+
+    /// The timeout from [`TIMEOUT_VAR`], else [`DEFAULT_TIMEOUT`]. A value that is not a
+    /// positive number of seconds is an error naming the variable.
+    pub fn timeout_from_env() -> Result<Duration> {
+        match std::env::var(TIMEOUT_VAR) {
+            Err(_) => Ok(DEFAULT_TIMEOUT),
+            Ok(text) => match text.trim().parse::<u64>() {
+                Ok(seconds) if seconds > 0 => Ok(Duration::from_secs(seconds)),
+                _ => Err(HostError::Validation(format!(
+                    "{TIMEOUT_VAR} must be a positive number of seconds, not `{text}`"
+                ))),
+            },
+        }
+    }
+
+    /// Says whether someone (a window, a person at a terminal) answers what is asked. While
+    /// nobody does, requests that need an answer are refused at once.
+    pub fn set_attended(&self, attended: bool) {
+        self.inner.attended.store(attended, Ordering::SeqCst);
+    }
+
+    pub fn attended(&self) -> bool {
+        self.inner.attended.load(Ordering::SeqCst)
+    }
+
+    pub fn timeout(&self) -> Duration {
+        self.inner.timeout
+    }
+
+    /// What is waiting, oldest first.
+    pub fn pending(&self) -> Vec<PendingApproval> {
+        self.lock().iter().map(|w| w.pending.clone()).collect()
+    }
+
+    /// Puts a request to the person and waits for the answer, the timeout, or (when the
+    /// returned future is dropped) the requester giving up, which takes it off the queue.
+    pub async fn ask(&self, asking: Asking) -> Outcome {
+        if !self.attended() {
+            return Outcome::Unattended;
+        }
+        let (reply, answered) = oneshot::channel();
+        let now = epoch_ms(SystemTime::now());
+        let pending = PendingApproval {
+            id: uuid::Uuid::new_v4().to_string(),
+            server: asking.server,
+            server_id: asking.server_id,
+            source: asking.source,
+            reason: asking.reason,
+            rule: asking.rule,
+            asked_at_ms: now,
+            expires_at_ms: now + self.inner.timeout.as_secs_f64() * 1000.0,
+            question: asking.question,
+        };
+        {
+            let mut waiting = self.lock();
+            if waiting.len() >= CAPACITY {
+                tracing::warn!(
+                    "refused a request from `{}`: {CAPACITY} requests already wait for an answer",
+                    pending.server
+                );
+                return Outcome::Full;
+            }
+            waiting.push(Waiting {
+                pending: pending.clone(),
+                reply,
+            });
+        }
+        let _leaves = Leaves {
+            approvals: self,
+            id: pending.id.clone(),
+        };
+        self.inner
+            .events
+            .publish(EngineEvent::ApprovalAsked(Box::new(pending)));
+        self.changed();
+        match tokio::time::timeout(self.inner.timeout, answered).await {
+            Ok(Ok(answer)) => Outcome::Answered(answer),
+            // The sender went with the queue entry: treated as no answer.
+            Ok(Err(_)) | Err(_) => Outcome::TimedOut(self.inner.timeout),
+        }
+    }
+
+    /// Answers the pending request `id`. An answer that does not fit the question, or edited
+    /// arguments that do not match the tool's `inputSchema`, are refused and the request keeps
+    /// waiting.
+    pub fn answer(&self, id: &str, answer: Answer) -> Result<()> {
+        let waiting = {
+            let mut waiting = self.lock();
+            let Some(at) = waiting.iter().position(|w| w.pending.id == id) else {
+                return Err(HostError::NotFound(format!(
+                    "pending request {id} (it was answered, timed out or withdrawn)"
+                )));
+            };
+            check(&waiting[at].pending.question, &answer)?;
+            waiting.remove(at)
+        };
+        // The requester may have given up just now; then the answer has nowhere to go.
+        let _ = waiting.reply.send(answer);
+        self.changed();
+        Ok(())
+    }
+
+    fn changed(&self) {
+        let pending = self.lock().len();
+        self.inner
+            .events
+            .publish(EngineEvent::ApprovalsChanged { pending });
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Vec<Waiting>> {
+        self.inner
+            .waiting
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Checks that `answer` fits `question`.
+fn check(question: &Question, answer: &Answer) -> Result<()> {
+    if !question.accepts(answer) {
+        return Err(HostError::Validation(format!(
+            "this answer does not fit the request: {}",
+            serde_json::to_string(answer).unwrap_or_default()
+        )));
+    }
+    match (question, answer) {
+        (
+            Question::ToolCall {
+                tool, input_schema, ..
+            },
+            Answer::Allow {
+                arguments: Some(arguments),
+                ..
+            },
+        ) => matches_schema(
+            &format!("input of {tool}"),
+            "the edited arguments",
+            "the tool's inputSchema",
+            input_schema,
+            arguments,
+        ),
+        (
+            Question::Elicitation {
+                requested_schema, ..
+            },
+            Answer::Accept {
+                content: Some(content),
+            },
+        ) => matches_schema(
+            "elicitation form",
+            "the answers",
+            "the requested schema",
+            requested_schema,
+            content,
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// Checks that `value` (`what`) is an object matching `schema` (`whose`), naming each problem.
+fn matches_schema(key: &str, what: &str, whose: &str, schema: &Value, value: &Value) -> Result<()> {
+    if !value.is_object() {
+        return Err(HostError::Validation(format!(
+            "{what} must be a JSON object"
+        )));
+    }
+    if !schema.is_object() {
+        return Ok(());
+    }
+    let problems = gatehouse_mcp::features::output_schema::shared()
+        .mismatches(key, schema, value)
+        .map_err(|refused| {
+            HostError::Validation(format!(
+                "{what} cannot be checked: {whose} was not run ({refused})"
+            ))
+        })?;
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(HostError::Validation(format!(
+            "{what} do not match {whose}: {}",
+            problems.join("; ")
+        )))
+    }
+}
+
+/// Takes a request off the queue when its asker stops waiting, however that happens.
+struct Leaves<'a> {
+    approvals: &'a Approvals,
+    id: String,
+}
+
+impl Drop for Leaves<'_> {
+    fn drop(&mut self) {
+        let removed = {
+            let mut waiting = self.approvals.lock();
+            let before = waiting.len();
+            waiting.retain(|w| w.pending.id != self.id);
+            waiting.len() != before
+        };
+        if removed {
+            self.approvals.changed();
+        }
+    }
+}
+
+fn epoch_ms(at: SystemTime) -> f64 {
+    at.duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64() * 1000.0)
+        .unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,252 @@
+//! Server requests only a person can answer: `sampling/createMessage` (until models are
+//! connected, the person writes the assistant's reply or declines) and `elicitation/create`
+//! (a form to fill in, or a URL to agree to open). Each is checked against the deny rules of
+//! its server, put to the person through the approval queue, and its decision recorded with
+//! who made it. Nobody there to ask, or no answer in time, is a refusal.
+
+use gatehouse_mcp::error::RpcError;
+use gatehouse_mcp::features::elicitation::check_mode;
+use serde_json::{Value, json};
+
+use super::Gate;
+use crate::approvals::{Answer, Asking, Outcome, Question, site};
+use crate::audit::{AuditEvent, AuditKind};
+use crate::gate::Source;
+use crate::policy::{self, Effect, PolicyInput};
+
+/// The `model` named in a reply the person wrote.
+pub const PERSON_MODEL: &str = "gatehouse-person";
+
+/// Whether a method is one the person answers.
+pub fn needs_person(method: &str) -> bool {
+    matches!(method, "sampling/createMessage" | "elicitation/create")
+}
+
+/// The request a server made of the host, with the rows it shares.
+pub(super) struct ServerAsk<'a> {
+    pub gate: &'a Gate,
+    pub server: &'a str,
+    pub server_id: &'a str,
+    pub method: &'a str,
+    pub base: &'a AuditEvent,
+}
+
+impl ServerAsk<'_> {
+    /// Puts the request to the person and makes their answer (or its absence) the result.
+    pub(super) async fn answer(&self, params: Option<Value>) -> Result<Value, RpcError> {
+        let sampling = self.method == "sampling/createMessage";
+        if !sampling {
+            check_mode(params.as_ref())?;
+        }
+        let params = params.unwrap_or_default();
+        let question = question(sampling, &params);
+        if let Question::OpenUrl { url, .. } = &question
+            && !site::openable(url)
+        {
+            self.record(
+                false,
+                "policy",
+                "only http and https URLs are opened",
+                Value::Null,
+            )
+            .await?;
+            return Ok(json!({ "action": "decline" }));
+        }
+        let rules = self
+            .gate
+            .policy()
+            .rules_for(self.server_id)
+            .await
+            .map_err(|e| internal(&e.to_string()))?;
+        let verdict = policy::evaluate(
+            &rules,
+            &PolicyInput {
+                source: Source::Server,
+                server: self.server_id,
+                tool: "",
+                arguments: None,
+                annotations: &Value::Null,
+                definition_hash: None,
+                trust_read_only: false,
+            },
+        );
+        if verdict.effect == Effect::Deny {
+            self.record(
+                false,
+                "policy",
+                &verdict.reason,
+                json!({ "rule": verdict.rule }),
+            )
+            .await?;
+            return refusal(sampling, &verdict.reason);
+        }
+        let reason = if sampling {
+            "the server asks for a model's reply, which you write or decline"
+        } else {
+            "the server asks you for input"
+        };
+        self.record_row(AuditEvent {
+            kind: AuditKind::Decision,
+            decision: Some("ask".into()),
+            detail: json!({ "reason": reason }),
+            ..self.base.clone()
+        })
+        .await?;
+        let outcome = self
+            .gate
+            .approvals()
+            .ask(Asking {
+                server: self.server.to_owned(),
+                server_id: self.server_id.to_owned(),
+                source: Source::Server,
+                reason: reason.into(),
+                rule: None,
+                question,
+            })
+            .await;
+        let (allowed, by, why, result) = match outcome {
+            Outcome::Answered(Answer::Respond { text }) if sampling => (
+                true,
+                "person",
+                "answered by the person".to_owned(),
+                Ok(json!({
+                    "role": "assistant",
+                    "content": { "type": "text", "text": text },
+                    "model": PERSON_MODEL,
+                    "stopReason": "endTurn",
+                })),
+            ),
+            Outcome::Answered(Answer::Accept { content }) if !sampling => {
+                let mut result = json!({ "action": "accept" });
+                if let Some(content) = content {
+                    result["content"] = content;
+                }
+                (
+                    true,
+                    "person",
+                    "accepted by the person".to_owned(),
+                    Ok(result),
+                )
+            }
+            Outcome::Answered(Answer::Cancel) => (
+                false,
+                "person",
+                "dismissed by the person".to_owned(),
+                Ok(json!({ "action": "cancel" })),
+            ),
+            Outcome::Answered(Answer::Deny { reason }) => {
+                let why = match reason.filter(|r| !r.trim().is_empty()) {
+                    Some(reason) => format!("declined by the person: {reason}"),
+                    None => "declined by the person".to_owned(),
+                };
+                (false, "person", why.clone(), refusal(sampling, &why))
+            }
+            Outcome::Answered(other) => {
+                let why = format!("the answer did not fit the request ({other:?})");
+                (false, "person", why.clone(), refusal(sampling, &why))
+            }
+            Outcome::TimedOut(after) => {
+                let why = format!("nobody answered within {} s", after.as_secs());
+                (false, "timeout", why.clone(), refusal(sampling, &why))
+            }
+            Outcome::Unattended => {
+                let why = "nobody can be asked here (no window, no terminal)".to_owned();
+                (false, "nobody", why.clone(), refusal(sampling, &why))
+            }
+            Outcome::Full => {
+                let why = "too many requests already wait for an answer".to_owned();
+                (false, "nobody", why.clone(), refusal(sampling, &why))
+            }
+        };
+        self.record(allowed, by, &why, Value::Null).await?;
+        result
+    }
+
+    async fn record(
+        &self,
+        allowed: bool,
+        by: &str,
+        reason: &str,
+        extra: Value,
+    ) -> Result<(), RpcError> {
+        let mut detail = json!({ "reason": reason, "answeredBy": by });
+        if let (Value::Object(map), Value::Object(extra)) = (&mut detail, extra) {
+            map.extend(extra);
+        }
+        self.record_row(AuditEvent {
+            kind: AuditKind::Decision,
+            decision: Some(if allowed { "allow" } else { "deny" }.into()),
+            detail,
+            ..self.base.clone()
+        })
+        .await
+    }
+
+    async fn record_row(&self, event: AuditEvent) -> Result<(), RpcError> {
+        self.gate.audit().append(event).await.map_err(|e| {
+            tracing::warn!("refusing `{}`: it cannot be recorded ({e})", self.method);
+            internal(&format!(
+                "Gatehouse could not record `{}` in its audit log, so it refused it",
+                self.method
+            ))
+        })?;
+        Ok(())
+    }
+}
+
+/// What the person is shown.
+fn question(sampling: bool, params: &Value) -> Question {
+    if sampling {
+        return Question::Sampling {
+            params: params.clone(),
+        };
+    }
+    let message = params
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("The server asks for input.")
+        .to_owned();
+    if params.get("mode").and_then(Value::as_str) == Some("url") {
+        let url = params
+            .get("url")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let (domain, warnings) = site::describe(&url);
+        return Question::OpenUrl {
+            message,
+            url,
+            domain,
+            warnings,
+        };
+    }
+    Question::Elicitation {
+        message,
+        requested_schema: params
+            .get("requestedSchema")
+            .cloned()
+            .unwrap_or_else(|| json!({ "type": "object", "properties": {} })),
+    }
+}
+
+/// How a refusal reaches the server: a sampling request fails with code -1 (2025-11-25
+/// client/sampling, "Error Handling": the user rejected it); an elicitation is declined.
+fn refusal(sampling: bool, why: &str) -> Result<Value, RpcError> {
+    if sampling {
+        Err(RpcError {
+            code: -1,
+            message: format!("the user rejected the sampling request: {why}"),
+            data: None,
+        })
+    } else {
+        Ok(json!({ "action": "decline" }))
+    }
+}
+
+fn internal(message: &str) -> RpcError {
+    RpcError {
+        code: gatehouse_mcp::jsonrpc::codes::INTERNAL_ERROR,
+        message: message.to_owned(),
+        data: None,
+    }
+}
