@@ -125,6 +125,24 @@ pub enum Command {
     /// The policy: which calls are allowed, asked about or denied
     #[command(subcommand)]
     Policy(crate::policy_args::PolicyCommand),
+    /// Standing grants made from approvals ("for this session", "for a time")
+    #[command(subcommand)]
+    Grants(GrantsCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GrantsCommand {
+    /// List the grants that still hold (no connection is made)
+    List {
+        /// Print JSON instead of a table
+        #[arg(long)]
+        json: bool,
+    },
+    /// Revoke a grant by its id: it covers nothing from now on, in any Gatehouse process
+    Revoke {
+        /// The grant's id, as `grants list` shows it
+        id: String,
+    },
 }
 
 #[derive(Debug, Args)]

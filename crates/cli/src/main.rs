@@ -10,10 +10,12 @@ mod args;
 mod audit_args;
 mod commands;
 mod ctrl_c;
+mod notices;
 mod output;
 mod policy_args;
 mod progress;
-mod terminal_answers;
+mod terminal_approvals;
+mod terminal_form;
 
 use std::process::ExitCode;
 
@@ -83,6 +85,8 @@ async fn run(cli: Cli) -> Result<Finish, HostError> {
         ..Default::default()
     })
     .await?;
+    // What the host asks a person is asked here, when this runs on a terminal.
+    let _attending = terminal_approvals::attend(&host);
     let result = match cli.command {
         Command::Call(args) => commands::call::run(&host, args).await,
         other => run_command(&host, other).await.map(|()| Finish::Success),
@@ -117,6 +121,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         Command::Watch(args) => commands::watch::run(host, args).await,
         Command::Audit(command) => commands::audit::run(host, command).await,
         Command::Policy(command) => commands::policy::run(host, command).await,
+        Command::Grants(command) => commands::grants::run(host, command).await,
         Command::Call(_) | Command::ConformanceClient { .. } => Ok(()),
     }
 }

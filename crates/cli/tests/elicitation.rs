@@ -1,6 +1,6 @@
 //! `gatehouse call` on a terminal answers a server's form elicitation interactively (here
-//! server-everything's `trigger-elicitation-request`, under a pseudo-terminal from `script`), and
-//! declines it when no terminal is attached.
+//! server-everything's `trigger-elicitation-request`, under a pseudo-terminal from `script`);
+//! without a terminal nobody can answer, so elicitation is not even declared.
 
 mod support;
 
@@ -68,15 +68,17 @@ fn a_form_elicitation_is_answered_at_the_terminal() {
 }
 
 #[test]
-fn without_a_terminal_the_elicitation_is_declined() {
+fn without_a_terminal_elicitation_is_not_declared_so_the_server_does_not_offer_it() {
     let dir = data_with_everything("everything");
-    let output = gatehouse(
-        dir.path(),
-        &["call", "everything", "trigger-elicitation-request"],
-    );
-    let text = stdout(&output).to_lowercase();
+    let output = gatehouse(dir.path(), &["tools", "everything", "--json"]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
     assert!(
-        text.contains("decline"),
-        "nobody can answer, so the host declines: {text}"
+        text.contains("get-roots-list"),
+        "roots are still declared and used: {text}"
+    );
+    assert!(
+        !text.contains("trigger-elicitation-request") && !text.contains("trigger-sampling-request"),
+        "nobody can answer here, so the host declares neither elicitation nor sampling: {text}"
     );
 }

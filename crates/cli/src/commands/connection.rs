@@ -1,13 +1,13 @@
 //! The CLI's connection to a configured server, shared by every command that talks to one
 //! (`tools`, `info`, `call`, `resources`, `prompts`, `complete`, `ping`, `watch`): the host's
-//! [`ServerConnection`], whose server requests (elicitations) are put to the person at the
-//! terminal when there is one.
+//! [`ServerConnection`]. What a server asks of the person is put to them at the terminal by
+//! [`crate::terminal_approvals`], when there is one.
 
 use std::sync::Arc;
 
 use gatehouse_host::{Host, HostError, ServerConnection};
 
-use crate::terminal_answers::{Notice, TerminalAnswers};
+use crate::notices::{ForwardNotices, Notice};
 
 /// Opens connections with the terminal as the server's interlocutor.
 pub struct Connection;
@@ -25,7 +25,7 @@ impl Connection {
         notices: Option<tokio::sync::mpsc::UnboundedSender<Notice>>,
     ) -> Result<ServerConnection, HostError> {
         host.connect(server, |config| {
-            let mut answers = TerminalAnswers::new(config);
+            let mut answers = ForwardNotices::new(config);
             if let Some(notices) = notices {
                 answers = answers.with_notices(notices);
             }

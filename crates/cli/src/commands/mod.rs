@@ -6,6 +6,7 @@ pub mod call;
 pub mod complete;
 pub mod conformance;
 pub mod connection;
+pub mod grants;
 pub mod info;
 pub mod ping;
 pub mod policy;

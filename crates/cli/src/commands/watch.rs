@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 use crate::args::WatchArgs;
 use crate::commands::connection::Connection;
 use crate::ctrl_c::interrupted;
-use crate::terminal_answers::Notice;
+use crate::notices::Notice;
 
 pub async fn run(host: &Host, args: WatchArgs) -> Result<(), HostError> {
     let (notices, received) = mpsc::unbounded_channel();
