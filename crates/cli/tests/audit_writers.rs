@@ -12,7 +12,7 @@ use gatehouse_host::{
     AuditFilter, CallOutcome, Host, HostOptions, ServerStatus, Source, ToolCall, VerifyReport,
 };
 use gatehouse_mcp::CallOptions;
-use serde_json::{Value, json};
+use serde_json::json;
 use support::{data_with_everything, gatehouse, ok, stderr, stdout};
 
 /// CLI processes running at once, and the calls each makes one after another.
@@ -143,7 +143,7 @@ async fn cli_processes_and_the_app_keep_one_chain() {
         rows.iter()
             .find(|r| {
                 r.event.kind == gatehouse_host::AuditKind::RequestReceived
-                    && r.event.detail["arguments"]["message"] == Value::from(message)
+                    && r.event.detail["arguments"]["message"] == message
             })
             .unwrap_or_else(|| panic!("the request of `{message}` is on record"))
     };
