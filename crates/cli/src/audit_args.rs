@@ -1,4 +1,4 @@
-//! The arguments of `gatehouse audit`: `list`, `search`, `export` and `verify`.
+//! The arguments of `gatehouse audit`: `list`, `search`, `export`, `verify` and `prune`.
 
 use std::path::PathBuf;
 
@@ -16,6 +16,9 @@ pub enum AuditCommand {
     Export(AuditExportArgs),
     /// Check the audit log's hash chain (exit status 1 naming the first broken row)
     Verify,
+    /// Drop the rows older than a number of days (or a time), keeping the chain verifiable
+    /// through an anchor row
+    Prune(AuditPruneArgs),
 }
 
 #[derive(Debug, Args)]
@@ -60,6 +63,20 @@ pub struct AuditExportArgs {
     /// Write to this file (replaced whole, only once the export is complete) instead of stdout
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("cutoff").required(true))]
+pub struct AuditPruneArgs {
+    /// Drop the rows written more than this many days ago (0: every row written until now)
+    #[arg(long, value_name = "DAYS", group = "cutoff", value_parser = clap::value_parser!(u32).range(..=36_500))]
+    pub older_than: Option<u32>,
+    /// Drop the rows written before this time (RFC 3339, such as 2026-11-23T09:00:00Z, or a date)
+    #[arg(long, value_name = "TIME", group = "cutoff")]
+    pub before: Option<String>,
+    /// Print JSON instead of a sentence
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

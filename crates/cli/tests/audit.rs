@@ -7,11 +7,10 @@
 mod support;
 
 use std::path::Path;
-use std::process::Command;
 
 use gatehouse_host::{AuditEvent, AuditKind, Host, HostOptions};
 use serde_json::json;
-use support::{exits, gatehouse, ok, ok_json, stderr};
+use support::{database, exits, gatehouse, ok, ok_json, sqlite3, stderr};
 use tempfile::TempDir;
 
 /// A data directory whose audit log holds `n` rows (row `i`'s detail says `marker-i`), written
@@ -45,24 +44,6 @@ async fn data_with_rows(n: usize) -> TempDir {
     }
     host.shutdown().await;
     dir
-}
-
-fn database(data: &Path) -> std::path::PathBuf {
-    data.join("gatehouse.db")
-}
-
-/// Runs `sqlite3 DB SQL` and returns whether it succeeded, with its stderr.
-fn sqlite3(data: &Path, sql: &str) -> (bool, String) {
-    let output = Command::new("sqlite3")
-        .args(["-cmd", ".timeout 5000"])
-        .arg(database(data))
-        .arg(sql)
-        .output()
-        .expect("the sqlite3 tool runs (scripts/install-test-deps.sh installs it)");
-    (
-        output.status.success(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
 }
 
 /// `gatehouse audit verify` must fail with exactly this one line.
@@ -113,8 +94,13 @@ async fn a_row_edited_with_sqlite3_is_named() {
 }
 
 #[tokio::test]
-async fn a_row_deleted_with_sqlite3_is_named() {
+async fn a_row_deleted_with_sqlite3_is_named_and_then_an_earlier_edit() {
     let dir = data_with_rows(6).await;
+    let (refused, err) = sqlite3(dir.path(), "DELETE FROM audit_log WHERE seq = 5");
+    assert!(
+        !refused && err.contains("audit_log is append-only"),
+        "the trigger must refuse a delete with a clear message: {err}"
+    );
     let (deleted, err) = sqlite3(
         dir.path(),
         "DROP TRIGGER audit_log_no_delete; DELETE FROM audit_log WHERE seq = 5",
@@ -127,6 +113,19 @@ async fn a_row_deleted_with_sqlite3_is_named() {
         dir.path(),
         "audit log broken at row 6: row 5 is missing (seq jumps from 4 to 6)",
         "a removed row must be caught at the row after the gap",
+    );
+
+    // One row edited and another deleted: the first broken row is named.
+    let (updated, err) = sqlite3(
+        dir.path(),
+        "DROP TRIGGER audit_log_no_update; \
+         UPDATE audit_log SET server = 'elsewhere' WHERE seq = 2",
+    );
+    assert!(updated, "without the trigger the edit goes through: {err}");
+    assert_broken(
+        dir.path(),
+        "audit log broken at row 2: its content does not match its hash",
+        "with an edit before the gap, the edited row is the first broken one",
     );
 }
 

@@ -1,10 +1,13 @@
-//! `gatehouse call` through the gate leaves its rows in the audit log, and a secret the server
-//! was given never reaches the audit log or the database files, even when the tool hands it
-//! back: server-everything's `get-env` returns its environment, secret env value included.
+//! `gatehouse call` through the gate leaves its rows in the audit log, and no secret reaches
+//! the audit log's rows, the database files (write-ahead log included) or its exports: a secret
+//! env value the tool hands back (server-everything's `get-env` returns its environment), a
+//! secret header value that turns up in a call's arguments and result, and an argument under a
+//! token-like key.
 
 mod support;
 
-use support::{add_everything, everything_js, ok, ok_json};
+use serde_json::json;
+use support::{HttpFixture, add_everything, everything_js, ok, ok_json};
 
 /// The database files (the main file and its write-ahead log) as bytes.
 fn database_bytes(data: &std::path::Path) -> Vec<u8> {
@@ -90,18 +93,85 @@ fn a_call_is_audited_and_a_secret_it_returns_is_not() {
         ],
         "every call through the CLI is on record"
     );
+
+    // A secret header, whose value the person then passes along in the arguments (and the
+    // tool echoes back), and an argument under a token-like key.
+    let web = HttpFixture::start("streamableHttp");
+    let header_value = format!("hdr-{}-5b8e0c", std::process::id());
+    let header = format!("X-Api-Key: {header_value}");
+    ok(
+        dir.path(),
+        &[
+            "server",
+            "add",
+            "web",
+            "--url",
+            &web.url("/mcp"),
+            "--secret-header",
+            &header,
+        ],
+    );
+    let argument_value = format!("arg-{}-c41d9f", std::process::id());
+    let arguments = json!({
+        "message": format!("relay {header_value} on record"),
+        "access_token": argument_value,
+    })
+    .to_string();
+    let echoed = ok(dir.path(), &["call", "web", "echo", "--args", &arguments]);
+    assert!(
+        echoed.contains(&header_value),
+        "the tool really returns the header's value to its caller (else this shows nothing)"
+    );
+
     let text = ok_json(dir.path(), &["audit", "list", "--json"]).to_string();
     assert!(text.contains("on record"), "the arguments are kept");
     assert!(
-        !text.contains(&token),
-        "the secret env value must not appear in the audit log's rows"
+        text.contains("relay [redacted] on record")
+            && text.contains(r#""access_token":"[redacted]""#),
+        "each secret is replaced where it was"
     );
-    let bytes = database_bytes(dir.path());
-    assert!(
-        !bytes.windows(token.len()).any(|w| w == token.as_bytes()),
-        "nor anywhere in the database files, the write-ahead log included"
+    let csv_path = dir.path().join("audit.csv");
+    let csv_arg = csv_path.display().to_string();
+    ok(
+        dir.path(),
+        &["audit", "export", "--format", "csv", "-o", &csv_arg],
     );
+    let jsonl = ok(dir.path(), &["audit", "export", "--format", "jsonl"]);
+    let places = [
+        ("the audit log's rows", text.into_bytes()),
+        (
+            "the database files, the write-ahead log included",
+            database_bytes(dir.path()),
+        ),
+        ("a JSONL export", jsonl.into_bytes()),
+        (
+            "a CSV export",
+            std::fs::read(&csv_path).expect("the CSV export"),
+        ),
+    ];
+    for (place, bytes) in &places {
+        assert!(
+            contains(bytes, "on record"),
+            "{place} must hold the calls, or looking for secrets in it shows nothing"
+        );
+        for (secret, what) in [
+            (&token, "the secret env value"),
+            (&header_value, "the secret header value"),
+            (&argument_value, "the token-like argument"),
+        ] {
+            assert!(
+                !contains(bytes, secret),
+                "{what} must not appear in {place}"
+            );
+        }
+    }
     assert!(ok(dir.path(), &["audit", "verify"]).contains("intact"));
+}
+
+fn contains(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|window| window == needle.as_bytes())
 }
 
 #[test]

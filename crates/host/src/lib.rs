@@ -22,7 +22,7 @@ pub mod sessions;
 pub mod storage;
 
 pub use audit::{
-    AuditEvent, AuditFilter, AuditKind, AuditLog, AuditRow, ExportFormat, VerifyReport,
+    AuditEvent, AuditFilter, AuditKind, AuditLog, AuditRow, ExportFormat, PruneReport, VerifyReport,
 };
 pub use connection::ServerConnection;
 pub use error::{HostError, Result};

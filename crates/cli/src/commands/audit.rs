@@ -1,8 +1,9 @@
-//! `gatehouse audit list|search|export|verify`: the audit log, read from the database the app
-//! shares. `list` prints the newest rows as a table (or JSON), `search` those holding some
+//! `gatehouse audit list|search|export|verify|prune`: the audit log, read from the database the
+//! app shares. `list` prints the newest rows as a table (or JSON), `search` those holding some
 //! words; `export` writes every row to stdout or a file (see [`super::audit_export`]); `verify`
 //! recomputes the hash chain and fails (status 1, one line) naming the first row that was
-//! changed or removed. No connection is made.
+//! changed or removed; `prune` drops old rows (see [`super::audit_prune`]). No connection is
+//! made.
 
 use gatehouse_host::{AuditFilter, AuditRow, Host, HostError, VerifyReport};
 use serde_json::json;
@@ -16,6 +17,7 @@ pub async fn run(host: &Host, command: AuditCommand) -> Result<(), HostError> {
         AuditCommand::Search(args) => search(host, args).await,
         AuditCommand::Export(args) => super::audit_export::run(host, args).await,
         AuditCommand::Verify => verify(host).await,
+        AuditCommand::Prune(args) => super::audit_prune::run(host, args).await,
     }
 }
 

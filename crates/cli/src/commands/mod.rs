@@ -2,6 +2,7 @@
 
 pub mod audit;
 pub mod audit_export;
+pub mod audit_prune;
 pub mod call;
 pub mod complete;
 pub mod conformance;

@@ -32,6 +32,23 @@ pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// The database file in the data directory `data`.
+pub fn database(data: &Path) -> PathBuf {
+    data.join("gatehouse.db")
+}
+
+/// Runs `sqlite3 DB SQL` on the database in `data`, as someone going around Gatehouse would,
+/// and returns whether it succeeded, with its stderr.
+pub fn sqlite3(data: &Path, sql: &str) -> (bool, String) {
+    let output = Command::new("sqlite3")
+        .args(["-cmd", ".timeout 5000"])
+        .arg(database(data))
+        .arg(sql)
+        .output()
+        .expect("the sqlite3 tool runs (scripts/install-test-deps.sh installs it)");
+    (output.status.success(), stderr(&output))
+}
+
 /// Runs a command that must succeed and returns its stdout.
 pub fn ok(data: &Path, args: &[&str]) -> String {
     let output = gatehouse(data, args);

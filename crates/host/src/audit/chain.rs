@@ -9,6 +9,7 @@
 
 use serde::Serialize;
 use sqlx::Row;
+use sqlx::SqliteConnection;
 use sqlx::sqlite::SqliteRow;
 
 use super::AuditLog;
@@ -170,53 +171,82 @@ impl AuditLog {
         if events.is_empty() {
             return Ok(Vec::new());
         }
-        let secrets = self.known_secrets();
-        let prepared: Vec<(AuditEvent, String)> = events
-            .into_iter()
-            .map(|event| redacted(event, &secrets))
-            .collect();
+        // Redacted before the write lock is taken, so it is held only for the inserts.
+        let prepared = self.prepare(events);
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let last = sqlx::query("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1")
-            .fetch_optional(&mut *tx)
-            .await?;
-        let (mut seq, mut prev_hash) = match last {
-            Some(row) => (row.try_get::<i64, _>("seq")?, row.try_get("hash")?),
-            None => (0, GENESIS.to_owned()),
-        };
-        let at: String = sqlx::query_scalar("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")
-            .fetch_one(&mut *tx)
-            .await?;
-        let mut written = Vec::with_capacity(prepared.len());
-        for (event, detail) in prepared {
-            seq += 1;
-            let row = StoredRow::new(&event, detail, seq, &at, &prev_hash);
-            insert(&mut tx, &row).await?;
-            prev_hash.clone_from(&row.hash);
-            written.push(AuditRow {
-                seq,
-                at: row.at,
-                event,
-                hash: row.hash,
-                prev_hash: row.prev_hash,
-            });
-        }
+        let written = append_prepared(&mut tx, prepared).await?;
         tx.commit().await?;
         Ok(written)
     }
-}
 
-impl AuditLog {
-    /// At most [`PAGE`] rows after `seq` `after`, oldest first: the whole log is read a page at
-    /// a time, in bounded memory, by following the last `seq` of each page.
-    pub(crate) async fn page_after(&self, after: i64) -> Result<Vec<StoredRow>> {
-        let sql =
-            format!("SELECT {COLUMNS} FROM audit_log WHERE seq > ? ORDER BY seq LIMIT {PAGE}");
-        let rows = sqlx::query(&sql).bind(after).fetch_all(&self.pool).await?;
-        rows.iter().map(StoredRow::from_row).collect()
+    /// `events` redacted, each with the JSON text of its bounded `detail`, ready to append.
+    pub(crate) fn prepare(&self, events: Vec<AuditEvent>) -> Vec<(AuditEvent, String)> {
+        let secrets = self.known_secrets();
+        events
+            .into_iter()
+            .map(|event| redacted(event, &secrets))
+            .collect()
     }
 }
 
-async fn insert(tx: &mut sqlx::SqliteConnection, row: &StoredRow) -> Result<()> {
+/// Appends `prepared` events after the last row, in the caller's transaction, which must hold
+/// the write lock (`BEGIN IMMEDIATE`) from before it read anything.
+pub(crate) async fn append_prepared(
+    tx: &mut SqliteConnection,
+    prepared: Vec<(AuditEvent, String)>,
+) -> Result<Vec<AuditRow>> {
+    let link = last_link(&mut *tx).await?;
+    append_linked(tx, link, prepared).await
+}
+
+/// Appends `prepared` events as rows `seq + 1`, `seq + 2`, …, the first linking to `prev_hash`
+/// (the last row's, or that of the last row pruned in this very transaction).
+pub(crate) async fn append_linked(
+    tx: &mut SqliteConnection,
+    (mut seq, mut prev_hash): (i64, String),
+    prepared: Vec<(AuditEvent, String)>,
+) -> Result<Vec<AuditRow>> {
+    let at: String = sqlx::query_scalar("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")
+        .fetch_one(&mut *tx)
+        .await?;
+    let mut written = Vec::with_capacity(prepared.len());
+    for (event, detail) in prepared {
+        seq += 1;
+        let row = StoredRow::new(&event, detail, seq, &at, &prev_hash);
+        insert(&mut *tx, &row).await?;
+        prev_hash.clone_from(&row.hash);
+        written.push(AuditRow {
+            seq,
+            at: row.at,
+            event,
+            hash: row.hash,
+            prev_hash: row.prev_hash,
+        });
+    }
+    Ok(written)
+}
+
+/// The `seq` and `hash` the next row links to: the last row's, or 0 and [`GENESIS`].
+pub(crate) async fn last_link(conn: &mut SqliteConnection) -> Result<(i64, String)> {
+    let last = sqlx::query("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1")
+        .fetch_optional(conn)
+        .await?;
+    match last {
+        Some(row) => Ok((row.try_get::<i64, _>("seq")?, row.try_get("hash")?)),
+        None => Ok((0, GENESIS.to_owned())),
+    }
+}
+
+/// At most [`PAGE`] rows after `seq` `after`, oldest first: the whole log is read a page at a
+/// time, in bounded memory, by following the last `seq` of each page. Readers that must see one
+/// state of the log (verifying, exporting, pruning) call it within one transaction.
+pub(crate) async fn page_after(conn: &mut SqliteConnection, after: i64) -> Result<Vec<StoredRow>> {
+    let sql = format!("SELECT {COLUMNS} FROM audit_log WHERE seq > ? ORDER BY seq LIMIT {PAGE}");
+    let rows = sqlx::query(&sql).bind(after).fetch_all(conn).await?;
+    rows.iter().map(StoredRow::from_row).collect()
+}
+
+async fn insert(tx: &mut SqliteConnection, row: &StoredRow) -> Result<()> {
     let sql = format!(
         "INSERT INTO audit_log ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     );

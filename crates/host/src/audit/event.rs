@@ -32,21 +32,24 @@ pub enum AuditKind {
     Connection,
     /// A rule or standing approval changed.
     PolicyChange,
+    /// Old rows were pruned: the anchor the chain now starts from (see `audit::retention`).
+    Retention,
 }
 
 impl AuditKind {
     /// Every kind, in declaration order.
-    pub const ALL: [AuditKind; 6] = [
+    pub const ALL: [AuditKind; 7] = [
         AuditKind::RequestReceived,
         AuditKind::Decision,
         AuditKind::CallStarted,
         AuditKind::CallFinished,
         AuditKind::Connection,
         AuditKind::PolicyChange,
+        AuditKind::Retention,
     ];
 
     /// The stored text: `request_received`, `decision`, `call_started`, `call_finished`,
-    /// `connection`, `policy_change`.
+    /// `connection`, `policy_change`, `retention`.
     pub fn as_str(self) -> &'static str {
         match self {
             AuditKind::RequestReceived => "request_received",
@@ -55,6 +58,7 @@ impl AuditKind {
             AuditKind::CallFinished => "call_finished",
             AuditKind::Connection => "connection",
             AuditKind::PolicyChange => "policy_change",
+            AuditKind::Retention => "retention",
         }
     }
 }

@@ -6,15 +6,15 @@
 //! - CSV: a header row naming the same fields, then one record per row; `detail` is its stored
 //!   JSON text and an absent value an empty cell. Quoting is the `csv` crate's (RFC 4180).
 //!
-//! The export stops at the row that was last when it began: rows appended meanwhile are left
-//! for the next export. Everything exported was redacted when it was written.
+//! The export reads one state of the log, in one read transaction: rows appended (or pruned)
+//! meanwhile are left for the next export. Everything exported was redacted when it was written.
 
 use std::io::Write;
 
 use serde::{Deserialize, Serialize};
 
 use super::AuditLog;
-use super::chain::StoredRow;
+use super::chain::{self, StoredRow};
 use super::event::AuditRow;
 use crate::error::{HostError, Result};
 
@@ -51,8 +51,10 @@ impl AuditLog {
     /// Writes every row to `writer` in `format`, oldest first, and returns how many. The
     /// writer is flushed at the end; an error writing is [`HostError::Io`].
     pub async fn export<W: Write>(&self, format: ExportFormat, writer: W) -> Result<u64> {
+        // One read transaction: a pruning that commits meanwhile is not seen half done.
+        let mut tx = self.pool.begin().await?;
         let last: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM audit_log")
-            .fetch_one(&self.pool)
+            .fetch_one(&mut *tx)
             .await?;
         let mut sink = match format {
             ExportFormat::Jsonl => Sink::Jsonl(writer),
@@ -65,7 +67,7 @@ impl AuditLog {
         let mut written = 0;
         let mut after = i64::MIN;
         'pages: loop {
-            let page = self.page_after(after).await?;
+            let page = chain::page_after(&mut tx, after).await?;
             if page.is_empty() {
                 break;
             }
@@ -79,6 +81,7 @@ impl AuditLog {
             }
         }
         sink.flush()?;
+        tx.commit().await?;
         Ok(written)
     }
 }

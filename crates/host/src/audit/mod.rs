@@ -7,18 +7,22 @@
 //! - [`chain`]: each row holds the previous row's hash; appending runs in one immediate
 //!   transaction, so writers in several processes keep one chain.
 //! - [`verify`]: recomputes the chain and names the first row that breaks it.
+//! - [`retention`]: drops the rows older than a cutoff and appends an anchor recording them.
+//! - [`anchor`]: what an anchor records, and where the chain starts once rows were dropped.
 //! - [`query`]: listing, newest first, with filters.
 //! - [`search`]: full-text search (FTS5) over the redacted rows, newest first.
 //! - [`export`]: every row, oldest first, as JSONL or CSV.
 //!
-//! The table refuses `UPDATE` and `DELETE` through triggers; anyone who can write the file can
-//! get past those, and `verify` is what detects it.
+//! The table refuses `UPDATE` and `DELETE` through triggers (a pruning transaction excepted);
+//! anyone who can write the file can get past those, and `verify` is what detects it.
 
+pub mod anchor;
 pub mod chain;
 pub mod event;
 pub mod export;
 pub mod query;
 pub mod redact;
+pub mod retention;
 pub mod search;
 pub mod verify;
 
@@ -30,6 +34,7 @@ pub use event::{AuditEvent, AuditKind, AuditRow};
 pub use export::ExportFormat;
 pub use query::AuditFilter;
 pub use redact::KnownSecrets;
+pub use retention::PruneReport;
 pub use verify::VerifyReport;
 
 /// The audit log on the store's pool. Clones share the pool and the known secrets.

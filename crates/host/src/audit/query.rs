@@ -63,7 +63,7 @@ impl AuditLog {
     }
 
     /// `text` as the stored form of a time (UTC, milliseconds), so that it compares as text.
-    async fn normalise_time(&self, text: &str) -> Result<String> {
+    pub(super) async fn normalise_time(&self, text: &str) -> Result<String> {
         let parsed: Option<String> = sqlx::query_scalar("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', ?)")
             .bind(text.trim())
             .fetch_one(&self.pool)

@@ -1,21 +1,29 @@
 //! Checking the chain: every row is read in `seq` order, a page at a time (so a log of millions
 //! of rows is checked in bounded memory), its hash recomputed and its link to the row before
-//! compared. The first row that breaks is reported:
+//! compared, all in one read transaction (one state of the log, even while rows are appended
+//! or pruned meanwhile). The first row that breaks is reported:
 //!
 //! - a row whose stored content was changed: its hash no longer matches its content;
 //! - a removed row: `seq` jumps past it (reported at the row after the gap);
 //! - a row whose content and hash were both rewritten: the next row's `prev_hash` no longer
 //!   matches.
 //!
+//! The chain starts at row 1, whose `prev_hash` is [`GENESIS`], or, once old rows were pruned,
+//! just after the rows a retention anchor records as dropped (see [`super::anchor`]): a log that
+//! starts anywhere else is missing its first rows, and is reported at its first row.
+//!
 //! What a chain alone cannot show: removing the newest rows (the rest is still a valid chain),
-//! or rewriting every row from some point on with freshly computed hashes. Detecting those
-//! needs an anchor kept outside the database (the row count and last hash, noted elsewhere);
-//! none is kept yet.
+//! or rewriting every row from some point on with freshly computed hashes (the newest anchor
+//! included, while it is the newest row). Detecting those needs an anchor kept outside the
+//! database (the row count and last hash, noted elsewhere); none is kept yet.
 
 use serde::Serialize;
 
+use sqlx::SqliteConnection;
+
 use super::AuditLog;
-use super::chain::{GENESIS, StoredRow};
+use super::anchor;
+use super::chain::{self, GENESIS, StoredRow};
 use crate::error::Result;
 
 /// What [`AuditLog::verify`] found.
@@ -43,10 +51,15 @@ struct ChainCheck {
 
 impl ChainCheck {
     fn new() -> Self {
+        ChainCheck::after(0, GENESIS.to_owned())
+    }
+
+    /// A check whose next row must be `seq + 1`, linking to `hash`.
+    fn after(seq: i64, hash: String) -> Self {
         ChainCheck {
             rows: 0,
-            last_seq: 0,
-            last_hash: GENESIS.to_owned(),
+            last_seq: seq,
+            last_hash: hash,
         }
     }
 
@@ -54,14 +67,11 @@ impl ChainCheck {
     fn check(&mut self, row: &StoredRow) -> Option<String> {
         let expected = self.last_seq + 1;
         if row.seq != expected {
-            let missing = if row.seq - 1 == expected {
-                format!("row {expected} is missing")
-            } else {
-                format!("rows {expected} to {} are missing", row.seq - 1)
-            };
             return Some(format!(
-                "{missing} (seq jumps from {} to {})",
-                self.last_seq, row.seq
+                "{} (seq jumps from {} to {})",
+                missing(expected, row.seq - 1),
+                self.last_seq,
+                row.seq
             ));
         }
         if row.prev_hash != self.last_hash {
@@ -84,27 +94,68 @@ impl ChainCheck {
     }
 }
 
+/// "row N is missing" or "rows N to M are missing".
+pub(super) fn missing(from: i64, to: i64) -> String {
+    if from == to {
+        format!("row {from} is missing")
+    } else {
+        format!("rows {from} to {to} are missing")
+    }
+}
+
 impl AuditLog {
-    /// Recomputes every row's hash and link, oldest first; see the module docs for what this
-    /// can and cannot detect. Rows appended while it runs are checked too.
+    /// Recomputes every row's hash and link, oldest first, in one read transaction; see the
+    /// module docs for what this can and cannot detect. Rows appended meanwhile are left for the
+    /// next check.
     pub async fn verify(&self) -> Result<VerifyReport> {
-        let mut chain = ChainCheck::new();
-        let mut after = i64::MIN;
-        loop {
-            let page = self.page_after(after).await?;
-            if page.is_empty() {
-                return Ok(VerifyReport::Intact { rows: chain.rows });
-            }
-            for row in &page {
-                if let Some(reason) = chain.check(row) {
-                    return Ok(VerifyReport::Broken {
-                        seq: row.seq,
-                        reason,
-                    });
-                }
-                after = row.seq;
+        let mut tx = self.pool.begin().await?;
+        let report = walk(&mut tx, None).await?;
+        tx.commit().await?;
+        Ok(report)
+    }
+}
+
+/// Checks the chain from its start through row `through` (every row when `None`), reading
+/// through `conn`, which should hold a transaction so that every page is of one state.
+pub(crate) async fn walk(
+    conn: &mut SqliteConnection,
+    through: Option<i64>,
+) -> Result<VerifyReport> {
+    let mut page = chain::page_after(&mut *conn, i64::MIN).await?;
+    let Some(first) = page.first() else {
+        return Ok(VerifyReport::Intact { rows: 0 });
+    };
+    let mut chain = if first.seq == 1 {
+        ChainCheck::new()
+    } else {
+        match anchor::start_for(&mut *conn, first).await? {
+            Ok((seq, hash)) => ChainCheck::after(seq, hash),
+            Err(reason) => {
+                return Ok(VerifyReport::Broken {
+                    seq: first.seq,
+                    reason,
+                });
             }
         }
+    };
+    loop {
+        let mut after = None;
+        for row in &page {
+            if through.is_some_and(|last| row.seq > last) {
+                return Ok(VerifyReport::Intact { rows: chain.rows });
+            }
+            if let Some(reason) = chain.check(row) {
+                return Ok(VerifyReport::Broken {
+                    seq: row.seq,
+                    reason,
+                });
+            }
+            after = Some(row.seq);
+        }
+        let Some(after) = after else {
+            return Ok(VerifyReport::Intact { rows: chain.rows });
+        };
+        page = chain::page_after(&mut *conn, after).await?;
     }
 }
 
