@@ -6,8 +6,8 @@ use std::path::Path;
 use specta_typescript::Typescript;
 use tauri_specta::{Builder, collect_commands, collect_events};
 
-use crate::commands;
-use crate::events::{ServerStatusEvent, TasksChangedEvent};
+use crate::events::{ApprovalsChangedEvent, ServerStatusEvent, TasksChangedEvent};
+use crate::{approval_commands, commands};
 
 /// The path of the generated bindings, relative to the repository root.
 pub const BINDINGS_PATH: &str = "ui/src/bindings/index.ts";
@@ -26,8 +26,17 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             commands::list_tasks,
             commands::call_tool,
             commands::cancel_call,
+            approval_commands::list_approvals,
+            approval_commands::answer_approval,
+            approval_commands::list_grants,
+            approval_commands::revoke_grant,
+            approval_commands::open_external_url,
         ])
-        .events(collect_events![ServerStatusEvent, TasksChangedEvent])
+        .events(collect_events![
+            ServerStatusEvent,
+            TasksChangedEvent,
+            ApprovalsChangedEvent
+        ])
         // JSON values (tool schemas) hold numbers; they cross IPC as JSON, so as JS numbers.
         .dangerously_cast_bigints_to_number()
         // One TypeScript type per Rust type: the UI reads and writes the same shapes.

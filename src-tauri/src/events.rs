@@ -19,6 +19,13 @@ pub struct TasksChangedEvent {
     pub id: String,
 }
 
+/// The requests waiting for a person changed: one was asked, answered, timed out or
+/// withdrawn. The window fetches the list again (`list_approvals`).
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
+pub struct ApprovalsChangedEvent {
+    pub pending: u32,
+}
+
 /// Forwards engine events to the webview until the engine goes away.
 pub async fn forward(app: AppHandle, mut events: broadcast::Receiver<EngineEvent>) {
     loop {
@@ -32,6 +39,15 @@ pub async fn forward(app: AppHandle, mut events: broadcast::Receiver<EngineEvent
                 if let Err(e) = (TasksChangedEvent { id }).emit(&app) {
                     tracing::warn!("cannot send a task event to the window: {e}");
                 }
+            }
+            Ok(EngineEvent::ApprovalsChanged { pending }) => {
+                let pending = u32::try_from(pending).unwrap_or(u32::MAX);
+                if let Err(e) = (ApprovalsChangedEvent { pending }).emit(&app) {
+                    tracing::warn!("cannot send an approvals event to the window: {e}");
+                }
+            }
+            Ok(EngineEvent::ApprovalAsked(pending)) => {
+                crate::approval_notice::notify_if_unfocused(&app, &pending);
             }
             Err(broadcast::error::RecvError::Lagged(n)) => {
                 tracing::warn!(

@@ -1,6 +1,8 @@
 //! The Gatehouse desktop app: opens the engine in live mode, exposes it to the webview through
 //! typed IPC commands and events, and stops every server when the app exits.
 
+mod approval_commands;
+mod approval_notice;
 pub mod bindings;
 mod calls;
 mod commands;
@@ -19,6 +21,8 @@ pub fn run(context: tauri::Context<tauri::Wry>) -> Result<(), String> {
     let data_dir = data_dir_arg(std::env::args().skip(1));
     let specta = bindings::specta_builder();
     let app = tauri::Builder::default()
+        .plugin(tauri_plugin_notification::init())
+        .plugin(tauri_plugin_opener::init())
         .invoke_handler(specta.invoke_handler())
         .setup(move |app| {
             specta.mount_events(app);
@@ -29,6 +33,9 @@ pub fn run(context: tauri::Context<tauri::Wry>) -> Result<(), String> {
             };
             let host = tauri::async_runtime::block_on(async {
                 let host = Host::open(options).await?;
+                // The window answers what the engine asks a person (before any server
+                // connects, so that sampling and elicitation are declared to each).
+                host.set_attended(true);
                 host.start().await?;
                 Ok::<_, gatehouse_host::HostError>(Arc::new(host))
             })

@@ -23,15 +23,54 @@ export const commands = {
 	callTool: (id: string, callId: string, tool: string, toolArguments: Value, onEvent: Channel<CallEvent>) => typedError<CallResultView, IpcError>(__TAURI_INVOKE("call_tool", { id, callId, tool, toolArguments, onEvent })),
 	/**  Cancels a running call; false if no call with that id is running. */
 	cancelCall: (callId: string) => __TAURI_INVOKE<boolean>("cancel_call", { callId }),
+	/**  The requests waiting for an answer, oldest first. */
+	listApprovals: () => __TAURI_INVOKE<PendingApproval[]>("list_approvals"),
+	/**
+	 *  Answers a waiting request. An answer that does not fit (edited arguments that do not match
+	 *  the tool's inputSchema, a form that does not match its schema) is a `validation` error, and
+	 *  the request keeps waiting.
+	 */
+	answerApproval: (id: string, answer: Answer) => typedError<null, IpcError>(__TAURI_INVOKE("answer_approval", { id, answer })),
+	/**  The standing grants that still hold. */
+	listGrants: () => typedError<Grant[], IpcError>(__TAURI_INVOKE("list_grants")),
+	/**  Revokes a standing grant. */
+	revokeGrant: (id: string) => typedError<Grant, IpcError>(__TAURI_INVOKE("revoke_grant", { id })),
+	/**  Opens an http or https URL in the system browser; anything else is refused. */
+	openExternalUrl: (url: string) => typedError<null, IpcError>(__TAURI_INVOKE("open_external_url", { url })),
 };
 
 /** Events */
 export const events = {
+	approvalsChangedEvent: makeEvent<ApprovalsChangedEvent, ApprovalsChangedEvent>("approvals-changed-event"),
 	serverStatusEvent: makeEvent<ServerStatusEvent, ServerStatusEvent>("server-status-event"),
 	tasksChangedEvent: makeEvent<TasksChangedEvent, TasksChangedEvent>("tasks-changed-event"),
 };
 
 /* Types */
+/**  An answer to a pending request. */
+export type Answer = 
+/**
+ *  Let the request go on; a tool call may go on with edited `arguments`, which must match
+ *  the tool's `inputSchema`.
+ */
+{ kind: "allow"; scope: Scope; arguments: Value | null } | 
+/**  Refuse it; the requester is told, with the reason if one is given. */
+{ kind: "deny"; reason: string | null } | 
+/**  A sampling request answered by the person: the text of the assistant's message. */
+{ kind: "respond"; text: string } | 
+/**  An elicitation accepted: the form's `content` (none for a URL the person agreed to open). */
+{ kind: "accept"; content: Value | null } | 
+/**  An elicitation dismissed without a choice. */
+{ kind: "cancel" };
+
+/**
+ *  The requests waiting for a person changed: one was asked, answered, timed out or
+ *  withdrawn. The window fetches the list again (`list_approvals`).
+ */
+export type ApprovalsChangedEvent = {
+	pending: number,
+};
+
 /**  Something that happened while a call runs. */
 export type CallEvent = 
 /**  The server reported progress; `total` when it knows it. */
@@ -57,6 +96,16 @@ export type CallResultView = {
 	cancelled: boolean,
 };
 
+/**  One changed field of a tool's definition: what it was when the rule was made, and now. */
+export type DefinitionChange = {
+	/**  `description`, `inputSchema`, `annotations`, … */
+	field: string,
+	/**  `null` when the field is new. */
+	before: Value,
+	/**  `null` when the field is gone. */
+	after: Value,
+};
+
 /**  One environment variable for a stdio server. */
 export type EnvVar = {
 	key: string,
@@ -65,6 +114,29 @@ export type EnvVar = {
 	/**  Kept in the OS keyring, never in the database. */
 	secret: boolean,
 };
+
+/**  One standing grant. */
+export type Grant = {
+	id: string,
+	serverId: string,
+	/**  The server's name, when it is still registered. */
+	server: string | null,
+	tool: string,
+	definitionHash: string | null,
+	scope: GrantScope,
+	/**  For a timed grant: RFC 3339 UTC. */
+	expiresAt: string | null,
+	createdAt: string,
+	/**  For a session grant: the id of the process that holds it. */
+	pid: number | null,
+};
+
+/**  How long a grant holds. */
+export type GrantScope = 
+/**  While the process that made it runs. */
+"session" | 
+/**  Until `expiresAt`. */
+"timed";
 
 /**  One extra HTTP header sent to a URL server. */
 export type HttpHeader = {
@@ -85,6 +157,58 @@ export type IpcError = {
  *  (2025-11-25 basic/lifecycle, "Capability Negotiation").
  */
 export type Offer = "tools" | "prompts" | "resources" | "completions" | "logging";
+
+/**  A request waiting for a person. */
+export type PendingApproval = {
+	id: string,
+	/**  The server's name and id. */
+	server: string,
+	serverId: string,
+	source: Source,
+	/**  Why the person is asked (the policy's reason, or what a server's request needs). */
+	reason: string,
+	/**  The rule that asked, if one did. */
+	rule: string | null,
+	/**  When it was asked and when it is denied unanswered, in milliseconds since the epoch. */
+	askedAtMs: number | null,
+	expiresAtMs: number | null,
+	question: Question,
+};
+
+/**  What a request asks, as the person sees it. */
+export type Question = 
+/**  A tool call. `inputSchema` is what edited arguments are checked against. */
+{ kind: "toolCall"; tool: string; title: string | null; description: string | null; 
+/**  The server's annotations: hints, shown as badges, never trusted. */
+annotations: Value; arguments: Value; inputSchema: Value; definitionHash: string | null; 
+/**  What changed in the tool since a rule was made for it (empty when nothing did). */
+changes: DefinitionChange[] } | 
+/**
+ *  `sampling/createMessage`: the server asks for a model's answer. Until models are
+ *  connected, the person writes it (or declines). `params` carries `messages`,
+ *  `systemPrompt`, `modelPreferences`, `maxTokens` and any `tools`.
+ */
+{ kind: "sampling"; params: Value } | 
+/**  Form elicitation: `message` and the `requestedSchema` of the form. */
+{ kind: "elicitation"; message: string; requestedSchema: Value } | 
+/**
+ *  URL elicitation: the server asks the person to open `url`. `domain` is its host, to be
+ *  shown prominently; `warnings` name what looks suspicious about it.
+ */
+{ kind: "openUrl"; message: string; url: string; domain: string; warnings: string[] } | 
+/**  A resource read, a prompt get or a completion: the method and what it asks. */
+{ kind: "request"; method: string; detail: Value };
+
+/**  How far an "allow" reaches. */
+export type Scope = 
+/**  This request only. */
+{ kind: "once" } | 
+/**  This tool, for as long as this Gatehouse process runs. */
+{ kind: "session" } | 
+/**  This tool, for the next `minutes` minutes, in every Gatehouse process. */
+{ kind: "for"; minutes: number } | 
+/**  This tool from now on: a rule is made, tied to the tool's current definition. */
+{ kind: "always" };
 
 /**  A stored server configuration. */
 export type ServerConfig = {
@@ -148,6 +272,19 @@ export type ServerView = {
 	config: ServerConfig,
 	status: ServerStatus,
 };
+
+/**  Who started a request. */
+export type Source = 
+/**  A person, by hand, in the app or the CLI. */
+"user" | 
+/**  A server, asking the host (sampling, elicitation, roots). */
+"server" | 
+/**  An MCP App rendered by the host. */
+"app" | 
+/**  A chat model. */
+"model" | 
+/**  Another agent through the gateway. */
+"gateway";
 
 /**  A task as the log last saw it. */
 export type TaskRecord = {

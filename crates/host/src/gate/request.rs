@@ -6,6 +6,7 @@ use serde_json::Value;
 
 /// Who started a request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     /// A person, by hand, in the app or the CLI.
