@@ -13,4 +13,4 @@ mod tests;
 pub use admin::RuleView;
 pub use evaluate::{PolicyInput, Verdict, evaluate};
 pub use rule::{ArgumentMatch, Effect, Pattern, Rule};
-pub use store::PolicyStore;
+pub use store::{PolicyStore, ToolDefinitionRecord};
