@@ -6,8 +6,8 @@ use std::path::Path;
 use specta_typescript::Typescript;
 use tauri_specta::{Builder, collect_commands, collect_events};
 
-use crate::commands;
 use crate::events::{ServerStatusEvent, TasksChangedEvent};
+use crate::{audit_commands, commands, policy_commands};
 
 /// The path of the generated bindings, relative to the repository root.
 pub const BINDINGS_PATH: &str = "ui/src/bindings/index.ts";
@@ -26,6 +26,18 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             commands::list_tasks,
             commands::call_tool,
             commands::cancel_call,
+            audit_commands::audit_list,
+            audit_commands::audit_search,
+            audit_commands::audit_verify,
+            audit_commands::audit_export,
+            audit_commands::audit_export_suggestion,
+            policy_commands::policy_rules,
+            policy_commands::policy_servers,
+            policy_commands::policy_add_rule,
+            policy_commands::policy_remove_rule,
+            policy_commands::policy_set_server_default,
+            policy_commands::policy_set_trust_read_only,
+            policy_commands::policy_definition_history,
         ])
         .events(collect_events![ServerStatusEvent, TasksChangedEvent])
         // JSON values (tool schemas) hold numbers; they cross IPC as JSON, so as JS numbers.

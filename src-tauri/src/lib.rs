@@ -1,11 +1,13 @@
 //! The Gatehouse desktop app: opens the engine in live mode, exposes it to the webview through
 //! typed IPC commands and events, and stops every server when the app exits.
 
+mod audit_commands;
 pub mod bindings;
 mod calls;
 mod commands;
 mod events;
 mod ipc_error;
+mod policy_commands;
 
 use std::path::PathBuf;
 use std::sync::Arc;

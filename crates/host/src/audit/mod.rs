@@ -10,6 +10,7 @@
 //! - [`query`]: listing, newest first, with filters.
 //! - [`search`]: full-text search (FTS5) over the redacted rows, newest first.
 //! - [`export`]: every row, oldest first, as JSONL or CSV.
+//! - [`export_file`]: an export written to a file whole or not at all.
 //!
 //! The table refuses `UPDATE` and `DELETE` through triggers; anyone who can write the file can
 //! get past those, and `verify` is what detects it.
@@ -17,6 +18,7 @@
 pub mod chain;
 pub mod event;
 pub mod export;
+pub mod export_file;
 pub mod query;
 pub mod redact;
 pub mod search;
