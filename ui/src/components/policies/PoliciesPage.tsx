@@ -23,7 +23,8 @@ export function PoliciesPage() {
     if (rule.serverId === null || rule.tool === null) return;
     const hashes = [rule.definitionHash, rule.currentDefinitionHash].filter((h): h is string => h !== null);
     setFocus({ serverId: rule.serverId, tool: rule.tool, hashes });
-    document.getElementById("definitions-heading")?.scrollIntoView({ behavior: "smooth", block: "start" });
+    // (jsdom has no scrollIntoView.)
+    document.getElementById("definitions-heading")?.scrollIntoView?.({ behavior: "smooth", block: "start" });
   };
 
   const failed = servers.error ?? rules.error;
