@@ -14,7 +14,16 @@ type AuditDetailSheetProps = {
 };
 
 /** The parts of a detail worth their own heading, in this order; the rest is shown whole. */
-const SECTIONS = ["arguments", "result", "reason", "error"] as const;
+const SECTIONS = ["arguments", "content", "structuredContent", "result", "reason", "error"] as const;
+
+const SECTION_TITLES: Record<(typeof SECTIONS)[number], string> = {
+  arguments: "Arguments",
+  content: "Result content",
+  structuredContent: "Structured content",
+  result: "Result",
+  reason: "Reason",
+  error: "Error",
+};
 
 export function AuditDetailSheet({ row, onClose }: AuditDetailSheetProps) {
   const detail = row.detail;
@@ -49,7 +58,7 @@ export function AuditDetailSheet({ row, onClose }: AuditDetailSheetProps) {
       <p className="muted sheet-note">Secrets were redacted before this row was written.</p>
       {sections.map((key) => (
         <section key={key} className="sheet-section">
-          <h3>{key[0]?.toUpperCase() + key.slice(1)}</h3>
+          <h3>{SECTION_TITLES[key]}</h3>
           <JsonView value={object?.[key]} testId={`audit-detail-${key}`} label={key} />
         </section>
       ))}

@@ -162,7 +162,7 @@ export function RuleDialog({ servers, editing, onClose }: RuleDialogProps) {
             <legend className="field-label">Decision</legend>
             <div className="segmented" role="radiogroup" aria-label="Decision">
               {EFFECTS.map(([value, label]) => (
-                <label key={value} className={`segment${decision === value ? " segment-on" : ""}`}>
+                <label key={value} className={`segment${decision === value ? " segment-on" : ""}`} data-testid={`rule-decision-${value}`}>
                   <input type="radio" name="decision" value={value} checked={decision === value} onChange={() => setDecision(value)} />
                   {label}
                 </label>
