@@ -58,33 +58,46 @@ describe('Audit and Policies pages (real window)', () => {
       await openPage(app, 'audit');
       const echoRows = await waitFor(
         async () => {
-          const rows = await s.findElements('[data-testid="audit-row"]');
           const found = [];
-          for (const row of rows) {
-            const text = await s.getText(row);
-            if (/\becho\b/.test(text)) found.push({ row, text });
+          for (const row of await s.findElements('[data-testid="audit-row"][data-tool="echo"]')) {
+            const attribute = (name) => s.getAttribute(row, name);
+            found.push({
+              row,
+              kind: await attribute('data-kind'),
+              source: await attribute('data-source'),
+              decision: await attribute('data-decision'),
+              outcome: await attribute('data-outcome'),
+            });
           }
-          return found.some((r) => /call finished/.test(r.text)) ? found : null;
+          return found.some((r) => r.kind === 'call_finished') ? found : null;
         },
         { timeout: 20_000, interval: 500, message: 'the rows of the echo call on the Audit page' },
       );
-      const finished = echoRows.find((r) => /call finished/.test(r.text));
-      assert.match(finished.text, /\buser\b/, 'a call made in the window is audited with the source user');
-      assert.match(finished.text, /\bok\b/, 'the finished row says the call succeeded');
-      const listed = JSON.stringify(echoRows.map((r) => r.text));
-      assert.ok(echoRows.some((r) => /request received/.test(r.text)), `the request is audited; echo rows: ${listed}`);
+      const listed = JSON.stringify(echoRows.map(({ row: _row, ...fields }) => fields));
+      const finished = echoRows.find((r) => r.kind === 'call_finished');
+      assert.equal(finished.source, 'user', `a call made in the window is audited with the source user: ${listed}`);
+      assert.equal(finished.outcome, 'ok', `the finished row says the call succeeded: ${listed}`);
+      assert.ok(echoRows.some((r) => r.kind === 'request_received'), `the request is audited: ${listed}`);
       assert.ok(
-        echoRows.some((r) => /decision/.test(r.text) && /\ballow\b/.test(r.text)),
-        `the decision to allow the person's own call is audited; echo rows: ${listed}`,
+        echoRows.some((r) => r.kind === 'decision' && r.decision === 'allow'),
+        `the decision to allow the person's own call is audited: ${listed}`,
       );
 
       // 3. Its detail: the arguments as they were recorded (nothing secret in them to redact).
-      const received = echoRows.find((r) => /request received/.test(r.text));
+      const received = echoRows.find((r) => r.kind === 'request_received');
       await s.click(received.row);
       const args = await app.waitForElement('[data-testid="audit-detail"] [data-testid="audit-detail-arguments"]', {
         message: 'the arguments in the detail sheet of the request-received row',
       });
-      assert.deepEqual(JSON.parse(await s.getText(args)), { message: MESSAGE });
+      // Read once the sheet has slid in (WebDriver's text of a fading element is empty).
+      const recorded = await waitFor(
+        async () => {
+          const text = await s.getText(args);
+          return text.trim() === '' ? null : text;
+        },
+        { timeout: 5_000, interval: 200, message: 'the recorded arguments shown in the detail sheet' },
+      );
+      assert.deepEqual(JSON.parse(recorded), { message: MESSAGE });
       const detailShot = await app.screenshot('audit-detail');
       assert.ok(statSync(detailShot).size > 1_000, `screenshot ${detailShot} must be a real image`);
       await s.sendKeys(args, Keys.ESCAPE);

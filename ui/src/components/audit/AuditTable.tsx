@@ -93,6 +93,11 @@ export function AuditTable({ rows, onOpen }: AuditTableProps) {
                 className="audit-table-row audit-table-row-body"
                 data-testid="audit-row"
                 data-seq={row.original.seq}
+                data-kind={row.original.kind}
+                data-tool={row.original.tool ?? undefined}
+                data-source={row.original.source ?? undefined}
+                data-decision={row.original.decision ?? undefined}
+                data-outcome={rowOutcome(row.original) || undefined}
                 style={{ position: "absolute", top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
                 onClick={() => onOpen(row.original)}
                 onKeyDown={(e) => {

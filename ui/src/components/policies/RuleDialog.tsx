@@ -20,10 +20,10 @@ type RuleDialogProps = {
 
 type PatternKind = "glob" | "regex";
 
-const EFFECTS: readonly [Effect, string][] = [
-  ["allow", "Allow"],
-  ["ask", "Ask"],
-  ["deny", "Deny"],
+const EFFECTS: readonly [Effect, string, string][] = [
+  ["allow", "Allow", "without asking"],
+  ["ask", "Ask", "each time"],
+  ["deny", "Deny", "refuse, even your own calls"],
 ];
 
 export function RuleDialog({ servers, editing, onClose }: RuleDialogProps) {
@@ -160,11 +160,12 @@ export function RuleDialog({ servers, editing, onClose }: RuleDialogProps) {
           </fieldset>
           <fieldset className="field">
             <legend className="field-label">Decision</legend>
-            <div className="segmented" role="radiogroup" aria-label="Decision">
-              {EFFECTS.map(([value, label]) => (
-                <label key={value} className={`segment${decision === value ? " segment-on" : ""}`} data-testid={`rule-decision-${value}`}>
-                  <input type="radio" name="decision" value={value} checked={decision === value} onChange={() => setDecision(value)} />
-                  {label}
+            <div className="segmented segmented-3" role="radiogroup" aria-label="Decision">
+              {EFFECTS.map(([value, label, hint]) => (
+                <label key={value} className={`segment${decision === value ? " segment-active" : ""}`} data-testid={`rule-decision-${value}`}>
+                  <input type="radio" name="decision" value={value} checked={decision === value} onChange={() => setDecision(value)} aria-label={label} />
+                  <span className="segment-label">{label}</span>
+                  <span className="segment-hint">{hint}</span>
                 </label>
               ))}
             </div>

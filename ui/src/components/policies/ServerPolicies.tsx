@@ -26,7 +26,8 @@ export function ServerPolicies({ servers, rules }: ServerPoliciesProps) {
     onSettled: refresh,
   });
   const global = rules.find((r) => r.serverId === null && r.tool === null);
-  const globalText = global === undefined ? "ask (nothing set)" : global.decision;
+  // With no global rule, what is not decided otherwise is asked about.
+  const globalText = global?.decision ?? "ask";
   const error = setDefault.error ?? setTrust.error;
 
   return (
