@@ -117,6 +117,16 @@ describe("AuditPage", () => {
     expect(await screen.findByRole("heading", { name: "Row 2: call started" })).toBeInTheDocument();
   });
 
+  it("names a broken row that is not listed, without offering to open it", async () => {
+    fake.auditVerify.mockResolvedValue({ state: "broken", seq: 99, reason: "row 99 is missing (seq jumps from 98 to 100)" });
+    renderWithClient(<AuditPage />);
+    await screen.findByTestId("audit-empty");
+    await userEvent.click(screen.getByTestId("verify-chain"));
+    const result = await screen.findByTestId("verify-result");
+    expect(result).toHaveTextContent("Chain broken at row 99: row 99 is missing");
+    expect(within(result).queryByRole("button", { name: /Show row/ })).toBeNull();
+  });
+
   it("says why the log could not be read, and tries again", async () => {
     fake.auditList.mockRejectedValueOnce(new GatehouseError("storage", "database is locked"));
     renderWithClient(<AuditPage />);

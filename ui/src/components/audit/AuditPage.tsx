@@ -54,21 +54,7 @@ export function AuditPage() {
     setFilters(values);
     setLimit(AUDIT_PAGE);
   };
-  const showRow = async (seq: number) => {
-    const found = list.find((r) => r.seq === seq);
-    if (found !== undefined) {
-      setOpen(found);
-      return;
-    }
-    // The broken row may be outside the current listing: fetch the rows around it.
-    try {
-      const around = await api.auditList({ ...toAuditFilter(EMPTY_AUDIT_FILTER, MAX_ROWS) });
-      const row = around.find((r) => r.seq === seq);
-      if (row !== undefined) setOpen(row);
-    } catch {
-      // The listing's own error banner says what is wrong.
-    }
-  };
+  const rowBySeq = (seq: number) => list.find((r) => r.seq === seq) ?? null;
 
   let content;
   if (rows.isPending) {
@@ -166,7 +152,14 @@ export function AuditPage() {
           </button>
         </div>
       </div>
-      {verify.isSuccess && <VerifyResult report={verify.data} onDismiss={() => verify.reset()} onShowRow={(seq) => void showRow(seq)} />}
+      {verify.isSuccess && (
+        <VerifyResult
+          report={verify.data}
+          onDismiss={() => verify.reset()}
+          // The broken row can be opened when it is among the rows listed.
+          onShowRow={verify.data.state === "broken" && rowBySeq(verify.data.seq) !== null ? (seq) => setOpen(rowBySeq(seq)) : null}
+        />
+      )}
       {verify.isError && <ErrorBanner message={`Could not verify the chain: ${errorMessage(verify.error)}`} onDismiss={() => verify.reset()} />}
       {exported !== null && (
         <div className="notice notice-success" role="status" data-testid="export-done">

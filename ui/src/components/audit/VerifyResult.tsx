@@ -6,7 +6,8 @@ import type { VerifyReport } from "../../api/gatehouse";
 type VerifyResultProps = {
   report: VerifyReport;
   onDismiss: () => void;
-  onShowRow: (seq: number) => void;
+  /** Opens a row's detail; null when the broken row is not among those listed. */
+  onShowRow: ((seq: number) => void) | null;
 };
 
 export function VerifyResult({ report, onDismiss, onShowRow }: VerifyResultProps) {
@@ -24,7 +25,7 @@ export function VerifyResult({ report, onDismiss, onShowRow }: VerifyResultProps
           </>
         )}
       </span>
-      {report.state === "broken" && (
+      {report.state === "broken" && onShowRow !== null && (
         <button type="button" className="button button-small" onClick={() => onShowRow(report.seq)}>
           Show row {report.seq}
         </button>
