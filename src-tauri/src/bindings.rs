@@ -7,7 +7,7 @@ use specta_typescript::Typescript;
 use tauri_specta::{Builder, collect_commands, collect_events};
 
 use crate::events::{ApprovalsChangedEvent, ServerStatusEvent, TasksChangedEvent};
-use crate::{approval_commands, commands};
+use crate::{approval_commands, audit_commands, commands, policy_commands};
 
 /// The path of the generated bindings, relative to the repository root.
 pub const BINDINGS_PATH: &str = "ui/src/bindings/index.ts";
@@ -31,6 +31,18 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             approval_commands::list_grants,
             approval_commands::revoke_grant,
             approval_commands::open_external_url,
+            audit_commands::audit_list,
+            audit_commands::audit_search,
+            audit_commands::audit_verify,
+            audit_commands::audit_export,
+            audit_commands::audit_export_suggestion,
+            policy_commands::policy_rules,
+            policy_commands::policy_servers,
+            policy_commands::policy_add_rule,
+            policy_commands::policy_remove_rule,
+            policy_commands::policy_set_server_default,
+            policy_commands::policy_set_trust_read_only,
+            policy_commands::policy_definition_history,
         ])
         .events(collect_events![
             ServerStatusEvent,

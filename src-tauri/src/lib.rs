@@ -3,11 +3,13 @@
 
 mod approval_commands;
 mod approval_notice;
+mod audit_commands;
 pub mod bindings;
 mod calls;
 mod commands;
 mod events;
 mod ipc_error;
+mod policy_commands;
 
 use std::path::PathBuf;
 use std::sync::Arc;

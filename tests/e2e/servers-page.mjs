@@ -1,10 +1,14 @@
-// What a person does on the Servers page, driven through WebDriver: add a stdio server through
-// the form, wait until its row reports it connected, and select it to open its detail view.
+// What a person does on the Servers page, driven through WebDriver: open a page from the header
+// navigation, add a stdio server through the form, wait until its row reports it connected,
+// select it to open its detail view, and open a tool's Call form.
 
 import assert from 'node:assert/strict';
 
 import { waitFor, fatal } from './harness.mjs';
 import { Keys } from './webdriver.mjs';
+
+/** The tool items of the server detail's tool list. */
+export const TOOL_ITEMS = '[data-testid="server-detail"] [data-testid="tool-list"] [data-testid="tool-item"]';
 
 /** The CSS selector of the server's row in the list. */
 export const rowOf = (name) => `[data-testid="server-row"][data-server-name="${name}"]`;
@@ -133,4 +137,24 @@ export async function selectServer(app, name) {
     },
     { timeout: 10_000, interval: 250, message: `the detail view of "${name}" after selecting its row` },
   );
+}
+
+/** Opens the Call form of `tool` in the server detail; resolves to the CSS selector of its panel. */
+export async function openCallForm(app, tool) {
+  const item = `${TOOL_ITEMS}[data-tool-name="${tool}"]`;
+  await app.session.click(await app.waitForElement(`${item} [data-testid="tool-call-button"]`, {
+    message: `the Call button of ${tool}`,
+  }));
+  const panel = `${item} [data-testid="tool-call-panel"]`;
+  await app.waitForElement(`${panel} [data-testid="tool-call-submit"]`, {
+    message: `the Call form of ${tool} (generated from its input schema)`,
+  });
+  return panel;
+}
+
+/** Opens a page from the header navigation: `servers`, `approvals`, `audit` or `policies`. */
+export async function openPage(app, page) {
+  await app.session.click(await app.waitForElement(`[data-testid="nav-${page}"]`, {
+    message: `the ${page} item of the page navigation`,
+  }));
 }

@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
 
 import { launchApp, waitFor, SERVER_EVERYTHING_ENTRY, PARTIAL_SERVER_ENTRY, TS_SDK_V2_PACKAGE } from './harness.mjs';
-import { addStdioServer, fillField, rowOf, selectServer, waitForConnected } from './servers-page.mjs';
+import { addStdioServer, fillField, openCallForm, rowOf, selectServer, TOOL_ITEMS, waitForConnected } from './servers-page.mjs';
 
 // Tools server-everything@2026.8.31 always lists (verified over stdio: 13 tools
 // without client capabilities, 16 when the client declares roots/sampling/elicitation).
@@ -25,7 +25,6 @@ const MIN_TOOL_COUNT = 6;
 
 const SERVER_NAME = 'everything';
 const DETAIL = '[data-testid="server-detail"]';
-const TOOL_ITEMS = `${DETAIL} [data-testid="tool-list"] [data-testid="tool-item"]`;
 
 describe('MCP servers (real window)', () => {
   /** @type {import('./harness.mjs').App} */
@@ -220,16 +219,3 @@ describe('MCP servers (real window)', () => {
     });
   });
 });
-
-/** Opens the Call form of `tool` in the server detail; resolves to the CSS selector of its panel. */
-async function openCallForm(app, tool) {
-  const item = `${TOOL_ITEMS}[data-tool-name="${tool}"]`;
-  await app.session.click(await app.waitForElement(`${item} [data-testid="tool-call-button"]`, {
-    message: `the Call button of ${tool}`,
-  }));
-  const panel = `${item} [data-testid="tool-call-panel"]`;
-  await app.waitForElement(`${panel} [data-testid="tool-call-submit"]`, {
-    message: `the Call form of ${tool} (generated from its input schema)`,
-  });
-  return panel;
-}

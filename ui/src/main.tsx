@@ -11,6 +11,9 @@ import "./styles/servers.css";
 import "./styles/detail.css";
 import "./styles/toolcall.css";
 import "./styles/form.css";
+import "./styles/nav.css";
+import "./styles/audit.css";
+import "./styles/policies.css";
 
 applyTheme(initialTheme());
 

@@ -5,9 +5,20 @@
 import { Channel } from "@tauri-apps/api/core";
 import { commands, events } from "../bindings";
 import type {
+  AuditFilter,
+  AuditRow,
   CallEvent,
   CallResultView,
+  Effect,
+  ExportFormat,
+  ExportSummary,
   IpcError,
+  Rule,
+  RuleInput,
+  RuleView,
+  ServerPolicyView,
+  ToolDefinitionRecord,
+  VerifyReport,
   ServerInput,
   ServerStatusEvent,
   ServerView,
@@ -18,6 +29,20 @@ import type {
 import { GatehouseError } from "./GatehouseError";
 
 export type {
+  ArgumentMatch,
+  AuditFilter,
+  AuditKind,
+  AuditRow,
+  Effect,
+  ExportFormat,
+  ExportSummary,
+  Pattern,
+  Rule,
+  RuleInput,
+  RuleView,
+  ServerPolicyView,
+  ToolDefinitionRecord,
+  VerifyReport,
   CallEvent,
   CallResultView,
   EnvVar,
@@ -129,6 +154,69 @@ export async function cancelCall(callId: string): Promise<boolean> {
     const message = e instanceof Error ? e.message : String(e);
     throw new GatehouseError("internal", message || "The Gatehouse engine is not reachable");
   }
+}
+
+/** Audit rows matching `filter`, newest first. */
+export function auditList(filter: AuditFilter): Promise<AuditRow[]> {
+  return unwrap(() => commands.auditList(filter));
+}
+
+/** Audit rows holding every word of `text`, newest first. */
+export function auditSearch(text: string, limit: number | null = null): Promise<AuditRow[]> {
+  return unwrap(() => commands.auditSearch(text, limit));
+}
+
+/** Recomputes the audit hash chain. */
+export function auditVerify(): Promise<VerifyReport> {
+  return unwrap(() => commands.auditVerify());
+}
+
+/** Writes every audit row to the file at `path` (absolute or `~/…`), whole or not at all. */
+export function auditExport(format: ExportFormat, path: string): Promise<ExportSummary> {
+  return unwrap(() => commands.auditExport(format, path));
+}
+
+/** The file an export goes to unless the person names another. */
+export async function auditExportSuggestion(format: ExportFormat): Promise<string> {
+  try {
+    return await commands.auditExportSuggestion(format);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    throw new GatehouseError("internal", message || "The Gatehouse engine is not reachable");
+  }
+}
+
+/** Every policy rule, with its server's name and stale mark. */
+export function policyRules(): Promise<RuleView[]> {
+  return unwrap(() => commands.policyRules());
+}
+
+/** Every server with its read-only trust setting. */
+export function policyServers(): Promise<ServerPolicyView[]> {
+  return unwrap(() => commands.policyServers());
+}
+
+/** Adds a rule; a rule for a tool is made for the tool's current definition. */
+export function policyAddRule(rule: RuleInput): Promise<Rule> {
+  return unwrap(() => commands.policyAddRule(rule));
+}
+
+export function policyRemoveRule(id: string): Promise<null> {
+  return unwrap(() => commands.policyRemoveRule(id));
+}
+
+/** Sets (or with null removes) a server's default decision. */
+export function policySetServerDefault(server: string, decision: Effect | null): Promise<null> {
+  return unwrap(() => commands.policySetServerDefault(server, decision));
+}
+
+export function policySetTrustReadOnly(server: string, trust: boolean): Promise<null> {
+  return unwrap(() => commands.policySetTrustReadOnly(server, trust));
+}
+
+/** Every definition kept of a server's tools (or one tool's), most recently seen first per tool. */
+export function policyDefinitionHistory(server: string, tool: string | null): Promise<ToolDefinitionRecord[]> {
+  return unwrap(() => commands.policyDefinitionHistory(server, tool));
 }
 
 /**

@@ -37,6 +37,42 @@ export const commands = {
 	revokeGrant: (id: string) => typedError<Grant, IpcError>(__TAURI_INVOKE("revoke_grant", { id })),
 	/**  Opens an http or https URL in the system browser; anything else is refused. */
 	openExternalUrl: (url: string) => typedError<null, IpcError>(__TAURI_INVOKE("open_external_url", { url })),
+	/**  The rows that match `filter`, newest first. */
+	auditList: (filter: AuditFilter) => typedError<AuditRow[], IpcError>(__TAURI_INVOKE("audit_list", { filter })),
+	/**  The rows holding every word of `text`, newest first (see `audit::search`). */
+	auditSearch: (text: string, limit: number | null) => typedError<AuditRow[], IpcError>(__TAURI_INVOKE("audit_search", { text, limit })),
+	/**  Recomputes the chain: intact with its row count, or the first row that breaks it. */
+	auditVerify: () => typedError<VerifyReport, IpcError>(__TAURI_INVOKE("audit_verify")),
+	/**
+	 *  Writes every row to the file at `path` (absolute, or `~/…` for the home directory), whole
+	 *  or not at all.
+	 */
+	auditExport: (format: ExportFormat, path: string) => typedError<ExportSummary, IpcError>(__TAURI_INVOKE("audit_export", { format, path })),
+	/**  Where an export goes by default: `~/gatehouse-audit.jsonl` or `.csv`. */
+	auditExportSuggestion: (format: ExportFormat) => __TAURI_INVOKE<string>("audit_export_suggestion", { format }),
+	/**  Every rule, with its server's name and whether it is stale. */
+	policyRules: () => typedError<RuleView[], IpcError>(__TAURI_INVOKE("policy_rules")),
+	/**  Every server with its read-only trust setting, in the registry's order. */
+	policyServers: () => typedError<ServerPolicyView[], IpcError>(__TAURI_INVOKE("policy_servers")),
+	/**
+	 *  Checks and adds a rule; a rule for a tool records the definition last seen of it, and is
+	 *  refused while none has been seen (connect the server so its tools are listed).
+	 */
+	policyAddRule: (rule: RuleInput) => typedError<Rule, IpcError>(__TAURI_INVOKE("policy_add_rule", { rule })),
+	/**  Deletes a rule. */
+	policyRemoveRule: (id: string) => typedError<null, IpcError>(__TAURI_INVOKE("policy_remove_rule", { id })),
+	/**
+	 *  Sets a server's default (the rule for the server without a tool), replacing any it had;
+	 *  `None` removes it, so the global default applies.
+	 */
+	policySetServerDefault: (server: string, decision: Effect | null) => typedError<null, IpcError>(__TAURI_INVOKE("policy_set_server_default", { server, decision })),
+	/**  Trusts (or stops trusting) a server's read-only hints. */
+	policySetTrustReadOnly: (server: string, trust: boolean) => typedError<null, IpcError>(__TAURI_INVOKE("policy_set_trust_read_only", { server, trust })),
+	/**
+	 *  Every definition kept of a server's tools (or of one tool), the most recently seen first
+	 *  within each tool.
+	 */
+	policyDefinitionHistory: (server: string, tool: string | null) => typedError<ToolDefinitionRecord[], IpcError>(__TAURI_INVOKE("policy_definition_history", { server, tool })),
 };
 
 /** Events */
@@ -70,6 +106,102 @@ export type Answer =
 export type ApprovalsChangedEvent = {
 	pending: number,
 };
+
+/**
+ *  A rule on one argument: the value at a JSON Pointer into the arguments, matched by a
+ *  pattern (or, with `outside`, not matched by it: "deny /path outside ~/projects/**").
+ */
+export type ArgumentMatch = {
+	pointer: string,
+	pattern: Pattern,
+	outside?: boolean,
+};
+
+/**  One thing to record. Every field but `kind` may be left out (`..Default::default()`). */
+export type AuditEvent = {
+	kind: AuditKind,
+	/**  The server's name. */
+	server: string | null,
+	/**  Who asked: `user`, `server`, `app`, `model` or `gateway`. */
+	source: string | null,
+	/**  `mcp.method.name`, such as `tools/call`. */
+	method: string | null,
+	/**  `gen_ai.tool.name`. */
+	tool: string | null,
+	/**  `jsonrpc.request.id`, as text. */
+	requestId: string | null,
+	/**  Ties together the rows of one request. */
+	correlation: string | null,
+	/**  `allow`, `deny`, `ask`, … for decision rows. */
+	decision: string | null,
+	/**  `error.type`: `tool_error` for a result with `isError`, else the error's kind. */
+	errorType: string | null,
+	/**  `network.transport`: `pipe` (stdio) or `tcp` (HTTP). */
+	transport: string | null,
+	durationMs: number | null,
+	/**
+	 *  Arguments, result or reasons. Redacted before it is written, and replaced by a summary
+	 *  when larger than 64 KiB.
+	 */
+	detail: Value,
+};
+
+/**  Which rows to list. Empty fields do not narrow. */
+export type AuditFilter = {
+	/**
+	 *  Rows written at or after this time: RFC 3339 (`2026-11-23T09:00:00Z`, an offset such as
+	 *  `+01:00`, or fractional seconds), or a date (`2026-11-23`, midnight UTC).
+	 */
+	since: string | null,
+	/**  Rows written before this time, in the same forms as `since`. */
+	until: string | null,
+	/**  The server's name, exactly. */
+	server: string | null,
+	/**  The tool's name (`gen_ai.tool.name`), exactly. */
+	tool: string | null,
+	/**  `user`, `server`, `app`, `model` or `gateway`. */
+	source: string | null,
+	/**  The decision of decision rows: `allow`, `deny`, `ask`, …, exactly. */
+	decision: string | null,
+	/**
+	 *  How a row ended: `ok` (a finished call without an error), `error` (any `error.type`), or
+	 *  one `error.type` exactly (such as `tool_error`).
+	 */
+	outcome: string | null,
+	/**  At most this many rows (default 100, at most 10 000). */
+	limit: number | null,
+	/**  Skip this many of the matching rows first (default 0), for the next page. */
+	offset: number | null,
+};
+
+/**  What kind of thing happened. */
+export type AuditKind = 
+/**  A request reached the host (a tool call, a sampling or elicitation request). */
+"request_received" | 
+/**  The policy or the user allowed or denied a request. */
+"decision" | 
+/**  A request was sent to its server. */
+"call_started" | 
+/**  Its result (or error) came back. */
+"call_finished" | 
+/**  A connection opened, closed or failed. */
+"connection" | 
+/**  A rule or standing approval changed. */
+"policy_change" | 
+/**  Old rows were pruned: the anchor the chain now starts from (see `audit::retention`). */
+"retention";
+
+/**  An event as stored, in the chain. */
+export type AuditRow = {
+	/**  The position in the chain, from 1. */
+	seq: number,
+	/**  When it was written: RFC 3339, UTC, milliseconds (`2026-11-23T09:00:00.123Z`). */
+	at: string,
+	/**  Hex SHA-256 of the row's canonical JSON (every column but this one). */
+	hash: string,
+	/**  The previous row's `hash`; 64 zeros for the first row. */
+	prevHash: string,
+} & AuditEvent;
 
 /**  Something that happened while a call runs. */
 export type CallEvent = 
@@ -106,6 +238,9 @@ export type DefinitionChange = {
 	after: Value,
 };
 
+/**  What a rule (or a decision) says. */
+export type Effect = "allow" | "ask" | "deny";
+
 /**  One environment variable for a stdio server. */
 export type EnvVar = {
 	key: string,
@@ -113,6 +248,17 @@ export type EnvVar = {
 	value: string,
 	/**  Kept in the OS keyring, never in the database. */
 	secret: boolean,
+};
+
+/**  How rows are written. */
+export type ExportFormat = "jsonl" | "csv";
+
+/**  What an export wrote. */
+export type ExportSummary = {
+	/**  How many rows. */
+	rows: number,
+	/**  The file, as given. */
+	path: string,
 };
 
 /**  One standing grant. */
@@ -158,6 +304,13 @@ export type IpcError = {
  */
 export type Offer = "tools" | "prompts" | "resources" | "completions" | "logging";
 
+/**  How an argument's value is matched. */
+export type Pattern = 
+/**  A glob (`*`, `**`, `?`, `[…]`, `{a,b}`); a leading `~/` is the home directory. */
+{ kind: "glob"; pattern: string } | 
+/**  A regular expression, anchored at both ends. */
+{ kind: "regex"; pattern: string };
+
 /**  A request waiting for a person. */
 export type PendingApproval = {
 	id: string,
@@ -199,6 +352,54 @@ changes: DefinitionChange[] } |
 /**  A resource read, a prompt get or a completion: the method and what it asks. */
 { kind: "request"; method: string; detail: Value };
 
+/**
+ *  One rule. No server: the global default; a server without a tool: that server's default;
+ *  a tool: a rule for that tool; a tool with an argument match: an argument rule.
+ */
+export type Rule = {
+	id: string,
+	server: string | null,
+	tool: string | null,
+	argument: ArgumentMatch | null,
+	effect: Effect,
+	/**
+	 *  For a rule on a tool: the definition hash it was made for. When the tool's definition
+	 *  changes, an allow rule with another hash is void (stale).
+	 */
+	definitionHash: string | null,
+};
+
+/**
+ *  A rule to add. No server: a global default; a server alone: its default; a tool: a rule
+ *  for that tool (made for the tool's current definition); with `argument`: an argument rule.
+ */
+export type RuleInput = {
+	/**  The server's id or name. */
+	server: string | null,
+	tool: string | null,
+	argument: ArgumentMatch | null,
+	decision: Effect,
+};
+
+/**  A rule as shown to the person. */
+export type RuleView = {
+	id: string,
+	/**  The server's name; `None` for a global rule. */
+	server: string | null,
+	serverId: string | null,
+	tool: string | null,
+	argument: ArgumentMatch | null,
+	decision: Effect,
+	definitionHash: string | null,
+	/**  An allow rule for a tool whose current definition is not the one it was made for. */
+	stale: boolean,
+	/**
+	 *  For a rule on a tool: the hash of the definition the server shows now, when one is
+	 *  known (with `definition_hash`, what a stale rule's tool changed from and to).
+	 */
+	currentDefinitionHash: string | null,
+};
+
 /**  How far an "allow" reaches. */
 export type Scope = 
 /**  This request only. */
@@ -229,6 +430,14 @@ export type ServerInput = {
 	/**  Directories the server may work in, as absolute paths or `file://` URIs (MCP roots). */
 	roots: string[],
 	spec: ServerSpec,
+};
+
+/**  A server's own policy settings. */
+export type ServerPolicyView = {
+	serverId: string,
+	server: string,
+	/**  Whether a tool's `readOnlyHint` may allow it without asking. */
+	trustReadOnly: boolean,
 };
 
 /**  How to reach a server. */
@@ -307,6 +516,21 @@ export type TasksChangedEvent = {
 	id: string,
 };
 
+/**  One definition a server showed of a tool, with when it was first and last seen. */
+export type ToolDefinitionRecord = {
+	tool: string,
+	/**  The SHA-256 of the canonical definition (see `gate::definition`). */
+	hash: string,
+	/**
+	 *  The definition as the server showed it: name, title, description, schemas,
+	 *  annotations, `_meta`.
+	 */
+	definition: Value,
+	/**  RFC 3339, UTC, milliseconds. */
+	firstSeen: string,
+	lastSeen: string,
+};
+
 /**  A tool as shown to the user. */
 export type ToolInfo = {
 	name: string,
@@ -316,6 +540,13 @@ export type ToolInfo = {
 };
 
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };
+
+/**  What [`AuditLog::verify`] found. */
+export type VerifyReport = 
+/**  Every row matches its hash and links to the one before. */
+{ state: "intact"; rows: number } | 
+/**  The first row that does not; `reason` says how. */
+{ state: "broken"; seq: number; reason: string };
 
 /* Tauri Specta runtime */
 async function typedError<T, E>(result: Promise<T>): Promise<{ status: "ok"; data: T } | { status: "error"; error: E }> {

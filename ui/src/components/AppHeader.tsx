@@ -1,8 +1,14 @@
-// Top bar of the window: app name and the light/dark theme toggle.
+// Top bar of the window: app name, the page navigation and the light/dark theme toggle.
 
+import type { ReactNode } from "react";
 import { useTheme } from "../hooks/useTheme";
 
-export function AppHeader() {
+type AppHeaderProps = {
+  /** The page navigation, beside the brand. */
+  nav?: ReactNode;
+};
+
+export function AppHeader({ nav }: AppHeaderProps) {
   const { theme, toggle } = useTheme();
   const next = theme === "dark" ? "light" : "dark";
   return (
@@ -14,6 +20,7 @@ export function AppHeader() {
         <span className="brand-name">Gatehouse</span>
         <span className="brand-tagline">MCP host</span>
       </div>
+      {nav}
       <button type="button" className="button button-small" onClick={toggle} title={`Switch to the ${next} theme`} data-testid="theme-toggle">
         {next === "dark" ? "Dark theme" : "Light theme"}
       </button>

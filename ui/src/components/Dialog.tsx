@@ -1,7 +1,9 @@
-// Accessible modal dialog: labelled by its title, traps Tab focus, closes on Escape,
-// and returns focus to whatever was focused before it opened.
+// Accessible modal dialog on Radix Dialog: labelled by its title, traps focus, closes on Escape,
+// and returns focus to whatever was focused before it opened. A click outside does not close
+// it (a half-filled form must not vanish). Callers render it while it is open.
 
-import { useEffect, useId, useRef } from "react";
+import * as RadixDialog from "@radix-ui/react-dialog";
+import { useRef } from "react";
 import type { ReactNode } from "react";
 
 type DialogProps = {
@@ -20,63 +22,35 @@ const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export function Dialog({ title, onClose, children, role = "dialog", describedBy, size = "small", testId }: DialogProps) {
-  const titleId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
-  const onCloseRef = useRef(onClose);
 
-  useEffect(() => {
-    onCloseRef.current = onClose;
-  }, [onClose]);
-
-  useEffect(() => {
-    const previouslyFocused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  // The element marked data-autofocus first, else the first focusable one, else the panel.
+  const focusFirst = (event: Event) => {
+    event.preventDefault();
     const panel = panelRef.current;
     const preferred = panel?.querySelector<HTMLElement>("[data-autofocus]");
     (preferred ?? panel?.querySelector<HTMLElement>(FOCUSABLE) ?? panel)?.focus();
-
-    const onKeyDown = (e: KeyboardEvent) => {
-      if (e.key === "Escape") {
-        e.preventDefault();
-        onCloseRef.current();
-        return;
-      }
-      if (e.key !== "Tab" || !panel) return;
-      const focusable = Array.from(panel.querySelectorAll<HTMLElement>(FOCUSABLE));
-      const first = focusable[0];
-      const last = focusable[focusable.length - 1];
-      if (!first || !last) return;
-      if (e.shiftKey && document.activeElement === first) {
-        e.preventDefault();
-        last.focus();
-      } else if (!e.shiftKey && document.activeElement === last) {
-        e.preventDefault();
-        first.focus();
-      }
-    };
-    document.addEventListener("keydown", onKeyDown);
-    return () => {
-      document.removeEventListener("keydown", onKeyDown);
-      if (previouslyFocused?.isConnected) previouslyFocused.focus();
-    };
-  }, []);
+  };
 
   return (
-    <div className="dialog-backdrop">
-      <div
-        ref={panelRef}
-        className={`dialog dialog-${size}`}
-        role={role}
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={describedBy}
-        tabIndex={-1}
-        data-testid={testId}
-      >
-        <h2 id={titleId} className="dialog-title">
-          {title}
-        </h2>
-        {children}
-      </div>
-    </div>
+    <RadixDialog.Root open onOpenChange={(open) => !open && onClose()}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="dialog-backdrop">
+          <RadixDialog.Content
+            ref={panelRef}
+            className={`dialog dialog-${size}`}
+            role={role}
+            aria-describedby={describedBy}
+            data-testid={testId}
+            onOpenAutoFocus={focusFirst}
+            onPointerDownOutside={(e) => e.preventDefault()}
+            onInteractOutside={(e) => e.preventDefault()}
+          >
+            <RadixDialog.Title className="dialog-title">{title}</RadixDialog.Title>
+            {children}
+          </RadixDialog.Content>
+        </RadixDialog.Overlay>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
   );
 }

@@ -16,6 +16,18 @@ export const listTools = vi.fn<typeof real.listTools>();
 export const listTasks = vi.fn<typeof real.listTasks>();
 export const callTool = vi.fn<typeof real.callTool>();
 export const cancelCall = vi.fn<typeof real.cancelCall>();
+export const auditList = vi.fn<typeof real.auditList>();
+export const auditSearch = vi.fn<typeof real.auditSearch>();
+export const auditVerify = vi.fn<typeof real.auditVerify>();
+export const auditExport = vi.fn<typeof real.auditExport>();
+export const auditExportSuggestion = vi.fn<typeof real.auditExportSuggestion>();
+export const policyRules = vi.fn<typeof real.policyRules>();
+export const policyServers = vi.fn<typeof real.policyServers>();
+export const policyAddRule = vi.fn<typeof real.policyAddRule>();
+export const policyRemoveRule = vi.fn<typeof real.policyRemoveRule>();
+export const policySetServerDefault = vi.fn<typeof real.policySetServerDefault>();
+export const policySetTrustReadOnly = vi.fn<typeof real.policySetTrustReadOnly>();
+export const policyDefinitionHistory = vi.fn<typeof real.policyDefinitionHistory>();
 
 /** The subscribers of one kind of event. */
 function eventChannel<T>() {
@@ -59,7 +71,10 @@ export function tasksSubscriberCount(): number {
   return tasksChannel.count();
 }
 
-/** Resets all call records; every command rejects until a test gives it a result, except the lists, which are empty. */
+/**
+ * Resets all call records; every command rejects until a test gives it a result, except the
+ * lists, which are empty, and the export suggestion.
+ */
 export function resetFakeGatehouse(): void {
   for (const fn of [
     listServers,
@@ -72,10 +87,28 @@ export function resetFakeGatehouse(): void {
     listTasks,
     callTool,
     cancelCall,
+    auditList,
+    auditSearch,
+    auditVerify,
+    auditExport,
+    auditExportSuggestion,
+    policyRules,
+    policyServers,
+    policyAddRule,
+    policyRemoveRule,
+    policySetServerDefault,
+    policySetTrustReadOnly,
+    policyDefinitionHistory,
   ]) {
     fn.mockReset();
   }
   listServers.mockResolvedValue([]);
+  auditList.mockResolvedValue([]);
+  auditSearch.mockResolvedValue([]);
+  auditExportSuggestion.mockImplementation((format) => Promise.resolve(`~/gatehouse-audit.${format}`));
+  policyRules.mockResolvedValue([]);
+  policyServers.mockResolvedValue([]);
+  policyDefinitionHistory.mockResolvedValue([]);
   listTools.mockResolvedValue([]);
   listTasks.mockResolvedValue([]);
   subscribeServerStatus.mockClear();

@@ -28,6 +28,7 @@ async fn list(host: &Host, args: AuditListArgs) -> Result<(), HostError> {
         tool: args.tool,
         source: args.source,
         limit: args.limit,
+        ..AuditFilter::default()
     };
     let rows = host.audit().list(&filter).await?;
     print_rows(&rows, args.json)

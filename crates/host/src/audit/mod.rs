@@ -12,6 +12,7 @@
 //! - [`query`]: listing, newest first, with filters.
 //! - [`search`]: full-text search (FTS5) over the redacted rows, newest first.
 //! - [`export`]: every row, oldest first, as JSONL or CSV.
+//! - [`export_file`]: an export written to a file whole or not at all.
 //!
 //! The table refuses `UPDATE` and `DELETE` through triggers (a pruning transaction excepted);
 //! anyone who can write the file can get past those, and `verify` is what detects it.
@@ -20,6 +21,7 @@ pub mod anchor;
 pub mod chain;
 pub mod event;
 pub mod export;
+pub mod export_file;
 pub mod query;
 pub mod redact;
 pub mod retention;

@@ -1,4 +1,5 @@
-//! Listing the audit log: the newest rows first, narrowed by time, server, tool and source.
+//! Listing the audit log: the newest rows first, narrowed by time range, server, tool, source,
+//! decision and outcome, a page at a time (`limit` and `offset`).
 
 use serde::{Deserialize, Serialize};
 
@@ -10,6 +11,9 @@ use crate::error::{HostError, Result};
 /// How many rows a listing returns when no limit is given.
 pub const DEFAULT_LIMIT: u32 = 100;
 
+/// The most rows one listing returns, whatever limit is asked for.
+pub const MAX_LIMIT: u32 = 10_000;
+
 /// Which rows to list. Empty fields do not narrow.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -18,45 +22,76 @@ pub struct AuditFilter {
     /// Rows written at or after this time: RFC 3339 (`2026-11-23T09:00:00Z`, an offset such as
     /// `+01:00`, or fractional seconds), or a date (`2026-11-23`, midnight UTC).
     pub since: Option<String>,
+    /// Rows written before this time, in the same forms as `since`.
+    pub until: Option<String>,
     /// The server's name, exactly.
     pub server: Option<String>,
     /// The tool's name (`gen_ai.tool.name`), exactly.
     pub tool: Option<String>,
     /// `user`, `server`, `app`, `model` or `gateway`.
     pub source: Option<String>,
-    /// At most this many rows (default 100).
+    /// The decision of decision rows: `allow`, `deny`, `ask`, …, exactly.
+    pub decision: Option<String>,
+    /// How a row ended: `ok` (a finished call without an error), `error` (any `error.type`), or
+    /// one `error.type` exactly (such as `tool_error`).
+    pub outcome: Option<String>,
+    /// At most this many rows (default 100, at most 10 000).
     pub limit: Option<u32>,
+    /// Skip this many of the matching rows first (default 0), for the next page.
+    pub offset: Option<u32>,
 }
 
 impl AuditLog {
     /// The rows that match `filter`, newest first.
     pub async fn list(&self, filter: &AuditFilter) -> Result<Vec<AuditRow>> {
-        let since = match &filter.since {
-            Some(text) => Some(self.normalise_time(text).await?),
-            None => None,
-        };
-        let mut sql = format!("SELECT {COLUMNS} FROM audit_log WHERE 1 = 1");
-        for (value, column) in [
-            (&since, "at >= ?"),
+        let mut clauses: Vec<&str> = Vec::new();
+        let mut values: Vec<String> = Vec::new();
+        if let Some(text) = &filter.since {
+            clauses.push("at >= ?");
+            values.push(self.normalise_time(text).await?);
+        }
+        if let Some(text) = &filter.until {
+            clauses.push("at < ?");
+            values.push(self.normalise_time(text).await?);
+        }
+        for (value, clause) in [
             (&filter.server, "server = ?"),
             (&filter.tool, "gen_ai_tool_name = ?"),
             (&filter.source, "source = ?"),
+            (&filter.decision, "decision = ?"),
         ] {
-            if value.is_some() {
-                sql.push_str(" AND ");
-                sql.push_str(column);
+            if let Some(value) = value {
+                clauses.push(clause);
+                values.push(value.clone());
             }
         }
-        sql.push_str(" ORDER BY seq DESC LIMIT ?");
+        match filter.outcome.as_deref() {
+            None => {}
+            Some("ok") => clauses.push("kind = 'call_finished' AND error_type IS NULL"),
+            Some("error") => clauses.push("error_type IS NOT NULL"),
+            Some(error_type) => {
+                clauses.push("error_type = ?");
+                values.push(error_type.to_owned());
+            }
+        }
+        let mut sql = format!("SELECT {COLUMNS} FROM audit_log WHERE 1 = 1");
+        for clause in clauses {
+            sql.push_str(" AND (");
+            sql.push_str(clause);
+            sql.push(')');
+        }
+        sql.push_str(" ORDER BY seq DESC LIMIT ? OFFSET ?");
         let mut query = sqlx::query(&sql);
-        for value in [&since, &filter.server, &filter.tool, &filter.source]
-            .into_iter()
-            .flatten()
-        {
+        for value in &values {
             query = query.bind(value);
         }
-        let limit = filter.limit.unwrap_or(DEFAULT_LIMIT);
-        let rows = query.bind(i64::from(limit)).fetch_all(&self.pool).await?;
+        let limit = filter.limit.unwrap_or(DEFAULT_LIMIT).min(MAX_LIMIT);
+        let offset = filter.offset.unwrap_or(0);
+        let rows = query
+            .bind(i64::from(limit))
+            .bind(i64::from(offset))
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter()
             .map(|row| StoredRow::from_row(row)?.into_audit_row())
             .collect()

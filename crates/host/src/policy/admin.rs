@@ -7,12 +7,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::rule::{ArgumentMatch, Effect, Rule};
+use super::store::ToolDefinitionRecord;
 use crate::audit::{AuditEvent, AuditKind};
 use crate::error::Result;
 use crate::host::Host;
 
 /// A rule as shown to the person.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct RuleView {
     pub id: String,
@@ -25,6 +27,9 @@ pub struct RuleView {
     pub definition_hash: Option<String>,
     /// An allow rule for a tool whose current definition is not the one it was made for.
     pub stale: bool,
+    /// For a rule on a tool: the hash of the definition the server shows now, when one is
+    /// known (with `definition_hash`, what a stale rule's tool changed from and to).
+    pub current_definition_hash: Option<String>,
 }
 
 impl Host {
@@ -65,12 +70,17 @@ impl Host {
                 .server
                 .as_ref()
                 .and_then(|id| servers.iter().find(|s| &s.id == id).map(|s| s.name.clone()));
-            let stale = match (&rule.server, &rule.tool, &rule.definition_hash) {
-                (Some(server_id), Some(tool), Some(granted)) if rule.effect == Effect::Allow => {
-                    self.policy()
-                        .latest_definition(server_id, tool)
-                        .await?
-                        .is_some_and(|(current, _)| &current != granted)
+            let current = match (&rule.server, &rule.tool) {
+                (Some(server_id), Some(tool)) => self
+                    .policy()
+                    .latest_definition(server_id, tool)
+                    .await?
+                    .map(|(hash, _)| hash),
+                _ => None,
+            };
+            let stale = match (&rule.definition_hash, &current) {
+                (Some(granted), Some(current)) => {
+                    rule.tool.is_some() && rule.effect == Effect::Allow && granted != current
                 }
                 _ => false,
             };
@@ -83,6 +93,7 @@ impl Host {
                 decision: rule.effect,
                 definition_hash: rule.definition_hash,
                 stale,
+                current_definition_hash: current,
             });
         }
         Ok(views)
@@ -99,6 +110,24 @@ impl Host {
         self.record_policy_change("grant revoked", json!({ "grant": grant }))
             .await?;
         Ok(grant)
+    }
+
+    /// Every definition kept of a server's tools (or of one tool), each with when it was
+    /// first and last seen; the server is named by id or name.
+    pub async fn definition_history(
+        &self,
+        server: &str,
+        tool: Option<&str>,
+    ) -> Result<Vec<ToolDefinitionRecord>> {
+        let config = self.registry().get(server).await?;
+        self.policy().definitions(&config.id, tool).await
+    }
+
+    /// Whether the person trusts the server's read-only hints; the server is named by id or
+    /// name.
+    pub async fn trusts_read_only(&self, server: &str) -> Result<bool> {
+        let config = self.registry().get(server).await?;
+        self.policy().trusts_read_only(&config.id).await
     }
 
     async fn record_policy_change(&self, what: &str, detail: serde_json::Value) -> Result<()> {

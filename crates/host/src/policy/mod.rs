@@ -15,4 +15,4 @@ pub use admin::RuleView;
 pub use evaluate::{PolicyInput, Verdict, evaluate};
 pub use grants::{Grant, GrantScope, Grants};
 pub use rule::{ArgumentMatch, Effect, Pattern, Rule};
-pub use store::PolicyStore;
+pub use store::{PolicyStore, ToolDefinitionRecord};

@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::error::{HostError, Result};
 
 /// What a rule (or a decision) says.
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Effect {
@@ -28,6 +29,7 @@ impl Effect {
 }
 
 /// How an argument's value is matched.
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "pattern", rename_all = "lowercase")]
 pub enum Pattern {
@@ -39,6 +41,7 @@ pub enum Pattern {
 
 /// A rule on one argument: the value at a JSON Pointer into the arguments, matched by a
 /// pattern (or, with `outside`, not matched by it: "deny /path outside ~/projects/**").
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ArgumentMatch {
@@ -50,6 +53,7 @@ pub struct ArgumentMatch {
 
 /// One rule. No server: the global default; a server without a tool: that server's default;
 /// a tool: a rule for that tool; a tool with an argument match: an argument rule.
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Rule {

@@ -3,6 +3,7 @@
 //! same SQLite database the app and the CLI share.
 
 use gatehouse_mcp::Tool;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqlx::Row;
 use sqlx::sqlite::{SqlitePool, SqliteRow};
@@ -13,6 +14,25 @@ use crate::gate::definition::definition_hash;
 
 const COLUMNS: &str =
     "id, server_id, tool, pointer, pattern_kind, pattern, outside, effect, definition_hash";
+
+/// The most definitions [`PolicyStore::definitions`] returns.
+pub const MAX_DEFINITIONS: u32 = 1_000;
+
+/// One definition a server showed of a tool, with when it was first and last seen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct ToolDefinitionRecord {
+    pub tool: String,
+    /// The SHA-256 of the canonical definition (see `gate::definition`).
+    pub hash: String,
+    /// The definition as the server showed it: name, title, description, schemas,
+    /// annotations, `_meta`.
+    pub definition: Value,
+    /// RFC 3339, UTC, milliseconds.
+    pub first_seen: String,
+    pub last_seen: String,
+}
 
 /// The policy's tables.
 #[derive(Debug, Clone)]
@@ -219,5 +239,39 @@ impl PolicyStore {
                 .map_err(|e| HostError::Corrupt(format!("a stored tool definition: {e}")))
         })
         .transpose()
+    }
+
+    /// Every definition kept of a server's tools (of one tool, with `tool`), by tool name and
+    /// then the most recently seen first; at most [`MAX_DEFINITIONS`].
+    pub async fn definitions(
+        &self,
+        server_id: &str,
+        tool: Option<&str>,
+    ) -> Result<Vec<ToolDefinitionRecord>> {
+        let rows = sqlx::query(
+            "SELECT tool, hash, definition, first_seen, last_seen FROM tool_definitions \
+             WHERE server_id = ? AND (? IS NULL OR tool = ?) \
+             ORDER BY tool, last_seen DESC, first_seen DESC LIMIT ?",
+        )
+        .bind(server_id)
+        .bind(tool)
+        .bind(tool)
+        .bind(i64::from(MAX_DEFINITIONS))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let text: String = row.try_get("definition")?;
+                let definition = serde_json::from_str(&text)
+                    .map_err(|e| HostError::Corrupt(format!("a stored tool definition: {e}")))?;
+                Ok(ToolDefinitionRecord {
+                    tool: row.try_get("tool")?,
+                    hash: row.try_get("hash")?,
+                    definition,
+                    first_seen: row.try_get("first_seen")?,
+                    last_seen: row.try_get("last_seen")?,
+                })
+            })
+            .collect()
     }
 }
