@@ -219,6 +219,50 @@ export function policyDefinitionHistory(server: string, tool: string | null): Pr
   return unwrap(() => commands.policyDefinitionHistory(server, tool));
 }
 
+/** The requests waiting for a person, oldest first (held by the engine, not the window). */
+export function listApprovals(): Promise<PendingApproval[]> {
+  return invokePlain(() => commands.listApprovals());
+}
+
+/**
+ * Answers a waiting request. An answer that does not fit (edited arguments that do not match
+ * the tool's inputSchema, a form that does not match its schema) fails with `validation`, and
+ * the request keeps waiting.
+ */
+export function answerApproval(id: string, answer: Answer): Promise<null> {
+  return unwrap(() => commands.answerApproval(id, answer));
+}
+
+/** The standing grants that still hold. */
+export function listGrants(): Promise<Grant[]> {
+  return unwrap(() => commands.listGrants());
+}
+
+/** Revokes a standing grant. */
+export function revokeGrant(id: string): Promise<Grant> {
+  return unwrap(() => commands.revokeGrant(id));
+}
+
+/** Opens an http or https URL in the system browser (the engine refuses anything else). */
+export function openExternalUrl(url: string): Promise<null> {
+  return unwrap(() => commands.openExternalUrl(url));
+}
+
+/** Subscribes to changes of the waiting requests; same unsubscribe semantics as below. */
+export function subscribeApprovalsChanged(onEvent: (event: ApprovalsChangedEvent) => void): () => void {
+  return subscribe(events.approvalsChangedEvent, "approvals", onEvent);
+}
+
+// A command that cannot fail in the engine, so it resolves to its value (or the IPC fails).
+async function invokePlain<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    throw new GatehouseError("internal", message || "The Gatehouse engine is not reachable");
+  }
+}
+
 /**
  * Subscribes to live server status changes. Returns a synchronous unsubscribe
  * function that is safe to call before the underlying listener is registered.

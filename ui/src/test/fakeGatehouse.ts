@@ -4,7 +4,7 @@
 
 import { vi } from "vitest";
 import type * as real from "../api/gatehouse";
-import type { ServerStatusEvent, TasksChangedEvent } from "../api/gatehouse";
+import type { ApprovalsChangedEvent, ServerStatusEvent, TasksChangedEvent } from "../api/gatehouse";
 
 export const listServers = vi.fn<typeof real.listServers>();
 export const addServer = vi.fn<typeof real.addServer>();
@@ -16,6 +16,11 @@ export const listTools = vi.fn<typeof real.listTools>();
 export const listTasks = vi.fn<typeof real.listTasks>();
 export const callTool = vi.fn<typeof real.callTool>();
 export const cancelCall = vi.fn<typeof real.cancelCall>();
+export const listApprovals = vi.fn<typeof real.listApprovals>(() => Promise.resolve([]));
+export const answerApproval = vi.fn<typeof real.answerApproval>(() => Promise.resolve(null));
+export const listGrants = vi.fn<typeof real.listGrants>(() => Promise.resolve([]));
+export const revokeGrant = vi.fn<typeof real.revokeGrant>();
+export const openExternalUrl = vi.fn<typeof real.openExternalUrl>(() => Promise.resolve(null));
 export const auditList = vi.fn<typeof real.auditList>();
 export const auditSearch = vi.fn<typeof real.auditSearch>();
 export const auditVerify = vi.fn<typeof real.auditVerify>();
@@ -46,6 +51,7 @@ function eventChannel<T>() {
 }
 
 const statusChannel = eventChannel<ServerStatusEvent>();
+const approvalsChannel = eventChannel<ApprovalsChangedEvent>();
 const tasksChannel = eventChannel<TasksChangedEvent>();
 
 export const subscribeServerStatus = vi.fn<typeof real.subscribeServerStatus>(statusChannel.subscribe);
@@ -115,4 +121,11 @@ export function resetFakeGatehouse(): void {
   subscribeTasksChanged.mockClear();
   statusChannel.clear();
   tasksChannel.clear();
+}
+
+export const subscribeApprovalsChanged = vi.fn<typeof real.subscribeApprovalsChanged>(approvalsChannel.subscribe);
+
+/** Delivers an approvals-changed event to every current subscriber, as the engine would. */
+export function emitApprovalsChanged(event: ApprovalsChangedEvent): void {
+  approvalsChannel.emit(event);
 }
