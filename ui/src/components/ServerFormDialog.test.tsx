@@ -10,6 +10,7 @@ import * as fake from "../test/fakeGatehouse";
 import { connected, makeServer } from "../test/serverFixtures";
 import { ServerFormDialog } from "./ServerFormDialog";
 import { ServersPage } from "./ServersPage";
+import { renderWithClient } from "../test/renderWithClient";
 
 vi.mock("../api/gatehouse", () => import("../test/fakeGatehouse"));
 
@@ -146,7 +147,7 @@ describe("adding a server from the page", () => {
     const created = makeServer("everything", { state: "connecting" });
     fake.listServers.mockResolvedValueOnce([]).mockResolvedValue([created]);
     fake.addServer.mockResolvedValue(created);
-    render(<ServersPage />);
+    renderWithClient(<ServersPage />);
     await userEvent.click(await screen.findByTestId("add-server-button"));
     await userEvent.type(screen.getByTestId("server-name"), "everything");
     await userEvent.type(screen.getByTestId("server-command"), "npx");
@@ -163,7 +164,7 @@ describe("adding a server from the page", () => {
     const server = makeServer("everything", connected(2));
     fake.listServers.mockResolvedValue([server]);
     fake.updateServer.mockResolvedValue({ ...server, config: { ...server.config, name: "renamed" } });
-    render(<ServersPage />);
+    renderWithClient(<ServersPage />);
     await userEvent.click(await screen.findByTestId("server-edit"));
     await userEvent.clear(screen.getByTestId("server-name"));
     await userEvent.type(screen.getByTestId("server-name"), "renamed");

@@ -10,6 +10,7 @@ import * as fake from "../test/fakeGatehouse";
 import { connected, httpSpecWithSecrets, makeServer } from "../test/serverFixtures";
 import { ServerFormDialog } from "./ServerFormDialog";
 import { ServersPage } from "./ServersPage";
+import { renderWithClient } from "../test/renderWithClient";
 
 vi.mock("../api/gatehouse", () => import("../test/fakeGatehouse"));
 
@@ -80,7 +81,7 @@ describe("roots in the server form", () => {
     const server = makeServer("files", connected(2), undefined, ["file:///home/me/project"]);
     fake.listServers.mockResolvedValue([server]);
     fake.updateServer.mockResolvedValue(server);
-    render(<ServersPage />);
+    renderWithClient(<ServersPage />);
     await userEvent.click(await screen.findByTestId("server-edit"));
     const dialog = screen.getByRole("dialog");
     await userEvent.type(within(dialog).getByTestId("server-roots"), "{enter}/srv/shared");

@@ -19,6 +19,7 @@ import {
 } from "../test/serverFixtures";
 import { ServerFormDialog } from "./ServerFormDialog";
 import { ServersPage } from "./ServersPage";
+import { renderWithClient } from "../test/renderWithClient";
 
 vi.mock("../api/gatehouse", () => import("../test/fakeGatehouse"));
 
@@ -136,7 +137,7 @@ describe("secret fields in the server form", () => {
     const server = makeServer("everything", connected(2), stdioSpecWithSecrets());
     fake.listServers.mockResolvedValue([server]);
     fake.updateServer.mockResolvedValue(server);
-    render(<ServersPage />);
+    renderWithClient(<ServersPage />);
     await userEvent.click(await screen.findByTestId("server-edit"));
     const dialog = screen.getByRole("dialog");
     await userEvent.click(within(dialog).getByTestId("server-save"));

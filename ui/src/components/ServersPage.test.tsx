@@ -1,12 +1,13 @@
 // Tests for the servers page: empty state, list rendering with statuses, live events, and row actions.
 
-import { act, render, screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { GatehouseError } from "../api/GatehouseError";
 import * as fake from "../test/fakeGatehouse";
 import { connected, makeServer } from "../test/serverFixtures";
 import { ServersPage } from "./ServersPage";
+import { renderWithClient } from "../test/renderWithClient";
 
 vi.mock("../api/gatehouse", () => import("../test/fakeGatehouse"));
 
@@ -21,7 +22,7 @@ const row = (name: string) => {
 
 describe("ServersPage", () => {
   it("shows the empty state with exactly one add-server-button when there are no servers", async () => {
-    render(<ServersPage />);
+    renderWithClient(<ServersPage />);
     const empty = await screen.findByTestId("empty-state");
     expect(empty).toHaveTextContent("No servers yet");
     expect(empty).toHaveTextContent("npx -y @modelcontextprotocol/server-everything");
@@ -30,7 +31,7 @@ describe("ServersPage", () => {
   });
 
   it("opens the add dialog from the empty state", async () => {
-    render(<ServersPage />);
+    renderWithClient(<ServersPage />);
     await userEvent.click(await screen.findByRole("button", { name: "Add your first server" }));
     expect(screen.getByRole("dialog", { name: "Add server" })).toBeInTheDocument();
     expect(screen.getByTestId("server-name")).toHaveFocus();
@@ -45,7 +46,7 @@ describe("ServersPage", () => {
       makeServer("slow", { state: "connecting" }),
       makeServer("notes", connected(0, "modern", ["prompts", "resources"])),
     ]);
-    render(<ServersPage />);
+    renderWithClient(<ServersPage />);
     await screen.findAllByTestId("server-row");
 
     expect(rows().map((r) => [r.dataset.serverName, r.dataset.status])).toEqual([
@@ -72,15 +73,17 @@ describe("ServersPage", () => {
   it("updates a row's status live from server status events", async () => {
     const server = makeServer("everything", { state: "connecting" });
     fake.listServers.mockResolvedValue([server]);
-    render(<ServersPage />);
+    renderWithClient(<ServersPage />);
     await screen.findByTestId("server-row");
 
-    act(() => fake.emitStatus({ id: server.config.id, status: connected(5) }));
-    expect(row("everything")).toHaveAttribute("data-status", "connected");
+    // The query cache tells the page of a change on its next tick, hence the async act.
+    await act(() => Promise.resolve(fake.emitStatus({ id: server.config.id, status: connected(5) })));
+    await waitFor(() => expect(row("everything")).toHaveAttribute("data-status", "connected"));
     expect(within(row("everything")).getByTestId("server-status")).toHaveTextContent("Connected · 5 tools");
 
-    act(() => fake.emitStatus({ id: server.config.id, status: { state: "failed", message: "exited with code 1" } }));
-    expect(row("everything")).toHaveAttribute("data-status", "failed");
+    await act(() => Promise.resolve(fake.emitStatus({ id: server.config.id, status: { state: "failed", message: "exited with code 1" } })));
+    await waitFor(() => expect(row("everything")).toHaveAttribute("data-status", "failed"));
+    expect(fake.listServers).toHaveBeenCalledTimes(1);
   });
 
   it("toggles a server and re-fetches the list afterwards", async () => {
@@ -88,7 +91,7 @@ describe("ServersPage", () => {
     const disabled = { config: { ...server.config, enabled: false }, status: { state: "disabled" as const } };
     fake.listServers.mockResolvedValueOnce([server]).mockResolvedValue([disabled]);
     fake.setServerEnabled.mockResolvedValue(disabled);
-    render(<ServersPage />);
+    renderWithClient(<ServersPage />);
     await screen.findByTestId("server-row");
 
     await userEvent.click(within(row("everything")).getByTestId("server-toggle"));
@@ -103,7 +106,7 @@ describe("ServersPage", () => {
     const server = makeServer("everything", { state: "disabled" });
     fake.listServers.mockResolvedValue([server]);
     fake.setServerEnabled.mockRejectedValue(new GatehouseError("storage", "could not write config"));
-    render(<ServersPage />);
+    renderWithClient(<ServersPage />);
     await screen.findByTestId("server-row");
     await userEvent.click(within(row("everything")).getByTestId("server-toggle"));
     expect(await screen.findByTestId("page-error")).toHaveTextContent("could not write config");
@@ -113,7 +116,7 @@ describe("ServersPage", () => {
     const server = makeServer("doomed", { state: "disabled" });
     fake.listServers.mockResolvedValueOnce([server]).mockResolvedValue([]);
     fake.removeServer.mockResolvedValue(null);
-    render(<ServersPage />);
+    renderWithClient(<ServersPage />);
     await screen.findByTestId("server-row");
 
     await userEvent.click(within(row("doomed")).getByTestId("server-remove"));
@@ -132,7 +135,7 @@ describe("ServersPage", () => {
 
   it("opens the detail view when a row is clicked", async () => {
     fake.listServers.mockResolvedValue([makeServer("a", { state: "disabled" }), makeServer("b", { state: "disabled" })]);
-    render(<ServersPage />);
+    renderWithClient(<ServersPage />);
     await screen.findAllByTestId("server-row");
     await userEvent.click(within(row("b")).getByText("b"));
     const detail = screen.getByTestId("server-detail");
@@ -141,7 +144,7 @@ describe("ServersPage", () => {
 
   it("shows a retryable error instead of the empty state when the list cannot be loaded", async () => {
     fake.listServers.mockRejectedValueOnce(new GatehouseError("storage", "config file is corrupt")).mockResolvedValue([]);
-    render(<ServersPage />);
+    renderWithClient(<ServersPage />);
     expect(await screen.findByText("config file is corrupt")).toBeInTheDocument();
     expect(screen.queryByTestId("empty-state")).toBeNull();
     await userEvent.click(screen.getByRole("button", { name: "Try again" }));

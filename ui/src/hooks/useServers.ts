@@ -1,11 +1,16 @@
-// Server list state: loads listServers, applies live status events, and wraps every mutation
-// so the list is updated from its result and then re-fetched from the engine.
+// Server list state on TanStack Query: the list is the ["servers"] query (listServers), live
+// status events update it in place, and every mutation updates it from its result and then
+// has it re-fetched from the engine.
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import * as api from "../api/gatehouse";
 import type { ServerInput, ServerStatusEvent, ServerView } from "../api/gatehouse";
 import { errorMessage } from "../api/GatehouseError";
 import { applyStatusEvent, upsertServerView } from "../model/applyStatusEvent";
+
+/** The query key of the server list. */
+export const SERVERS_KEY = ["servers"] as const;
 
 export type ServersController = {
   servers: ServerView[];
@@ -22,84 +27,84 @@ export type ServersController = {
 };
 
 export function useServers(): ServersController {
-  const [servers, setServers] = useState<ServerView[]>([]);
-  const [loaded, setLoaded] = useState(false);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const latestRequest = useRef(0);
-  // Events that arrive while a listServers call is in flight are re-applied on its
-  // (possibly older) snapshot so a live status is never overwritten by a stale one.
-  const eventsInFlight = useRef<ServerStatusEvent[] | null>(null);
-  const knownIds = useRef<ReadonlySet<string>>(new Set());
+  const client = useQueryClient();
+  // Events that arrive while a listServers call is in flight are re-applied on its (possibly
+  // older) snapshot, so a live status is never overwritten by a stale one. One buffer per call
+  // in flight: a refetch may start before the call it replaces has answered.
+  const inFlight = useRef(new Set<ServerStatusEvent[]>());
 
+  const query = useQuery({
+    queryKey: SERVERS_KEY,
+    queryFn: async () => {
+      const events: ServerStatusEvent[] = [];
+      inFlight.current.add(events);
+      try {
+        const list = await api.listServers();
+        return events.reduce(applyStatusEvent, list);
+      } finally {
+        inFlight.current.delete(events);
+      }
+    },
+  });
+  const servers = useMemo(() => query.data ?? [], [query.data]);
+  const knownIds = useRef<ReadonlySet<string>>(new Set());
   useEffect(() => {
     knownIds.current = new Set(servers.map((s) => s.config.id));
   }, [servers]);
 
   const refresh = useCallback(async () => {
-    const request = ++latestRequest.current;
-    eventsInFlight.current = [];
-    try {
-      const list = await api.listServers();
-      if (request !== latestRequest.current) return;
-      const pending = eventsInFlight.current ?? [];
-      setServers(pending.reduce(applyStatusEvent, list));
-      setLoadError(null);
-    } catch (e) {
-      if (request !== latestRequest.current) return;
-      setLoadError(errorMessage(e));
-    } finally {
-      if (request === latestRequest.current) {
-        eventsInFlight.current = null;
-        setLoaded(true);
-      }
-    }
-  }, []);
+    await client.refetchQueries({ queryKey: SERVERS_KEY, exact: true });
+  }, [client]);
 
-  useEffect(() => {
-    const unsubscribe = api.subscribeServerStatus((event) => {
-      eventsInFlight.current?.push(event);
-      setServers((prev) => applyStatusEvent(prev, event));
-      // A status for a server we have never seen: our list is out of date.
-      if (!knownIds.current.has(event.id) && eventsInFlight.current === null) void refresh();
-    });
-    void refresh();
-    return unsubscribe;
-  }, [refresh]);
+  useEffect(
+    () =>
+      api.subscribeServerStatus((event) => {
+        for (const events of inFlight.current) events.push(event);
+        client.setQueryData<ServerView[]>(SERVERS_KEY, (prev) => (prev === undefined ? prev : applyStatusEvent(prev, event)));
+        // A status for a server we have never seen: our list is out of date.
+        if (!knownIds.current.has(event.id) && inFlight.current.size === 0) void refresh();
+      }),
+    [client, refresh],
+  );
 
   const mutate = useCallback(
-    async <T>(op: () => Promise<T>, apply: (result: T) => void): Promise<T> => {
+    async <T>(op: () => Promise<T>, apply: (prev: ServerView[], result: T) => ServerView[]): Promise<T> => {
       try {
         const result = await op();
-        apply(result);
+        client.setQueryData<ServerView[]>(SERVERS_KEY, (prev) => apply(prev ?? [], result));
         return result;
       } finally {
         void refresh();
       }
     },
-    [refresh],
+    [client, refresh],
   );
-
-  const upsert = useCallback((view: ServerView) => setServers((prev) => upsertServerView(prev, view)), []);
 
   const save = useCallback(
     (id: string | null, input: ServerInput) =>
-      mutate(() => (id === null ? api.addServer(input) : api.updateServer(id, input)), upsert),
-    [mutate, upsert],
+      mutate(() => (id === null ? api.addServer(input) : api.updateServer(id, input)), upsertServerView),
+    [mutate],
   );
   const remove = useCallback(
     async (id: string) => {
       await mutate(
         () => api.removeServer(id),
-        () => setServers((prev) => prev.filter((s) => s.config.id !== id)),
+        (prev) => prev.filter((s) => s.config.id !== id),
       );
     },
     [mutate],
   );
-  const setEnabled = useCallback(
-    (id: string, enabled: boolean) => mutate(() => api.setServerEnabled(id, enabled), upsert),
-    [mutate, upsert],
-  );
-  const reconnect = useCallback((id: string) => mutate(() => api.reconnectServer(id), upsert), [mutate, upsert]);
+  const setEnabled = useCallback((id: string, enabled: boolean) => mutate(() => api.setServerEnabled(id, enabled), upsertServerView), [mutate]);
+  const reconnect = useCallback((id: string) => mutate(() => api.reconnectServer(id), upsertServerView), [mutate]);
 
-  return { servers, loaded, loadError, refresh, save, remove, setEnabled, reconnect };
+  return {
+    servers,
+    loaded: !query.isPending,
+    loadError: query.error === null ? null : errorMessage(query.error),
+    refresh,
+    save,
+    remove,
+    setEnabled,
+    reconnect,
+  };
 }
