@@ -360,6 +360,17 @@ fn audit_table(audit: &Outcome<AuditScale>, out: &mut String) {
             figures.p95_ms
         ));
     }
+    for q in &audit.list_unmatched.by_query {
+        out.push_str(&format!(
+            "{:<36} {:>8} {:>8.2} {:>8.2} {:>8.2} {:>9.1}\n",
+            format!("list, none match: {}", q.query),
+            q.queries,
+            q.p50_ms,
+            q.p95_ms,
+            q.max_ms,
+            q.mean_rows
+        ));
+    }
     out.push_str(&format!(
         "verify: {} rows in {:.1} s, {:.0} rows/s\n",
         audit.verify.rows, audit.verify.seconds, audit.verify.rows_per_sec
