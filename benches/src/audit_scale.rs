@@ -28,6 +28,11 @@ use crate::gated::newest_seq;
 use crate::memory_secrets::MemorySecrets;
 use crate::stats::percentile;
 
+/// A kind of search: its name, and how to draw one query's text.
+type SearchKind = (&'static str, fn(&mut Synthetic) -> String);
+/// A kind of listing: its name, and how to draw one query's filter.
+type ListKind = (&'static str, fn(&mut Synthetic) -> AuditFilter);
+
 /// Events per `append_all` transaction while filling.
 pub const BATCH: usize = 10_000;
 
@@ -224,7 +229,7 @@ async fn searches(
 ) -> Result<Family, BoxError> {
     let mut by_query = Vec::new();
     let mut all = Vec::new();
-    let kinds: [(&'static str, fn(&mut Synthetic) -> String); 5] = [
+    let kinds: [SearchKind; 5] = [
         ("one word", |s| s.word()),
         ("two words", |s| format!("{} {}", s.word(), s.word())),
         ("a server's name", |s| SERVERS[s.server()].to_owned()),
@@ -257,7 +262,7 @@ async fn listings(
     synthetic: &mut Synthetic,
     n: usize,
 ) -> Result<Family, BoxError> {
-    let kinds: [(&'static str, fn(&mut Synthetic) -> AuditFilter); 4] = [
+    let kinds: [ListKind; 4] = [
         ("server and tool", |s| {
             let server = s.server();
             AuditFilter {
@@ -289,7 +294,7 @@ async fn timed_listings(
     audit: &AuditLog,
     synthetic: &mut Synthetic,
     n: usize,
-    kinds: &[(&'static str, fn(&mut Synthetic) -> AuditFilter)],
+    kinds: &[ListKind],
 ) -> Result<Family, BoxError> {
     let mut by_query = Vec::new();
     let mut all = Vec::new();
@@ -318,7 +323,7 @@ async fn unmatched_listings(
     synthetic: &mut Synthetic,
     n: usize,
 ) -> Result<Family, BoxError> {
-    let kinds: [(&'static str, fn(&mut Synthetic) -> AuditFilter); 2] = [
+    let kinds: [ListKind; 2] = [
         ("server + another's tool", |s| {
             let server = s.server();
             AuditFilter {

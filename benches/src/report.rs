@@ -337,13 +337,13 @@ fn audit_table(audit: &Outcome<AuditScale>, out: &mut String) {
         None => out.push_str(" (reused)\n\n"),
     }
     out.push_str(&format!(
-        "{:<36} {:>8} {:>8} {:>8} {:>8} {:>9}\n",
+        "{:<42} {:>8} {:>8} {:>8} {:>8} {:>9}\n",
         "query (limit 100)", "queries", "p50 ms", "p95 ms", "max ms", "rows/q"
     ));
     for (family, figures) in [("search", &audit.search), ("list", &audit.list)] {
         for q in &figures.by_query {
             out.push_str(&format!(
-                "{:<36} {:>8} {:>8.2} {:>8.2} {:>8.2} {:>9.1}\n",
+                "{:<42} {:>8} {:>8.2} {:>8.2} {:>8.2} {:>9.1}\n",
                 format!("{family}: {}", q.query),
                 q.queries,
                 q.p50_ms,
@@ -353,7 +353,7 @@ fn audit_table(audit: &Outcome<AuditScale>, out: &mut String) {
             ));
         }
         out.push_str(&format!(
-            "{:<36} {:>8} {:>8.2} {:>8.2}\n",
+            "{:<42} {:>8} {:>8.2} {:>8.2}\n",
             format!("{family}: all"),
             figures.queries,
             figures.p50_ms,
@@ -362,7 +362,7 @@ fn audit_table(audit: &Outcome<AuditScale>, out: &mut String) {
     }
     for q in &audit.list_unmatched.by_query {
         out.push_str(&format!(
-            "{:<36} {:>8} {:>8.2} {:>8.2} {:>8.2} {:>9.1}\n",
+            "{:<42} {:>8} {:>8.2} {:>8.2} {:>8.2} {:>9.1}\n",
             format!("list, none match: {}", q.query),
             q.queries,
             q.p50_ms,
