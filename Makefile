@@ -81,10 +81,16 @@ conformance: app
 	@echo "==> MCP conformance suite (client scenarios)"
 	GATEHOUSE_BIN=$(TARGET_DIR)/debug/gatehouse tests/conformance/run.sh
 
-## bench: the tools/call round-trip benchmark (docs/performance.md); not part of `make test`.
+## bench: the benchmark (docs/performance.md); not part of `make test`. BENCH_ARGS passes options,
+## e.g. `make bench BENCH_ARGS="--audit-rows 20000"` for a quick run.
+BENCH_ARGS ?=
 bench:
-	cd benches/ts-client && npm ci --no-audit --no-fund
-	$(CARGO) run --release -p gatehouse-bench
+	@if [ ! -f benches/ts-client/node_modules/.package-lock.json ] || [ benches/ts-client/package-lock.json -nt benches/ts-client/node_modules/.package-lock.json ]; then \
+		echo "==> npm ci (benches/ts-client)"; cd benches/ts-client && npm ci --no-audit --no-fund; \
+	else echo "==> benches/ts-client/node_modules up to date"; fi
+	@echo "==> release build of gatehouse-bench and gatehouse-bench-echo"
+	$(CARGO) build --release -p gatehouse-bench --bins
+	$(TARGET_DIR)/release/gatehouse-bench $(BENCH_ARGS)
 
 ## e2e: the real window under Xvfb, driven by tauri-driver + WebKitWebDriver.
 e2e: app

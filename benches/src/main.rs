@@ -1,12 +1,28 @@
-//! `gatehouse-bench`: the round trip of `tools/call` against a minimal echo MCP server
-//! (`gatehouse-bench-echo`) over stdio, through the raw pipe, through `crates/mcp` and through the
-//! official TypeScript SDK client, in one run. Calls are sequential, one in flight at a time, so
-//! each sample is one round trip's latency. See docs/performance.md.
+//! `gatehouse-bench`: what a `tools/call` costs against a minimal echo MCP server
+//! (`gatehouse-bench-echo`) over stdio, through the raw pipe, through `crates/mcp`, through the
+//! host's gate (policy + audit) and through the official TypeScript SDK client, and what the
+//! audit log costs at scale. Sections (`--section`, all by default):
+//!
+//! - `latency`: sequential calls, one in flight at a time: each sample one round trip, with the
+//!   client process's CPU time per call;
+//! - `pipelined`: windows of 64 calls in flight at once on one connection;
+//! - `concurrent`: audited calls through the gate from 8 callers at once;
+//! - `gate-steps`: each step of a gated call timed on its own;
+//! - `audit`: searches, filtered listings and `verify` over a log of `--audit-rows` rows.
+//!
+//! See docs/performance.md.
 
+mod audit_scale;
+mod cpu;
 mod engine;
+mod gate_steps;
+mod gated;
+mod memory_secrets;
 mod raw;
 mod report;
 mod stats;
+mod targets;
+mod timed;
 mod ts;
 
 use std::path::{Path, PathBuf};
@@ -14,16 +30,22 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use report::{Kind, Outcome, Report, Row};
+use report::{
+    Concurrent, GateSteps, Kind, Outcome, Pipelined, Report, Row, Sections, ThroughputRow,
+};
 use stats::{Samples, Summary};
 
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
-/// Measures tools/call round trips over stdio: raw pipe, crates/mcp, TypeScript SDK.
+/// Measures tools/call over stdio (raw pipe, crates/mcp, the gate, TypeScript SDK) and the audit
+/// log at scale.
 #[derive(Debug, Parser)]
 #[command(name = "gatehouse-bench", version)]
 struct Args {
-    /// Timed calls per client.
+    /// Sections to run (repeatable) [default: all].
+    #[arg(long, value_enum)]
+    section: Vec<Section>,
+    /// Timed sequential calls per client (and timed runs of each gate step).
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..))]
     calls: u32,
     /// Untimed calls per client before timing starts (JIT, caches, allocator).
@@ -54,6 +76,38 @@ struct Args {
     /// runtime.
     #[arg(long, value_enum, default_value_t = RuntimeMode::Worker)]
     runtime: RuntimeMode,
+    /// Pipelined: timed calls per client (rounded up to whole windows).
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(1..))]
+    pipelined_calls: u32,
+    /// Pipelined: calls in flight at once on the connection.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=64))]
+    window: u32,
+    /// Concurrent: callers calling through the gate at once.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=256))]
+    callers: u32,
+    /// Concurrent: timed calls per caller.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    concurrent_calls: u32,
+    /// Audit: rows in the log searched, listed and verified.
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    audit_rows: u64,
+    /// Audit: queries of each kind.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..))]
+    audit_queries: u32,
+    /// Audit: a data directory to fill and keep, or to reuse (topped up to --audit-rows)
+    /// [default: a temporary one].
+    #[arg(long)]
+    audit_dir: Option<PathBuf>,
+}
+
+/// The parts of the benchmark; see the crate docs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Section {
+    Latency,
+    Pipelined,
+    Concurrent,
+    GateSteps,
+    Audit,
 }
 
 /// Where the async clients run; see `--runtime`.
@@ -74,9 +128,10 @@ impl RuntimeMode {
     }
 
     /// Runs one client's loop where this mode says.
-    fn run<F>(self, runtime: &tokio::runtime::Runtime, client: F) -> Result<Samples, BoxError>
+    fn run<F, T>(self, runtime: &tokio::runtime::Runtime, client: F) -> Result<T, BoxError>
     where
-        F: Future<Output = Result<Samples, BoxError>> + Send + 'static,
+        F: Future<Output = Result<T, BoxError>> + Send + 'static,
+        T: Send + 'static,
     {
         match self {
             RuntimeMode::Worker => runtime
@@ -102,11 +157,7 @@ fn main() -> ExitCode {
             } else {
                 print!("{}", report.table());
             }
-            let failed = report
-                .rows
-                .iter()
-                .any(|r| matches!(r.outcome, Outcome::Failed { .. }));
-            if failed {
+            if report.failed() {
                 ExitCode::FAILURE
             } else {
                 ExitCode::SUCCESS
@@ -126,7 +177,7 @@ fn run(args: &Args) -> Result<Report, BoxError> {
     };
     if !echo.is_file() {
         return Err(format!(
-            "the echo server is missing at {}: build it with `cargo build --release -p gatehouse-bench`",
+            "the echo server is missing at {}: build it with `cargo build --release -p gatehouse-bench` (or run `make bench`)",
             echo.display()
         )
         .into());
@@ -147,62 +198,198 @@ fn run(args: &Args) -> Result<Report, BoxError> {
             eprintln!("running {what}…");
         }
     };
-
+    let section = |s: Section| args.section.is_empty() || args.section.contains(&s);
     let wanted = |kind: Kind| args.only.is_empty() || args.only.contains(&kind);
-    let mut rows = Vec::new();
-    if wanted(Kind::RawPipe) {
-        progress("the raw pipe");
-        let result = raw::blocking(&echo, calls, warmup);
-        rows.push(row(Kind::RawPipe, "raw pipe (blocking std)", result));
+    let mode = args.runtime;
+    let windows = ts::Windows {
+        calls: args.pipelined_calls as usize,
+        window: args.window as usize,
+    };
+
+    let mut sections = Sections::default();
+    let mut ts_pipelined = None;
+    if section(Section::Latency) {
+        if wanted(Kind::RawPipe) {
+            progress("the raw pipe");
+            let result = raw::blocking(&echo, calls, warmup);
+            sections
+                .rows
+                .push(row(Kind::RawPipe, "raw pipe (blocking std)", result));
+        }
+        if wanted(Kind::RawTokio) {
+            progress("the raw pipe on tokio");
+            let result = mode.run(&runtime, raw::tokio_pipes(echo.clone(), calls, warmup));
+            sections
+                .rows
+                .push(row(Kind::RawTokio, "raw pipe (tokio)", result));
+        }
+        if wanted(Kind::GatehouseMcp) {
+            progress("crates/mcp");
+            let result = mode.run(&runtime, engine::sequential(echo.clone(), calls, warmup));
+            sections.rows.push(row(
+                Kind::GatehouseMcp,
+                "crates/mcp (gatehouse-mcp)",
+                result,
+            ));
+        }
+        if wanted(Kind::Gated) {
+            progress("crates/mcp through the gate");
+            let result = mode.run(&runtime, gated::sequential(echo.clone(), calls, warmup));
+            sections.rows.push(row(
+                Kind::Gated,
+                "crates/host gate (policy + audit)",
+                result,
+            ));
+        }
     }
-    if wanted(Kind::RawTokio) {
-        progress("the raw pipe on tokio");
-        let result = (args.runtime).run(&runtime, raw::tokio_pipes(echo.clone(), calls, warmup));
-        rows.push(row(Kind::RawTokio, "raw pipe (tokio)", result));
+    let ts_in_pipelined = section(Section::Pipelined) && wanted(Kind::TsSdk);
+    if (section(Section::Latency) || ts_in_pipelined) && wanted(Kind::TsSdk) {
+        let latency_calls = if section(Section::Latency) { calls } else { 0 };
+        let (ts_row, pipelined) = ts_run(
+            args,
+            &echo,
+            latency_calls,
+            warmup,
+            ts_in_pipelined.then_some(windows),
+            &progress,
+        );
+        if section(Section::Latency) {
+            sections.rows.push(ts_row);
+        }
+        ts_pipelined = pipelined;
     }
-    if wanted(Kind::GatehouseMcp) {
-        progress("crates/mcp");
-        let result = (args.runtime).run(&runtime, engine::run(echo.clone(), calls, warmup));
-        rows.push(row(
-            Kind::GatehouseMcp,
-            "crates/mcp (gatehouse-mcp)",
-            result,
-        ));
+
+    if section(Section::Pipelined) {
+        let mut rows = Vec::new();
+        if wanted(Kind::GatehouseMcp) {
+            progress("crates/mcp, pipelined");
+            let result = mode.run(
+                &runtime,
+                engine::pipelined(echo.clone(), windows.calls, windows.window, warmup),
+            );
+            rows.push(ThroughputRow {
+                kind: Kind::GatehouseMcp,
+                label: "crates/mcp (gatehouse-mcp)".into(),
+                outcome: Outcome::from_result(result),
+            });
+        }
+        if let Some(ts) = ts_pipelined {
+            rows.push(ts);
+        }
+        sections.pipelined = Some(Pipelined {
+            window: windows.window,
+            rows,
+        });
     }
-    if wanted(Kind::TsSdk) {
-        rows.push(ts_row(args, &echo, calls, warmup, &progress));
+
+    if section(Section::Concurrent) {
+        let callers = args.callers as usize;
+        progress(&format!("{callers} callers through the gate"));
+        let result = mode.run(
+            &runtime,
+            gated::concurrent(
+                echo.clone(),
+                callers,
+                args.concurrent_calls as usize,
+                (warmup / callers).max(1),
+            ),
+        );
+        sections.concurrent = Some(Concurrent {
+            callers,
+            outcome: summarised(result),
+        });
+    }
+
+    if section(Section::GateSteps) {
+        progress("each step of the gate");
+        let result = mode.run(&runtime, gate_steps::measure(echo.clone(), calls));
+        sections.gate_steps = Some(Outcome::from_result(result.map(|steps| {
+            let gate_p50_sum_us = steps.iter().filter(|s| s.gate).map(|s| s.p50_us).sum();
+            GateSteps {
+                steps,
+                gate_p50_sum_us,
+            }
+        })));
+    }
+
+    if section(Section::Audit) {
+        progress(&format!("the audit log at {} rows", args.audit_rows));
+        let options = audit_scale::Options {
+            rows: args.audit_rows,
+            queries: args.audit_queries as usize,
+            dir: args.audit_dir.clone(),
+            progress: !args.json,
+        };
+        let result = mode.run(&runtime, audit_scale::run(options));
+        sections.audit = Some(Outcome::from_result(result));
     }
     runtime.shutdown_background();
 
-    Ok(Report::new(calls, warmup, args.runtime.describe(), rows))
+    Ok(Report::new(
+        calls,
+        warmup,
+        args.runtime.describe(),
+        sections,
+    ))
 }
 
-/// The TS SDK client's row: run, skipped on request, or failed with the reason.
-fn ts_row(args: &Args, echo: &Path, calls: usize, warmup: usize, progress: &dyn Fn(&str)) -> Row {
+/// The TS SDK client's sequential row and its pipelined row (if asked for): run, skipped on
+/// request, or failed with the reason.
+fn ts_run(
+    args: &Args,
+    echo: &Path,
+    calls: usize,
+    warmup: usize,
+    windows: Option<ts::Windows>,
+    progress: &dyn Fn(&str),
+) -> (Row, Option<ThroughputRow>) {
     let label = format!("TS SDK {} (node)", ts::PINNED_SDK);
+    let pipelined_row = |label: &str, outcome| ThroughputRow {
+        kind: Kind::TsSdk,
+        label: label.to_owned(),
+        outcome,
+    };
     if args.skip_ts {
-        return Row {
+        let reason = "--skip-ts".to_owned();
+        let sequential = Row {
             kind: Kind::TsSdk,
-            label,
+            label: label.clone(),
             outcome: Outcome::Skipped {
-                reason: "--skip-ts".to_owned(),
+                reason: reason.clone(),
             },
             overhead_p50_us: None,
         };
+        let pipelined = windows.map(|_| pipelined_row(&label, Outcome::Skipped { reason }));
+        return (sequential, pipelined);
     }
     progress("the TypeScript SDK client");
     let dir = args.ts_dir.clone().unwrap_or_else(ts::default_dir);
-    let result = ts::run(&args.node, &dir, echo, calls, warmup);
-    let label = match &result {
-        Ok(run) => format!("TS SDK {} (node)", run.sdk),
-        Err(_) => label,
-    };
-    row(Kind::TsSdk, &label, result.map(|run| run.samples))
+    match ts::run(&args.node, &dir, echo, calls, warmup, windows) {
+        Ok(run) => {
+            let label = format!("TS SDK {} (node)", run.sdk);
+            let pipelined = run
+                .pipelined
+                .map(|t| pipelined_row(&label, Outcome::Measured(t)));
+            (row(Kind::TsSdk, &label, Ok(run.samples)), pipelined)
+        }
+        Err(e) => {
+            let error = e.to_string();
+            let pipelined = windows.map(|_| {
+                pipelined_row(
+                    &label,
+                    Outcome::Failed {
+                        error: error.clone(),
+                    },
+                )
+            });
+            (row(Kind::TsSdk, &label, Err(error.into())), pipelined)
+        }
+    }
 }
 
-/// A row from a client's run: its summary, or why it failed.
-fn row(kind: Kind, label: &str, result: Result<Samples, BoxError>) -> Row {
-    let outcome = match result {
+/// A summary of samples, or why there is none.
+fn summarised(result: Result<Samples, BoxError>) -> Outcome {
+    match result {
         Ok(samples) => match Summary::of(&samples) {
             Some(summary) => Outcome::Measured(summary),
             None => Outcome::Failed {
@@ -212,11 +399,15 @@ fn row(kind: Kind, label: &str, result: Result<Samples, BoxError>) -> Row {
         Err(e) => Outcome::Failed {
             error: e.to_string(),
         },
-    };
+    }
+}
+
+/// A row from a client's run: its summary, or why it failed.
+fn row(kind: Kind, label: &str, result: Result<Samples, BoxError>) -> Row {
     Row {
         kind,
         label: label.to_owned(),
-        outcome,
+        outcome: summarised(result),
         overhead_p50_us: None,
     }
 }

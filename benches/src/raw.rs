@@ -16,6 +16,7 @@ use serde::de::IgnoredAny;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 
 use crate::BoxError;
+use crate::cpu::CpuClock;
 use crate::stats::Samples;
 
 const INITIALIZE: &str = concat!(
@@ -88,6 +89,7 @@ pub fn blocking(echo: &Path, calls: usize, warmup: usize) -> Result<Samples, Box
         one(id)?;
     }
     let mut samples = Samples::with_capacity(calls);
+    let cpu = CpuClock::now()?;
     let started = Instant::now();
     for _ in 0..calls {
         id += 1;
@@ -96,6 +98,7 @@ pub fn blocking(echo: &Path, calls: usize, warmup: usize) -> Result<Samples, Box
         samples.push(t0.elapsed());
     }
     samples.elapsed = started.elapsed();
+    samples.cpu = Some(cpu.elapsed()?);
 
     drop(stdin);
     child.wait()?;
@@ -132,8 +135,10 @@ pub async fn tokio_pipes(echo: PathBuf, calls: usize, warmup: usize) -> Result<S
     let mut id = 0;
     let mut samples = Samples::with_capacity(calls);
     let mut started = Instant::now();
+    let mut cpu = CpuClock::now()?;
     for n in 0..warmup + calls {
         if n == warmup {
+            cpu = CpuClock::now()?;
             started = Instant::now();
         }
         id += 1;
@@ -147,6 +152,7 @@ pub async fn tokio_pipes(echo: PathBuf, calls: usize, warmup: usize) -> Result<S
         }
     }
     samples.elapsed = started.elapsed();
+    samples.cpu = Some(cpu.elapsed()?);
 
     drop(stdin);
     child.wait().await?;

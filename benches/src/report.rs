@@ -1,17 +1,14 @@
-//! The results table, the two targets from the issue, and the same as JSON for machines.
-//!
-//! Targets: our engine's p50 is at most 50 µs above the raw pipe's, and it makes at least 5× the
-//! TS SDK client's calls/s. A target whose inputs were not measured is reported as such, never
-//! as met.
+//! What a run reports, section by section, as a human-readable table or as one JSON object:
+//! sequential latency (with CPU per call), pipelined throughput, concurrent audited calls,
+//! where the gate's time goes, the audit log at scale, and the targets ([`crate::targets`]).
+//! A section that was not run is absent; a client that could not run says why.
 
 use serde::Serialize;
 
-use crate::stats::Summary;
-
-/// The p50 overhead over the raw pipe the engine may add, in µs.
-pub const MAX_OVERHEAD_US: f64 = 50.0;
-/// How many times the TS client's calls/s the engine must reach.
-pub const MIN_SPEEDUP: f64 = 5.0;
+use crate::audit_scale::AuditScale;
+use crate::gate_steps::Step;
+use crate::stats::{Summary, Throughput};
+use crate::targets::{self, Target};
 
 /// Which client a row measures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
@@ -23,19 +20,53 @@ pub enum Kind {
     RawTokio,
     /// `gatehouse_mcp::Client`.
     GatehouseMcp,
+    /// `gatehouse_mcp::Client` through the host's gate: policy and committed audit rows.
+    Gated,
     /// The official TypeScript SDK `Client`.
     TsSdk,
 }
 
-/// One client's outcome.
+/// One measurement's outcome.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "snake_case", tag = "status")]
-pub enum Outcome {
-    Measured(Summary),
+pub enum Outcome<T = Summary> {
+    Measured(T),
     Skipped { reason: String },
     Failed { error: String },
 }
 
+impl<T> Outcome<T> {
+    pub fn from_result<E: std::fmt::Display>(result: Result<T, E>) -> Self {
+        match result {
+            Ok(value) => Outcome::Measured(value),
+            Err(e) => Outcome::Failed {
+                error: e.to_string(),
+            },
+        }
+    }
+
+    pub fn measured(&self) -> Option<&T> {
+        match self {
+            Outcome::Measured(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    pub fn failed(&self) -> bool {
+        matches!(self, Outcome::Failed { .. })
+    }
+
+    /// The line shown instead of figures, or `None` when measured.
+    fn note(&self) -> Option<String> {
+        match self {
+            Outcome::Measured(_) => None,
+            Outcome::Skipped { reason } => Some(format!("skipped: {reason}")),
+            Outcome::Failed { error } => Some(format!("FAILED: {error}")),
+        }
+    }
+}
+
+/// A client's sequential run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Row {
     pub kind: Kind,
@@ -47,13 +78,35 @@ pub struct Row {
     pub overhead_p50_us: Option<f64>,
 }
 
-/// Whether a target is met.
+/// A client's run with calls in flight together.
 #[derive(Debug, Clone, Serialize)]
-pub struct Target {
-    pub name: &'static str,
-    /// `None` when it could not be measured.
-    pub met: Option<bool>,
-    pub detail: String,
+pub struct ThroughputRow {
+    pub kind: Kind,
+    pub label: String,
+    #[serde(flatten)]
+    pub outcome: Outcome<Throughput>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Pipelined {
+    /// Calls in flight at once on one connection.
+    pub window: usize,
+    pub rows: Vec<ThroughputRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Concurrent {
+    /// Tasks calling through the gate at once, on one connection.
+    pub callers: usize,
+    #[serde(flatten)]
+    pub outcome: Outcome,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct GateSteps {
+    pub steps: Vec<Step>,
+    /// The sum of the gate's own steps' p50s.
+    pub gate_p50_sum_us: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -63,21 +116,40 @@ pub struct Report {
     pub cores: usize,
     pub load_average: Option<String>,
     pub runtime: &'static str,
+    /// Sequential latency; empty when the section was not run.
     pub rows: Vec<Row>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pipelined: Option<Pipelined>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub concurrent: Option<Concurrent>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gate_steps: Option<Outcome<GateSteps>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub audit: Option<Outcome<AuditScale>>,
     pub targets: Vec<Target>,
 }
 
+/// The sections' results, before overheads and targets are worked out.
+#[derive(Debug, Default)]
+pub struct Sections {
+    pub rows: Vec<Row>,
+    pub pipelined: Option<Pipelined>,
+    pub concurrent: Option<Concurrent>,
+    pub gate_steps: Option<Outcome<GateSteps>>,
+    pub audit: Option<Outcome<AuditScale>>,
+}
+
 impl Report {
-    /// Fills in overheads and targets from the measured rows.
-    pub fn new(calls: usize, warmup: usize, runtime: &'static str, mut rows: Vec<Row>) -> Report {
+    /// Fills in overheads and targets from the measured sections.
+    pub fn new(calls: usize, warmup: usize, runtime: &'static str, sections: Sections) -> Report {
+        let mut rows = sections.rows;
         let raw_p50 = summary(&rows, Kind::RawPipe).map(|s| s.p50_us);
         for row in &mut rows {
             if let (Outcome::Measured(s), Some(raw)) = (&row.outcome, raw_p50) {
                 row.overhead_p50_us = (row.kind != Kind::RawPipe).then_some(s.p50_us - raw);
             }
         }
-        let targets = vec![overhead_target(&rows), speedup_target(&rows)];
-        Report {
+        let mut report = Report {
             calls,
             warmup,
             cores: std::thread::available_parallelism().map_or(0, usize::from),
@@ -86,44 +158,50 @@ impl Report {
                 .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" ")),
             runtime,
             rows,
-            targets,
-        }
+            pipelined: sections.pipelined,
+            concurrent: sections.concurrent,
+            gate_steps: sections.gate_steps,
+            audit: sections.audit,
+            targets: Vec::new(),
+        };
+        report.targets = targets::judge(&report);
+        report
     }
 
-    /// The human-readable table and target lines.
+    /// Whether any measurement failed (the run then exits 1).
+    pub fn failed(&self) -> bool {
+        self.rows.iter().any(|r| r.outcome.failed())
+            || self
+                .pipelined
+                .as_ref()
+                .is_some_and(|p| p.rows.iter().any(|r| r.outcome.failed()))
+            || self.concurrent.as_ref().is_some_and(|c| c.outcome.failed())
+            || self.gate_steps.as_ref().is_some_and(Outcome::failed)
+            || self.audit.as_ref().is_some_and(Outcome::failed)
+    }
+
+    /// The human-readable tables and target lines.
     pub fn table(&self) -> String {
         let mut out = format!(
-            "tools/call round trips over stdio, sequential (one in flight): {} calls after {} warm-up\n\
-             machine: {} cores, load average {}; async clients on tokio {}\n\n",
-            self.calls,
-            self.warmup,
+            "machine: {} cores, load average {}; async clients on tokio {}\n",
             self.cores,
             self.load_average.as_deref().unwrap_or("unknown"),
             self.runtime,
         );
-        out.push_str(&format!(
-            "{:<28} {:>9} {:>9} {:>9} {:>10} {:>13}\n",
-            "client", "p50 µs", "p99 µs", "mean µs", "calls/s", "p50 overhead"
-        ));
-        for row in &self.rows {
-            match &row.outcome {
-                Outcome::Measured(s) => out.push_str(&format!(
-                    "{:<28} {:>9.1} {:>9.1} {:>9.1} {:>10.0} {:>13}\n",
-                    row.label,
-                    s.p50_us,
-                    s.p99_us,
-                    s.mean_us,
-                    s.calls_per_sec,
-                    row.overhead_p50_us
-                        .map_or("baseline".to_owned(), |o| format!("{o:+.1} µs")),
-                )),
-                Outcome::Skipped { reason } => {
-                    out.push_str(&format!("{:<28} skipped: {reason}\n", row.label));
-                }
-                Outcome::Failed { error } => {
-                    out.push_str(&format!("{:<28} FAILED: {error}\n", row.label));
-                }
-            }
+        if !self.rows.is_empty() {
+            self.latency_table(&mut out);
+        }
+        if let Some(pipelined) = &self.pipelined {
+            pipelined_table(pipelined, &mut out);
+        }
+        if let Some(concurrent) = &self.concurrent {
+            concurrent_table(concurrent, &mut out);
+        }
+        if let Some(steps) = &self.gate_steps {
+            steps_table(steps, &mut out);
+        }
+        if let Some(audit) = &self.audit {
+            audit_table(audit, &mut out);
         }
         out.push('\n');
         for target in &self.targets {
@@ -136,113 +214,172 @@ impl Report {
         }
         out
     }
-}
 
-fn summary(rows: &[Row], kind: Kind) -> Option<&Summary> {
-    rows.iter().find_map(|row| match &row.outcome {
-        Outcome::Measured(s) if row.kind == kind => Some(s),
-        _ => None,
-    })
-}
-
-fn overhead_target(rows: &[Row]) -> Target {
-    let name = "p50 overhead of crates/mcp over the raw pipe";
-    match (
-        summary(rows, Kind::GatehouseMcp),
-        summary(rows, Kind::RawPipe),
-    ) {
-        (Some(engine), Some(raw)) => {
-            let overhead = engine.p50_us - raw.p50_us;
-            Target {
-                name,
-                met: Some(overhead <= MAX_OVERHEAD_US),
-                detail: format!("{overhead:+.1} µs (target ≤ {MAX_OVERHEAD_US} µs)"),
+    fn latency_table(&self, out: &mut String) {
+        out.push_str(&format!(
+            "\nsequential tools/call round trips over stdio (one in flight): {} calls after {} warm-up\n\n",
+            self.calls, self.warmup
+        ));
+        out.push_str(&format!(
+            "{:<34} {:>8} {:>8} {:>8} {:>9} {:>11} {:>13}\n",
+            "client", "p50 µs", "p99 µs", "mean µs", "calls/s", "CPU µs/call", "p50 overhead"
+        ));
+        for row in &self.rows {
+            match (&row.outcome, row.outcome.note()) {
+                (Outcome::Measured(s), _) => out.push_str(&format!(
+                    "{:<34} {:>8.1} {:>8.1} {:>8.1} {:>9.0} {:>11} {:>13}\n",
+                    row.label,
+                    s.p50_us,
+                    s.p99_us,
+                    s.mean_us,
+                    s.calls_per_sec,
+                    cpu(s.cpu_us_per_call),
+                    row.overhead_p50_us
+                        .map_or("baseline".to_owned(), |o| format!("{o:+.1} µs")),
+                )),
+                (_, note) => {
+                    out.push_str(&format!("{:<34} {}\n", row.label, note.unwrap_or_default()))
+                }
             }
         }
-        _ => Target {
-            name,
-            met: None,
-            detail: "not measured".to_owned(),
-        },
     }
 }
 
-fn speedup_target(rows: &[Row]) -> Target {
-    let name = "calls/s of crates/mcp over the TS SDK client";
-    match (
-        summary(rows, Kind::GatehouseMcp),
-        summary(rows, Kind::TsSdk),
-    ) {
-        (Some(engine), Some(ts)) if ts.calls_per_sec > 0.0 => {
-            let ratio = engine.calls_per_sec / ts.calls_per_sec;
-            Target {
-                name,
-                met: Some(ratio >= MIN_SPEEDUP),
-                detail: format!(
-                    "{ratio:.2}× ({:.0} vs {:.0} calls/s; target ≥ {MIN_SPEEDUP}×)",
-                    engine.calls_per_sec, ts.calls_per_sec
-                ),
-            }
+fn cpu(us: Option<f64>) -> String {
+    us.map_or("?".to_owned(), |us| format!("{us:.1}"))
+}
+
+fn pipelined_table(pipelined: &Pipelined, out: &mut String) {
+    out.push_str(&format!(
+        "\npipelined: {} calls in flight at once on one connection (windows of {})\n\n",
+        pipelined.window, pipelined.window
+    ));
+    out.push_str(&format!(
+        "{:<34} {:>8} {:>10} {:>11}\n",
+        "client", "calls", "calls/s", "CPU µs/call"
+    ));
+    for row in &pipelined.rows {
+        match (&row.outcome, row.outcome.note()) {
+            (Outcome::Measured(t), _) => out.push_str(&format!(
+                "{:<34} {:>8} {:>10.0} {:>11}\n",
+                row.label,
+                t.calls,
+                t.calls_per_sec,
+                cpu(t.cpu_us_per_call)
+            )),
+            (_, note) => out.push_str(&format!("{:<34} {}\n", row.label, note.unwrap_or_default())),
         }
-        _ => Target {
-            name,
-            met: None,
-            detail: "not measured (the TS client was skipped or failed)".to_owned(),
-        },
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+fn concurrent_table(concurrent: &Concurrent, out: &mut String) {
+    out.push_str(&format!(
+        "\naudited calls through the gate from {} concurrent callers on one connection\n\n",
+        concurrent.callers
+    ));
+    match (&concurrent.outcome, concurrent.outcome.note()) {
+        (Outcome::Measured(s), _) => out.push_str(&format!(
+            "{} calls: {:.0} calls/s, p50 {:.1} µs, p99 {:.1} µs, CPU {} µs/call\n",
+            s.calls,
+            s.calls_per_sec,
+            s.p50_us,
+            s.p99_us,
+            cpu(s.cpu_us_per_call)
+        )),
+        (_, note) => out.push_str(&format!("{}\n", note.unwrap_or_default())),
+    }
+}
 
-    fn measured(kind: Kind, p50_us: f64, calls_per_sec: f64) -> Row {
-        Row {
-            kind,
-            label: format!("{kind:?}"),
-            outcome: Outcome::Measured(Summary {
-                calls: 10,
-                p50_us,
-                p99_us: p50_us * 2.0,
-                mean_us: p50_us,
-                max_us: p50_us * 3.0,
-                calls_per_sec,
-            }),
-            overhead_p50_us: None,
+fn steps_table(steps: &Outcome<GateSteps>, out: &mut String) {
+    out.push_str("\nwhere the gate's time goes: each step of one call, timed on its own\n\n");
+    let Outcome::Measured(steps) = steps else {
+        out.push_str(&format!("{}\n", steps.note().unwrap_or_default()));
+        return;
+    };
+    out.push_str(&format!(
+        "{:<40} {:>8} {:>8}\n",
+        "step", "p50 µs", "mean µs"
+    ));
+    for step in &steps.steps {
+        let label = if step.gate {
+            step.step.to_owned()
+        } else {
+            format!("({})", step.step)
+        };
+        out.push_str(&format!(
+            "{:<40} {:>8.1} {:>8.1}\n",
+            label, step.p50_us, step.mean_us
+        ));
+    }
+    out.push_str(&format!(
+        "{:<40} {:>8.1}\n",
+        "the gate's steps together", steps.gate_p50_sum_us
+    ));
+}
+
+fn audit_table(audit: &Outcome<AuditScale>, out: &mut String) {
+    let Outcome::Measured(audit) = audit else {
+        out.push_str(&format!(
+            "\nthe audit log at scale\n{}\n",
+            audit.note().unwrap_or_default()
+        ));
+        return;
+    };
+    out.push_str(&format!(
+        "\nthe audit log at scale: {} rows, {:.0} MiB with its WAL",
+        audit.rows, audit.database_mib
+    ));
+    match audit.append_rows_per_sec {
+        Some(rate) => out.push_str(&format!(
+            "; {} rows appended at {rate:.0} rows/s\n\n",
+            audit.written
+        )),
+        None => out.push_str(" (reused)\n\n"),
+    }
+    out.push_str(&format!(
+        "{:<42} {:>8} {:>8} {:>8} {:>8} {:>9}\n",
+        "query (limit 100)", "queries", "p50 ms", "p95 ms", "max ms", "rows/q"
+    ));
+    for (family, figures) in [("search", &audit.search), ("list", &audit.list)] {
+        for q in &figures.by_query {
+            out.push_str(&format!(
+                "{:<42} {:>8} {:>8.2} {:>8.2} {:>8.2} {:>9.1}\n",
+                format!("{family}: {}", q.query),
+                q.queries,
+                q.p50_ms,
+                q.p95_ms,
+                q.max_ms,
+                q.mean_rows
+            ));
         }
+        out.push_str(&format!(
+            "{:<42} {:>8} {:>8.2} {:>8.2}\n",
+            format!("{family}: all"),
+            figures.queries,
+            figures.p50_ms,
+            figures.p95_ms
+        ));
     }
+    for q in &audit.list_unmatched.by_query {
+        out.push_str(&format!(
+            "{:<42} {:>8} {:>8.2} {:>8.2} {:>8.2} {:>9.1}\n",
+            format!("list, none match: {}", q.query),
+            q.queries,
+            q.p50_ms,
+            q.p95_ms,
+            q.max_ms,
+            q.mean_rows
+        ));
+    }
+    out.push_str(&format!(
+        "verify: {} rows in {:.1} s, {:.0} rows/s\n",
+        audit.verify.rows, audit.verify.seconds, audit.verify.rows_per_sec
+    ));
+}
 
-    #[test]
-    fn judges_both_targets_from_the_measured_rows() {
-        let rows = vec![
-            measured(Kind::RawPipe, 10.0, 90_000.0),
-            measured(Kind::GatehouseMcp, 40.0, 25_000.0),
-            measured(Kind::TsSdk, 100.0, 10_000.0),
-        ];
-        let report = Report::new(10, 0, "multi-thread", rows);
-        assert_eq!(report.rows[0].overhead_p50_us, None, "the baseline");
-        assert_eq!(report.rows[1].overhead_p50_us, Some(30.0));
-        assert_eq!(report.targets[0].met, Some(true), "30 µs ≤ 50 µs");
-        assert_eq!(report.targets[1].met, Some(false), "2.5× < 5×");
-        assert!(report.table().contains("✗"));
-    }
-
-    #[test]
-    fn a_skipped_client_leaves_its_target_unjudged() {
-        let mut rows = vec![
-            measured(Kind::RawPipe, 10.0, 90_000.0),
-            measured(Kind::GatehouseMcp, 20.0, 50_000.0),
-        ];
-        rows.push(Row {
-            kind: Kind::TsSdk,
-            label: "ts".to_owned(),
-            outcome: Outcome::Skipped {
-                reason: "--skip-ts".to_owned(),
-            },
-            overhead_p50_us: None,
-        });
-        let report = Report::new(10, 0, "multi-thread", rows);
-        assert_eq!(report.targets[1].met, None);
-        assert!(report.table().contains("skipped: --skip-ts"));
-    }
+/// The measured summary of a sequential client, if any.
+pub fn summary(rows: &[Row], kind: Kind) -> Option<&Summary> {
+    rows.iter()
+        .find(|row| row.kind == kind)
+        .and_then(|row| row.outcome.measured())
 }

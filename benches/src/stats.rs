@@ -1,4 +1,5 @@
-//! Per-call latency samples and what is reported from them: p50, p99, mean and calls/s.
+//! Per-call latency samples and what is reported from them: p50, p99, mean, calls/s and the
+//! client's CPU time per call.
 
 use std::time::Duration;
 
@@ -11,6 +12,8 @@ pub struct Samples {
     pub latencies_ns: Vec<u64>,
     /// Wall time of the whole timed loop (the calls back to back).
     pub elapsed: Duration,
+    /// The client process's CPU time (user + system) over the timed loop, if measured.
+    pub cpu: Option<Duration>,
 }
 
 impl Samples {
@@ -18,6 +21,7 @@ impl Samples {
         Self {
             latencies_ns: Vec::with_capacity(calls),
             elapsed: Duration::ZERO,
+            cpu: None,
         }
     }
 
@@ -37,6 +41,9 @@ pub struct Summary {
     pub mean_us: f64,
     pub max_us: f64,
     pub calls_per_sec: f64,
+    /// The client's CPU time per call (user + system), in µs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_us_per_call: Option<f64>,
 }
 
 impl Summary {
@@ -62,12 +69,38 @@ impl Summary {
             } else {
                 0.0
             },
+            cpu_us_per_call: samples
+                .cpu
+                .and_then(|cpu| crate::cpu::per_call_us(cpu, sorted.len())),
         })
     }
 }
 
+/// A run measured as a whole rather than call by call (calls in flight together): how many
+/// calls, over how long, and the client's CPU time.
+#[derive(Debug, Clone, Serialize)]
+pub struct Throughput {
+    pub calls: usize,
+    pub elapsed_ms: f64,
+    pub calls_per_sec: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_us_per_call: Option<f64>,
+}
+
+impl Throughput {
+    pub fn of(calls: usize, elapsed: Duration, cpu: Option<Duration>) -> Throughput {
+        let secs = elapsed.as_secs_f64();
+        Throughput {
+            calls,
+            elapsed_ms: secs * 1e3,
+            calls_per_sec: if secs > 0.0 { calls as f64 / secs } else { 0.0 },
+            cpu_us_per_call: cpu.and_then(|cpu| crate::cpu::per_call_us(cpu, calls)),
+        }
+    }
+}
+
 /// The nearest-rank percentile of sorted, non-empty samples.
-fn percentile(sorted: &[u64], p: f64) -> u64 {
+pub fn percentile(sorted: &[u64], p: f64) -> u64 {
     let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
     let index = rank.clamp(1, sorted.len()) - 1;
     sorted.get(index).copied().unwrap_or_default()
@@ -90,6 +123,7 @@ mod tests {
         let samples = Samples {
             latencies_ns: vec![3_000, 1_000, 2_000, 4_000],
             elapsed: Duration::from_millis(1),
+            cpu: Some(Duration::from_micros(100)),
         };
         let summary = Summary::of(&samples).expect("four samples");
         assert_eq!(summary.calls, 4);
@@ -97,6 +131,7 @@ mod tests {
         assert!((summary.p99_us - 4.0).abs() < 1e-9);
         assert!((summary.mean_us - 2.5).abs() < 1e-9);
         assert!((summary.calls_per_sec - 4_000.0).abs() < 1e-6);
+        assert_eq!(summary.cpu_us_per_call, Some(25.0));
         assert!(Summary::of(&Samples::with_capacity(0)).is_none());
     }
 }

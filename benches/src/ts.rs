@@ -1,6 +1,8 @@
 //! The official TypeScript SDK client: runs `node benches/ts-client/bench.mjs <echo> <calls>
-//! <warmup>`, which times its own calls with `process.hrtime.bigint()` and prints one JSON line
-//! with every sample. A missing `node` or SDK is reported as such, with the command that fixes it.
+//! <warmup> [<pipelined> <window>]`, which times its own calls with `process.hrtime.bigint()`,
+//! takes its CPU time with `process.cpuUsage()`, and prints one JSON line with every sample (and
+//! the pipelined run, if asked for). A missing `node` or SDK is reported as such, with the
+//! command that fixes it.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -9,7 +11,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::BoxError;
-use crate::stats::Samples;
+use crate::stats::{Samples, Throughput};
 
 /// The SDK version `benches/ts-client/package.json` pins.
 pub const PINNED_SDK: &str = "1.32.2";
@@ -25,12 +27,29 @@ struct Report {
     sdk: String,
     samples_ns: Vec<u64>,
     elapsed_ns: u64,
+    cpu_us: u64,
+    pipelined: Option<Pipelined>,
 }
 
-/// The measured samples and the SDK version that produced them.
+#[derive(Deserialize)]
+struct Pipelined {
+    calls: usize,
+    elapsed_ns: u64,
+    cpu_us: u64,
+}
+
+/// The measured samples, the pipelined run if one was asked for, and the SDK version.
 pub struct Run {
     pub samples: Samples,
+    pub pipelined: Option<Throughput>,
     pub sdk: String,
+}
+
+/// Calls in flight together: at least `calls`, in windows of `window`.
+#[derive(Debug, Clone, Copy)]
+pub struct Windows {
+    pub calls: usize,
+    pub window: usize,
 }
 
 /// Runs the Node client against the echo server.
@@ -40,6 +59,7 @@ pub fn run(
     echo: &Path,
     calls: usize,
     warmup: usize,
+    windows: Option<Windows>,
 ) -> Result<Run, BoxError> {
     let script = dir.join("bench.mjs");
     if !script.is_file() {
@@ -54,11 +74,18 @@ pub fn run(
         )
         .into());
     }
-    let output = Command::new(node)
+    let mut command = Command::new(node);
+    command
         .arg(&script)
         .arg(echo)
         .arg(calls.to_string())
-        .arg(warmup.to_string())
+        .arg(warmup.to_string());
+    if let Some(windows) = windows {
+        command
+            .arg(windows.calls.to_string())
+            .arg(windows.window.to_string());
+    }
+    let output = command
         .stdin(Stdio::null())
         .output()
         .map_err(|e| match e.kind() {
@@ -91,11 +118,22 @@ pub fn run(
         )
         .into());
     }
+    if windows.is_some() != report.pipelined.is_some() {
+        return Err("the TS client's report does not match the runs asked for".into());
+    }
     Ok(Run {
         samples: Samples {
             latencies_ns: report.samples_ns,
             elapsed: Duration::from_nanos(report.elapsed_ns),
+            cpu: Some(Duration::from_micros(report.cpu_us)),
         },
+        pipelined: report.pipelined.map(|p| {
+            Throughput::of(
+                p.calls,
+                Duration::from_nanos(p.elapsed_ns),
+                Some(Duration::from_micros(p.cpu_us)),
+            )
+        }),
         sdk: report.sdk,
     })
 }

@@ -1,6 +1,8 @@
-//! The benchmark end to end with a handful of calls: the echo server speaks enough MCP for every
-//! client, the JSON report carries every row and target, and a missing TS SDK is reported with
-//! the command that installs it. Timings are not checked: they depend on the machine.
+//! The benchmark end to end with a handful of calls and a small audit log: the echo server
+//! speaks enough MCP for every client, the JSON report carries every section, row and target,
+//! the gated runs leave an intact audit chain (the bench checks it and fails otherwise), a kept
+//! audit directory is reused, and a missing TS SDK is reported with the command that installs
+//! it. Timings are not checked: they depend on the machine.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -10,9 +12,28 @@ use serde_json::{Value, json};
 const BENCH: &str = env!("CARGO_BIN_EXE_gatehouse-bench");
 const ECHO: &str = env!("CARGO_BIN_EXE_gatehouse-bench-echo");
 
+/// Small counts, so the whole run takes a few seconds in a debug build.
+const TINY: [&str; 15] = [
+    "--calls",
+    "20",
+    "--warmup",
+    "2",
+    "--pipelined-calls",
+    "128",
+    "--concurrent-calls",
+    "5",
+    "--audit-rows",
+    "600",
+    "--audit-queries",
+    "3",
+    "--json",
+    "--echo",
+    ECHO,
+];
+
 fn bench(extra: &[&str]) -> (bool, Value) {
     let output = Command::new(BENCH)
-        .args(["--calls", "20", "--warmup", "2", "--json", "--echo", ECHO])
+        .args(TINY)
         .args(extra)
         .output()
         .expect("gatehouse-bench runs");
@@ -76,22 +97,94 @@ fn the_echo_server_answers_the_lifecycle_and_the_echo_tool() {
 }
 
 #[test]
-fn reports_every_client_and_both_targets_as_json() {
+fn reports_every_section_client_and_target_as_json() {
     let (ok, report) = bench(&["--skip-ts"]);
     assert!(ok, "a run without failures exits 0: {report}");
-    for kind in ["raw-pipe", "raw-tokio", "gatehouse-mcp"] {
+    for kind in ["raw-pipe", "raw-tokio", "gatehouse-mcp", "gated"] {
         let row = row(&report, kind);
         assert_eq!(row["status"], "measured", "{row}");
         assert_eq!(row["calls"], 20);
         assert!(row["p50_us"].as_f64().is_some_and(|p| p > 0.0), "{row}");
         assert!(row["calls_per_sec"].as_f64().is_some_and(|c| c > 0.0));
+        assert!(
+            row["cpu_us_per_call"].as_f64().is_some_and(|c| c >= 0.0),
+            "CPU per call is measured: {row}"
+        );
     }
     assert!(row(&report, "gatehouse-mcp")["overhead_p50_us"].is_number());
     assert_eq!(row(&report, "ts-sdk")["status"], "skipped");
+
+    let pipelined = &report["pipelined"];
+    assert_eq!(pipelined["window"], 64);
+    let engine = &pipelined["rows"][0];
+    assert_eq!(engine["kind"], "gatehouse-mcp");
+    assert_eq!(engine["calls"], 128, "two whole windows: {pipelined}");
+    assert_eq!(pipelined["rows"][1]["status"], "skipped");
+
+    let concurrent = &report["concurrent"];
+    assert_eq!(concurrent["callers"], 8);
+    assert_eq!(concurrent["status"], "measured", "{concurrent}");
+    assert_eq!(concurrent["calls"], 40, "8 callers × 5 calls");
+
+    let steps = report["gate_steps"]["steps"]
+        .as_array()
+        .expect("gate steps");
+    assert_eq!(steps.len(), 8, "{steps:?}");
+    assert!(
+        report["gate_steps"]["gate_p50_sum_us"]
+            .as_f64()
+            .is_some_and(|s| s > 0.0)
+    );
+
+    let audit = &report["audit"];
+    assert_eq!(audit["status"], "measured", "{audit}");
+    assert!(
+        audit["rows"]
+            .as_u64()
+            .is_some_and(|r| (600..603).contains(&r)),
+        "{audit}"
+    );
+    assert_eq!(
+        audit["verify"]["rows"], audit["rows"],
+        "verify covers every row"
+    );
+    assert_eq!(audit["search"]["queries"], 15, "5 kinds × 3");
+    assert_eq!(audit["list"]["queries"], 12, "4 kinds × 3");
+
     let targets = report["targets"].as_array().expect("targets");
-    assert_eq!(targets.len(), 2);
-    assert!(targets[0]["met"].is_boolean(), "the overhead is judged");
-    assert!(targets[1]["met"].is_null(), "no TS figures, no verdict");
+    assert_eq!(targets.len(), 8);
+    let met = |name: &str| {
+        targets
+            .iter()
+            .find(|t| t["name"] == name)
+            .map(|t| t["met"].clone())
+            .unwrap_or_else(|| panic!("no target {name}: {targets:?}"))
+    };
+    assert!(met("p50 overhead of crates/mcp over the raw pipe").is_boolean());
+    assert!(met("p50 the gate adds over crates/mcp").is_boolean());
+    assert!(met("CPU per call the gate adds").is_boolean());
+    assert!(met("p95 of audit searches").is_boolean());
+    assert!(
+        met("pipelined calls/s of crates/mcp over the TS SDK client").is_null(),
+        "no TS figures, no verdict"
+    );
+}
+
+#[test]
+fn sections_run_alone_and_a_kept_audit_directory_is_reused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let audit_dir = dir.path().display().to_string();
+    let only_audit = ["--section", "audit", "--audit-dir", &audit_dir, "--skip-ts"];
+    let (ok, first) = bench(&only_audit);
+    assert!(ok, "{first}");
+    assert_eq!(first["rows"], serde_json::json!([]), "no latency rows");
+    assert!(first.get("pipelined").is_none());
+    assert!(first["audit"]["written"].as_u64().is_some_and(|w| w >= 600));
+
+    let (ok, second) = bench(&only_audit);
+    assert!(ok, "{second}");
+    assert_eq!(second["audit"]["written"], 0, "the filled log is reused");
+    assert_eq!(second["audit"]["rows"], first["audit"]["rows"]);
 }
 
 #[test]
@@ -100,7 +193,14 @@ fn a_missing_ts_sdk_names_the_command_that_installs_it() {
     let source = concat!(env!("CARGO_MANIFEST_DIR"), "/ts-client/bench.mjs");
     std::fs::copy(source, dir.path().join("bench.mjs")).expect("copy bench.mjs");
     let ts_dir = dir.path().display().to_string();
-    let (ok, report) = bench(&["--only", "ts-sdk", "--ts-dir", &ts_dir]);
+    let (ok, report) = bench(&[
+        "--section",
+        "latency",
+        "--only",
+        "ts-sdk",
+        "--ts-dir",
+        &ts_dir,
+    ]);
     assert!(!ok, "a client that could not run fails the run");
     let ts = row(&report, "ts-sdk");
     assert_eq!(ts["status"], "failed");

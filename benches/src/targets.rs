@@ -1,0 +1,331 @@
+//! The targets the figures are judged against (docs/performance.md). Each is met, missed, or,
+//! when what it compares was not measured, left unjudged: never reported as met without figures.
+
+use serde::Serialize;
+
+use crate::report::{Kind, Outcome, Report, summary};
+use crate::stats::Throughput;
+
+/// The p50 overhead over the raw pipe the engine may add, in µs.
+pub const MAX_OVERHEAD_US: f64 = 50.0;
+/// How many times the TS client's calls/s the engine must reach (sequential and pipelined).
+pub const MIN_SPEEDUP: f64 = 5.0;
+/// The p50 the gate may add over the engine, in µs.
+pub const MAX_GATE_P50_US: f64 = 50.0;
+/// The engine's CPU per call may be at most this fraction of the TS client's.
+pub const MAX_CPU_FRACTION: f64 = 0.2;
+/// The CPU per call the gate may add, in µs.
+pub const MAX_GATE_CPU_US: f64 = 30.0;
+/// The p95 of audit searches and filtered listings over the log, in ms.
+pub const MAX_AUDIT_P95_MS: f64 = 50.0;
+
+/// Whether a target is met.
+#[derive(Debug, Clone, Serialize)]
+pub struct Target {
+    pub name: &'static str,
+    /// `None` when it could not be measured.
+    pub met: Option<bool>,
+    pub detail: String,
+}
+
+fn unjudged(name: &'static str, why: &str) -> Target {
+    Target {
+        name,
+        met: None,
+        detail: format!("not measured ({why})"),
+    }
+}
+
+/// Every target, in a fixed order.
+pub fn judge(report: &Report) -> Vec<Target> {
+    let rows = &report.rows;
+    let raw = summary(rows, Kind::RawPipe);
+    let engine = summary(rows, Kind::GatehouseMcp);
+    let gated = summary(rows, Kind::Gated);
+    let ts = summary(rows, Kind::TsSdk);
+    let mut targets = Vec::new();
+
+    let name = "p50 overhead of crates/mcp over the raw pipe";
+    targets.push(match (engine, raw) {
+        (Some(engine), Some(raw)) => {
+            let overhead = engine.p50_us - raw.p50_us;
+            Target {
+                name,
+                met: Some(overhead <= MAX_OVERHEAD_US),
+                detail: format!("{overhead:+.1} µs (target ≤ {MAX_OVERHEAD_US} µs)"),
+            }
+        }
+        _ => unjudged(name, "latency of crates/mcp and the raw pipe"),
+    });
+
+    let name = "sequential calls/s of crates/mcp over the TS SDK client";
+    targets.push(match (engine, ts) {
+        (Some(engine), Some(ts)) if ts.calls_per_sec > 0.0 => {
+            speedup(name, engine.calls_per_sec, ts.calls_per_sec)
+        }
+        _ => unjudged(name, "the TS client was skipped or failed"),
+    });
+
+    let name = "p50 the gate adds over crates/mcp";
+    targets.push(match (gated, engine) {
+        (Some(gated), Some(engine)) => {
+            let added = gated.p50_us - engine.p50_us;
+            Target {
+                name,
+                met: Some(added <= MAX_GATE_P50_US),
+                detail: format!(
+                    "{added:+.1} µs ({:.1} vs {:.1} µs; target ≤ {MAX_GATE_P50_US} µs)",
+                    gated.p50_us, engine.p50_us
+                ),
+            }
+        }
+        _ => unjudged(name, "latency of the gated and ungated engine"),
+    });
+
+    let name = "CPU per call of crates/mcp against the TS SDK client";
+    targets.push(
+        match (
+            engine.and_then(|s| s.cpu_us_per_call),
+            ts.and_then(|s| s.cpu_us_per_call),
+        ) {
+            (Some(engine), Some(ts)) if ts > 0.0 => {
+                let fraction = engine / ts;
+                Target {
+                    name,
+                    met: Some(fraction <= MAX_CPU_FRACTION),
+                    detail: format!(
+                        "1/{:.1} ({engine:.1} vs {ts:.1} µs; target ≤ 1/{:.0})",
+                        1.0 / fraction.max(f64::MIN_POSITIVE),
+                        1.0 / MAX_CPU_FRACTION
+                    ),
+                }
+            }
+            _ => unjudged(name, "the TS client was skipped or failed"),
+        },
+    );
+
+    let name = "CPU per call the gate adds";
+    targets.push(
+        match (
+            gated.and_then(|s| s.cpu_us_per_call),
+            engine.and_then(|s| s.cpu_us_per_call),
+        ) {
+            (Some(gated), Some(engine)) => {
+                let added = gated - engine;
+                Target {
+                    name,
+                    met: Some(added <= MAX_GATE_CPU_US),
+                    detail: format!(
+                        "{added:+.1} µs ({gated:.1} vs {engine:.1} µs; target ≤ {MAX_GATE_CPU_US} µs)"
+                    ),
+                }
+            }
+            _ => unjudged(name, "CPU of the gated and ungated engine"),
+        },
+    );
+
+    let name = "pipelined calls/s of crates/mcp over the TS SDK client";
+    let pipelined = |kind| -> Option<&Throughput> {
+        report
+            .pipelined
+            .as_ref()?
+            .rows
+            .iter()
+            .find(|r| r.kind == kind)?
+            .outcome
+            .measured()
+    };
+    targets.push(
+        match (pipelined(Kind::GatehouseMcp), pipelined(Kind::TsSdk)) {
+            (Some(engine), Some(ts)) if ts.calls_per_sec > 0.0 => {
+                speedup(name, engine.calls_per_sec, ts.calls_per_sec)
+            }
+            _ => unjudged(name, "the pipelined section or the TS client did not run"),
+        },
+    );
+
+    let audit = report.audit.as_ref().and_then(Outcome::measured);
+    for (name, family) in [
+        ("p95 of audit searches", audit.map(|a| (&a.search, a.rows))),
+        (
+            "p95 of filtered audit listings",
+            audit.map(|a| (&a.list, a.rows)),
+        ),
+    ] {
+        targets.push(match family {
+            Some((family, rows)) => Target {
+                name,
+                met: Some(family.p95_ms <= MAX_AUDIT_P95_MS),
+                detail: format!(
+                    "{:.2} ms over {} queries on {rows} rows, worst kind {:.2} ms (target ≤ {MAX_AUDIT_P95_MS} ms)",
+                    family.p95_ms, family.queries, family.worst_p95_ms
+                ),
+            },
+            None => unjudged(name, "the audit section did not run"),
+        });
+    }
+    targets
+}
+
+fn speedup(name: &'static str, engine: f64, ts: f64) -> Target {
+    let ratio = engine / ts;
+    Target {
+        name,
+        met: Some(ratio >= MIN_SPEEDUP),
+        detail: format!("{ratio:.2}× ({engine:.0} vs {ts:.0} calls/s; target ≥ {MIN_SPEEDUP}×)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{Pipelined, Row, Sections, ThroughputRow};
+    use crate::stats::Summary;
+
+    fn measured(kind: Kind, p50_us: f64, calls_per_sec: f64, cpu: f64) -> Row {
+        Row {
+            kind,
+            label: format!("{kind:?}"),
+            outcome: Outcome::Measured(Summary {
+                calls: 10,
+                p50_us,
+                p99_us: p50_us * 2.0,
+                mean_us: p50_us,
+                max_us: p50_us * 3.0,
+                calls_per_sec,
+                cpu_us_per_call: Some(cpu),
+            }),
+            overhead_p50_us: None,
+        }
+    }
+
+    fn met(report: &Report, name: &str) -> Option<bool> {
+        report
+            .targets
+            .iter()
+            .find(|t| t.name == name)
+            .unwrap_or_else(|| panic!("no target {name}"))
+            .met
+    }
+
+    #[test]
+    fn judges_each_target_from_the_measured_rows() {
+        let rows = vec![
+            measured(Kind::RawPipe, 10.0, 90_000.0, 5.0),
+            measured(Kind::GatehouseMcp, 40.0, 25_000.0, 20.0),
+            measured(Kind::Gated, 200.0, 5_000.0, 45.0),
+            measured(Kind::TsSdk, 100.0, 10_000.0, 150.0),
+        ];
+        let throughput = |calls_per_sec| {
+            Outcome::Measured(Throughput {
+                calls: 64,
+                elapsed_ms: 1.0,
+                calls_per_sec,
+                cpu_us_per_call: None,
+            })
+        };
+        let pipelined = Pipelined {
+            window: 64,
+            rows: vec![
+                ThroughputRow {
+                    kind: Kind::GatehouseMcp,
+                    label: "engine".into(),
+                    outcome: throughput(120_000.0),
+                },
+                ThroughputRow {
+                    kind: Kind::TsSdk,
+                    label: "ts".into(),
+                    outcome: throughput(20_000.0),
+                },
+            ],
+        };
+        let sections = Sections {
+            rows,
+            pipelined: Some(pipelined),
+            ..Sections::default()
+        };
+        let report = Report::new(10, 0, "multi-thread", sections);
+        assert_eq!(report.rows[0].overhead_p50_us, None, "the baseline");
+        assert_eq!(report.rows[1].overhead_p50_us, Some(30.0));
+        assert_eq!(report.targets.len(), 8);
+        assert_eq!(
+            met(&report, "p50 overhead of crates/mcp over the raw pipe"),
+            Some(true),
+            "30 µs ≤ 50 µs"
+        );
+        assert_eq!(
+            met(
+                &report,
+                "sequential calls/s of crates/mcp over the TS SDK client"
+            ),
+            Some(false),
+            "2.5× < 5×"
+        );
+        assert_eq!(
+            met(&report, "p50 the gate adds over crates/mcp"),
+            Some(false),
+            "160 µs > 50 µs"
+        );
+        assert_eq!(
+            met(
+                &report,
+                "CPU per call of crates/mcp against the TS SDK client"
+            ),
+            Some(true),
+            "20 / 150 ≤ 1/5"
+        );
+        assert_eq!(
+            met(&report, "CPU per call the gate adds"),
+            Some(true),
+            "25 µs ≤ 30 µs"
+        );
+        assert_eq!(
+            met(
+                &report,
+                "pipelined calls/s of crates/mcp over the TS SDK client"
+            ),
+            Some(true),
+            "6× ≥ 5×"
+        );
+        assert_eq!(met(&report, "p95 of audit searches"), None, "not run");
+        let table = report.table();
+        assert!(table.contains("✗") && table.contains("✓") && table.contains("?"));
+    }
+
+    #[test]
+    fn a_skipped_client_leaves_its_targets_unjudged() {
+        let mut rows = vec![
+            measured(Kind::RawPipe, 10.0, 90_000.0, 5.0),
+            measured(Kind::GatehouseMcp, 20.0, 50_000.0, 10.0),
+        ];
+        rows.push(Row {
+            kind: Kind::TsSdk,
+            label: "ts".to_owned(),
+            outcome: Outcome::Skipped {
+                reason: "--skip-ts".to_owned(),
+            },
+            overhead_p50_us: None,
+        });
+        let sections = Sections {
+            rows,
+            ..Sections::default()
+        };
+        let report = Report::new(10, 0, "multi-thread", sections);
+        assert_eq!(
+            met(
+                &report,
+                "sequential calls/s of crates/mcp over the TS SDK client"
+            ),
+            None
+        );
+        assert_eq!(
+            met(
+                &report,
+                "CPU per call of crates/mcp against the TS SDK client"
+            ),
+            None
+        );
+        assert!(!report.failed(), "a skipped client is not a failure");
+        assert!(report.table().contains("skipped: --skip-ts"));
+    }
+}
