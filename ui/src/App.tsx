@@ -1,11 +1,15 @@
 // Root component: the query client, the hash router (the webview has no server to answer
-// paths), the header with the page navigation, and the current page.
+// paths), the header with the page navigation (and the count of waiting requests), the
+// approval dialog over every page, and the current page.
 
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
 import { HashRouter, Navigate, Route, Routes } from "react-router";
 import { AppHeader } from "./components/AppHeader";
 import { AppNav } from "./components/AppNav";
+import { ApprovalPrompt } from "./components/approvals/ApprovalPrompt";
+import { ApprovalPromptProvider } from "./components/approvals/ApprovalPromptContext";
+import { useApprovals } from "./hooks/useApprovals";
 import { makeQueryClient } from "./queryClient";
 import { ROUTES } from "./routes";
 
@@ -20,12 +24,15 @@ export function App() {
   );
 }
 
-/** The header and the routed page, inside the router and the query client. */
+/** The header, the routed page and the approval dialog, inside the router and the query client. */
 export function AppFrame() {
   const start = ROUTES[0]?.path ?? "/servers";
+  const pending = useApprovals().data?.length ?? 0;
   return (
+    <ApprovalPromptProvider>
     <div className="app">
-      <AppHeader nav={<AppNav />} />
+      <AppHeader nav={<AppNav badges={{ "/approvals": pending }} />} />
+      <ApprovalPrompt />
       <main className="app-main">
         <Routes>
           {ROUTES.map((route) => (
@@ -35,5 +42,6 @@ export function AppFrame() {
         </Routes>
       </main>
     </div>
+    </ApprovalPromptProvider>
   );
 }

@@ -5,6 +5,10 @@
 import { Channel } from "@tauri-apps/api/core";
 import { commands, events } from "../bindings";
 import type {
+  Answer,
+  ApprovalsChangedEvent,
+  Grant,
+  PendingApproval,
   AuditFilter,
   AuditRow,
   CallEvent,
@@ -29,6 +33,15 @@ import type {
 import { GatehouseError } from "./GatehouseError";
 
 export type {
+  Answer,
+  ApprovalsChangedEvent,
+  DefinitionChange,
+  Grant,
+  GrantScope,
+  PendingApproval,
+  Question,
+  Scope,
+  Source,
   ArgumentMatch,
   AuditFilter,
   AuditKind,

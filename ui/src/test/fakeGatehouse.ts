@@ -52,6 +52,7 @@ function eventChannel<T>() {
 
 const statusChannel = eventChannel<ServerStatusEvent>();
 const approvalsChannel = eventChannel<ApprovalsChangedEvent>();
+export const subscribeApprovalsChanged = vi.fn<typeof real.subscribeApprovalsChanged>(approvalsChannel.subscribe);
 const tasksChannel = eventChannel<TasksChangedEvent>();
 
 export const subscribeServerStatus = vi.fn<typeof real.subscribeServerStatus>(statusChannel.subscribe);
@@ -105,9 +106,18 @@ export function resetFakeGatehouse(): void {
     policySetServerDefault,
     policySetTrustReadOnly,
     policyDefinitionHistory,
+    listApprovals,
+    answerApproval,
+    listGrants,
+    revokeGrant,
+    openExternalUrl,
   ]) {
     fn.mockReset();
   }
+  listApprovals.mockResolvedValue([]);
+  answerApproval.mockResolvedValue(null);
+  listGrants.mockResolvedValue([]);
+  openExternalUrl.mockResolvedValue(null);
   listServers.mockResolvedValue([]);
   auditList.mockResolvedValue([]);
   auditSearch.mockResolvedValue([]);
@@ -121,9 +131,9 @@ export function resetFakeGatehouse(): void {
   subscribeTasksChanged.mockClear();
   statusChannel.clear();
   tasksChannel.clear();
+  approvalsChannel.clear();
 }
 
-export const subscribeApprovalsChanged = vi.fn<typeof real.subscribeApprovalsChanged>(approvalsChannel.subscribe);
 
 /** Delivers an approvals-changed event to every current subscriber, as the engine would. */
 export function emitApprovalsChanged(event: ApprovalsChangedEvent): void {

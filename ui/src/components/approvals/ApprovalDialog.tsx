@@ -1,0 +1,89 @@
+// The dialog that puts one waiting request to the person: who asks, why, and the request
+// itself (a tool call, a sampling request, a form, a URL, another request), with its answers.
+// Closing it (Escape, "Decide later") leaves the request waiting on the Approvals page; it is
+// denied only by an answer or by the engine's timeout.
+
+import { useState } from "react";
+import type { Answer, PendingApproval } from "../../api/gatehouse";
+import { errorMessage } from "../../api/GatehouseError";
+import { useAnswerApproval } from "../../hooks/useApprovals";
+import { useNow } from "../../hooks/useNow";
+import { approvalTitle, timeLeft } from "../../model/describeApproval";
+import { Dialog } from "../Dialog";
+import { ElicitationApproval } from "./ElicitationApproval";
+import { OpenUrlApproval } from "./OpenUrlApproval";
+import { RequestApproval } from "./RequestApproval";
+import { SamplingApproval } from "./SamplingApproval";
+import { ToolCallApproval } from "./ToolCallApproval";
+
+type ApprovalDialogProps = {
+  pending: PendingApproval;
+  /** Close without answering: the request keeps waiting. */
+  onLater: () => void;
+};
+
+/** What each kind of question needs: a way to answer, and whether an answer is being sent. */
+export type AnswerProps = {
+  answer: (answer: Answer) => Promise<boolean>;
+  busy: boolean;
+};
+
+export function ApprovalDialog({ pending, onLater }: ApprovalDialogProps) {
+  const mutation = useAnswerApproval();
+  const [error, setError] = useState<string | null>(null);
+  const now = useNow(1000);
+
+  const answer = async (given: Answer): Promise<boolean> => {
+    setError(null);
+    try {
+      await mutation.mutateAsync({ id: pending.id, answer: given });
+      return true;
+    } catch (e) {
+      setError(errorMessage(e));
+      return false;
+    }
+  };
+  const props: AnswerProps = { answer, busy: mutation.isPending };
+  const q = pending.question;
+
+  return (
+    <Dialog title={approvalTitle(q)} onClose={onLater} size="large" testId="approval-dialog">
+      <div className="approval" data-kind={q.kind} data-approval-id={pending.id}>
+        <dl className="approval-who">
+          <div>
+            <dt>Server</dt>
+            <dd data-testid="approval-server">{pending.server}</dd>
+          </div>
+          <div>
+            <dt>Asked by</dt>
+            <dd>
+              <span className={`badge badge-source badge-source-${pending.source}`}>{pending.source}</span>
+            </dd>
+          </div>
+          <div>
+            <dt>Denied unanswered</dt>
+            <dd>{timeLeft(pending.expiresAtMs, now)}</dd>
+          </div>
+        </dl>
+        <p className="approval-reason" data-testid="approval-reason">
+          {pending.reason}
+        </p>
+        {q.kind === "toolCall" && <ToolCallApproval question={q} {...props} />}
+        {q.kind === "sampling" && <SamplingApproval params={q.params} {...props} />}
+        {q.kind === "elicitation" && <ElicitationApproval question={q} {...props} />}
+        {q.kind === "openUrl" && <OpenUrlApproval question={q} {...props} />}
+        {q.kind === "request" && <RequestApproval question={q} {...props} />}
+        {error !== null && (
+          <p className="field-error approval-error" role="alert" data-testid="approval-error">
+            {error}
+          </p>
+        )}
+        <div className="approval-later">
+          <button type="button" className="button button-small" onClick={onLater} data-testid="approval-later">
+            Decide later
+          </button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,42 @@
+// Which waiting request the window puts before the person: the oldest one not set aside
+// ("Decide later"), or the one chosen on the Approvals page. The dialog sits above every page,
+// so it is shared through a context.
+
+import { createContext, useCallback, useContext, useMemo, useState } from "react";
+import type { ReactNode } from "react";
+
+type PromptState = {
+  /** Requests set aside with "Decide later". */
+  later: ReadonlySet<string>;
+  /** A request the person chose to answer now. */
+  chosen: string | null;
+  setAside: (id: string) => void;
+  show: (id: string) => void;
+};
+
+const PromptContext = createContext<PromptState | null>(null);
+
+export function ApprovalPromptProvider({ children }: { children: ReactNode }) {
+  const [later, setLater] = useState<ReadonlySet<string>>(new Set());
+  const [chosen, setChosen] = useState<string | null>(null);
+  const setAside = useCallback((id: string) => {
+    setLater((set) => new Set(set).add(id));
+    setChosen((current) => (current === id ? null : current));
+  }, []);
+  const show = useCallback((id: string) => {
+    setLater((set) => {
+      const next = new Set(set);
+      next.delete(id);
+      return next;
+    });
+    setChosen(id);
+  }, []);
+  const value = useMemo(() => ({ later, chosen, setAside, show }), [later, chosen, setAside, show]);
+  return <PromptContext.Provider value={value}>{children}</PromptContext.Provider>;
+}
+
+export function useApprovalPrompt(): PromptState {
+  const state = useContext(PromptContext);
+  if (state === null) throw new Error("useApprovalPrompt needs an ApprovalPromptProvider");
+  return state;
+}
