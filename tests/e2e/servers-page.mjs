@@ -139,10 +139,19 @@ export async function selectServer(app, name) {
   );
 }
 
+/**
+ * Scrolls `el` to the middle of its scroll container, then clicks it. WebDriver's own
+ * scrolling may leave an element under the sticky page header ("element click intercepted").
+ */
+export async function clickInView(session, el) {
+  await session.executeScript("arguments[0].scrollIntoView({ block: 'center', inline: 'nearest' });", [el]);
+  await session.click(el);
+}
+
 /** Opens the Call form of `tool` in the server detail; resolves to the CSS selector of its panel. */
 export async function openCallForm(app, tool) {
   const item = `${TOOL_ITEMS}[data-tool-name="${tool}"]`;
-  await app.session.click(await app.waitForElement(`${item} [data-testid="tool-call-button"]`, {
+  await clickInView(app.session, await app.waitForElement(`${item} [data-testid="tool-call-button"]`, {
     message: `the Call button of ${tool}`,
   }));
   const panel = `${item} [data-testid="tool-call-panel"]`;
@@ -157,4 +166,97 @@ export async function openPage(app, page) {
   await app.session.click(await app.waitForElement(`[data-testid="nav-${page}"]`, {
     message: `the ${page} item of the page navigation`,
   }));
+}
+
+/** Clicks the Call form's submit button (the panel from `openCallForm`). */
+export async function submitCall(app, panel) {
+  await clickInView(app.session, await app.waitForElement(`${panel} [data-testid="tool-call-submit"]`, {
+    message: 'the Call button of the open Call form',
+  }));
+}
+
+/**
+ * Waits until the text blocks of the call's result in `panel` satisfy `test(text)`, and
+ * resolves to that text. A failed call (`call-failed` / `call-tool-error`) ends the wait at once.
+ */
+export async function waitForCallText(app, panel, test, { timeout = 20_000, message } = {}) {
+  const s = app.session;
+  let seen = '(no result shown yet)';
+  return waitFor(
+    async () => {
+      for (const id of ['call-failed', 'call-tool-error']) {
+        const [failed] = await s.findElements(`${panel} [data-testid="${id}"]`);
+        if (failed) throw fatal(`the call failed (${id}): ${await s.getText(failed)}; waiting for ${message}`);
+      }
+      const blocks = await s.findElements(`${panel} [data-testid="call-text"]`);
+      if (blocks.length === 0) return null;
+      const texts = [];
+      for (const block of blocks) texts.push(await s.getText(block));
+      seen = texts.join('\n');
+      return test(seen) ? seen : null;
+    },
+    { timeout, interval: 250, message: () => `${message} (result text seen: ${JSON.stringify(seen)})` },
+  );
+}
+
+/** The approval dialog over every page, and its inner question of one kind. */
+export const APPROVAL_DIALOG = '[data-testid="approval-dialog"]';
+export const approvalOf = (kind) => `${APPROVAL_DIALOG} .approval[data-kind="${kind}"]`;
+
+/**
+ * Waits until the approval dialog puts a question of `kind` (toolCall, sampling, elicitation,
+ * openUrl, request) to the person, and resolves to the CSS selector of that question. A dialog
+ * asking something else ends the wait at once.
+ */
+export async function waitForApproval(app, kind, { timeout = 20_000 } = {}) {
+  const s = app.session;
+  await waitFor(
+    async () => {
+      const [inner] = await s.findElements(`${APPROVAL_DIALOG} .approval`);
+      if (!inner) return false;
+      const shown = await s.getAttribute(inner, 'data-kind');
+      if (shown !== kind) throw fatal(`the approval dialog asks a ${shown} question, not the expected ${kind} one`);
+      return true;
+    },
+    { timeout, interval: 250, message: `the approval dialog with a ${kind} question (the server's request must reach the window)` },
+  );
+  return approvalOf(kind);
+}
+
+/** Waits until no approval dialog is shown (after answering it). */
+export async function waitForApprovalClosed(app, { timeout = 10_000 } = {}) {
+  const s = app.session;
+  await waitFor(
+    async () => {
+      const [error] = await s.findElements(`${APPROVAL_DIALOG} [data-testid="approval-error"]`);
+      if (error) throw fatal(`the engine refused the answer: ${await s.getText(error)}`);
+      return (await s.findElements(APPROVAL_DIALOG)).length === 0;
+    },
+    { timeout, interval: 200, message: 'the approval dialog closing once answered' },
+  );
+}
+
+/**
+ * Presses the button `testid` of the approval question `question`. It is clicked when it can be
+ * scrolled into the window; a button the dialog leaves outside the window (a long form, which
+ * the dialog does not scroll) is pressed from the keyboard instead (focus, then Enter), as a
+ * person without a reachable pointer target would. Resolves to `'click'` or `'keyboard'`.
+ */
+export async function pressApprovalButton(app, question, testid, what) {
+  const s = app.session;
+  const button = await app.waitForElement(`${question} [data-testid="${testid}"]`, { message: what });
+  const inWindow = await s.executeScript(
+    `const el = arguments[0];
+     el.scrollIntoView({ block: 'center', inline: 'nearest' });
+     const r = el.getBoundingClientRect();
+     return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;`,
+    [button],
+  );
+  if (inWindow) {
+    await s.click(button);
+    return 'click';
+  }
+  await s.executeScript('arguments[0].focus();', [button]);
+  await s.sendKeys(button, Keys.ENTER);
+  return 'keyboard';
 }
