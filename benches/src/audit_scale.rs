@@ -148,6 +148,7 @@ pub async fn run(options: Options) -> Result<AuditScale, BoxError> {
         data_dir: Some(dir),
         live_sessions: false,
         secrets: Some(Arc::new(MemorySecrets::default())),
+        ..HostOptions::default()
     })
     .await?;
     let audit = host.audit().clone();

@@ -53,6 +53,7 @@ impl Gated {
             data_dir: Some(dir.path().to_path_buf()),
             live_sessions: false,
             secrets: Some(Arc::new(MemorySecrets::default())),
+            ..HostOptions::default()
         })
         .await?;
         let server = host

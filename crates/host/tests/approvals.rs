@@ -349,13 +349,13 @@ async fn a_tool_changed_since_its_rule_is_asked_about_with_what_changed() {
     let mut then: gatehouse_mcp::Tool = current.clone();
     then.description = Some("Echoes back the input".into());
     host.gate()
-        .tools_listed(&id, &[then.clone()])
+        .tools_listed(&id, std::slice::from_ref(&then))
         .await
         .expect("history");
     tokio::time::sleep(Duration::from_millis(20)).await;
     // The server shows it as it is now (the gate keeps what is listed).
     host.gate()
-        .tools_listed(&id, &[current.clone()])
+        .tools_listed(&id, std::slice::from_ref(&current))
         .await
         .expect("history");
     host.add_rule(Rule {

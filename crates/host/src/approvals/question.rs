@@ -22,7 +22,9 @@ pub struct DefinitionChange {
     pub after: Value,
 }
 
-/// What a request asks, as the person sees it.
+/// What a request asks, as the person sees it. Few exist at once (the queue is bounded), so
+/// the size of the tool-call variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", rename_all = "camelCase")]

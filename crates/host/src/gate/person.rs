@@ -258,7 +258,10 @@ mod tests {
     #[test]
     fn a_refused_sampling_request_is_the_users_rejection_and_an_elicitation_is_declined() {
         let sampling = refusal(true, "declined by the person").expect_err("an error");
-        assert_eq!(sampling.code, -1, "2025-11-25 client/sampling: user rejected is -1");
+        assert_eq!(
+            sampling.code, -1,
+            "2025-11-25 client/sampling: user rejected is -1"
+        );
         assert!(sampling.message.contains("declined by the person"));
         assert_eq!(
             refusal(false, "no").expect("a result"),
