@@ -328,7 +328,10 @@ export type PendingApproval = {
 	question: Question,
 };
 
-/**  What a request asks, as the person sees it. */
+/**
+ *  What a request asks, as the person sees it. Few exist at once (the queue is bounded), so
+ *  the size of the tool-call variant does not matter.
+ */
 export type Question = 
 /**  A tool call. `inputSchema` is what edited arguments are checked against. */
 { kind: "toolCall"; tool: string; title: string | null; description: string | null; 
