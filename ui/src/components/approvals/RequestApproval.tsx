@@ -5,6 +5,7 @@ import { useState } from "react";
 import type { Question } from "../../api/gatehouse";
 import { JsonView } from "../JsonView";
 import type { AnswerProps } from "./ApprovalDialog";
+import { DenyWithReason, denial } from "./DenyWithReason";
 
 type RequestQuestion = Extract<Question, { kind: "request" }>;
 
@@ -28,12 +29,7 @@ export function RequestApproval({ question, answer, busy }: { question: RequestQ
           Allow
         </button>
       </div>
-      <div className="approval-deny">
-        <input type="text" className="input" placeholder="Reason (optional)" value={reason} onChange={(e) => setReason(e.target.value)} aria-label="Reason for denying" />
-        <button type="button" className="button button-danger" disabled={busy} onClick={() => void answer({ kind: "deny", reason: reason.trim() === "" ? null : reason.trim() })} data-testid="deny">
-          Deny
-        </button>
-      </div>
+      <DenyWithReason reason={reason} onReason={setReason} onDeny={() => void answer(denial(reason))} busy={busy} label="Deny" />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { useState } from "react";
 import type { Value } from "../../bindings";
 import { JsonView } from "../JsonView";
 import type { AnswerProps } from "./ApprovalDialog";
+import { DenyWithReason, denial } from "./DenyWithReason";
 
 type Message = { role: string; text: string | null; content: Value };
 
@@ -99,25 +100,7 @@ export function SamplingApproval({ params, answer, busy }: { params: Value } & A
           Send reply
         </button>
       </div>
-      <div className="approval-deny">
-        <input
-          type="text"
-          className="input"
-          placeholder="Reason (optional)"
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          aria-label="Reason for declining"
-        />
-        <button
-          type="button"
-          className="button button-danger"
-          disabled={busy}
-          onClick={() => void answer({ kind: "deny", reason: reason.trim() === "" ? null : reason.trim() })}
-          data-testid="deny"
-        >
-          Decline
-        </button>
-      </div>
+      <DenyWithReason reason={reason} onReason={setReason} onDeny={() => void answer(denial(reason))} busy={busy} label="Decline" />
     </div>
   );
 }

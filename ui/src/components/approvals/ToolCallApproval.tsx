@@ -13,6 +13,7 @@ import { argumentProblems } from "../../model/argumentProblems";
 import { JsonView } from "../JsonView";
 import type { AnswerProps } from "./ApprovalDialog";
 import { DefinitionChanges } from "./DefinitionChanges";
+import { DenyWithReason, denial } from "./DenyWithReason";
 
 type ToolCallQuestion = Extract<Question, { kind: "toolCall" }>;
 
@@ -44,7 +45,7 @@ export function ToolCallApproval({ question, answer, busy }: { question: ToolCal
 
   const allow = (scope: Scope) =>
     void answer({ kind: "allow", scope, arguments: editing ? edited.value : null });
-  const deny = () => void answer({ kind: "deny", reason: reason.trim() === "" ? null : reason.trim() });
+  const deny = () => void answer(denial(reason));
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const target = e.target as HTMLElement;
@@ -142,20 +143,7 @@ export function ToolCallApproval({ question, answer, busy }: { question: ToolCal
           Always allow <kbd>W</kbd>
         </button>
       </div>
-      <div className="approval-deny">
-        <input
-          type="text"
-          className="input"
-          placeholder="Reason (optional)"
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          aria-label="Reason for denying"
-          data-testid="deny-reason"
-        />
-        <button type="button" className="button button-danger" disabled={busy} onClick={deny} data-testid="deny">
-          Deny <kbd>D</kbd>
-        </button>
-      </div>
+      <DenyWithReason reason={reason} onReason={setReason} onDeny={deny} busy={busy} label={<>Deny <kbd>D</kbd></>} />
     </div>
   );
 }
