@@ -309,44 +309,34 @@ impl Gate {
             return Ok(None);
         };
         let hash = definition_hash.as_deref();
-        let (change, detail) = match scope {
+        let minutes = match scope {
             Scope::Once => return Ok(None),
-            Scope::Session | Scope::For { .. } => {
-                let minutes = match scope {
-                    Scope::For { minutes } => Some(minutes),
-                    _ => None,
-                };
-                let grant = self
-                    .grants
-                    .add(target.server_id, tool, hash, minutes)
-                    .await?;
-                ("grant added", json!({ "grant": grant }))
-            }
-            Scope::Always => {
-                let rule = self
-                    .policy
-                    .add(Rule {
-                        id: String::new(),
-                        server: Some(target.server_id.to_owned()),
-                        tool: Some(tool.clone()),
-                        argument: None,
-                        effect: Effect::Allow,
-                        definition_hash: definition_hash.clone(),
-                    })
-                    .await?;
-                ("rule added", json!({ "rule": rule }))
-            }
+            Scope::For { minutes } => Some(minutes),
+            Scope::Session | Scope::Always => None,
         };
-        let id = detail
-            .pointer("/grant/id")
-            .or_else(|| detail.pointer("/rule/id"))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let mut detail = detail;
-        if let Value::Object(map) = &mut detail {
-            map.insert("change".into(), json!(change));
-            map.insert("server".into(), json!(target.server));
-        }
+        let (id, detail) = if scope == Scope::Always {
+            let rule = self
+                .policy
+                .add(Rule {
+                    id: String::new(),
+                    server: Some(target.server_id.to_owned()),
+                    tool: Some(tool.clone()),
+                    argument: None,
+                    effect: Effect::Allow,
+                    definition_hash: definition_hash.clone(),
+                })
+                .await?;
+            let detail = json!({ "change": "rule added", "server": target.server, "rule": rule });
+            (rule.id, detail)
+        } else {
+            let grant = self
+                .grants
+                .add(target.server_id, tool, hash, minutes)
+                .await?;
+            let detail =
+                json!({ "change": "grant added", "server": target.server, "grant": grant });
+            (grant.id, detail)
+        };
         self.audit
             .append(AuditEvent {
                 kind: AuditKind::PolicyChange,
@@ -357,7 +347,7 @@ impl Gate {
                 ..AuditEvent::default()
             })
             .await?;
-        Ok(id)
+        Ok(Some(id))
     }
 }
 
