@@ -6,41 +6,7 @@
 
 mod support;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-use support::{data_with_everything, exits, ok, ok_json, stderr};
-
-/// Runs `gatehouse <args>` on a pseudo-terminal, typing `typed`; returns what the screen showed
-/// and whether it succeeded.
-fn on_terminal(data: &std::path::Path, args: &str, typed: &str) -> (String, bool) {
-    let command = format!(
-        "'{}' --data-dir '{}' {args}",
-        env!("CARGO_BIN_EXE_gatehouse"),
-        data.display()
-    );
-    let mut child = Command::new("script")
-        .args(["-q", "-e", "-c", &command, "/dev/null"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("script runs (util-linux)");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(typed.as_bytes()).expect("type");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while child.try_wait().expect("wait").is_none() {
-        assert!(Instant::now() < deadline, "the command must finish");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    drop(stdin);
-    let output = child.wait_with_output().expect("output");
-    (
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        output.status.success(),
-    )
-}
+use support::{data_with_everything, exits, ok, ok_json, on_terminal, stderr};
 
 #[test]
 fn an_ask_rule_is_answered_at_the_terminal_and_a_timed_grant_holds_until_revoked() {

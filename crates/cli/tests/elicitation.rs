@@ -4,47 +4,21 @@
 
 mod support;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-use support::{data_with_everything, gatehouse, stdout};
+use support::{data_with_everything, gatehouse, on_terminal, stdout};
 
 #[test]
 fn a_form_elicitation_is_answered_at_the_terminal() {
     let dir = data_with_everything("everything");
-    let command = format!(
-        "'{}' --data-dir '{}' call everything trigger-elicitation-request",
-        env!("CARGO_BIN_EXE_gatehouse"),
-        dir.path().display()
-    );
-    let mut child = Command::new("script")
-        .args(["-q", "-e", "-c", &command, "/dev/null"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("script runs (util-linux)");
-    let mut stdin = child.stdin.take().expect("stdin");
     // name, check, then Enter for every other field (defaults or skipped), then confirm.
     let mut answers = String::from("Ada Lovelace\nbogus\ny\n");
     answers.push_str(&"\n".repeat(11));
     answers.push('\n');
-    stdin
-        .write_all(answers.as_bytes())
-        .expect("type the answers");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while child.try_wait().expect("wait").is_none() {
-        assert!(
-            Instant::now() < deadline,
-            "the interactive call must finish"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    drop(stdin);
-    let output = child.wait_with_output().expect("output");
-    let screen = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "the call succeeds: {screen}");
+    let (screen, succeeded) = on_terminal(
+        dir.path(),
+        "call everything trigger-elicitation-request",
+        &answers,
+    );
+    assert!(succeeded, "the call succeeds: {screen}");
     assert!(
         screen.contains("asks:"),
         "the person is shown the server's question: {screen}"

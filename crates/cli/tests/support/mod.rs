@@ -216,3 +216,36 @@ impl Drop for HttpFixture {
         let _ = self.child.wait();
     }
 }
+
+/// Runs `gatehouse <args>` on a pseudo-terminal, typing `typed`; returns what the screen showed
+/// and whether it succeeded.
+pub fn on_terminal(data: &std::path::Path, args: &str, typed: &str) -> (String, bool) {
+    let command = format!(
+        "'{}' --data-dir '{}' {args}",
+        env!("CARGO_BIN_EXE_gatehouse"),
+        data.display()
+    );
+    let mut child = std::process::Command::new("script")
+        .args(["-q", "-e", "-c", &command, "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("script runs (util-linux)");
+    let mut stdin = child.stdin.take().expect("stdin");
+    std::io::Write::write_all(&mut stdin, typed.as_bytes()).expect("type");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().expect("wait").is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the command must finish"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    drop(stdin);
+    let output = child.wait_with_output().expect("output");
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        output.status.success(),
+    )
+}
