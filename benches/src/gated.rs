@@ -125,17 +125,18 @@ impl Gated {
     /// the chain is intact.
     pub async fn check_audit(&self, calls: usize) -> Result<(), BoxError> {
         let expected = self.rows_before + u64::try_from(calls)? * ROWS_PER_CALL;
+        // The newest decision: with several callers, the newest rows may all be outcomes.
         let newest = self
             .host
             .audit()
             .list(&AuditFilter {
-                limit: Some(2),
+                decision: Some("allow".into()),
+                limit: Some(1),
                 ..AuditFilter::default()
             })
             .await?;
         let decided_by = newest
-            .iter()
-            .find(|r| r.event.decision.is_some())
+            .first()
             .map(|r| r.event.detail.get("rule").cloned().unwrap_or(Value::Null));
         if decided_by.as_ref().and_then(Value::as_str) != Some(self.rule.as_str()) {
             return Err(format!(

@@ -12,10 +12,17 @@ pub enum HostError {
     NotFound(String),
     #[error("database error: {0}")]
     Storage(#[from] sqlx::Error),
+    /// A database error on one of the engine's own connections (outside the pool).
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
     #[error("database migration failed: {0}")]
     Migration(#[from] sqlx::migrate::MigrateError),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
+    /// The audit log's writer could not append (the database is locked for longer than the
+    /// busy timeout, the disk is full, the file cannot be opened): nothing of it was written.
+    #[error("cannot write the audit log: {0}")]
+    AuditWrite(String),
     /// The audit log's hash chain does not hold from row `seq` on: rows were changed or
     /// removed. Its own code, so a program can tell tampering from a database failure.
     #[error("audit log broken at row {seq}: {reason}")]
@@ -54,7 +61,11 @@ impl HostError {
             HostError::Validation(_) => "validation",
             HostError::DuplicateName(_) => "duplicate_name",
             HostError::NotFound(_) => "not_found",
-            HostError::Storage(_) | HostError::Migration(_) | HostError::Corrupt(_) => "storage",
+            HostError::Storage(_)
+            | HostError::Sqlite(_)
+            | HostError::Migration(_)
+            | HostError::Corrupt(_)
+            | HostError::AuditWrite(_) => "storage",
             HostError::AuditBroken { .. } => "audit_broken",
             HostError::Connection(_) => "connection",
             HostError::NotConnected(_) => "not_connected",

@@ -282,6 +282,48 @@ async fn two_writers_on_one_database_keep_one_chain() {
     cli.shutdown().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn appends_made_at_once_keep_each_ones_rows_together_in_one_chain() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = open_host(dir.path(), false).await;
+    let appends: Vec<_> = (0..300)
+        .map(|i| {
+            let log = host.audit().clone();
+            tokio::spawn(async move {
+                let who = format!("caller-{i}");
+                let rows = log
+                    .append_all(vec![
+                        call("everything", "echo", &who),
+                        call("everything", "add", &who),
+                    ])
+                    .await
+                    .expect("append");
+                (who, rows)
+            })
+        })
+        .collect();
+    for append in appends {
+        let (who, rows) = append.await.expect("task");
+        assert_eq!(rows.len(), 2);
+        assert_eq!(
+            rows[1].seq,
+            rows[0].seq + 1,
+            "one append's rows are next to each other, whatever it shared a commit with"
+        );
+        assert_eq!(rows[1].prev_hash, rows[0].hash);
+        assert!(
+            rows.iter()
+                .all(|r| r.event.source.as_deref() == Some(who.as_str()))
+        );
+    }
+    assert_eq!(
+        host.audit().verify().await.expect("verify"),
+        VerifyReport::Intact { rows: 600 },
+        "appends committed together must still make one unbroken chain"
+    );
+    host.shutdown().await;
+}
+
 #[tokio::test]
 async fn the_table_refuses_updates_and_deletes() {
     let dir = tempfile::tempdir().expect("temp dir");

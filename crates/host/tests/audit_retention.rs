@@ -62,14 +62,19 @@ fn anchor_of(row: &AuditRow) -> Anchor {
 }
 
 /// Runs SQL on the database the way someone with the file would: the triggers dropped first.
+/// All on one connection, as one person's `sqlite3` session would be.
 async fn tamper(pool: &SqlitePool, sql: &str) {
+    let mut connection = pool.acquire().await.expect("a connection");
     for guard in ["audit_log_no_update", "audit_log_no_delete"] {
         sqlx::query(&format!("DROP TRIGGER IF EXISTS {guard}"))
-            .execute(pool)
+            .execute(&mut *connection)
             .await
             .expect("drop a trigger");
     }
-    let done = sqlx::query(sql).execute(pool).await.expect("tamper");
+    let done = sqlx::query(sql)
+        .execute(&mut *connection)
+        .await
+        .expect("tamper");
     assert!(done.rows_affected() > 0, "`{sql}` must change something");
 }
 

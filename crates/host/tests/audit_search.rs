@@ -1,7 +1,9 @@
 //! Searching and exporting the audit log on a real SQLite file (whose bundled SQLite has
 //! FTS5): rows found by tool and by a word of their arguments, newest first; a redacted secret
 //! not findable; query syntax taken literally; the index filled for rows older than it and the
-//! chain still verifying; JSONL and CSV exports matching `list`, 5,000 rows included.
+//! chain still verifying; rows indexed off the appending path (a search finds what another
+//! process just appended; an idle writer indexes its rows; pruning rows not yet indexed leaves
+//! the index whole); JSONL and CSV exports matching `list`, 5,000 rows included.
 
 mod support;
 
@@ -191,12 +193,95 @@ async fn rows_older_than_the_index_are_searchable_and_the_chain_still_verifies()
     assert_eq!(
         seqs(&host.audit().search("written", None).await.expect("search")),
         [2, 1],
-        "the migration indexes the rows already there; the trigger the new ones"
+        "the migration indexes the rows already there; a search indexes the new ones first"
     );
     assert_eq!(
         host.audit().verify().await.expect("verify"),
         VerifyReport::Intact { rows: 2 },
         "the index lives beside audit_log and changes none of its hashed columns"
+    );
+    host.shutdown().await;
+}
+
+/// The last row the search index holds.
+async fn indexed_through(host: &gatehouse_host::Host) -> i64 {
+    sqlx::query_scalar("SELECT through_seq FROM audit_search_position WHERE id = 1")
+        .fetch_one(host.store().pool())
+        .await
+        .expect("the search position")
+}
+
+#[tokio::test]
+async fn a_search_finds_what_another_process_just_appended_and_idle_writers_index_their_rows() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let app = open_host(dir.path(), false).await;
+    let cli = open_host(dir.path(), false).await;
+    cli.audit()
+        .append(call("everything", "echo", "from the other process"))
+        .await
+        .expect("append");
+    assert_eq!(
+        seqs(
+            &app.audit()
+                .search("other process", None)
+                .await
+                .expect("search")
+        ),
+        [1],
+        "a search indexes every committed row first, whoever appended it"
+    );
+
+    app.audit()
+        .append(call("everything", "echo", "left for the idle writer"))
+        .await
+        .expect("append");
+    assert_eq!(indexed_through(&app).await, 1, "appending does not index");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while indexed_through(&app).await < 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "an idle writer indexes the rows it appended"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    app.shutdown().await;
+    cli.shutdown().await;
+}
+
+#[tokio::test]
+async fn pruning_rows_not_yet_indexed_keeps_the_index_whole() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = open_host(dir.path(), false).await;
+    let log = host.audit();
+    log.append_all(
+        (0..3)
+            .map(|i| call("everything", "echo", &format!("old {i}")))
+            .collect(),
+    )
+    .await
+    .expect("append");
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    let new = log
+        .append_all(vec![call("everything", "echo", "new row")])
+        .await
+        .expect("append");
+    assert_eq!(indexed_through(&host).await, 0, "nothing indexed yet");
+    let report = log.prune_before(&new[0].at).await.expect("prune");
+    assert_eq!(report.dropped, 3);
+
+    assert_eq!(seqs(&log.search("row", None).await.expect("search")), [4]);
+    assert!(
+        log.search("old", None).await.expect("search").is_empty(),
+        "pruned rows are not found"
+    );
+    sqlx::query("INSERT INTO audit_search (audit_search) VALUES ('integrity-check')")
+        .execute(host.store().pool())
+        .await
+        .expect("the index matches the rows it holds");
+    assert_eq!(
+        log.verify().await.expect("verify"),
+        VerifyReport::Intact { rows: 2 },
+        "the row kept and the anchor"
     );
     host.shutdown().await;
 }

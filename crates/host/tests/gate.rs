@@ -374,3 +374,45 @@ async fn the_apps_call_runs_on_the_live_session_until_it_ends() {
     assert_eq!(refused.code(), "not_connected", "{refused}");
     host.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_rule_another_process_adds_or_removes_applies_to_the_next_call() {
+    use gatehouse_host::policy::{Effect, Rule};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let app = support::open_host(dir.path(), false).await;
+    let connection = connect(&app).await;
+    let server_id = connection.server_id().to_owned();
+    let call =
+        |source| connection.call_tool(echo(source), CallOptions::default(), std::future::pending());
+    call(Source::Model)
+        .await
+        .expect_err("no rule allows a model's call yet");
+
+    // Another process (its own pool and connections) changes the policy between two calls:
+    // what the gate kept of the rules must not outlive the change.
+    let cli = support::open_host(dir.path(), false).await;
+    let allowed = cli
+        .policy()
+        .add(Rule {
+            id: String::new(),
+            server: Some(server_id.clone()),
+            tool: Some("echo".into()),
+            argument: None,
+            effect: Effect::Allow,
+            definition_hash: None,
+        })
+        .await
+        .expect("add");
+    call(Source::Model)
+        .await
+        .expect("the rule added elsewhere allows the very next call");
+    call(Source::Model).await.expect("and the one after");
+
+    cli.policy().remove(&allowed.id).await.expect("remove");
+    call(Source::Model)
+        .await
+        .expect_err("once removed elsewhere, it allows nothing more");
+    connection.close(Ok(())).await.expect("close");
+    cli.shutdown().await;
+    app.shutdown().await;
+}

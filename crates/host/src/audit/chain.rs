@@ -6,6 +6,8 @@
 //! Appending runs in one `BEGIN IMMEDIATE` transaction: it takes SQLite's write lock before
 //! reading the last row, so writers in several processes (the app and CLI processes on one
 //! database) queue on the store's busy timeout and each extends the chain the previous one left.
+//! This process's appends are written by [`super::writer`]; [`append_linked`] is for the one
+//! append made in another transaction, a pruning's anchor.
 
 use serde::Serialize;
 use sqlx::Row;
@@ -159,8 +161,9 @@ impl AuditLog {
             .ok_or_else(|| HostError::Corrupt("an appended audit row went missing".into()))
     }
 
-    /// Records events, in order, in one transaction, and returns them as stored. It returns
-    /// only after the commit.
+    /// Records events, in order and next to each other, in one transaction (which may hold
+    /// other appends of this process too: see [`super::writer`]), and returns them as stored.
+    /// It returns only after the commit.
     ///
     /// Durability: the store runs in WAL mode with `synchronous=NORMAL`. A commit is then
     /// written to the WAL file before this returns, but not fsynced until the next checkpoint:
@@ -173,10 +176,7 @@ impl AuditLog {
         }
         // Redacted before the write lock is taken, so it is held only for the inserts.
         let prepared = self.prepare(events);
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let written = append_prepared(&mut tx, prepared).await?;
-        tx.commit().await?;
-        Ok(written)
+        self.writer.append(prepared).await
     }
 
     /// `events` redacted, each with the JSON text of its bounded `detail`, ready to append.
@@ -187,16 +187,6 @@ impl AuditLog {
             .map(|event| redacted(event, &secrets))
             .collect()
     }
-}
-
-/// Appends `prepared` events after the last row, in the caller's transaction, which must hold
-/// the write lock (`BEGIN IMMEDIATE`) from before it read anything.
-pub(crate) async fn append_prepared(
-    tx: &mut SqliteConnection,
-    prepared: Vec<(AuditEvent, String)>,
-) -> Result<Vec<AuditRow>> {
-    let link = last_link(&mut *tx).await?;
-    append_linked(tx, link, prepared).await
 }
 
 /// Appends `prepared` events as rows `seq + 1`, `seq + 2`, …, the first linking to `prev_hash`

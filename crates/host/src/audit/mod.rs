@@ -6,11 +6,14 @@
 //! - [`redact`]: secrets are removed from every event before any of it is written.
 //! - [`chain`]: each row holds the previous row's hash; appending runs in one immediate
 //!   transaction, so writers in several processes keep one chain.
+//! - [`writer`]: the thread that appends this process's rows, committing together those that
+//!   queue up while it is busy.
 //! - [`verify`]: recomputes the chain and names the first row that breaks it.
 //! - [`retention`]: drops the rows older than a cutoff and appends an anchor recording them.
 //! - [`anchor`]: what an anchor records, and where the chain starts once rows were dropped.
 //! - [`query`]: listing, newest first, with filters.
 //! - [`search`]: full-text search (FTS5) over the redacted rows, newest first.
+//! - [`indexer`]: the search index brought up to date, off the appending path.
 //! - [`export`]: every row, oldest first, as JSONL or CSV.
 //! - [`export_file`]: an export written to a file whole or not at all.
 //!
@@ -22,11 +25,13 @@ pub mod chain;
 pub mod event;
 pub mod export;
 pub mod export_file;
+mod indexer;
 pub mod query;
 pub mod redact;
 pub mod retention;
 pub mod search;
 pub mod verify;
+mod writer;
 
 use std::sync::{Arc, RwLock};
 
@@ -44,14 +49,17 @@ pub use verify::VerifyReport;
 pub struct AuditLog {
     pool: SqlitePool,
     secrets: Arc<RwLock<KnownSecrets>>,
+    writer: writer::Writer,
 }
 
 impl AuditLog {
     /// The log in the store that `pool` opens, knowing no secret values yet.
     pub fn new(pool: SqlitePool) -> Self {
+        let path = pool.connect_options().get_filename().to_owned();
         AuditLog {
             pool,
             secrets: Arc::default(),
+            writer: writer::Writer::new(path),
         }
     }
 

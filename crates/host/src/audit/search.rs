@@ -8,6 +8,9 @@
 //! matches whole tokens (`hello-42` is the tokens `hello` and `42`, side by side), and a word
 //! ending in `*` also matches longer tokens that start with it (`ech*` finds `echo`). Case and
 //! diacritics are ignored (FTS5's default `unicode61` tokenizer).
+//!
+//! Rows are indexed after they are appended ([`super::indexer`]); a search first indexes every
+//! row committed before it, so it finds them all.
 
 use super::AuditLog;
 use super::chain::{COLUMNS, StoredRow};
@@ -23,6 +26,8 @@ impl AuditLog {
     /// 100). Empty text, or more than [`MAX_WORDS`] words, is a validation error.
     pub async fn search(&self, text: &str, limit: Option<u32>) -> Result<Vec<AuditRow>> {
         let query = fts_query(text)?;
+        // Rows are indexed off the appending path: the ones not yet indexed are, first.
+        self.writer.catch_up().await?;
         let sql = format!(
             "SELECT {COLUMNS} FROM audit_log JOIN ( \
                  SELECT rowid AS hit FROM audit_search WHERE audit_search MATCH ? \

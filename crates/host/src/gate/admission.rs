@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 
 use super::audit_record::Record;
 use super::request::{GateRequest, RequestKind};
+use super::snapshot::Snapshot;
 use super::{Decision, Gate, Target};
 use crate::approvals::{Answer, Asking, Outcome, Question, Scope, changes};
 use crate::audit::{AuditEvent, AuditKind};
@@ -40,8 +41,9 @@ impl Gate {
         definition: Option<&Tool>,
         cancel: Pin<&mut impl Future<Output = ()>>,
     ) -> Result<Admitted> {
-        self.learn_secrets(target.server_id).await?;
-        let verdict = self.verdict(request, target.server_id).await?;
+        let snapshot = self.snapshot(target.server_id).await?;
+        self.learn_secrets_of(target.server_id, &snapshot).await?;
+        let verdict = verdict_of(&snapshot, request, target.server_id);
         let record = Record::new(request, target.client.transport_kind());
         let decision = match verdict.effect {
             Effect::Allow | Effect::Deny => Decision::by_policy(&verdict),
@@ -68,22 +70,29 @@ impl Gate {
                         () = cancel => return Ok(Admitted::GaveUp(record)),
                     };
                     let decision = self.answered(target, request, &verdict, outcome).await?;
-                    return self.decided(record, request, decision).await;
+                    return self.decided(record, request, None, decision).await;
                 }
             },
         };
-        self.audit.append(record.received()).await?;
-        self.decided(record, request, decision).await
+        let received = record.received();
+        self.decided(record, request, Some(received), decision)
+            .await
     }
 
-    /// Puts the decision on record and lets the request through, or refuses it.
+    /// Puts the decision on record (after the request as `received`, in one commit, when it is
+    /// not on record yet) and lets the request through, or refuses it.
     async fn decided(
         &self,
         record: Record,
         request: &GateRequest,
+        received: Option<AuditEvent>,
         decision: Decision,
     ) -> Result<Admitted> {
-        self.audit.append(record.decided(&decision)).await?;
+        let rows = received
+            .into_iter()
+            .chain([record.decided(&decision)])
+            .collect();
+        self.audit.append_all(rows).await?;
         if !decision.allowed {
             let what = match request.kind {
                 RequestKind::ToolCall { .. } => "the call",
@@ -98,38 +107,6 @@ impl Gate {
             record,
             edited: decision.edited,
         })
-    }
-
-    /// The policy's verdict on `request`.
-    pub(super) async fn verdict(&self, request: &GateRequest, server_id: &str) -> Result<Verdict> {
-        let (tool, arguments, annotations, definition_hash) = match &request.kind {
-            RequestKind::ToolCall {
-                tool,
-                arguments,
-                annotations,
-                definition_hash,
-            } => (
-                tool.as_str(),
-                arguments.as_ref(),
-                annotations,
-                definition_hash.as_deref(),
-            ),
-            // Other kinds name no tool: only server and global rules concern them.
-            _ => ("", None, &Value::Null, None),
-        };
-        let rules = self.policy.rules_for(server_id).await?;
-        Ok(policy::evaluate(
-            &rules,
-            &PolicyInput {
-                source: request.source,
-                server: server_id,
-                tool,
-                arguments,
-                annotations,
-                definition_hash,
-                trust_read_only: self.policy.trusts_read_only(server_id).await?,
-            },
-        ))
     }
 
     /// The decision of a standing grant that covers this tool call, if one does.
@@ -214,8 +191,9 @@ impl Gate {
         let Some(first) = stale.first() else {
             return Ok(Vec::new());
         };
-        let rules = self.policy.rules_for(server_id).await?;
-        let granted = rules
+        let snapshot = self.snapshot(server_id).await?;
+        let granted = snapshot
+            .rules
             .iter()
             .find(|r| &r.id == first)
             .and_then(|r| r.definition_hash.clone());
@@ -349,6 +327,37 @@ impl Gate {
             .await?;
         Ok(Some(id))
     }
+}
+
+/// The policy's verdict on `request` under the rules of `snapshot`.
+fn verdict_of(snapshot: &Snapshot, request: &GateRequest, server_id: &str) -> Verdict {
+    let (tool, arguments, annotations, definition_hash) = match &request.kind {
+        RequestKind::ToolCall {
+            tool,
+            arguments,
+            annotations,
+            definition_hash,
+        } => (
+            tool.as_str(),
+            arguments.as_ref(),
+            annotations,
+            definition_hash.as_deref(),
+        ),
+        // Other kinds name no tool: only server and global rules concern them.
+        _ => ("", None, &Value::Null, None),
+    };
+    policy::evaluate(
+        &snapshot.rules,
+        &PolicyInput {
+            source: request.source,
+            server: server_id,
+            tool,
+            arguments,
+            annotations,
+            definition_hash,
+            trust_read_only: snapshot.trust_read_only,
+        },
+    )
 }
 
 /// The command that would allow such a request without asking.

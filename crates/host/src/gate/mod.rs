@@ -18,6 +18,7 @@ pub mod from_server;
 pub mod person;
 pub mod request;
 mod server_secrets;
+mod snapshot;
 mod task_statuses;
 
 use std::future::Future;
@@ -34,6 +35,7 @@ use crate::policy::{Effect, Grants, PolicyStore, Verdict};
 use crate::registry::Registry;
 pub use request::{Ask, GateRequest, RequestKind, Source, ToolCall};
 use server_secrets::ServerSecrets;
+use snapshot::{Snapshot, Snapshots};
 use task_statuses::TaskStatuses;
 
 /// How long, after a cancellation, to wait for a round trip, so that the cancellation sent
@@ -88,6 +90,7 @@ pub struct Gate {
     audit: AuditLog,
     approvals: Approvals,
     secrets: ServerSecrets,
+    snapshots: Snapshots,
 }
 
 /// The server a request goes to: its registered name and id, and its live connection.
@@ -101,6 +104,7 @@ impl Gate {
     pub fn new(registry: Registry, audit: AuditLog, approvals: Approvals) -> Self {
         let policy = PolicyStore::new(registry.pool().clone());
         let grants = Grants::new(registry.pool().clone());
+        let snapshots = Snapshots::new(registry.pool().connect_options().get_filename().to_owned());
         Self {
             registry,
             policy,
@@ -108,6 +112,7 @@ impl Gate {
             audit,
             approvals,
             secrets: ServerSecrets::default(),
+            snapshots,
         }
     }
 
@@ -128,8 +133,25 @@ impl Gate {
 
     /// Makes sure the audit log hides the secret values of the server `server_id`.
     pub async fn learn_secrets(&self, server_id: &str) -> Result<()> {
+        let snapshot = self.snapshot(server_id).await?;
+        self.learn_secrets_of(server_id, &snapshot).await
+    }
+
+    async fn learn_secrets_of(&self, server_id: &str, snapshot: &Snapshot) -> Result<()> {
         self.secrets
-            .learn(&self.registry, server_id, &self.audit)
+            .learn(
+                &self.registry,
+                server_id,
+                &snapshot.config_version,
+                &self.audit,
+            )
+            .await
+    }
+
+    /// What decides the requests of the server `server_id`, as of now.
+    async fn snapshot(&self, server_id: &str) -> Result<std::sync::Arc<Snapshot>> {
+        self.snapshots
+            .of(&self.registry, &self.policy, server_id)
             .await
     }
 

@@ -22,21 +22,23 @@ pub(super) struct ServerSecrets {
 }
 
 impl ServerSecrets {
-    /// Makes sure `audit` hides the secret values of `server_id` (and of every server seen).
+    /// Makes sure `audit` hides the secret values of `server_id` (and of every server seen),
+    /// as of its configuration's `version` (its `updated_at`).
     pub(super) async fn learn(
         &self,
         registry: &Registry,
         server_id: &str,
+        version: &str,
         audit: &AuditLog,
     ) -> Result<()> {
-        let config = registry.get(server_id).await?;
         let known = self
             .lock()
             .get(server_id)
-            .is_some_and(|(version, _)| *version == config.updated_at);
+            .is_some_and(|(known, _)| known == version);
         if known {
             return Ok(());
         }
+        let config = registry.get(server_id).await?;
         let resolved = secret_values::resolve(registry.secrets(), &config).await?;
         let values: Vec<String> = match &resolved.spec {
             ServerSpec::Stdio { env, .. } => env
