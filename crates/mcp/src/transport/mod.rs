@@ -14,6 +14,7 @@ pub mod header_value;
 pub mod http_config;
 pub mod legacy_sse;
 pub mod lines;
+pub mod owned_task;
 pub mod sse;
 pub mod stdio;
 pub mod streamable_http;

@@ -23,6 +23,7 @@ use tokio::sync::mpsc;
 use tokio::task::{AbortHandle, JoinSet};
 
 use super::http_config::{HttpConfig, bounded_body};
+use super::owned_task::OwnedTask;
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
 use super::{BoxFuture, Inbound, Link, Outbound, Transport};
 use crate::error::Result;
@@ -41,8 +42,8 @@ struct Shared {
     initialize: Mutex<Option<Value>>,
     inbound: mpsc::Sender<Inbound>,
     reinit_counter: AtomicU64,
-    /// The standalone GET stream's task.
-    listener: Mutex<Option<tokio::task::JoinHandle<()>>>,
+    /// The standalone GET stream's task; once the transport is dropped or closed, none starts.
+    listener: Mutex<Listener>,
     /// True once the handshake's aftermath is settled: the GET stream is open, refused or failed.
     ready: tokio::sync::watch::Sender<bool>,
 }
@@ -61,6 +62,14 @@ impl Drop for MarkReady<'_> {
     }
 }
 
+/// The standalone GET stream's slot.
+#[derive(Default)]
+struct Listener {
+    task: Option<OwnedTask>,
+    /// The transport is closing or dropped: no new GET stream may start.
+    stopped: bool,
+}
+
 fn get<T: Clone>(slot: &Mutex<Option<T>>) -> Option<T> {
     slot.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -76,7 +85,16 @@ fn put<T>(slot: &Mutex<Option<T>>, value: Option<T>) {
 /// A Streamable HTTP connection.
 pub struct StreamableHttpTransport {
     shared: Arc<Shared>,
-    writer: Option<tokio::task::JoinHandle<()>>,
+    /// The writer owns every POST task; dropping it (with the transport) stops them all.
+    writer: Option<OwnedTask>,
+}
+
+impl Drop for StreamableHttpTransport {
+    fn drop(&mut self) {
+        // Without this the peer's route task and the writer keep each other alive (each holds
+        // the other's channel), and the GET stream reconnects for as long as the process runs.
+        stop_listener(&self.shared);
+    }
 }
 
 impl std::fmt::Debug for StreamableHttpTransport {
@@ -101,10 +119,10 @@ impl StreamableHttpTransport {
             initialize: Mutex::new(None),
             inbound: in_tx,
             reinit_counter: AtomicU64::new(0),
-            listener: Mutex::new(None),
+            listener: Mutex::new(Listener::default()),
             ready: tokio::sync::watch::channel(false).0,
         });
-        let writer = tokio::spawn(write_loop(shared.clone(), out_rx));
+        let writer = OwnedTask::spawn(write_loop(shared.clone(), out_rx));
         Ok((
             Self {
                 shared,
@@ -124,12 +142,9 @@ impl StreamableHttpTransport {
 
     async fn shutdown(&mut self) -> Result<()> {
         if let Some(writer) = self.writer.take() {
-            writer.abort();
-            let _ = writer.await;
+            writer.stop().await;
         }
-        if let Some(listener) = take_listener(&self.shared) {
-            listener.abort();
-        }
+        stop_listener(&self.shared);
         if let Some(session) = get(&self.shared.session_id) {
             // 2025-11-25 "Session Management" 5: end the session; 405 means the server keeps it.
             let request = self
@@ -544,24 +559,26 @@ async fn get_stream(
     request.send().await
 }
 
-fn take_listener(shared: &Shared) -> Option<tokio::task::JoinHandle<()>> {
+fn lock_listener(shared: &Shared) -> std::sync::MutexGuard<'_, Listener> {
     shared
         .listener
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .take()
 }
 
-/// (Re)starts the standalone GET stream.
+/// Stops the standalone GET stream for good (the transport is closing or dropped).
+fn stop_listener(shared: &Shared) {
+    let mut listener = lock_listener(shared);
+    listener.stopped = true;
+    listener.task = None;
+}
+
+/// (Re)starts the standalone GET stream, unless the transport is going away.
 fn start_listener(shared: &Arc<Shared>) {
-    let task = tokio::spawn(listen(shared.clone()));
-    let previous = shared
-        .listener
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .replace(task);
-    if let Some(previous) = previous {
-        previous.abort();
+    let mut listener = lock_listener(shared);
+    if !listener.stopped {
+        // Replacing the previous task aborts it.
+        listener.task = Some(OwnedTask::spawn(listen(shared.clone())));
     }
 }
 
