@@ -277,3 +277,52 @@ async fn a_probe_answered_as_initialize_over_http_is_followed_by_initialize() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_server_error_that_looks_like_a_broken_stream_is_not_reissued() {
+    let server = HttpServer::faults("modern-lookalike").await;
+    let client = connect(&server).await;
+    assert_eq!(client.era(), gatehouse_mcp::Era::Modern);
+    let error = client
+        .peer()
+        .request("tools/list", None, Duration::from_secs(10))
+        .await
+        .expect_err("the server's error");
+    match &error {
+        gatehouse_mcp::McpError::Rpc { error: rpc, .. } => {
+            assert_eq!(
+                (rpc.code, rpc.message.as_str()),
+                (-32000, "upstream unavailable")
+            );
+        }
+        other => panic!("the server's own error is reported as such: {other:?}"),
+    }
+    assert!(!error.is_broken_stream(), "{error:?}");
+    assert_eq!(error.http_status(), None, "the answer came with HTTP 200");
+    client.close().await.expect("close");
+    let log = server_log(&server).await;
+    let lists = log.iter().filter(|e| e["method"] == "tools/list").count();
+    assert_eq!(lists, 1, "not sent again: {log:?}");
+}
+
+#[tokio::test]
+async fn a_server_error_that_names_an_http_status_does_not_cause_the_sse_fallback() {
+    let server = HttpServer::faults("lookalike-errors").await;
+    let error = support::connect_http(&server.config("/mcp"), gatehouse_mcp::HttpMode::Auto)
+        .await
+        .expect_err("initialize is refused");
+    match &error {
+        gatehouse_mcp::McpError::Rpc { error: rpc, .. } => {
+            assert_eq!(
+                (rpc.code, rpc.message.as_str()),
+                (-32000, "upstream unavailable")
+            );
+        }
+        other => panic!("the server's own error is reported as such: {other:?}"),
+    }
+    let log = server_log(&server).await;
+    assert!(
+        !log.iter().any(|e| e["http"] == "GET"),
+        "no HTTP+SSE attempt: {log:?}"
+    );
+}

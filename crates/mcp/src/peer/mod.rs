@@ -10,6 +10,7 @@
 //! long-lived requests such as `subscriptions/listen` get their notifications routed to them by
 //! `io.modelcontextprotocol/subscriptionId` ([`stream`]).
 
+pub mod failure;
 mod result_type;
 mod route;
 pub mod stream;
@@ -24,7 +25,8 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::error::{McpError, Result, RpcError};
 use crate::jsonrpc::{self, RequestId, codes};
-use crate::transport::{BoxFuture, Link, Outbound};
+use crate::transport::{BoxFuture, Link, Outbound, Wire};
+pub use failure::Failure;
 
 /// Receives what the server sends on its own initiative.
 pub trait Handler: Send + Sync + 'static {
@@ -53,7 +55,7 @@ pub struct RefusingHandler;
 
 impl Handler for RefusingHandler {}
 
-type Reply = std::result::Result<Value, RpcError>;
+type Reply = std::result::Result<Value, Failure>;
 
 /// How many requests may be in flight at once on one connection.
 pub const MAX_IN_FLIGHT: usize = 64;
@@ -138,6 +140,15 @@ fn with_progress_token(params: Option<Value>, id: &RequestId) -> Value {
     Value::Object(params)
 }
 
+/// The era the peer speaks, as the client told it (never read back from messages).
+#[derive(Debug, Default)]
+struct EraState {
+    wire: Wire,
+    /// Fields added to every outgoing request's and notification's `_meta` (the 2026-07-28 era
+    /// carries version, capabilities and client info there); empty in the legacy era.
+    meta: serde_json::Map<String, Value>,
+}
+
 struct Inner {
     outbound: mpsc::Sender<Outbound>,
     /// Long-lived requests' notification sinks, by subscription id ([`stream::stream_key`]).
@@ -149,9 +160,8 @@ struct Inner {
     progress: Mutex<HashMap<String, mpsc::UnboundedSender<Value>>>,
     /// Bounds the requests in flight at once.
     in_flight: tokio::sync::Semaphore,
-    /// Fields added to every outgoing request's and notification's `_meta` (the 2026-07-28 era
-    /// carries version, capabilities and client info there).
-    meta: Mutex<Option<serde_json::Map<String, Value>>>,
+    /// The era the client settled on, and what it stamps on every message.
+    era: Mutex<EraState>,
     /// Answers server-initiated requests, and the input requests of multi round-trip results.
     handler: Arc<dyn Handler>,
     next_id: AtomicI64,
@@ -183,7 +193,7 @@ impl Peer {
             pending: Mutex::new(HashMap::new()),
             progress: Mutex::new(HashMap::new()),
             in_flight: tokio::sync::Semaphore::new(MAX_IN_FLIGHT),
-            meta: Mutex::new(None),
+            era: Mutex::new(EraState::default()),
             handler: handler.clone(),
             next_id: AtomicI64::new(1),
             closed,
@@ -292,7 +302,7 @@ impl Peer {
                     }
                     return match reply {
                         Ok(Ok(result)) => self.accept(method, result),
-                        Ok(Err(error)) => Err(McpError::from_rpc(method, error)),
+                        Ok(Err(failure)) => Err(failure.into_error(method)),
                         Err(_) => Err(self.closed_error()),
                     };
                 }
@@ -330,6 +340,7 @@ impl Peer {
             .send(Outbound {
                 message: jsonrpc::request(id, method, params),
                 headers,
+                wire: self.wire(),
             })
             .await
             .is_ok()
@@ -339,7 +350,11 @@ impl Peer {
     pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<()> {
         self.inner
             .outbound
-            .send(jsonrpc::notification(method, self.with_meta(params)).into())
+            .send(Outbound {
+                message: jsonrpc::notification(method, self.with_meta(params)),
+                headers: Vec::new(),
+                wire: self.wire(),
+            })
             .await
             .map_err(|_| self.closed_error())
     }
@@ -354,10 +369,15 @@ impl Peer {
         self.inner.handler.clone()
     }
 
-    /// Whether this connection speaks the 2026-07-28 era: its messages carry the stamped `_meta`
-    /// (from the `server/discover` probe on; a fallback to `initialize` clears it).
+    /// Whether this connection speaks the 2026-07-28 era (from the `server/discover` probe on,
+    /// until a fallback to `initialize`).
     pub fn is_modern(&self) -> bool {
         is_modern(&self.inner)
+    }
+
+    /// The era messages are sent in now.
+    pub fn wire(&self) -> Wire {
+        lock(&self.inner.era).wire.clone()
     }
 
     /// A modern result whose `resultType` this client does not accept is an invalid response.
@@ -375,22 +395,41 @@ impl Peer {
         }
     }
 
-    /// Sets the fields stamped into every outgoing message's `_meta`, or none.
-    pub fn set_meta(&self, meta: Option<serde_json::Map<String, Value>>) {
-        *lock(&self.inner.meta) = meta;
+    /// Speaks the 2026-07-28 era at `version` from now on, stamping `meta` into every
+    /// outgoing message's `_meta`.
+    pub fn speak_modern(&self, version: &str, meta: serde_json::Map<String, Value>) {
+        *lock(&self.inner.era) = EraState {
+            wire: Wire::Modern {
+                version: version.to_owned(),
+            },
+            meta,
+        };
     }
 
-    /// Adds or replaces one stamped `_meta` field (starting a stamp if there was none).
+    /// Speaks the legacy era from now on: no stamped `_meta`.
+    pub fn speak_legacy(&self) {
+        *lock(&self.inner.era) = EraState::default();
+    }
+
+    /// Adds or replaces one stamped `_meta` field. The legacy era stamps nothing, so there it
+    /// is ignored.
     pub fn insert_meta(&self, key: &str, value: Value) {
-        lock(&self.inner.meta)
-            .get_or_insert_with(serde_json::Map::new)
-            .insert(key.to_owned(), value);
+        let mut era = lock(&self.inner.era);
+        if era.wire.is_modern() {
+            era.meta.insert(key.to_owned(), value);
+        } else {
+            tracing::debug!("not stamping `{key}` on a legacy connection");
+        }
     }
 
     /// The params with the stamped `_meta` fields merged in (the caller's own `_meta` keys win).
     fn with_meta(&self, params: Option<Value>) -> Option<Value> {
-        let Some(meta) = lock(&self.inner.meta).clone() else {
-            return params;
+        let meta = {
+            let era = lock(&self.inner.era);
+            if !era.wire.is_modern() {
+                return params;
+            }
+            era.meta.clone()
         };
         let mut params = match params {
             Some(Value::Object(map)) => map,
@@ -440,7 +479,7 @@ impl Peer {
 
 /// See [`Peer::is_modern`].
 fn is_modern(inner: &Inner) -> bool {
-    lock(&inner.meta).is_some()
+    lock(&inner.era).wire.is_modern()
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -487,7 +526,12 @@ impl Drop for PendingGuard {
                 "notifications/cancelled",
                 Some(json!({ "requestId": self.id, "reason": self.reason })),
             );
-            if self.inner.outbound.try_send(note.into()).is_err() {
+            let note = Outbound {
+                message: note,
+                headers: Vec::new(),
+                wire: lock(&self.inner.era).wire.clone(),
+            };
+            if self.inner.outbound.try_send(note).is_err() {
                 tracing::debug!("could not send cancellation for request {}", self.id);
             }
         }

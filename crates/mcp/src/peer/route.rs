@@ -1,14 +1,16 @@
 //! The inbound side of the peer: classifies each message from the server and hands it on:
 //! responses to their waiting requests, progress to its request, notifications of long-lived
 //! requests to their stream, other notifications and server requests to the [`Handler`].
+//! A transport's out-of-band failure fails its request; so does a malformed message that
+//! carries a pending request's id (quoted in the error), rather than leaving it to time out.
 
 use std::sync::Arc;
 
 use serde_json::json;
 use tokio::sync::mpsc;
 
-use super::{Handler, Inner, Reply, is_modern, lock, progress_key, stream};
-use crate::jsonrpc::{self, Message, RequestId};
+use super::{Failure, Handler, Inner, Reply, is_modern, lock, progress_key, stream};
+use crate::jsonrpc::{self, Invalid, Message, RequestId};
 use crate::transport::Inbound;
 
 pub(super) async fn route(
@@ -22,11 +24,24 @@ pub(super) async fn route(
         };
         let value = match event {
             Inbound::Message(value) => value,
+            Inbound::Failed { id, failure } => {
+                complete(&inner, &id, Err(Failure::from(failure)));
+                continue;
+            }
+            Inbound::Unparsable { text, problem, id } => {
+                let id = id.or_else(|| jsonrpc::recover_id(&text));
+                malformed(&inner, id, format!("not JSON: {problem}"), &text);
+                continue;
+            }
             Inbound::Closed { reason } => break reason,
         };
         match Message::from_value(value) {
             Ok(message) => dispatch(&inner, &handler, message),
-            Err(e) => tracing::warn!("ignoring an invalid JSON-RPC message from the server: {e}"),
+            Err(Invalid {
+                problem,
+                response_to,
+                message,
+            }) => malformed(&inner, response_to, problem, &message.to_string()),
         }
     };
     inner.closed.send_replace(Some(reason));
@@ -41,7 +56,14 @@ fn dispatch(inner: &Arc<Inner>, handler: &Arc<dyn Handler>, message: Message) {
         Message::Error {
             id: Some(id),
             error,
-        } => complete(inner, &id, Err(error)),
+        } => complete(
+            inner,
+            &id,
+            Err(Failure::Server {
+                error,
+                http_status: None,
+            }),
+        ),
         Message::Error { id: None, error } => {
             tracing::warn!("the server reported an error without a request id: {error}");
         }
@@ -100,6 +122,20 @@ fn dispatch(inner: &Arc<Inner>, handler: &Arc<dyn Handler>, message: Message) {
                 let _ = outbound.send(message.into()).await;
             });
         }
+    }
+}
+
+/// Fails the pending request `id` names with a malformed-response error quoting `text`; a
+/// message that names no pending request is only logged.
+fn malformed(inner: &Inner, id: Option<RequestId>, problem: String, text: &str) {
+    let start = jsonrpc::quote(text);
+    let waiting = id.filter(|id| lock(&inner.pending).contains_key(id));
+    match waiting {
+        Some(id) => {
+            tracing::warn!("malformed response to request {id} ({problem}): {start}");
+            complete(inner, &id, Err(Failure::Malformed { problem, start }));
+        }
+        None => tracing::warn!("ignoring an invalid message from the server ({problem}): {start}"),
     }
 }
 

@@ -8,9 +8,9 @@
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Peer, PendingGuard, Reply, lock};
-use crate::error::{McpError, Result, RpcError};
-use crate::jsonrpc::{RequestId, codes};
+use super::{Failure, Peer, PendingGuard, Reply, lock};
+use crate::error::{McpError, Result};
+use crate::jsonrpc::RequestId;
 
 /// The `_meta` key naming the long-lived request a notification belongs to.
 pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
@@ -24,8 +24,8 @@ pub enum StreamItem {
         params: Option<Value>,
     },
     /// The request ended. `Ok` is the server's graceful closing result; `Err` is the server's
-    /// error, or a transport error saying why the stream broke.
-    Ended(std::result::Result<Value, RpcError>),
+    /// error, or why the stream ended without one.
+    Ended(std::result::Result<Value, Failure>),
 }
 
 /// The routing key for a subscription id: the id's text, so that a server that echoes the
@@ -144,12 +144,8 @@ pub(super) fn end_by_server(inner: &super::Inner, params: Option<&Value>) -> boo
 }
 
 /// The error for a stream that ended without an answer.
-fn lost(reason: String) -> RpcError {
-    RpcError {
-        code: codes::TRANSPORT_ERROR,
-        message: reason,
-        data: None,
-    }
+fn lost(reason: String) -> Failure {
+    Failure::Ended(reason)
 }
 
 /// A receiver that already holds `value` (to put a consumed reply back).

@@ -10,9 +10,9 @@ use tokio::sync::{mpsc, oneshot};
 use super::http_config::{HttpConfig, bounded_body, transport_error};
 use super::owned_task::OwnedTask;
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
-use super::{BoxFuture, Inbound, Link, Outbound, Transport};
+use super::{BoxFuture, Inbound, Link, Outbound, Transport, TransportFailure};
 use crate::error::Result;
-use crate::jsonrpc::{self, RequestId};
+use crate::jsonrpc::RequestId;
 
 /// How long the server has to announce its endpoint.
 const ENDPOINT_TIMEOUT: Duration = Duration::from_secs(15);
@@ -176,24 +176,22 @@ async fn write_loop(
         let failure = match sent {
             Ok(response) if response.status().is_success() => {
                 let _ = bounded_body(response, max_len).await;
-                None
+                continue;
             }
-            Ok(response) => Some((
-                Some(response.status().as_u16()),
-                format!("HTTP {}", response.status()),
-            )),
-            Err(e) => Some((None, format!("cannot reach {endpoint}: {e}"))),
-        };
-        let Some((status, reason)) = failure else {
-            continue;
+            Ok(response) => TransportFailure::Status {
+                status: response.status().as_u16(),
+                message: format!("HTTP {}", response.status()),
+            },
+            Err(e) => TransportFailure::Unreachable {
+                message: format!("cannot reach {endpoint}: {e}"),
+            },
         };
         let id = message.get("method").and(message.get("id")).cloned();
         match id.and_then(|id| serde_json::from_value::<RequestId>(id).ok()) {
             Some(id) => {
-                let failure = jsonrpc::transport_failure(&id, status, reason);
-                let _ = inbound.send(Inbound::Message(failure)).await;
+                let _ = inbound.send(Inbound::Failed { id, failure }).await;
             }
-            None => tracing::warn!("posting a message failed: {reason}"),
+            None => tracing::warn!("posting a message failed: {failure}"),
         }
     }
 }

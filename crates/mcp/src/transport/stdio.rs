@@ -219,16 +219,18 @@ async fn read_loop(
                 if bytes.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                match serde_json::from_slice::<Value>(&bytes) {
-                    Ok(value) => {
-                        if inbound.send(Inbound::Message(value)).await.is_err() {
-                            return;
-                        }
-                    }
-                    Err(e) => tracing::warn!(
-                        "ignoring a line on the server's stdout that is not JSON ({e}): {}",
-                        preview(&bytes)
-                    ),
+                let event = match serde_json::from_slice::<Value>(&bytes) {
+                    Ok(value) => Inbound::Message(value),
+                    // The peer fails the request whose id it finds in a line cut short, and
+                    // logs anything else.
+                    Err(e) => Inbound::Unparsable {
+                        text: super::unparsable_text(&bytes),
+                        problem: e.to_string(),
+                        id: None,
+                    },
+                };
+                if inbound.send(event).await.is_err() {
+                    return;
                 }
             }
             Ok(Some(Line::TooLong { len })) => tracing::warn!(
@@ -263,14 +265,4 @@ async fn stderr_loop(stderr: tokio::process::ChildStderr, ring: StderrRing, keep
             ring.push_back(line);
         }
     }
-}
-
-/// A short, printable excerpt of a raw line for the log.
-fn preview(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    let mut out: String = text.chars().take(120).collect();
-    if text.chars().count() > 120 {
-        out.push('…');
-    }
-    out
 }

@@ -25,7 +25,7 @@ use tokio::task::{AbortHandle, JoinSet};
 use super::http_config::{HttpConfig, bounded_body};
 use super::owned_task::OwnedTask;
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
-use super::{BoxFuture, Inbound, Link, Outbound, Transport};
+use super::{BoxFuture, Inbound, Link, Outbound, Transport, TransportFailure, Wire};
 use crate::error::Result;
 use crate::jsonrpc::{self, RequestId};
 
@@ -216,7 +216,7 @@ async fn write_loop(shared: Arc<Shared>, mut outbound: mpsc::Receiver<Outbound>)
                         task.abort();
                         continue;
                     }
-                    let outgoing = Outgoing::of(&message.message);
+                    let outgoing = Outgoing::of(&message);
                     let cancellable = outgoing.id.clone().filter(|_| outgoing.modern);
                     let task = tasks.spawn(post(shared.clone(), message, outgoing));
                     if let Some(id) = cancellable {
@@ -241,14 +241,6 @@ fn cancelled_request(message: &Value) -> Option<RequestId> {
     serde_json::from_value(message.pointer("/params/requestId")?.clone()).ok()
 }
 
-/// The 2026-07-28 era's protocol version in a message's `_meta`, if it carries one.
-fn modern_version(message: &Value) -> Option<String> {
-    message
-        .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-}
-
 /// What kind of message a POST carries.
 struct Outgoing {
     method: Option<String>,
@@ -258,7 +250,8 @@ struct Outgoing {
 }
 
 impl Outgoing {
-    fn of(message: &Value) -> Self {
+    fn of(outbound: &Outbound) -> Self {
+        let message = &outbound.message;
         let method = message
             .get("method")
             .and_then(Value::as_str)
@@ -267,7 +260,7 @@ impl Outgoing {
             (Some(_), Some(id)) => serde_json::from_value(id.clone()).ok(),
             _ => None,
         };
-        let modern = modern_version(message).is_some();
+        let modern = outbound.wire.is_modern();
         Self { method, id, modern }
     }
 
@@ -280,6 +273,7 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
     let Outbound {
         message,
         headers: extra,
+        wire,
     } = outbound;
     // Server requests may come on the GET stream at once (the conformance elicitation
     // scenario does this), so the client waits for it before its first request.
@@ -294,14 +288,14 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
     let mut retried = false;
     loop {
         let had_session = get(&shared.session_id).is_some();
-        let response = match send_post(&shared, &message, &extra).await {
+        let response = match send_post(&shared, &message, &extra, &wire).await {
             Ok(response) => response,
             Err(e) => {
+                let message = format!("cannot reach {}: {e}", shared.config.url);
                 return fail(
                     &shared,
                     &outgoing,
-                    None,
-                    format!("cannot reach {}: {e}", shared.config.url),
+                    TransportFailure::Unreachable { message },
                 )
                 .await;
             }
@@ -312,26 +306,25 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
             // 2025-11-25 "Session Management" 4: the session is gone; start a new one.
             retried = true;
             if let Err(e) = reinitialize(&shared).await {
-                return fail(
-                    &shared,
-                    &outgoing,
-                    Some(404),
-                    format!("the session expired and re-initializing failed: {e}"),
-                )
-                .await;
+                let message = format!("the session expired and re-initializing failed: {e}");
+                let failure = TransportFailure::Status {
+                    status: 404,
+                    message,
+                };
+                return fail(&shared, &outgoing, failure).await;
             }
             continue;
         }
         if !status.is_success() {
             let body = bounded_body(response, 65536).await.unwrap_or_default();
             // A modern server explains a 4xx with a JSON-RPC error (2026-07-28 transports,
-            // "Server Validation"); hand that error on as it is, keeping the status alongside.
-            if let Some(error) = rpc_error_body(&body, status.as_u16())
-                && let Some(id) = &outgoing.id
-            {
-                let answer = jsonrpc::error_response(id, &error);
-                let _ = shared.inbound.send(Inbound::Message(answer)).await;
-                return;
+            // "Server Validation"); hand that error on as it is, with the status beside it.
+            if let Some(error) = rpc_error_body(&body) {
+                let failure = TransportFailure::Refused {
+                    status: status.as_u16(),
+                    error,
+                };
+                return fail(&shared, &outgoing, failure).await;
             }
             let text = String::from_utf8_lossy(&body).trim().to_owned();
             let detail = if text.is_empty() {
@@ -339,13 +332,11 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
             } else {
                 format!(": {text}")
             };
-            return fail(
-                &shared,
-                &outgoing,
-                Some(status.as_u16()),
-                format!("HTTP {status}{detail}"),
-            )
-            .await;
+            let failure = TransportFailure::Status {
+                status: status.as_u16(),
+                message: format!("HTTP {status}{detail}"),
+            };
+            return fail(&shared, &outgoing, failure).await;
         }
         if outgoing.is("initialize") {
             let session = response
@@ -377,6 +368,7 @@ async fn send_post(
     shared: &Shared,
     message: &Value,
     extra: &[(String, String)],
+    wire: &Wire,
 ) -> reqwest::Result<reqwest::Response> {
     let mut request = shared
         .client
@@ -389,9 +381,9 @@ async fn send_post(
     for (name, value) in extra {
         request = request.header(name.as_str(), value.as_str());
     }
-    if let Some(version) = modern_version(message) {
+    if let Wire::Modern { version } = wire {
         // 2026-07-28: the header mirrors the version in the body's `_meta`; no sessions.
-        request = request.header(VERSION_HEADER, version);
+        request = request.header(VERSION_HEADER, version.as_str());
     } else if message.get("method").and_then(Value::as_str) != Some("initialize") {
         request = with_version(shared, request);
         if let Some(session) = get(&shared.session_id) {
@@ -421,19 +413,10 @@ fn standard_headers(message: &Value) -> Vec<(&'static str, String)> {
     headers
 }
 
-/// A JSON-RPC error carried in an error response's body, with the HTTP status added to `data`.
-fn rpc_error_body(body: &[u8], status: u16) -> Option<crate::error::RpcError> {
+/// A JSON-RPC error carried in an error response's body, as the server sent it.
+fn rpc_error_body(body: &[u8]) -> Option<crate::error::RpcError> {
     let value: Value = serde_json::from_slice(body).ok()?;
-    let mut error: crate::error::RpcError =
-        serde_json::from_value(value.get("error")?.clone()).ok()?;
-    match &mut error.data {
-        Some(Value::Object(data)) => {
-            data.entry("httpStatus").or_insert(json!(status));
-        }
-        None => error.data = Some(json!({ "httpStatus": status })),
-        Some(_) => {}
-    }
-    Some(error)
+    serde_json::from_value(value.get("error")?.clone()).ok()
 }
 
 /// Delivers the answer to a request: one JSON body, or an SSE stream resumed until it holds
@@ -448,15 +431,17 @@ async fn receive(shared: &Arc<Shared>, response: reqwest::Response, outgoing: &O
                     }
                 }
                 Ok(message) => deliver(shared, message, outgoing).await,
-                Err(e) => {
-                    fail(
-                        shared,
-                        outgoing,
-                        None,
-                        format!("the response is not JSON: {e}"),
-                    )
-                    .await
-                }
+                Err(e) => match &outgoing.id {
+                    Some(id) => {
+                        let unparsable = Inbound::Unparsable {
+                            text: super::unparsable_text(&body),
+                            problem: e.to_string(),
+                            id: Some(id.clone()),
+                        };
+                        let _ = shared.inbound.send(unparsable).await;
+                    }
+                    None => tracing::warn!("a response that is not JSON: {e}"),
+                },
             },
             Err(e) => broke(shared, outgoing, e).await,
         };
@@ -484,13 +469,8 @@ async fn receive(shared: &Arc<Shared>, response: reqwest::Response, outgoing: &O
             Err(e) => {
                 failures += 1;
                 if failures > shared.config.max_reconnects {
-                    return fail(
-                        shared,
-                        outgoing,
-                        None,
-                        format!("resuming the response stream failed: {e}"),
-                    )
-                    .await;
+                    let message = format!("resuming the response stream failed: {e}");
+                    return fail(shared, outgoing, TransportFailure::Unreachable { message }).await;
                 }
             }
         }
@@ -634,7 +614,7 @@ async fn reinitialize(shared: &Arc<Shared>) -> std::result::Result<(), String> {
     let id = json!(format!("gatehouse-reinitialize-{n}"));
     init["id"] = id.clone();
     put(&shared.session_id, None);
-    let response = send_post(shared, &init, &[])
+    let response = send_post(shared, &init, &[], &Wire::Legacy)
         .await
         .map_err(|e| e.to_string())?;
     if !response.status().is_success() {
@@ -663,7 +643,7 @@ async fn reinitialize(shared: &Arc<Shared>) -> std::result::Result<(), String> {
     }
     put(&shared.session_id, session);
     let initialized = jsonrpc::notification("notifications/initialized", None);
-    let response = send_post(shared, &initialized, &[])
+    let response = send_post(shared, &initialized, &[], &Wire::Legacy)
         .await
         .map_err(|e| e.to_string())?;
     if !response.status().is_success() {
@@ -693,27 +673,29 @@ async fn deliver(shared: &Shared, message: Value, outgoing: &Outgoing) {
 /// Fails a request whose response broke off before the answer. A modern request is marked so
 /// the peer may send it again with a new id; an older one fails like any transport error.
 async fn broke(shared: &Shared, outgoing: &Outgoing, message: String) {
-    match &outgoing.id {
-        Some(id) if outgoing.modern => {
-            let failure = jsonrpc::broken_stream(id, message);
-            let _ = shared.inbound.send(Inbound::Message(failure)).await;
-        }
-        _ => fail(shared, outgoing, None, message).await,
-    }
+    let failure = if outgoing.modern {
+        TransportFailure::StreamBroken { message }
+    } else {
+        TransportFailure::Unreachable { message }
+    };
+    fail(shared, outgoing, failure).await;
 }
 
-/// Fails a request with a JSON-RPC error carrying the transport's reason; other messages are
-/// only logged, since nobody waits for them.
-async fn fail(shared: &Shared, outgoing: &Outgoing, status: Option<u16>, message: String) {
+/// Fails a request out of band with the transport's reason; other messages are only logged,
+/// since nobody waits for them.
+async fn fail(shared: &Shared, outgoing: &Outgoing, failure: TransportFailure) {
     let Some(id) = &outgoing.id else {
         tracing::warn!(
-            "sending {} failed: {message}",
+            "sending {} failed: {failure}",
             outgoing.method.as_deref().unwrap_or("a message")
         );
         return;
     };
-    let failure = jsonrpc::transport_failure(id, status, message);
-    let _ = shared.inbound.send(Inbound::Message(failure)).await;
+    let failed = Inbound::Failed {
+        id: id.clone(),
+        failure,
+    };
+    let _ = shared.inbound.send(failed).await;
 }
 
 #[cfg(test)]
@@ -728,14 +710,5 @@ mod tests {
         let other = json!({"jsonrpc": "2.0", "method": "notifications/progress",
             "params": {"requestId": 7}});
         assert_eq!(cancelled_request(&other), None);
-    }
-
-    #[test]
-    fn tells_modern_messages_by_their_meta() {
-        let modern = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}});
-        assert_eq!(modern_version(&modern).as_deref(), Some("2026-07-28"));
-        let legacy = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {}});
-        assert_eq!(modern_version(&legacy), None);
     }
 }
