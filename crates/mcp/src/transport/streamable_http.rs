@@ -2,7 +2,9 @@
 //!
 //! Every outgoing message is its own POST; the answer is 202, a JSON body or an SSE stream.
 //! After the handshake every request carries `MCP-Protocol-Version` and, when the server gave
-//! one, `MCP-Session-Id`. A 404 on a session re-runs the handshake once and retries. A response
+//! one, `MCP-Session-Id`. A 404 on a session re-runs the handshake once and retries; however
+//! many requests meet that 404 together, one of them re-initializes while the others, and any
+//! request sent meanwhile, wait for the new session and go out with it. A response
 //! stream that ends before the answer is resumed with GET and `Last-Event-ID` after the
 //! server's `retry:` delay (SEP-1699 polling). A standalone GET stream carries server-initiated
 //! messages; 405 means the server has none. Closing sends DELETE for the session.
@@ -42,6 +44,9 @@ struct Shared {
     initialize: Mutex<Option<Value>>,
     inbound: mpsc::Sender<Inbound>,
     reinit_counter: AtomicU64,
+    /// Held while the session is re-initialized: requests wait on it before they read the
+    /// session id, so none goes out without one, and only one re-initialization runs.
+    reinit: tokio::sync::Mutex<()>,
     /// The standalone GET stream's task; once the transport is dropped or closed, none starts.
     listener: Mutex<Listener>,
     /// True once the handshake's aftermath is settled: the GET stream is open, refused or failed.
@@ -119,6 +124,7 @@ impl StreamableHttpTransport {
             initialize: Mutex::new(None),
             inbound: in_tx,
             reinit_counter: AtomicU64::new(0),
+            reinit: tokio::sync::Mutex::new(()),
             listener: Mutex::new(Listener::default()),
             ready: tokio::sync::watch::channel(false).0,
         });
@@ -287,8 +293,13 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
     }
     let mut retried = false;
     loop {
-        let had_session = get(&shared.session_id).is_some();
-        let response = match send_post(&shared, &message, &extra, &wire).await {
+        // Wait for a re-initialization in progress, then take the session it made.
+        let session = {
+            let _settled = shared.reinit.lock().await;
+            get(&shared.session_id)
+        };
+        let had_session = session.is_some();
+        let response = match send_post(&shared, &message, &extra, &wire, session.as_deref()).await {
             Ok(response) => response,
             Err(e) => {
                 let message = format!("cannot reach {}: {e}", shared.config.url);
@@ -305,7 +316,7 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
         {
             // 2025-11-25 "Session Management" 4: the session is gone; start a new one.
             retried = true;
-            if let Err(e) = reinitialize(&shared).await {
+            if let Err(e) = reinitialize_once(&shared, session.as_deref()).await {
                 let message = format!("the session expired and re-initializing failed: {e}");
                 let failure = TransportFailure::Status {
                     status: 404,
@@ -369,6 +380,7 @@ async fn send_post(
     message: &Value,
     extra: &[(String, String)],
     wire: &Wire,
+    session: Option<&str>,
 ) -> reqwest::Result<reqwest::Response> {
     let mut request = shared
         .client
@@ -386,7 +398,7 @@ async fn send_post(
         request = request.header(VERSION_HEADER, version.as_str());
     } else if message.get("method").and_then(Value::as_str) != Some("initialize") {
         request = with_version(shared, request);
-        if let Some(session) = get(&shared.session_id) {
+        if let Some(session) = session {
             request = request.header(SESSION_HEADER, session);
         }
     }
@@ -607,14 +619,28 @@ async fn listen(shared: Arc<Shared>) {
     }
 }
 
-/// Re-runs the stored handshake to get a new session; its messages are not delivered.
+/// Replaces the expired session `stale`, unless another request already has: single-flight,
+/// so that N requests meeting the 404 together make one new session, not N.
+async fn reinitialize_once(
+    shared: &Arc<Shared>,
+    stale: Option<&str>,
+) -> std::result::Result<(), String> {
+    let _only_one = shared.reinit.lock().await;
+    if get(&shared.session_id).as_deref() != stale {
+        return Ok(());
+    }
+    reinitialize(shared).await
+}
+
+/// Re-runs the stored handshake to get a new session; its messages are not delivered. The
+/// caller holds `shared.reinit`.
 async fn reinitialize(shared: &Arc<Shared>) -> std::result::Result<(), String> {
     let mut init = get(&shared.initialize).ok_or("no handshake to repeat")?;
     let n = shared.reinit_counter.fetch_add(1, Ordering::Relaxed);
     let id = json!(format!("gatehouse-reinitialize-{n}"));
     init["id"] = id.clone();
     put(&shared.session_id, None);
-    let response = send_post(shared, &init, &[], &Wire::Legacy)
+    let response = send_post(shared, &init, &[], &Wire::Legacy, None)
         .await
         .map_err(|e| e.to_string())?;
     if !response.status().is_success() {
@@ -641,9 +667,9 @@ async fn reinitialize(shared: &Arc<Shared>) -> std::result::Result<(), String> {
     } else {
         bounded_body(response, shared.config.max_message_bytes).await?;
     }
-    put(&shared.session_id, session);
+    put(&shared.session_id, session.clone());
     let initialized = jsonrpc::notification("notifications/initialized", None);
-    let response = send_post(shared, &initialized, &[], &Wire::Legacy)
+    let response = send_post(shared, &initialized, &[], &Wire::Legacy, session.as_deref())
         .await
         .map_err(|e| e.to_string())?;
     if !response.status().is_success() {
