@@ -45,7 +45,7 @@ pub enum McpError {
     #[error("`{method}` failed: {failure}")]
     RequestFailed {
         method: String,
-        failure: crate::transport::TransportFailure,
+        failure: Box<crate::transport::TransportFailure>,
     },
     /// The server answered with a message that carries the request's id but is no valid
     /// response (an error whose code is not a number, neither result nor error, a line cut
@@ -161,10 +161,8 @@ impl McpError {
     pub fn is_broken_stream(&self) -> bool {
         matches!(
             self,
-            McpError::RequestFailed {
-                failure: crate::transport::TransportFailure::StreamBroken { .. },
-                ..
-            }
+            McpError::RequestFailed { failure, .. }
+                if matches!(**failure, crate::transport::TransportFailure::StreamBroken { .. })
         )
     }
 

@@ -1,7 +1,8 @@
 //! A response that carries a pending request's id but is not a valid response (an error whose
 //! code is no number, `"error": null`, neither `result` nor `error`, a line cut short) fails
 //! that request at once with a "malformed response" error quoting the start of the message,
-//! instead of leaving it to wait out its timeout. Against the scripted server tests/fixtures/faults/malformed_answers.py.
+//! instead of leaving it to wait out its timeout; so does an answer over the size limit. A
+//! huge stderr line is kept only in part. Against the scripted server tests/fixtures/faults/malformed_answers.py.
 
 mod support;
 
@@ -72,6 +73,48 @@ async fn the_quote_of_a_long_malformed_response_is_bounded() {
         text.len() < 600,
         "a 5,000-byte message is quoted only in part ({} bytes): {text}",
         text.len()
+    );
+    client.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn an_oversized_answer_fails_its_request_at_once() {
+    let mut config = malformed_answers();
+    config.max_message_bytes = 1024 * 1024;
+    let client = support::connect_stdio(&config).await.expect("connect");
+    let error = call(&client, "oversized")
+        .await
+        .expect_err("over the limit");
+    let text = error.to_string();
+    assert!(
+        text.contains("larger than the 1048576-byte limit"),
+        "the error says why: {text}"
+    );
+    let ok = call(&client, "ok")
+        .await
+        .expect("the connection still works");
+    assert_eq!(ok["content"][0]["text"], "fine");
+    client.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn a_huge_stderr_line_is_kept_only_in_part() {
+    let client = support::connect_stdio(&malformed_answers())
+        .await
+        .expect("connect");
+    call(&client, "stderr-flood").await.expect("answered");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let kept = client.diagnostics();
+    let line = kept
+        .iter()
+        .find(|l| l.starts_with("zzz"))
+        .unwrap_or_else(|| panic!("the line is kept in part: {kept:?}"));
+    assert!(
+        line.len() <= gatehouse_mcp::transport::stdio::MAX_STDERR_LINE + 64
+            && line.ends_with("[truncated: 1000000 bytes]"),
+        "cut to its start and marked: {} bytes, ending {:?}",
+        line.len(),
+        &line[line.len().saturating_sub(40)..]
     );
     client.close().await.expect("close");
 }

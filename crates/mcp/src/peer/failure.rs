@@ -57,7 +57,7 @@ impl Failure {
             }
             Failure::Transport(failure) => McpError::RequestFailed {
                 method: method.to_owned(),
-                failure,
+                failure: Box::new(failure),
             },
             Failure::Malformed { problem, start } => McpError::MalformedResponse {
                 method: method.to_owned(),

@@ -27,6 +27,7 @@ use crate::error::{McpError, Result, RpcError};
 use crate::jsonrpc::{self, RequestId, codes};
 use crate::transport::{BoxFuture, Link, Outbound, Wire};
 pub use failure::Failure;
+pub use route::MAX_SERVER_REQUESTS;
 
 /// Receives what the server sends on its own initiative.
 pub trait Handler: Send + Sync + 'static {
@@ -60,6 +61,10 @@ type Reply = std::result::Result<Value, Failure>;
 /// How many requests may be in flight at once on one connection.
 pub const MAX_IN_FLIGHT: usize = 64;
 
+/// How many `notifications/progress` updates of one request may wait to be handled; beyond
+/// that the server is flooding, and updates are dropped (with a log line).
+pub const PROGRESS_QUEUE: usize = 64;
+
 /// How to wait for one request.
 #[derive(Debug, Clone)]
 pub struct RequestOptions {
@@ -69,8 +74,9 @@ pub struct RequestOptions {
     pub reset_timeout_on_progress: bool,
     /// A cap on the total wait, whatever progress arrives.
     pub max_total: Option<Duration>,
-    /// Where progress updates go; setting it sends a `progressToken`.
-    pub progress: Option<mpsc::UnboundedSender<Progress>>,
+    /// Where progress updates go; setting it sends a `progressToken`. A reader that falls
+    /// behind skips updates but always gets the latest ([`crate::updates::LatestSink`]).
+    pub progress: Option<mpsc::Sender<Progress>>,
     /// Extra HTTP headers for this request (ignored by stdio).
     pub headers: Vec<(String, String)>,
     /// How many times the request is sent again, with a new id, when its response stream breaks
@@ -152,12 +158,12 @@ struct EraState {
 struct Inner {
     outbound: mpsc::Sender<Outbound>,
     /// Long-lived requests' notification sinks, by subscription id ([`stream::stream_key`]).
-    streams: Mutex<HashMap<String, mpsc::UnboundedSender<stream::StreamItem>>>,
+    streams: Mutex<HashMap<String, mpsc::Sender<stream::StreamItem>>>,
     /// Cached list and read results, invalidated by the server's change notifications.
     cache: crate::cache::ResultCache,
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Reply>>>,
     /// Progress tokens of in-flight requests, to their request's update channel.
-    progress: Mutex<HashMap<String, mpsc::UnboundedSender<Value>>>,
+    progress: Mutex<HashMap<String, mpsc::Sender<Value>>>,
     /// Bounds the requests in flight at once.
     in_flight: tokio::sync::Semaphore,
     /// The era the client settled on, and what it stamps on every message.
@@ -259,7 +265,11 @@ impl Peer {
         let id = self.next_id();
         let (tx, mut rx) = oneshot::channel();
         self.lock_pending().insert(id.clone(), tx);
-        let (progress_tx, mut progress_rx) = mpsc::unbounded_channel();
+        let (progress_tx, mut progress_rx) = mpsc::channel(PROGRESS_QUEUE);
+        let mut sink = options
+            .progress
+            .clone()
+            .map(crate::updates::LatestSink::new);
         let token = options.progress.as_ref().map(|_| progress_key(&json!(id)));
         if let Some(token) = &token {
             lock(&self.inner.progress).insert(token.clone(), progress_tx);
@@ -293,12 +303,13 @@ impl Peer {
                 reply = &mut rx => {
                     guard.disarm();
                     // Updates routed before the response must still reach the caller, in order.
-                    if let Some(sink) = &options.progress {
+                    if let Some(sink) = &mut sink {
                         while let Ok(update) = progress_rx.try_recv() {
                             if let Some(progress) = Progress::from_params(&update) {
-                                let _ = sink.send(progress);
+                                sink.offer(progress);
                             }
                         }
+                        sink.flush();
                     }
                     return match reply {
                         Ok(Ok(result)) => self.accept(method, result),
@@ -310,10 +321,11 @@ impl Peer {
                     if options.reset_timeout_on_progress {
                         deadline = tokio::time::Instant::now() + options.timeout;
                     }
-                    if let (Some(sink), Some(progress)) = (&options.progress, Progress::from_params(&update)) {
-                        let _ = sink.send(progress);
+                    if let (Some(sink), Some(progress)) = (&mut sink, Progress::from_params(&update)) {
+                        sink.offer(progress);
                     }
                 }
+                () = held(&mut sink) => {}
                 () = tokio::time::sleep_until(until) => {
                     guard.reason = "timed out";
                     return Err(McpError::Timeout { method: method.to_owned(), timeout: until - started });
@@ -474,6 +486,15 @@ impl Peer {
         &self,
     ) -> std::sync::MutexGuard<'_, HashMap<RequestId, oneshot::Sender<Reply>>> {
         lock(&self.inner.pending)
+    }
+}
+
+/// Sends a progress update that waits for room in the caller's channel; pending forever if
+/// there is none.
+async fn held(sink: &mut Option<crate::updates::LatestSink<Progress>>) {
+    match sink {
+        Some(sink) => sink.send_held().await,
+        None => std::future::pending().await,
     }
 }
 

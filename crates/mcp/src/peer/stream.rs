@@ -12,6 +12,10 @@ use super::{Failure, Peer, PendingGuard, Reply, lock};
 use crate::error::{McpError, Result};
 use crate::jsonrpc::RequestId;
 
+/// How many notifications of one long-lived request may wait to be read; beyond that they are
+/// dropped, with a log line.
+pub const STREAM_QUEUE: usize = 256;
+
 /// The `_meta` key naming the long-lived request a notification belongs to.
 pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
@@ -54,7 +58,7 @@ pub(super) fn subscription_of(params: Option<&Value>) -> Option<String> {
 /// A long-lived request in flight. Its guard holds the request's id and the peer's state.
 pub struct OpenRequest {
     method: String,
-    items: mpsc::UnboundedReceiver<StreamItem>,
+    items: mpsc::Receiver<StreamItem>,
     reply: Option<oneshot::Receiver<Reply>>,
     guard: PendingGuard,
 }
@@ -176,7 +180,7 @@ impl Peer {
         let id = self.next_id();
         let (tx, rx) = oneshot::channel();
         self.lock_pending().insert(id.clone(), tx);
-        let (items_tx, items) = mpsc::unbounded_channel();
+        let (items_tx, items) = mpsc::channel(STREAM_QUEUE);
         lock(&self.inner.streams).insert(request_key(&id), items_tx);
         let mut open = OpenRequest {
             method: method.to_owned(),
