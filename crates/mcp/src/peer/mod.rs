@@ -558,3 +558,46 @@ impl Drop for PendingGuard {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The era is told to the peer, which stamps it on every message: the HTTP transport's
+    /// `MCP-Protocol-Version` (from the stamp) and the body's `_meta` version (from the same
+    /// value) cannot disagree, and a legacy connection stamps nothing.
+    #[tokio::test]
+    async fn each_message_carries_the_era_the_peer_was_told() {
+        let (outbound, mut sent) = mpsc::channel(8);
+        let (_inbound_tx, inbound) = mpsc::channel(8);
+        let peer = Peer::start(Link { outbound, inbound }, Arc::new(RefusingHandler));
+        let mut meta = serde_json::Map::new();
+        meta.insert(
+            "io.modelcontextprotocol/protocolVersion".into(),
+            json!("2026-07-28"),
+        );
+        peer.speak_modern("2026-07-28", meta);
+        peer.notify("notifications/x", None).await.expect("sent");
+        let modern = sent.recv().await.expect("a message");
+        assert_eq!(
+            modern.wire,
+            Wire::Modern {
+                version: "2026-07-28".into()
+            }
+        );
+        assert_eq!(
+            modern.message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+            "2026-07-28"
+        );
+        peer.speak_legacy();
+        peer.insert_meta("io.modelcontextprotocol/logLevel", json!("debug"));
+        peer.notify("notifications/x", None).await.expect("sent");
+        let legacy = sent.recv().await.expect("a message");
+        assert_eq!(legacy.wire, Wire::Legacy);
+        assert!(
+            legacy.message.get("params").is_none(),
+            "nothing stamped, and a stamp asked for on a legacy connection does not make it modern"
+        );
+        assert!(!peer.is_modern());
+    }
+}
