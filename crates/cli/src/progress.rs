@@ -13,7 +13,7 @@ const BAR_WIDTH: usize = 24;
 
 /// Draws updates from `updates` until the channel closes (the request ended), then erases the
 /// bar. Await the handle before printing the result, so the two never interleave.
-pub fn spawn(mut updates: mpsc::UnboundedReceiver<Progress>) -> JoinHandle<()> {
+pub fn spawn(mut updates: mpsc::Receiver<Progress>) -> JoinHandle<()> {
     let terminal = std::io::stderr().is_terminal();
     tokio::spawn(async move {
         let mut drawn = false;
@@ -39,8 +39,8 @@ pub fn spawn(mut updates: mpsc::UnboundedReceiver<Progress>) -> JoinHandle<()> {
 
 /// A sender of task status updates that shows each one on the progress display, so a tool that
 /// runs as a task reads like any long call: `task working: Analyzing content...`.
-pub fn task_updates(updates: mpsc::UnboundedSender<Progress>) -> mpsc::UnboundedSender<Task> {
-    let (tasks, mut received) = mpsc::unbounded_channel::<Task>();
+pub fn task_updates(updates: mpsc::Sender<Progress>) -> mpsc::Sender<Task> {
+    let (tasks, mut received) = mpsc::channel::<Task>(gatehouse_mcp::updates::UPDATE_BUFFER);
     tokio::spawn(async move {
         let mut step = 0.0;
         while let Some(task) = received.recv().await {
@@ -56,6 +56,7 @@ pub fn task_updates(updates: mpsc::UnboundedSender<Progress>) -> mpsc::Unbounded
                     total: None,
                     message,
                 })
+                .await
                 .is_err()
             {
                 return;

@@ -57,16 +57,18 @@ pub async fn open_client_with(
     Ok(client)
 }
 
-/// Protocol-level failures that a wrong era explains; not being able to start or reach the
-/// server is something else.
+/// Protocol-level failures that a wrong era explains (an HTTP status included: a legacy server
+/// refuses a modern request without a session); not being able to start or reach the server is
+/// something else.
 fn era_may_be_wrong(error: &McpError) -> bool {
     matches!(
         error,
         McpError::Rpc { .. }
             | McpError::UnsupportedVersion { .. }
             | McpError::InvalidResponse { .. }
+            | McpError::MalformedResponse { .. }
             | McpError::Timeout { .. }
-    )
+    ) || matches!(error, McpError::RequestFailed { .. } if error.http_status().is_some())
 }
 
 async fn connect(

@@ -344,7 +344,7 @@ async fn the_apps_call_runs_on_the_live_session_until_it_ends() {
 
     // A long call reports progress; disabling the server ends its session, and the call
     // with it, instead of leaving the call to wait on a connection that is gone.
-    let (progress, mut updates) = tokio::sync::mpsc::unbounded_channel();
+    let (progress, mut updates) = tokio::sync::mpsc::channel(gatehouse_mcp::updates::UPDATE_BUFFER);
     let long = ToolCall {
         tool: "trigger-long-running-operation".into(),
         arguments: Some(json!({"duration": 30, "steps": 30})),

@@ -17,6 +17,10 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::time::Instant;
 
+/// How many results one connection keeps. When a new one would exceed it, stale entries go
+/// first, then the one that would go stale soonest (with a log line).
+pub const MAX_CACHED_RESULTS: usize = 256;
+
 /// The methods whose results servers must give caching hints for.
 pub const CACHEABLE: &[&str] = &[
     "server/discover",
@@ -112,11 +116,33 @@ impl ResultCache {
         if !complete || ttl.is_zero() || !cacheable_request(method, params) {
             return;
         }
-        self.lock().insert(
-            (method.to_owned(), params_key(params)),
+        let now = Instant::now();
+        let key = (method.to_owned(), params_key(params));
+        let mut entries = self.lock();
+        if entries.len() >= MAX_CACHED_RESULTS && !entries.contains_key(&key) {
+            entries.retain(|_, entry| entry.fresh_until > now);
+            if entries.len() >= MAX_CACHED_RESULTS {
+                let soonest = entries
+                    .iter()
+                    .min_by_key(|(_, entry)| entry.fresh_until)
+                    .map(|(key, _)| key.clone());
+                if let Some(soonest) = soonest {
+                    tracing::debug!(
+                        "the result cache holds {MAX_CACHED_RESULTS} results; dropping `{}`",
+                        soonest.0
+                    );
+                    entries.remove(&soonest);
+                }
+            }
+        }
+        entries.insert(
+            key,
             Entry {
                 result: result.clone(),
-                fresh_until: Instant::now() + ttl,
+                // A ttl too long to add is as good as forever.
+                fresh_until: now
+                    .checked_add(ttl)
+                    .unwrap_or(now + Duration::from_secs(86400 * 365)),
             },
         );
     }
@@ -235,6 +261,31 @@ mod tests {
         assert_eq!(cache.get("resources/read", Some(&plain)), None);
         cache.put("tools/call", None, &json!({"content": [], "ttlMs": 60000}));
         assert_eq!(cache.get("tools/call", None), None);
+    }
+
+    #[test]
+    fn the_cache_keeps_a_bounded_number_of_results() {
+        let cache = ResultCache::default();
+        for n in 0..MAX_CACHED_RESULTS * 4 {
+            let params = json!({ "uri": format!("a://{n}") });
+            cache.put(
+                "resources/read",
+                Some(&params),
+                &json!({"contents": [], "ttlMs": 60000}),
+            );
+        }
+        let kept = (0..MAX_CACHED_RESULTS * 4)
+            .filter(|n| {
+                let params = json!({ "uri": format!("a://{n}") });
+                cache.get("resources/read", Some(&params)).is_some()
+            })
+            .count();
+        assert_eq!(
+            kept, MAX_CACHED_RESULTS,
+            "at most the limit, and the newest are kept"
+        );
+        let newest = json!({ "uri": format!("a://{}", MAX_CACHED_RESULTS * 4 - 1) });
+        assert!(cache.get("resources/read", Some(&newest)).is_some());
     }
 
     #[test]

@@ -126,7 +126,12 @@ impl Client {
             HttpMode::Sse => Self::connect_legacy_sse(config, options, handler).await,
             HttpMode::Auto => {
                 match Self::connect_streamable(config, options.clone(), handler.clone()).await {
-                    Err(e) if matches!(e.http_status(), Some(400 | 404 | 405)) => {
+                    // Only an HTTP status the transport saw counts, and not one that a modern
+                    // server's own error explains.
+                    Err(e)
+                        if matches!(e.http_status(), Some(400 | 404 | 405))
+                            && !era::is_modern_error(&e) =>
+                    {
                         tracing::info!(
                             "{} refused Streamable HTTP ({e}); trying HTTP+SSE",
                             config.url
@@ -396,7 +401,7 @@ async fn establish(
             // follows anything but `initialize`, and over HTTP it is `initialize` whose answer
             // opens the session and fixes the protocol version header.
             Ok(era::Probe::AnsweredAsInitialize(_)) => {
-                peer.set_meta(None);
+                peer.speak_legacy();
                 let init = handshake(peer, options).await?;
                 found(
                     init,
@@ -407,7 +412,7 @@ async fn establish(
             Err(e) if era::is_modern_error(&e) => Err(e),
             Err(probe) => {
                 // Not a modern server: forget the modern `_meta` and shake hands.
-                peer.set_meta(None);
+                peer.speak_legacy();
                 let init = handshake(peer, options).await?;
                 Ok((
                     init,

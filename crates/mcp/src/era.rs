@@ -108,7 +108,7 @@ pub enum Probe {
 pub async fn discover(peer: &Peer, options: &ClientOptions, timeout: Duration) -> Result<Probe> {
     let mut version = MODERN[0].to_owned();
     for _ in 0..2 {
-        peer.set_meta(Some(request_meta(&version, options)));
+        peer.speak_modern(&version, request_meta(&version, options));
         match peer.request("server/discover", None, timeout).await {
             Ok(raw) => {
                 if raw.get("supportedVersions").is_none()

@@ -32,11 +32,29 @@ pub enum McpError {
     /// No response arrived in time. The request was cancelled on the server.
     #[error("`{method}` timed out after {timeout:?}")]
     Timeout { method: String, timeout: Duration },
-    /// The server answered with a JSON-RPC error.
+    /// The server answered with a JSON-RPC error; `http_status` is the HTTP error status it
+    /// came with, if any (a 4xx that a JSON-RPC error explains).
     #[error("server error for `{method}`: {error}")]
     Rpc {
         method: String,
         error: Box<RpcError>,
+        http_status: Option<u16>,
+    },
+    /// The transport could not deliver the request or its answer: an HTTP error, an
+    /// unreachable server, a response stream that broke before the answer.
+    #[error("`{method}` failed: {failure}")]
+    RequestFailed {
+        method: String,
+        failure: Box<crate::transport::TransportFailure>,
+    },
+    /// The server answered with a message that carries the request's id but is no valid
+    /// response (an error whose code is not a number, neither result nor error, a line cut
+    /// short). `start` quotes the beginning of it.
+    #[error("malformed response to `{method}` ({problem}): {start}")]
+    MalformedResponse {
+        method: String,
+        problem: String,
+        start: String,
     },
     /// The server answered with a protocol version this client does not speak.
     #[error(
@@ -129,6 +147,7 @@ impl McpError {
         McpError::Rpc {
             method: method.to_owned(),
             error: Box::new(error),
+            http_status: None,
         }
     }
 
@@ -138,34 +157,22 @@ impl McpError {
     }
 
     /// Whether the request's response stream broke before the answer (the request may or may
-    /// not have been carried out).
+    /// not have been carried out). Only the transport says so; no server error can.
     pub fn is_broken_stream(&self) -> bool {
-        match self {
-            McpError::Rpc { error, .. } => {
-                error.code == crate::jsonrpc::codes::TRANSPORT_ERROR
-                    && error
-                        .data
-                        .as_ref()
-                        .and_then(|d| d.get("streamBroken"))
-                        .and_then(serde_json::Value::as_bool)
-                        == Some(true)
-            }
-            _ => false,
-        }
+        matches!(
+            self,
+            McpError::RequestFailed { failure, .. }
+                if matches!(**failure, crate::transport::TransportFailure::StreamBroken { .. })
+        )
     }
 
-    /// The HTTP status behind a failed request, when the transport reported one (in the error's
-    /// `data.httpStatus`, for transport failures and for JSON-RPC errors sent with a 4xx).
+    /// The HTTP error status behind a failed request, as the transport saw it (for transport
+    /// failures, and for JSON-RPC errors that came with a 4xx). Never read from an error's
+    /// `data`, which is the server's to fill.
     pub fn http_status(&self) -> Option<u16> {
         match self {
-            McpError::Rpc { error, .. } if error.code == crate::jsonrpc::codes::TRANSPORT_ERROR => {
-                error
-                    .data
-                    .as_ref()
-                    .and_then(|d| d.get("httpStatus"))
-                    .and_then(serde_json::Value::as_u64)
-                    .and_then(|s| u16::try_from(s).ok())
-            }
+            McpError::Rpc { http_status, .. } => *http_status,
+            McpError::RequestFailed { failure, .. } => failure.http_status(),
             _ => None,
         }
     }

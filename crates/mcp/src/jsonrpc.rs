@@ -13,10 +13,10 @@ pub mod codes {
     pub const METHOD_NOT_FOUND: i64 = -32601;
     pub const INVALID_PARAMS: i64 = -32602;
     pub const INTERNAL_ERROR: i64 = -32603;
-    /// A request that failed in the transport (HTTP status, unreachable server); the error's
-    /// `data` has `httpStatus` when there was one.
-    pub const TRANSPORT_ERROR: i64 = -32000;
 }
+
+/// How much of a malformed message an error quotes.
+pub const QUOTE_CHARS: usize = 200;
 
 /// A request id: MCP allows strings and integers (never null).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -57,43 +57,135 @@ pub enum Message {
     },
 }
 
+/// Why an incoming message is not valid JSON-RPC, with the message as it came.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invalid {
+    /// What is wrong, for the log and the error.
+    pub problem: String,
+    /// The id of a would-be response (a message without `method`) when it can be read, so that
+    /// the request it answers fails at once instead of waiting out its timeout.
+    pub response_to: Option<RequestId>,
+    /// The message itself, untouched (to quote it).
+    pub message: Value,
+}
+
 impl Message {
-    /// Classifies a parsed JSON value. The error says what is wrong, for the log.
-    pub fn from_value(value: Value) -> Result<Message, String> {
-        let Value::Object(mut obj) = value else {
-            return Err(match value {
-                Value::Array(_) => "JSON-RPC batches are not supported by MCP".to_owned(),
-                _ => "a JSON-RPC message must be an object".to_owned(),
-            });
+    /// Classifies a parsed JSON value.
+    pub fn from_value(value: Value) -> Result<Message, Invalid> {
+        let invalid = |problem: String, response_to: Option<RequestId>, message: Value| Invalid {
+            problem,
+            response_to,
+            message,
         };
-        let id = match obj.remove("id") {
+        let mut obj = match value {
+            Value::Object(obj) => obj,
+            Value::Array(_) => {
+                let problem = "JSON-RPC batches are not supported by MCP".to_owned();
+                return Err(invalid(problem, None, value));
+            }
+            other => {
+                let problem = "a JSON-RPC message must be an object".to_owned();
+                return Err(invalid(problem, None, other));
+            }
+        };
+        let id = match obj.get("id") {
             None | Some(Value::Null) => None,
-            Some(raw) => Some(
-                serde_json::from_value::<RequestId>(raw)
-                    .map_err(|_| "the id must be a string or an integer".to_owned())?,
-            ),
+            Some(raw) => match RequestId::deserialize(raw) {
+                Ok(id) => Some(id),
+                Err(_) => {
+                    let problem = "the id must be a string or an integer".to_owned();
+                    return Err(invalid(problem, None, Value::Object(obj)));
+                }
+            },
         };
-        if let Some(method) = obj.remove("method") {
-            let Value::String(method) = method else {
-                return Err("the method must be a string".to_owned());
-            };
-            let params = obj.remove("params");
-            return Ok(match id {
-                Some(id) => Message::Request { id, method, params },
-                None => Message::Notification { method, params },
-            });
+        match obj.get("method") {
+            Some(Value::String(_)) => {}
+            Some(_) => {
+                let problem = "the method must be a string".to_owned();
+                return Err(invalid(problem, None, Value::Object(obj)));
+            }
+            None => {
+                if let Some(error) = obj.get("error") {
+                    return match RpcError::deserialize(error) {
+                        Ok(error) => Ok(Message::Error { id, error }),
+                        Err(e) => {
+                            let problem = format!("malformed error object: {e}");
+                            Err(invalid(problem, id, Value::Object(obj)))
+                        }
+                    };
+                }
+                let Some(id) = id else {
+                    let problem = if obj.contains_key("result") {
+                        "a response without an id"
+                    } else {
+                        "neither a request, a notification nor a response"
+                    };
+                    return Err(invalid(problem.to_owned(), None, Value::Object(obj)));
+                };
+                return match obj.remove("result") {
+                    Some(result) => Ok(Message::Response { id, result }),
+                    None => {
+                        let problem = "neither a result nor an error".to_owned();
+                        Err(invalid(problem, Some(id), Value::Object(obj)))
+                    }
+                };
+            }
         }
-        if let Some(error) = obj.remove("error") {
-            let error = serde_json::from_value::<RpcError>(error)
-                .map_err(|e| format!("malformed error object: {e}"))?;
-            return Ok(Message::Error { id, error });
-        }
-        match (id, obj.remove("result")) {
-            (Some(id), Some(result)) => Ok(Message::Response { id, result }),
-            (None, Some(_)) => Err("a response without an id".to_owned()),
-            (_, None) => Err("neither a request, a notification nor a response".to_owned()),
+        let Some(Value::String(method)) = obj.remove("method") else {
+            let problem = "the method must be a string".to_owned();
+            return Err(invalid(problem, None, Value::Object(obj)));
+        };
+        let params = obj.remove("params");
+        Ok(match id {
+            Some(id) => Message::Request { id, method, params },
+            None => Message::Notification { method, params },
+        })
+    }
+}
+
+/// The id of the response in `text`, a message that does not parse (a line cut short): the
+/// top-level `"id"` member, if the text gets that far and the value is complete. Nothing is
+/// recovered from a message with a `method` before its id, which is no response.
+pub fn recover_id(text: &str) -> Option<RequestId> {
+    use serde::de::IgnoredAny;
+    let mut rest = text.trim_start().strip_prefix('{')?;
+    loop {
+        rest = rest.trim_start();
+        let mut keys = serde_json::Deserializer::from_str(rest).into_iter::<String>();
+        let key = keys.next()?.ok()?;
+        rest = rest[keys.byte_offset()..].trim_start().strip_prefix(':')?;
+        match key.as_str() {
+            "method" => return None,
+            "id" => {
+                let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+                let value = values.next()?.ok()?;
+                // A number at the very end may have been cut: `12` of `123`.
+                let after = rest[values.byte_offset()..].trim_start();
+                if after.is_empty() {
+                    return None;
+                }
+                return serde_json::from_value(value).ok();
+            }
+            _ => {
+                let mut skipped =
+                    serde_json::Deserializer::from_str(rest).into_iter::<IgnoredAny>();
+                skipped.next()?.ok()?;
+                rest = rest[skipped.byte_offset()..]
+                    .trim_start()
+                    .strip_prefix(',')?;
+            }
         }
     }
+}
+
+/// The start of a message for an error: at most [`QUOTE_CHARS`] characters, `…` if cut.
+pub fn quote(text: &str) -> String {
+    let mut chars = text.chars();
+    let mut out: String = chars.by_ref().take(QUOTE_CHARS).collect();
+    if chars.next().is_some() {
+        out.push('…');
+    }
+    out
 }
 
 /// Builds an outgoing request.
@@ -122,28 +214,6 @@ pub fn notification(method: &str, params: Option<Value>) -> Value {
 /// Builds a successful response.
 pub fn response(id: &RequestId, result: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "result": result })
-}
-
-/// Builds the error response that fails request `id` when its transport could not deliver it,
-/// with the HTTP status in `data.httpStatus` when there was one.
-pub fn transport_failure(id: &RequestId, status: Option<u16>, message: String) -> Value {
-    let error = RpcError {
-        code: codes::TRANSPORT_ERROR,
-        message,
-        data: status.map(|s| json!({ "httpStatus": s })),
-    };
-    error_response(id, &error)
-}
-
-/// A transport failure for a request whose response stream broke before the answer: the
-/// 2026-07-28 era has no resumable streams, so the peer may send the request again.
-pub fn broken_stream(id: &RequestId, message: String) -> Value {
-    let error = RpcError {
-        code: codes::TRANSPORT_ERROR,
-        message,
-        data: Some(json!({ "streamBroken": true })),
-    };
-    error_response(id, &error)
 }
 
 /// Builds an error response.
@@ -182,7 +252,7 @@ mod tests {
     fn rejects_batches_and_garbage_with_a_reason() {
         let batch = Message::from_value(json!([{"jsonrpc":"2.0","method":"x"}]));
         assert!(
-            batch.is_err_and(|e| e.contains("batch")),
+            batch.is_err_and(|e| e.problem.contains("batch")),
             "batches must be named as such"
         );
         assert!(Message::from_value(json!(42)).is_err());

@@ -15,6 +15,7 @@ pub mod peer;
 pub mod protocol;
 pub mod transport;
 pub mod types;
+pub mod updates;
 
 pub use client::{Client, ClientOptions, HttpMode};
 pub use content::{Content, KnownContent, ResourceContents};

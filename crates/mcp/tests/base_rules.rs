@@ -89,7 +89,8 @@ for msg in calls:
 "#;
     let client = connect_legacy(body).await;
     let call = || {
-        let (progress, _updates) = tokio::sync::mpsc::unbounded_channel();
+        let (progress, _updates) =
+            tokio::sync::mpsc::channel(gatehouse_mcp::updates::UPDATE_BUFFER);
         let options = CallOptions {
             progress: Some(progress),
             ..CallOptions::default()
@@ -190,7 +191,7 @@ while True:
     time.sleep(0.1)
 "#;
     let client = connect_legacy(body).await;
-    let (progress, _updates) = tokio::sync::mpsc::unbounded_channel();
+    let (progress, _updates) = tokio::sync::mpsc::channel(gatehouse_mcp::updates::UPDATE_BUFFER);
     let options = CallOptions {
         timeout: Duration::from_millis(300),
         max_total: Some(Duration::from_secs(1)),

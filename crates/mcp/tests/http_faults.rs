@@ -277,3 +277,95 @@ async fn a_probe_answered_as_initialize_over_http_is_followed_by_initialize() {
         );
     }
 }
+
+#[tokio::test]
+async fn requests_that_meet_an_expired_session_at_once_reinitialize_it_once() {
+    let server = HttpServer::faults("session-expiry").await;
+    let client = connect(&server).await;
+    client.list_tools().await.expect("tools/list expires s1");
+    // Five calls meet the 404 together; a sixth is sent while the new session is being made
+    // (the server takes 300 ms to initialize).
+    let calls = (0..5).map(|_| client.call_tool("slow", None, CallOptions::default()));
+    let late = async {
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        client.call_tool("slow", None, CallOptions::default()).await
+    };
+    let (results, late) = tokio::join!(futures_util::future::join_all(calls), late);
+    for result in results.into_iter().chain([late]) {
+        let result = result.expect("every call survives the expiry");
+        assert_eq!(
+            first_text(&result),
+            "ok in s2",
+            "all run in the one new session"
+        );
+    }
+    client.close().await.expect("close");
+
+    let log = server_log(&server).await;
+    let inits = log.iter().filter(|e| e["method"] == "initialize").count();
+    assert_eq!(inits, 2, "one re-initialization for all of them: {log:?}");
+    let calls: Vec<&Value> = log.iter().filter(|e| e["method"] == "tools/call").collect();
+    assert!(
+        calls
+            .iter()
+            .all(|c| c["session"] == "s1" || c["session"] == "s2"),
+        "no call goes out without a session, or in a session of its own: {log:?}"
+    );
+    assert_eq!(
+        calls.iter().filter(|c| c["session"] == "s2").count(),
+        6,
+        "each call runs once in the new session: {log:?}"
+    );
+    let deleted: Vec<&Value> = log.iter().filter(|e| e["http"] == "DELETE").collect();
+    assert_eq!(deleted.len(), 1, "one session to end: {log:?}");
+    assert_eq!(deleted[0]["session"], "s2");
+}
+
+#[tokio::test]
+async fn a_server_error_that_looks_like_a_broken_stream_is_not_reissued() {
+    let server = HttpServer::faults("modern-lookalike").await;
+    let client = connect(&server).await;
+    assert_eq!(client.era(), gatehouse_mcp::Era::Modern);
+    let error = client
+        .peer()
+        .request("tools/list", None, Duration::from_secs(10))
+        .await
+        .expect_err("the server's error");
+    match &error {
+        gatehouse_mcp::McpError::Rpc { error: rpc, .. } => {
+            assert_eq!(
+                (rpc.code, rpc.message.as_str()),
+                (-32000, "upstream unavailable")
+            );
+        }
+        other => panic!("the server's own error is reported as such: {other:?}"),
+    }
+    assert!(!error.is_broken_stream(), "{error:?}");
+    assert_eq!(error.http_status(), None, "the answer came with HTTP 200");
+    client.close().await.expect("close");
+    let log = server_log(&server).await;
+    let lists = log.iter().filter(|e| e["method"] == "tools/list").count();
+    assert_eq!(lists, 1, "not sent again: {log:?}");
+}
+
+#[tokio::test]
+async fn a_server_error_that_names_an_http_status_does_not_cause_the_sse_fallback() {
+    let server = HttpServer::faults("lookalike-errors").await;
+    let error = support::connect_http(&server.config("/mcp"), gatehouse_mcp::HttpMode::Auto)
+        .await
+        .expect_err("initialize is refused");
+    match &error {
+        gatehouse_mcp::McpError::Rpc { error: rpc, .. } => {
+            assert_eq!(
+                (rpc.code, rpc.message.as_str()),
+                (-32000, "upstream unavailable")
+            );
+        }
+        other => panic!("the server's own error is reported as such: {other:?}"),
+    }
+    let log = server_log(&server).await;
+    assert!(
+        !log.iter().any(|e| e["http"] == "GET"),
+        "no HTTP+SSE attempt: {log:?}"
+    );
+}

@@ -71,7 +71,8 @@ async fn exercise(mode: &str, path: &str) {
         .expect("logging/setLevel");
     client.ping().await.expect("ping");
 
-    let (progress_tx, mut progress) = tokio::sync::mpsc::unbounded_channel();
+    let (progress_tx, mut progress) =
+        tokio::sync::mpsc::channel(gatehouse_mcp::updates::UPDATE_BUFFER);
     let options = CallOptions {
         progress: Some(progress_tx),
         ..CallOptions::default()

@@ -29,7 +29,8 @@ async fn everything() -> Client {
 #[tokio::test]
 async fn a_required_task_runs_as_one_logical_call_with_status_updates() {
     let client = everything().await;
-    let (statuses_tx, mut statuses) = tokio::sync::mpsc::unbounded_channel();
+    let (statuses_tx, mut statuses) =
+        tokio::sync::mpsc::channel(gatehouse_mcp::updates::UPDATE_BUFFER);
     let options = CallOptions {
         task_status: Some(statuses_tx),
         ..CallOptions::default()

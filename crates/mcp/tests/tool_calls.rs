@@ -64,7 +64,7 @@ async fn calls_echo_sum_and_a_structured_tool() {
 #[tokio::test]
 async fn reports_every_progress_update_of_a_long_operation() {
     let client = connect().await;
-    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (tx, mut rx) = mpsc::channel(gatehouse_mcp::updates::UPDATE_BUFFER);
     let options = CallOptions {
         timeout: Duration::from_secs(10),
         progress: Some(tx),
@@ -105,7 +105,7 @@ async fn reports_every_progress_update_of_a_long_operation() {
 #[tokio::test]
 async fn a_dropped_call_is_cancelled_and_the_connection_goes_on() {
     let client = connect().await;
-    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (tx, mut rx) = mpsc::channel(gatehouse_mcp::updates::UPDATE_BUFFER);
     let options = CallOptions {
         progress: Some(tx),
         ..CallOptions::default()

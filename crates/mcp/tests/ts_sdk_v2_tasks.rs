@@ -20,7 +20,7 @@ fn approving() -> Answers {
     Answers::accepting(json!({"approve": true, "note": "ship it"}))
 }
 
-fn drain(rx: &mut mpsc::UnboundedReceiver<Task>) -> Vec<Task> {
+fn drain(rx: &mut mpsc::Receiver<Task>) -> Vec<Task> {
     let mut all = Vec::new();
     while let Ok(task) = rx.try_recv() {
         all.push(task);
@@ -35,7 +35,7 @@ async fn task_status(client: &Client, task_id: &str) -> String {
 
 async fn exercise(client: Client, handler: &Answers) {
     // A plain run: a handle, polling through `working`, the result inlined at the end.
-    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (tx, mut rx) = mpsc::channel(gatehouse_mcp::updates::UPDATE_BUFFER);
     let done = client
         .call_tool(
             "slow_task",
@@ -65,7 +65,7 @@ async fn exercise(client: Client, handler: &Answers) {
 
     // Input during the task: asked once (though every poll repeats it), answered with
     // tasks/update, and the answer reaches the result.
-    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (tx, mut rx) = mpsc::channel(gatehouse_mcp::updates::UPDATE_BUFFER);
     let answered = client
         .call_tool(
             "slow_task",
@@ -109,7 +109,7 @@ async fn exercise(client: Client, handler: &Answers) {
     }
 
     // Abandoning the call cancels the task on the server.
-    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (tx, mut rx) = mpsc::channel(gatehouse_mcp::updates::UPDATE_BUFFER);
     let mut long = Box::pin(client.call_tool(
         "slow_task",
         Some(json!({"steps": 1000, "intervalMs": 50})),

@@ -7,6 +7,7 @@ mod view;
 
 use gatehouse_host::{CallOutcome, Host, Source, ToolCall};
 use gatehouse_mcp::CallOptions;
+use gatehouse_mcp::updates::UPDATE_BUFFER;
 use serde_json::Value;
 use tauri::ipc::Channel;
 use tokio::sync::mpsc;
@@ -32,8 +33,8 @@ pub async fn run(
     events: &Channel<CallEvent>,
 ) -> Result<CallResultView, IpcError> {
     let (cancel, _entry) = pending.begin(&request.call_id)?;
-    let (progress, mut progress_updates) = mpsc::unbounded_channel();
-    let (task_status, mut task_updates) = mpsc::unbounded_channel();
+    let (progress, mut progress_updates) = mpsc::channel(UPDATE_BUFFER);
+    let (task_status, mut task_updates) = mpsc::channel(UPDATE_BUFFER);
     let options = CallOptions {
         progress: Some(progress),
         task_status: Some(task_status),

@@ -19,7 +19,7 @@ use crate::{output, progress};
 pub async fn run(host: &Host, args: CallArgs) -> Result<Finish, HostError> {
     let connection = Connection::open(host, &args.server).await?;
     let server = connection.server().to_owned();
-    let (updates, received) = mpsc::unbounded_channel();
+    let (updates, received) = mpsc::channel(gatehouse_mcp::updates::UPDATE_BUFFER);
     let display = progress::spawn(received);
     let mut options = CallOptions {
         progress: Some(updates.clone()),

@@ -147,8 +147,12 @@ fn error_type(error: &McpError) -> String {
         McpError::Rpc { error, .. } => error.code.to_string(),
         McpError::Timeout { .. } => "timeout".into(),
         McpError::Closed { .. } => "connection_closed".into(),
-        McpError::Transport { .. } | McpError::Io(_) => "transport".into(),
-        McpError::InvalidResponse { .. } => "invalid_response".into(),
+        McpError::Transport { .. } | McpError::RequestFailed { .. } | McpError::Io(_) => {
+            "transport".into()
+        }
+        McpError::InvalidResponse { .. } | McpError::MalformedResponse { .. } => {
+            "invalid_response".into()
+        }
         McpError::NotSupported { .. } => "not_supported".into(),
         McpError::UrlElicitationRequired { .. } => "url_elicitation_required".into(),
         McpError::ResourceNotFound { .. } => "resource_not_found".into(),

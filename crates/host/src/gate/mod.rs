@@ -202,7 +202,7 @@ impl Gate {
             tool: &tool,
         };
         let display = options.task_status.take();
-        let (statuses, to_record) = mpsc::unbounded_channel();
+        let (statuses, to_record) = mpsc::channel(gatehouse_mcp::updates::UPDATE_BUFFER);
         options.task_status = Some(statuses);
         let recorded = tasks.record(to_record, display);
         let calling = async {

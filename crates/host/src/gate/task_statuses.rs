@@ -2,6 +2,7 @@
 //! the app shows a task the CLI started) and passed on to whoever displays them.
 
 use gatehouse_mcp::Task;
+use gatehouse_mcp::updates::LatestSink;
 use tokio::sync::mpsc;
 
 use crate::registry::Registry;
@@ -18,16 +19,21 @@ impl TaskStatuses<'_> {
     /// call is over (its sender dropped).
     pub(super) async fn record(
         &self,
-        mut statuses: mpsc::UnboundedReceiver<Task>,
-        display: Option<mpsc::UnboundedSender<Task>>,
+        mut statuses: mpsc::Receiver<Task>,
+        display: Option<mpsc::Sender<Task>>,
     ) -> Option<Task> {
+        // A display that falls behind skips statuses, but never holds up the record.
+        let mut display = display.map(LatestSink::new);
         let mut last = None;
         while let Some(task) = statuses.recv().await {
             self.save(&task).await;
-            if let Some(display) = &display {
-                let _ = display.send(task.clone());
+            if let Some(display) = &mut display {
+                display.offer(task.clone());
             }
             last = Some(task);
+        }
+        if let Some(display) = &mut display {
+            display.flush();
         }
         last
     }

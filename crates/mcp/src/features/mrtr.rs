@@ -85,6 +85,7 @@ impl Client {
             let answer = answer.map_err(|error| McpError::Rpc {
                 method: method.clone(),
                 error: Box::new(error),
+                http_status: None,
             })?;
             responses.insert(key.clone(), answer);
         }

@@ -227,7 +227,7 @@ impl PendingSubscription {
                     });
                 }
                 StreamItem::Ended(Err(error)) => {
-                    return Err(McpError::from_rpc("subscriptions/listen", error));
+                    return Err(error.into_error("subscriptions/listen"));
                 }
             }
         }

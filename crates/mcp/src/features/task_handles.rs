@@ -27,7 +27,7 @@ impl Client {
         &self,
         tool: &str,
         handle: Value,
-        statuses: Option<mpsc::UnboundedSender<Task>>,
+        statuses: Option<mpsc::Sender<Task>>,
         max_total: Option<Duration>,
     ) -> Result<CallToolResult> {
         let task = parse_task("tools/call", handle)?;
@@ -54,16 +54,20 @@ impl Client {
     async fn poll_until_terminal(
         &self,
         mut task: Task,
-        statuses: Option<&mpsc::UnboundedSender<Task>>,
+        statuses: Option<&mpsc::Sender<Task>>,
     ) -> Result<Task> {
         // Keys already answered: a server repeats outstanding requests on every poll until it
         // has taken the answer, and the user must not be asked twice.
         let mut answered = HashSet::new();
+        let mut statuses = statuses.cloned().map(crate::updates::LatestSink::new);
         loop {
-            if let Some(statuses) = statuses {
-                let _ = statuses.send(task.clone());
+            if let Some(statuses) = &mut statuses {
+                statuses.offer(task.clone());
             }
             if task.is_terminal() {
+                if let Some(statuses) = &mut statuses {
+                    statuses.flush();
+                }
                 return Ok(task);
             }
             if task.status == "input_required" {

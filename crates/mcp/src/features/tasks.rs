@@ -179,7 +179,7 @@ impl Client {
         &self,
         name: &str,
         arguments: Option<Value>,
-        statuses: Option<mpsc::UnboundedSender<Task>>,
+        statuses: Option<mpsc::Sender<Task>>,
         timeout: Duration,
     ) -> Result<CallToolResult> {
         let mut task = self.start_tool_task(name, arguments, None).await?;
@@ -188,9 +188,10 @@ impl Client {
             task_id: task.task_id.clone(),
             armed: self.server_declares("tasks.cancel"),
         };
+        let mut statuses = statuses.map(crate::updates::LatestSink::new);
         loop {
-            if let Some(statuses) = &statuses {
-                let _ = statuses.send(task.clone());
+            if let Some(statuses) = &mut statuses {
+                statuses.offer(task.clone());
             }
             // `input_required` also goes to tasks/result: the server sends its request on that
             // exchange (2025-11-25 tasks, "Input Required Status").
@@ -199,6 +200,9 @@ impl Client {
             }
             tokio::time::sleep(task.poll_every()).await;
             task = self.get_task(&task.task_id).await?;
+        }
+        if let Some(statuses) = &mut statuses {
+            statuses.flush();
         }
         let result = self
             .task_tool_result(&task.task_id, self.cached_tool(name).as_ref(), timeout)

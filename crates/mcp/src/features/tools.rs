@@ -23,10 +23,11 @@ pub struct CallOptions {
     pub timeout: Duration,
     /// A cap on the whole call.
     pub max_total: Option<Duration>,
-    /// Where progress updates go.
-    pub progress: Option<mpsc::UnboundedSender<Progress>>,
-    /// Where status updates go when the tool runs as a task.
-    pub task_status: Option<mpsc::UnboundedSender<crate::features::tasks::Task>>,
+    /// Where progress updates go. A reader that falls behind skips updates but always gets
+    /// the latest; [`crate::updates::UPDATE_BUFFER`] is a fitting capacity.
+    pub progress: Option<mpsc::Sender<Progress>>,
+    /// Where status updates go when the tool runs as a task (the same way as progress).
+    pub task_status: Option<mpsc::Sender<crate::features::tasks::Task>>,
 }
 
 impl Default for CallOptions {

@@ -10,6 +10,7 @@
 //! long-lived requests such as `subscriptions/listen` get their notifications routed to them by
 //! `io.modelcontextprotocol/subscriptionId` ([`stream`]).
 
+pub mod failure;
 mod result_type;
 mod route;
 pub mod stream;
@@ -24,7 +25,9 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::error::{McpError, Result, RpcError};
 use crate::jsonrpc::{self, RequestId, codes};
-use crate::transport::{BoxFuture, Link, Outbound};
+use crate::transport::{BoxFuture, Link, Outbound, Wire};
+pub use failure::Failure;
+pub use route::MAX_SERVER_REQUESTS;
 
 /// Receives what the server sends on its own initiative.
 pub trait Handler: Send + Sync + 'static {
@@ -53,10 +56,14 @@ pub struct RefusingHandler;
 
 impl Handler for RefusingHandler {}
 
-type Reply = std::result::Result<Value, RpcError>;
+type Reply = std::result::Result<Value, Failure>;
 
 /// How many requests may be in flight at once on one connection.
 pub const MAX_IN_FLIGHT: usize = 64;
+
+/// How many `notifications/progress` updates of one request may wait to be handled; beyond
+/// that the server is flooding, and updates are dropped (with a log line).
+pub const PROGRESS_QUEUE: usize = 64;
 
 /// How to wait for one request.
 #[derive(Debug, Clone)]
@@ -67,8 +74,9 @@ pub struct RequestOptions {
     pub reset_timeout_on_progress: bool,
     /// A cap on the total wait, whatever progress arrives.
     pub max_total: Option<Duration>,
-    /// Where progress updates go; setting it sends a `progressToken`.
-    pub progress: Option<mpsc::UnboundedSender<Progress>>,
+    /// Where progress updates go; setting it sends a `progressToken`. A reader that falls
+    /// behind skips updates but always gets the latest ([`crate::updates::LatestSink`]).
+    pub progress: Option<mpsc::Sender<Progress>>,
     /// Extra HTTP headers for this request (ignored by stdio).
     pub headers: Vec<(String, String)>,
     /// How many times the request is sent again, with a new id, when its response stream breaks
@@ -138,20 +146,28 @@ fn with_progress_token(params: Option<Value>, id: &RequestId) -> Value {
     Value::Object(params)
 }
 
+/// The era the peer speaks, as the client told it (never read back from messages).
+#[derive(Debug, Default)]
+struct EraState {
+    wire: Wire,
+    /// Fields added to every outgoing request's and notification's `_meta` (the 2026-07-28 era
+    /// carries version, capabilities and client info there); empty in the legacy era.
+    meta: serde_json::Map<String, Value>,
+}
+
 struct Inner {
     outbound: mpsc::Sender<Outbound>,
     /// Long-lived requests' notification sinks, by subscription id ([`stream::stream_key`]).
-    streams: Mutex<HashMap<String, mpsc::UnboundedSender<stream::StreamItem>>>,
+    streams: Mutex<HashMap<String, mpsc::Sender<stream::StreamItem>>>,
     /// Cached list and read results, invalidated by the server's change notifications.
     cache: crate::cache::ResultCache,
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Reply>>>,
     /// Progress tokens of in-flight requests, to their request's update channel.
-    progress: Mutex<HashMap<String, mpsc::UnboundedSender<Value>>>,
+    progress: Mutex<HashMap<String, mpsc::Sender<Value>>>,
     /// Bounds the requests in flight at once.
     in_flight: tokio::sync::Semaphore,
-    /// Fields added to every outgoing request's and notification's `_meta` (the 2026-07-28 era
-    /// carries version, capabilities and client info there).
-    meta: Mutex<Option<serde_json::Map<String, Value>>>,
+    /// The era the client settled on, and what it stamps on every message.
+    era: Mutex<EraState>,
     /// Answers server-initiated requests, and the input requests of multi round-trip results.
     handler: Arc<dyn Handler>,
     next_id: AtomicI64,
@@ -183,7 +199,7 @@ impl Peer {
             pending: Mutex::new(HashMap::new()),
             progress: Mutex::new(HashMap::new()),
             in_flight: tokio::sync::Semaphore::new(MAX_IN_FLIGHT),
-            meta: Mutex::new(None),
+            era: Mutex::new(EraState::default()),
             handler: handler.clone(),
             next_id: AtomicI64::new(1),
             closed,
@@ -249,7 +265,11 @@ impl Peer {
         let id = self.next_id();
         let (tx, mut rx) = oneshot::channel();
         self.lock_pending().insert(id.clone(), tx);
-        let (progress_tx, mut progress_rx) = mpsc::unbounded_channel();
+        let (progress_tx, mut progress_rx) = mpsc::channel(PROGRESS_QUEUE);
+        let mut sink = options
+            .progress
+            .clone()
+            .map(crate::updates::LatestSink::new);
         let token = options.progress.as_ref().map(|_| progress_key(&json!(id)));
         if let Some(token) = &token {
             lock(&self.inner.progress).insert(token.clone(), progress_tx);
@@ -283,16 +303,17 @@ impl Peer {
                 reply = &mut rx => {
                     guard.disarm();
                     // Updates routed before the response must still reach the caller, in order.
-                    if let Some(sink) = &options.progress {
+                    if let Some(sink) = &mut sink {
                         while let Ok(update) = progress_rx.try_recv() {
                             if let Some(progress) = Progress::from_params(&update) {
-                                let _ = sink.send(progress);
+                                sink.offer(progress);
                             }
                         }
+                        sink.flush();
                     }
                     return match reply {
                         Ok(Ok(result)) => self.accept(method, result),
-                        Ok(Err(error)) => Err(McpError::from_rpc(method, error)),
+                        Ok(Err(failure)) => Err(failure.into_error(method)),
                         Err(_) => Err(self.closed_error()),
                     };
                 }
@@ -300,10 +321,11 @@ impl Peer {
                     if options.reset_timeout_on_progress {
                         deadline = tokio::time::Instant::now() + options.timeout;
                     }
-                    if let (Some(sink), Some(progress)) = (&options.progress, Progress::from_params(&update)) {
-                        let _ = sink.send(progress);
+                    if let (Some(sink), Some(progress)) = (&mut sink, Progress::from_params(&update)) {
+                        sink.offer(progress);
                     }
                 }
+                () = held(&mut sink) => {}
                 () = tokio::time::sleep_until(until) => {
                     guard.reason = "timed out";
                     return Err(McpError::Timeout { method: method.to_owned(), timeout: until - started });
@@ -330,6 +352,7 @@ impl Peer {
             .send(Outbound {
                 message: jsonrpc::request(id, method, params),
                 headers,
+                wire: self.wire(),
             })
             .await
             .is_ok()
@@ -339,7 +362,11 @@ impl Peer {
     pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<()> {
         self.inner
             .outbound
-            .send(jsonrpc::notification(method, self.with_meta(params)).into())
+            .send(Outbound {
+                message: jsonrpc::notification(method, self.with_meta(params)),
+                headers: Vec::new(),
+                wire: self.wire(),
+            })
             .await
             .map_err(|_| self.closed_error())
     }
@@ -354,10 +381,15 @@ impl Peer {
         self.inner.handler.clone()
     }
 
-    /// Whether this connection speaks the 2026-07-28 era: its messages carry the stamped `_meta`
-    /// (from the `server/discover` probe on; a fallback to `initialize` clears it).
+    /// Whether this connection speaks the 2026-07-28 era (from the `server/discover` probe on,
+    /// until a fallback to `initialize`).
     pub fn is_modern(&self) -> bool {
         is_modern(&self.inner)
+    }
+
+    /// The era messages are sent in now.
+    pub fn wire(&self) -> Wire {
+        lock(&self.inner.era).wire.clone()
     }
 
     /// A modern result whose `resultType` this client does not accept is an invalid response.
@@ -375,22 +407,41 @@ impl Peer {
         }
     }
 
-    /// Sets the fields stamped into every outgoing message's `_meta`, or none.
-    pub fn set_meta(&self, meta: Option<serde_json::Map<String, Value>>) {
-        *lock(&self.inner.meta) = meta;
+    /// Speaks the 2026-07-28 era at `version` from now on, stamping `meta` into every
+    /// outgoing message's `_meta`.
+    pub fn speak_modern(&self, version: &str, meta: serde_json::Map<String, Value>) {
+        *lock(&self.inner.era) = EraState {
+            wire: Wire::Modern {
+                version: version.to_owned(),
+            },
+            meta,
+        };
     }
 
-    /// Adds or replaces one stamped `_meta` field (starting a stamp if there was none).
+    /// Speaks the legacy era from now on: no stamped `_meta`.
+    pub fn speak_legacy(&self) {
+        *lock(&self.inner.era) = EraState::default();
+    }
+
+    /// Adds or replaces one stamped `_meta` field. The legacy era stamps nothing, so there it
+    /// is ignored.
     pub fn insert_meta(&self, key: &str, value: Value) {
-        lock(&self.inner.meta)
-            .get_or_insert_with(serde_json::Map::new)
-            .insert(key.to_owned(), value);
+        let mut era = lock(&self.inner.era);
+        if era.wire.is_modern() {
+            era.meta.insert(key.to_owned(), value);
+        } else {
+            tracing::debug!("not stamping `{key}` on a legacy connection");
+        }
     }
 
     /// The params with the stamped `_meta` fields merged in (the caller's own `_meta` keys win).
     fn with_meta(&self, params: Option<Value>) -> Option<Value> {
-        let Some(meta) = lock(&self.inner.meta).clone() else {
-            return params;
+        let meta = {
+            let era = lock(&self.inner.era);
+            if !era.wire.is_modern() {
+                return params;
+            }
+            era.meta.clone()
         };
         let mut params = match params {
             Some(Value::Object(map)) => map,
@@ -438,9 +489,18 @@ impl Peer {
     }
 }
 
+/// Sends a progress update that waits for room in the caller's channel; pending forever if
+/// there is none.
+async fn held(sink: &mut Option<crate::updates::LatestSink<Progress>>) {
+    match sink {
+        Some(sink) => sink.send_held().await,
+        None => std::future::pending().await,
+    }
+}
+
 /// See [`Peer::is_modern`].
 fn is_modern(inner: &Inner) -> bool {
-    lock(&inner.meta).is_some()
+    lock(&inner.era).wire.is_modern()
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -487,9 +547,57 @@ impl Drop for PendingGuard {
                 "notifications/cancelled",
                 Some(json!({ "requestId": self.id, "reason": self.reason })),
             );
-            if self.inner.outbound.try_send(note.into()).is_err() {
+            let note = Outbound {
+                message: note,
+                headers: Vec::new(),
+                wire: lock(&self.inner.era).wire.clone(),
+            };
+            if self.inner.outbound.try_send(note).is_err() {
                 tracing::debug!("could not send cancellation for request {}", self.id);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The era is told to the peer, which stamps it on every message: the HTTP transport's
+    /// `MCP-Protocol-Version` (from the stamp) and the body's `_meta` version (from the same
+    /// value) cannot disagree, and a legacy connection stamps nothing.
+    #[tokio::test]
+    async fn each_message_carries_the_era_the_peer_was_told() {
+        let (outbound, mut sent) = mpsc::channel(8);
+        let (_inbound_tx, inbound) = mpsc::channel(8);
+        let peer = Peer::start(Link { outbound, inbound }, Arc::new(RefusingHandler));
+        let mut meta = serde_json::Map::new();
+        meta.insert(
+            "io.modelcontextprotocol/protocolVersion".into(),
+            json!("2026-07-28"),
+        );
+        peer.speak_modern("2026-07-28", meta);
+        peer.notify("notifications/x", None).await.expect("sent");
+        let modern = sent.recv().await.expect("a message");
+        assert_eq!(
+            modern.wire,
+            Wire::Modern {
+                version: "2026-07-28".into()
+            }
+        );
+        assert_eq!(
+            modern.message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+            "2026-07-28"
+        );
+        peer.speak_legacy();
+        peer.insert_meta("io.modelcontextprotocol/logLevel", json!("debug"));
+        peer.notify("notifications/x", None).await.expect("sent");
+        let legacy = sent.recv().await.expect("a message");
+        assert_eq!(legacy.wire, Wire::Legacy);
+        assert!(
+            legacy.message.get("params").is_none(),
+            "nothing stamped, and a stamp asked for on a legacy connection does not make it modern"
+        );
+        assert!(!peer.is_modern());
     }
 }

@@ -1,14 +1,26 @@
 //! The inbound side of the peer: classifies each message from the server and hands it on:
 //! responses to their waiting requests, progress to its request, notifications of long-lived
 //! requests to their stream, other notifications and server requests to the [`Handler`].
+//! A transport's out-of-band failure fails its request; so does a malformed message that
+//! carries a pending request's id (quoted in the error), rather than leaving it to time out.
 
 use std::sync::Arc;
 
 use serde_json::json;
 use tokio::sync::mpsc;
+use tokio::task::JoinSet;
 
-use super::{Handler, Inner, Reply, is_modern, lock, progress_key, stream};
-use crate::jsonrpc::{self, Message, RequestId};
+use super::{Failure, Handler, Inner, Reply, is_modern, lock, progress_key, stream};
+use crate::error::RpcError;
+use crate::jsonrpc::{self, Invalid, Message, RequestId, codes};
+
+/// How many of the server's requests may be answered at once. Each waits on the handler, which
+/// may wait on a person; more than this are refused at once with an error, and a log line.
+pub const MAX_SERVER_REQUESTS: usize = 32;
+
+/// The tasks answering the server's requests. The route owns them, so they end with the
+/// connection.
+type Answering = JoinSet<()>;
 use crate::transport::Inbound;
 
 pub(super) async fn route(
@@ -16,17 +28,40 @@ pub(super) async fn route(
     mut inbound: mpsc::Receiver<Inbound>,
     handler: Arc<dyn Handler>,
 ) {
+    let mut answering = Answering::new();
     let reason = loop {
-        let Some(event) = inbound.recv().await else {
+        let event = tokio::select! {
+            event = inbound.recv() => event,
+            Some(_) = answering.join_next(), if !answering.is_empty() => continue,
+        };
+        let Some(event) = event else {
             break "the transport stopped".to_owned();
         };
         let value = match event {
             Inbound::Message(value) => value,
+            Inbound::Failed { id, failure } => {
+                complete(&inner, &id, Err(Failure::from(failure)));
+                continue;
+            }
+            Inbound::Unparsable { text, problem, id } => {
+                let id = id.or_else(|| jsonrpc::recover_id(&text));
+                malformed(&inner, id, format!("not JSON: {problem}"), &text);
+                continue;
+            }
             Inbound::Closed { reason } => break reason,
         };
         match Message::from_value(value) {
-            Ok(message) => dispatch(&inner, &handler, message),
-            Err(e) => tracing::warn!("ignoring an invalid JSON-RPC message from the server: {e}"),
+            Ok(message) => {
+                if let Some(refusal) = dispatch(&inner, &handler, message, &mut answering) {
+                    // Waiting for room holds up reading, which slows a flooding server down.
+                    let _ = inner.outbound.send(refusal.into()).await;
+                }
+            }
+            Err(Invalid {
+                problem,
+                response_to,
+                message,
+            }) => malformed(&inner, response_to, problem, &message.to_string()),
         }
     };
     inner.closed.send_replace(Some(reason));
@@ -35,13 +70,26 @@ pub(super) async fn route(
     lock(&inner.streams).clear();
 }
 
-fn dispatch(inner: &Arc<Inner>, handler: &Arc<dyn Handler>, message: Message) {
+/// Hands one message on; returns a refusal to send when the server asked too much at once.
+fn dispatch(
+    inner: &Arc<Inner>,
+    handler: &Arc<dyn Handler>,
+    message: Message,
+    answering: &mut Answering,
+) -> Option<serde_json::Value> {
     match message {
         Message::Response { id, result } => complete(inner, &id, Ok(result)),
         Message::Error {
             id: Some(id),
             error,
-        } => complete(inner, &id, Err(error)),
+        } => complete(
+            inner,
+            &id,
+            Err(Failure::Server {
+                error,
+                http_status: None,
+            }),
+        ),
         Message::Error { id: None, error } => {
             tracing::warn!("the server reported an error without a request id: {error}");
         }
@@ -53,7 +101,12 @@ fn dispatch(inner: &Arc<Inner>, handler: &Arc<dyn Handler>, message: Message) {
             let sink = token.and_then(|t| lock(&inner.progress).get(&t).cloned());
             match (sink, params) {
                 (Some(sink), Some(params)) => {
-                    let _ = sink.send(params);
+                    if let Err(mpsc::error::TrySendError::Full(_)) = sink.try_send(params) {
+                        tracing::warn!(
+                            "dropping a progress update: more than {} are waiting",
+                            super::PROGRESS_QUEUE
+                        );
+                    }
                 }
                 (_, params) => handler.on_notification(&method, params),
             }
@@ -70,7 +123,13 @@ fn dispatch(inner: &Arc<Inner>, handler: &Arc<dyn Handler>, message: Message) {
                 .and_then(|key| lock(&inner.streams).get(&key).cloned());
             match sink {
                 Some(sink) => {
-                    let _ = sink.send(stream::StreamItem::Notification { method, params });
+                    let item = stream::StreamItem::Notification { method, params };
+                    if let Err(mpsc::error::TrySendError::Full(_)) = sink.try_send(item) {
+                        tracing::warn!(
+                            "dropping a subscription notification: more than {} are waiting",
+                            stream::STREAM_QUEUE
+                        );
+                    }
                 }
                 None => handler.on_notification(&method, params),
             }
@@ -84,10 +143,24 @@ fn dispatch(inner: &Arc<Inner>, handler: &Arc<dyn Handler>, message: Message) {
                  not allow; it is not answered"
             );
         }
+        Message::Request { id, method, .. } if answering.len() >= MAX_SERVER_REQUESTS => {
+            tracing::warn!(
+                "refusing request {id} (`{method}`): {MAX_SERVER_REQUESTS} of the server's \
+                 requests are already being answered"
+            );
+            let error = RpcError {
+                code: codes::INTERNAL_ERROR,
+                message: format!(
+                    "too many requests in progress: at most {MAX_SERVER_REQUESTS} are answered at once"
+                ),
+                data: None,
+            };
+            return Some(jsonrpc::error_response(&id, &error));
+        }
         Message::Request { id, method, params } => {
             let outbound = inner.outbound.clone();
             let handler = handler.clone();
-            tokio::spawn(async move {
+            answering.spawn(async move {
                 let reply = if method == "ping" {
                     Ok(json!({}))
                 } else {
@@ -100,6 +173,21 @@ fn dispatch(inner: &Arc<Inner>, handler: &Arc<dyn Handler>, message: Message) {
                 let _ = outbound.send(message.into()).await;
             });
         }
+    }
+    None
+}
+
+/// Fails the pending request `id` names with a malformed-response error quoting `text`; a
+/// message that names no pending request is only logged.
+fn malformed(inner: &Inner, id: Option<RequestId>, problem: String, text: &str) {
+    let start = jsonrpc::quote(text);
+    let waiting = id.filter(|id| lock(&inner.pending).contains_key(id));
+    match waiting {
+        Some(id) => {
+            tracing::warn!("malformed response to request {id} ({problem}): {start}");
+            complete(inner, &id, Err(Failure::Malformed { problem, start }));
+        }
+        None => tracing::warn!("ignoring an invalid message from the server ({problem}): {start}"),
     }
 }
 

@@ -8,9 +8,13 @@
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Peer, PendingGuard, Reply, lock};
-use crate::error::{McpError, Result, RpcError};
-use crate::jsonrpc::{RequestId, codes};
+use super::{Failure, Peer, PendingGuard, Reply, lock};
+use crate::error::{McpError, Result};
+use crate::jsonrpc::RequestId;
+
+/// How many notifications of one long-lived request may wait to be read; beyond that they are
+/// dropped, with a log line.
+pub const STREAM_QUEUE: usize = 256;
 
 /// The `_meta` key naming the long-lived request a notification belongs to.
 pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
@@ -24,8 +28,8 @@ pub enum StreamItem {
         params: Option<Value>,
     },
     /// The request ended. `Ok` is the server's graceful closing result; `Err` is the server's
-    /// error, or a transport error saying why the stream broke.
-    Ended(std::result::Result<Value, RpcError>),
+    /// error, or why the stream ended without one.
+    Ended(std::result::Result<Value, Failure>),
 }
 
 /// The routing key for a subscription id: the id's text, so that a server that echoes the
@@ -54,7 +58,7 @@ pub(super) fn subscription_of(params: Option<&Value>) -> Option<String> {
 /// A long-lived request in flight. Its guard holds the request's id and the peer's state.
 pub struct OpenRequest {
     method: String,
-    items: mpsc::UnboundedReceiver<StreamItem>,
+    items: mpsc::Receiver<StreamItem>,
     reply: Option<oneshot::Receiver<Reply>>,
     guard: PendingGuard,
 }
@@ -144,12 +148,8 @@ pub(super) fn end_by_server(inner: &super::Inner, params: Option<&Value>) -> boo
 }
 
 /// The error for a stream that ended without an answer.
-fn lost(reason: String) -> RpcError {
-    RpcError {
-        code: codes::TRANSPORT_ERROR,
-        message: reason,
-        data: None,
-    }
+fn lost(reason: String) -> Failure {
+    Failure::Ended(reason)
 }
 
 /// A receiver that already holds `value` (to put a consumed reply back).
@@ -180,7 +180,7 @@ impl Peer {
         let id = self.next_id();
         let (tx, rx) = oneshot::channel();
         self.lock_pending().insert(id.clone(), tx);
-        let (items_tx, items) = mpsc::unbounded_channel();
+        let (items_tx, items) = mpsc::channel(STREAM_QUEUE);
         lock(&self.inner.streams).insert(request_key(&id), items_tx);
         let mut open = OpenRequest {
             method: method.to_owned(),

@@ -8,10 +8,11 @@ use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use tokio::sync::{mpsc, oneshot};
 
 use super::http_config::{HttpConfig, bounded_body, transport_error};
+use super::owned_task::OwnedTask;
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
-use super::{BoxFuture, Inbound, Link, Outbound, Transport};
+use super::{BoxFuture, Inbound, Link, Outbound, Transport, TransportFailure};
 use crate::error::Result;
-use crate::jsonrpc::{self, RequestId};
+use crate::jsonrpc::RequestId;
 
 /// How long the server has to announce its endpoint.
 const ENDPOINT_TIMEOUT: Duration = Duration::from_secs(15);
@@ -19,7 +20,8 @@ const ENDPOINT_TIMEOUT: Duration = Duration::from_secs(15);
 /// A legacy HTTP+SSE connection.
 #[derive(Debug)]
 pub struct LegacySseTransport {
-    tasks: Vec<tokio::task::JoinHandle<()>>,
+    /// The event stream's reader and the writer; dropping the transport stops both.
+    tasks: Vec<OwnedTask>,
     inbound: mpsc::Sender<Inbound>,
     endpoint: url::Url,
 }
@@ -44,7 +46,8 @@ impl LegacySseTransport {
         let (in_tx, in_rx) = mpsc::channel::<Inbound>(256);
         let (out_tx, out_rx) = mpsc::channel::<Outbound>(64);
         let (endpoint_tx, endpoint_rx) = oneshot::channel::<String>();
-        let reader = tokio::spawn(read_loop(
+        // Owned from the start: every early return below stops it.
+        let reader = OwnedTask::spawn(read_loop(
             response,
             config.max_message_bytes,
             in_tx.clone(),
@@ -58,25 +61,22 @@ impl LegacySseTransport {
                 ))
             })?,
             Ok(Err(_)) => {
-                reader.abort();
                 return Err(transport_error(
                     "the event stream ended before announcing an endpoint".into(),
                 ));
             }
             Err(_) => {
-                reader.abort();
                 return Err(transport_error(format!(
                     "no `endpoint` event within {ENDPOINT_TIMEOUT:?}"
                 )));
             }
         };
         if endpoint.origin() != config.url.origin() {
-            reader.abort();
             return Err(transport_error(format!(
                 "the server announced an endpoint on another origin: {endpoint}"
             )));
         }
-        let writer = tokio::spawn(write_loop(
+        let writer = OwnedTask::spawn(write_loop(
             client,
             endpoint.clone(),
             config.max_message_bytes,
@@ -115,7 +115,7 @@ impl Transport for LegacySseTransport {
     fn close(&mut self) -> BoxFuture<'_, Result<()>> {
         Box::pin(async move {
             for task in self.tasks.drain(..) {
-                task.abort();
+                task.stop().await;
             }
             let _ = self
                 .inbound
@@ -176,24 +176,22 @@ async fn write_loop(
         let failure = match sent {
             Ok(response) if response.status().is_success() => {
                 let _ = bounded_body(response, max_len).await;
-                None
+                continue;
             }
-            Ok(response) => Some((
-                Some(response.status().as_u16()),
-                format!("HTTP {}", response.status()),
-            )),
-            Err(e) => Some((None, format!("cannot reach {endpoint}: {e}"))),
-        };
-        let Some((status, reason)) = failure else {
-            continue;
+            Ok(response) => TransportFailure::Status {
+                status: response.status().as_u16(),
+                message: format!("HTTP {}", response.status()),
+            },
+            Err(e) => TransportFailure::Unreachable {
+                message: format!("cannot reach {endpoint}: {e}"),
+            },
         };
         let id = message.get("method").and(message.get("id")).cloned();
         match id.and_then(|id| serde_json::from_value::<RequestId>(id).ok()) {
             Some(id) => {
-                let failure = jsonrpc::transport_failure(&id, status, reason);
-                let _ = inbound.send(Inbound::Message(failure)).await;
+                let _ = inbound.send(Inbound::Failed { id, failure }).await;
             }
-            None => tracing::warn!("posting a message failed: {reason}"),
+            None => tracing::warn!("posting a message failed: {failure}"),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! A newline-delimited reader with a bound on line length, so that a server printing an endless
-//! line cannot exhaust memory: the oversized line is skipped and reported, and reading goes on.
+//! line cannot exhaust memory: of an oversized line only its first `keep` bytes are held (for a
+//! quote, or an id to recover), the rest is skipped, and reading goes on.
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
@@ -7,9 +8,11 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 #[derive(Debug, PartialEq, Eq)]
 pub enum Line {
     Data(Vec<u8>),
-    /// A line longer than the bound; its content was discarded.
+    /// A line longer than the bound: its length, and its first bytes (as many as the reader
+    /// keeps); the rest was discarded.
     TooLong {
         len: usize,
+        start: Vec<u8>,
     },
 }
 
@@ -18,11 +21,23 @@ pub enum Line {
 pub struct LineReader<R> {
     inner: R,
     max_len: usize,
+    keep: usize,
 }
 
 impl<R: AsyncBufRead + Unpin> LineReader<R> {
+    /// Lines of at most `max_len` bytes; of a longer one nothing is kept.
     pub fn new(inner: R, max_len: usize) -> Self {
-        Self { inner, max_len }
+        Self {
+            inner,
+            max_len,
+            keep: 0,
+        }
+    }
+
+    /// Keeps the first `keep` bytes (at most `max_len`) of an oversized line.
+    pub fn keeping_start(mut self, keep: usize) -> Self {
+        self.keep = keep.min(self.max_len);
+        self
     }
 
     /// The next line, or `None` at end of stream.
@@ -38,11 +53,14 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
                 Some(i) => (i, i + 1, true),
                 None => (available.len(), available.len(), false),
             };
-            seen += chunk_len;
+            seen = seen.saturating_add(chunk_len);
             if seen <= self.max_len {
                 buf.extend_from_slice(&available[..chunk_len]);
             } else {
-                buf = Vec::new();
+                // Over the bound: hold only the start.
+                buf.truncate(self.keep);
+                let take = self.keep.saturating_sub(buf.len()).min(chunk_len);
+                buf.extend_from_slice(&available[..take]);
             }
             self.inner.consume(consumed);
             if done {
@@ -53,7 +71,11 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
 
     fn finish(&self, mut buf: Vec<u8>, seen: usize) -> Line {
         if seen > self.max_len {
-            return Line::TooLong { len: seen };
+            buf.truncate(self.keep);
+            return Line::TooLong {
+                len: seen,
+                start: buf,
+            };
         }
         if buf.last() == Some(&b'\r') {
             buf.pop();
@@ -95,7 +117,13 @@ mod tests {
         let lines = read_all(&input, 10).await;
         assert_eq!(
             lines,
-            vec![Line::TooLong { len: 50 }, Line::Data(b"ok".to_vec())],
+            vec![
+                Line::TooLong {
+                    len: 50,
+                    start: Vec::new()
+                },
+                Line::Data(b"ok".to_vec())
+            ],
             "a huge line must not stop the messages after it"
         );
     }

@@ -8,12 +8,14 @@ use std::pin::Pin;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use crate::error::Result;
+use crate::error::{Result, RpcError};
+use crate::jsonrpc::RequestId;
 
 pub mod header_value;
 pub mod http_config;
 pub mod legacy_sse;
 pub mod lines;
+pub mod owned_task;
 pub mod sse;
 pub mod stdio;
 pub mod streamable_http;
@@ -23,23 +25,98 @@ pub mod streamable_http;
 pub enum Inbound {
     /// One JSON value received from the server.
     Message(Value),
+    /// Text from the server that is not JSON (a line cut short, a body that does not parse),
+    /// at most [`UNPARSABLE_KEEP`] bytes of it. `id` is the request it answers when the
+    /// transport knows (an HTTP response); otherwise the peer looks for an id in the text.
+    Unparsable {
+        text: String,
+        problem: String,
+        id: Option<RequestId>,
+    },
+    /// The transport could not deliver request `id` or its answer. This travels beside the
+    /// server's messages, never as a JSON-RPC error a server could imitate.
+    Failed {
+        id: RequestId,
+        failure: TransportFailure,
+    },
     /// The connection ended; no more messages follow.
     Closed { reason: String },
 }
 
+/// How much of an unparsable message is handed to the peer: enough to find the id near its
+/// start and to quote it, without holding a huge line twice.
+pub const UNPARSABLE_KEEP: usize = 64 * 1024;
+
+/// The start of `bytes` as text, at most [`UNPARSABLE_KEEP`] bytes of it.
+pub(crate) fn unparsable_text(bytes: &[u8]) -> String {
+    let kept = &bytes[..bytes.len().min(UNPARSABLE_KEEP)];
+    String::from_utf8_lossy(kept).into_owned()
+}
+
+/// Why a transport could not deliver a request or its answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TransportFailure {
+    /// The request could not be sent, or its answer could not be read (no HTTP status).
+    #[error("{message}")]
+    Unreachable { message: String },
+    /// The server answered with an HTTP error status and no JSON-RPC error.
+    #[error("{message}")]
+    Status { status: u16, message: String },
+    /// The server answered with an HTTP error status and explained it with a JSON-RPC error
+    /// (2026-07-28 transports/streamable-http, "Server Validation").
+    #[error("{error}")]
+    Refused { status: u16, error: RpcError },
+    /// The response stream ended before the answer: the request may or may not have run. In
+    /// the 2026-07-28 era streams are not resumable, so the peer may send it again.
+    #[error("{message}")]
+    StreamBroken { message: String },
+}
+
+impl TransportFailure {
+    /// The HTTP status behind the failure, if there was one.
+    pub fn http_status(&self) -> Option<u16> {
+        match self {
+            TransportFailure::Status { status, .. } | TransportFailure::Refused { status, .. } => {
+                Some(*status)
+            }
+            TransportFailure::Unreachable { .. } | TransportFailure::StreamBroken { .. } => None,
+        }
+    }
+}
+
+/// The era a message is sent in, as the peer was told it: never read back from the message.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Wire {
+    /// 2024-11-05 … 2025-11-25: sessions, resumable streams, `notifications/cancelled`.
+    #[default]
+    Legacy,
+    /// 2026-07-28: no sessions, no resumption; HTTP mirrors `version` in
+    /// `MCP-Protocol-Version` and cancels by closing the response stream.
+    Modern { version: String },
+}
+
+impl Wire {
+    pub fn is_modern(&self) -> bool {
+        matches!(self, Wire::Modern { .. })
+    }
+}
+
 /// One message to send, with HTTP headers that only HTTP transports use (the 2026-07-28
-/// `Mcp-Param-*` headers mirrored from tool arguments).
+/// `Mcp-Param-*` headers mirrored from tool arguments), and the era it belongs to.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outbound {
     pub message: Value,
     pub headers: Vec<(String, String)>,
+    pub wire: Wire,
 }
 
 impl From<Value> for Outbound {
+    /// A message of the legacy era with no extra headers.
     fn from(message: Value) -> Self {
         Self {
             message,
             headers: Vec::new(),
+            wire: Wire::Legacy,
         }
     }
 }

@@ -7,6 +7,10 @@ use eventsource_stream::Eventsource;
 use futures_util::StreamExt;
 use serde_json::Value;
 
+/// The longest reconnection delay taken from a server's `retry:` field; a longer one is cut to
+/// this (with a log line), so a server cannot park a stream for days.
+pub const MAX_RETRY: Duration = Duration::from_secs(60);
+
 /// What one SSE stream left behind when it ended.
 #[derive(Debug, Default, Clone)]
 pub struct StreamEnd {
@@ -78,7 +82,12 @@ impl<'a> SseReader<'a> {
                 self.end.last_event_id = Some(event.id.clone());
             }
             if let Some(retry) = event.retry {
-                self.end.retry = Some(retry);
+                if retry > MAX_RETRY {
+                    tracing::info!(
+                        "the server asked to wait {retry:?} before reconnecting; waiting {MAX_RETRY:?}"
+                    );
+                }
+                self.end.retry = Some(retry.min(MAX_RETRY));
             }
             if event.data.len() > self.max_event_bytes {
                 tracing::warn!(

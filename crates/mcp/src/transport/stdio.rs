@@ -14,7 +14,7 @@ use std::time::Duration;
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, oneshot};
 
@@ -52,6 +52,13 @@ impl StdioConfig {
 }
 
 type StderrRing = Arc<Mutex<VecDeque<String>>>;
+
+/// The longest stderr line kept, in bytes: a longer one keeps its start and is marked
+/// `… [truncated: N bytes]`, and the rest is never held in memory.
+pub const MAX_STDERR_LINE: usize = 64 * 1024;
+
+/// How much of an oversized stdout line is held, to find the id of the request it answers.
+const OVERSIZED_KEEP: usize = 4096;
 
 /// A running stdio server.
 #[derive(Debug)]
@@ -212,28 +219,38 @@ async fn read_loop(
     max_len: usize,
     stderr: StderrRing,
 ) {
-    let mut reader = LineReader::new(BufReader::new(stdout), max_len);
+    let mut reader = LineReader::new(BufReader::new(stdout), max_len).keeping_start(OVERSIZED_KEEP);
     let reason = loop {
         match reader.next_line().await {
             Ok(Some(Line::Data(bytes))) => {
                 if bytes.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
-                match serde_json::from_slice::<Value>(&bytes) {
-                    Ok(value) => {
-                        if inbound.send(Inbound::Message(value)).await.is_err() {
-                            return;
-                        }
-                    }
-                    Err(e) => tracing::warn!(
-                        "ignoring a line on the server's stdout that is not JSON ({e}): {}",
-                        preview(&bytes)
-                    ),
+                let event = match serde_json::from_slice::<Value>(&bytes) {
+                    Ok(value) => Inbound::Message(value),
+                    // The peer fails the request whose id it finds in a line cut short, and
+                    // logs anything else.
+                    Err(e) => Inbound::Unparsable {
+                        text: super::unparsable_text(&bytes),
+                        problem: e.to_string(),
+                        id: None,
+                    },
+                };
+                if inbound.send(event).await.is_err() {
+                    return;
                 }
             }
-            Ok(Some(Line::TooLong { len })) => tracing::warn!(
-                "ignoring a {len}-byte message from the server: larger than the {max_len}-byte limit"
-            ),
+            Ok(Some(Line::TooLong { len, start })) => {
+                // The request it answers, if its id is near the start, fails at once.
+                let oversized = Inbound::Unparsable {
+                    text: String::from_utf8_lossy(&start).into_owned(),
+                    problem: format!("a {len}-byte message, larger than the {max_len}-byte limit"),
+                    id: None,
+                };
+                if inbound.send(oversized).await.is_err() {
+                    return;
+                }
+            }
             Ok(None) => break "the server closed its output".to_owned(),
             Err(e) => break format!("reading the server's output failed: {e}"),
         }
@@ -249,9 +266,21 @@ async fn read_loop(
 }
 
 async fn stderr_loop(stderr: tokio::process::ChildStderr, ring: StderrRing, keep: usize) {
-    let mut lines = BufReader::new(stderr).split(b'\n');
-    while let Ok(Some(bytes)) = lines.next_segment().await {
-        let line = String::from_utf8_lossy(&bytes).trim_end().to_owned();
+    let mut lines =
+        LineReader::new(BufReader::new(stderr), MAX_STDERR_LINE).keeping_start(MAX_STDERR_LINE);
+    while let Ok(Some(line)) = lines.next_line().await {
+        let line = match line {
+            Line::Data(bytes) => String::from_utf8_lossy(&bytes).trim_end().to_owned(),
+            Line::TooLong { len, start } => {
+                tracing::debug!(
+                    "a {len}-byte stderr line was cut to its first {MAX_STDERR_LINE} bytes"
+                );
+                format!(
+                    "{} … [truncated: {len} bytes]",
+                    String::from_utf8_lossy(&start).trim_end()
+                )
+            }
+        };
         if line.is_empty() {
             continue;
         }
@@ -263,14 +292,4 @@ async fn stderr_loop(stderr: tokio::process::ChildStderr, ring: StderrRing, keep
             ring.push_back(line);
         }
     }
-}
-
-/// A short, printable excerpt of a raw line for the log.
-fn preview(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    let mut out: String = text.chars().take(120).collect();
-    if text.chars().count() > 120 {
-        out.push('…');
-    }
-    out
 }

@@ -2,7 +2,9 @@
 //!
 //! Every outgoing message is its own POST; the answer is 202, a JSON body or an SSE stream.
 //! After the handshake every request carries `MCP-Protocol-Version` and, when the server gave
-//! one, `MCP-Session-Id`. A 404 on a session re-runs the handshake once and retries. A response
+//! one, `MCP-Session-Id`. A 404 on a session re-runs the handshake once and retries; however
+//! many requests meet that 404 together, one of them re-initializes while the others, and any
+//! request sent meanwhile, wait for the new session and go out with it. A response
 //! stream that ends before the answer is resumed with GET and `Last-Event-ID` after the
 //! server's `retry:` delay (SEP-1699 polling). A standalone GET stream carries server-initiated
 //! messages; 405 means the server has none. Closing sends DELETE for the session.
@@ -23,8 +25,9 @@ use tokio::sync::mpsc;
 use tokio::task::{AbortHandle, JoinSet};
 
 use super::http_config::{HttpConfig, bounded_body};
+use super::owned_task::OwnedTask;
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
-use super::{BoxFuture, Inbound, Link, Outbound, Transport};
+use super::{BoxFuture, Inbound, Link, Outbound, Transport, TransportFailure, Wire};
 use crate::error::Result;
 use crate::jsonrpc::{self, RequestId};
 
@@ -41,8 +44,11 @@ struct Shared {
     initialize: Mutex<Option<Value>>,
     inbound: mpsc::Sender<Inbound>,
     reinit_counter: AtomicU64,
-    /// The standalone GET stream's task.
-    listener: Mutex<Option<tokio::task::JoinHandle<()>>>,
+    /// Held while the session is re-initialized: requests wait on it before they read the
+    /// session id, so none goes out without one, and only one re-initialization runs.
+    reinit: tokio::sync::Mutex<()>,
+    /// The standalone GET stream's task; once the transport is dropped or closed, none starts.
+    listener: Mutex<Listener>,
     /// True once the handshake's aftermath is settled: the GET stream is open, refused or failed.
     ready: tokio::sync::watch::Sender<bool>,
 }
@@ -61,6 +67,14 @@ impl Drop for MarkReady<'_> {
     }
 }
 
+/// The standalone GET stream's slot.
+#[derive(Default)]
+struct Listener {
+    task: Option<OwnedTask>,
+    /// The transport is closing or dropped: no new GET stream may start.
+    stopped: bool,
+}
+
 fn get<T: Clone>(slot: &Mutex<Option<T>>) -> Option<T> {
     slot.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -76,7 +90,16 @@ fn put<T>(slot: &Mutex<Option<T>>, value: Option<T>) {
 /// A Streamable HTTP connection.
 pub struct StreamableHttpTransport {
     shared: Arc<Shared>,
-    writer: Option<tokio::task::JoinHandle<()>>,
+    /// The writer owns every POST task; dropping it (with the transport) stops them all.
+    writer: Option<OwnedTask>,
+}
+
+impl Drop for StreamableHttpTransport {
+    fn drop(&mut self) {
+        // Without this the peer's route task and the writer keep each other alive (each holds
+        // the other's channel), and the GET stream reconnects for as long as the process runs.
+        stop_listener(&self.shared);
+    }
 }
 
 impl std::fmt::Debug for StreamableHttpTransport {
@@ -101,10 +124,11 @@ impl StreamableHttpTransport {
             initialize: Mutex::new(None),
             inbound: in_tx,
             reinit_counter: AtomicU64::new(0),
-            listener: Mutex::new(None),
+            reinit: tokio::sync::Mutex::new(()),
+            listener: Mutex::new(Listener::default()),
             ready: tokio::sync::watch::channel(false).0,
         });
-        let writer = tokio::spawn(write_loop(shared.clone(), out_rx));
+        let writer = OwnedTask::spawn(write_loop(shared.clone(), out_rx));
         Ok((
             Self {
                 shared,
@@ -124,12 +148,9 @@ impl StreamableHttpTransport {
 
     async fn shutdown(&mut self) -> Result<()> {
         if let Some(writer) = self.writer.take() {
-            writer.abort();
-            let _ = writer.await;
+            writer.stop().await;
         }
-        if let Some(listener) = take_listener(&self.shared) {
-            listener.abort();
-        }
+        stop_listener(&self.shared);
         if let Some(session) = get(&self.shared.session_id) {
             // 2025-11-25 "Session Management" 5: end the session; 405 means the server keeps it.
             let request = self
@@ -201,7 +222,7 @@ async fn write_loop(shared: Arc<Shared>, mut outbound: mpsc::Receiver<Outbound>)
                         task.abort();
                         continue;
                     }
-                    let outgoing = Outgoing::of(&message.message);
+                    let outgoing = Outgoing::of(&message);
                     let cancellable = outgoing.id.clone().filter(|_| outgoing.modern);
                     let task = tasks.spawn(post(shared.clone(), message, outgoing));
                     if let Some(id) = cancellable {
@@ -226,14 +247,6 @@ fn cancelled_request(message: &Value) -> Option<RequestId> {
     serde_json::from_value(message.pointer("/params/requestId")?.clone()).ok()
 }
 
-/// The 2026-07-28 era's protocol version in a message's `_meta`, if it carries one.
-fn modern_version(message: &Value) -> Option<String> {
-    message
-        .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-}
-
 /// What kind of message a POST carries.
 struct Outgoing {
     method: Option<String>,
@@ -243,7 +256,8 @@ struct Outgoing {
 }
 
 impl Outgoing {
-    fn of(message: &Value) -> Self {
+    fn of(outbound: &Outbound) -> Self {
+        let message = &outbound.message;
         let method = message
             .get("method")
             .and_then(Value::as_str)
@@ -252,7 +266,7 @@ impl Outgoing {
             (Some(_), Some(id)) => serde_json::from_value(id.clone()).ok(),
             _ => None,
         };
-        let modern = modern_version(message).is_some();
+        let modern = outbound.wire.is_modern();
         Self { method, id, modern }
     }
 
@@ -265,6 +279,7 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
     let Outbound {
         message,
         headers: extra,
+        wire,
     } = outbound;
     // Server requests may come on the GET stream at once (the conformance elicitation
     // scenario does this), so the client waits for it before its first request.
@@ -278,15 +293,20 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
     }
     let mut retried = false;
     loop {
-        let had_session = get(&shared.session_id).is_some();
-        let response = match send_post(&shared, &message, &extra).await {
+        // Wait for a re-initialization in progress, then take the session it made.
+        let session = {
+            let _settled = shared.reinit.lock().await;
+            get(&shared.session_id)
+        };
+        let had_session = session.is_some();
+        let response = match send_post(&shared, &message, &extra, &wire, session.as_deref()).await {
             Ok(response) => response,
             Err(e) => {
+                let message = format!("cannot reach {}: {e}", shared.config.url);
                 return fail(
                     &shared,
                     &outgoing,
-                    None,
-                    format!("cannot reach {}: {e}", shared.config.url),
+                    TransportFailure::Unreachable { message },
                 )
                 .await;
             }
@@ -296,27 +316,26 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
         {
             // 2025-11-25 "Session Management" 4: the session is gone; start a new one.
             retried = true;
-            if let Err(e) = reinitialize(&shared).await {
-                return fail(
-                    &shared,
-                    &outgoing,
-                    Some(404),
-                    format!("the session expired and re-initializing failed: {e}"),
-                )
-                .await;
+            if let Err(e) = reinitialize_once(&shared, session.as_deref()).await {
+                let message = format!("the session expired and re-initializing failed: {e}");
+                let failure = TransportFailure::Status {
+                    status: 404,
+                    message,
+                };
+                return fail(&shared, &outgoing, failure).await;
             }
             continue;
         }
         if !status.is_success() {
             let body = bounded_body(response, 65536).await.unwrap_or_default();
             // A modern server explains a 4xx with a JSON-RPC error (2026-07-28 transports,
-            // "Server Validation"); hand that error on as it is, keeping the status alongside.
-            if let Some(error) = rpc_error_body(&body, status.as_u16())
-                && let Some(id) = &outgoing.id
-            {
-                let answer = jsonrpc::error_response(id, &error);
-                let _ = shared.inbound.send(Inbound::Message(answer)).await;
-                return;
+            // "Server Validation"); hand that error on as it is, with the status beside it.
+            if let Some(error) = rpc_error_body(&body) {
+                let failure = TransportFailure::Refused {
+                    status: status.as_u16(),
+                    error,
+                };
+                return fail(&shared, &outgoing, failure).await;
             }
             let text = String::from_utf8_lossy(&body).trim().to_owned();
             let detail = if text.is_empty() {
@@ -324,13 +343,11 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
             } else {
                 format!(": {text}")
             };
-            return fail(
-                &shared,
-                &outgoing,
-                Some(status.as_u16()),
-                format!("HTTP {status}{detail}"),
-            )
-            .await;
+            let failure = TransportFailure::Status {
+                status: status.as_u16(),
+                message: format!("HTTP {status}{detail}"),
+            };
+            return fail(&shared, &outgoing, failure).await;
         }
         if outgoing.is("initialize") {
             let session = response
@@ -362,6 +379,8 @@ async fn send_post(
     shared: &Shared,
     message: &Value,
     extra: &[(String, String)],
+    wire: &Wire,
+    session: Option<&str>,
 ) -> reqwest::Result<reqwest::Response> {
     let mut request = shared
         .client
@@ -374,12 +393,12 @@ async fn send_post(
     for (name, value) in extra {
         request = request.header(name.as_str(), value.as_str());
     }
-    if let Some(version) = modern_version(message) {
+    if let Wire::Modern { version } = wire {
         // 2026-07-28: the header mirrors the version in the body's `_meta`; no sessions.
-        request = request.header(VERSION_HEADER, version);
+        request = request.header(VERSION_HEADER, version.as_str());
     } else if message.get("method").and_then(Value::as_str) != Some("initialize") {
         request = with_version(shared, request);
-        if let Some(session) = get(&shared.session_id) {
+        if let Some(session) = session {
             request = request.header(SESSION_HEADER, session);
         }
     }
@@ -406,19 +425,10 @@ fn standard_headers(message: &Value) -> Vec<(&'static str, String)> {
     headers
 }
 
-/// A JSON-RPC error carried in an error response's body, with the HTTP status added to `data`.
-fn rpc_error_body(body: &[u8], status: u16) -> Option<crate::error::RpcError> {
+/// A JSON-RPC error carried in an error response's body, as the server sent it.
+fn rpc_error_body(body: &[u8]) -> Option<crate::error::RpcError> {
     let value: Value = serde_json::from_slice(body).ok()?;
-    let mut error: crate::error::RpcError =
-        serde_json::from_value(value.get("error")?.clone()).ok()?;
-    match &mut error.data {
-        Some(Value::Object(data)) => {
-            data.entry("httpStatus").or_insert(json!(status));
-        }
-        None => error.data = Some(json!({ "httpStatus": status })),
-        Some(_) => {}
-    }
-    Some(error)
+    serde_json::from_value(value.get("error")?.clone()).ok()
 }
 
 /// Delivers the answer to a request: one JSON body, or an SSE stream resumed until it holds
@@ -433,15 +443,17 @@ async fn receive(shared: &Arc<Shared>, response: reqwest::Response, outgoing: &O
                     }
                 }
                 Ok(message) => deliver(shared, message, outgoing).await,
-                Err(e) => {
-                    fail(
-                        shared,
-                        outgoing,
-                        None,
-                        format!("the response is not JSON: {e}"),
-                    )
-                    .await
-                }
+                Err(e) => match &outgoing.id {
+                    Some(id) => {
+                        let unparsable = Inbound::Unparsable {
+                            text: super::unparsable_text(&body),
+                            problem: e.to_string(),
+                            id: Some(id.clone()),
+                        };
+                        let _ = shared.inbound.send(unparsable).await;
+                    }
+                    None => tracing::warn!("a response that is not JSON: {e}"),
+                },
             },
             Err(e) => broke(shared, outgoing, e).await,
         };
@@ -469,13 +481,8 @@ async fn receive(shared: &Arc<Shared>, response: reqwest::Response, outgoing: &O
             Err(e) => {
                 failures += 1;
                 if failures > shared.config.max_reconnects {
-                    return fail(
-                        shared,
-                        outgoing,
-                        None,
-                        format!("resuming the response stream failed: {e}"),
-                    )
-                    .await;
+                    let message = format!("resuming the response stream failed: {e}");
+                    return fail(shared, outgoing, TransportFailure::Unreachable { message }).await;
                 }
             }
         }
@@ -544,24 +551,26 @@ async fn get_stream(
     request.send().await
 }
 
-fn take_listener(shared: &Shared) -> Option<tokio::task::JoinHandle<()>> {
+fn lock_listener(shared: &Shared) -> std::sync::MutexGuard<'_, Listener> {
     shared
         .listener
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .take()
 }
 
-/// (Re)starts the standalone GET stream.
+/// Stops the standalone GET stream for good (the transport is closing or dropped).
+fn stop_listener(shared: &Shared) {
+    let mut listener = lock_listener(shared);
+    listener.stopped = true;
+    listener.task = None;
+}
+
+/// (Re)starts the standalone GET stream, unless the transport is going away.
 fn start_listener(shared: &Arc<Shared>) {
-    let task = tokio::spawn(listen(shared.clone()));
-    let previous = shared
-        .listener
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .replace(task);
-    if let Some(previous) = previous {
-        previous.abort();
+    let mut listener = lock_listener(shared);
+    if !listener.stopped {
+        // Replacing the previous task aborts it.
+        listener.task = Some(OwnedTask::spawn(listen(shared.clone())));
     }
 }
 
@@ -610,14 +619,28 @@ async fn listen(shared: Arc<Shared>) {
     }
 }
 
-/// Re-runs the stored handshake to get a new session; its messages are not delivered.
+/// Replaces the expired session `stale`, unless another request already has: single-flight,
+/// so that N requests meeting the 404 together make one new session, not N.
+async fn reinitialize_once(
+    shared: &Arc<Shared>,
+    stale: Option<&str>,
+) -> std::result::Result<(), String> {
+    let _only_one = shared.reinit.lock().await;
+    if get(&shared.session_id).as_deref() != stale {
+        return Ok(());
+    }
+    reinitialize(shared).await
+}
+
+/// Re-runs the stored handshake to get a new session; its messages are not delivered. The
+/// caller holds `shared.reinit`.
 async fn reinitialize(shared: &Arc<Shared>) -> std::result::Result<(), String> {
     let mut init = get(&shared.initialize).ok_or("no handshake to repeat")?;
     let n = shared.reinit_counter.fetch_add(1, Ordering::Relaxed);
     let id = json!(format!("gatehouse-reinitialize-{n}"));
     init["id"] = id.clone();
     put(&shared.session_id, None);
-    let response = send_post(shared, &init, &[])
+    let response = send_post(shared, &init, &[], &Wire::Legacy, None)
         .await
         .map_err(|e| e.to_string())?;
     if !response.status().is_success() {
@@ -644,9 +667,9 @@ async fn reinitialize(shared: &Arc<Shared>) -> std::result::Result<(), String> {
     } else {
         bounded_body(response, shared.config.max_message_bytes).await?;
     }
-    put(&shared.session_id, session);
+    put(&shared.session_id, session.clone());
     let initialized = jsonrpc::notification("notifications/initialized", None);
-    let response = send_post(shared, &initialized, &[])
+    let response = send_post(shared, &initialized, &[], &Wire::Legacy, session.as_deref())
         .await
         .map_err(|e| e.to_string())?;
     if !response.status().is_success() {
@@ -676,27 +699,29 @@ async fn deliver(shared: &Shared, message: Value, outgoing: &Outgoing) {
 /// Fails a request whose response broke off before the answer. A modern request is marked so
 /// the peer may send it again with a new id; an older one fails like any transport error.
 async fn broke(shared: &Shared, outgoing: &Outgoing, message: String) {
-    match &outgoing.id {
-        Some(id) if outgoing.modern => {
-            let failure = jsonrpc::broken_stream(id, message);
-            let _ = shared.inbound.send(Inbound::Message(failure)).await;
-        }
-        _ => fail(shared, outgoing, None, message).await,
-    }
+    let failure = if outgoing.modern {
+        TransportFailure::StreamBroken { message }
+    } else {
+        TransportFailure::Unreachable { message }
+    };
+    fail(shared, outgoing, failure).await;
 }
 
-/// Fails a request with a JSON-RPC error carrying the transport's reason; other messages are
-/// only logged, since nobody waits for them.
-async fn fail(shared: &Shared, outgoing: &Outgoing, status: Option<u16>, message: String) {
+/// Fails a request out of band with the transport's reason; other messages are only logged,
+/// since nobody waits for them.
+async fn fail(shared: &Shared, outgoing: &Outgoing, failure: TransportFailure) {
     let Some(id) = &outgoing.id else {
         tracing::warn!(
-            "sending {} failed: {message}",
+            "sending {} failed: {failure}",
             outgoing.method.as_deref().unwrap_or("a message")
         );
         return;
     };
-    let failure = jsonrpc::transport_failure(id, status, message);
-    let _ = shared.inbound.send(Inbound::Message(failure)).await;
+    let failed = Inbound::Failed {
+        id: id.clone(),
+        failure,
+    };
+    let _ = shared.inbound.send(failed).await;
 }
 
 #[cfg(test)]
@@ -711,14 +736,5 @@ mod tests {
         let other = json!({"jsonrpc": "2.0", "method": "notifications/progress",
             "params": {"requestId": 7}});
         assert_eq!(cancelled_request(&other), None);
-    }
-
-    #[test]
-    fn tells_modern_messages_by_their_meta() {
-        let modern = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}});
-        assert_eq!(modern_version(&modern).as_deref(), Some("2026-07-28"));
-        let legacy = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {}});
-        assert_eq!(modern_version(&legacy), None);
     }
 }

@@ -108,7 +108,7 @@ pub async fn call_ok(client: &Client, tool: &str, arguments: Value) -> String {
 /// Runs the fixture's `count` tool with `arguments` and returns its text and every progress
 /// update it reported, in order.
 pub async fn count_with_progress(client: &Client, arguments: Value) -> (String, Vec<Progress>) {
-    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (tx, mut rx) = mpsc::channel(gatehouse_mcp::updates::UPDATE_BUFFER);
     let counted = client
         .call_tool(
             "count",
@@ -144,7 +144,7 @@ pub async fn cancelled_count(client: &Client) -> i64 {
 /// that the server saw exactly that call cancelled.
 pub async fn assert_a_dropped_call_is_cancelled(client: &Client, arguments: Value, what: &str) {
     let before = cancelled_count(client).await;
-    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (tx, mut rx) = mpsc::channel(gatehouse_mcp::updates::UPDATE_BUFFER);
     let mut long = Box::pin(client.call_tool(
         "count",
         Some(arguments),

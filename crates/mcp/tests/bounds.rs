@@ -1,0 +1,96 @@
+//! Bounds on what a server can make the client hold: requests from the server answered at once
+//! (a scripted server sends 100 that the handler never answers), and the reconnection delay a
+//! server asks for with SSE `retry:` (a raw local HTTP server asks for 11 days).
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use gatehouse_mcp::error::RpcError;
+use gatehouse_mcp::peer::Handler;
+use gatehouse_mcp::transport::BoxFuture;
+use gatehouse_mcp::transport::sse::{SseReader, StreamEnd};
+use gatehouse_mcp::{Client, ClientOptions};
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// A handler that never answers (a person who never comes back to the dialog).
+struct NeverAnswers;
+
+impl Handler for NeverAnswers {
+    fn on_request(
+        &self,
+        _method: String,
+        _params: Option<Value>,
+    ) -> BoxFuture<'static, Result<Value, RpcError>> {
+        Box::pin(std::future::pending())
+    }
+}
+
+#[tokio::test]
+async fn requests_from_the_server_beyond_the_limit_are_refused_at_once() {
+    // On tools/list the server sends 100 roots/list requests, waits a second for answers, and
+    // lists one tool named for how many refusals (errors) it got.
+    let body = r#"
+import select
+listing = read()
+for n in range(100):
+    send({"jsonrpc": "2.0", "id": f"r{n}", "method": "roots/list"})
+refused = 0
+while select.select([sys.stdin], [], [], 1.0)[0]:
+    message = read()
+    if "error" in message:
+        refused += 1
+reply(listing, {"tools": [tool(str(refused))]})
+while True:
+    read()
+"#;
+    let source = format!("handshake({{\"tools\": {{}}}})\n{body}");
+    let client = Client::connect_stdio(
+        &support::scripted(&source),
+        ClientOptions::default(),
+        Arc::new(NeverAnswers),
+    )
+    .await
+    .expect("connect");
+    let refused = support::tool_names(&client).await;
+    assert_eq!(
+        refused,
+        [(100 - gatehouse_mcp::peer::MAX_SERVER_REQUESTS).to_string()],
+        "beyond the limit the server's requests are refused, not queued without end"
+    );
+    drop(client);
+}
+
+#[tokio::test]
+async fn a_server_cannot_make_the_client_wait_days_to_reconnect() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("listen");
+    let port = listener.local_addr().expect("address").port();
+    let server = tokio::spawn(async move {
+        let (mut socket, _) = listener.accept().await.expect("accept");
+        let mut request = [0u8; 4096];
+        let _ = socket.read(&mut request).await;
+        let body = "retry: 999999999\nid: 1\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n\n";
+        let response = format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        socket.write_all(response.as_bytes()).await.expect("write");
+    });
+    let response = reqwest::get(format!("http://127.0.0.1:{port}/"))
+        .await
+        .expect("GET");
+    let mut end = StreamEnd::default();
+    let mut reader = SseReader::new(response, 65536, &mut end);
+    while reader.next().await.is_some() {}
+    drop(reader);
+    server.await.expect("server");
+    let retry = end.retry.expect("the server's retry: is kept");
+    assert!(
+        retry <= Duration::from_secs(60),
+        "a server's retry: is capped, not taken as {retry:?}"
+    );
+}
