@@ -165,3 +165,72 @@ async fn an_elicitation_in_an_undeclared_mode_is_invalid_params() {
     let declined = ask("form").await.expect("a form request is answered");
     assert_eq!(declined["action"], "decline");
 }
+
+#[tokio::test]
+async fn a_server_that_keeps_asking_is_refused_past_ten_a_minute_and_it_is_recorded() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = Host::open(HostOptions {
+        data_dir: Some(dir.path().into()),
+        ..Default::default()
+    })
+    .await
+    .expect("open");
+    host.add_server(everything("everything"))
+        .await
+        .expect("add");
+    let mut asked = support::answer_with(&host, |_| Answer::Respond {
+        text: "written by a person".into(),
+    });
+    let connection = host
+        .connect("everything", |config| {
+            std::sync::Arc::new(gatehouse_host::server_requests::HostHandler::for_config(
+                config,
+            ))
+        })
+        .await
+        .expect("connect");
+    let mut replies = Vec::new();
+    for _ in 0..11 {
+        let outcome = connection
+            .call_tool(
+                ToolCall {
+                    tool: "trigger-sampling-request".into(),
+                    arguments: Some(json!({"prompt": "Say hi", "maxTokens": 10})),
+                    source: Source::User,
+                },
+                CallOptions::default(),
+                std::future::pending(),
+            )
+            .await;
+        replies.push(match outcome {
+            Ok(CallOutcome::Done(result)) => texts(&result),
+            Ok(CallOutcome::Cancelled) => panic!("not cancelled"),
+            Err(e) => e.to_string(),
+        });
+    }
+    for reply in &replies[..10] {
+        assert!(reply.contains("written by a person"), "{reply}");
+    }
+    assert!(
+        !replies[10].contains("written by a person"),
+        "the eleventh request in a minute is refused: {}",
+        replies[10]
+    );
+    let mut questions = 0;
+    while asked.try_recv().is_ok() {
+        questions += 1;
+    }
+    assert_eq!(questions, 10, "the person was asked ten times, not eleven");
+    let refusals = host
+        .audit()
+        .search("rate limit", None)
+        .await
+        .expect("search");
+    assert_eq!(
+        refusals.len(),
+        1,
+        "the refusal is on record with who made it: {refusals:?}"
+    );
+    connection.close(Ok(())).await.expect("close");
+    host.shutdown().await;
+}

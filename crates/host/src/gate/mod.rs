@@ -16,6 +16,7 @@ mod audit_record;
 pub mod definition;
 pub mod from_server;
 pub mod person;
+mod person_rate;
 pub mod request;
 mod server_secrets;
 mod snapshot;
@@ -91,6 +92,7 @@ pub struct Gate {
     approvals: Approvals,
     secrets: ServerSecrets,
     snapshots: Snapshots,
+    person_rate: person_rate::PersonRate,
 }
 
 /// The server a request goes to: its registered name and id, and its live connection.
@@ -113,6 +115,7 @@ impl Gate {
             approvals,
             secrets: ServerSecrets::default(),
             snapshots,
+            person_rate: person_rate::PersonRate::default(),
         }
     }
 

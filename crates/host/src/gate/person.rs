@@ -1,8 +1,9 @@
 //! Server requests only a person can answer: `sampling/createMessage` (until models are
 //! connected, the person writes the assistant's reply or declines) and `elicitation/create`
 //! (a form to fill in, or a URL to agree to open). Each is checked against the deny rules of
-//! its server, put to the person through the approval queue, and its decision recorded with
-//! who made it. Nobody there to ask, or no answer in time, is a refusal.
+//! its server and its rate limit ([`super::person_rate`]), put to the person through the
+//! approval queue, and its decision recorded with who made it. Nobody there to ask, or no
+//! answer in time, is a refusal.
 
 use gatehouse_mcp::error::RpcError;
 use gatehouse_mcp::features::elicitation::check_mode;
@@ -80,6 +81,17 @@ impl ServerAsk<'_> {
             .await?;
             return refusal(sampling, &verdict.reason);
         }
+        let _waiting = match self
+            .gate
+            .person_rate
+            .admit(self.server_id, std::time::Instant::now())
+        {
+            Ok(admitted) => admitted,
+            Err(why) => {
+                self.record(false, "rate limit", &why, Value::Null).await?;
+                return refusal(sampling, &why);
+            }
+        };
         let reason = if sampling {
             "the server asks for a model's reply, which you write or decline"
         } else {
