@@ -1,6 +1,8 @@
 // Real-window e2e of the oversight pages: call server-everything's `echo` from its Call form,
 // find the call's rows on the Audit page, open one's redacted detail, verify the hash chain
-// ("intact"), then add a rule on the Policies page; screenshots of both pages go to artifacts/.
+// ("intact"), then add a rule on the Policies page; then an ask rule for echo makes the next call
+// wait for the approval dialog, and "Allow once" runs it. Screenshots of both pages and of the
+// dialog go to artifacts/.
 // Runs the real app binary under Xvfb via tauri-driver (see README.md).
 
 import { describe, it, after } from 'node:test';
@@ -10,16 +12,40 @@ import { existsSync, statSync } from 'node:fs';
 import { launchApp, waitFor, SERVER_EVERYTHING_ENTRY } from './harness.mjs';
 import { Keys } from './webdriver.mjs';
 import {
+  APPROVAL_DIALOG,
   addStdioServer,
   fillField,
   openCallForm,
   openPage,
+  pressApprovalButton,
   selectServer,
+  submitCall,
+  waitForApproval,
+  waitForApprovalClosed,
+  waitForCallText,
   waitForConnected,
 } from './servers-page.mjs';
 
 const SERVER_NAME = 'everything';
 const MESSAGE = 'audited from the window';
+const ASKED = 'asked about first';
+
+/** Adds a rule for server-everything's `tool` with `decision` through the Policies page's form. */
+async function addRule(app, tool, decision) {
+  const s = app.session;
+  await s.click(await app.waitForElement('[data-testid="add-rule"]', { message: 'the Add rule button' }));
+  const serverSelect = await app.waitForElement('[data-testid="rule-server"]', { message: 'the rule form' });
+  await s.executeScript(
+    `const [select, name] = arguments;
+     const option = [...select.options].find((o) => o.textContent === name);
+     Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(select, option.value);
+     select.dispatchEvent(new Event('change', { bubbles: true }));`,
+    [serverSelect, SERVER_NAME],
+  );
+  await fillField(s, await s.findElement('[data-testid="rule-tool"]'), tool);
+  await s.click(await s.findElement(`[data-testid="rule-decision-${decision}"]`));
+  await s.click(await s.findElement('[data-testid="rule-save"]'));
+}
 
 describe('Audit and Policies pages (real window)', () => {
   /** @type {import('./harness.mjs').App} */
@@ -131,18 +157,7 @@ describe('Audit and Policies pages (real window)', () => {
         message: "server-everything's row among the server defaults",
       });
 
-      await s.click(await app.waitForElement('[data-testid="add-rule"]', { message: 'the Add rule button' }));
-      const serverSelect = await app.waitForElement('[data-testid="rule-server"]', { message: 'the rule form' });
-      await s.executeScript(
-        `const [select, name] = arguments;
-         const option = [...select.options].find((o) => o.textContent === name);
-         Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(select, option.value);
-         select.dispatchEvent(new Event('change', { bubbles: true }));`,
-        [serverSelect, SERVER_NAME],
-      );
-      await fillField(s, await s.findElement('[data-testid="rule-tool"]'), 'echo');
-      await s.click(await s.findElement('[data-testid="rule-decision-allow"]'));
-      await s.click(await s.findElement('[data-testid="rule-save"]'));
+      await addRule(app, 'echo', 'allow');
 
       const row = await waitFor(
         async () => {
@@ -159,6 +174,55 @@ describe('Audit and Policies pages (real window)', () => {
       await app.waitForElement('[data-testid="definition-row"]', { message: "echo's kept definition" });
       const shot = await app.screenshot('policies-page');
       assert.ok(statSync(shot).size > 1_000, `screenshot ${shot} must be a real image`);
+    });
+  });
+
+  it('asks in the dialog before a call an ask rule covers, and runs it once allowed', { timeout: 300_000 }, async (t) => {
+    assert.ok(app, 'the window of the tests before is needed (it connected server-everything)');
+
+    await app.withFailureCapture(t.name, async () => {
+      const s = app.session;
+      // An explicit ask rule asks even about the person's own calls (an "are you sure?").
+      await openPage(app, 'policies');
+      await addRule(app, 'echo', 'ask');
+      await waitFor(
+        async () => {
+          for (const row of await s.findElements('[data-testid="rule-row"]')) {
+            if (/echo[\s\S]*ask/.test(await s.getText(row))) return true;
+          }
+          return false;
+        },
+        { timeout: 10_000, interval: 250, message: 'the ask rule in the list' },
+      );
+
+      await openPage(app, 'servers');
+      await selectServer(app, SERVER_NAME);
+      const panel = `[data-testid="server-detail"] [data-testid="tool-list"] [data-testid="tool-item"][data-tool-name="echo"] [data-testid="tool-call-panel"]`;
+      const open = await s.findElements(`${panel} [data-testid="tool-call-submit"]`);
+      const form = open.length > 0 ? panel : await openCallForm(app, 'echo');
+      const [field] = await s.findElements(`${form} input`);
+      await fillField(s, field, ASKED);
+      await submitCall(app, form);
+
+      const question = await waitForApproval(app, 'toolCall');
+      assert.equal(
+        await s.getText(await s.findElement(`${question} [data-testid="approval-tool"]`)),
+        'echo',
+        'the dialog names the tool',
+      );
+      assert.equal(
+        await s.getText(await s.findElement(`${APPROVAL_DIALOG} [data-testid="approval-server"]`)),
+        SERVER_NAME,
+        'the dialog names the server',
+      );
+      const shot = await app.screenshot('approval-tool-call');
+      assert.ok(statSync(shot).size > 1_000, `screenshot ${shot} must be a real image`);
+      await pressApprovalButton(app, question, 'allow-once', 'the Allow once button');
+      await waitForApprovalClosed(app);
+
+      await waitForCallText(app, form, (text) => text.includes(ASKED), {
+        message: `echo's result with "${ASKED}" once the call was allowed`,
+      });
     });
   });
 });
