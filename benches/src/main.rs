@@ -8,13 +8,15 @@
 //! - `pipelined`: windows of 64 calls in flight at once on one connection;
 //! - `concurrent`: audited calls through the gate from 8 callers at once;
 //! - `gate-steps`: each step of a gated call timed on its own;
-//! - `audit`: searches, filtered listings and `verify` over a log of `--audit-rows` rows.
+//! - `audit`: searches, filtered listings and `verify` over a log of `--audit-rows` rows;
+//! - `fleet`: `--fleet` stdio servers started together and stopped together on one host.
 //!
 //! See docs/performance.md.
 
 mod audit_scale;
 mod cpu;
 mod engine;
+mod fleet;
 mod gate_steps;
 mod gated;
 mod memory_secrets;
@@ -98,6 +100,9 @@ struct Args {
     /// [default: a temporary one].
     #[arg(long)]
     audit_dir: Option<PathBuf>,
+    /// Fleet: stdio servers started and stopped together.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    fleet: u32,
 }
 
 /// The parts of the benchmark; see the crate docs.
@@ -108,6 +113,7 @@ pub enum Section {
     Concurrent,
     GateSteps,
     Audit,
+    Fleet,
 }
 
 /// Where the async clients run; see `--runtime`.
@@ -322,6 +328,14 @@ fn run(args: &Args) -> Result<Report, BoxError> {
         };
         let result = mode.run(&runtime, audit_scale::run(options));
         sections.audit = Some(Outcome::from_result(result));
+    }
+    if section(Section::Fleet) {
+        progress(&format!(
+            "{} servers started and stopped together",
+            args.fleet
+        ));
+        let result = mode.run(&runtime, fleet::run(echo.clone(), args.fleet as usize));
+        sections.fleet = Some(Outcome::from_result(result));
     }
     runtime.shutdown_background();
 

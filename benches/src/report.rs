@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use crate::audit_scale::AuditScale;
+use crate::fleet::Fleet;
 use crate::gate_steps::Step;
 use crate::stats::{Summary, Throughput};
 use crate::targets::{self, Target};
@@ -126,6 +127,8 @@ pub struct Report {
     pub gate_steps: Option<Outcome<GateSteps>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub audit: Option<Outcome<AuditScale>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fleet: Option<Outcome<Fleet>>,
     pub targets: Vec<Target>,
 }
 
@@ -137,6 +140,7 @@ pub struct Sections {
     pub concurrent: Option<Concurrent>,
     pub gate_steps: Option<Outcome<GateSteps>>,
     pub audit: Option<Outcome<AuditScale>>,
+    pub fleet: Option<Outcome<Fleet>>,
 }
 
 impl Report {
@@ -162,6 +166,7 @@ impl Report {
             concurrent: sections.concurrent,
             gate_steps: sections.gate_steps,
             audit: sections.audit,
+            fleet: sections.fleet,
             targets: Vec::new(),
         };
         report.targets = targets::judge(&report);
@@ -178,6 +183,7 @@ impl Report {
             || self.concurrent.as_ref().is_some_and(|c| c.outcome.failed())
             || self.gate_steps.as_ref().is_some_and(Outcome::failed)
             || self.audit.as_ref().is_some_and(Outcome::failed)
+            || self.fleet.as_ref().is_some_and(Outcome::failed)
     }
 
     /// The human-readable tables and target lines.
@@ -202,6 +208,9 @@ impl Report {
         }
         if let Some(audit) = &self.audit {
             audit_table(audit, &mut out);
+        }
+        if let Some(fleet) = &self.fleet {
+            fleet_lines(fleet, &mut out);
         }
         out.push('\n');
         for target in &self.targets {
@@ -287,6 +296,17 @@ fn concurrent_table(concurrent: &Concurrent, out: &mut String) {
             cpu(s.cpu_us_per_call)
         )),
         (_, note) => out.push_str(&format!("{}\n", note.unwrap_or_default())),
+    }
+}
+
+fn fleet_lines(fleet: &Outcome<Fleet>, out: &mut String) {
+    out.push_str("\nstdio servers started together and stopped together on one host\n\n");
+    match fleet {
+        Outcome::Measured(f) => out.push_str(&format!(
+            "{} servers: all connected in {:.0} ms, all stopped in {:.0} ms, {} processes left\n",
+            f.servers, f.ready_ms, f.stopped_ms, f.survivors
+        )),
+        other => out.push_str(&format!("{}\n", other.note().unwrap_or_default())),
     }
 }
 

@@ -19,6 +19,13 @@ pub const MAX_GATE_CPU_US: f64 = 30.0;
 /// The p95 of audit searches and filtered listings over the log, in ms.
 pub const MAX_AUDIT_P95_MS: f64 = 50.0;
 
+/// How long the fleet's servers may take to be connected, in ms.
+pub const MAX_FLEET_READY_MS: f64 = 3000.0;
+/// How long stopping the fleet may take beyond the stop grace (close stdin, then SIGTERM), in ms.
+pub const MAX_FLEET_STOP_OVER_GRACE_MS: f64 = 1000.0;
+/// The stop grace of a stdio server: the wait after closing stdin plus the wait after SIGTERM.
+pub const STOP_GRACE_MS: f64 = 5000.0;
+
 /// Whether a target is met.
 #[derive(Debug, Clone, Serialize)]
 pub struct Target {
@@ -164,6 +171,34 @@ pub fn judge(report: &Report) -> Vec<Target> {
             None => unjudged(name, "the audit section did not run"),
         });
     }
+    let fleet = report.fleet.as_ref().and_then(Outcome::measured);
+    let name = "time for the fleet of stdio servers to connect";
+    targets.push(match fleet {
+        Some(f) => Target {
+            name,
+            met: Some(f.ready_ms <= MAX_FLEET_READY_MS),
+            detail: format!(
+                "{:.0} ms for {} servers (target ≤ {MAX_FLEET_READY_MS} ms)",
+                f.ready_ms, f.servers
+            ),
+        },
+        None => unjudged(name, "the fleet section did not run"),
+    });
+    let name = "time for the fleet to stop, with nothing left";
+    targets.push(match fleet {
+        Some(f) => {
+            let limit = STOP_GRACE_MS + MAX_FLEET_STOP_OVER_GRACE_MS;
+            Target {
+                name,
+                met: Some(f.stopped_ms <= limit && f.survivors == 0),
+                detail: format!(
+                    "{:.0} ms, {} processes left (target ≤ {limit} ms, the stop grace + 1 s, and none left)",
+                    f.stopped_ms, f.survivors
+                ),
+            }
+        }
+        None => unjudged(name, "the fleet section did not run"),
+    });
     targets
 }
 
@@ -242,12 +277,28 @@ mod tests {
         let sections = Sections {
             rows,
             pipelined: Some(pipelined),
+            fleet: Some(Outcome::Measured(crate::fleet::Fleet {
+                servers: 100,
+                ready_ms: 2500.0,
+                stopped_ms: 400.0,
+                survivors: 1,
+            })),
             ..Sections::default()
         };
         let report = Report::new(10, 0, "multi-thread", sections);
         assert_eq!(report.rows[0].overhead_p50_us, None, "the baseline");
         assert_eq!(report.rows[1].overhead_p50_us, Some(30.0));
-        assert_eq!(report.targets.len(), 8);
+        assert_eq!(report.targets.len(), 10);
+        assert_eq!(
+            met(&report, "time for the fleet of stdio servers to connect"),
+            Some(true),
+            "2.5 s ≤ 3 s"
+        );
+        assert_eq!(
+            met(&report, "time for the fleet to stop, with nothing left"),
+            Some(false),
+            "fast, but a process was left behind"
+        );
         assert_eq!(
             met(&report, "p50 overhead of crates/mcp over the raw pipe"),
             Some(true),

@@ -13,7 +13,9 @@ const BENCH: &str = env!("CARGO_BIN_EXE_gatehouse-bench");
 const ECHO: &str = env!("CARGO_BIN_EXE_gatehouse-bench-echo");
 
 /// Small counts, so the whole run takes a few seconds in a debug build.
-const TINY: [&str; 15] = [
+const TINY: [&str; 17] = [
+    "--fleet",
+    "5",
     "--calls",
     "20",
     "--warmup",
@@ -151,8 +153,17 @@ fn reports_every_section_client_and_target_as_json() {
     assert_eq!(audit["search"]["queries"], 15, "5 kinds × 3");
     assert_eq!(audit["list"]["queries"], 12, "4 kinds × 3");
 
+    let fleet = &report["fleet"];
+    assert_eq!(fleet["status"], "measured", "{fleet}");
+    assert_eq!(fleet["servers"], 5);
+    assert_eq!(
+        fleet["survivors"], 0,
+        "no server process outlives the host's shutdown: {fleet}"
+    );
+    assert!(fleet["ready_ms"].as_f64().is_some_and(|t| t > 0.0));
+
     let targets = report["targets"].as_array().expect("targets");
-    assert_eq!(targets.len(), 8);
+    assert_eq!(targets.len(), 10);
     let met = |name: &str| {
         targets
             .iter()
@@ -164,6 +175,7 @@ fn reports_every_section_client_and_target_as_json() {
     assert!(met("p50 the gate adds over crates/mcp").is_boolean());
     assert!(met("CPU per call the gate adds").is_boolean());
     assert!(met("p95 of audit searches").is_boolean());
+    assert!(met("time for the fleet to stop, with nothing left").is_boolean());
     assert!(
         met("pipelined calls/s of crates/mcp over the TS SDK client").is_null(),
         "no TS figures, no verdict"
