@@ -5,9 +5,9 @@
 
 mod support;
 
-use gatehouse_host::approvals::{Answer, Question};
+use gatehouse_host::approvals::{Answer, PendingApproval, Question};
 use gatehouse_host::connect::open_client;
-use gatehouse_host::{CallOutcome, Host, HostOptions, Source, ToolCall};
+use gatehouse_host::{CallOutcome, Host, HostOptions, ServerConnection, Source, ToolCall};
 use gatehouse_mcp::CallOptions;
 use serde_json::json;
 use support::everything;
@@ -20,6 +20,38 @@ fn texts(result: &gatehouse_mcp::CallToolResult) -> String {
         .filter_map(|c| c.as_text())
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A host on a fresh data directory with server-everything connected, and a person there who
+/// answers each question with `answer`; the questions asked come out of the receiver.
+async fn answered_by_a_person(
+    answer: impl Fn(&PendingApproval) -> Answer + Send + 'static,
+) -> (
+    tempfile::TempDir,
+    Host,
+    ServerConnection,
+    tokio::sync::mpsc::UnboundedReceiver<PendingApproval>,
+) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = Host::open(HostOptions {
+        data_dir: Some(dir.path().into()),
+        ..Default::default()
+    })
+    .await
+    .expect("open");
+    host.add_server(everything("everything"))
+        .await
+        .expect("add");
+    let asked = support::answer_with(&host, answer);
+    let connection = host
+        .connect("everything", |config| {
+            std::sync::Arc::new(gatehouse_host::server_requests::HostHandler::for_config(
+                config,
+            ))
+        })
+        .await
+        .expect("connect");
+    (dir, host, connection, asked)
 }
 
 #[tokio::test]
@@ -64,33 +96,17 @@ async fn with_nobody_to_ask_only_roots_are_declared_and_answered() {
 
 #[tokio::test]
 async fn the_person_writes_the_sampling_reply_and_fills_in_the_form() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let host = Host::open(HostOptions {
-        data_dir: Some(dir.path().into()),
-        ..Default::default()
-    })
-    .await
-    .expect("open");
-    host.add_server(everything("everything"))
-        .await
-        .expect("add");
-    let mut asked = support::answer_with(&host, |pending| match &pending.question {
-        Question::Sampling { .. } => Answer::Respond {
-            text: "written by a person".into(),
-        },
-        Question::Elicitation { .. } => Answer::Accept {
-            content: Some(json!({"name": "Ada Lovelace", "check": true, "integer": 7})),
-        },
-        other => panic!("unexpected question {other:?}"),
-    });
-    let connection = host
-        .connect("everything", |config| {
-            std::sync::Arc::new(gatehouse_host::server_requests::HostHandler::for_config(
-                config,
-            ))
+    let (_dir, host, connection, mut asked) =
+        answered_by_a_person(|pending| match &pending.question {
+            Question::Sampling { .. } => Answer::Respond {
+                text: "written by a person".into(),
+            },
+            Question::Elicitation { .. } => Answer::Accept {
+                content: Some(json!({"name": "Ada Lovelace", "check": true, "integer": 7})),
+            },
+            other => panic!("unexpected question {other:?}"),
         })
-        .await
-        .expect("connect");
+        .await;
     let call = |tool: &str, arguments: serde_json::Value| ToolCall {
         tool: tool.into(),
         arguments: Some(arguments),
@@ -168,27 +184,10 @@ async fn an_elicitation_in_an_undeclared_mode_is_invalid_params() {
 
 #[tokio::test]
 async fn a_server_that_keeps_asking_is_refused_past_ten_a_minute_and_it_is_recorded() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let host = Host::open(HostOptions {
-        data_dir: Some(dir.path().into()),
-        ..Default::default()
-    })
-    .await
-    .expect("open");
-    host.add_server(everything("everything"))
-        .await
-        .expect("add");
-    let mut asked = support::answer_with(&host, |_| Answer::Respond {
+    let (_dir, host, connection, mut asked) = answered_by_a_person(|_| Answer::Respond {
         text: "written by a person".into(),
-    });
-    let connection = host
-        .connect("everything", |config| {
-            std::sync::Arc::new(gatehouse_host::server_requests::HostHandler::for_config(
-                config,
-            ))
-        })
-        .await
-        .expect("connect");
+    })
+    .await;
     let mut replies = Vec::new();
     for _ in 0..11 {
         let outcome = connection
