@@ -1,13 +1,14 @@
-// The validator for a tool's input form. MCP's default JSON Schema dialect is 2020-12; a schema
-// that names draft-07 (or 06) in `$schema` is checked as draft-07, and any other named dialect
-// as 2020-12 without the name Ajv would not know.
+// The validator for a tool's input form (and an elicitation's). MCP's default JSON Schema
+// dialect is 2020-12; a schema that names draft-07 (or 06) in `$schema` is checked as draft-07,
+// and any other named dialect as 2020-12 without the name. The validator interprets schemas
+// (see schemaValidator.ts): nothing is compiled, so the window's CSP has no 'unsafe-eval'.
 
 import type { RJSFSchema, ValidatorType } from "@rjsf/utils";
-import { customizeValidator } from "@rjsf/validator-ajv8";
-import Ajv2020 from "ajv/dist/2020";
 
-const draft2020 = customizeValidator({ AjvClass: Ajv2020 });
-const draft07 = customizeValidator();
+import { InterpretingValidator } from "./schemaValidator";
+
+const draft2020 = new InterpretingValidator("2020-12");
+const draft07 = new InterpretingValidator("7");
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-0[67]\/schema#?$/;
 const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
