@@ -4,7 +4,7 @@
 // and a configuration summary that never renders env/header values, least of all secret ones,
 // and lists roots as paths.
 
-import { act, render, screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServerSpec, ServerStatus } from "../api/gatehouse";
@@ -19,6 +19,7 @@ import {
   secretEnv,
   secretHeader,
 } from "../test/serverFixtures";
+import { renderWithClient } from "../test/renderWithClient";
 import { ServerDetail } from "./ServerDetail";
 
 vi.mock("../api/gatehouse", () => import("../test/fakeGatehouse"));
@@ -28,7 +29,7 @@ beforeEach(() => fake.resetFakeGatehouse());
 function renderDetail(status: ServerStatus, spec?: ServerSpec, roots: string[] = []) {
   const view = makeServer("everything", status, spec, roots);
   const handlers = { onReconnect: vi.fn(), onEnable: vi.fn(), onEdit: vi.fn(), onClose: vi.fn() };
-  const result = render(<ServerDetail view={view} busy={false} {...handlers} />);
+  const result = renderWithClient(<ServerDetail view={view} busy={false} {...handlers} />);
   return { view, handlers, ...result };
 }
 

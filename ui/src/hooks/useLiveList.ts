@@ -1,8 +1,10 @@
-// Loads one server's list (tools, tasks) while enabled, keeps the last good list visible while it
-// reloads, and reloads it when asked or when the given live event says it changed. An answer
-// that arrives after the server or the load was superseded is discarded.
+// Loads one server's list (tools, tasks) while enabled, through TanStack Query (key
+// `[name, serverId]`), keeps the last good list visible while it reloads, and reloads it when
+// asked or when the given live event says it changed. An answer that arrives after the server
+// or the load was superseded is discarded (a newer load cancels the older one's result).
 
-import { useCallback, useEffect, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect } from "react";
 import { errorMessage } from "../api/GatehouseError";
 
 export type LiveList<T> = {
@@ -16,46 +18,33 @@ export type LiveList<T> = {
 /** Subscribes to the live events that mean `serverId`'s list changed; returns the unsubscribe. */
 export type ChangeSubscription = (serverId: string, onChange: () => void) => () => void;
 
-type LoadResult<T> = { serverId: string; key: string; items: T[] | null; error: string | null };
-
-/** `load` and `subscribe` must be stable (module-level) functions. */
+/** `load` and `subscribe` must be stable (module-level) functions; `name` names the list. */
 export function useLiveList<T>(
+  name: string,
   serverId: string,
   enabled: boolean,
   load: (serverId: string) => Promise<T[]>,
   subscribe: ChangeSubscription,
 ): LiveList<T> {
-  const [epoch, setEpoch] = useState(0);
-  const [result, setResult] = useState<LoadResult<T> | null>(null);
+  const client = useQueryClient();
+  const query = useQuery({
+    queryKey: [name, serverId],
+    queryFn: () => load(serverId),
+    enabled,
+  });
 
-  useEffect(() => subscribe(serverId, () => setEpoch((n) => n + 1)), [serverId, subscribe]);
+  // A reload starts a new load; the result of one still running is discarded. (A refetch alone
+  // would join a first load still in flight, whose answer may predate the change.)
+  const reload = useCallback(() => {
+    const queryKey = [name, serverId];
+    void client.cancelQueries({ queryKey }).then(() => client.refetchQueries({ queryKey, type: "active" }));
+  }, [client, name, serverId]);
+  useEffect(() => subscribe(serverId, reload), [serverId, subscribe, reload]);
 
-  const key = enabled ? `${serverId}#${epoch}` : null;
-
-  useEffect(() => {
-    if (key === null) return;
-    let cancelled = false;
-    load(serverId).then(
-      (items) => {
-        if (!cancelled) setResult({ serverId, key, items, error: null });
-      },
-      (e: unknown) => {
-        if (!cancelled) setResult({ serverId, key, items: null, error: errorMessage(e) });
-      },
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [key, serverId, load]);
-
-  const reload = useCallback(() => setEpoch((n) => n + 1), []);
-
-  const sameServer = result?.serverId === serverId ? result : null;
-  const current = sameServer?.key === key ? sameServer : null;
   return {
-    items: sameServer?.items ?? null,
-    loading: key !== null && current === null,
-    error: current?.error ?? null,
+    items: query.data ?? null,
+    loading: enabled && query.isFetching,
+    error: query.error === null ? null : errorMessage(query.error),
     reload,
   };
 }

@@ -1,7 +1,9 @@
 // Tests for useTasks: loading on mount, reloading on this server's tasks-changed events only,
 // keeping the last list while reloading, errors, switching servers, and unsubscribing on unmount.
 
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, renderHook, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { TaskRecord } from "../api/gatehouse";
 import * as fake from "../test/fakeGatehouse";
@@ -13,7 +15,9 @@ vi.mock("../api/gatehouse", () => import("../test/fakeGatehouse"));
 beforeEach(() => fake.resetFakeGatehouse());
 
 function renderTasks(serverId = "srv-a") {
-  return renderHook(({ id }) => useTasks(id), { initialProps: { id: serverId } });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  return renderHook(({ id }) => useTasks(id), { initialProps: { id: serverId }, wrapper });
 }
 
 /** A promise the test settles by hand, to observe the hook mid-load. */
@@ -67,7 +71,7 @@ describe("useTasks", () => {
     await waitFor(() => expect(result.current.tasks).toEqual(first));
 
     act(() => fake.emitTasksChanged({ id: "srv-a" }));
-    expect(result.current.loading).toBe(true);
+    await waitFor(() => expect(result.current.loading).toBe(true));
     expect(result.current.tasks).toEqual(first);
 
     const second = [makeTask("srv-a", "fast"), ...first];
@@ -75,7 +79,7 @@ describe("useTasks", () => {
       next.resolve(second);
       await next.promise;
     });
-    expect(result.current.tasks).toEqual(second);
+    await waitFor(() => expect(result.current.tasks).toEqual(second));
     expect(result.current.loading).toBe(false);
   });
 
@@ -125,7 +129,7 @@ describe("useTasks", () => {
       b.resolve(tasksB);
       await b.promise;
     });
-    expect(result.current.tasks).toEqual(tasksB);
+    await waitFor(() => expect(result.current.tasks).toEqual(tasksB));
   });
 
   it("unsubscribes from tasks-changed events when unmounted", () => {

@@ -19,6 +19,6 @@ const onTasksChanged: ChangeSubscription = (serverId, onChange) =>
   });
 
 export function useTasks(serverId: string): TasksState {
-  const { items, ...rest } = useLiveList(serverId, true, api.listTasks, onTasksChanged);
+  const { items, ...rest } = useLiveList("tasks", serverId, true, api.listTasks, onTasksChanged);
   return { tasks: items, ...rest };
 }

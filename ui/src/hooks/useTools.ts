@@ -19,6 +19,6 @@ const onConnected: ChangeSubscription = (serverId, onChange) =>
   });
 
 export function useTools(serverId: string, connected: boolean): ToolsState {
-  const { items, ...rest } = useLiveList(serverId, connected, api.listTools, onConnected);
+  const { items, ...rest } = useLiveList("tools", serverId, connected, api.listTools, onConnected);
   return { tools: items, ...rest };
 }
