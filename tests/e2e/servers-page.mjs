@@ -81,6 +81,13 @@ export async function addStdioServer(app, name, command, args) {
   );
 
   await s.click(await app.waitForElement('[data-testid="server-save"]', { message: 'the save button' }));
+  // The form closes once the engine took the server; until its overlay is gone the page under
+  // it cannot be clicked (a second server added at once met "element not interactable").
+  await waitFor(async () => (await s.findElements('[data-testid="server-name"]')).length === 0, {
+    timeout: 15_000,
+    interval: 100,
+    message: 'the add-server form closing once saved (the engine must accept the server)',
+  });
 }
 
 /** The text of the row's status badge, with the failure reason from its tooltip. */
