@@ -4,14 +4,17 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use gatehouse_mcp::peer::Handler;
+use gatehouse_mcp::transport::stderr::OutputHook;
 use gatehouse_mcp::{
     Client, ClientOptions, EraChoice, HttpConfig, HttpMode, McpError, StdioConfig,
 };
 
+use crate::audit::KnownSecrets;
 use crate::error::{HostError, Result};
 use crate::registry::Registry;
 use crate::registry::model::{ServerConfig, ServerSpec, ServerTransport};
 use crate::registry::secret_values;
+use crate::server_logs::output::ServerStderr;
 use crate::server_requests::HostHandler;
 
 /// Connects to a server and settles its era. Secret values are read from the keyring here, at
@@ -39,13 +42,13 @@ pub async fn open_client_with(
         Some(gatehouse_mcp::Era::Legacy) => EraChoice::Legacy,
         None => EraChoice::Auto,
     };
-    let client = match connect(&resolved, choice, handler.clone(), attended).await {
+    let client = match connect(&resolved, registry, choice, handler.clone(), attended).await {
         Err(HostError::Connection(e)) if cached.is_some() && era_may_be_wrong(&e) => {
             tracing::info!(
                 "`{}` failed as {choice:?} ({e}); probing its era again",
                 config.name
             );
-            connect(&resolved, EraChoice::Auto, handler, attended).await?
+            connect(&resolved, registry, EraChoice::Auto, handler, attended).await?
         }
         other => other?,
     };
@@ -71,8 +74,11 @@ fn era_may_be_wrong(error: &McpError) -> bool {
     ) || matches!(error, McpError::RequestFailed { .. } if error.http_status().is_some())
 }
 
+/// Connects to a server whose secret values `config` holds (resolved from the keyring). A stdio
+/// server's stderr is redacted of them where it enters the host, then kept in its log.
 async fn connect(
     config: &ServerConfig,
+    registry: &Registry,
     era: EraChoice,
     handler: Arc<dyn Handler>,
     attended: bool,
@@ -96,6 +102,13 @@ async fn connect(
                 .map(|v| (v.key.clone(), v.value.clone()))
                 .collect();
             stdio.cwd = cwd.as_ref().map(PathBuf::from);
+            let secrets =
+                KnownSecrets::new(env.iter().filter(|v| v.secret).map(|v| v.value.clone()));
+            stdio.output = Some(OutputHook(Arc::new(ServerStderr::new(
+                &config.id,
+                secrets,
+                registry.logs().clone(),
+            ))));
             if let Some(dir) = &stdio.cwd
                 && !dir.is_dir()
             {
