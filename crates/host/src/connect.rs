@@ -36,19 +36,40 @@ pub async fn open_client_with(
     attended: bool,
 ) -> Result<Client> {
     let resolved = secret_values::resolve(registry.secrets(), config).await?;
-    let cached = registry.cached_era(config).await;
+    let remembered = registry.remembered_era(config).await;
+    let cached = remembered.as_ref().map(|(era, _)| *era);
     let choice = match cached {
         Some(gatehouse_mcp::Era::Modern) => EraChoice::Modern,
         Some(gatehouse_mcp::Era::Legacy) => EraChoice::Legacy,
         None => EraChoice::Auto,
     };
-    let client = match connect(&resolved, registry, choice, handler.clone(), attended).await {
+    let reason = remembered
+        .as_ref()
+        .map(|(_, at)| format!("remembered from a connection on {}", when(at)));
+    let client = match connect(
+        &resolved,
+        registry,
+        choice,
+        reason,
+        handler.clone(),
+        attended,
+    )
+    .await
+    {
         Err(HostError::Connection(e)) if cached.is_some() && era_may_be_wrong(&e) => {
             tracing::info!(
                 "`{}` failed as {choice:?} ({e}); probing its era again",
                 config.name
             );
-            connect(&resolved, registry, EraChoice::Auto, handler, attended).await?
+            connect(
+                &resolved,
+                registry,
+                EraChoice::Auto,
+                None,
+                handler,
+                attended,
+            )
+            .await?
         }
         other => other?,
     };
@@ -58,6 +79,14 @@ pub async fn open_client_with(
         tracing::warn!("cannot remember the era of `{}`: {e}", config.name);
     }
     Ok(client)
+}
+
+/// `2026-05-01T12:00:00.123Z` as `2026-05-01 12:00 UTC`.
+fn when(at: &str) -> String {
+    match (at.get(..10), at.get(11..16)) {
+        (Some(day), Some(time)) => format!("{day} {time} UTC"),
+        _ => at.to_owned(),
+    }
 }
 
 /// Protocol-level failures that a wrong era explains (an HTTP status included: a legacy server
@@ -80,12 +109,14 @@ async fn connect(
     config: &ServerConfig,
     registry: &Registry,
     era: EraChoice,
+    era_reason: Option<String>,
     handler: Arc<dyn Handler>,
     attended: bool,
 ) -> Result<Client> {
     let options = ClientOptions {
         capabilities: HostHandler::capabilities(attended),
         era,
+        era_reason,
         ..ClientOptions::default()
     };
     match &config.spec {
