@@ -132,6 +132,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         Command::Ping { server } => commands::ping::run(host, &server).await,
         Command::Tasks { server, json } => commands::tasks::run(host, &server, json).await,
         Command::Watch(args) => commands::watch::run(host, args).await,
+        Command::Logs(args) => commands::logs::run(host, args).await,
         Command::Audit(command) => commands::audit::run(host, command).await,
         Command::Policy(command) => commands::policy::run(host, command).await,
         Command::Grants(command) => commands::grants::run(host, command).await,

@@ -177,7 +177,8 @@ pub fn read_tail(
     let mut budget = max_bytes;
     // Newest file first; each file's lines go before those already read.
     for n in 0..KEPT_FILES {
-        if tail.lines.len() >= max_lines || budget == 0 {
+        // The current file is always opened, for where it ends.
+        if n > 0 && (tail.lines.len() >= max_lines || budget == 0) {
             break;
         }
         let mut file = match File::open(path(dir, server_id, n)) {
@@ -193,7 +194,11 @@ pub fn read_tail(
                 offset: len,
             });
         }
-        let start = len.saturating_sub(budget);
+        let start = if max_lines == 0 {
+            len
+        } else {
+            len.saturating_sub(budget)
+        };
         file.seek(SeekFrom::Start(start))?;
         let mut bytes = Vec::new();
         file.take(len - start).read_to_end(&mut bytes)?;
