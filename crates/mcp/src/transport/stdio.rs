@@ -241,7 +241,15 @@ async fn read_loop(
                             super::unparsable_text(&bytes),
                             bytes.len() > super::UNPARSABLE_KEEP,
                         ),
-                        problem: e.to_string(),
+                        problem: match std::str::from_utf8(&bytes) {
+                            // The spec's messages are UTF-8 (2025-11-25 basic/transports,
+                            // "stdio"); serde's own words for this are vague.
+                            Err(bad) => format!(
+                                "not UTF-8: an invalid byte at offset {}",
+                                bad.valid_up_to()
+                            ),
+                            Ok(_) => e.to_string(),
+                        },
                         id: None,
                     },
                 };
