@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
 use files::LogFile;
@@ -36,13 +36,12 @@ pub const MAX_LINE_ON_DISK: usize = gatehouse_mcp::transport::stdio::MAX_STDERR_
 pub const LIVE_QUEUE: usize = 1024;
 
 /// One stderr line of a server, redacted.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct LogLine {
     /// Its place among this server's lines in this process, counting from 1: a live view that
     /// read the last lines skips announced lines it already has.
-    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub seq: u64,
     /// When it was read (UTC, RFC 3339), or empty when unknown.
     pub time: String,
