@@ -7,7 +7,8 @@ use specta_typescript::Typescript;
 use tauri_specta::{Builder, collect_commands, collect_events};
 
 use crate::events::{ApprovalsChangedEvent, ServerStatusEvent, TasksChangedEvent};
-use crate::{approval_commands, audit_commands, commands, policy_commands};
+use crate::log_events::ServerLogEvent;
+use crate::{approval_commands, audit_commands, commands, log_events, policy_commands};
 
 /// The path of the generated bindings, relative to the repository root.
 pub const BINDINGS_PATH: &str = "ui/src/bindings/index.ts";
@@ -26,6 +27,7 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             commands::list_tasks,
             commands::call_tool,
             commands::cancel_call,
+            log_events::server_logs,
             approval_commands::list_approvals,
             approval_commands::answer_approval,
             approval_commands::list_grants,
@@ -47,7 +49,8 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
         .events(collect_events![
             ServerStatusEvent,
             TasksChangedEvent,
-            ApprovalsChangedEvent
+            ApprovalsChangedEvent,
+            ServerLogEvent
         ])
         // JSON values (tool schemas) hold numbers; they cross IPC as JSON, so as JS numbers.
         .dangerously_cast_bigints_to_number()

@@ -9,6 +9,7 @@ mod calls;
 mod commands;
 mod events;
 mod ipc_error;
+mod log_events;
 mod policy_commands;
 
 use std::path::PathBuf;
@@ -44,6 +45,10 @@ pub fn run(context: tauri::Context<tauri::Wry>) -> Result<(), String> {
             .map_err(|e| format!("cannot start the engine: {e}"))?;
             tracing::info!("data directory: {}", host.data_dir().display());
             tauri::async_runtime::spawn(events::forward(app.handle().clone(), host.subscribe()));
+            tauri::async_runtime::spawn(log_events::forward(
+                app.handle().clone(),
+                host.logs().subscribe(),
+            ));
             tauri::async_runtime::spawn(exit_on_signal(app.handle().clone()));
             app.manage(host);
             app.manage(calls::PendingCalls::default());

@@ -119,6 +119,9 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print a server's stderr, as kept in its log files (redacted of its secrets); works
+    /// while the app runs (no connection is made)
+    Logs(LogsArgs),
     /// Read and check the audit log (no connection is made)
     #[command(subcommand)]
     Audit(crate::audit_args::AuditCommand),
@@ -143,6 +146,21 @@ pub enum GrantsCommand {
         /// The grant's id, as `grants list` shows it
         id: String,
     },
+}
+
+#[derive(Debug, Args)]
+pub struct LogsArgs {
+    /// The server's name
+    pub server: String,
+    /// Keep printing new lines as they are written, until Ctrl-C
+    #[arg(long, short = 'f')]
+    pub follow: bool,
+    /// How many of the last lines to print first
+    #[arg(long, short = 'n', value_name = "N", default_value_t = 100)]
+    pub lines: usize,
+    /// Print one JSON object per line: {"time", "server", "line"}
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -2,7 +2,8 @@
 //!
 //! Exit status: 0 on success, 1 on an operational error (one line on stderr), 2 on a usage error,
 //! 3 when a called tool reported an error (`isError`), 4 when a policy rule denied the call,
-//! 130 when interrupted with Ctrl-C.
+//! 130 when interrupted with Ctrl-C, 141 when the reader of stdout closed it early (`| head`;
+//! see [`stdout`]).
 
 #[macro_use]
 mod terminal_text;
@@ -14,6 +15,7 @@ mod notices;
 mod output;
 mod policy_args;
 mod progress;
+mod stdout;
 mod terminal_approvals;
 mod terminal_form;
 
@@ -42,7 +44,18 @@ fn main() -> ExitCode {
     // The command runs as a task on a worker thread, not in `block_on` on this thread: the
     // connection's tasks then wake each other without cross-thread hand-offs (see
     // docs/performance.md).
-    match runtime.block_on(runtime.spawn(run(cli))) {
+    let ended = runtime.block_on(runtime.spawn(run(cli)));
+    if stdout::closed() {
+        // What went wrong after stdout closed is of no interest to a reader who is gone.
+        return match stdout::failure() {
+            Some(failure) => fail(&HostError::Io {
+                context: "cannot write the output".into(),
+                source: std::io::Error::other(failure),
+            }),
+            None => ExitCode::from(stdout::CLOSED_PIPE_STATUS),
+        };
+    }
+    match ended {
         Ok(Ok(finish)) => finish.exit_code(),
         Ok(Err(e)) => fail(&e),
         Err(e) => fail(&HostError::Io {
@@ -119,6 +132,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         Command::Ping { server } => commands::ping::run(host, &server).await,
         Command::Tasks { server, json } => commands::tasks::run(host, &server, json).await,
         Command::Watch(args) => commands::watch::run(host, args).await,
+        Command::Logs(args) => commands::logs::run(host, args).await,
         Command::Audit(command) => commands::audit::run(host, command).await,
         Command::Policy(command) => commands::policy::run(host, command).await,
         Command::Grants(command) => commands::grants::run(host, command).await,
@@ -126,9 +140,16 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
     }
 }
 
+/// The longest error message shown: a server's error text, or the stderr line quoted in one,
+/// can be of any length.
+const MAX_ERROR_CHARS: usize = 2000;
+
 fn fail(error: &HostError) -> ExitCode {
     let message = error.to_string().replace('\n', " ");
-    say_err!("error: {message}");
+    say_err!(
+        "error: {}",
+        terminal_text::capped(&message, MAX_ERROR_CHARS)
+    );
     match error {
         // The gate refused the request (a policy rule denied it).
         HostError::Denied { .. } => ExitCode::from(4),

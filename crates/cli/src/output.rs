@@ -9,14 +9,34 @@ use serde::Serialize;
 pub fn print_json<T: Serialize>(value: &T) -> Result<(), HostError> {
     let text = serde_json::to_string_pretty(value)
         .map_err(|e| HostError::Corrupt(format!("cannot encode JSON output: {e}")))?;
-    println!("{}", crate::terminal_text::json_escaped(&text));
+    crate::stdout::line(&crate::terminal_text::json_escaped(&text));
     Ok(())
 }
 
-/// Prints rows under a header, each column padded to its widest cell.
+/// The most characters of a table cell shown; a longer one is cut and ends with `…` (`--json`
+/// keeps it whole).
+pub const MAX_CELL_CHARS: usize = 120;
+
+/// The most characters of a name a server sends (its own, its tools') shown outside a table.
+pub const MAX_NAME_CHARS: usize = 120;
+
+/// A server-sent name or title, cut for display.
+pub fn name(text: &str) -> String {
+    crate::terminal_text::capped(text, MAX_NAME_CHARS).into_owned()
+}
+
+/// Prints rows under a header, each column padded to its widest cell, every cell cut to
+/// [`MAX_CELL_CHARS`] first: a server's names and descriptions can be of any length.
 pub fn print_table<const N: usize>(header: [&str; N], rows: &[[String; N]]) {
+    let rows: Vec<[String; N]> = rows
+        .iter()
+        .map(|row| {
+            row.clone()
+                .map(|cell| crate::terminal_text::capped(&cell, MAX_CELL_CHARS).into_owned())
+        })
+        .collect();
     let mut widths = header.map(|h| h.chars().count());
-    for row in rows {
+    for row in &rows {
         for (width, cell) in widths.iter_mut().zip(row) {
             *width = (*width).max(cell.chars().count());
         }
@@ -30,7 +50,7 @@ pub fn print_table<const N: usize>(header: [&str; N], rows: &[[String; N]]) {
         say!("{}", padded.join("  ").trim_end());
     };
     line(header.to_vec());
-    for row in rows {
+    for row in &rows {
         line(row.iter().map(String::as_str).collect());
     }
 }

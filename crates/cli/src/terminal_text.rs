@@ -40,20 +40,44 @@ pub fn json_escaped(json: &str) -> Cow<'_, str> {
     replace(json, |c| format!("\\u{:04x}", u32::from(c)))
 }
 
-/// `println!` for output that may hold server text.
-macro_rules! say {
-    () => { println!() };
-    ($($arg:tt)*) => { println!("{}", $crate::terminal_text::visible(&format!($($arg)*))) };
+/// `text` cut to at most `max` characters, ending with `…` when it was cut: for a server's
+/// names, titles, descriptions and errors, which may be of any length, shown to a person.
+pub fn capped(text: &str, max: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max.saturating_sub(1)) {
+        Some((at, _)) if text[at..].chars().nth(1).is_some() => {
+            Cow::Owned(format!("{}…", &text[..at]))
+        }
+        _ => Cow::Borrowed(text),
+    }
 }
 
-/// `eprintln!` for messages that may hold server text.
+/// `println!` for output that may hold server text; a closed stdout ends printing quietly
+/// (see [`crate::stdout`]).
+macro_rules! say {
+    () => { $crate::stdout::line("") };
+    ($($arg:tt)*) => { $crate::stdout::line(&$crate::terminal_text::visible(&format!($($arg)*))) };
+}
+
+/// `eprintln!` for messages that may hold server text; a closed stderr is ignored.
 macro_rules! say_err {
-    ($($arg:tt)*) => { eprintln!("{}", $crate::terminal_text::visible(&format!($($arg)*))) };
+    ($($arg:tt)*) => { $crate::stdout::error_line(&$crate::terminal_text::visible(&format!($($arg)*))) };
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_text_is_cut_and_marked() {
+        assert_eq!(capped("abcdef", 6), "abcdef");
+        assert_eq!(
+            capped("abcdefg", 6),
+            "abcde…",
+            "at most 6 characters, the mark included"
+        );
+        assert_eq!(capped("ééééééé", 3), "éé…", "characters, not bytes");
+        assert_eq!(capped("", 3), "");
+    }
 
     #[test]
     fn escape_sequences_and_overrides_are_shown_not_obeyed() {

@@ -4,14 +4,17 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use gatehouse_mcp::peer::Handler;
+use gatehouse_mcp::transport::stderr::OutputHook;
 use gatehouse_mcp::{
     Client, ClientOptions, EraChoice, HttpConfig, HttpMode, McpError, StdioConfig,
 };
 
+use crate::audit::KnownSecrets;
 use crate::error::{HostError, Result};
 use crate::registry::Registry;
 use crate::registry::model::{ServerConfig, ServerSpec, ServerTransport};
 use crate::registry::secret_values;
+use crate::server_logs::output::ServerStderr;
 use crate::server_requests::HostHandler;
 
 /// Connects to a server and settles its era. Secret values are read from the keyring here, at
@@ -33,19 +36,40 @@ pub async fn open_client_with(
     attended: bool,
 ) -> Result<Client> {
     let resolved = secret_values::resolve(registry.secrets(), config).await?;
-    let cached = registry.cached_era(config).await;
+    let remembered = registry.remembered_era(config).await;
+    let cached = remembered.as_ref().map(|(era, _)| *era);
     let choice = match cached {
         Some(gatehouse_mcp::Era::Modern) => EraChoice::Modern,
         Some(gatehouse_mcp::Era::Legacy) => EraChoice::Legacy,
         None => EraChoice::Auto,
     };
-    let client = match connect(&resolved, choice, handler.clone(), attended).await {
+    let reason = remembered
+        .as_ref()
+        .map(|(_, at)| format!("remembered from a connection on {}", when(at)));
+    let client = match connect(
+        &resolved,
+        registry,
+        choice,
+        reason,
+        handler.clone(),
+        attended,
+    )
+    .await
+    {
         Err(HostError::Connection(e)) if cached.is_some() && era_may_be_wrong(&e) => {
             tracing::info!(
                 "`{}` failed as {choice:?} ({e}); probing its era again",
                 config.name
             );
-            connect(&resolved, EraChoice::Auto, handler, attended).await?
+            connect(
+                &resolved,
+                registry,
+                EraChoice::Auto,
+                None,
+                handler,
+                attended,
+            )
+            .await?
         }
         other => other?,
     };
@@ -55,6 +79,14 @@ pub async fn open_client_with(
         tracing::warn!("cannot remember the era of `{}`: {e}", config.name);
     }
     Ok(client)
+}
+
+/// `2026-05-01T12:00:00.123Z` as `2026-05-01 12:00 UTC`.
+fn when(at: &str) -> String {
+    match (at.get(..10), at.get(11..16)) {
+        (Some(day), Some(time)) => format!("{day} {time} UTC"),
+        _ => at.to_owned(),
+    }
 }
 
 /// Protocol-level failures that a wrong era explains (an HTTP status included: a legacy server
@@ -71,15 +103,20 @@ fn era_may_be_wrong(error: &McpError) -> bool {
     ) || matches!(error, McpError::RequestFailed { .. } if error.http_status().is_some())
 }
 
+/// Connects to a server whose secret values `config` holds (resolved from the keyring). A stdio
+/// server's stderr is redacted of them where it enters the host, then kept in its log.
 async fn connect(
     config: &ServerConfig,
+    registry: &Registry,
     era: EraChoice,
+    era_reason: Option<String>,
     handler: Arc<dyn Handler>,
     attended: bool,
 ) -> Result<Client> {
     let options = ClientOptions {
         capabilities: HostHandler::capabilities(attended),
         era,
+        era_reason,
         ..ClientOptions::default()
     };
     match &config.spec {
@@ -96,6 +133,13 @@ async fn connect(
                 .map(|v| (v.key.clone(), v.value.clone()))
                 .collect();
             stdio.cwd = cwd.as_ref().map(PathBuf::from);
+            let secrets =
+                KnownSecrets::new(env.iter().filter(|v| v.secret).map(|v| v.value.clone()));
+            stdio.output = Some(OutputHook(Arc::new(ServerStderr::new(
+                &config.id,
+                secrets,
+                registry.logs().clone(),
+            ))));
             if let Some(dir) = &stdio.cwd
                 && !dir.is_dir()
             {

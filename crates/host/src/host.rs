@@ -71,7 +71,8 @@ impl Host {
         let secrets = options
             .secrets
             .unwrap_or_else(|| Arc::new(SecretServiceStore));
-        let registry = Registry::new(store.pool().clone(), secrets);
+        let logs = crate::server_logs::ServerLogs::new(&data_dir);
+        let registry = Registry::new(store.pool().clone(), secrets, logs);
         let audit = AuditLog::new(store.pool().clone());
         let events = EventBus::default();
         let timeout = match options.approval_timeout {
@@ -145,6 +146,12 @@ impl Host {
         &self.registry
     }
 
+    /// Each server's stderr, redacted: the last lines, new lines as they come, and the files
+    /// `gatehouse logs` reads.
+    pub fn logs(&self) -> &crate::server_logs::ServerLogs {
+        self.registry.logs()
+    }
+
     /// The audit log, on the same database.
     pub fn audit(&self) -> &AuditLog {
         &self.audit
@@ -198,6 +205,7 @@ impl Host {
     pub async fn remove_server(&self, id_or_name: &str) -> Result<ServerConfig> {
         let removed = self.registry.remove(id_or_name).await?;
         self.sessions.remove(&removed.id).await;
+        self.registry.logs().remove(&removed.id);
         Ok(removed)
     }
 

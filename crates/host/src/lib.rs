@@ -17,6 +17,7 @@ pub mod policy;
 mod process_lives;
 pub mod registry;
 pub mod secrets;
+pub mod server_logs;
 pub mod server_requests;
 pub mod sessions;
 pub mod storage;

@@ -41,6 +41,9 @@ pub struct ClientOptions {
     pub capabilities: serde_json::Map<String, Value>,
     /// Which era to speak; `Auto` probes with `server/discover` first.
     pub era: EraChoice,
+    /// Why `era` was chosen when it is not `Auto`, as [`Client::era_reason`] says it (the host
+    /// remembered it from an earlier connection); `None` says it was requested.
+    pub era_reason: Option<String>,
     /// How long the `server/discover` probe may take before the server counts as legacy.
     pub discover_timeout: Duration,
 }
@@ -63,6 +66,7 @@ impl Default for ClientOptions {
             max_pages: 1000,
             capabilities: serde_json::Map::new(),
             era: EraChoice::Auto,
+            era_reason: None,
             discover_timeout: Duration::from_secs(5),
         }
     }
@@ -170,6 +174,7 @@ impl Client {
         // HTTP+SSE predates the modern era: no probe.
         let options = ClientOptions {
             era: EraChoice::Legacy,
+            era_reason: Some("HTTP+SSE predates the modern era".to_owned()),
             ..options
         };
         Self::initialize(peer, Box::new(transport), options).await
@@ -379,14 +384,15 @@ async fn establish(
     options: &ClientOptions,
 ) -> Result<(InitializeResult, Era, String)> {
     let found = |init, era, why: &str| Ok((init, era, why.to_owned()));
+    let given = |requested: &'static str| options.era_reason.as_deref().unwrap_or(requested);
     match options.era {
         EraChoice::Legacy => found(
             handshake(peer, options).await?,
             Era::Legacy,
-            "legacy was requested",
+            given("legacy was requested"),
         ),
         EraChoice::Modern => match era::discover(peer, options, options.request_timeout).await? {
-            era::Probe::Modern(init) => found(init, Era::Modern, "modern was requested"),
+            era::Probe::Modern(init) => found(init, Era::Modern, given("modern was requested")),
             era::Probe::AnsweredAsInitialize(init) => Err(McpError::UnsupportedVersion {
                 version: init.protocol_version,
                 supported: era::MODERN.join(", "),

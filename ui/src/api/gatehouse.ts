@@ -17,6 +17,7 @@ import type {
   ExportFormat,
   ExportSummary,
   IpcError,
+  LogLine,
   Rule,
   RuleInput,
   RuleView,
@@ -24,6 +25,7 @@ import type {
   ToolDefinitionRecord,
   VerifyReport,
   ServerInput,
+  ServerLogEvent,
   ServerStatusEvent,
   ServerView,
   TaskRecord,
@@ -33,6 +35,8 @@ import type {
 import { GatehouseError } from "./GatehouseError";
 
 export type {
+  LogLine,
+  ServerLogEvent,
   Answer,
   ApprovalsChangedEvent,
   DefinitionChange,
@@ -290,6 +294,19 @@ export function subscribeServerStatus(onEvent: (event: ServerStatusEvent) => voi
  */
 export function subscribeTasksChanged(onEvent: (event: TasksChangedEvent) => void): () => void {
   return subscribe(events.tasksChangedEvent, "task", onEvent);
+}
+
+/** The last `lines` stderr lines of a server (at most 10,000), oldest first, redacted. */
+export function serverLogs(id: string, lines: number): Promise<LogLine[]> {
+  return unwrap(() => commands.serverLogs(id, lines));
+}
+
+/**
+ * Subscribes to new stderr lines of every server, batched (an event at most every 100 ms per
+ * server). Same unsubscribe semantics as subscribeServerStatus.
+ */
+export function subscribeServerLogs(onEvent: (event: ServerLogEvent) => void): () => void {
+  return subscribe(events.serverLogEvent, "server log", onEvent);
 }
 
 // The part of a generated event that subscribing needs.

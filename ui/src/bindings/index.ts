@@ -23,6 +23,8 @@ export const commands = {
 	callTool: (id: string, callId: string, tool: string, toolArguments: Value, onEvent: Channel<CallEvent>) => typedError<CallResultView, IpcError>(__TAURI_INVOKE("call_tool", { id, callId, tool, toolArguments, onEvent })),
 	/**  Cancels a running call; false if no call with that id is running. */
 	cancelCall: (callId: string) => __TAURI_INVOKE<boolean>("cancel_call", { callId }),
+	/**  The last `lines` stderr lines of a server (at most 10 000), oldest first. */
+	serverLogs: (id: string, lines: number) => typedError<LogLine[], IpcError>(__TAURI_INVOKE("server_logs", { id, lines })),
 	/**  The requests waiting for an answer, oldest first. */
 	listApprovals: () => __TAURI_INVOKE<PendingApproval[]>("list_approvals"),
 	/**
@@ -78,6 +80,7 @@ export const commands = {
 /** Events */
 export const events = {
 	approvalsChangedEvent: makeEvent<ApprovalsChangedEvent, ApprovalsChangedEvent>("approvals-changed-event"),
+	serverLogEvent: makeEvent<ServerLogEvent, ServerLogEvent>("server-log-event"),
 	serverStatusEvent: makeEvent<ServerStatusEvent, ServerStatusEvent>("server-status-event"),
 	tasksChangedEvent: makeEvent<TasksChangedEvent, TasksChangedEvent>("tasks-changed-event"),
 };
@@ -298,6 +301,18 @@ export type IpcError = {
 	message: string,
 };
 
+/**  One stderr line of a server, redacted. */
+export type LogLine = {
+	/**
+	 *  Its place among this server's lines in this process, counting from 1: a live view that
+	 *  read the last lines skips announced lines it already has.
+	 */
+	seq: number,
+	/**  When it was read (UTC, RFC 3339), or empty when unknown. */
+	time: string,
+	line: string,
+};
+
 /**
  *  A feature a server may offer, named after the capability that declares it
  *  (2025-11-25 basic/lifecycle, "Capability Negotiation").
@@ -433,6 +448,17 @@ export type ServerInput = {
 	/**  Directories the server may work in, as absolute paths or `file://` URIs (MCP roots). */
 	roots: string[],
 	spec: ServerSpec,
+};
+
+/**  New stderr lines of a server, oldest first, redacted of its secrets. */
+export type ServerLogEvent = {
+	id: string,
+	lines: LogLine[],
+	/**
+	 *  Lines left out of this event (a batch past [`MAX_BATCH_LINES`], or a window too slow
+	 *  for the engine's queue): the view has a gap and may read the last lines again.
+	 */
+	missed: number,
 };
 
 /**  A server's own policy settings. */

@@ -1,12 +1,16 @@
 // Detail pane for the selected server: connection status, its tools (or what it offers instead),
-// its tasks, and configuration.
+// its tasks, and configuration on the Overview tab; its stderr on the Logs tab. What the server
+// says about itself (name, version) is cut for display.
 
+import { useState } from "react";
 import type { ServerView } from "../api/gatehouse";
 import { useTasks } from "../hooks/useTasks";
 import { useTools } from "../hooks/useTools";
+import { capText, MAX_NAME_CHARS } from "../model/capText";
 import { eraLabel } from "../model/describeStatus";
 import { ConnectionPanel } from "./ConnectionPanel";
 import { ServerConfigSummary } from "./ServerConfigSummary";
+import { ServerLogs } from "./ServerLogs";
 import { TaskList } from "./TaskList";
 import { NoToolsOffered, ToolList } from "./ToolList";
 
@@ -27,6 +31,7 @@ export function ServerDetail({ view, busy, onReconnect, onEnable, onEdit, onClos
   const tools = useTools(config.id, offersTools);
   // The task log is kept whatever the connection state, so tasks are shown for every server.
   const tasks = useTasks(config.id);
+  const [tab, setTab] = useState<"overview" | "logs">("overview");
   return (
     <section className="server-detail" data-testid="server-detail" aria-labelledby="detail-heading">
       <header className="detail-header">
@@ -34,7 +39,8 @@ export function ServerDetail({ view, busy, onReconnect, onEnable, onEdit, onClos
           <h2 id="detail-heading">{config.name}</h2>
           {status.state === "connected" && (
             <p className="muted detail-subtitle">
-              {status.serverName} {status.serverVersion} · MCP {status.protocolVersion} ·{" "}
+              {capText(status.serverName, MAX_NAME_CHARS)} {capText(status.serverVersion, MAX_NAME_CHARS)} · MCP{" "}
+              {capText(status.protocolVersion, MAX_NAME_CHARS)} ·{" "}
               <span data-testid="server-era" title={`Chosen by Gatehouse for this server: ${eraLabel(status.era)}`}>
                 {eraLabel(status.era)}
               </span>
@@ -51,21 +57,49 @@ export function ServerDetail({ view, busy, onReconnect, onEnable, onEdit, onClos
         </div>
       </header>
       <ConnectionPanel status={status} busy={busy} onReconnect={onReconnect} onEnable={onEnable} />
-      {offersTools ? (
-        <ToolList serverId={config.id} state={tools} />
-      ) : status.state === "connected" ? (
-        <NoToolsOffered offers={status.offers} />
+      <div className="detail-tabs" role="tablist" aria-label="Server detail">
+        <button
+          type="button"
+          role="tab"
+          className="detail-tab"
+          aria-selected={tab === "overview"}
+          data-testid="tab-overview"
+          onClick={() => setTab("overview")}
+        >
+          Overview
+        </button>
+        <button
+          type="button"
+          role="tab"
+          className="detail-tab"
+          aria-selected={tab === "logs"}
+          data-testid="tab-logs"
+          onClick={() => setTab("logs")}
+        >
+          Logs
+        </button>
+      </div>
+      {tab === "logs" ? (
+        <ServerLogs serverId={config.id} />
       ) : (
-        <section className="detail-section">
-          <h3>Tools</h3>
-          <p className="muted">Tools are listed once the server is connected.</p>
-        </section>
+        <>
+          {offersTools ? (
+            <ToolList serverId={config.id} state={tools} />
+          ) : status.state === "connected" ? (
+            <NoToolsOffered offers={status.offers} />
+          ) : (
+            <section className="detail-section">
+              <h3>Tools</h3>
+              <p className="muted">Tools are listed once the server is connected.</p>
+            </section>
+          )}
+          <TaskList state={tasks} />
+          <section className="detail-section" aria-labelledby="config-heading">
+            <h3 id="config-heading">Configuration</h3>
+            <ServerConfigSummary config={config} />
+          </section>
+        </>
       )}
-      <TaskList state={tasks} />
-      <section className="detail-section" aria-labelledby="config-heading">
-        <h3 id="config-heading">Configuration</h3>
-        <ServerConfigSummary config={config} />
-      </section>
     </section>
   );
 }

@@ -3,6 +3,7 @@
 
 import { lazy, Suspense, useState } from "react";
 import type { ToolInfo } from "../api/gatehouse";
+import { capText, MAX_NAME_CHARS, MAX_TEXT_CHARS } from "../model/capText";
 
 // The form library and its validator load when a form is first opened.
 const ToolCallPanel = lazy(() => import("./ToolCallPanel").then((m) => ({ default: m.ToolCallPanel })));
@@ -12,9 +13,11 @@ export function ToolItem({ serverId, tool }: { serverId: string; tool: ToolInfo 
   return (
     <li className="tool-item" data-testid="tool-item" data-tool-name={tool.name}>
       <div className="tool-head">
-        <code className="tool-name">{tool.name}</code>
+        <code className="tool-name" title={capText(tool.name, MAX_TEXT_CHARS)}>
+          {capText(tool.name, MAX_NAME_CHARS)}
+        </code>
         {tool.title !== null && tool.title !== "" && tool.title !== tool.name && (
-          <span className="tool-title">{tool.title}</span>
+          <span className="tool-title">{capText(tool.title, MAX_NAME_CHARS)}</span>
         )}
         <button
           type="button"
@@ -27,7 +30,7 @@ export function ToolItem({ serverId, tool }: { serverId: string; tool: ToolInfo 
         </button>
       </div>
       {tool.description !== null && tool.description !== "" ? (
-        <p className="tool-description">{tool.description}</p>
+        <p className="tool-description">{capText(tool.description, MAX_TEXT_CHARS)}</p>
       ) : (
         <p className="tool-description muted">No description.</p>
       )}

@@ -1,10 +1,10 @@
 // Test double for src/api/gatehouse.ts: every command is a vi.fn, and events can be pushed to
-// subscribers with emitStatus() / emitTasksChanged(). Use via
+// subscribers with emitStatus() / emitTasksChanged() / emitServerLog(). Use via
 //   vi.mock("../api/gatehouse", () => import("../test/fakeGatehouse"));
 
 import { vi } from "vitest";
 import type * as real from "../api/gatehouse";
-import type { ApprovalsChangedEvent, ServerStatusEvent, TasksChangedEvent } from "../api/gatehouse";
+import type { ApprovalsChangedEvent, ServerLogEvent, ServerStatusEvent, TasksChangedEvent } from "../api/gatehouse";
 
 export const listServers = vi.fn<typeof real.listServers>();
 export const addServer = vi.fn<typeof real.addServer>();
@@ -33,6 +33,7 @@ export const policyRemoveRule = vi.fn<typeof real.policyRemoveRule>();
 export const policySetServerDefault = vi.fn<typeof real.policySetServerDefault>();
 export const policySetTrustReadOnly = vi.fn<typeof real.policySetTrustReadOnly>();
 export const policyDefinitionHistory = vi.fn<typeof real.policyDefinitionHistory>();
+export const serverLogs = vi.fn<typeof real.serverLogs>();
 
 /** The subscribers of one kind of event. */
 function eventChannel<T>() {
@@ -57,6 +58,18 @@ const tasksChannel = eventChannel<TasksChangedEvent>();
 
 export const subscribeServerStatus = vi.fn<typeof real.subscribeServerStatus>(statusChannel.subscribe);
 export const subscribeTasksChanged = vi.fn<typeof real.subscribeTasksChanged>(tasksChannel.subscribe);
+const logsChannel = eventChannel<ServerLogEvent>();
+export const subscribeServerLogs = vi.fn<typeof real.subscribeServerLogs>(logsChannel.subscribe);
+
+/** Delivers new stderr lines to every current subscriber, as the engine would. */
+export function emitServerLog(event: ServerLogEvent): void {
+  logsChannel.emit(event);
+}
+
+/** How many server-log subscribers there are. */
+export function logsSubscriberCount(): number {
+  return logsChannel.count();
+}
 
 /** Delivers a status event to every current subscriber, as the engine would. */
 export function emitStatus(event: ServerStatusEvent): void {
@@ -106,6 +119,7 @@ export function resetFakeGatehouse(): void {
     policySetServerDefault,
     policySetTrustReadOnly,
     policyDefinitionHistory,
+    serverLogs,
     listApprovals,
     answerApproval,
     listGrants,
@@ -127,7 +141,10 @@ export function resetFakeGatehouse(): void {
   policyDefinitionHistory.mockResolvedValue([]);
   listTools.mockResolvedValue([]);
   listTasks.mockResolvedValue([]);
+  serverLogs.mockResolvedValue([]);
   subscribeServerStatus.mockClear();
+  subscribeServerLogs.mockClear();
+  logsChannel.clear();
   subscribeTasksChanged.mockClear();
   statusChannel.clear();
   tasksChannel.clear();

@@ -13,7 +13,7 @@ pub async fn run(host: &Host, args: AuditExportArgs) -> Result<(), HostError> {
     let format = args.format.into();
     match &args.output {
         None => {
-            let stdout = BufWriter::new(std::io::stdout());
+            let stdout = BufWriter::new(crate::stdout::Stdout);
             host.audit().export(format, stdout).await?;
         }
         Some(path) => {

@@ -9,6 +9,10 @@ use serde_json::{Map, Value, json};
 use crate::commands::connection::Connection;
 use crate::output;
 
+/// The most lines of a server's instructions shown, and characters of each (`--json` has all).
+const MAX_INSTRUCTION_LINES: usize = 200;
+const MAX_INSTRUCTION_LINE: usize = 300;
+
 /// How each era is described to a person.
 fn describe_era(era: Era) -> &'static str {
     match era {
@@ -38,18 +42,25 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
         }));
     }
     let info = &init.server_info;
-    let mut implementation = format!("{} {}", info.name, info.version);
+    let mut implementation = format!(
+        "{} {}",
+        output::name(&info.name),
+        output::name(&info.version)
+    );
     if let Some(title) = &info.title {
-        implementation.push_str(&format!(" ({title})"));
+        implementation.push_str(&format!(" ({})", output::name(title)));
     }
     let fields = [
         ("server", name),
         ("implementation", implementation),
         ("transport", transport.to_owned()),
-        ("protocol", init.protocol_version.clone()),
+        ("protocol", output::name(&init.protocol_version)),
         ("era", describe_era(era).to_owned()),
         ("chosen because", era_reason),
-        ("capabilities", describe_capabilities(&init.capabilities)),
+        (
+            "capabilities",
+            output::name(&describe_capabilities(&init.capabilities)),
+        ),
     ];
     for (label, value) in fields {
         say!("{:<15} {value}", format!("{label}:"));
@@ -57,8 +68,15 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
     match init.instructions.as_deref().map(str::trim) {
         Some(text) if !text.is_empty() => {
             say!("instructions:");
-            for line in text.lines() {
-                say!("  {line}");
+            for line in text.lines().take(MAX_INSTRUCTION_LINES) {
+                say!(
+                    "  {}",
+                    crate::terminal_text::capped(line, MAX_INSTRUCTION_LINE)
+                );
+            }
+            let more = text.lines().count().saturating_sub(MAX_INSTRUCTION_LINES);
+            if more > 0 {
+                say!("  … ({more} more lines; see --json)");
             }
         }
         _ => say!("{:<15} none", "instructions:"),

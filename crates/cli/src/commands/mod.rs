@@ -9,6 +9,7 @@ pub mod conformance;
 pub mod connection;
 pub mod grants;
 pub mod info;
+pub mod logs;
 pub mod ping;
 pub mod policy;
 pub mod prompts;

@@ -91,7 +91,9 @@ pub async fn read(host: &Host, server: &str, uri: &str, json: bool) -> Result<()
             say!("--- {} ({mime})", item.uri);
         }
         match &item.text {
-            Some(text) if text.ends_with('\n') => print!("{}", crate::terminal_text::visible(text)),
+            Some(text) if text.ends_with('\n') => {
+                crate::stdout::write(&crate::terminal_text::visible(text))
+            }
             Some(text) => say!("{text}"),
             None => say!("{} {}", item.uri, output::describe_blob(item)),
         }

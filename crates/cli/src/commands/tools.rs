@@ -44,9 +44,9 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
     say!(
         "{} ({} {}, protocol {} over {transport}): {} tools",
         name,
-        init.server_info.name,
-        init.server_info.version,
-        init.protocol_version,
+        output::name(&init.server_info.name),
+        output::name(&init.server_info.version),
+        output::name(&init.protocol_version),
         tools.len()
     );
     let rows: Vec<[String; 2]> = tools

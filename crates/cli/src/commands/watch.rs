@@ -72,6 +72,10 @@ async fn watch(
             continue;
         }
         print_notice(&method, params.as_ref(), args.json);
+        if crate::stdout::closed() {
+            // The reader is gone: stop watching and close the server.
+            return Ok(());
+        }
         shown += 1;
         if args.count.is_some_and(|count| shown >= count) {
             return Ok(());
@@ -112,7 +116,7 @@ fn describe(filter: &NotificationFilter) -> String {
 fn print_notice(method: &str, params: Option<&Value>, json: bool) {
     if json {
         let line = json!({ "method": method, "params": params }).to_string();
-        println!("{}", crate::terminal_text::json_escaped(&line));
+        crate::stdout::line(&crate::terminal_text::json_escaped(&line));
         return;
     }
     let name = method.strip_prefix("notifications/").unwrap_or(method);

@@ -63,6 +63,37 @@ impl KnownSecrets {
         out
     }
 
+    /// `scrub` for the start of a longer text that was cut short: a secret that straddled the
+    /// cut leaves only its start at the end, so an end that is the start of a known secret (at
+    /// least [`MIN_SECRET_CHARS`] characters of it) is hidden too.
+    pub fn scrub_cut(&self, text: &str) -> String {
+        let mut out = self.scrub(text);
+        let tail = self
+            .0
+            .iter()
+            .filter_map(|secret| {
+                // The longest proper start of `secret` that `out` ends with.
+                secret
+                    .char_indices()
+                    .skip(MIN_SECRET_CHARS)
+                    .map(|(at, _)| &secret[..at])
+                    .filter(|start| out.ends_with(start))
+                    .map(str::len)
+                    .max()
+            })
+            .max();
+        if let Some(len) = tail {
+            out.truncate(out.len() - len);
+            out.push_str(REDACTED);
+        }
+        out
+    }
+
+    /// Whether there is no secret to hide.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// `scrub` for an optional field.
     pub fn scrub_opt(&self, text: Option<String>) -> Option<String> {
         text.map(|t| self.scrub(&t))
@@ -166,6 +197,23 @@ mod tests {
             out["short"], "abc stays",
             "values under 4 characters are not matched: they would blank ordinary text"
         );
+    }
+
+    #[test]
+    fn the_start_of_a_secret_at_the_end_of_a_cut_text_is_hidden() {
+        let known = secrets(&["tok-abcdefgh"]);
+        assert_eq!(known.scrub_cut("key tok-abcd"), "key [redacted]");
+        assert_eq!(
+            known.scrub_cut("key tok-abcdefgh and tok-ab"),
+            "key [redacted] and [redacted]",
+            "whole secrets first, then the start at the end"
+        );
+        assert_eq!(
+            known.scrub_cut("key tok"),
+            "key tok",
+            "fewer than 4 characters of a secret are not matched"
+        );
+        assert_eq!(known.scrub_cut("tok-abcd more"), "tok-abcd more");
     }
 
     #[test]

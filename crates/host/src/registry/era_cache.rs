@@ -16,19 +16,26 @@ fn spec_key(config: &ServerConfig) -> String {
 impl Registry {
     /// The era found for this exact configuration, if any. A read failure counts as unknown.
     pub async fn cached_era(&self, config: &ServerConfig) -> Option<Era> {
-        let row: Option<String> =
-            sqlx::query_scalar("SELECT era FROM server_eras WHERE server_id = ? AND spec = ?")
-                .bind(&config.id)
-                .bind(spec_key(config))
-                .fetch_optional(self.pool())
-                .await
-                .unwrap_or_else(|e| {
-                    tracing::debug!("reading the era cache failed: {e}");
-                    None
-                });
-        match row.as_deref() {
-            Some("modern") => Some(Era::Modern),
-            Some("legacy") => Some(Era::Legacy),
+        self.remembered_era(config).await.map(|(era, _)| era)
+    }
+
+    /// The era found for this exact configuration, with when it was found (UTC, RFC 3339).
+    pub async fn remembered_era(&self, config: &ServerConfig) -> Option<(Era, String)> {
+        let row: Option<(String, String)> = sqlx::query_as(
+            "SELECT era, checked_at FROM server_eras WHERE server_id = ? AND spec = ?",
+        )
+        .bind(&config.id)
+        .bind(spec_key(config))
+        .fetch_optional(self.pool())
+        .await
+        .unwrap_or_else(|e| {
+            tracing::debug!("reading the era cache failed: {e}");
+            None
+        });
+        let (era, checked_at) = row?;
+        match era.as_str() {
+            "modern" => Some((Era::Modern, checked_at)),
+            "legacy" => Some((Era::Legacy, checked_at)),
             _ => None,
         }
     }

@@ -15,6 +15,7 @@ use sqlx::{Row, SqlitePool};
 
 use crate::error::{HostError, Result};
 use crate::secrets::SecretStore;
+use crate::server_logs::ServerLogs;
 use model::{ServerConfig, ServerInput, ServerSpec};
 
 /// CRUD over the `servers` table.
@@ -22,13 +23,25 @@ use model::{ServerConfig, ServerInput, ServerSpec};
 pub struct Registry {
     pool: SqlitePool,
     secrets: Arc<dyn SecretStore>,
+    logs: ServerLogs,
 }
 
 const COLUMNS: &str = "id, name, enabled, roots, spec, created_at, updated_at";
 
 impl Registry {
-    pub fn new(pool: SqlitePool, secrets: Arc<dyn SecretStore>) -> Self {
-        Self { pool, secrets }
+    /// The registry on `pool`, with secret values in `secrets`; the servers it connects keep
+    /// their stderr in `logs`.
+    pub fn new(pool: SqlitePool, secrets: Arc<dyn SecretStore>, logs: ServerLogs) -> Self {
+        Self {
+            pool,
+            secrets,
+            logs,
+        }
+    }
+
+    /// The servers' stderr logs.
+    pub fn logs(&self) -> &ServerLogs {
+        &self.logs
     }
 
     pub(crate) fn pool(&self) -> &SqlitePool {

@@ -17,6 +17,7 @@ pub mod legacy_sse;
 pub mod lines;
 pub mod owned_task;
 pub mod sse;
+pub mod stderr;
 pub mod stdio;
 pub mod streamable_http;
 

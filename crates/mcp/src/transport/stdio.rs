@@ -2,13 +2,13 @@
 //!
 //! The child runs in its own process group so that shutdown reaches everything it started.
 //! Stdout lines that are not JSON are logged and skipped (2025-11-25 basic/transports, "stdio":
-//! servers must not write anything else there, but real ones do). Stderr is kept in a ring buffer
-//! for diagnostics. Shutdown follows the spec's order: close stdin, then SIGTERM, then SIGKILL.
+//! servers must not write anything else there, but real ones do). Stderr is read by
+//! [`super::stderr`]: redacted by the host's [`OutputHook`] first, then kept in a ring buffer
+//! for diagnostics and handed to the host. Shutdown follows the spec's order: close stdin, then
+//! SIGTERM, then SIGKILL.
 
-use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::process::Stdio;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use nix::sys::signal::{Signal, killpg};
@@ -19,6 +19,8 @@ use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, oneshot};
 
 use super::lines::{Line, LineReader};
+pub use super::stderr::MAX_STDERR_LINE;
+use super::stderr::{OutputHook, StderrRing, read_stderr};
 use super::{BoxFuture, Inbound, Link, Outbound, Transport};
 use crate::error::{McpError, Result};
 
@@ -35,6 +37,10 @@ pub struct StdioConfig {
     pub stderr_lines: usize,
     /// How long to wait after closing stdin, and again after SIGTERM.
     pub shutdown_grace: Duration,
+    /// What the host does with the server's output: redaction of every stderr line (and of
+    /// stdout text that is not a message) before anything else sees it, and its own copy of
+    /// each stderr line. `None` keeps the text as the server wrote it.
+    pub output: Option<OutputHook>,
 }
 
 impl StdioConfig {
@@ -47,15 +53,10 @@ impl StdioConfig {
             max_message_bytes: 16 * 1024 * 1024,
             stderr_lines: 200,
             shutdown_grace: Duration::from_secs(2),
+            output: None,
         }
     }
 }
-
-type StderrRing = Arc<Mutex<VecDeque<String>>>;
-
-/// The longest stderr line kept, in bytes: a longer one keeps its start and is marked
-/// `… [truncated: N bytes]`, and the rest is never held in memory.
-pub const MAX_STDERR_LINE: usize = 64 * 1024;
 
 /// How much of an oversized stdout line is held, to find the id of the request it answers.
 const OVERSIZED_KEEP: usize = 4096;
@@ -98,7 +99,7 @@ impl StdioTransport {
             .and_then(|pid| i32::try_from(pid).ok())
             .map(Pid::from_raw);
 
-        let ring: StderrRing = Arc::new(Mutex::new(VecDeque::new()));
+        let ring = StderrRing::default();
         let (out_tx, out_rx) = mpsc::channel::<Outbound>(64);
         let (in_tx, in_rx) = mpsc::channel::<Inbound>(256);
         let (close_tx, close_rx) = oneshot::channel();
@@ -109,8 +110,14 @@ impl StdioTransport {
             in_tx,
             config.max_message_bytes,
             ring.clone(),
+            config.output.clone(),
         ));
-        tokio::spawn(stderr_loop(stderr, ring.clone(), config.stderr_lines));
+        tokio::spawn(read_stderr(
+            stderr,
+            ring.clone(),
+            config.stderr_lines,
+            config.output.clone(),
+        ));
 
         let transport = Self {
             child,
@@ -176,10 +183,7 @@ impl Transport for StdioTransport {
     }
 
     fn diagnostics(&self) -> Vec<String> {
-        self.stderr
-            .lock()
-            .map(|ring| ring.iter().cloned().collect())
-            .unwrap_or_default()
+        self.stderr.lines()
     }
 
     fn close(&mut self) -> BoxFuture<'_, Result<()>> {
@@ -218,6 +222,7 @@ async fn read_loop(
     inbound: mpsc::Sender<Inbound>,
     max_len: usize,
     stderr: StderrRing,
+    output: Option<OutputHook>,
 ) {
     let mut reader = LineReader::new(BufReader::new(stdout), max_len).keeping_start(OVERSIZED_KEEP);
     let reason = loop {
@@ -231,8 +236,20 @@ async fn read_loop(
                     // The peer fails the request whose id it finds in a line cut short, and
                     // logs anything else.
                     Err(e) => Inbound::Unparsable {
-                        text: super::unparsable_text(&bytes),
-                        problem: e.to_string(),
+                        text: OutputHook::redact(
+                            output.as_ref(),
+                            super::unparsable_text(&bytes),
+                            bytes.len() > super::UNPARSABLE_KEEP,
+                        ),
+                        problem: match std::str::from_utf8(&bytes) {
+                            // The spec's messages are UTF-8 (2025-11-25 basic/transports,
+                            // "stdio"); serde's own words for this are vague.
+                            Err(bad) => format!(
+                                "not UTF-8: an invalid byte at offset {}",
+                                bad.valid_up_to()
+                            ),
+                            Ok(_) => e.to_string(),
+                        },
                         id: None,
                     },
                 };
@@ -243,7 +260,11 @@ async fn read_loop(
             Ok(Some(Line::TooLong { len, start })) => {
                 // The request it answers, if its id is near the start, fails at once.
                 let oversized = Inbound::Unparsable {
-                    text: String::from_utf8_lossy(&start).into_owned(),
+                    text: OutputHook::redact(
+                        output.as_ref(),
+                        String::from_utf8_lossy(&start).into_owned(),
+                        true,
+                    ),
                     problem: format!("a {len}-byte message, larger than the {max_len}-byte limit"),
                     id: None,
                 };
@@ -257,39 +278,10 @@ async fn read_loop(
     };
     // Give the stderr reader a moment so the last words of a crashing server are included.
     tokio::time::sleep(Duration::from_millis(50)).await;
-    let last = stderr.lock().ok().and_then(|ring| ring.back().cloned());
+    let last = stderr.last();
     let reason = match last {
         Some(line) => format!("{reason} (last stderr line: {line})"),
         None => reason,
     };
     let _ = inbound.send(Inbound::Closed { reason }).await;
-}
-
-async fn stderr_loop(stderr: tokio::process::ChildStderr, ring: StderrRing, keep: usize) {
-    let mut lines =
-        LineReader::new(BufReader::new(stderr), MAX_STDERR_LINE).keeping_start(MAX_STDERR_LINE);
-    while let Ok(Some(line)) = lines.next_line().await {
-        let line = match line {
-            Line::Data(bytes) => String::from_utf8_lossy(&bytes).trim_end().to_owned(),
-            Line::TooLong { len, start } => {
-                tracing::debug!(
-                    "a {len}-byte stderr line was cut to its first {MAX_STDERR_LINE} bytes"
-                );
-                format!(
-                    "{} … [truncated: {len} bytes]",
-                    String::from_utf8_lossy(&start).trim_end()
-                )
-            }
-        };
-        if line.is_empty() {
-            continue;
-        }
-        tracing::debug!(target: "gatehouse_mcp::stderr", "{line}");
-        if let Ok(mut ring) = ring.lock() {
-            if ring.len() >= keep.max(1) {
-                ring.pop_front();
-            }
-            ring.push_back(line);
-        }
-    }
 }
