@@ -6,7 +6,7 @@ import userEvent from "@testing-library/user-event";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { LogLine } from "../api/gatehouse";
 import * as fake from "../test/fakeGatehouse";
-import { giveElementsASize } from "../test/renderWithClient";
+import { giveElementsASize, renderWithClient } from "../test/renderWithClient";
 import { connected, makeServer, makeTool } from "../test/serverFixtures";
 import { ServerDetail } from "./ServerDetail";
 import { ServerLogs } from "./ServerLogs";
@@ -72,7 +72,7 @@ describe("ServerLogs", () => {
   it("is a tab of the server detail, and unsubscribes when it closes", async () => {
     fake.serverLogs.mockResolvedValue([line(1, "hello from stderr")]);
     const view = makeServer("everything", connected(0));
-    render(<ServerDetail view={view} busy={false} onReconnect={vi.fn()} onEnable={vi.fn()} onEdit={vi.fn()} onClose={vi.fn()} />);
+    renderWithClient(<ServerDetail view={view} busy={false} onReconnect={vi.fn()} onEnable={vi.fn()} onEdit={vi.fn()} onClose={vi.fn()} />);
     expect(fake.logsSubscriberCount()).toBe(0);
     await userEvent.click(screen.getByTestId("tab-logs"));
     await waitFor(() => expect(shownLines()).toEqual([expect.stringContaining("hello from stderr")]));
@@ -89,7 +89,7 @@ describe("long server text in the detail view", () => {
       makeTool("n".repeat(200_000), { title: "t".repeat(200_000), description: "d".repeat(200_000) }),
     ]);
     const view = makeServer("everything", connected(1));
-    render(<ServerDetail view={view} busy={false} onReconnect={vi.fn()} onEnable={vi.fn()} onEdit={vi.fn()} onClose={vi.fn()} />);
+    renderWithClient(<ServerDetail view={view} busy={false} onReconnect={vi.fn()} onEnable={vi.fn()} onEdit={vi.fn()} onClose={vi.fn()} />);
     const item = await screen.findByTestId("tool-item");
     const name = item.querySelector(".tool-name");
     expect(name?.textContent?.length).toBeLessThanOrEqual(200);
