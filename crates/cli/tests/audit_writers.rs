@@ -123,14 +123,24 @@ async fn cli_processes_and_the_app_keep_one_chain() {
     );
 
     let verified = app.audit().verify().await.expect("verify");
-    let rows = app
-        .audit()
-        .list(&AuditFilter {
-            limit: Some(100_000),
-            ..Default::default()
-        })
-        .await
-        .expect("list");
+    // Every row, a page of (at most) 10,000 at a time: the app's calls go on until the CLI
+    // processes end, which may be more rows than one listing holds.
+    let mut rows = Vec::new();
+    loop {
+        let page = app
+            .audit()
+            .list(&AuditFilter {
+                limit: Some(10_000),
+                offset: Some(u32::try_from(rows.len()).unwrap_or(u32::MAX)),
+                ..Default::default()
+            })
+            .await
+            .expect("list");
+        if page.is_empty() {
+            break;
+        }
+        rows.extend(page);
+    }
     assert_eq!(
         verified,
         VerifyReport::Intact {
