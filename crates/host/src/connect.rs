@@ -9,6 +9,7 @@ use gatehouse_mcp::{
 };
 
 use crate::error::{HostError, Result};
+use crate::launch::Launcher;
 use crate::registry::Registry;
 use crate::registry::model::{ServerConfig, ServerSpec, ServerTransport};
 use crate::registry::secret_values;
@@ -39,13 +40,14 @@ pub async fn open_client_with(
         Some(gatehouse_mcp::Era::Legacy) => EraChoice::Legacy,
         None => EraChoice::Auto,
     };
-    let client = match connect(&resolved, choice, handler.clone(), attended).await {
+    let launcher = registry.launcher();
+    let client = match connect(&resolved, choice, handler.clone(), attended, launcher).await {
         Err(HostError::Connection(e)) if cached.is_some() && era_may_be_wrong(&e) => {
             tracing::info!(
                 "`{}` failed as {choice:?} ({e}); probing its era again",
                 config.name
             );
-            connect(&resolved, EraChoice::Auto, handler, attended).await?
+            connect(&resolved, EraChoice::Auto, handler, attended, launcher).await?
         }
         other => other?,
     };
@@ -76,6 +78,7 @@ async fn connect(
     era: EraChoice,
     handler: Arc<dyn Handler>,
     attended: bool,
+    launcher: &Launcher,
 ) -> Result<Client> {
     let options = ClientOptions {
         capabilities: HostHandler::capabilities(attended),
@@ -88,6 +91,7 @@ async fn connect(
             args,
             env,
             cwd,
+            stop,
         } => {
             let mut stdio = StdioConfig::new(command.clone());
             stdio.args.clone_from(args);
@@ -104,6 +108,7 @@ async fn connect(
                     dir.display()
                 )));
             }
+            launcher.prepare(&config.id, &mut stdio, *stop).await;
             let client = Client::connect_stdio(&stdio, options, handler).await?;
             Ok(client)
         }

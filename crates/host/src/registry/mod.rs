@@ -14,6 +14,7 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqlitePool};
 
 use crate::error::{HostError, Result};
+use crate::launch::{Launcher, SharedLauncher};
 use crate::secrets::SecretStore;
 use model::{ServerConfig, ServerInput, ServerSpec};
 
@@ -22,13 +23,27 @@ use model::{ServerConfig, ServerInput, ServerSpec};
 pub struct Registry {
     pool: SqlitePool,
     secrets: Arc<dyn SecretStore>,
+    launcher: SharedLauncher,
 }
 
 const COLUMNS: &str = "id, name, enabled, roots, spec, created_at, updated_at";
 
 impl Registry {
-    pub fn new(pool: SqlitePool, secrets: Arc<dyn SecretStore>) -> Self {
-        Self { pool, secrets }
+    pub(crate) fn new(
+        pool: SqlitePool,
+        secrets: Arc<dyn SecretStore>,
+        launcher: SharedLauncher,
+    ) -> Self {
+        Self {
+            pool,
+            secrets,
+            launcher,
+        }
+    }
+
+    /// How this process starts the stdio servers (environment, stop waits, group record).
+    pub fn launcher(&self) -> &Launcher {
+        &self.launcher
     }
 
     pub(crate) fn pool(&self) -> &SqlitePool {
