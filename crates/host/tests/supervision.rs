@@ -213,6 +213,41 @@ async fn scenario_3_a_child_left_behind_by_a_server_that_exited_is_stopped_too()
 }
 
 #[tokio::test]
+async fn stopping_the_host_stops_every_server_in_parallel() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), true).await;
+    let marker = marker("parallel");
+    // Five servers that stay after EOF: each needs its whole first wait and a SIGTERM.
+    for n in 0..5 {
+        host.add_server(server(
+            &format!("s{n}"),
+            "eof-ignore",
+            &marker,
+            grace(1000, 3000),
+        ))
+        .await
+        .expect("add");
+    }
+    for n in 0..5 {
+        connected(&host, &format!("s{n}")).await;
+    }
+    started(&marker, 5).await;
+    let began = Instant::now();
+    tokio::time::timeout(Duration::from_secs(20), host.shutdown())
+        .await
+        .expect("the shutdown ends");
+    let took = began.elapsed();
+    eprintln!("five servers stopped together in {took:?}");
+    let survivors = marked(&marker);
+    kill_marked(&marker);
+    assert!(survivors.is_empty(), "survivors: {survivors:?}");
+    assert!(
+        took < Duration::from_secs(3),
+        "one first wait, not five: took {took:?}"
+    );
+}
+
+#[tokio::test]
 async fn scenario_4_a_crash_mid_call_fails_the_call_at_once_and_the_server_restarts() {
     let dir = tempfile::tempdir().expect("temp dir");
     let host = support::open_host(dir.path(), true).await;
