@@ -56,6 +56,7 @@ pub async fn run(echo: std::path::PathBuf, servers: usize) -> Result<Fleet, BoxE
                     secret: false,
                 }],
                 cwd: None,
+                stop: Default::default(),
             },
         })
         .await?;

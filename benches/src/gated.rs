@@ -66,6 +66,7 @@ impl Gated {
                     args: Vec::new(),
                     env: Vec::new(),
                     cwd: None,
+                    stop: Default::default(),
                 },
             })
             .await?;

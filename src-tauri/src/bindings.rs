@@ -23,6 +23,8 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             commands::remove_server,
             commands::set_server_enabled,
             commands::reconnect_server,
+            commands::stop_server,
+            commands::start_server,
             commands::list_tools,
             commands::list_tasks,
             commands::call_tool,

@@ -56,6 +56,20 @@ pub async fn reconnect_server(host: HostState<'_>, id: String) -> Result<ServerV
     Ok(host.reconnect(&id).await?)
 }
 
+/// Stops a server's live session by hand (gracefully); it stays stopped until started.
+#[tauri::command]
+#[specta::specta]
+pub async fn stop_server(host: HostState<'_>, id: String) -> Result<ServerView, IpcError> {
+    Ok(host.stop_server(&id).await?)
+}
+
+/// Starts a server that was stopped, crashed or failed.
+#[tauri::command]
+#[specta::specta]
+pub async fn start_server(host: HostState<'_>, id: String) -> Result<ServerView, IpcError> {
+    Ok(host.start_server(&id).await?)
+}
+
 #[tauri::command]
 #[specta::specta]
 pub async fn list_tools(host: HostState<'_>, id: String) -> Result<Vec<ToolInfo>, IpcError> {

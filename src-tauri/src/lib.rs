@@ -32,6 +32,8 @@ pub fn run(context: tauri::Context<tauri::Wry>) -> Result<(), String> {
             let options = HostOptions {
                 data_dir: data_dir.clone(),
                 live_sessions: true,
+                // Started from a desktop launcher, the app lacks the terminal's PATH.
+                login_shell: Some(gatehouse_host::login_env::user_shell()),
                 ..Default::default()
             };
             let host = tauri::async_runtime::block_on(async {

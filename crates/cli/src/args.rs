@@ -259,9 +259,15 @@ pub struct AddArgs {
     /// The working directory (made absolute)
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
+    /// Seconds a stop waits after closing the server's stdin before SIGTERM (default 2)
+    #[arg(long, value_name = "SECS", value_parser = parse_grace_ms)]
+    pub stop_grace: Option<u32>,
+    /// Seconds a stop waits after SIGTERM before SIGKILL (default 3)
+    #[arg(long, value_name = "SECS", value_parser = parse_grace_ms)]
+    pub term_grace: Option<u32>,
 
     /// The server's URL (HTTP server)
-    #[arg(long, value_name = "URL", conflicts_with_all = ["args", "env", "secret_env", "cwd"])]
+    #[arg(long, value_name = "URL", conflicts_with_all = ["args", "env", "secret_env", "cwd", "stop_grace", "term_grace"])]
     pub url: Option<String>,
     /// auto, streamable-http or sse
     #[arg(long, value_name = "TRANSPORT", value_parser = parse_transport)]
@@ -282,6 +288,17 @@ pub struct AddArgs {
     /// Add the server disabled
     #[arg(long)]
     pub disabled: bool,
+}
+
+/// `--stop-grace`, `--term-grace`: seconds, zero or more, fractions allowed, as milliseconds.
+fn parse_grace_ms(raw: &str) -> Result<u32, String> {
+    raw.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .and_then(|d| u32::try_from(d.as_millis()).ok())
+        .ok_or_else(|| format!("`{raw}` is not a number of seconds"))
 }
 
 fn parse_env(raw: &str) -> Result<EnvVar, String> {

@@ -33,6 +33,10 @@ fn manages_servers_and_prints_stable_json() {
             ".",
             "--root",
             ".",
+            "--stop-grace",
+            "0.5",
+            "--term-grace",
+            "10",
         ],
     );
     ok(
@@ -77,6 +81,11 @@ fn manages_servers_and_prints_stable_json() {
         local["spec"]["cwd"],
         cwd.as_str(),
         "--cwd is stored absolute"
+    );
+    assert_eq!(
+        local["spec"]["stop"],
+        serde_json::json!({"stdinMs": 500, "termMs": 10000}),
+        "--stop-grace and --term-grace are kept in milliseconds"
     );
     for key in ["id", "createdAt", "updatedAt"] {
         assert!(
@@ -216,6 +225,24 @@ fn usage_errors_exit_2() {
         ],
         &[
             "server", "add", "x", "--url", "http://a", "--header", "no-colon",
+        ],
+        &[
+            "server",
+            "add",
+            "x",
+            "--command",
+            "node",
+            "--stop-grace",
+            "soon",
+        ],
+        &[
+            "server",
+            "add",
+            "x",
+            "--url",
+            "http://a",
+            "--term-grace",
+            "1",
         ],
         &["server", "frobnicate"],
         &["tools"],

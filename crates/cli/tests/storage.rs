@@ -39,6 +39,7 @@ async fn the_app_and_the_cli_write_the_same_database_at_once() {
                 args: vec![],
                 env: vec![],
                 cwd: None,
+                stop: Default::default(),
             },
         };
         app.registry()

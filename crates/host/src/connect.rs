@@ -11,6 +11,7 @@ use gatehouse_mcp::{
 
 use crate::audit::KnownSecrets;
 use crate::error::{HostError, Result};
+use crate::launch::Launcher;
 use crate::registry::Registry;
 use crate::registry::model::{ServerConfig, ServerSpec, ServerTransport};
 use crate::registry::secret_values;
@@ -46,6 +47,7 @@ pub async fn open_client_with(
     let reason = remembered
         .as_ref()
         .map(|(_, at)| format!("remembered from a connection on {}", when(at)));
+    let launcher = registry.launcher();
     let client = match connect(
         &resolved,
         registry,
@@ -53,6 +55,7 @@ pub async fn open_client_with(
         reason,
         handler.clone(),
         attended,
+        launcher,
     )
     .await
     {
@@ -68,6 +71,7 @@ pub async fn open_client_with(
                 None,
                 handler,
                 attended,
+                launcher,
             )
             .await?
         }
@@ -112,6 +116,7 @@ async fn connect(
     era_reason: Option<String>,
     handler: Arc<dyn Handler>,
     attended: bool,
+    launcher: &Launcher,
 ) -> Result<Client> {
     let options = ClientOptions {
         capabilities: HostHandler::capabilities(attended),
@@ -125,6 +130,7 @@ async fn connect(
             args,
             env,
             cwd,
+            stop,
         } => {
             let mut stdio = StdioConfig::new(command.clone());
             stdio.args.clone_from(args);
@@ -148,6 +154,7 @@ async fn connect(
                     dir.display()
                 )));
             }
+            launcher.prepare(&config.id, &mut stdio, *stop).await;
             let client = Client::connect_stdio(&stdio, options, handler).await?;
             Ok(client)
         }

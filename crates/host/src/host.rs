@@ -15,7 +15,9 @@ use crate::connection::ServerConnection;
 use crate::error::{HostError, Result};
 use crate::events::{EngineEvent, EventBus};
 use crate::gate::{CallOutcome, Gate, Target, ToolCall};
+use crate::launch::Launcher;
 use crate::paths;
+use crate::process_groups::{self, GroupLog, SweepReport};
 use crate::registry::Registry;
 use crate::registry::model::{ServerConfig, ServerInput};
 use crate::registry::task_log::TaskRecord;
@@ -48,6 +50,10 @@ pub struct HostOptions {
     /// How long a request waits for a person's answer; `None` reads
     /// `GATEHOUSE_APPROVAL_TIMEOUT` (seconds), else 5 minutes.
     pub approval_timeout: Option<std::time::Duration>,
+    /// The shell whose login environment stdio servers get (the app, which a desktop launcher
+    /// starts without the terminal's `PATH`: [`crate::login_env::user_shell`]); `None` gives
+    /// them this process's environment (the CLI, started from a shell).
+    pub login_shell: Option<PathBuf>,
 }
 
 /// The engine.
@@ -61,6 +67,7 @@ pub struct Host {
     events: EventBus,
     gate: Gate,
     live: bool,
+    swept: SweepReport,
 }
 
 impl Host {
@@ -71,8 +78,20 @@ impl Host {
         let secrets = options
             .secrets
             .unwrap_or_else(|| Arc::new(SecretServiceStore));
+        // Before anything starts: stop what a host that died left running.
+        let swept = match process_groups::sweep(store.pool()).await {
+            Ok(report) => report,
+            Err(e) => {
+                tracing::warn!("cannot check for servers left by a host that is gone: {e}");
+                SweepReport::default()
+            }
+        };
+        let launcher = Arc::new(Launcher::new(
+            options.login_shell,
+            Some(GroupLog::start(store.pool().clone())),
+        ));
         let logs = crate::server_logs::ServerLogs::new(&data_dir);
-        let registry = Registry::new(store.pool().clone(), secrets, logs);
+        let registry = Registry::new(store.pool().clone(), secrets, logs, launcher);
         let audit = AuditLog::new(store.pool().clone());
         let events = EventBus::default();
         let timeout = match options.approval_timeout {
@@ -94,7 +113,14 @@ impl Host {
             events,
             gate,
             live: options.live_sessions,
+            swept,
         })
+    }
+
+    /// What the start-up sweep found: server groups left running by a host that is gone
+    /// (killed), and rows of groups that had ended.
+    pub fn swept(&self) -> &SweepReport {
+        &self.swept
     }
 
     /// The policy's rules, trust settings and tool definition history.
@@ -214,6 +240,27 @@ impl Host {
         self.apply(config).await
     }
 
+    /// Starts a live session's server that was stopped, crashed or failed (or restarts a
+    /// running one). The server must be enabled.
+    pub async fn start_server(&self, id_or_name: &str) -> Result<ServerView> {
+        self.reconnect(id_or_name).await
+    }
+
+    /// Stops a live session's server by hand, gracefully (see [`crate::StopGrace`]); it shows
+    /// `Stopped` until started again. Its configuration is unchanged (it stays enabled).
+    pub async fn stop_server(&self, id_or_name: &str) -> Result<ServerView> {
+        let config = self.registry.get(id_or_name).await?;
+        if self.live {
+            self.sessions.stop(&config.id).await;
+        }
+        Ok(self.view(config))
+    }
+
+    /// Stops the server's connection and starts it again.
+    pub async fn restart_server(&self, id_or_name: &str) -> Result<ServerView> {
+        self.reconnect(id_or_name).await
+    }
+
     /// Drops the server's connection and connects again.
     pub async fn reconnect(&self, id_or_name: &str) -> Result<ServerView> {
         let config = self.registry.get(id_or_name).await?;
@@ -237,6 +284,18 @@ impl Host {
             ))),
             (ServerStatus::Disabled, _) => Err(HostError::Validation(format!(
                 "`{}` is disabled; enable it to see its tools",
+                view.config.name
+            ))),
+            (ServerStatus::Stopped, _) => Err(HostError::NotConnected(format!(
+                "`{}` is stopped; start it to see its tools",
+                view.config.name
+            ))),
+            (ServerStatus::Crashed { message, .. }, _) => Err(HostError::NotConnected(format!(
+                "`{}` crashed repeatedly and was left stopped: {message}",
+                view.config.name
+            ))),
+            (ServerStatus::Restarting { message, .. }, _) => Err(HostError::NotConnected(format!(
+                "`{}` is restarting: {message}",
                 view.config.name
             ))),
             _ => Err(HostError::Unsupported(format!(
@@ -282,6 +341,10 @@ impl Host {
             Ok(CallOutcome::Cancelled) if connection_ended.load(Ordering::Relaxed) => {
                 Err(not_connected("disconnected during the call"))
             }
+            // The server died under the call: say which server and how it ended.
+            Err(HostError::Connection(gatehouse_mcp::McpError::Closed { reason })) => {
+                Err(not_connected(&format!("stopped during the call: {reason}")))
+            }
             other => other,
         }
     }
@@ -295,6 +358,7 @@ impl Host {
     /// Stops every server and closes the database.
     pub async fn shutdown(&self) {
         self.sessions.shutdown().await;
+        self.registry.launcher().flush().await;
         if let Err(e) = self.gate.grants().end_session().await {
             tracing::warn!("cannot end this session's grants: {e}");
         }

@@ -11,10 +11,14 @@ pub mod error;
 pub mod events;
 pub mod gate;
 pub mod host;
+pub mod launch;
 pub mod log_rate;
+pub mod login_env;
 pub mod paths;
 pub mod policy;
+pub mod process_groups;
 mod process_lives;
+mod process_table;
 pub mod registry;
 pub mod secrets;
 pub mod server_logs;
@@ -31,7 +35,7 @@ pub use events::EngineEvent;
 pub use gate::{CallOutcome, Source, ToolCall};
 pub use host::{Host, HostOptions};
 pub use registry::model::{
-    EnvVar, HttpHeader, ServerConfig, ServerInput, ServerSpec, ServerTransport,
+    EnvVar, HttpHeader, ServerConfig, ServerInput, ServerSpec, ServerTransport, StopGrace,
 };
 pub use registry::task_log::TaskRecord;
 pub use sessions::status::{Offer, ServerStatus, ServerView, ToolInfo};

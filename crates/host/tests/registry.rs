@@ -32,6 +32,7 @@ fn stdio(name: &str) -> ServerInput {
                 secret: false,
             }],
             cwd: Some("/tmp".to_owned()),
+            stop: Default::default(),
         },
     }
 }
@@ -176,6 +177,7 @@ async fn refuses_duplicates_and_invalid_configs_with_clear_messages() {
         args: vec![],
         env: vec![],
         cwd: None,
+        stop: Default::default(),
     };
     let error = host
         .registry()

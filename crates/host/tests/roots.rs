@@ -29,6 +29,7 @@ fn script_server(name: &str, script: &str, roots: Vec<String>) -> ServerInput {
             args: vec!["-u".into(), script.display().to_string()],
             env: vec![],
             cwd: None,
+            stop: Default::default(),
         },
     }
 }

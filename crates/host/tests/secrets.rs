@@ -54,6 +54,7 @@ sys.stdin.read()
             args: vec!["-c".into(), source, digest],
             env,
             cwd: None,
+            stop: Default::default(),
         },
     }
 }

@@ -112,12 +112,18 @@ async fn reports_why_a_server_failed() {
         message.contains("could not start `/nonexistent/mcp-server`"),
         "got: {message}"
     );
-    let ServerStatus::Failed { message } = wait_for_settled(&host, "exits").await else {
-        panic!("a server that exits must fail");
+    // A server that exits is started again after a pause; meanwhile its status says how it
+    // ended, with its last stderr line.
+    let ServerStatus::Restarting {
+        attempt, message, ..
+    } = wait_for_settled(&host, "exits").await
+    else {
+        panic!("a server that exits is restarted");
     };
+    assert_eq!(attempt, 1);
     assert!(
-        message.contains("boom"),
-        "the server's last stderr line explains the failure: {message}"
+        message.contains("exited with status 3") && message.contains("boom"),
+        "its exit status and last stderr line explain the failure: {message}"
     );
     host.shutdown().await;
 }

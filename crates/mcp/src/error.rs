@@ -26,6 +26,13 @@ pub enum McpError {
         #[source]
         source: std::io::Error,
     },
+    /// The program of a stdio server is not in any directory of the `PATH` it gets; `searched`
+    /// lists them, in order.
+    #[error("`{command}` was not found; looked in {}", describe_dirs(.searched))]
+    CommandNotFound {
+        command: String,
+        searched: Vec<String>,
+    },
     /// The connection ended; pending and new requests fail with this.
     #[error("connection closed: {reason}")]
     Closed { reason: String },
@@ -104,6 +111,17 @@ pub struct UrlElicitation {
     pub url: String,
     #[serde(default)]
     pub message: String,
+}
+
+fn describe_dirs(dirs: &[String]) -> String {
+    if dirs.is_empty() {
+        "no directory (the PATH is empty); give the program's full path".to_owned()
+    } else {
+        format!(
+            "{} (add its directory to the server's PATH, or give its full path)",
+            dirs.join(", ")
+        )
+    }
 }
 
 fn describe_urls(elicitations: &[UrlElicitation]) -> String {

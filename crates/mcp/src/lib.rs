@@ -35,5 +35,5 @@ pub use features::tasks::{Task, TaskSupport};
 pub use features::tools::{CallOptions, CallToolResult};
 pub use peer::Progress;
 pub use transport::http_config::HttpConfig;
-pub use transport::stdio::StdioConfig;
+pub use transport::stdio::{GroupRecord, StdioConfig};
 pub use types::{Implementation, InitializeResult, Page, Tool, ToolPage};

@@ -16,7 +16,8 @@ fn malformed_answers() -> StdioConfig {
         .join("../../tests/fixtures/faults/malformed_answers.py");
     let mut config = StdioConfig::new("python3");
     config.args = vec!["-u".to_owned(), path.display().to_string()];
-    config.shutdown_grace = Duration::from_millis(500);
+    config.stop_grace = Duration::from_millis(500);
+    config.term_grace = Duration::from_millis(500);
     config
 }
 

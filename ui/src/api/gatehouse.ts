@@ -134,6 +134,16 @@ export function reconnectServer(id: string): Promise<ServerView> {
   return unwrap(() => commands.reconnectServer(id));
 }
 
+/** Stops a server's live session gracefully; it stays stopped until started. */
+export function stopServer(id: string): Promise<ServerView> {
+  return unwrap(() => commands.stopServer(id));
+}
+
+/** Starts a server that was stopped, crashed or failed. */
+export function startServer(id: string): Promise<ServerView> {
+  return unwrap(() => commands.startServer(id));
+}
+
 export function listTools(id: string): Promise<ToolInfo[]> {
   return unwrap(() => commands.listTools(id));
 }

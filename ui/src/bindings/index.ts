@@ -13,6 +13,10 @@ export const commands = {
 	removeServer: (id: string) => typedError<null, IpcError>(__TAURI_INVOKE("remove_server", { id })),
 	setServerEnabled: (id: string, enabled: boolean) => typedError<ServerView, IpcError>(__TAURI_INVOKE("set_server_enabled", { id, enabled })),
 	reconnectServer: (id: string) => typedError<ServerView, IpcError>(__TAURI_INVOKE("reconnect_server", { id })),
+	/**  Stops a server's live session by hand (gracefully); it stays stopped until started. */
+	stopServer: (id: string) => typedError<ServerView, IpcError>(__TAURI_INVOKE("stop_server", { id })),
+	/**  Starts a server that was stopped, crashed or failed. */
+	startServer: (id: string) => typedError<ServerView, IpcError>(__TAURI_INVOKE("start_server", { id })),
 	listTools: (id: string) => typedError<ToolInfo[], IpcError>(__TAURI_INVOKE("list_tools", { id })),
 	listTasks: (id: string) => typedError<TaskRecord[], IpcError>(__TAURI_INVOKE("list_tasks", { id })),
 	/**
@@ -472,7 +476,9 @@ export type ServerPolicyView = {
 /**  How to reach a server. */
 export type ServerSpec = 
 /**  A local process speaking MCP on stdin/stdout. */
-{ kind: "stdio"; command: string; args: string[]; env: EnvVar[]; cwd: string | null } | 
+{ kind: "stdio"; command: string; args: string[]; env: EnvVar[]; cwd: string | null; 
+/**  How long a stop waits at each step. */
+stop?: StopGrace } | 
 /**  A remote server reached over HTTP. */
 { kind: "http"; url: string; transport: ServerTransport; headers: HttpHeader[] };
 
@@ -492,7 +498,20 @@ era: string; serverName: string; serverVersion: string; toolCount: number;
  */
 offers: Offer[] } | 
 /**  The connection could not be made or was lost; the message says why. */
-{ state: "failed"; message: string };
+{ state: "failed"; message: string } | 
+/**
+ *  The server exited unexpectedly and is started again in `in_ms` milliseconds (attempt
+ *  `attempt`, the pause doubling from 1 s to 60 s); `message` says how it ended and
+ *  `last_stderr` holds its last stderr lines, oldest first.
+ */
+{ state: "restarting"; attempt: number; inMs: number; message: string; lastStderr: string[] } | 
+/**
+ *  The server exited `exits` times within a minute (a crash loop) and is left stopped
+ *  until started again by hand; `message` says how it last ended.
+ */
+{ state: "crashed"; message: string; exits: number; lastStderr: string[] } | 
+/**  Stopped by hand; it starts again when asked to, or with the app. */
+{ state: "stopped" };
 
 /**  A server's connection status changed. */
 export type ServerStatusEvent = {
@@ -523,6 +542,19 @@ export type Source =
 "model" | 
 /**  Another agent through the gateway. */
 "gateway";
+
+/**
+ *  How long stopping a stdio server waits at each step (2025-11-25 basic/lifecycle,
+ *  "Shutdown", stdio): after closing its stdin, then after SIGTERM to its process group, before
+ *  SIGKILL. Stored in the server's JSON spec; a spec saved before these existed gets the
+ *  defaults.
+ */
+export type StopGrace = {
+	/**  Milliseconds to wait after closing stdin (default 2000). */
+	stdinMs: number,
+	/**  Milliseconds to wait after SIGTERM (default 3000). */
+	termMs: number,
+};
 
 /**  A task as the log last saw it. */
 export type TaskRecord = {

@@ -1,17 +1,27 @@
-// Explains a server's connection state in the detail view and offers Reconnect (and Enable).
+// Explains a server's connection state in the detail view and offers Reconnect, Stop and Start
+// (and Enable). A server that exited shows its last stderr lines.
 
 import type { ServerStatus } from "../api/gatehouse";
-import { statusExplanation } from "../model/describeStatus";
+import { lastStderr, statusExplanation } from "../model/describeStatus";
 import { StatusBadge } from "./StatusBadge";
 
 type ConnectionPanelProps = {
   status: ServerStatus;
   busy: boolean;
   onReconnect: () => void;
+  onStop: () => void;
+  onStart: () => void;
   onEnable: () => void;
 };
 
-export function ConnectionPanel({ status, busy, onReconnect, onEnable }: ConnectionPanelProps) {
+/** Whether the engine runs (or is about to run) the server, so that it can be stopped. */
+function running(status: ServerStatus): boolean {
+  return status.state === "connected" || status.state === "connecting" || status.state === "restarting";
+}
+
+export function ConnectionPanel({ status, busy, onReconnect, onStop, onStart, onEnable }: ConnectionPanelProps) {
+  const stderr = lastStderr(status);
+  const halted = status.state === "stopped" || status.state === "crashed";
   return (
     <section className={`connection-panel connection-${status.state}`} aria-labelledby="connection-heading">
       <div className="section-head">
@@ -21,21 +31,37 @@ export function ConnectionPanel({ status, busy, onReconnect, onEnable }: Connect
       <p className="connection-explanation" data-testid="connection-explanation">
         {statusExplanation(status)}
       </p>
+      {stderr.length > 0 && (
+        <pre className="connection-stderr mono" data-testid="connection-stderr" aria-label="Last lines the server wrote to stderr">
+          {stderr.join("\n")}
+        </pre>
+      )}
       <div className="connection-actions">
         {status.state === "disabled" && (
           <button type="button" className="button button-primary" onClick={onEnable} disabled={busy}>
             Enable
           </button>
         )}
-        <button
-          type="button"
-          className={`button${status.state === "failed" ? " button-primary" : ""}`}
-          onClick={onReconnect}
-          disabled={busy}
-          data-testid="reconnect-button"
-        >
-          {busy ? "Working…" : "Reconnect"}
-        </button>
+        {halted ? (
+          <button type="button" className="button button-primary" onClick={onStart} disabled={busy} data-testid="start-button">
+            {busy ? "Working…" : "Start"}
+          </button>
+        ) : (
+          <button
+            type="button"
+            className={`button${status.state === "failed" ? " button-primary" : ""}`}
+            onClick={onReconnect}
+            disabled={busy}
+            data-testid="reconnect-button"
+          >
+            {busy ? "Working…" : "Reconnect"}
+          </button>
+        )}
+        {running(status) && (
+          <button type="button" className="button" onClick={onStop} disabled={busy} data-testid="stop-button">
+            Stop
+          </button>
+        )}
       </div>
     </section>
   );

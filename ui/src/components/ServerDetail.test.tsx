@@ -28,7 +28,14 @@ beforeEach(() => fake.resetFakeGatehouse());
 
 function renderDetail(status: ServerStatus, spec?: ServerSpec, roots: string[] = []) {
   const view = makeServer("everything", status, spec, roots);
-  const handlers = { onReconnect: vi.fn(), onEnable: vi.fn(), onEdit: vi.fn(), onClose: vi.fn() };
+  const handlers = {
+    onReconnect: vi.fn(),
+    onStop: vi.fn(),
+    onStart: vi.fn(),
+    onEnable: vi.fn(),
+    onEdit: vi.fn(),
+    onClose: vi.fn(),
+  };
   const result = renderWithClient(<ServerDetail view={view} busy={false} {...handlers} />);
   return { view, handlers, ...result };
 }
@@ -114,6 +121,42 @@ describe("ServerDetail", () => {
     expect(fake.listTools).not.toHaveBeenCalled();
     await userEvent.click(screen.getByTestId("reconnect-button"));
     expect(handlers.onReconnect).toHaveBeenCalledTimes(1);
+  });
+
+  it("shows a crashed server's last stderr lines and offers Start", async () => {
+    const { handlers } = renderDetail({
+      state: "crashed",
+      message: "the server exited with status 2",
+      exits: 5,
+      lastStderr: ["loading config", "fatal: cannot go on"],
+    });
+    expect(screen.getByTestId("server-status")).toHaveTextContent("Crashed");
+    expect(screen.getByTestId("connection-explanation")).toHaveTextContent("ended 5 times within a minute");
+    expect(screen.getByTestId("connection-stderr")).toHaveTextContent("fatal: cannot go on");
+    expect(screen.queryByTestId("stop-button")).toBeNull();
+    await userEvent.click(screen.getByTestId("start-button"));
+    expect(handlers.onStart).toHaveBeenCalledTimes(1);
+  });
+
+  it("counts down to a restart and offers Stop meanwhile", async () => {
+    const { handlers } = renderDetail({
+      state: "restarting",
+      attempt: 2,
+      inMs: 2000,
+      message: "the server exited with status 3",
+      lastStderr: ["giving up half-way"],
+    });
+    expect(screen.getByTestId("server-status")).toHaveTextContent("Restarting in 2 s");
+    expect(screen.getByTestId("connection-stderr")).toHaveTextContent("giving up half-way");
+    await userEvent.click(screen.getByTestId("stop-button"));
+    expect(handlers.onStop).toHaveBeenCalledTimes(1);
+  });
+
+  it("offers Start for a stopped server", () => {
+    renderDetail({ state: "stopped" });
+    expect(screen.getByTestId("connection-explanation")).toHaveTextContent("was stopped");
+    expect(screen.getByTestId("start-button")).toBeInTheDocument();
+    expect(screen.queryByTestId("connection-stderr")).toBeNull();
   });
 
   it("offers Enable for a disabled server", async () => {

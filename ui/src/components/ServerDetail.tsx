@@ -18,12 +18,14 @@ type ServerDetailProps = {
   view: ServerView;
   busy: boolean;
   onReconnect: () => void;
+  onStop?: () => void;
+  onStart?: () => void;
   onEnable: () => void;
   onEdit: () => void;
   onClose: () => void;
 };
 
-export function ServerDetail({ view, busy, onReconnect, onEnable, onEdit, onClose }: ServerDetailProps) {
+export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnable, onEdit, onClose }: ServerDetailProps) {
   const { config, status } = view;
   const connected = status.state === "connected";
   // A server that did not declare tools is never asked for them.
@@ -56,7 +58,14 @@ export function ServerDetail({ view, busy, onReconnect, onEnable, onEdit, onClos
           </button>
         </div>
       </header>
-      <ConnectionPanel status={status} busy={busy} onReconnect={onReconnect} onEnable={onEnable} />
+      <ConnectionPanel
+        status={status}
+        busy={busy}
+        onReconnect={onReconnect}
+        onStop={onStop ?? onReconnect}
+        onStart={onStart ?? onReconnect}
+        onEnable={onEnable}
+      />
       <div className="detail-tabs" role="tablist" aria-label="Server detail">
         <button
           type="button"

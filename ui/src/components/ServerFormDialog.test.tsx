@@ -54,6 +54,7 @@ describe("ServerFormDialog", () => {
         args: ["-y", "@modelcontextprotocol/server-everything"],
         env: [{ key: "DEBUG", value: "1", secret: false }],
         cwd: "/tmp",
+        stop: { stdinMs: 2000, termMs: 3000 },
       },
     });
   });

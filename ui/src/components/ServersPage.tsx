@@ -16,7 +16,7 @@ import { ServerList } from "./ServerList";
 type FormDialogState = { mode: "add" } | { mode: "edit"; config: ServerConfig } | null;
 
 export function ServersPage() {
-  const { servers, loaded, loadError, refresh, save, remove, setEnabled, reconnect } = useServers();
+  const { servers, loaded, loadError, refresh, save, remove, setEnabled, reconnect, stop, start } = useServers();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [formDialog, setFormDialog] = useState<FormDialogState>(null);
   const [removing, setRemoving] = useState<ServerView | null>(null);
@@ -89,6 +89,8 @@ export function ServersPage() {
             view={selected}
             busy={busyIds.has(selected.config.id)}
             onReconnect={() => void runAction(selected.config.id, () => reconnect(selected.config.id))}
+            onStop={() => void runAction(selected.config.id, () => stop(selected.config.id))}
+            onStart={() => void runAction(selected.config.id, () => start(selected.config.id))}
             onEnable={() => void runAction(selected.config.id, () => setEnabled(selected.config.id, true))}
             onEdit={() => openEdit(selected.config)}
             onClose={() => setSelectedId(null)}

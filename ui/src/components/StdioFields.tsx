@@ -8,7 +8,7 @@ import { SecretLinesField } from "./SecretLinesField";
 type StdioFieldsProps = {
   values: ServerFormValues;
   errors: ServerFormErrors;
-  onChange: (field: "command" | "args" | "env" | "secretEnv" | "cwd", value: string) => void;
+  onChange: (field: "command" | "args" | "env" | "secretEnv" | "cwd" | "stopGrace" | "termGrace", value: string) => void;
 };
 
 export function StdioFields({ values, errors, onChange }: StdioFieldsProps) {
@@ -84,6 +84,40 @@ export function StdioFields({ values, errors, onChange }: StdioFieldsProps) {
             placeholder="/path/to/project"
             autoComplete="off"
             spellCheck={false}
+          />
+        )}
+      </FormField>
+      <FormField
+        label="Stop: wait after closing stdin (seconds)"
+        error={errors.stopGrace}
+        hint="Stopping closes the server's input, waits this long, then sends SIGTERM to its processes."
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="text"
+            inputMode="decimal"
+            className="input mono"
+            data-testid="server-stop-grace"
+            value={values.stopGrace}
+            onChange={(e) => onChange("stopGrace", e.target.value)}
+          />
+        )}
+      </FormField>
+      <FormField
+        label="Stop: wait after SIGTERM (seconds)"
+        error={errors.termGrace}
+        hint="Then SIGKILL ends whatever is left."
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="text"
+            inputMode="decimal"
+            className="input mono"
+            data-testid="server-term-grace"
+            value={values.termGrace}
+            onChange={(e) => onChange("termGrace", e.target.value)}
           />
         )}
       </FormField>

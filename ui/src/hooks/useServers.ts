@@ -24,6 +24,8 @@ export type ServersController = {
   remove: (id: string) => Promise<void>;
   setEnabled: (id: string, enabled: boolean) => Promise<ServerView>;
   reconnect: (id: string) => Promise<ServerView>;
+  stop: (id: string) => Promise<ServerView>;
+  start: (id: string) => Promise<ServerView>;
 };
 
 export function useServers(): ServersController {
@@ -96,6 +98,8 @@ export function useServers(): ServersController {
   );
   const setEnabled = useCallback((id: string, enabled: boolean) => mutate(() => api.setServerEnabled(id, enabled), upsertServerView), [mutate]);
   const reconnect = useCallback((id: string) => mutate(() => api.reconnectServer(id), upsertServerView), [mutate]);
+  const stop = useCallback((id: string) => mutate(() => api.stopServer(id), upsertServerView), [mutate]);
+  const start = useCallback((id: string) => mutate(() => api.startServer(id), upsertServerView), [mutate]);
 
   return {
     servers,
@@ -106,5 +110,7 @@ export function useServers(): ServersController {
     remove,
     setEnabled,
     reconnect,
+    stop,
+    start,
   };
 }

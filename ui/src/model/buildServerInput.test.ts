@@ -24,6 +24,7 @@ describe("buildServerInput", () => {
           args: ["-y", "@modelcontextprotocol/server-everything"],
           env: [{ key: "DEBUG", value: "1", secret: false }],
           cwd: null,
+          stop: { stdinMs: 2000, termMs: 3000 },
         },
       },
     });
@@ -106,6 +107,16 @@ describe("buildServerInput", () => {
     });
   });
 
+  it("sends the stop waits in milliseconds and refuses what is not a number of seconds", () => {
+    const ok = buildServerInput(form({ name: "a", command: "node", stopGrace: "0.5", termGrace: " 10 " }));
+    expect(ok.ok && ok.input.spec).toMatchObject({ stop: { stdinMs: 500, termMs: 10000 } });
+    const bad = buildServerInput(form({ name: "a", command: "node", stopGrace: "soon", termGrace: "601" }));
+    expect(bad).toEqual({
+      ok: false,
+      errors: { stopGrace: "a number of seconds, 0 or more", termGrace: "at most 600 seconds" },
+    });
+  });
+
   it("round-trips a saved config through the form", () => {
     const spec = {
       kind: "stdio" as const,
@@ -113,6 +124,7 @@ describe("buildServerInput", () => {
       args: ["mcp-server-git", "--repository", "/tmp/repo"],
       env: [{ key: "A", value: "b=c", secret: false }],
       cwd: "/tmp",
+      stop: { stdinMs: 1500, termMs: 10000 },
     };
     const values = formValuesFromConfig({
       id: "1",

@@ -34,6 +34,18 @@ function envAsNamed(result: LineParseResult<EnvVar>): LineParseResult<NamedValue
 
 const joined = (messages: string[]) => (messages.length > 0 ? messages.join("; ") : undefined);
 
+/** The longest stop wait the engine accepts, in seconds. */
+const MAX_GRACE_SECONDS = 600;
+
+/** A stop wait typed in seconds, as milliseconds; an error message if it is not one. */
+function parseGrace(raw: string): { ms: number } | { error: string } {
+  const text = raw.trim();
+  const seconds = Number(text);
+  if (text === "" || !Number.isFinite(seconds) || seconds < 0) return { error: "a number of seconds, 0 or more" };
+  if (seconds > MAX_GRACE_SECONDS) return { error: `at most ${MAX_GRACE_SECONDS} seconds` };
+  return { ms: Math.round(seconds * 1000) };
+}
+
 /** Only the fields of the selected kind are validated and sent. */
 export function buildServerInput(values: ServerFormValues): BuildResult {
   const errors: ServerFormErrors = {};
@@ -51,6 +63,11 @@ export function buildServerInput(values: ServerFormValues): BuildResult {
     const secretEnvError = joined(secretListErrors(envAsNamed(env), envAsNamed(secretEnv), values.storedSecretEnvKeys, false));
     if (envError !== undefined) errors.env = envError;
     if (secretEnvError !== undefined) errors.secretEnv = secretEnvError;
+    const stopGrace = parseGrace(values.stopGrace);
+    const termGrace = parseGrace(values.termGrace);
+    if ("error" in stopGrace) errors.stopGrace = stopGrace.error;
+    if ("error" in termGrace) errors.termGrace = termGrace.error;
+    if ("error" in stopGrace || "error" in termGrace) return { ok: false, errors };
     if (!roots.ok || !env.ok || !secretEnv.ok || Object.keys(errors).length > 0) return { ok: false, errors };
     const cwd = values.cwd.trim();
     return {
@@ -65,6 +82,7 @@ export function buildServerInput(values: ServerFormValues): BuildResult {
           args: parseArgLines(values.args),
           env: [...env.items, ...secretEnv.items],
           cwd: cwd === "" ? null : cwd,
+          stop: { stdinMs: stopGrace.ms, termMs: termGrace.ms },
         },
       },
     };

@@ -17,7 +17,18 @@ export function statusLabel(status: ServerStatus): string {
       return `Connected · ${status.offers.length > 0 ? status.offers.join(", ") : "no tools"}`;
     case "failed":
       return "Failed";
+    case "restarting":
+      return `Restarting in ${Math.max(1, Math.round(status.inMs / 1000))} s`;
+    case "crashed":
+      return "Crashed";
+    case "stopped":
+      return "Stopped";
   }
+}
+
+/** The last stderr lines of a server that exited, oldest first (empty for other states). */
+export function lastStderr(status: ServerStatus): string[] {
+  return status.state === "restarting" || status.state === "crashed" ? status.lastStderr : [];
 }
 
 /** What a server without tools offers instead, as a sentence: "It offers prompts and resources." */
@@ -51,5 +62,11 @@ export function statusExplanation(status: ServerStatus): string {
       return `Connected to ${status.serverName || "server"} ${status.serverVersion} (MCP ${status.protocolVersion}, ${eraLabel(status.era)}).`;
     case "failed":
       return `Connection failed: ${status.message}`;
+    case "restarting":
+      return `The server ended (${status.message}). Gatehouse starts it again in ${Math.max(1, Math.round(status.inMs / 1000))} s (restart ${status.attempt}).`;
+    case "crashed":
+      return `The server ended ${status.exits} times within a minute, so Gatehouse stopped restarting it. Last: ${status.message}`;
+    case "stopped":
+      return "This server was stopped. Start it to connect again.";
   }
 }

@@ -25,6 +25,9 @@ export type ServerFormValues = {
   env: string;
   secretEnv: string;
   cwd: string;
+  /** Seconds a stop waits after closing the server's stdin, then after SIGTERM. */
+  stopGrace: string;
+  termGrace: string;
   url: string;
   transport: Transport;
   headers: string;
@@ -57,6 +60,8 @@ export function emptyFormValues(): ServerFormValues {
     env: "",
     secretEnv: "",
     cwd: "",
+    stopGrace: "2",
+    termGrace: "3",
     url: "",
     transport: "auto",
     headers: "",
@@ -89,6 +94,8 @@ export function formValuesFromConfig(config: ServerConfig): ServerFormValues {
       secretEnv: formatSecretEnvLines(secretKeys),
       storedSecretEnvKeys: secretKeys,
       cwd: spec.cwd ?? "",
+      stopGrace: String((spec.stop?.stdinMs ?? 2000) / 1000),
+      termGrace: String((spec.stop?.termMs ?? 3000) / 1000),
     };
   }
   const secretNames = spec.headers.filter((h) => h.secret).map((h) => h.name);

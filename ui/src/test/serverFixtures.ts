@@ -22,7 +22,7 @@ export function makeServer(name: string, status: ServerStatus, spec?: ServerSpec
       name,
       enabled: status.state !== "disabled",
       roots,
-      spec: spec ?? { kind: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"], env: [], cwd: null },
+      spec: spec ?? { kind: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"], env: [], cwd: null, stop: { stdinMs: 2000, termMs: 3000 } },
       createdAt: "2025-01-02T03:04:05Z",
       updatedAt: "2025-01-02T03:04:05Z",
     },
@@ -93,6 +93,7 @@ export function stdioSpecWithSecrets(): ServerSpec {
     args: ["-y", "pkg"],
     env: [plainEnv("DEBUG", "1"), secretEnv("API_KEY"), secretEnv("DB_PASSWORD")],
     cwd: null,
+    stop: { stdinMs: 2000, termMs: 3000 },
   };
 }
 

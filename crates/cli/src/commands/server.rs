@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use gatehouse_host::{Host, HostError, ServerConfig, ServerInput, ServerSpec};
+use gatehouse_host::{Host, HostError, ServerConfig, ServerInput, ServerSpec, StopGrace};
 
 use crate::args::{AddArgs, ServerCommand};
 use crate::output;
@@ -49,6 +49,7 @@ fn input_from(args: AddArgs) -> Result<ServerInput, HostError> {
             args: args.args,
             env: args.env.into_iter().chain(args.secret_env).collect(),
             cwd: args.cwd.as_deref().map(absolute).transpose()?,
+            stop: stop_grace(args.stop_grace, args.term_grace),
         },
         (None, Some(url)) => ServerSpec::Http {
             url,
@@ -67,6 +68,16 @@ fn input_from(args: AddArgs) -> Result<ServerInput, HostError> {
         roots,
         spec,
     })
+}
+
+/// The stop waits given with `--stop-grace` and `--term-grace` (milliseconds), the defaults
+/// for the others; the registry checks their range.
+fn stop_grace(stdin_ms: Option<u32>, term_ms: Option<u32>) -> StopGrace {
+    let defaults = StopGrace::default();
+    StopGrace {
+        stdin_ms: stdin_ms.unwrap_or(defaults.stdin_ms),
+        term_ms: term_ms.unwrap_or(defaults.term_ms),
+    }
 }
 
 /// Makes a `--cwd` or `--root` absolute against the current directory, so the config works

@@ -209,7 +209,10 @@ impl Gate {
         options.task_status = Some(statuses);
         let recorded = tasks.record(to_record, display);
         let calling = async {
+            // A call that failed because its server died ends with that failure (and its exit
+            // status), not as cancelled by the connection's end that follows it.
             tokio::select! {
+                biased;
                 result = target.client.call_tool(&tool, arguments, options) => Some(result),
                 () = cancel.as_mut() => None,
             }

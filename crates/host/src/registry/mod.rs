@@ -14,6 +14,7 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqlitePool};
 
 use crate::error::{HostError, Result};
+use crate::launch::{Launcher, SharedLauncher};
 use crate::secrets::SecretStore;
 use crate::server_logs::ServerLogs;
 use model::{ServerConfig, ServerInput, ServerSpec};
@@ -24,24 +25,36 @@ pub struct Registry {
     pool: SqlitePool,
     secrets: Arc<dyn SecretStore>,
     logs: ServerLogs,
+    launcher: SharedLauncher,
 }
 
 const COLUMNS: &str = "id, name, enabled, roots, spec, created_at, updated_at";
 
 impl Registry {
     /// The registry on `pool`, with secret values in `secrets`; the servers it connects keep
-    /// their stderr in `logs`.
-    pub fn new(pool: SqlitePool, secrets: Arc<dyn SecretStore>, logs: ServerLogs) -> Self {
+    /// their stderr in `logs`, and stdio servers are started by `launcher`.
+    pub(crate) fn new(
+        pool: SqlitePool,
+        secrets: Arc<dyn SecretStore>,
+        logs: ServerLogs,
+        launcher: SharedLauncher,
+    ) -> Self {
         Self {
             pool,
             secrets,
             logs,
+            launcher,
         }
     }
 
     /// The servers' stderr logs.
     pub fn logs(&self) -> &ServerLogs {
         &self.logs
+    }
+
+    /// How this process starts the stdio servers (environment, stop waits, group record).
+    pub fn launcher(&self) -> &Launcher {
+        &self.launcher
     }
 
     pub(crate) fn pool(&self) -> &SqlitePool {

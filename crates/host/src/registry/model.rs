@@ -61,6 +61,44 @@ pub struct HttpHeader {
     pub secret: bool,
 }
 
+/// How long stopping a stdio server waits at each step (2025-11-25 basic/lifecycle,
+/// "Shutdown", stdio): after closing its stdin, then after SIGTERM to its process group, before
+/// SIGKILL. Stored in the server's JSON spec; a spec saved before these existed gets the
+/// defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct StopGrace {
+    /// Milliseconds to wait after closing stdin (default 2000).
+    pub stdin_ms: u32,
+    /// Milliseconds to wait after SIGTERM (default 3000).
+    pub term_ms: u32,
+}
+
+impl StopGrace {
+    /// The longest wait accepted for either step: 10 minutes.
+    pub const MAX_MS: u32 = 600_000;
+
+    /// The wait after closing stdin.
+    pub fn stdin(self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.stdin_ms.into())
+    }
+
+    /// The wait after SIGTERM.
+    pub fn term(self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.term_ms.into())
+    }
+}
+
+impl Default for StopGrace {
+    fn default() -> Self {
+        Self {
+            stdin_ms: 2000,
+            term_ms: 3000,
+        }
+    }
+}
+
 /// How to reach a server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -72,6 +110,9 @@ pub enum ServerSpec {
         args: Vec<String>,
         env: Vec<EnvVar>,
         cwd: Option<String>,
+        /// How long a stop waits at each step.
+        #[serde(default)]
+        stop: StopGrace,
     },
     /// A remote server reached over HTTP.
     Http {
@@ -98,6 +139,17 @@ impl ServerSpec {
                 .collect::<Vec<_>>()
                 .join(" "),
             ServerSpec::Http { url, .. } => url.clone(),
+        }
+    }
+
+    /// How long stopping the server may take: both waits of a stdio server, nothing for HTTP.
+    pub fn stop_grace(&self) -> StopGrace {
+        match self {
+            ServerSpec::Stdio { stop, .. } => *stop,
+            ServerSpec::Http { .. } => StopGrace {
+                stdin_ms: 0,
+                term_ms: 0,
+            },
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::error::{HostError, Result};
-use crate::registry::model::{EnvVar, HttpHeader, ServerInput, ServerSpec};
+use crate::registry::model::{EnvVar, HttpHeader, ServerInput, ServerSpec, StopGrace};
 
 const MAX_NAME_LEN: usize = 64;
 
@@ -28,7 +28,8 @@ pub fn validate(input: ServerInput) -> Result<ServerInput> {
             args,
             env,
             cwd,
-        } => validate_stdio(command, args, env, cwd)?,
+            stop,
+        } => validate_stdio(command, args, env, cwd, stop)?,
         ServerSpec::Http {
             url,
             transport,
@@ -75,6 +76,7 @@ fn validate_stdio(
     args: Vec<String>,
     env: Vec<EnvVar>,
     cwd: Option<String>,
+    stop: StopGrace,
 ) -> Result<ServerSpec> {
     let command = command.trim().to_owned();
     if command.is_empty() {
@@ -112,11 +114,18 @@ fn validate_stdio(
             "the working directory `{dir}` must be an absolute path"
         )));
     }
+    if stop.stdin_ms > StopGrace::MAX_MS || stop.term_ms > StopGrace::MAX_MS {
+        return Err(invalid(format!(
+            "a stop wait must be at most {} seconds",
+            StopGrace::MAX_MS / 1000
+        )));
+    }
     Ok(ServerSpec::Stdio {
         command,
         args,
         env,
         cwd,
+        stop,
     })
 }
 
@@ -208,6 +217,7 @@ mod tests {
                 args: vec![],
                 env: vec![],
                 cwd: None,
+                stop: Default::default(),
             },
         }
     }
@@ -297,6 +307,7 @@ mod tests {
                 secret: false,
             }],
             cwd: None,
+            stop: Default::default(),
         };
         assert!(message(validate(input)).contains("invalid environment variable name"));
         let mut input = stdio("s", "node");
@@ -305,6 +316,7 @@ mod tests {
             args: vec![],
             env: vec![],
             cwd: Some("rel".into()),
+            stop: Default::default(),
         };
         assert!(message(validate(input)).contains("absolute path"));
     }

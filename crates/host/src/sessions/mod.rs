@@ -7,6 +7,7 @@
 //! backoff, the list fetched again after each reopening) and honours the list's `ttlMs`: a
 //! stale list is still shown while it is fetched again (2026-07-28 server/utilities/caching).
 
+pub mod restarts;
 mod runner;
 pub mod status;
 mod task_follow;
@@ -30,8 +31,10 @@ use tokio::sync::mpsc;
 /// How often the task log is checked for tasks to follow.
 const TASK_TICK: Duration = Duration::from_millis(500);
 
-/// How long stopping one server may take before its task is abandoned.
-const STOP_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long stopping one server may take beyond its two stop waits before its task is
+/// abandoned (which kills what is left of it): the calls on it letting go of the connection
+/// (at most `runner::CALLS_LET_GO`) and the SIGKILL.
+const STOP_SLACK: Duration = Duration::from_secs(7);
 
 struct Slot {
     fingerprint: String,
@@ -50,6 +53,8 @@ struct Slot {
     live: Option<LiveClient>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
+    /// How long stopping it may take before its task is abandoned.
+    stop_within: Duration,
 }
 
 type Slots = Arc<Mutex<HashMap<String, Slot>>>;
@@ -178,6 +183,10 @@ impl Sessions {
                 live: None,
                 stop,
                 task,
+                stop_within: {
+                    let grace = config.spec.stop_grace();
+                    grace.stdin() + grace.term() + STOP_SLACK
+                },
             },
         );
         self.events.publish(EngineEvent::ServerStatus {
@@ -235,7 +244,32 @@ impl Sessions {
         Some(slot.tools.clone())
     }
 
-    /// Stops every server, in parallel.
+    /// Stops a server's connection by hand and shows it `Stopped`; it stays stopped until
+    /// started again (`restart`), whatever `sync` sees.
+    pub async fn stop(&self, id: &str) {
+        self.stop_task(id).await;
+        let stopped = {
+            let mut slots = lock(&self.slots);
+            match slots.get_mut(id) {
+                Some(slot) if slot.status != ServerStatus::Disabled => {
+                    slot.status = ServerStatus::Stopped;
+                    slot.tools.clear();
+                    slot.live = None;
+                    true
+                }
+                _ => false,
+            }
+        };
+        if stopped {
+            self.events.publish(EngineEvent::ServerStatus {
+                id: id.to_owned(),
+                status: ServerStatus::Stopped,
+            });
+        }
+    }
+
+    /// Stops every server, in parallel: this takes as long as the slowest server's stop, at
+    /// most its two stop waits and [`STOP_SLACK`].
     pub async fn shutdown(&self) {
         let ids: Vec<String> = lock(&self.slots).keys().cloned().collect();
         let mut stops = tokio::task::JoinSet::new();
@@ -247,17 +281,17 @@ impl Sessions {
     }
 
     async fn stop_task(&self, id: &str) {
-        let (stop, task) = match lock(&self.slots).get_mut(id) {
-            Some(slot) => (slot.stop.take(), slot.task.take()),
+        let (stop, task, within) = match lock(&self.slots).get_mut(id) {
+            Some(slot) => (slot.stop.take(), slot.task.take(), slot.stop_within),
             None => return,
         };
         if let Some(stop) = stop {
             let _ = stop.send(());
         }
         if let Some(mut task) = task
-            && tokio::time::timeout(STOP_TIMEOUT, &mut task).await.is_err()
+            && tokio::time::timeout(within, &mut task).await.is_err()
         {
-            tracing::warn!("server {id} did not stop within {STOP_TIMEOUT:?}; abandoning it");
+            tracing::warn!("server {id} did not stop within {within:?}; abandoning it");
             task.abort();
         }
     }

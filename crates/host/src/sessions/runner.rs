@@ -3,6 +3,11 @@
 //! a subscription, a stale tool list, new roots, tasks to follow) until it is told to stop.
 //! While it is open the connection sits in the server's slot for the gate's tool calls; when it
 //! ends they are told, and the connection is closed once they have let go of it.
+//!
+//! A stdio server that exits unexpectedly (during the handshake or later) is started again
+//! with backoff, and left `Crashed` after a crash loop (see [`super::restarts`]). A server that
+//! cannot be started at all (no such program, a missing secret), that does not answer the
+//! handshake, or an HTTP server that is lost, is `Failed`.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,20 +15,39 @@ use std::time::Duration;
 use gatehouse_mcp::{Listener, ListenerEvent, NotificationFilter};
 use tokio::sync::{mpsc, oneshot, watch};
 
+use super::restarts::{Next, Restarts};
 use super::status::{Offer, ServerStatus, ToolInfo};
 use super::{LiveClient, Slots, TASK_TICK, lock, task_follow};
 use crate::connect::open_client_with;
+use crate::error::HostError;
 use crate::events::{EngineEvent, EventBus};
 use crate::gate::Gate;
 use crate::gate::from_server::AuditedHandler;
 use crate::registry::Registry;
-use crate::registry::model::ServerConfig;
+use crate::registry::model::{ServerConfig, ServerSpec};
 use crate::server_requests::{HostHandler, ServerNotice, SharedRoots};
+use gatehouse_mcp::McpError;
 
 /// How long calls still running when the connection ends may hold it before it is dropped
 /// unclosed (which kills a stdio server): they are told to give up, and a cancelled call
 /// waits at most 2 s for its cancellation to go out.
 const CALLS_LET_GO: Duration = Duration::from_secs(5);
+
+/// How many of a crashed server's last stderr lines its status shows.
+const CRASH_STDERR_LINES: usize = 20;
+
+/// How one connection ended.
+enum Ended {
+    /// The task was told to stop.
+    Stopped,
+    /// The server exited, or its connection closed under it.
+    Exited {
+        message: String,
+        last_stderr: Vec<String>,
+    },
+    /// Something that starting it again would not mend.
+    Failed(String),
+}
 
 /// The task that owns one server's connection.
 pub(super) struct Runner {
@@ -69,27 +93,98 @@ impl Runner {
             &config.name,
             &config.id,
         ));
+        let restarts_on_exit = matches!(config.spec, ServerSpec::Stdio { .. });
+        let mut restarts = Restarts::default();
+        loop {
+            let began = tokio::time::Instant::now();
+            let (message, last_stderr) = match self
+                .connection(&config, handler.clone(), &mut notices, &mut stop)
+                .await
+            {
+                Ended::Stopped => return,
+                Ended::Failed(message) => return self.set(ServerStatus::Failed { message }),
+                Ended::Exited { message, .. } if !restarts_on_exit => {
+                    return self.set(ServerStatus::Failed { message });
+                }
+                Ended::Exited {
+                    message,
+                    last_stderr,
+                } => (message, last_stderr),
+            };
+            let now = tokio::time::Instant::now();
+            match restarts.exited(now.duration_since(began), now) {
+                Next::GiveUp { exits } => {
+                    tracing::warn!(
+                        "{} exited {exits} times within a minute; leaving it stopped: {message}",
+                        config.name
+                    );
+                    return self.set(ServerStatus::Crashed {
+                        message,
+                        exits,
+                        last_stderr,
+                    });
+                }
+                Next::Restart { attempt, pause } => {
+                    tracing::info!(
+                        "{} exited ({message}); starting it again in {pause:?}",
+                        config.name
+                    );
+                    self.set(ServerStatus::Restarting {
+                        attempt,
+                        in_ms: u64::try_from(pause.as_millis()).unwrap_or(u64::MAX),
+                        message,
+                        last_stderr,
+                    });
+                    tokio::select! {
+                        () = tokio::time::sleep(pause) => {}
+                        _ = &mut stop => return,
+                    }
+                    self.set(ServerStatus::Connecting);
+                }
+            }
+        }
+    }
+
+    /// Opens one connection and follows it until it ends.
+    async fn connection(
+        &self,
+        config: &ServerConfig,
+        handler: Arc<AuditedHandler>,
+        notices: &mut mpsc::UnboundedReceiver<ServerNotice>,
+        stop: &mut oneshot::Receiver<()>,
+    ) -> Ended {
         let client = tokio::select! {
-            client = open_client_with(&config, &self.registry, handler, self.gate.approvals().attended()) => client,
-            _ = &mut stop => return,
+            client = open_client_with(config, &self.registry, handler, self.gate.approvals().attended()) => client,
+            _ = &mut *stop => return Ended::Stopped,
         };
         let client = match client {
             Ok(client) => Arc::new(client),
-            Err(e) => {
-                return self.set(ServerStatus::Failed {
+            // The server exited during the handshake; its last stderr line is in the message.
+            Err(HostError::Connection(e @ McpError::Closed { .. })) => {
+                return Ended::Exited {
                     message: e.to_string(),
-                });
+                    last_stderr: Vec::new(),
+                };
             }
+            Err(e) => return Ended::Failed(e.to_string()),
         };
         let (ended, ended_rx) = watch::channel(());
         self.set_live(Some(LiveClient {
             client: client.clone(),
             ended: ended_rx,
         }));
-        self.serve(&client, &config, &mut notices, &mut stop).await;
+        let outcome = self.serve(&client, config, notices, stop).await;
+        let outcome = match outcome {
+            Ended::Exited { message, .. } => Ended::Exited {
+                message,
+                last_stderr: last_lines(client.diagnostics()),
+            },
+            other => other,
+        };
         self.set_live(None);
         drop(ended);
         close(client, &self.id).await;
+        outcome
     }
 
     /// Follows the open connection until it ends or the task is told to stop.
@@ -99,9 +194,9 @@ impl Runner {
         config: &ServerConfig,
         notices: &mut mpsc::UnboundedReceiver<ServerNotice>,
         stop: &mut oneshot::Receiver<()>,
-    ) {
-        if !self.refresh_tools(client, stop).await {
-            return;
+    ) -> Ended {
+        if let Err(ended) = self.refresh_tools(client, stop).await {
+            return ended;
         }
         let modern = client.era() == gatehouse_mcp::Era::Modern;
         let mut listener = Listener::new(NotificationFilter::all_lists(Vec::new()));
@@ -120,8 +215,8 @@ impl Runner {
                     // Whatever changed while no subscription was open went unannounced.
                     ListenerEvent::Opened(_) if !std::mem::take(&mut first_subscription) => {
                         client.peer().cache().clear();
-                        if !self.refresh_tools(client, stop).await {
-                            break;
+                        if let Err(ended) = self.refresh_tools(client, stop).await {
+                            return ended;
                         }
                     }
                     ListenerEvent::Opened(agreed) => {
@@ -138,14 +233,15 @@ impl Runner {
                     }
                 },
                 reason = client.wait_closed() => {
-                    let message = format!("connection lost: {reason}");
-                    self.set(ServerStatus::Failed { message });
-                    break;
+                    return Ended::Exited {
+                        message: format!("connection lost: {reason}"),
+                        last_stderr: Vec::new(),
+                    };
                 }
                 Some(notice) = notices.recv() => match notice {
                     ServerNotice::ToolsChanged | ServerNotice::ToolsStale => {
-                        if !self.refresh_tools(client, stop).await {
-                            break;
+                        if let Err(ended) = self.refresh_tools(client, stop).await {
+                            return ended;
                         }
                     }
                     // 2026-07-28 removed this notification (changelog, item 5): a modern server
@@ -158,26 +254,26 @@ impl Runner {
                         }
                     }
                 },
-                _ = &mut *stop => break,
+                _ = &mut *stop => return Ended::Stopped,
             }
         }
     }
 
-    /// Lists the tools and records the connected status; false if listing failed or the task
-    /// was told to stop (the status then says so). A server that did not declare `tools` is
-    /// connected with none and is not asked (2025-11-25 basic/lifecycle, "Operation").
+    /// Lists the tools and records the connected status; how the connection ended if listing
+    /// failed or the task was told to stop. A server that did not declare `tools` is connected
+    /// with none and is not asked (2025-11-25 basic/lifecycle, "Operation").
     async fn refresh_tools(
         &self,
         client: &gatehouse_mcp::Client,
         stop: &mut oneshot::Receiver<()>,
-    ) -> bool {
+    ) -> Result<(), Ended> {
         if !client.server_declares(Offer::Tools.capability()) {
             self.set(ServerStatus::connected(client, 0));
-            return true;
+            return Ok(());
         }
         let listed = tokio::select! {
             listed = client.list_tools() => listed,
-            _ = stop => return false,
+            _ = stop => return Err(Ended::Stopped),
         };
         match listed {
             Ok(page) => {
@@ -188,13 +284,13 @@ impl Runner {
                 let status = ServerStatus::connected(client, tools.len());
                 let fresh_until = client.peer().cache().fresh_until("tools/list");
                 self.set_tools(status, tools, fresh_until);
-                true
+                Ok(())
             }
-            Err(e) => {
-                let message = format!("listing tools failed: {e}");
-                self.set(ServerStatus::Failed { message });
-                false
-            }
+            Err(e @ McpError::Closed { .. }) => Err(Ended::Exited {
+                message: format!("listing tools failed: {e}"),
+                last_stderr: Vec::new(),
+            }),
+            Err(e) => Err(Ended::Failed(format!("listing tools failed: {e}"))),
         }
     }
 
@@ -244,6 +340,13 @@ impl Runner {
             status,
         });
     }
+}
+
+/// The last [`CRASH_STDERR_LINES`] of a server's stderr.
+fn last_lines(mut lines: Vec<String>) -> Vec<String> {
+    let extra = lines.len().saturating_sub(CRASH_STDERR_LINES);
+    lines.drain(..extra);
+    lines
 }
 
 /// Closes the connection once the calls still running on it have let go of it, or drops it

@@ -32,6 +32,24 @@ pub enum ServerStatus {
     },
     /// The connection could not be made or was lost; the message says why.
     Failed { message: String },
+    /// The server exited unexpectedly and is started again in `in_ms` milliseconds (attempt
+    /// `attempt`, the pause doubling from 1 s to 60 s); `message` says how it ended and
+    /// `last_stderr` holds its last stderr lines, oldest first.
+    Restarting {
+        attempt: u32,
+        in_ms: u64,
+        message: String,
+        last_stderr: Vec<String>,
+    },
+    /// The server exited `exits` times within a minute (a crash loop) and is left stopped
+    /// until started again by hand; `message` says how it last ended.
+    Crashed {
+        message: String,
+        exits: u32,
+        last_stderr: Vec<String>,
+    },
+    /// Stopped by hand; it starts again when asked to, or with the app.
+    Stopped,
 }
 
 impl ServerStatus {

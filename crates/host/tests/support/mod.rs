@@ -59,6 +59,7 @@ pub fn stdio(name: &str, command: &str, args: Vec<String>) -> ServerInput {
             args,
             env: vec![],
             cwd: None,
+            stop: Default::default(),
         },
     }
 }

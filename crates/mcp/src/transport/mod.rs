@@ -11,6 +11,8 @@ use tokio::sync::mpsc;
 use crate::error::{Result, RpcError};
 use crate::jsonrpc::RequestId;
 
+mod child_guard;
+mod command_path;
 pub mod header_value;
 pub mod http_config;
 pub mod legacy_sse;
@@ -20,6 +22,7 @@ pub mod sse;
 pub mod stderr;
 pub mod stdio;
 pub mod streamable_http;
+pub mod watchdog;
 
 /// What a transport delivers to the peer.
 #[derive(Debug)]

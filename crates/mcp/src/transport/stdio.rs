@@ -4,11 +4,19 @@
 //! Stdout lines that are not JSON are logged and skipped (2025-11-25 basic/transports, "stdio":
 //! servers must not write anything else there, but real ones do). Stderr is read by
 //! [`super::stderr`]: redacted by the host's [`OutputHook`] first, then kept in a ring buffer
-//! for diagnostics and handed to the host. Shutdown follows the spec's order: close stdin, then
-//! SIGTERM, then SIGKILL.
+//! for diagnostics and handed to the host. Shutdown follows the spec's order (2025-11-25
+//! basic/lifecycle, "Shutdown", stdio): close stdin and wait [`StdioConfig::stop_grace`];
+//! SIGTERM to the group and wait [`StdioConfig::term_grace`]; SIGKILL to the group. A stop is
+//! over when the server has exited *and* nothing is left in its group, so a grandchild that
+//! outlives its parent is stopped too.
+//!
+//! A host that dies without stopping its servers leaves none behind: the child gets SIGKILL
+//! with its parent (`child_guard`, Linux), the [`watchdog`](super::watchdog) stops every group
+//! still listed, and a [`GroupRecord`] lets the host keep a record that outlives it.
 
 use std::path::PathBuf;
-use std::process::Stdio;
+use std::process::{ExitStatus, Stdio};
+use std::sync::Arc;
 use std::time::Duration;
 
 use nix::sys::signal::{Signal, killpg};
@@ -16,13 +24,35 @@ use nix::unistd::Pid;
 use serde_json::Value;
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use super::lines::{Line, LineReader};
+use super::owned_task::OwnedTask;
 pub use super::stderr::MAX_STDERR_LINE;
 use super::stderr::{OutputHook, StderrRing, read_stderr};
-use super::{BoxFuture, Inbound, Link, Outbound, Transport};
+use super::{BoxFuture, Inbound, Link, Outbound, Transport, child_guard, command_path, watchdog};
 use crate::error::{McpError, Result};
+
+/// Told when a server's process group starts and when nothing of it is left, so that a record
+/// of it can outlive the host (the engine keeps one in its database and, at start-up, stops
+/// the groups a host that is gone left behind). Called synchronously: queue, do not block.
+pub trait GroupRecord: Send + Sync + std::fmt::Debug {
+    /// The group `pgid` (the server's process id) started.
+    fn started(&self, pgid: u32);
+    /// Nothing is left of the group `pgid`.
+    fn gone(&self, pgid: u32);
+}
+
+/// The default wait after closing a server's stdin.
+pub const DEFAULT_STOP_GRACE: Duration = Duration::from_secs(2);
+/// The default wait after SIGTERM.
+pub const DEFAULT_TERM_GRACE: Duration = Duration::from_secs(3);
+/// How long the group may take to go after SIGKILL before the stop gives up waiting.
+const KILL_WAIT: Duration = Duration::from_secs(1);
+/// How often a stop checks whether anything is left in the group.
+const GROUP_POLL: Duration = Duration::from_millis(20);
+/// How long a closed stdout waits for the server's exit status, to say how it ended.
+const EXIT_WAIT: Duration = Duration::from_millis(500);
 
 /// How to start a stdio server.
 #[derive(Debug, Clone)]
@@ -35,8 +65,12 @@ pub struct StdioConfig {
     pub max_message_bytes: usize,
     /// How many stderr lines to keep.
     pub stderr_lines: usize,
-    /// How long to wait after closing stdin, and again after SIGTERM.
-    pub shutdown_grace: Duration,
+    /// How long a stop waits after closing stdin before it sends SIGTERM to the group.
+    pub stop_grace: Duration,
+    /// How long a stop waits after SIGTERM before it sends SIGKILL to the group.
+    pub term_grace: Duration,
+    /// Told when the server's process group starts and when it is gone.
+    pub groups: Option<Arc<dyn GroupRecord>>,
     /// What the host does with the server's output: redaction of every stderr line (and of
     /// stdout text that is not a message) before anything else sees it, and its own copy of
     /// each stderr line. `None` keeps the text as the server wrote it.
@@ -52,7 +86,9 @@ impl StdioConfig {
             cwd: None,
             max_message_bytes: 16 * 1024 * 1024,
             stderr_lines: 200,
-            shutdown_grace: Duration::from_secs(2),
+            stop_grace: DEFAULT_STOP_GRACE,
+            term_grace: DEFAULT_TERM_GRACE,
+            groups: None,
             output: None,
         }
     }
@@ -61,21 +97,55 @@ impl StdioConfig {
 /// How much of an oversized stdout line is held, to find the id of the request it answers.
 const OVERSIZED_KEEP: usize = 4096;
 
+/// How a server's process ended.
+#[derive(Debug, Clone, Copy)]
+enum Exit {
+    Status(ExitStatus),
+    /// Waiting for it failed; it is gone all the same.
+    Unknown,
+}
+
+impl std::fmt::Display for Exit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use std::os::unix::process::ExitStatusExt;
+        match self {
+            Exit::Status(status) => match (status.code(), status.signal()) {
+                (Some(code), _) => write!(f, "exited with status {code}"),
+                (None, Some(signal)) => match Signal::try_from(signal) {
+                    Ok(name) => write!(f, "was killed by signal {signal} ({name})"),
+                    Err(_) => write!(f, "was killed by signal {signal}"),
+                },
+                (None, None) => write!(f, "exited ({status})"),
+            },
+            Exit::Unknown => write!(f, "exited"),
+        }
+    }
+}
+
 /// A running stdio server.
 #[derive(Debug)]
 pub struct StdioTransport {
-    child: Child,
     pgid: Option<Pid>,
     close_stdin: Option<oneshot::Sender<()>>,
     stderr: StderrRing,
-    grace: Duration,
+    stop_grace: Duration,
+    term_grace: Duration,
+    /// The server's exit, once it has exited.
+    exit: watch::Receiver<Option<Exit>>,
+    /// Waits for the child; dropping it drops the child, which kills it.
+    _reaper: OwnedTask,
+    groups: Option<Arc<dyn GroupRecord>>,
+    /// Nothing is left of the group, and the watchdog and the record were told.
+    released: bool,
 }
 
 impl StdioTransport {
     /// Starts the server and returns the transport with the peer's link to it.
     pub fn spawn(config: &StdioConfig) -> Result<(Self, Link)> {
-        let mut command = Command::new(&config.command);
+        let program = command_path::resolve(&config.command, &config.env, config.cwd.as_deref())?;
+        let mut command = Command::new(&program);
         command
+            .arg0(&config.command)
             .args(&config.args)
             .envs(config.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
@@ -86,23 +156,45 @@ impl StdioTransport {
         if let Some(cwd) = &config.cwd {
             command.current_dir(cwd);
         }
+        child_guard::die_with_host(&mut command);
         let mut child = command.spawn().map_err(|source| McpError::Spawn {
             command: config.command.clone(),
             source,
         })?;
-        let missing = |what: &str| McpError::Io(std::io::Error::other(format!("no {what} pipe")));
-        let stdin = child.stdin.take().ok_or_else(|| missing("stdin"))?;
-        let stdout = child.stdout.take().ok_or_else(|| missing("stdout"))?;
-        let stderr = child.stderr.take().ok_or_else(|| missing("stderr"))?;
         let pgid = child
             .id()
             .and_then(|pid| i32::try_from(pid).ok())
             .map(Pid::from_raw);
+        if let Some(pgid) = pgid {
+            watchdog::guard(pgid.as_raw());
+            if let Some(groups) = &config.groups {
+                groups.started(pgid.as_raw().unsigned_abs());
+            }
+        }
+        let (exit_tx, exit) = watch::channel(None);
+        let mut transport = Self {
+            pgid,
+            close_stdin: None,
+            stderr: StderrRing::default(),
+            stop_grace: config.stop_grace,
+            term_grace: config.term_grace,
+            exit,
+            _reaper: OwnedTask::spawn(async {}),
+            groups: config.groups.clone(),
+            released: false,
+        };
+        // From here on, dropping `transport` stops the group.
+        let missing = |what: &str| McpError::Io(std::io::Error::other(format!("no {what} pipe")));
+        let stdin = child.stdin.take().ok_or_else(|| missing("stdin"))?;
+        let stdout = child.stdout.take().ok_or_else(|| missing("stdout"))?;
+        let stderr = child.stderr.take().ok_or_else(|| missing("stderr"))?;
+        transport._reaper = OwnedTask::spawn(reap(child, exit_tx));
 
-        let ring = StderrRing::default();
+        let ring = transport.stderr.clone();
         let (out_tx, out_rx) = mpsc::channel::<Outbound>(64);
         let (in_tx, in_rx) = mpsc::channel::<Inbound>(256);
         let (close_tx, close_rx) = oneshot::channel();
+        transport.close_stdin = Some(close_tx);
 
         tokio::spawn(write_loop(stdin, out_rx, close_rx));
         tokio::spawn(read_loop(
@@ -111,21 +203,15 @@ impl StdioTransport {
             config.max_message_bytes,
             ring.clone(),
             config.output.clone(),
+            transport.exit.clone(),
         ));
         tokio::spawn(read_stderr(
             stderr,
-            ring.clone(),
+            ring,
             config.stderr_lines,
             config.output.clone(),
         ));
 
-        let transport = Self {
-            child,
-            pgid,
-            close_stdin: Some(close_tx),
-            stderr: ring,
-            grace: config.shutdown_grace,
-        };
         Ok((
             transport,
             Link {
@@ -135,29 +221,72 @@ impl StdioTransport {
         ))
     }
 
+    /// The server's process group (its process id), while it runs.
+    pub fn process_group(&self) -> Option<u32> {
+        self.pgid.map(|p| p.as_raw().unsigned_abs())
+    }
+
     /// Stops the server: close stdin and wait; SIGTERM the group and wait; SIGKILL the group.
+    /// Each wait ends early once the server has exited and nothing is left in its group.
     pub async fn shutdown(&mut self) -> Result<()> {
         if let Some(close) = self.close_stdin.take() {
             let _ = close.send(());
         }
-        if self.wait_for_exit(self.grace).await {
-            self.signal_group(Signal::SIGTERM);
-            return Ok(());
+        let steps = [
+            (None, self.stop_grace),
+            (Some(Signal::SIGTERM), self.term_grace),
+            (Some(Signal::SIGKILL), KILL_WAIT),
+        ];
+        let mut stopped = false;
+        for (signal, wait) in steps {
+            if let Some(signal) = signal {
+                self.signal_group(signal);
+            }
+            if self.wait_gone(wait).await {
+                stopped = true;
+                break;
+            }
         }
-        self.signal_group(Signal::SIGTERM);
-        if self.wait_for_exit(self.grace).await {
-            return Ok(());
+        if !stopped {
+            tracing::warn!(
+                "stdio server group {:?} is still there {KILL_WAIT:?} after SIGKILL",
+                self.pgid
+            );
         }
-        self.signal_group(Signal::SIGKILL);
-        self.child.wait().await?;
+        self.release();
         Ok(())
     }
 
-    async fn wait_for_exit(&mut self, grace: Duration) -> bool {
-        matches!(
-            tokio::time::timeout(grace, self.child.wait()).await,
-            Ok(Ok(_))
-        )
+    /// Waits at most `within` for the server to exit and its group to empty.
+    async fn wait_gone(&mut self, within: Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + within;
+        let exited = tokio::time::timeout_at(deadline, self.exit.wait_for(Option::is_some))
+            .await
+            .is_ok_and(|waited| waited.is_ok());
+        if !exited {
+            return false;
+        }
+        loop {
+            if !self.group_left() {
+                return true;
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return false;
+            }
+            tokio::time::sleep(GROUP_POLL).await;
+        }
+    }
+
+    /// Whether a process (other than one that has exited and awaits its parent) is left in
+    /// the server's group.
+    fn group_left(&self) -> bool {
+        let Some(pgid) = self.pgid else {
+            return false;
+        };
+        match killpg(pgid, None) {
+            Ok(()) | Err(nix::errno::Errno::EPERM) => live_member(pgid.as_raw()),
+            Err(_) => false,
+        }
     }
 
     /// Signals every process left in the server's group; a group that is gone is fine.
@@ -166,13 +295,73 @@ impl StdioTransport {
             let _ = killpg(pgid, signal);
         }
     }
+
+    /// Tells the watchdog and the record that nothing is left of the group.
+    fn release(&mut self) {
+        if std::mem::replace(&mut self.released, true) {
+            return;
+        }
+        if let Some(pgid) = self.pgid {
+            watchdog::release(pgid.as_raw());
+            if let Some(groups) = &self.groups {
+                groups.gone(pgid.as_raw().unsigned_abs());
+            }
+        }
+    }
+}
+
+/// Whether the group has a member that is not a zombie. Linux reads the process table; a zombie
+/// left to a parent that does not reap is no server. Elsewhere any member counts.
+#[cfg(target_os = "linux")]
+fn live_member(pgid: i32) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return true;
+    };
+    entries.flatten().any(|entry| {
+        let stat = match entry.file_name().to_str() {
+            Some(pid) if pid.bytes().all(|b| b.is_ascii_digit()) => {
+                std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default()
+            }
+            _ => return false,
+        };
+        // `pid (comm) state ppid pgrp …`: comm may hold anything, so parse after its last `)`.
+        let mut fields = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest.split_whitespace())
+            .into_iter()
+            .flatten();
+        let state = fields.next();
+        let group = fields.nth(1).and_then(|g| g.parse::<i32>().ok());
+        group == Some(pgid) && state != Some("Z")
+    })
+}
+
+#[cfg(not(target_os = "linux"))]
+fn live_member(_pgid: i32) -> bool {
+    true
+}
+
+/// Waits for the child and publishes how it ended.
+async fn reap(mut child: Child, exit: watch::Sender<Option<Exit>>) {
+    let ended = match child.wait().await {
+        Ok(status) => Exit::Status(status),
+        Err(e) => {
+            tracing::debug!("waiting for a stdio server failed: {e}");
+            Exit::Unknown
+        }
+    };
+    exit.send_replace(Some(ended));
 }
 
 impl Drop for StdioTransport {
     fn drop(&mut self) {
         // A transport dropped without `shutdown` must not leave processes behind.
-        if matches!(self.child.try_wait(), Ok(None)) || self.close_stdin.is_some() {
-            self.signal_group(Signal::SIGKILL);
+        // Once the server has exited and its group is empty, the id may be reused: leave it.
+        if !self.released {
+            if self.exit.borrow().is_none() || self.group_left() {
+                self.signal_group(Signal::SIGKILL);
+            }
+            self.release();
         }
     }
 }
@@ -223,6 +412,7 @@ async fn read_loop(
     max_len: usize,
     stderr: StderrRing,
     output: Option<OutputHook>,
+    mut exit: watch::Receiver<Option<Exit>>,
 ) {
     let mut reader = LineReader::new(BufReader::new(stdout), max_len).keeping_start(OVERSIZED_KEEP);
     let reason = loop {
@@ -275,6 +465,16 @@ async fn read_loop(
             Ok(None) => break "the server closed its output".to_owned(),
             Err(e) => break format!("reading the server's output failed: {e}"),
         }
+    };
+    // Requests in flight fail with this reason: say how the server ended if it did.
+    let ended: Option<Exit> =
+        match tokio::time::timeout(EXIT_WAIT, exit.wait_for(Option::is_some)).await {
+            Ok(Ok(ended)) => *ended,
+            _ => None,
+        };
+    let reason = match ended {
+        Some(ended) => format!("the server {ended}"),
+        None => reason,
     };
     // Give the stderr reader a moment so the last words of a crashing server are included.
     tokio::time::sleep(Duration::from_millis(50)).await;

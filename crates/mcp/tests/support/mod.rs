@@ -61,7 +61,8 @@ pub fn everything() -> StdioConfig {
 pub fn script(source: &str) -> StdioConfig {
     let mut config = StdioConfig::new("python3");
     config.args = vec!["-u".to_owned(), "-c".to_owned(), source.to_owned()];
-    config.shutdown_grace = Duration::from_millis(500);
+    config.stop_grace = Duration::from_millis(500);
+    config.term_grace = Duration::from_millis(500);
     config
 }
 
