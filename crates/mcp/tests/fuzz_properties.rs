@@ -1,11 +1,13 @@
 //! Property tests over what a server controls byte for byte: the JSON-RPC classifier and id
-//! recovery, the bounded line reader, and the mirrored-header value encoder. Each runs a fixed
+//! recovery, the bounded line reader, the SSE event reader, and the mirrored-header value
+//! encoder. Each runs a fixed
 //! number of generated cases, so it stays within a bounded time in CI; a panic fails it.
 
 use base64::Engine as _;
 use gatehouse_mcp::jsonrpc::{Message, RequestId, recover_id};
 use gatehouse_mcp::transport::header_value::encode;
 use gatehouse_mcp::transport::lines::{Line, LineReader};
+use gatehouse_mcp::transport::sse::{MAX_RETRY, SseItem, SseReader, StreamEnd};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -50,6 +52,40 @@ fn request_id() -> impl Strategy<Value = RequestId> {
         any::<i64>().prop_map(RequestId::Number),
         ".{0,10}".prop_map(RequestId::String),
     ]
+}
+
+/// Every item an SSE reader makes of `chunks` (a response body split there), and what the
+/// stream left behind.
+fn read_sse(chunks: Vec<Vec<u8>>, max_event_bytes: usize) -> (Vec<SseItem>, StreamEnd) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("runtime");
+    let mut end = StreamEnd::default();
+    let items = runtime.block_on(async {
+        let body =
+            futures_util::stream::iter(chunks.into_iter().map(Ok::<_, std::convert::Infallible>));
+        let mut reader = SseReader::from_stream(body, max_event_bytes, &mut end);
+        let mut items = Vec::new();
+        while let Some(item) = reader.next().await {
+            items.push(item);
+        }
+        items
+    });
+    (items, end)
+}
+
+/// `bytes` cut into pieces at the given points.
+fn split_at(bytes: &[u8], cuts: &[prop::sample::Index]) -> Vec<Vec<u8>> {
+    let mut points: Vec<usize> = cuts.iter().map(|c| c.index(bytes.len() + 1)).collect();
+    points.sort_unstable();
+    let mut chunks = Vec::new();
+    let mut from = 0;
+    for point in points {
+        chunks.push(bytes[from..point].to_vec());
+        from = point;
+    }
+    chunks.push(bytes[from..].to_vec());
+    chunks
 }
 
 proptest! {
@@ -139,5 +175,52 @@ proptest! {
             }
             _ => prop_assert_eq!(&encoded, &value),
         }
+    }
+
+    #[test]
+    fn arbitrary_sse_bytes_never_panic_and_keep_within_the_limits(
+        bytes in prop::collection::vec(prop_oneof![
+            Just(b'\n'), Just(b'\r'), Just(b':'), Just(b' '),
+            Just(b'd'), Just(b'a'), Just(b't'), Just(b'{'), Just(b'}'),
+            any::<u8>(),
+        ], 0..512),
+        prefix in prop_oneof![Just(""), Just("data: "), Just("retry: "), Just("id: "), Just("event: ")],
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..8),
+        max_event_bytes in 0usize..64,
+    ) {
+        let mut body = prefix.as_bytes().to_vec();
+        body.extend_from_slice(&bytes);
+        let (items, end) = read_sse(split_at(&body, &cuts), max_event_bytes);
+        // An event larger than the limit is dropped, whatever its kind.
+        for item in &items {
+            if let SseItem::Other { data, .. } = item {
+                prop_assert!(data.len() <= max_event_bytes);
+            }
+        }
+        prop_assert!(items.len() <= body.len() / 2 + 1, "at most one event per blank line");
+        prop_assert!(end.retry.is_none_or(|retry| retry <= MAX_RETRY));
+    }
+
+    #[test]
+    fn json_events_split_anywhere_arrive_whole_and_in_order(
+        values in prop::collection::vec(json_value(), 1..6),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..12),
+    ) {
+        let mut body = Vec::new();
+        for (i, value) in values.iter().enumerate() {
+            body.extend_from_slice(format!("id: e{i}\ndata: {value}\n\n").as_bytes());
+        }
+        let (items, end) = read_sse(split_at(&body, &cuts), 1 << 20);
+        let got: Vec<&Value> = items
+            .iter()
+            .filter_map(|item| match item {
+                SseItem::Message(value) => Some(value),
+                SseItem::Other { .. } => None,
+            })
+            .collect();
+        prop_assert_eq!(got, values.iter().collect::<Vec<_>>());
+        let last_id = format!("e{}", values.len() - 1);
+        prop_assert_eq!(end.last_event_id.as_deref(), Some(last_id.as_str()));
+        prop_assert!(end.error.is_none());
     }
 }

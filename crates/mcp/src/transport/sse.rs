@@ -56,11 +56,18 @@ impl<'a> SseReader<'a> {
         max_event_bytes: usize,
         end: &'a mut StreamEnd,
     ) -> Self {
+        Self::from_stream(response.bytes_stream(), max_event_bytes, end)
+    }
+
+    /// Starts reading events from a stream of byte chunks, split anywhere (a response's body).
+    pub fn from_stream<S, B, E>(bytes: S, max_event_bytes: usize, end: &'a mut StreamEnd) -> Self
+    where
+        S: futures_util::Stream<Item = Result<B, E>> + Send + 'static,
+        B: AsRef<[u8]> + Send + 'static,
+        E: std::fmt::Display + Send + 'static,
+    {
         end.error = None;
-        let events = response
-            .bytes_stream()
-            .eventsource()
-            .map(|e| e.map_err(|e| e.to_string()));
+        let events = bytes.eventsource().map(|e| e.map_err(|e| e.to_string()));
         Self {
             events: Box::pin(events),
             max_event_bytes,
