@@ -33,6 +33,14 @@ async fn call(client: &Client, tool: &str) -> Result<serde_json::Value, McpError
         .unwrap_or_else(|_| panic!("`{tool}`: the request still waits after 5 s"))
 }
 
+/// The connection answers a well-formed call after the fault.
+async fn assert_still_works(client: &Client) {
+    let ok = call(client, "ok")
+        .await
+        .expect("the connection still works");
+    assert_eq!(ok["content"][0]["text"], "fine");
+}
+
 #[tokio::test]
 async fn a_malformed_response_fails_its_request_at_once() {
     let client = support::connect_stdio(&malformed_answers())
@@ -55,10 +63,7 @@ async fn a_malformed_response_fails_its_request_at_once() {
             "`{tool}`: the error names the fault and quotes the message: {text}"
         );
     }
-    let ok = call(&client, "ok")
-        .await
-        .expect("the connection still works");
-    assert_eq!(ok["content"][0]["text"], "fine");
+    assert_still_works(&client).await;
     client.close().await.expect("close");
 }
 
@@ -91,10 +96,7 @@ async fn an_oversized_answer_fails_its_request_at_once() {
         text.contains("larger than the 1048576-byte limit"),
         "the error says why: {text}"
     );
-    let ok = call(&client, "ok")
-        .await
-        .expect("the connection still works");
-    assert_eq!(ok["content"][0]["text"], "fine");
+    assert_still_works(&client).await;
     client.close().await.expect("close");
 }
 

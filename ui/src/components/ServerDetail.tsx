@@ -25,6 +25,14 @@ type ServerDetailProps = {
   onClose: () => void;
 };
 
+type Tab = "overview" | "logs";
+
+/** The detail's tabs, in order, with their labels. */
+const TABS: [Tab, string][] = [
+  ["overview", "Overview"],
+  ["logs", "Logs"],
+];
+
 export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnable, onEdit, onClose }: ServerDetailProps) {
   const { config, status } = view;
   const connected = status.state === "connected";
@@ -33,7 +41,7 @@ export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnabl
   const tools = useTools(config.id, offersTools);
   // The task log is kept whatever the connection state, so tasks are shown for every server.
   const tasks = useTasks(config.id);
-  const [tab, setTab] = useState<"overview" | "logs">("overview");
+  const [tab, setTab] = useState<Tab>("overview");
   return (
     <section className="server-detail" data-testid="server-detail" aria-labelledby="detail-heading">
       <header className="detail-header">
@@ -67,26 +75,19 @@ export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnabl
         onEnable={onEnable}
       />
       <div className="detail-tabs" role="tablist" aria-label="Server detail">
-        <button
-          type="button"
-          role="tab"
-          className="detail-tab"
-          aria-selected={tab === "overview"}
-          data-testid="tab-overview"
-          onClick={() => setTab("overview")}
-        >
-          Overview
-        </button>
-        <button
-          type="button"
-          role="tab"
-          className="detail-tab"
-          aria-selected={tab === "logs"}
-          data-testid="tab-logs"
-          onClick={() => setTab("logs")}
-        >
-          Logs
-        </button>
+        {TABS.map(([id, label]) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            className="detail-tab"
+            aria-selected={tab === id}
+            data-testid={`tab-${id}`}
+            onClick={() => setTab(id)}
+          >
+            {label}
+          </button>
+        ))}
       </div>
       {tab === "logs" ? (
         <ServerLogs serverId={config.id} />

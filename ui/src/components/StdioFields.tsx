@@ -1,5 +1,5 @@
 // Form fields for a stdio server: command, arguments, plain and secret environment variables,
-// working directory.
+// working directory, and the two waits of a graceful stop.
 
 import type { ServerFormErrors, ServerFormValues } from "../model/serverFormValues";
 import { FormField } from "./FormField";
@@ -87,40 +87,50 @@ export function StdioFields({ values, errors, onChange }: StdioFieldsProps) {
           />
         )}
       </FormField>
-      <FormField
+      <SecondsField
         label="Stop: wait after closing stdin (seconds)"
-        error={errors.stopGrace}
         hint="Stopping closes the server's input, waits this long, then sends SIGTERM to its processes."
-      >
-        {(control) => (
-          <input
-            {...control}
-            type="text"
-            inputMode="decimal"
-            className="input mono"
-            data-testid="server-stop-grace"
-            value={values.stopGrace}
-            onChange={(e) => onChange("stopGrace", e.target.value)}
-          />
-        )}
-      </FormField>
-      <FormField
+        testId="server-stop-grace"
+        value={values.stopGrace}
+        error={errors.stopGrace}
+        onChange={(value) => onChange("stopGrace", value)}
+      />
+      <SecondsField
         label="Stop: wait after SIGTERM (seconds)"
-        error={errors.termGrace}
         hint="Then SIGKILL ends whatever is left."
-      >
-        {(control) => (
-          <input
-            {...control}
-            type="text"
-            inputMode="decimal"
-            className="input mono"
-            data-testid="server-term-grace"
-            value={values.termGrace}
-            onChange={(e) => onChange("termGrace", e.target.value)}
-          />
-        )}
-      </FormField>
+        testId="server-term-grace"
+        value={values.termGrace}
+        error={errors.termGrace}
+        onChange={(value) => onChange("termGrace", value)}
+      />
     </>
+  );
+}
+
+type SecondsFieldProps = {
+  label: string;
+  hint: string;
+  testId: string;
+  value: string;
+  error: string | undefined;
+  onChange: (value: string) => void;
+};
+
+/** A number of seconds, typed as text (the form checks it). */
+function SecondsField({ label, hint, testId, value, error, onChange }: SecondsFieldProps) {
+  return (
+    <FormField label={label} error={error} hint={hint}>
+      {(control) => (
+        <input
+          {...control}
+          type="text"
+          inputMode="decimal"
+          className="input mono"
+          data-testid={testId}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </FormField>
   );
 }
