@@ -23,6 +23,7 @@ use crate::registry::model::{ServerConfig, ServerInput};
 use crate::registry::task_log::TaskRecord;
 use crate::secrets::{SecretServiceStore, SecretStore};
 use crate::sessions::Sessions;
+use crate::sessions::health::HealthChecks;
 use crate::sessions::status::{ServerStatus, ServerView, ToolInfo};
 use crate::storage::Store;
 
@@ -54,6 +55,9 @@ pub struct HostOptions {
     /// starts without the terminal's `PATH`: [`crate::login_env::user_shell`]); `None` gives
     /// them this process's environment (the CLI, started from a shell).
     pub login_shell: Option<PathBuf>,
+    /// How live sessions are checked for health; `None` is every 30 s, answered within 10 s,
+    /// restarted after 3 missed checks in a row ([`HealthChecks::default`]).
+    pub health_checks: Option<HealthChecks>,
 }
 
 /// The engine.
@@ -105,7 +109,12 @@ impl Host {
         if let Err(e) = gate.grants().clear_gone().await {
             tracing::warn!("cannot clear the grants of processes that are gone: {e}");
         }
-        let sessions = Sessions::new(events.clone(), registry.clone(), gate.clone());
+        let sessions = Sessions::new(
+            events.clone(),
+            registry.clone(),
+            gate.clone(),
+            options.health_checks.unwrap_or_default(),
+        );
         Ok(Host {
             data_dir,
             store,
@@ -306,7 +315,9 @@ impl Host {
     pub async fn tools(&self, id_or_name: &str) -> Result<Vec<ToolInfo>> {
         let view = self.server(id_or_name).await?;
         match (&view.status, self.sessions.tools(&view.config.id)) {
-            (ServerStatus::Connected { .. }, Some(tools)) => Ok(tools),
+            (ServerStatus::Connected { .. } | ServerStatus::Degraded { .. }, Some(tools)) => {
+                Ok(tools)
+            }
             (ServerStatus::Failed { message }, _) => Err(HostError::Unsupported(format!(
                 "`{}` is not connected: {message}",
                 view.config.name

@@ -497,6 +497,12 @@ era: string; serverName: string; serverVersion: string; toolCount: number;
  *  offer prompts or resources and no tools at all.
  */
 offers: Offer[] } | 
+/**
+ *  Connected, but the last `misses` health checks (a ping, or `server/discover` in the
+ *  modern era) went unanswered; `reason` says how the last one failed. A few more and it
+ *  is restarted; an answer makes it `Connected` again.
+ */
+{ state: "degraded"; reason: string; misses: number } | 
 /**  The connection could not be made or was lost; the message says why. */
 { state: "failed"; message: string } | 
 /**

@@ -15,6 +15,8 @@ export function statusLabel(status: ServerStatus): string {
         return `Connected · ${status.toolCount} ${status.toolCount === 1 ? "tool" : "tools"}`;
       }
       return `Connected · ${status.offers.length > 0 ? status.offers.join(", ") : "no tools"}`;
+    case "degraded":
+      return `Degraded · ${status.misses} missed ${status.misses === 1 ? "check" : "checks"}`;
     case "failed":
       return "Failed";
     case "restarting":
@@ -60,6 +62,8 @@ export function statusExplanation(status: ServerStatus): string {
       return "Gatehouse is connecting to this server…";
     case "connected":
       return `Connected to ${status.serverName || "server"} ${status.serverVersion} (MCP ${status.protocolVersion}, ${eraLabel(status.era)}).`;
+    case "degraded":
+      return `The server stopped answering health checks (${status.reason}). Calls still go to it; Gatehouse starts it again if it keeps missing them.`;
     case "failed":
       return `Connection failed: ${status.message}`;
     case "restarting":

@@ -11,6 +11,7 @@
 //! stale list is still shown while it is fetched again (2026-07-28 server/utilities/caching).
 
 mod follow;
+pub mod health;
 pub mod restarts;
 mod runner;
 pub mod status;
@@ -83,6 +84,8 @@ pub struct Sessions {
     /// The gate, whose audit log records the servers' requests to the host.
     gate: Gate,
     next_generation: Arc<std::sync::atomic::AtomicU64>,
+    /// How open connections are checked.
+    health: health::HealthChecks,
     /// Held by every change to the set of running sessions that follows the registry: a sync,
     /// and an edit this host makes from writing the registry to applying it.
     serial: Arc<tokio::sync::Mutex<()>>,
@@ -110,8 +113,14 @@ fn fingerprint(config: &ServerConfig) -> String {
 }
 
 impl Sessions {
-    pub fn new(events: EventBus, registry: Registry, gate: Gate) -> Self {
+    pub fn new(
+        events: EventBus,
+        registry: Registry,
+        gate: Gate,
+        health: health::HealthChecks,
+    ) -> Self {
         Self {
+            health,
             slots: Slots::default(),
             events,
             registry,
@@ -200,6 +209,7 @@ impl Sessions {
                 events: self.events.clone(),
                 registry: self.registry.clone(),
                 gate: self.gate.clone(),
+                health: self.health,
             };
             (
                 Some(stop_tx),

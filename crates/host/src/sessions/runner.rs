@@ -8,6 +8,10 @@
 //! with backoff, and left `Crashed` after a crash loop (see [`super::restarts`]). A server that
 //! cannot be started at all (no such program, a missing secret), that does not answer the
 //! handshake, or an HTTP server that is lost, is `Failed`.
+//!
+//! An open connection is checked for health (see [`super::health`]): a server that stops
+//! answering is shown `Degraded`, and after a few missed checks in a row its connection is
+//! closed and it is started again through the same restart path, whatever its transport.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,6 +19,7 @@ use std::time::Duration;
 use gatehouse_mcp::{Listener, ListenerEvent, NotificationFilter};
 use tokio::sync::{mpsc, oneshot, watch};
 
+use super::health::{self, Check, HealthChecks};
 use super::restarts::{Next, Restarts};
 use super::status::{Offer, ServerStatus, ToolInfo};
 use super::{LiveClient, Slots, TASK_TICK, lock, task_follow};
@@ -45,6 +50,11 @@ enum Ended {
         message: String,
         last_stderr: Vec<String>,
     },
+    /// It stopped answering health checks; its connection was closed to start it again.
+    Unresponsive {
+        message: String,
+        last_stderr: Vec<String>,
+    },
     /// Something that starting it again would not mend.
     Failed(String),
 }
@@ -57,6 +67,7 @@ pub(super) struct Runner {
     pub(super) events: EventBus,
     pub(super) registry: Registry,
     pub(super) gate: Gate,
+    pub(super) health: HealthChecks,
 }
 
 /// What a connection task receives: its roots, its notice channel and its stop signal.
@@ -107,6 +118,10 @@ impl Runner {
                     return self.set(ServerStatus::Failed { message });
                 }
                 Ended::Exited {
+                    message,
+                    last_stderr,
+                }
+                | Ended::Unresponsive {
                     message,
                     last_stderr,
                 } => (message, last_stderr),
@@ -179,6 +194,10 @@ impl Runner {
                 message,
                 last_stderr: last_lines(client.diagnostics()),
             },
+            Ended::Unresponsive { message, .. } => Ended::Unresponsive {
+                message,
+                last_stderr: last_lines(client.diagnostics()),
+            },
             other => other,
         };
         self.set_live(None);
@@ -204,8 +223,43 @@ impl Runner {
         let mut tasks = task_follow::TaskFollower::default();
         let mut task_ticks = tokio::time::interval(TASK_TICK);
         task_ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let every = self.health.every;
+        let mut health_ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        health_ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut misses = 0u32;
         loop {
             tokio::select! {
+                _ = health_ticks.tick() => {
+                    let found = tokio::select! {
+                        found = health::check(client, &self.health) => found,
+                        _ = &mut *stop => return Ended::Stopped,
+                    };
+                    match found {
+                        Check::Answered => {
+                            if std::mem::take(&mut misses) > 0 {
+                                tracing::info!("{} answers its health checks again", self.id);
+                                self.set_keeping_tools(|tools| ServerStatus::connected(client, tools));
+                            }
+                        }
+                        Check::Closed(e) => {
+                            return Ended::Exited {
+                                message: format!("connection lost: {e}"),
+                                last_stderr: Vec::new(),
+                            };
+                        }
+                        Check::Missed(reason) => {
+                            misses = misses.saturating_add(1);
+                            tracing::warn!("{}: health check missed ({misses} in a row): {reason}", self.id);
+                            if misses >= self.health.misses_before_restart {
+                                return Ended::Unresponsive {
+                                    message: format!("it missed {misses} health checks in a row (last: {reason})"),
+                                    last_stderr: Vec::new(),
+                                };
+                            }
+                            self.set_keeping_tools(|_| ServerStatus::Degraded { reason: reason.clone(), misses });
+                        }
+                    }
+                }
                 _ = task_ticks.tick() => {
                     if tasks.tick(client, &self.registry, config).await {
                         self.events.publish(EngineEvent::TasksChanged { id: self.id.clone() });
@@ -303,6 +357,30 @@ impl Runner {
         {
             slot.live = live;
         }
+    }
+
+    /// Records a status made from the number of tools kept (which stay) if this task is still
+    /// the server's current one, and announces a change.
+    fn set_keeping_tools(&self, status: impl FnOnce(usize) -> ServerStatus) {
+        let status = {
+            let mut slots = lock(&self.slots);
+            let Some(slot) = slots
+                .get_mut(&self.id)
+                .filter(|s| s.generation == self.generation)
+            else {
+                return;
+            };
+            let status = status(slot.tools.len());
+            if slot.status == status {
+                return;
+            }
+            slot.status = status.clone();
+            status
+        };
+        self.events.publish(EngineEvent::ServerStatus {
+            id: self.id.clone(),
+            status,
+        });
     }
 
     /// Records a status without tools if this task is still the server's current one, and

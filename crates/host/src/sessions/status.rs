@@ -30,6 +30,10 @@ pub enum ServerStatus {
         /// offer prompts or resources and no tools at all.
         offers: Vec<Offer>,
     },
+    /// Connected, but the last `misses` health checks (a ping, or `server/discover` in the
+    /// modern era) went unanswered; `reason` says how the last one failed. A few more and it
+    /// is restarted; an answer makes it `Connected` again.
+    Degraded { reason: String, misses: u32 },
     /// The connection could not be made or was lost; the message says why.
     Failed { message: String },
     /// The server exited unexpectedly and is started again in `in_ms` milliseconds (attempt
