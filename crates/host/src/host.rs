@@ -338,6 +338,9 @@ impl Host {
                 "`{}` is restarting: {message}",
                 view.config.name
             ))),
+            (ServerStatus::Reconnecting { message, .. }, _) => Err(HostError::NotConnected(
+                format!("`{}` is reconnecting: {message}", view.config.name),
+            )),
             _ => Err(HostError::Unsupported(format!(
                 "`{}` is still connecting",
                 view.config.name

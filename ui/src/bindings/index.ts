@@ -512,6 +512,12 @@ offers: Offer[] } |
  */
 { state: "restarting"; attempt: number; inMs: number; message: string; lastStderr: string[] } | 
 /**
+ *  The HTTP server was lost (a network error, a 5xx, a connection cut, missed health
+ *  checks) and is connected to again in `in_ms` milliseconds (attempt `attempt`, the pause
+ *  doubling from 1 s to 60 s, never given up); `message` says what went wrong.
+ */
+{ state: "reconnecting"; attempt: number; inMs: number; message: string } | 
+/**
  *  The server exited `exits` times within a minute (a crash loop) and is left stopped
  *  until started again by hand; `message` says how it last ended.
  */

@@ -20,7 +20,8 @@ function running(status: ServerStatus): boolean {
     status.state === "connected" ||
     status.state === "degraded" ||
     status.state === "connecting" ||
-    status.state === "restarting"
+    status.state === "restarting" ||
+    status.state === "reconnecting"
   );
 }
 

@@ -55,6 +55,12 @@ describe("statusExplanation", () => {
     );
   });
 
+  it("says when a lost HTTP server is connected to again", () => {
+    const status = { state: "reconnecting", attempt: 2, inMs: 2000, message: "HTTP 503" } as const;
+    expect(statusLabel(status)).toBe("Reconnecting in 2 s");
+    expect(statusExplanation(status)).toBe("The server was lost (HTTP 503). Gatehouse connects again in 2 s (attempt 2).");
+  });
+
   it("names the connected server and protocol", () => {
     expect(statusExplanation(connected(3))).toBe("Connected to everything 1.0.0 (MCP 2025-06-18, legacy handshake).");
   });

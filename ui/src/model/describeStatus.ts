@@ -21,6 +21,8 @@ export function statusLabel(status: ServerStatus): string {
       return "Failed";
     case "restarting":
       return `Restarting in ${Math.max(1, Math.round(status.inMs / 1000))} s`;
+    case "reconnecting":
+      return `Reconnecting in ${Math.max(1, Math.round(status.inMs / 1000))} s`;
     case "crashed":
       return "Crashed";
     case "stopped":
@@ -68,6 +70,8 @@ export function statusExplanation(status: ServerStatus): string {
       return `Connection failed: ${status.message}`;
     case "restarting":
       return `The server ended (${status.message}). Gatehouse starts it again in ${Math.max(1, Math.round(status.inMs / 1000))} s (restart ${status.attempt}).`;
+    case "reconnecting":
+      return `The server was lost (${status.message}). Gatehouse connects again in ${Math.max(1, Math.round(status.inMs / 1000))} s (attempt ${status.attempt}).`;
     case "crashed":
       return `The server ended ${status.exits} times within a minute, so Gatehouse stopped restarting it. Last: ${status.message}`;
     case "stopped":

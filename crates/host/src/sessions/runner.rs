@@ -6,8 +6,10 @@
 //!
 //! A stdio server that exits unexpectedly (during the handshake or later) is started again
 //! with backoff, and left `Crashed` after a crash loop (see [`super::restarts`]). A server that
-//! cannot be started at all (no such program, a missing secret), that does not answer the
-//! handshake, or an HTTP server that is lost, is `Failed`.
+//! cannot be started at all (no such program, a missing secret), or that does not answer the
+//! handshake, is `Failed`. An HTTP server that is lost (its connection closed, a network error
+//! or a 5xx, when connecting or listing its tools) is `Reconnecting` and connected to again
+//! with the same backoff, without end; a 4xx or an answer it cannot use is `Failed`.
 //!
 //! An open connection is checked for health (see [`super::health`]): a server that stops
 //! answering is shown `Degraded`, and after a few missed checks in a row its connection is
@@ -104,7 +106,7 @@ impl Runner {
             &config.name,
             &config.id,
         ));
-        let restarts_on_exit = matches!(config.spec, ServerSpec::Stdio { .. });
+        let http = matches!(config.spec, ServerSpec::Http { .. });
         let mut restarts = Restarts::default();
         loop {
             let began = tokio::time::Instant::now();
@@ -114,8 +116,24 @@ impl Runner {
             {
                 Ended::Stopped => return,
                 Ended::Failed(message) => return self.set(ServerStatus::Failed { message }),
-                Ended::Exited { message, .. } if !restarts_on_exit => {
-                    return self.set(ServerStatus::Failed { message });
+                Ended::Exited { message, .. } | Ended::Unresponsive { message, .. } if http => {
+                    let (attempt, pause) =
+                        restarts.lost(tokio::time::Instant::now().duration_since(began));
+                    tracing::info!(
+                        "{} was lost ({message}); connecting again in {pause:?}",
+                        config.name
+                    );
+                    self.set(ServerStatus::Reconnecting {
+                        attempt,
+                        in_ms: u64::try_from(pause.as_millis()).unwrap_or(u64::MAX),
+                        message,
+                    });
+                    tokio::select! {
+                        () = tokio::time::sleep(pause) => {}
+                        _ = &mut stop => return,
+                    }
+                    self.set(ServerStatus::Connecting);
+                    continue;
                 }
                 Ended::Exited {
                     message,
@@ -176,6 +194,14 @@ impl Runner {
             Ok(client) => Arc::new(client),
             // The server exited during the handshake; its last stderr line is in the message.
             Err(HostError::Connection(e @ McpError::Closed { .. })) => {
+                return Ended::Exited {
+                    message: e.to_string(),
+                    last_stderr: Vec::new(),
+                };
+            }
+            // An HTTP server down, unreachable or failing for now (2025-11-25
+            // basic/transports, Streamable HTTP): worth another try.
+            Err(HostError::Connection(e)) if lost_for_now(&e) => {
                 return Ended::Exited {
                     message: e.to_string(),
                     last_stderr: Vec::new(),
@@ -340,10 +366,12 @@ impl Runner {
                 self.set_tools(status, tools, fresh_until);
                 Ok(())
             }
-            Err(e @ McpError::Closed { .. }) => Err(Ended::Exited {
-                message: format!("listing tools failed: {e}"),
-                last_stderr: Vec::new(),
-            }),
+            Err(e) if matches!(e, McpError::Closed { .. }) || lost_for_now(&e) => {
+                Err(Ended::Exited {
+                    message: format!("listing tools failed: {e}"),
+                    last_stderr: Vec::new(),
+                })
+            }
             Err(e) => Err(Ended::Failed(format!("listing tools failed: {e}"))),
         }
     }
@@ -417,6 +445,21 @@ impl Runner {
             id: self.id.clone(),
             status,
         });
+    }
+}
+
+/// Whether a failure to reach an HTTP server may pass: a network error, a response stream cut
+/// short, or a 5xx status. A 4xx (the request itself is refused) will not.
+fn lost_for_now(e: &McpError) -> bool {
+    use gatehouse_mcp::transport::TransportFailure;
+    match e {
+        McpError::RequestFailed { failure, .. } => match &**failure {
+            TransportFailure::Unreachable { .. } | TransportFailure::StreamBroken { .. } => true,
+            TransportFailure::Status { status, .. } | TransportFailure::Refused { status, .. } => {
+                *status >= 500
+            }
+        },
+        _ => false,
     }
 }
 
