@@ -10,7 +10,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use gatehouse_host::{
-    EngineEvent, HealthChecks, Host, HostOptions, ServerInput, ServerSpec, ServerStatus,
+    EngineEvent, HealthChecks, Host, HostOptions, ServerInput, ServerSpec, ServerStatus, Source,
+    ToolCall,
 };
 
 const CHECKS: HealthChecks = HealthChecks {
@@ -191,5 +192,53 @@ async fn a_server_that_answers_its_checks_stays_connected() {
     ));
     assert_eq!(starts(&file).len(), 1);
     assert_eq!(host.tools("s").await.expect("tools").len(), 1);
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn checks_missed_during_a_long_call_on_a_one_at_a_time_server_do_not_restart_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("starts");
+    let host = open_host(dir.path()).await;
+    let mut events = host.subscribe();
+    // Its calls take 2 s, and it reads nothing meanwhile: ten checks go unanswered.
+    host.add_server(server("slow-call", &file, 2))
+        .await
+        .expect("add");
+    statuses_until(&mut events, Duration::from_secs(20), |seen| {
+        seen.iter()
+            .any(|s| matches!(s, ServerStatus::Connected { .. }))
+    })
+    .await;
+    let outcome = host
+        .call_tool(
+            "s",
+            ToolCall {
+                tool: "work".to_owned(),
+                arguments: Some(serde_json::json!({})),
+                source: Source::User,
+            },
+            Default::default(),
+            std::future::pending(),
+        )
+        .await;
+    assert!(
+        matches!(outcome, Ok(gatehouse_host::CallOutcome::Done(_))),
+        "the call completes: {outcome:?}"
+    );
+    let mut later = Vec::new();
+    while let Ok(event) = events.try_recv() {
+        if let EngineEvent::ServerStatus { status, .. } = event {
+            later.push(status);
+        }
+    }
+    assert!(
+        !later.iter().any(|s| matches!(
+            s,
+            ServerStatus::Degraded { .. } | ServerStatus::Restarting { .. }
+        )),
+        "a busy server is neither degraded nor restarted: {later:?}"
+    );
+    assert_eq!(starts(&file).len(), 1, "started once");
     host.shutdown().await;
 }

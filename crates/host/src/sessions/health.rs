@@ -5,7 +5,9 @@
 //! changelog, item 5). A check not answered within [`HealthChecks::answer_within`] (or a
 //! transport failure) shows the server `Degraded`; after [`HealthChecks::misses_before_restart`]
 //! missed checks in a row the connection is closed and the server started again through the
-//! restart path (backoff, crash loop). An error answer is an answer: the server is alive.
+//! restart path (backoff, crash loop). An error answer is an answer: the server is alive. A
+//! check missed while other requests were in flight is not counted: a server that handles one
+//! request at a time answers it only after them, and they have timeouts of their own.
 
 use std::time::Duration;
 
