@@ -256,7 +256,7 @@ impl Runner {
         loop {
             tokio::select! {
                 _ = health_ticks.tick() => {
-                    let in_flight = client.peer().pending_count();
+                    let in_flight = client.peer().calls_in_flight();
                     let found = tokio::select! {
                         found = health::check(client, &self.health) => found,
                         _ = &mut *stop => return Ended::Stopped,
