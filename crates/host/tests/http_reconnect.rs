@@ -135,7 +135,8 @@ async fn fails_then_recovers(fault: &str) {
     })
     .await;
     eprintln!(
-        "{fault}: reconnecting (attempt 2) {lost_after:?} after the fault began; connected {:?} after it ended",
+        "{fault}: reconnecting (attempt 2) {lost_after:?} after the fault began; \
+         connected {:?} after it ended",
         recovering.elapsed()
     );
     assert!(

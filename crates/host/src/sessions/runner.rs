@@ -13,7 +13,7 @@
 //!
 //! An open connection is checked for health (see [`super::health`]): a server that stops
 //! answering is shown `Degraded`, and after a few missed checks in a row its connection is
-//! closed and it is started again through the same restart path, whatever its transport.
+//! closed and it is restarted (stdio) or connected to again (HTTP) on the same backoff.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -265,7 +265,9 @@ impl Runner {
                         Check::Answered => {
                             if std::mem::take(&mut misses) > 0 {
                                 tracing::info!("{} answers its health checks again", self.id);
-                                self.set_keeping_tools(|tools| ServerStatus::connected(client, tools));
+                                self.set_keeping_tools(|tools| {
+                                    ServerStatus::connected(client, tools)
+                                });
                             }
                         }
                         Check::Closed(e) => {
@@ -278,18 +280,30 @@ impl Runner {
                         // after the calls before it, which have timeouts of their own: a miss
                         // then says nothing about its health.
                         Check::Missed(reason) if in_flight > 0 => {
-                            tracing::debug!("{}: health check missed with {in_flight} requests in flight; not counted: {reason}", self.id);
+                            tracing::debug!(
+                                "{}: health check missed with {in_flight} requests in flight; \
+                                 not counted: {reason}",
+                                self.id
+                            );
                         }
                         Check::Missed(reason) => {
                             misses = misses.saturating_add(1);
-                            tracing::warn!("{}: health check missed ({misses} in a row): {reason}", self.id);
+                            tracing::warn!(
+                                "{}: health check missed ({misses} in a row): {reason}",
+                                self.id
+                            );
                             if misses >= self.health.misses_before_restart {
                                 return Ended::Unresponsive {
-                                    message: format!("it missed {misses} health checks in a row (last: {reason})"),
+                                    message: format!(
+                                        "it missed {misses} health checks in a row (last: {reason})"
+                                    ),
                                     last_stderr: Vec::new(),
                                 };
                             }
-                            self.set_keeping_tools(|_| ServerStatus::Degraded { reason: reason.clone(), misses });
+                            self.set_keeping_tools(|_| ServerStatus::Degraded {
+                                reason: reason.clone(),
+                                misses,
+                            });
                         }
                     }
                 }
