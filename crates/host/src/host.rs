@@ -23,6 +23,7 @@ use crate::registry::model::{ServerConfig, ServerInput};
 use crate::registry::task_log::TaskRecord;
 use crate::secrets::{SecretServiceStore, SecretStore};
 use crate::sessions::Sessions;
+use crate::sessions::health::HealthChecks;
 use crate::sessions::status::{ServerStatus, ServerView, ToolInfo};
 use crate::storage::Store;
 
@@ -54,6 +55,9 @@ pub struct HostOptions {
     /// starts without the terminal's `PATH`: [`crate::login_env::user_shell`]); `None` gives
     /// them this process's environment (the CLI, started from a shell).
     pub login_shell: Option<PathBuf>,
+    /// How live sessions are checked for health; `None` is every 30 s, answered within 10 s,
+    /// restarted after 3 missed checks in a row ([`HealthChecks::default`]).
+    pub health_checks: Option<HealthChecks>,
 }
 
 /// The engine.
@@ -68,6 +72,8 @@ pub struct Host {
     gate: Gate,
     live: bool,
     swept: SweepReport,
+    /// In live mode, once started: the watcher that follows changes other processes make.
+    follower: std::sync::Mutex<Option<crate::sessions::StoreFollower>>,
 }
 
 impl Host {
@@ -103,7 +109,12 @@ impl Host {
         if let Err(e) = gate.grants().clear_gone().await {
             tracing::warn!("cannot clear the grants of processes that are gone: {e}");
         }
-        let sessions = Sessions::new(events.clone(), registry.clone(), gate.clone());
+        let sessions = Sessions::new(
+            events.clone(),
+            registry.clone(),
+            gate.clone(),
+            options.health_checks.unwrap_or_default(),
+        );
         Ok(Host {
             data_dir,
             store,
@@ -114,6 +125,7 @@ impl Host {
             gate,
             live: options.live_sessions,
             swept,
+            follower: std::sync::Mutex::default(),
         })
     }
 
@@ -188,20 +200,38 @@ impl Host {
         self.events.subscribe()
     }
 
-    /// In live mode, connects every enabled server.
+    /// In live mode, connects every enabled server, and from then on follows the changes
+    /// other processes (the CLI) make to the servers: an edited server is restarted, a
+    /// disabled or removed one stopped, within about half a second (see
+    /// [`crate::sessions::FOLLOW_POLL`]).
     pub async fn start(&self) -> Result<()> {
         if self.live {
-            self.sessions.sync(&self.registry.list().await?).await;
+            self.sessions.follow_registry().await?;
+            let mut follower = self
+                .follower
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if follower.is_none() {
+                *follower = Some(self.sessions.follow_store());
+            }
         }
         Ok(())
     }
 
-    /// Every server with its status. In live mode this also picks up changes made elsewhere.
+    /// In live mode, brings the live sessions in line with the registry now, as the watcher
+    /// started by [`Host::start`] does when another process changes a server: starts new or
+    /// edited enabled servers, stops disabled and removed ones. Overlapping calls run one after
+    /// the other, so a change is applied once.
+    pub async fn follow_changes(&self) -> Result<()> {
+        if self.live {
+            self.sessions.follow_registry().await?;
+        }
+        Ok(())
+    }
+
+    /// Every server with its status. It starts and stops nothing.
     pub async fn list_servers(&self) -> Result<Vec<ServerView>> {
         let configs = self.registry.list().await?;
-        if self.live {
-            self.sessions.sync(&configs).await;
-        }
         Ok(configs.into_iter().map(|c| self.view(c)).collect())
     }
 
@@ -209,12 +239,17 @@ impl Host {
         Ok(self.view(self.registry.get(id_or_name).await?))
     }
 
+    // An edit holds the sessions' serial guard from writing the registry to applying the
+    // change, so the watcher of the store's changes cannot apply it a second time in between.
+
     pub async fn add_server(&self, input: ServerInput) -> Result<ServerView> {
+        let serial = self.sessions.serial().await;
         let config = self.registry.add(input).await?;
-        self.apply(config).await
+        self.apply(&serial, config).await
     }
 
     pub async fn update_server(&self, id_or_name: &str, input: ServerInput) -> Result<ServerView> {
+        let serial = self.sessions.serial().await;
         let before = self.registry.get(id_or_name).await?;
         let new_secret = secret_values_given(&input);
         let config = self.registry.update(id_or_name, input).await?;
@@ -225,19 +260,21 @@ impl Host {
             self.sessions.update_roots(&config);
             return Ok(self.view(config));
         }
-        self.apply(config).await
+        self.apply(&serial, config).await
     }
 
     pub async fn remove_server(&self, id_or_name: &str) -> Result<ServerConfig> {
+        let serial = self.sessions.serial().await;
         let removed = self.registry.remove(id_or_name).await?;
-        self.sessions.remove(&removed.id).await;
+        self.sessions.remove_held(&serial, &removed.id).await;
         self.registry.logs().remove(&removed.id);
         Ok(removed)
     }
 
     pub async fn set_enabled(&self, id_or_name: &str, enabled: bool) -> Result<ServerView> {
+        let serial = self.sessions.serial().await;
         let config = self.registry.set_enabled(id_or_name, enabled).await?;
-        self.apply(config).await
+        self.apply(&serial, config).await
     }
 
     /// Starts a live session's server that was stopped, crashed or failed (or restarts a
@@ -263,6 +300,7 @@ impl Host {
 
     /// Drops the server's connection and connects again.
     pub async fn reconnect(&self, id_or_name: &str) -> Result<ServerView> {
+        let serial = self.sessions.serial().await;
         let config = self.registry.get(id_or_name).await?;
         if !config.enabled {
             return Err(HostError::Validation(format!(
@@ -270,14 +308,16 @@ impl Host {
                 config.name
             )));
         }
-        self.apply(config).await
+        self.apply(&serial, config).await
     }
 
     /// The tools of a connected server, from its live session.
     pub async fn tools(&self, id_or_name: &str) -> Result<Vec<ToolInfo>> {
         let view = self.server(id_or_name).await?;
         match (&view.status, self.sessions.tools(&view.config.id)) {
-            (ServerStatus::Connected { .. }, Some(tools)) => Ok(tools),
+            (ServerStatus::Connected { .. } | ServerStatus::Degraded { .. }, Some(tools)) => {
+                Ok(tools)
+            }
             (ServerStatus::Failed { message }, _) => Err(HostError::Unsupported(format!(
                 "`{}` is not connected: {message}",
                 view.config.name
@@ -298,6 +338,9 @@ impl Host {
                 "`{}` is restarting: {message}",
                 view.config.name
             ))),
+            (ServerStatus::Reconnecting { message, .. }, _) => Err(HostError::NotConnected(
+                format!("`{}` is reconnecting: {message}", view.config.name),
+            )),
             _ => Err(HostError::Unsupported(format!(
                 "`{}` is still connecting",
                 view.config.name
@@ -357,6 +400,14 @@ impl Host {
 
     /// Stops every server and closes the database.
     pub async fn shutdown(&self) {
+        let follower = self
+            .follower
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        if let Some(follower) = follower {
+            follower.stop().await;
+        }
         self.sessions.shutdown().await;
         self.registry.launcher().flush().await;
         if let Err(e) = self.gate.grants().end_session().await {
@@ -365,9 +416,13 @@ impl Host {
         self.store.close().await;
     }
 
-    async fn apply(&self, config: ServerConfig) -> Result<ServerView> {
+    async fn apply(
+        &self,
+        serial: &crate::sessions::Serial<'_>,
+        config: ServerConfig,
+    ) -> Result<ServerView> {
         if self.live {
-            self.sessions.restart(&config).await;
+            self.sessions.restart_held(serial, &config).await;
         }
         Ok(self.view(config))
     }

@@ -38,4 +38,5 @@ pub use registry::model::{
     EnvVar, HttpHeader, ServerConfig, ServerInput, ServerSpec, ServerTransport, StopGrace,
 };
 pub use registry::task_log::TaskRecord;
+pub use sessions::health::HealthChecks;
 pub use sessions::status::{Offer, ServerStatus, ServerView, ToolInfo};

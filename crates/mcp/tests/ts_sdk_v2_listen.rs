@@ -77,6 +77,9 @@ async fn exercise(client: Client, notes: &Answers, new_tool: &str) {
     assert_eq!(asked.resource_subscriptions, ["memo://note"]);
     let mut subscription = client.listen(&wanted).await.expect("subscriptions/listen");
     assert_eq!(subscription.acknowledged(), &asked);
+    // The open subscription waits for its answer, but is no call in flight.
+    assert_eq!(client.peer().pending_count(), 1);
+    assert_eq!(client.peer().calls_in_flight(), 0);
 
     // The list is served from the cache while fresh ...
     let before = tool_names(&client).await;

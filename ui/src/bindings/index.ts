@@ -497,6 +497,12 @@ era: string; serverName: string; serverVersion: string; toolCount: number;
  *  offer prompts or resources and no tools at all.
  */
 offers: Offer[] } | 
+/**
+ *  Connected, but the last `misses` health checks (a ping, or `server/discover` in the
+ *  modern era) went unanswered; `reason` says how the last one failed. A few more and it
+ *  is restarted; an answer makes it `Connected` again.
+ */
+{ state: "degraded"; reason: string; misses: number } | 
 /**  The connection could not be made or was lost; the message says why. */
 { state: "failed"; message: string } | 
 /**
@@ -505,6 +511,12 @@ offers: Offer[] } |
  *  `last_stderr` holds its last stderr lines, oldest first.
  */
 { state: "restarting"; attempt: number; inMs: number; message: string; lastStderr: string[] } | 
+/**
+ *  The HTTP server was lost (a network error, a 5xx, a connection cut, missed health
+ *  checks) and is connected to again in `in_ms` milliseconds (attempt `attempt`, the pause
+ *  doubling from 1 s to 60 s, never given up); `message` says what went wrong.
+ */
+{ state: "reconnecting"; attempt: number; inMs: number; message: string } | 
 /**
  *  The server exited `exits` times within a minute (a crash loop) and is left stopped
  *  until started again by hand; `message` says how it last ended.

@@ -16,7 +16,13 @@ type ConnectionPanelProps = {
 
 /** Whether the engine runs (or is about to run) the server, so that it can be stopped. */
 function running(status: ServerStatus): boolean {
-  return status.state === "connected" || status.state === "connecting" || status.state === "restarting";
+  return (
+    status.state === "connected" ||
+    status.state === "degraded" ||
+    status.state === "connecting" ||
+    status.state === "restarting" ||
+    status.state === "reconnecting"
+  );
 }
 
 export function ConnectionPanel({ status, busy, onReconnect, onStop, onStart, onEnable }: ConnectionPanelProps) {

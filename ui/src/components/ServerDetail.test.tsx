@@ -1,5 +1,5 @@
 // Tests for the detail view: tool list rendering, what a server without tools offers,
-// not-connected explanations, reconnect, live refresh,
+// not-connected explanations, reconnect, live refresh, degraded and reconnecting servers,
 // the task log for every connection state,
 // and a configuration summary that never renders env/header values, least of all secret ones,
 // and lists roots as paths.
@@ -148,6 +148,25 @@ describe("ServerDetail", () => {
     });
     expect(screen.getByTestId("server-status")).toHaveTextContent("Restarting in 2 s");
     expect(screen.getByTestId("connection-stderr")).toHaveTextContent("giving up half-way");
+    await userEvent.click(screen.getByTestId("stop-button"));
+    expect(handlers.onStop).toHaveBeenCalledTimes(1);
+  });
+
+  it("keeps listing the tools of a degraded server, says why it is degraded, and offers Stop", async () => {
+    fake.listTools.mockResolvedValue([makeTool("echo")]);
+    const { handlers } = renderDetail({ state: "degraded", reason: "no answer to ping within 10s", misses: 2 });
+    expect(screen.getByTestId("server-status")).toHaveTextContent("Degraded · 2 missed checks");
+    expect(screen.getByTestId("connection-explanation")).toHaveTextContent("no answer to ping within 10s");
+    const items = await screen.findAllByTestId("tool-item");
+    expect(items.map((i) => i.dataset.toolName)).toEqual(["echo"]);
+    await userEvent.click(screen.getByTestId("stop-button"));
+    expect(handlers.onStop).toHaveBeenCalledTimes(1);
+  });
+
+  it("counts down to a reconnection of a lost HTTP server and offers Stop meanwhile", async () => {
+    const { handlers } = renderDetail({ state: "reconnecting", attempt: 3, inMs: 4000, message: "HTTP 503" });
+    expect(screen.getByTestId("server-status")).toHaveTextContent("Reconnecting in 4 s");
+    expect(screen.getByTestId("connection-explanation")).toHaveTextContent("was lost (HTTP 503)");
     await userEvent.click(screen.getByTestId("stop-button"));
     expect(handlers.onStop).toHaveBeenCalledTimes(1);
   });

@@ -36,8 +36,9 @@ const TABS: [Tab, string][] = [
 export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnable, onEdit, onClose }: ServerDetailProps) {
   const { config, status } = view;
   const connected = status.state === "connected";
-  // A server that did not declare tools is never asked for them.
-  const offersTools = connected && status.offers.includes("tools");
+  // A server that did not declare tools is never asked for them. A degraded server keeps the
+  // tools it listed while connected (the engine still holds them).
+  const offersTools = (connected && status.offers.includes("tools")) || status.state === "degraded";
   const tools = useTools(config.id, offersTools);
   // The task log is kept whatever the connection state, so tasks are shown for every server.
   const tasks = useTasks(config.id);

@@ -5,7 +5,12 @@ import { statusLabel } from "../model/describeStatus";
 
 export function StatusBadge({ status }: { status: ServerStatus }) {
   const label = statusLabel(status);
-  const title = status.state === "failed" ? `Failed: ${status.message}` : label;
+  const title =
+    status.state === "failed"
+      ? `Failed: ${status.message}`
+      : status.state === "degraded"
+        ? `Degraded: ${status.reason}`
+        : label;
   return (
     <span className={`badge badge-${status.state}`} data-testid="server-status" title={title}>
       <span className="badge-dot" aria-hidden="true" />

@@ -9,6 +9,12 @@ describe("statusLabel", () => {
     expect(statusLabel({ state: "disabled" })).toBe("Disabled");
     expect(statusLabel({ state: "connecting" })).toBe("Connecting…");
     expect(statusLabel({ state: "failed", message: "boom" })).toBe("Failed");
+    expect(statusLabel({ state: "degraded", reason: "no answer to ping within 10s", misses: 1 })).toBe(
+      "Degraded · 1 missed check",
+    );
+    expect(statusLabel({ state: "degraded", reason: "no answer to ping within 10s", misses: 2 })).toBe(
+      "Degraded · 2 missed checks",
+    );
   });
 
   it("counts tools with correct pluralisation", () => {
@@ -41,6 +47,18 @@ describe("statusExplanation", () => {
     expect(statusExplanation({ state: "failed", message: "spawn npx ENOENT" })).toBe(
       "Connection failed: spawn npx ENOENT",
     );
+  });
+
+  it("says why a degraded server is degraded and what follows", () => {
+    expect(statusExplanation({ state: "degraded", reason: "no answer to ping within 10s", misses: 1 })).toBe(
+      "The server stopped answering health checks (no answer to ping within 10s). Calls still go to it; Gatehouse starts it again if it keeps missing them.",
+    );
+  });
+
+  it("says when a lost HTTP server is connected to again", () => {
+    const status = { state: "reconnecting", attempt: 2, inMs: 2000, message: "HTTP 503" } as const;
+    expect(statusLabel(status)).toBe("Reconnecting in 2 s");
+    expect(statusExplanation(status)).toBe("The server was lost (HTTP 503). Gatehouse connects again in 2 s (attempt 2).");
   });
 
   it("names the connected server and protocol", () => {

@@ -15,10 +15,14 @@ export function statusLabel(status: ServerStatus): string {
         return `Connected · ${status.toolCount} ${status.toolCount === 1 ? "tool" : "tools"}`;
       }
       return `Connected · ${status.offers.length > 0 ? status.offers.join(", ") : "no tools"}`;
+    case "degraded":
+      return `Degraded · ${status.misses} missed ${status.misses === 1 ? "check" : "checks"}`;
     case "failed":
       return "Failed";
     case "restarting":
       return `Restarting in ${Math.max(1, Math.round(status.inMs / 1000))} s`;
+    case "reconnecting":
+      return `Reconnecting in ${Math.max(1, Math.round(status.inMs / 1000))} s`;
     case "crashed":
       return "Crashed";
     case "stopped":
@@ -60,10 +64,14 @@ export function statusExplanation(status: ServerStatus): string {
       return "Gatehouse is connecting to this server…";
     case "connected":
       return `Connected to ${status.serverName || "server"} ${status.serverVersion} (MCP ${status.protocolVersion}, ${eraLabel(status.era)}).`;
+    case "degraded":
+      return `The server stopped answering health checks (${status.reason}). Calls still go to it; Gatehouse starts it again if it keeps missing them.`;
     case "failed":
       return `Connection failed: ${status.message}`;
     case "restarting":
       return `The server ended (${status.message}). Gatehouse starts it again in ${Math.max(1, Math.round(status.inMs / 1000))} s (restart ${status.attempt}).`;
+    case "reconnecting":
+      return `The server was lost (${status.message}). Gatehouse connects again in ${Math.max(1, Math.round(status.inMs / 1000))} s (attempt ${status.attempt}).`;
     case "crashed":
       return `The server ended ${status.exits} times within a minute, so Gatehouse stopped restarting it. Last: ${status.message}`;
     case "stopped":

@@ -1,12 +1,17 @@
 //! Live sessions: one connection task per enabled server, its status and its tool list. The
-//! live state follows the registry through [`Sessions::sync`], so changes made by another
-//! process (the CLI) are picked up the next time the app lists servers.
+//! live state follows the registry through [`Sessions::sync`], which is serialised (one at a
+//! time, and never in the middle of a change this host makes): two overlapping syncs cannot
+//! restart a server twice. Changes made by another process (the CLI) are picked up by
+//! [`follow::StoreFollower`], which watches the store's change counter; listing servers has
+//! no side effects.
 //!
 //! The tool list follows the server: a legacy server pushes `notifications/tools/list_changed`;
 //! with a modern one the session keeps a `subscriptions/listen` stream open (reopened with
 //! backoff, the list fetched again after each reopening) and honours the list's `ttlMs`: a
 //! stale list is still shown while it is fetched again (2026-07-28 server/utilities/caching).
 
+mod follow;
+pub mod health;
 pub mod restarts;
 mod runner;
 pub mod status;
@@ -24,6 +29,8 @@ use crate::gate::Gate;
 use crate::registry::Registry;
 use crate::registry::model::ServerConfig;
 use crate::server_requests::{ServerNotice, SharedRoots};
+pub use follow::POLL as FOLLOW_POLL;
+pub(crate) use follow::StoreFollower;
 use runner::{Channels, Runner};
 use status::{ServerStatus, ToolInfo};
 use tokio::sync::mpsc;
@@ -77,7 +84,16 @@ pub struct Sessions {
     /// The gate, whose audit log records the servers' requests to the host.
     gate: Gate,
     next_generation: Arc<std::sync::atomic::AtomicU64>,
+    /// How open connections are checked.
+    health: health::HealthChecks,
+    /// Held by every change to the set of running sessions that follows the registry: a sync,
+    /// and an edit this host makes from writing the registry to applying it.
+    serial: Arc<tokio::sync::Mutex<()>>,
 }
+
+/// Proof that the holder runs alone among the changes that follow the registry (see
+/// [`Sessions::serial`]).
+pub(crate) struct Serial<'a>(#[allow(dead_code)] tokio::sync::MutexGuard<'a, ()>);
 
 impl std::fmt::Debug for Sessions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -97,19 +113,53 @@ fn fingerprint(config: &ServerConfig) -> String {
 }
 
 impl Sessions {
-    pub fn new(events: EventBus, registry: Registry, gate: Gate) -> Self {
+    pub fn new(
+        events: EventBus,
+        registry: Registry,
+        gate: Gate,
+        health: health::HealthChecks,
+    ) -> Self {
         Self {
+            health,
             slots: Slots::default(),
             events,
             registry,
             gate,
             next_generation: Arc::default(),
+            serial: Arc::default(),
         }
     }
 
+    /// Waits until no other sync or edit runs, and keeps them waiting until the returned
+    /// guard is dropped.
+    pub(crate) async fn serial(&self) -> Serial<'_> {
+        Serial(self.serial.lock().await)
+    }
+
     /// Makes the live state match `configs`: starts new or changed enabled servers, stops
-    /// disabled and removed ones.
+    /// disabled and removed ones. One sync runs at a time.
     pub async fn sync(&self, configs: &[ServerConfig]) {
+        let serial = self.serial().await;
+        self.sync_held(&serial, configs).await;
+    }
+
+    /// Makes the live state match the registry as it is now (read once no other sync or edit
+    /// runs, so never older than what a running session was started from).
+    pub async fn follow_registry(&self) -> crate::error::Result<()> {
+        let serial = self.serial().await;
+        let configs = self.registry.list().await?;
+        self.sync_held(&serial, &configs).await;
+        Ok(())
+    }
+
+    /// Starts a watcher that calls [`Sessions::follow_registry`] whenever the store's change
+    /// counter moves; it stops when the returned value is stopped or dropped.
+    pub(crate) fn follow_store(&self) -> follow::StoreFollower {
+        follow::StoreFollower::start(self.clone())
+    }
+
+    /// [`Sessions::sync`], for a caller that holds the serial guard.
+    pub(crate) async fn sync_held(&self, serial: &Serial<'_>, configs: &[ServerConfig]) {
         let gone: Vec<String> = {
             let slots = lock(&self.slots);
             slots
@@ -119,20 +169,26 @@ impl Sessions {
                 .collect()
         };
         for id in gone {
-            self.remove(&id).await;
+            self.remove_held(serial, &id).await;
         }
         for config in configs {
             let current = lock(&self.slots)
                 .get(&config.id)
                 .map(|s| s.fingerprint.clone());
             if current.as_deref() != Some(fingerprint(config).as_str()) {
-                self.restart(config).await;
+                self.restart_held(serial, config).await;
             }
         }
     }
 
     /// Stops any running connection for this server and starts it again if enabled.
     pub async fn restart(&self, config: &ServerConfig) {
+        let serial = self.serial().await;
+        self.restart_held(&serial, config).await;
+    }
+
+    /// [`Sessions::restart`], for a caller that holds the serial guard.
+    pub(crate) async fn restart_held(&self, _serial: &Serial<'_>, config: &ServerConfig) {
         self.stop_task(&config.id).await;
         let generation = self
             .next_generation
@@ -153,6 +209,7 @@ impl Sessions {
                 events: self.events.clone(),
                 registry: self.registry.clone(),
                 gate: self.gate.clone(),
+                health: self.health,
             };
             (
                 Some(stop_tx),
@@ -213,6 +270,12 @@ impl Sessions {
 
     /// Stops a server's connection and forgets it.
     pub async fn remove(&self, id: &str) {
+        let serial = self.serial().await;
+        self.remove_held(&serial, id).await;
+    }
+
+    /// [`Sessions::remove`], for a caller that holds the serial guard.
+    pub(crate) async fn remove_held(&self, _serial: &Serial<'_>, id: &str) {
         self.stop_task(id).await;
         lock(&self.slots).remove(id);
     }

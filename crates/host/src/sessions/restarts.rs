@@ -1,7 +1,9 @@
 //! When a live session's server is started again after it exited unexpectedly: after a pause
 //! that doubles from [`FIRST_PAUSE`] to [`MAX_PAUSE`], back to the first pause once a run lasted
 //! [`STABLE`]; and not at all once it exited [`LOOP_EXITS`] times within [`LOOP_WINDOW`] (a
-//! crash loop, shown as `Crashed` with its last stderr lines).
+//! crash loop, shown as `Crashed` with its last stderr lines). An HTTP server that is lost
+//! is connected to again on the same pauses, and never given up on ([`Restarts::lost`]): it
+//! is a network or a server that comes back, not a program that crashes.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -55,13 +57,24 @@ impl Restarts {
                 exits: u32::try_from(self.exits.len()).unwrap_or(u32::MAX),
             };
         }
+        let (attempt, pause) = self.next_pause();
+        Next::Restart { attempt, pause }
+    }
+
+    /// Records the loss of a connection that lasted `lived` and says which reconnection this
+    /// is and after what pause.
+    pub(super) fn lost(&mut self, lived: Duration) -> (u32, Duration) {
+        if lived >= STABLE {
+            self.attempt = 0;
+        }
+        self.next_pause()
+    }
+
+    fn next_pause(&mut self) -> (u32, Duration) {
         self.attempt = self.attempt.saturating_add(1);
         let doublings = (self.attempt - 1).min(16);
         let pause = FIRST_PAUSE.saturating_mul(1 << doublings).min(MAX_PAUSE);
-        Next::Restart {
-            attempt: self.attempt,
-            pause,
-        }
+        (self.attempt, pause)
     }
 }
 
@@ -109,6 +122,16 @@ mod tests {
             .collect();
         assert!(matches!(nexts[3], Next::Restart { attempt: 4, .. }));
         assert_eq!(nexts[4], Next::GiveUp { exits: 5 });
+    }
+
+    #[test]
+    fn a_lost_connection_is_never_given_up_on() {
+        let mut restarts = Restarts::default();
+        let pauses: Vec<u64> = (0..9)
+            .map(|_| restarts.lost(Duration::ZERO).1.as_secs())
+            .collect();
+        assert_eq!(pauses, [1, 2, 4, 8, 16, 32, 60, 60, 60]);
+        assert_eq!(restarts.lost(secs(61)), (1, secs(1)));
     }
 
     #[test]

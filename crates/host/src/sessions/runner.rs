@@ -6,8 +6,14 @@
 //!
 //! A stdio server that exits unexpectedly (during the handshake or later) is started again
 //! with backoff, and left `Crashed` after a crash loop (see [`super::restarts`]). A server that
-//! cannot be started at all (no such program, a missing secret), that does not answer the
-//! handshake, or an HTTP server that is lost, is `Failed`.
+//! cannot be started at all (no such program, a missing secret), or that does not answer the
+//! handshake, is `Failed`. An HTTP server that is lost (its connection closed, a network error
+//! or a 5xx, when connecting or listing its tools) is `Reconnecting` and connected to again
+//! with the same backoff, without end; a 4xx or an answer it cannot use is `Failed`.
+//!
+//! An open connection is checked for health (see [`super::health`]): a server that stops
+//! answering is shown `Degraded`, and after a few missed checks in a row its connection is
+//! closed and it is restarted (stdio) or connected to again (HTTP) on the same backoff.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,6 +21,7 @@ use std::time::Duration;
 use gatehouse_mcp::{Listener, ListenerEvent, NotificationFilter};
 use tokio::sync::{mpsc, oneshot, watch};
 
+use super::health::{self, Check, HealthChecks};
 use super::restarts::{Next, Restarts};
 use super::status::{Offer, ServerStatus, ToolInfo};
 use super::{LiveClient, Slots, TASK_TICK, lock, task_follow};
@@ -45,6 +52,11 @@ enum Ended {
         message: String,
         last_stderr: Vec<String>,
     },
+    /// It stopped answering health checks; its connection was closed to start it again.
+    Unresponsive {
+        message: String,
+        last_stderr: Vec<String>,
+    },
     /// Something that starting it again would not mend.
     Failed(String),
 }
@@ -57,6 +69,7 @@ pub(super) struct Runner {
     pub(super) events: EventBus,
     pub(super) registry: Registry,
     pub(super) gate: Gate,
+    pub(super) health: HealthChecks,
 }
 
 /// What a connection task receives: its roots, its notice channel and its stop signal.
@@ -93,7 +106,7 @@ impl Runner {
             &config.name,
             &config.id,
         ));
-        let restarts_on_exit = matches!(config.spec, ServerSpec::Stdio { .. });
+        let http = matches!(config.spec, ServerSpec::Http { .. });
         let mut restarts = Restarts::default();
         loop {
             let began = tokio::time::Instant::now();
@@ -103,10 +116,30 @@ impl Runner {
             {
                 Ended::Stopped => return,
                 Ended::Failed(message) => return self.set(ServerStatus::Failed { message }),
-                Ended::Exited { message, .. } if !restarts_on_exit => {
-                    return self.set(ServerStatus::Failed { message });
+                Ended::Exited { message, .. } | Ended::Unresponsive { message, .. } if http => {
+                    let (attempt, pause) =
+                        restarts.lost(tokio::time::Instant::now().duration_since(began));
+                    tracing::info!(
+                        "{} was lost ({message}); connecting again in {pause:?}",
+                        config.name
+                    );
+                    self.set(ServerStatus::Reconnecting {
+                        attempt,
+                        in_ms: u64::try_from(pause.as_millis()).unwrap_or(u64::MAX),
+                        message,
+                    });
+                    tokio::select! {
+                        () = tokio::time::sleep(pause) => {}
+                        _ = &mut stop => return,
+                    }
+                    self.set(ServerStatus::Connecting);
+                    continue;
                 }
                 Ended::Exited {
+                    message,
+                    last_stderr,
+                }
+                | Ended::Unresponsive {
                     message,
                     last_stderr,
                 } => (message, last_stderr),
@@ -166,6 +199,14 @@ impl Runner {
                     last_stderr: Vec::new(),
                 };
             }
+            // An HTTP server down, unreachable or failing for now (2025-11-25
+            // basic/transports, Streamable HTTP): worth another try.
+            Err(HostError::Connection(e)) if lost_for_now(&e) => {
+                return Ended::Exited {
+                    message: e.to_string(),
+                    last_stderr: Vec::new(),
+                };
+            }
             Err(e) => return Ended::Failed(e.to_string()),
         };
         let (ended, ended_rx) = watch::channel(());
@@ -176,6 +217,10 @@ impl Runner {
         let outcome = self.serve(&client, config, notices, stop).await;
         let outcome = match outcome {
             Ended::Exited { message, .. } => Ended::Exited {
+                message,
+                last_stderr: last_lines(client.diagnostics()),
+            },
+            Ended::Unresponsive { message, .. } => Ended::Unresponsive {
                 message,
                 last_stderr: last_lines(client.diagnostics()),
             },
@@ -204,8 +249,64 @@ impl Runner {
         let mut tasks = task_follow::TaskFollower::default();
         let mut task_ticks = tokio::time::interval(TASK_TICK);
         task_ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let every = self.health.every;
+        let mut health_ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        health_ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut misses = 0u32;
         loop {
             tokio::select! {
+                _ = health_ticks.tick() => {
+                    let in_flight = client.peer().calls_in_flight();
+                    let found = tokio::select! {
+                        found = health::check(client, &self.health) => found,
+                        _ = &mut *stop => return Ended::Stopped,
+                    };
+                    match found {
+                        Check::Answered => {
+                            if std::mem::take(&mut misses) > 0 {
+                                tracing::info!("{} answers its health checks again", self.id);
+                                self.set_keeping_tools(|tools| {
+                                    ServerStatus::connected(client, tools)
+                                });
+                            }
+                        }
+                        Check::Closed(e) => {
+                            return Ended::Exited {
+                                message: format!("connection lost: {e}"),
+                                last_stderr: Vec::new(),
+                            };
+                        }
+                        // A server that handles one request at a time answers the check only
+                        // after the calls before it, which have timeouts of their own: a miss
+                        // then says nothing about its health.
+                        Check::Missed(reason) if in_flight > 0 => {
+                            tracing::debug!(
+                                "{}: health check missed with {in_flight} requests in flight; \
+                                 not counted: {reason}",
+                                self.id
+                            );
+                        }
+                        Check::Missed(reason) => {
+                            misses = misses.saturating_add(1);
+                            tracing::warn!(
+                                "{}: health check missed ({misses} in a row): {reason}",
+                                self.id
+                            );
+                            if misses >= self.health.misses_before_restart {
+                                return Ended::Unresponsive {
+                                    message: format!(
+                                        "it missed {misses} health checks in a row (last: {reason})"
+                                    ),
+                                    last_stderr: Vec::new(),
+                                };
+                            }
+                            self.set_keeping_tools(|_| ServerStatus::Degraded {
+                                reason: reason.clone(),
+                                misses,
+                            });
+                        }
+                    }
+                }
                 _ = task_ticks.tick() => {
                     if tasks.tick(client, &self.registry, config).await {
                         self.events.publish(EngineEvent::TasksChanged { id: self.id.clone() });
@@ -286,10 +387,12 @@ impl Runner {
                 self.set_tools(status, tools, fresh_until);
                 Ok(())
             }
-            Err(e @ McpError::Closed { .. }) => Err(Ended::Exited {
-                message: format!("listing tools failed: {e}"),
-                last_stderr: Vec::new(),
-            }),
+            Err(e) if matches!(e, McpError::Closed { .. }) || lost_for_now(&e) => {
+                Err(Ended::Exited {
+                    message: format!("listing tools failed: {e}"),
+                    last_stderr: Vec::new(),
+                })
+            }
             Err(e) => Err(Ended::Failed(format!("listing tools failed: {e}"))),
         }
     }
@@ -303,6 +406,30 @@ impl Runner {
         {
             slot.live = live;
         }
+    }
+
+    /// Records a status made from the number of tools kept (which stay) if this task is still
+    /// the server's current one, and announces a change.
+    fn set_keeping_tools(&self, status: impl FnOnce(usize) -> ServerStatus) {
+        let status = {
+            let mut slots = lock(&self.slots);
+            let Some(slot) = slots
+                .get_mut(&self.id)
+                .filter(|s| s.generation == self.generation)
+            else {
+                return;
+            };
+            let status = status(slot.tools.len());
+            if slot.status == status {
+                return;
+            }
+            slot.status = status.clone();
+            status
+        };
+        self.events.publish(EngineEvent::ServerStatus {
+            id: self.id.clone(),
+            status,
+        });
     }
 
     /// Records a status without tools if this task is still the server's current one, and
@@ -339,6 +466,21 @@ impl Runner {
             id: self.id.clone(),
             status,
         });
+    }
+}
+
+/// Whether a failure to reach an HTTP server may pass: a network error, a response stream cut
+/// short, or a 5xx status. A 4xx (the request itself is refused) will not.
+fn lost_for_now(e: &McpError) -> bool {
+    use gatehouse_mcp::transport::TransportFailure;
+    match e {
+        McpError::RequestFailed { failure, .. } => match &**failure {
+            TransportFailure::Unreachable { .. } | TransportFailure::StreamBroken { .. } => true,
+            TransportFailure::Status { status, .. } | TransportFailure::Refused { status, .. } => {
+                *status >= 500
+            }
+        },
+        _ => false,
     }
 }
 

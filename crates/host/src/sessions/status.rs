@@ -30,6 +30,10 @@ pub enum ServerStatus {
         /// offer prompts or resources and no tools at all.
         offers: Vec<Offer>,
     },
+    /// Connected, but the last `misses` health checks (a ping, or `server/discover` in the
+    /// modern era) went unanswered; `reason` says how the last one failed. A few more and it
+    /// is restarted; an answer makes it `Connected` again.
+    Degraded { reason: String, misses: u32 },
     /// The connection could not be made or was lost; the message says why.
     Failed { message: String },
     /// The server exited unexpectedly and is started again in `in_ms` milliseconds (attempt
@@ -40,6 +44,14 @@ pub enum ServerStatus {
         in_ms: u64,
         message: String,
         last_stderr: Vec<String>,
+    },
+    /// The HTTP server was lost (a network error, a 5xx, a connection cut, missed health
+    /// checks) and is connected to again in `in_ms` milliseconds (attempt `attempt`, the pause
+    /// doubling from 1 s to 60 s, never given up); `message` says what went wrong.
+    Reconnecting {
+        attempt: u32,
+        in_ms: u64,
+        message: String,
     },
     /// The server exited `exits` times within a minute (a crash loop) and is left stopped
     /// until started again by hand; `message` says how it last ended.

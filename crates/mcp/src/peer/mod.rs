@@ -474,6 +474,13 @@ impl Peer {
         self.lock_pending().len()
     }
 
+    /// How many requests are waiting for a response, not counting the long-lived ones opened
+    /// with [`Peer::open`] (subscriptions), which wait for as long as they are open.
+    pub fn calls_in_flight(&self) -> usize {
+        let open = lock(&self.inner.streams).len();
+        self.pending_count().saturating_sub(open)
+    }
+
     fn closed_error(&self) -> McpError {
         McpError::Closed {
             reason: self

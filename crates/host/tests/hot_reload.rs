@@ -1,0 +1,239 @@
+//! Hot reload (issue 10, "Hot reload"): a live host follows the changes another process (the
+//! CLI, here a second `Host` on the same data directory) makes to its servers without anyone
+//! listing them: an edited server is restarted, and only it; a disabled one is stopped
+//! gracefully. Overlapping syncs apply a change once, and listing servers starts nothing.
+//! Starts are counted by the fixture tests/fixtures/faults/health.py, which appends its pid to
+//! a file each time it starts.
+
+mod support;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use gatehouse_host::{Host, ServerInput, ServerSpec, ServerStatus, StopGrace};
+
+fn health_py() -> String {
+    support::fixtures()
+        .join("faults/health.py")
+        .display()
+        .to_string()
+}
+
+/// A health.py server in `mode` that records its starts in `starts`.
+fn server(name: &str, mode: &str, starts: &Path, stop: StopGrace) -> ServerInput {
+    ServerInput {
+        name: name.to_owned(),
+        enabled: true,
+        roots: Vec::new(),
+        spec: ServerSpec::Stdio {
+            command: "python3".to_owned(),
+            args: vec![health_py(), mode.to_owned(), starts.display().to_string()],
+            env: vec![],
+            cwd: None,
+            stop,
+        },
+    }
+}
+
+/// The pids of the server's starts, in order.
+fn starts(file: &Path) -> Vec<u32> {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
+}
+
+/// Whether the process runs (and is not a zombie).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
+    })
+}
+
+/// The server's status once `done` says so (at most `within`).
+async fn status_until(
+    host: &Host,
+    name: &str,
+    within: Duration,
+    done: impl Fn(&ServerStatus) -> bool,
+) -> ServerStatus {
+    let deadline = Instant::now() + within;
+    loop {
+        let status = host.server(name).await.expect("the server exists").status;
+        if done(&status) {
+            return status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{name} is still {status:?} after {within:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn connected(host: &Host, name: &str) {
+    status_until(host, name, Duration::from_secs(20), |s| {
+        matches!(s, ServerStatus::Connected { .. })
+    })
+    .await;
+}
+
+/// Waits until the file counts `count` starts (at most `within`), and returns them.
+async fn started(file: &Path, count: usize, within: Duration) -> Vec<u32> {
+    let deadline = Instant::now() + within;
+    loop {
+        let pids = starts(file);
+        if pids.len() >= count || Instant::now() >= deadline {
+            return pids;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn overlapping_syncs_restart_an_edited_server_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("starts");
+    let app = support::open_host(dir.path(), true).await;
+    // A server that takes a second to stop leaves overlapping syncs time to meet.
+    let input = server("s", "slow-exit", &file, StopGrace::default());
+    app.add_server(input.clone()).await.expect("add");
+    connected(&app, "s").await;
+    assert_eq!(starts(&file).len(), 1);
+
+    // The CLI edits it, and three syncs of the app overlap.
+    let cli = support::open_host(dir.path(), false).await;
+    cli.update_server("s", input).await.expect("edit");
+    let (a, b, c) = tokio::join!(
+        app.follow_changes(),
+        app.follow_changes(),
+        app.follow_changes()
+    );
+    a.and(b).and(c).expect("sync");
+    connected(&app, "s").await;
+    // Time for a second restart to show, if there were one.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let pids = starts(&file);
+    assert_eq!(
+        pids.len(),
+        2,
+        "the edit restarts the server once, however many syncs overlap: {pids:?}"
+    );
+    assert!(!alive(pids[0]), "the first run is stopped");
+    assert!(alive(pids[1]), "the second run serves");
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_server_edited_by_another_process_is_restarted_without_listing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let edited = dir.path().join("edited");
+    let other = dir.path().join("other");
+    let app = support::open_host(dir.path(), true).await;
+    app.start().await.expect("start");
+    app.add_server(server("edited", "steady", &edited, StopGrace::default()))
+        .await
+        .expect("add");
+    app.add_server(server("other", "steady", &other, StopGrace::default()))
+        .await
+        .expect("add");
+    connected(&app, "edited").await;
+    connected(&app, "other").await;
+
+    let cli = support::open_host(dir.path(), false).await;
+    let edit = Instant::now();
+    cli.update_server(
+        "edited",
+        server("edited", "steady", &edited, StopGrace::default()),
+    )
+    .await
+    .expect("edit");
+    let pids = started(&edited, 2, Duration::from_secs(5)).await;
+    let took = edit.elapsed();
+    assert_eq!(
+        pids.len(),
+        2,
+        "the live host restarts the edited server on its own: {pids:?}"
+    );
+    assert!(
+        took < Duration::from_secs(2),
+        "within a couple of seconds, took {took:?}"
+    );
+    connected(&app, "edited").await;
+    assert!(!alive(pids[0]), "the old run is stopped");
+    assert_eq!(
+        starts(&other).len(),
+        1,
+        "only the edited server is restarted"
+    );
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_server_disabled_by_another_process_is_stopped_gracefully() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("starts");
+    let app = support::open_host(dir.path(), true).await;
+    app.start().await.expect("start");
+    // A long first wait: a stop that is not the graceful one (stdin closed, the server
+    // exits) would take more than 5 s.
+    let stop = StopGrace {
+        stdin_ms: 5000,
+        term_ms: 3000,
+    };
+    app.add_server(server("s", "steady", &file, stop))
+        .await
+        .expect("add");
+    connected(&app, "s").await;
+    let pid = starts(&file)[0];
+
+    let cli = support::open_host(dir.path(), false).await;
+    let disabled = Instant::now();
+    cli.set_enabled("s", false).await.expect("disable");
+    status_until(&app, "s", Duration::from_secs(5), |s| {
+        *s == ServerStatus::Disabled
+    })
+    .await;
+    while alive(pid) && disabled.elapsed() < Duration::from_secs(10) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let took = disabled.elapsed();
+    assert!(!alive(pid), "the disabled server is stopped");
+    assert!(
+        took < Duration::from_secs(3),
+        "stopped by closing its stdin, within the poll and the first wait: {took:?}"
+    );
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(starts(&file).len(), 1, "a disabled server is not started");
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn listing_servers_starts_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("starts");
+    // A live host that has not been started, and a server another process adds.
+    let app = support::open_host(dir.path(), true).await;
+    let cli = support::open_host(dir.path(), false).await;
+    cli.add_server(server("s", "steady", &file, StopGrace::default()))
+        .await
+        .expect("add");
+    for _ in 0..3 {
+        let views = app.list_servers().await.expect("list");
+        assert_eq!(views.len(), 1);
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(
+        starts(&file).is_empty(),
+        "listing started the server: {:?}",
+        starts(&file)
+    );
+    // Starting the host is what starts it.
+    app.start().await.expect("start");
+    assert_eq!(started(&file, 1, Duration::from_secs(10)).await.len(), 1);
+    connected(&app, "s").await;
+    app.shutdown().await;
+}

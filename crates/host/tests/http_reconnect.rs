@@ -1,0 +1,160 @@
+//! HTTP reconnect (issue 10, "HTTP servers", fault scenarios 9 and 10): a live session whose
+//! HTTP server fails for a while (every request cut mid-stream, or answered 503) is found out
+//! by its health checks, shown `reconnecting` with pauses that double from 1 s, and connected
+//! again once the server recovers; it never ends `failed`. The fixture,
+//! tests/fixtures/faults/http_flaky.py, fails while its flag file says so. Health checks run
+//! every 200 ms here.
+
+mod support;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use gatehouse_host::{
+    EngineEvent, HealthChecks, Host, HostOptions, ServerInput, ServerSpec, ServerStatus,
+    ServerTransport,
+};
+use tokio::io::AsyncBufReadExt;
+
+const CHECKS: HealthChecks = HealthChecks {
+    every: Duration::from_millis(200),
+    answer_within: Duration::from_millis(500),
+    misses_before_restart: 3,
+};
+
+/// The fixture, failing as `flag` says; killed when the child is dropped. Returns the child
+/// and the endpoint URL.
+async fn flaky_server(flag: &Path) -> (tokio::process::Child, String) {
+    let mut child = tokio::process::Command::new("python3")
+        .arg(support::fixtures().join("faults/http_flaky.py"))
+        .arg(flag)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("python3 starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut lines = tokio::io::BufReader::new(stdout).lines();
+    let port = tokio::time::timeout(Duration::from_secs(10), lines.next_line())
+        .await
+        .expect("the fixture says its port")
+        .expect("read")
+        .expect("a line");
+    (child, format!("http://127.0.0.1:{}/mcp", port.trim()))
+}
+
+fn http(url: &str) -> ServerInput {
+    ServerInput {
+        name: "s".to_owned(),
+        enabled: true,
+        roots: Vec::new(),
+        spec: ServerSpec::Http {
+            url: url.to_owned(),
+            transport: ServerTransport::StreamableHttp,
+            headers: Vec::new(),
+        },
+    }
+}
+
+async fn open_host(dir: &Path) -> Host {
+    Host::open(HostOptions {
+        data_dir: Some(dir.to_path_buf()),
+        live_sessions: true,
+        health_checks: Some(CHECKS),
+        ..Default::default()
+    })
+    .await
+    .expect("open")
+}
+
+/// The statuses announced until `done` says so of the last one (at most `within`).
+async fn statuses_until(
+    events: &mut tokio::sync::broadcast::Receiver<EngineEvent>,
+    within: Duration,
+    done: impl Fn(&ServerStatus) -> bool,
+) -> Vec<ServerStatus> {
+    let deadline = Instant::now() + within;
+    let mut seen = Vec::new();
+    while !seen.last().is_some_and(&done) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, events.recv()).await {
+            Ok(Ok(EngineEvent::ServerStatus { status, .. })) => seen.push(status),
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => panic!("events: {e}"),
+            Err(_) => panic!("not done within {within:?}: {seen:?}"),
+        }
+    }
+    seen
+}
+
+/// Connects to the fixture, makes it fail as `fault` says until the session has tried to
+/// reconnect twice, then lets it recover; checks what the session showed meanwhile.
+async fn fails_then_recovers(fault: &str) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let flag = dir.path().join("flag");
+    let (_server, url) = flaky_server(&flag).await;
+    let host = open_host(dir.path()).await;
+    let mut events = host.subscribe();
+    host.add_server(http(&url)).await.expect("add");
+    statuses_until(&mut events, Duration::from_secs(20), |s| {
+        matches!(s, ServerStatus::Connected { .. })
+    })
+    .await;
+
+    std::fs::write(&flag, fault).expect("flag");
+    let failing = Instant::now();
+    let seen = statuses_until(&mut events, Duration::from_secs(20), |s| {
+        matches!(s, ServerStatus::Reconnecting { attempt: 2, .. })
+    })
+    .await;
+    let lost_after = failing.elapsed();
+    assert!(
+        seen.iter()
+            .any(|s| matches!(s, ServerStatus::Degraded { .. })),
+        "the missed checks show it degraded first: {seen:?}"
+    );
+    let pauses: Vec<u64> = seen
+        .iter()
+        .filter_map(|s| match s {
+            ServerStatus::Reconnecting { in_ms, .. } => Some(*in_ms),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(pauses, [1000, 2000], "the pause doubles: {seen:?}");
+    assert!(
+        !seen
+            .iter()
+            .any(|s| matches!(s, ServerStatus::Failed { .. })),
+        "a lost HTTP server is not failed: {seen:?}"
+    );
+
+    std::fs::remove_file(&flag).expect("recover");
+    let recovering = Instant::now();
+    let seen = statuses_until(&mut events, Duration::from_secs(20), |s| {
+        matches!(s, ServerStatus::Connected { .. })
+    })
+    .await;
+    eprintln!(
+        "{fault}: reconnecting (attempt 2) {lost_after:?} after the fault began; \
+         connected {:?} after it ended",
+        recovering.elapsed()
+    );
+    assert!(
+        !seen
+            .iter()
+            .any(|s| matches!(s, ServerStatus::Failed { .. })),
+        "{seen:?}"
+    );
+    assert_eq!(host.tools("s").await.expect("tools").len(), 1);
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn scenario_9_connections_cut_mid_stream_then_back_reconnects() {
+    fails_then_recovers("cut").await;
+}
+
+#[tokio::test]
+async fn scenario_10_a_server_answering_503_for_a_while_is_reconnected_with_backoff() {
+    fails_then_recovers("5xx").await;
+}
