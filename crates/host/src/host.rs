@@ -74,6 +74,8 @@ pub struct Host {
     swept: SweepReport,
     /// In live mode, once started: the watcher that follows changes other processes make.
     follower: std::sync::Mutex<Option<crate::sessions::StoreFollower>>,
+    /// In live mode, once started: every change of a server's connection state, on record.
+    trail: std::sync::Mutex<Option<crate::connection_trail::ConnectionTrail>>,
 }
 
 impl Host {
@@ -126,6 +128,7 @@ impl Host {
             live: options.live_sessions,
             swept,
             follower: std::sync::Mutex::default(),
+            trail: std::sync::Mutex::default(),
         })
     }
 
@@ -203,9 +206,23 @@ impl Host {
     /// In live mode, connects every enabled server, and from then on follows the changes
     /// other processes (the CLI) make to the servers: an edited server is restarted, a
     /// disabled or removed one stopped, within about half a second (see
-    /// [`crate::sessions::FOLLOW_POLL`]).
+    /// [`crate::sessions::FOLLOW_POLL`]). Every change of a server's connection state from
+    /// then on is recorded in the audit log ([`crate::connection_trail`]).
     pub async fn start(&self) -> Result<()> {
         if self.live {
+            {
+                let mut trail = self
+                    .trail
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                if trail.is_none() {
+                    *trail = Some(crate::connection_trail::ConnectionTrail::start(
+                        &self.events,
+                        self.registry.clone(),
+                        self.audit.clone(),
+                    ));
+                }
+            }
             self.sessions.follow_registry().await?;
             let mut follower = self
                 .follower
@@ -409,6 +426,14 @@ impl Host {
             follower.stop().await;
         }
         self.sessions.shutdown().await;
+        let trail = self
+            .trail
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        if let Some(trail) = trail {
+            trail.finish().await;
+        }
         self.registry.launcher().flush().await;
         if let Err(e) = self.gate.grants().end_session().await {
             tracing::warn!("cannot end this session's grants: {e}");

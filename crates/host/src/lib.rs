@@ -7,6 +7,7 @@ pub mod audit;
 pub mod canonical;
 pub mod connect;
 pub mod connection;
+pub mod connection_trail;
 pub mod error;
 pub mod events;
 pub mod gate;

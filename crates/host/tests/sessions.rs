@@ -163,3 +163,59 @@ async fn a_server_without_tools_connects_and_shows_what_it_offers() {
     }
     host.shutdown().await;
 }
+
+#[tokio::test]
+async fn every_change_of_a_servers_connection_state_is_on_the_audit_log() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), true).await;
+    host.start().await.expect("start");
+    host.add_server(stdio(
+        "everything",
+        "node",
+        vec![everything_js(), "stdio".into()],
+    ))
+    .await
+    .expect("add");
+    let status = wait_for_settled(&host, "everything").await;
+    assert!(
+        matches!(status, ServerStatus::Connected { .. }),
+        "{status:?}"
+    );
+    host.stop_server("everything").await.expect("stop");
+    host.shutdown().await;
+
+    let reopened = support::open_host(dir.path(), false).await;
+    let mut rows = reopened
+        .audit()
+        .list(&gatehouse_host::AuditFilter {
+            server: Some("everything".into()),
+            ..Default::default()
+        })
+        .await
+        .expect("list");
+    rows.reverse();
+    let states: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.event.kind == gatehouse_host::AuditKind::Connection)
+        .filter_map(|r| r.event.detail["state"].as_str())
+        .collect();
+    let connected = states
+        .iter()
+        .position(|s| *s == "connected")
+        .unwrap_or_else(|| panic!("the connection is on record: {states:?}"));
+    assert!(
+        states[connected..].contains(&"stopped"),
+        "and, after it, the stop: {states:?}"
+    );
+    assert!(
+        states.windows(2).all(|w| w[0] != w[1]),
+        "only changes of state are recorded: {states:?}"
+    );
+    let row = rows
+        .iter()
+        .find(|r| r.event.detail["state"] == "connected")
+        .expect("the connected row");
+    assert_eq!(row.event.detail["era"], "legacy", "{:?}", row.event.detail);
+    assert_eq!(row.event.detail["protocolVersion"], "2025-11-25");
+    reopened.shutdown().await;
+}
