@@ -15,6 +15,7 @@ pub mod host;
 pub mod launch;
 pub mod log_rate;
 pub mod login_env;
+pub mod notice_queue;
 pub mod paths;
 pub mod policy;
 pub mod process_groups;

@@ -9,9 +9,9 @@ use gatehouse_mcp::jsonrpc::codes;
 use gatehouse_mcp::peer::Handler;
 use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Map, Value, json};
-use tokio::sync::mpsc;
 
 use crate::log_rate::{Admit, LogRate, PER_WINDOW};
+use crate::notice_queue::NoticeSender;
 use std::time::Instant;
 
 /// A server's roots as `file://` URIs, shared with its session so edits apply at once.
@@ -33,7 +33,7 @@ pub enum ServerNotice {
 pub struct HostHandler {
     server: String,
     roots: SharedRoots,
-    notices: Option<mpsc::UnboundedSender<ServerNotice>>,
+    notices: Option<NoticeSender<ServerNotice>>,
     /// Bounds how fast the server's log messages reach Gatehouse's log.
     log_rate: std::sync::Mutex<LogRate>,
 }
@@ -43,7 +43,7 @@ impl HostHandler {
     pub fn new(
         server: impl Into<String>,
         roots: SharedRoots,
-        notices: Option<mpsc::UnboundedSender<ServerNotice>>,
+        notices: Option<NoticeSender<ServerNotice>>,
     ) -> Self {
         Self {
             server: server.into(),

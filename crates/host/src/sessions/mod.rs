@@ -26,6 +26,7 @@ use tokio::task::JoinHandle;
 
 use crate::events::{EngineEvent, EventBus};
 use crate::gate::Gate;
+use crate::notice_queue::{NoticeSender, notice_queue};
 use crate::registry::Registry;
 use crate::registry::model::ServerConfig;
 use crate::server_requests::{ServerNotice, SharedRoots};
@@ -33,7 +34,6 @@ pub use follow::POLL as FOLLOW_POLL;
 pub(crate) use follow::StoreFollower;
 use runner::{Channels, Runner};
 use status::{ServerStatus, ToolInfo};
-use tokio::sync::mpsc;
 
 /// How often the task log is checked for tasks to follow.
 const TASK_TICK: Duration = Duration::from_millis(500);
@@ -48,7 +48,7 @@ struct Slot {
     /// The roots the server's handler answers with; edited in place on a roots-only change.
     roots: SharedRoots,
     /// Tells the running connection about changes (roots).
-    notices: Option<mpsc::UnboundedSender<ServerNotice>>,
+    notices: Option<NoticeSender<ServerNotice>>,
     generation: u64,
     status: ServerStatus,
     tools: Vec<ToolInfo>,
@@ -199,7 +199,7 @@ impl Sessions {
             ServerStatus::Disabled
         };
         let roots: SharedRoots = Arc::new(std::sync::RwLock::new(config.roots.clone()));
-        let (notices_tx, notices_rx) = mpsc::unbounded_channel();
+        let (notices_tx, notices_rx) = notice_queue();
         let (stop, task) = if config.enabled {
             let (stop_tx, stop_rx) = oneshot::channel();
             let runner = Runner {

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use gatehouse_mcp::{Listener, ListenerEvent, NotificationFilter};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{oneshot, watch};
 
 use super::health::{self, Check, HealthChecks};
 use super::restarts::{Next, Restarts};
@@ -30,6 +30,7 @@ use crate::error::HostError;
 use crate::events::{EngineEvent, EventBus};
 use crate::gate::Gate;
 use crate::gate::from_server::AuditedHandler;
+use crate::notice_queue::{NoticeReceiver, NoticeSender};
 use crate::registry::Registry;
 use crate::registry::model::{ServerConfig, ServerSpec};
 use crate::server_requests::{HostHandler, ServerNotice, SharedRoots};
@@ -75,8 +76,8 @@ pub(super) struct Runner {
 /// What a connection task receives: its roots, its notice channel and its stop signal.
 pub(super) struct Channels {
     pub(super) roots: SharedRoots,
-    pub(super) notices_tx: mpsc::UnboundedSender<ServerNotice>,
-    pub(super) notices: mpsc::UnboundedReceiver<ServerNotice>,
+    pub(super) notices_tx: NoticeSender<ServerNotice>,
+    pub(super) notices: NoticeReceiver<ServerNotice>,
     pub(super) stop: oneshot::Receiver<()>,
 }
 
@@ -183,7 +184,7 @@ impl Runner {
         &self,
         config: &ServerConfig,
         handler: Arc<AuditedHandler>,
-        notices: &mut mpsc::UnboundedReceiver<ServerNotice>,
+        notices: &mut NoticeReceiver<ServerNotice>,
         stop: &mut oneshot::Receiver<()>,
     ) -> Ended {
         let client = tokio::select! {
@@ -237,7 +238,7 @@ impl Runner {
         &self,
         client: &gatehouse_mcp::Client,
         config: &ServerConfig,
-        notices: &mut mpsc::UnboundedReceiver<ServerNotice>,
+        notices: &mut NoticeReceiver<ServerNotice>,
         stop: &mut oneshot::Receiver<()>,
     ) -> Ended {
         if let Err(ended) = self.refresh_tools(client, stop).await {
