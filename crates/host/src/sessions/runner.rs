@@ -129,11 +129,9 @@ impl Runner {
                         in_ms: u64::try_from(pause.as_millis()).unwrap_or(u64::MAX),
                         message,
                     });
-                    tokio::select! {
-                        () = tokio::time::sleep(pause) => {}
-                        _ = &mut stop => return,
+                    if !self.paused(pause, &mut stop).await {
+                        return;
                     }
-                    self.set(ServerStatus::Connecting);
                     continue;
                 }
                 Ended::Exited {
@@ -169,14 +167,23 @@ impl Runner {
                         message,
                         last_stderr,
                     });
-                    tokio::select! {
-                        () = tokio::time::sleep(pause) => {}
-                        _ = &mut stop => return,
+                    if !self.paused(pause, &mut stop).await {
+                        return;
                     }
-                    self.set(ServerStatus::Connecting);
                 }
             }
         }
+    }
+
+    /// Waits out a pause before the next attempt, then shows the server connecting; false if
+    /// told to stop meanwhile.
+    async fn paused(&self, pause: Duration, stop: &mut oneshot::Receiver<()>) -> bool {
+        tokio::select! {
+            () = tokio::time::sleep(pause) => {}
+            _ = stop => return false,
+        }
+        self.set(ServerStatus::Connecting);
+        true
     }
 
     /// Opens one connection and follows it until it ends.
