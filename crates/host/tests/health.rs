@@ -10,8 +10,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use gatehouse_host::{
-    EngineEvent, HealthChecks, Host, HostOptions, ServerInput, ServerSpec, ServerStatus, Source,
-    ToolCall,
+    EngineEvent, HealthChecks, ServerInput, ServerSpec, ServerStatus, Source, ToolCall,
 };
 
 const CHECKS: HealthChecks = HealthChecks {
@@ -19,17 +18,6 @@ const CHECKS: HealthChecks = HealthChecks {
     answer_within: Duration::from_millis(300),
     misses_before_restart: 3,
 };
-
-async fn open_host(dir: &Path) -> Host {
-    Host::open(HostOptions {
-        data_dir: Some(dir.to_path_buf()),
-        live_sessions: true,
-        health_checks: Some(CHECKS),
-        ..Default::default()
-    })
-    .await
-    .expect("open")
-}
 
 /// A health.py server in `mode` that records its starts in `starts`.
 fn server(mode: &str, starts: &Path, pings: u32) -> ServerInput {
@@ -53,54 +41,18 @@ fn server(mode: &str, starts: &Path, pings: u32) -> ServerInput {
     }
 }
 
-fn starts(file: &Path) -> Vec<u32> {
-    std::fs::read_to_string(file)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| l.trim().parse().ok())
-        .collect()
-}
-
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        !stat
-            .rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
-    })
-}
-
-/// The statuses announced until `done` says so (at most `within`).
-async fn statuses_until(
-    events: &mut tokio::sync::broadcast::Receiver<EngineEvent>,
-    within: Duration,
-    done: impl Fn(&[ServerStatus]) -> bool,
-) -> Vec<ServerStatus> {
-    let deadline = Instant::now() + within;
-    let mut seen = Vec::new();
-    while !done(&seen) {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match tokio::time::timeout(left, events.recv()).await {
-            Ok(Ok(EngineEvent::ServerStatus { status, .. })) => seen.push(status),
-            Ok(Ok(_)) => {}
-            Ok(Err(e)) => panic!("events: {e}"),
-            Err(_) => panic!("not done within {within:?}: {seen:?}"),
-        }
-    }
-    seen
-}
-
 #[tokio::test]
 async fn a_server_that_stops_answering_is_degraded_then_restarted() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("starts");
-    let host = open_host(dir.path()).await;
+    let host = support::open_checked_host(dir.path(), CHECKS).await;
     let mut events = host.subscribe();
     // It answers two pings, then nothing, with its stdin open.
     host.add_server(server("falls-silent", &file, 2))
         .await
         .expect("add");
     let began = Instant::now();
-    let seen = statuses_until(&mut events, Duration::from_secs(20), |seen| {
+    let seen = support::statuses_until(&mut events, Duration::from_secs(20), |seen| {
         seen.iter()
             .any(|s| matches!(s, ServerStatus::Restarting { .. }))
     })
@@ -145,8 +97,8 @@ async fn a_server_that_stops_answering_is_degraded_then_restarted() {
         message.contains("missed 3 health checks in a row"),
         "the restart says why: {message}"
     );
-    let first = starts(&file)[0];
-    assert!(!alive(first), "the silent run was stopped");
+    let first = support::pids_in(&file)[0];
+    assert!(!support::alive(first), "the silent run was stopped");
     // Two answered checks, three missed ones (at most 0.5 s each), then the stop.
     assert!(
         restarting_after < Duration::from_secs(8),
@@ -154,12 +106,12 @@ async fn a_server_that_stops_answering_is_degraded_then_restarted() {
     );
 
     // Started again after its pause, through the restart path.
-    statuses_until(&mut events, Duration::from_secs(10), |seen| {
+    support::statuses_until(&mut events, Duration::from_secs(10), |seen| {
         seen.iter()
             .any(|s| matches!(s, ServerStatus::Connected { .. }))
     })
     .await;
-    assert_eq!(starts(&file).len(), 2, "started again once");
+    assert_eq!(support::pids_in(&file).len(), 2, "started again once");
     host.shutdown().await;
 }
 
@@ -167,12 +119,12 @@ async fn a_server_that_stops_answering_is_degraded_then_restarted() {
 async fn a_server_that_answers_its_checks_stays_connected() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("starts");
-    let host = open_host(dir.path()).await;
+    let host = support::open_checked_host(dir.path(), CHECKS).await;
     let mut events = host.subscribe();
     host.add_server(server("steady", &file, 0))
         .await
         .expect("add");
-    statuses_until(&mut events, Duration::from_secs(20), |seen| {
+    support::statuses_until(&mut events, Duration::from_secs(20), |seen| {
         seen.iter()
             .any(|s| matches!(s, ServerStatus::Connected { .. }))
     })
@@ -190,7 +142,7 @@ async fn a_server_that_answers_its_checks_stays_connected() {
         host.server("s").await.expect("server").status,
         ServerStatus::Connected { .. }
     ));
-    assert_eq!(starts(&file).len(), 1);
+    assert_eq!(support::pids_in(&file).len(), 1);
     assert_eq!(host.tools("s").await.expect("tools").len(), 1);
     host.shutdown().await;
 }
@@ -199,13 +151,13 @@ async fn a_server_that_answers_its_checks_stays_connected() {
 async fn checks_missed_during_a_long_call_on_a_one_at_a_time_server_do_not_restart_it() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("starts");
-    let host = open_host(dir.path()).await;
+    let host = support::open_checked_host(dir.path(), CHECKS).await;
     let mut events = host.subscribe();
     // Its calls take 2 s, and it reads nothing meanwhile: ten checks go unanswered.
     host.add_server(server("slow-call", &file, 2))
         .await
         .expect("add");
-    statuses_until(&mut events, Duration::from_secs(20), |seen| {
+    support::statuses_until(&mut events, Duration::from_secs(20), |seen| {
         seen.iter()
             .any(|s| matches!(s, ServerStatus::Connected { .. }))
     })
@@ -239,6 +191,6 @@ async fn checks_missed_during_a_long_call_on_a_one_at_a_time_server_do_not_resta
         )),
         "a busy server is neither degraded nor restarted: {later:?}"
     );
-    assert_eq!(starts(&file).len(), 1, "started once");
+    assert_eq!(support::pids_in(&file).len(), 1, "started once");
     host.shutdown().await;
 }

@@ -35,47 +35,8 @@ fn server(name: &str, mode: &str, starts: &Path, stop: StopGrace) -> ServerInput
     }
 }
 
-/// The pids of the server's starts, in order.
-fn starts(file: &Path) -> Vec<u32> {
-    std::fs::read_to_string(file)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| l.trim().parse().ok())
-        .collect()
-}
-
-/// Whether the process runs (and is not a zombie).
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        !stat
-            .rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
-    })
-}
-
-/// The server's status once `done` says so (at most `within`).
-async fn status_until(
-    host: &Host,
-    name: &str,
-    within: Duration,
-    done: impl Fn(&ServerStatus) -> bool,
-) -> ServerStatus {
-    let deadline = Instant::now() + within;
-    loop {
-        let status = host.server(name).await.expect("the server exists").status;
-        if done(&status) {
-            return status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{name} is still {status:?} after {within:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
 async fn connected(host: &Host, name: &str) {
-    status_until(host, name, Duration::from_secs(20), |s| {
+    support::status_until(host, name, Duration::from_secs(20), |s| {
         matches!(s, ServerStatus::Connected { .. })
     })
     .await;
@@ -85,7 +46,7 @@ async fn connected(host: &Host, name: &str) {
 async fn started(file: &Path, count: usize, within: Duration) -> Vec<u32> {
     let deadline = Instant::now() + within;
     loop {
-        let pids = starts(file);
+        let pids = support::pids_in(file);
         if pids.len() >= count || Instant::now() >= deadline {
             return pids;
         }
@@ -102,7 +63,7 @@ async fn overlapping_syncs_restart_an_edited_server_once() {
     let input = server("s", "slow-exit", &file, StopGrace::default());
     app.add_server(input.clone()).await.expect("add");
     connected(&app, "s").await;
-    assert_eq!(starts(&file).len(), 1);
+    assert_eq!(support::pids_in(&file).len(), 1);
 
     // The CLI edits it, and three syncs of the app overlap.
     let cli = support::open_host(dir.path(), false).await;
@@ -116,14 +77,14 @@ async fn overlapping_syncs_restart_an_edited_server_once() {
     connected(&app, "s").await;
     // Time for a second restart to show, if there were one.
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    let pids = starts(&file);
+    let pids = support::pids_in(&file);
     assert_eq!(
         pids.len(),
         2,
         "the edit restarts the server once, however many syncs overlap: {pids:?}"
     );
-    assert!(!alive(pids[0]), "the first run is stopped");
-    assert!(alive(pids[1]), "the second run serves");
+    assert!(!support::alive(pids[0]), "the first run is stopped");
+    assert!(support::alive(pids[1]), "the second run serves");
     app.shutdown().await;
 }
 
@@ -163,9 +124,9 @@ async fn a_server_edited_by_another_process_is_restarted_without_listing() {
         "within a couple of seconds, took {took:?}"
     );
     connected(&app, "edited").await;
-    assert!(!alive(pids[0]), "the old run is stopped");
+    assert!(!support::alive(pids[0]), "the old run is stopped");
     assert_eq!(
-        starts(&other).len(),
+        support::pids_in(&other).len(),
         1,
         "only the edited server is restarted"
     );
@@ -188,26 +149,30 @@ async fn a_server_disabled_by_another_process_is_stopped_gracefully() {
         .await
         .expect("add");
     connected(&app, "s").await;
-    let pid = starts(&file)[0];
+    let pid = support::pids_in(&file)[0];
 
     let cli = support::open_host(dir.path(), false).await;
     let disabled = Instant::now();
     cli.set_enabled("s", false).await.expect("disable");
-    status_until(&app, "s", Duration::from_secs(5), |s| {
+    support::status_until(&app, "s", Duration::from_secs(5), |s| {
         *s == ServerStatus::Disabled
     })
     .await;
-    while alive(pid) && disabled.elapsed() < Duration::from_secs(10) {
+    while support::alive(pid) && disabled.elapsed() < Duration::from_secs(10) {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let took = disabled.elapsed();
-    assert!(!alive(pid), "the disabled server is stopped");
+    assert!(!support::alive(pid), "the disabled server is stopped");
     assert!(
         took < Duration::from_secs(3),
         "stopped by closing its stdin, within the poll and the first wait: {took:?}"
     );
     tokio::time::sleep(Duration::from_millis(1200)).await;
-    assert_eq!(starts(&file).len(), 1, "a disabled server is not started");
+    assert_eq!(
+        support::pids_in(&file).len(),
+        1,
+        "a disabled server is not started"
+    );
     app.shutdown().await;
 }
 
@@ -227,9 +192,9 @@ async fn listing_servers_starts_nothing() {
     }
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert!(
-        starts(&file).is_empty(),
+        support::pids_in(&file).is_empty(),
         "listing started the server: {:?}",
-        starts(&file)
+        support::pids_in(&file)
     );
     // Starting the host is what starts it.
     app.start().await.expect("start");

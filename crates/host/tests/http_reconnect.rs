@@ -10,10 +10,7 @@ mod support;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use gatehouse_host::{
-    EngineEvent, HealthChecks, Host, HostOptions, ServerInput, ServerSpec, ServerStatus,
-    ServerTransport,
-};
+use gatehouse_host::{HealthChecks, ServerInput, ServerSpec, ServerStatus, ServerTransport};
 use tokio::io::AsyncBufReadExt;
 
 const CHECKS: HealthChecks = HealthChecks {
@@ -56,55 +53,26 @@ fn http(url: &str) -> ServerInput {
     }
 }
 
-async fn open_host(dir: &Path) -> Host {
-    Host::open(HostOptions {
-        data_dir: Some(dir.to_path_buf()),
-        live_sessions: true,
-        health_checks: Some(CHECKS),
-        ..Default::default()
-    })
-    .await
-    .expect("open")
-}
-
-/// The statuses announced until `done` says so of the last one (at most `within`).
-async fn statuses_until(
-    events: &mut tokio::sync::broadcast::Receiver<EngineEvent>,
-    within: Duration,
-    done: impl Fn(&ServerStatus) -> bool,
-) -> Vec<ServerStatus> {
-    let deadline = Instant::now() + within;
-    let mut seen = Vec::new();
-    while !seen.last().is_some_and(&done) {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match tokio::time::timeout(left, events.recv()).await {
-            Ok(Ok(EngineEvent::ServerStatus { status, .. })) => seen.push(status),
-            Ok(Ok(_)) => {}
-            Ok(Err(e)) => panic!("events: {e}"),
-            Err(_) => panic!("not done within {within:?}: {seen:?}"),
-        }
-    }
-    seen
-}
-
 /// Connects to the fixture, makes it fail as `fault` says until the session has tried to
 /// reconnect twice, then lets it recover; checks what the session showed meanwhile.
 async fn fails_then_recovers(fault: &str) {
     let dir = tempfile::tempdir().expect("temp dir");
     let flag = dir.path().join("flag");
     let (_server, url) = flaky_server(&flag).await;
-    let host = open_host(dir.path()).await;
+    let host = support::open_checked_host(dir.path(), CHECKS).await;
     let mut events = host.subscribe();
     host.add_server(http(&url)).await.expect("add");
-    statuses_until(&mut events, Duration::from_secs(20), |s| {
-        matches!(s, ServerStatus::Connected { .. })
+    support::statuses_until(&mut events, Duration::from_secs(20), |seen| {
+        seen.last()
+            .is_some_and(|s| matches!(s, ServerStatus::Connected { .. }))
     })
     .await;
 
     std::fs::write(&flag, fault).expect("flag");
     let failing = Instant::now();
-    let seen = statuses_until(&mut events, Duration::from_secs(20), |s| {
-        matches!(s, ServerStatus::Reconnecting { attempt: 2, .. })
+    let seen = support::statuses_until(&mut events, Duration::from_secs(20), |seen| {
+        seen.last()
+            .is_some_and(|s| matches!(s, ServerStatus::Reconnecting { attempt: 2, .. }))
     })
     .await;
     let lost_after = failing.elapsed();
@@ -130,8 +98,9 @@ async fn fails_then_recovers(fault: &str) {
 
     std::fs::remove_file(&flag).expect("recover");
     let recovering = Instant::now();
-    let seen = statuses_until(&mut events, Duration::from_secs(20), |s| {
-        matches!(s, ServerStatus::Connected { .. })
+    let seen = support::statuses_until(&mut events, Duration::from_secs(20), |seen| {
+        seen.last()
+            .is_some_and(|s| matches!(s, ServerStatus::Connected { .. }))
     })
     .await;
     eprintln!(

@@ -119,29 +119,8 @@ fn kill_marked(marker: &str) {
     }
 }
 
-/// The server's status once `done` says so (at most `within`).
-async fn status_until(
-    host: &Host,
-    name: &str,
-    within: Duration,
-    done: impl Fn(&ServerStatus) -> bool,
-) -> ServerStatus {
-    let deadline = Instant::now() + within;
-    loop {
-        let status = host.server(name).await.expect("the server exists").status;
-        if done(&status) {
-            return status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{name} is still {status:?} after {within:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
 async fn connected(host: &Host, name: &str) {
-    let status = status_until(host, name, Duration::from_secs(30), |s| {
+    let status = support::status_until(host, name, Duration::from_secs(30), |s| {
         !matches!(s, ServerStatus::Connecting)
     })
     .await;
@@ -310,7 +289,7 @@ async fn scenario_4_a_crash_mid_call_fails_the_call_at_once_and_the_server_resta
     );
 
     // It restarts after a pause of a second, with its last words shown meanwhile.
-    let restarting = status_until(&host, "crashy", Duration::from_secs(5), |s| {
+    let restarting = support::status_until(&host, "crashy", Duration::from_secs(5), |s| {
         matches!(s, ServerStatus::Restarting { .. })
     })
     .await;
@@ -330,7 +309,7 @@ async fn scenario_4_a_crash_mid_call_fails_the_call_at_once_and_the_server_resta
         "{last_stderr:?}"
     );
     let restarted_at = Instant::now();
-    status_until(&host, "crashy", Duration::from_secs(10), |s| {
+    support::status_until(&host, "crashy", Duration::from_secs(10), |s| {
         matches!(s, ServerStatus::Connected { .. })
     })
     .await;
@@ -361,7 +340,7 @@ async fn scenario_5_a_crash_loop_ends_in_the_crashed_state_without_a_busy_loop()
         .await
         .expect("add");
     // Five exits, with pauses of 1, 2, 4 and 8 s between them.
-    let crashed = status_until(&host, "loopy", Duration::from_secs(60), |s| {
+    let crashed = support::status_until(&host, "loopy", Duration::from_secs(60), |s| {
         matches!(s, ServerStatus::Crashed { .. })
     })
     .await;
@@ -521,7 +500,7 @@ async fn a_program_not_found_says_where_gatehouse_looked() {
         stop: StopGrace::default(),
     };
     host.add_server(input).await.expect("add");
-    let status = status_until(&host, "missing", Duration::from_secs(10), |s| {
+    let status = support::status_until(&host, "missing", Duration::from_secs(10), |s| {
         !matches!(s, ServerStatus::Connecting)
     })
     .await;

@@ -1,12 +1,15 @@
 //! Shared scaffolding of the host's integration tests: where the fixture servers are, a stdio
-//! server config, and waiting for a live server to leave `connecting`.
+//! server config, waiting for a live server's status (polled or announced), and the processes
+//! a fixture records.
 
 #![allow(dead_code)] // each test file is its own crate and uses a part of this
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use gatehouse_host::{AuditRow, Host, HostOptions, ServerInput, ServerSpec, ServerStatus};
+use gatehouse_host::{
+    AuditRow, EngineEvent, HealthChecks, Host, HostOptions, ServerInput, ServerSpec, ServerStatus,
+};
 
 /// The repository's `tests/fixtures` folder.
 pub fn fixtures() -> PathBuf {
@@ -96,6 +99,77 @@ pub async fn settled(host: &Host, name: &str) -> ServerStatus {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     panic!("{name} must leave `connecting` within 60 s");
+}
+
+/// A live host on `dir` whose health checks run as `checks` says.
+pub async fn open_checked_host(dir: &Path, checks: HealthChecks) -> Host {
+    Host::open(HostOptions {
+        data_dir: Some(dir.to_path_buf()),
+        live_sessions: true,
+        health_checks: Some(checks),
+        ..Default::default()
+    })
+    .await
+    .expect("open")
+}
+
+/// The server's status once `done` says so (at most `within`), polled every 20 ms.
+pub async fn status_until(
+    host: &Host,
+    name: &str,
+    within: Duration,
+    done: impl Fn(&ServerStatus) -> bool,
+) -> ServerStatus {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        let status = host.server(name).await.expect("the server exists").status;
+        if done(&status) {
+            return status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{name} is still {status:?} after {within:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The statuses announced on `events` until `done` says so of them (at most `within`).
+pub async fn statuses_until(
+    events: &mut tokio::sync::broadcast::Receiver<EngineEvent>,
+    within: Duration,
+    done: impl Fn(&[ServerStatus]) -> bool,
+) -> Vec<ServerStatus> {
+    let deadline = std::time::Instant::now() + within;
+    let mut seen = Vec::new();
+    while !done(&seen) {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match tokio::time::timeout(left, events.recv()).await {
+            Ok(Ok(EngineEvent::ServerStatus { status, .. })) => seen.push(status),
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => panic!("events: {e}"),
+            Err(_) => panic!("not done within {within:?}: {seen:?}"),
+        }
+    }
+    seen
+}
+
+/// The pids a fixture appended to `file`, one per start, in order.
+pub fn pids_in(file: &Path) -> Vec<u32> {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
+}
+
+/// Whether the process runs (and is not a zombie).
+pub fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
+    })
 }
 
 /// The TypeScript SDK v2 fixture (a modern, stateless server) over Streamable HTTP on a free
