@@ -129,11 +129,6 @@ impl Gate {
         &self.grants
     }
 
-    /// The policy's rules and tool definitions.
-    pub(crate) fn policy(&self) -> &PolicyStore {
-        &self.policy
-    }
-
     /// Makes sure the audit log hides the secret values of the server `server_id`.
     pub async fn learn_secrets(&self, server_id: &str) -> Result<()> {
         let snapshot = self.snapshot(server_id).await?;

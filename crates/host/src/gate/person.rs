@@ -53,14 +53,13 @@ impl ServerAsk<'_> {
             .await?;
             return Ok(json!({ "action": "decline" }));
         }
-        let rules = self
+        let snapshot = self
             .gate
-            .policy()
-            .rules_for(self.server_id)
+            .snapshot(self.server_id)
             .await
             .map_err(|e| internal(&e.to_string()))?;
         let verdict = policy::evaluate(
-            &rules,
+            &snapshot.rules,
             &PolicyInput {
                 source: Source::Server,
                 server: self.server_id,
