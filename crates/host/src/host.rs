@@ -358,6 +358,11 @@ impl Host {
             (ServerStatus::Reconnecting { message, .. }, _) => Err(HostError::NotConnected(
                 format!("`{}` is reconnecting: {message}", view.config.name),
             )),
+            (ServerStatus::AuthRequired { message }, _) => Err(HostError::NotConnected(format!(
+                "`{}` requires authorization ({message}); add its credentials as a secret header \
+                 (e.g. `Authorization: Bearer …`) and start it again",
+                view.config.name
+            ))),
             _ => Err(HostError::Unsupported(format!(
                 "`{}` is still connecting",
                 view.config.name

@@ -3,7 +3,8 @@
 //! by its health checks, shown `reconnecting` with pauses that double from 1 s, and connected
 //! again once the server recovers; it never ends `failed`. The fixture,
 //! tests/fixtures/faults/http_flaky.py, fails while its flag file says so. Health checks run
-//! every 200 ms here.
+//! every 200 ms here. A server that answers 401 is shown `authRequired` and left alone until
+//! started again, whether it asks when connecting or after its token stopped working.
 
 mod support;
 
@@ -126,4 +127,90 @@ async fn scenario_9_connections_cut_mid_stream_then_back_reconnects() {
 #[tokio::test]
 async fn scenario_10_a_server_answering_503_for_a_while_is_reconnected_with_backoff() {
     fails_then_recovers("5xx").await;
+}
+
+/// Waits until the session settles on `authRequired`, and checks it is not tried again.
+async fn settles_on_auth_required(
+    events: &mut tokio::sync::broadcast::Receiver<gatehouse_host::EngineEvent>,
+) -> Vec<ServerStatus> {
+    let seen = support::statuses_until(events, Duration::from_secs(20), |seen| {
+        seen.last()
+            .is_some_and(|s| matches!(s, ServerStatus::AuthRequired { .. }))
+    })
+    .await;
+    let Some(ServerStatus::AuthRequired { message }) = seen.last() else {
+        unreachable!("statuses_until returned on authRequired");
+    };
+    assert!(
+        message.contains("401"),
+        "the message names the status: {message}"
+    );
+    assert!(
+        !seen
+            .iter()
+            .any(|s| matches!(s, ServerStatus::Failed { .. })),
+        "{seen:?}"
+    );
+    // Left alone: no reconnecting after it (the 1 s backoff would show within 2.5 s).
+    let later = tokio::time::timeout(Duration::from_millis(2500), async {
+        loop {
+            match events.recv().await {
+                Ok(gatehouse_host::EngineEvent::ServerStatus { status, .. }) => return status,
+                Ok(_) => {}
+                Err(e) => panic!("events: {e}"),
+            }
+        }
+    })
+    .await;
+    assert!(
+        later.is_err(),
+        "nothing is tried after authRequired: {later:?}"
+    );
+    seen
+}
+
+#[tokio::test]
+async fn a_server_answering_401_is_shown_auth_required_and_not_retried() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let flag = dir.path().join("flag");
+    std::fs::write(&flag, "401").expect("flag");
+    let (_server, url) = flaky_server(&flag).await;
+    let host = support::open_checked_host(dir.path(), CHECKS).await;
+    let mut events = host.subscribe();
+    host.add_server(http(&url)).await.expect("add");
+    settles_on_auth_required(&mut events).await;
+    let err = host
+        .tools("s")
+        .await
+        .expect_err("no tools without authorization");
+    assert!(err.to_string().contains("requires authorization"), "{err}");
+
+    // Once the server lets it in, starting it again connects.
+    std::fs::remove_file(&flag).expect("authorized");
+    host.restart_server("s").await.expect("restart");
+    support::statuses_until(&mut events, Duration::from_secs(20), |seen| {
+        seen.last()
+            .is_some_and(|s| matches!(s, ServerStatus::Connected { .. }))
+    })
+    .await;
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_connected_server_that_starts_answering_401_ends_auth_required() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let flag = dir.path().join("flag");
+    let (_server, url) = flaky_server(&flag).await;
+    let host = support::open_checked_host(dir.path(), CHECKS).await;
+    let mut events = host.subscribe();
+    host.add_server(http(&url)).await.expect("add");
+    support::statuses_until(&mut events, Duration::from_secs(20), |seen| {
+        seen.last()
+            .is_some_and(|s| matches!(s, ServerStatus::Connected { .. }))
+    })
+    .await;
+    // The token stopped working: the health checks meet 401s, the reconnect is refused.
+    std::fs::write(&flag, "401").expect("flag");
+    settles_on_auth_required(&mut events).await;
+    host.shutdown().await;
 }

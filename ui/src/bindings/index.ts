@@ -522,6 +522,12 @@ offers: Offer[] } |
  *  until started again by hand; `message` says how it last ended.
  */
 { state: "crashed"; message: string; exits: number; lastStderr: string[] } | 
+/**
+ *  The HTTP server refused the connection for want of authorization (HTTP 401); nothing is
+ *  tried again until the person signs in or changes its headers and starts it. `message`
+ *  says what the server answered.
+ */
+{ state: "authRequired"; message: string } | 
 /**  Stopped by hand; it starts again when asked to, or with the app. */
 { state: "stopped" };
 

@@ -55,7 +55,7 @@ export function ConnectionPanel({ status, busy, onReconnect, onStop, onStart, on
         ) : (
           <button
             type="button"
-            className={`button${status.state === "failed" ? " button-primary" : ""}`}
+            className={`button${status.state === "failed" || status.state === "authRequired" ? " button-primary" : ""}`}
             onClick={onReconnect}
             disabled={busy}
             data-testid="reconnect-button"

@@ -10,7 +10,9 @@ export function StatusBadge({ status }: { status: ServerStatus }) {
       ? `Failed: ${status.message}`
       : status.state === "degraded"
         ? `Degraded: ${status.reason}`
-        : label;
+        : status.state === "authRequired"
+          ? `Authorization required: ${status.message}`
+          : label;
   return (
     <span className={`badge badge-${status.state}`} data-testid="server-status" title={title}>
       <span className="badge-dot" aria-hidden="true" />

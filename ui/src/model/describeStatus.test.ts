@@ -55,6 +55,13 @@ describe("statusExplanation", () => {
     );
   });
 
+  it("says what to do when the server asks for authorization", () => {
+    const status = { state: "authRequired", message: "HTTP 401 Unauthorized" } as const;
+    expect(statusLabel(status)).toBe("Authorization required");
+    expect(statusExplanation(status)).toContain("(HTTP 401 Unauthorized)");
+    expect(statusExplanation(status)).toContain("secret header");
+  });
+
   it("says when a lost HTTP server is connected to again", () => {
     const status = { state: "reconnecting", attempt: 2, inMs: 2000, message: "HTTP 503" } as const;
     expect(statusLabel(status)).toBe("Reconnecting in 2 s");

@@ -25,6 +25,8 @@ export function statusLabel(status: ServerStatus): string {
       return `Reconnecting in ${Math.max(1, Math.round(status.inMs / 1000))} s`;
     case "crashed":
       return "Crashed";
+    case "authRequired":
+      return "Authorization required";
     case "stopped":
       return "Stopped";
   }
@@ -74,6 +76,8 @@ export function statusExplanation(status: ServerStatus): string {
       return `The server was lost (${status.message}). Gatehouse connects again in ${Math.max(1, Math.round(status.inMs / 1000))} s (attempt ${status.attempt}).`;
     case "crashed":
       return `The server ended ${status.exits} times within a minute, so Gatehouse stopped restarting it. Last: ${status.message}`;
+    case "authRequired":
+      return `The server asks for authorization (${status.message}). Add its credentials as a secret header, e.g. Authorization: Bearer …, then reconnect.`;
     case "stopped":
       return "This server was stopped. Start it to connect again.";
   }

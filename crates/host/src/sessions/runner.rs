@@ -9,7 +9,8 @@
 //! cannot be started at all (no such program, a missing secret), or that does not answer the
 //! handshake, is `Failed`. An HTTP server that is lost (its connection closed, a network error
 //! or a 5xx, when connecting or listing its tools) is `Reconnecting` and connected to again
-//! with the same backoff, without end; a 4xx or an answer it cannot use is `Failed`.
+//! with the same backoff, without end; a 401 is `AuthRequired` (nothing is tried until the
+//! person acts); another 4xx or an answer it cannot use is `Failed`.
 //!
 //! An open connection is checked for health (see [`super::health`]): a server that stops
 //! answering is shown `Degraded`, and after a few missed checks in a row its connection is
@@ -58,6 +59,8 @@ enum Ended {
         message: String,
         last_stderr: Vec<String>,
     },
+    /// The HTTP server wants authorization (a 401): trying again without it would not help.
+    AuthRequired(String),
     /// Something that starting it again would not mend.
     Failed(String),
 }
@@ -117,6 +120,10 @@ impl Runner {
             {
                 Ended::Stopped => return,
                 Ended::Failed(message) => return self.set(ServerStatus::Failed { message }),
+                Ended::AuthRequired(message) => {
+                    tracing::info!("{} requires authorization: {message}", config.name);
+                    return self.set(ServerStatus::AuthRequired { message });
+                }
                 Ended::Exited { message, .. } | Ended::Unresponsive { message, .. } if http => {
                     let (attempt, pause) =
                         restarts.lost(tokio::time::Instant::now().duration_since(began));
@@ -206,6 +213,11 @@ impl Runner {
                     message: e.to_string(),
                     last_stderr: Vec::new(),
                 };
+            }
+            // 2025-11-25 basic/authorization, "Authorization Flow Steps": a 401 asks for
+            // authorization, which no retry without it would get.
+            Err(HostError::Connection(e)) if needs_authorization(&e) => {
+                return Ended::AuthRequired(e.to_string());
             }
             // An HTTP server down, unreachable or failing for now (2025-11-25
             // basic/transports, Streamable HTTP): worth another try.
@@ -490,6 +502,11 @@ fn lost_for_now(e: &McpError) -> bool {
         },
         _ => false,
     }
+}
+
+/// Whether the server refused the request for want of authorization (HTTP 401).
+fn needs_authorization(e: &McpError) -> bool {
+    matches!(e, McpError::RequestFailed { failure, .. } if failure.http_status() == Some(401))
 }
 
 /// The last [`CRASH_STDERR_LINES`] of a server's stderr.

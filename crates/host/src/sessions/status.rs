@@ -60,6 +60,11 @@ pub enum ServerStatus {
         exits: u32,
         last_stderr: Vec<String>,
     },
+    /// The HTTP server refused the connection for want of authorization (HTTP 401); nothing is
+    /// tried again until the person signs in or changes its headers and starts it. `message`
+    /// says what the server answered.
+    #[serde(rename = "authRequired")]
+    AuthRequired { message: String },
     /// Stopped by hand; it starts again when asked to, or with the app.
     Stopped,
 }
