@@ -1,6 +1,8 @@
 //! `gatehouse watch`: change notifications printed as they come, from a modern server through
 //! `subscriptions/listen` (the TypeScript SDK v2 fixture over HTTP, changed by another
 //! `gatehouse` process), and pushed unasked by a legacy server (server-everything over stdio).
+//! A server that sends faster than the terminal reads costs a bounded queue: the excess is
+//! dropped and counted.
 
 mod support;
 
@@ -119,5 +121,90 @@ fn watching_a_resource_of_a_server_without_subscriptions_is_an_error() {
         stderr(&output).contains("does not support"),
         "{}",
         stderr(&output)
+    );
+}
+
+/// A legacy server that, once connected, sends 20,000 `resources/updated` notifications of
+/// 10 kB each (200 MB), writes `flooded` into the file named by $FLOOD_MARK, and then answers
+/// pings until its input closes.
+const NOTICE_FLOOD: &str = r#"
+import os
+handshake({"resources": {"subscribe": True}}, name="notice-flood")
+pad = "x" * 10000
+for i in range(20000):
+    send({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+          "params": {"uri": "memo://%s/%d" % (pad, i)}})
+with open(os.environ["FLOOD_MARK"], "w") as mark:
+    mark.write("flooded")
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" in message:
+        reply(message, {})
+"#;
+
+/// The peak resident memory of a process, in kB (`VmHWM`).
+fn peak_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM")
+}
+
+#[test]
+fn notifications_faster_than_the_terminal_reads_are_dropped_and_counted_not_kept() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path();
+    let mark = dir.path().join("flood-mark");
+    support::add_scripted(data, "flood", NOTICE_FLOOD);
+    // Nobody reads the watcher's stdout while the server floods: the pipe fills, the watcher
+    // waits on it, and the notifications pile up in its queue.
+    let mut watch = command(data)
+        .args(["watch", "flood", "--json"])
+        .env("FLOOD_MARK", &mark)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gatehouse watch starts");
+    let started = Instant::now();
+    while !mark.exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the server floods within a minute"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Let the watcher take in what is still in flight.
+    std::thread::sleep(Duration::from_secs(2));
+    let peak = peak_kb(watch.id());
+    eprintln!("watcher's peak memory while 200 MB of notifications came: {peak} kB");
+    assert!(
+        peak < 120 * 1024,
+        "the queue is bounded: peak {peak} kB for 200 MB of notifications"
+    );
+
+    let out = watch.stdout.take().expect("stdout");
+    let reader =
+        std::thread::spawn(move || BufReader::new(out).lines().map_while(Result::ok).count());
+    std::thread::sleep(Duration::from_secs(2));
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &watch.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(kill.success());
+    let status = watch.wait().expect("watch exits");
+    let shown = reader.join().expect("reader");
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut watch.stderr.take().expect("stderr"), &mut err)
+        .expect("stderr");
+    assert_eq!(status.code(), Some(0), "{err}");
+    assert!(
+        (1024..20_000).contains(&shown),
+        "the queue's notifications are shown, not all 20,000: {shown}"
+    );
+    assert!(
+        err.contains("were dropped"),
+        "the person is told some were dropped: {err}"
     );
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use gatehouse_host::{Host, HostError, ServerConnection};
 
-use crate::notices::{ForwardNotices, Notice};
+use crate::notices::{ForwardNotices, NoticeOutlet};
 
 /// Opens connections with the terminal as the server's interlocutor.
 pub struct Connection;
@@ -22,7 +22,7 @@ impl Connection {
     pub async fn open_with(
         host: &Host,
         server: &str,
-        notices: Option<tokio::sync::mpsc::UnboundedSender<Notice>>,
+        notices: Option<NoticeOutlet>,
     ) -> Result<ServerConnection, HostError> {
         host.connect(server, |config| {
             let mut answers = ForwardNotices::new(config);

@@ -8,15 +8,14 @@
 use gatehouse_host::{Host, HostError};
 use gatehouse_mcp::{Client, Era, ListenerEvent, NotificationFilter};
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
 
 use crate::args::WatchArgs;
 use crate::commands::connection::Connection;
 use crate::ctrl_c::interrupted;
-use crate::notices::Notice;
+use crate::notices::{NoticeInlet, notice_queue};
 
 pub async fn run(host: &Host, args: WatchArgs) -> Result<(), HostError> {
-    let (notices, received) = mpsc::unbounded_channel();
+    let (notices, received) = notice_queue();
     let connection = Connection::open_with(host, &args.server, Some(notices)).await?;
     let watched = watch(connection.client(), &args, received).await;
     connection.close(watched).await
@@ -25,7 +24,7 @@ pub async fn run(host: &Host, args: WatchArgs) -> Result<(), HostError> {
 async fn watch(
     client: &Client,
     args: &WatchArgs,
-    mut pushed: mpsc::UnboundedReceiver<Notice>,
+    mut pushed: NoticeInlet,
 ) -> Result<(), HostError> {
     let mut listener = match client.era() {
         Era::Modern => Some(gatehouse_mcp::Listener::new(NotificationFilter::all_lists(
@@ -70,6 +69,12 @@ async fn watch(
         };
         if method == "notifications/message" || method == "notifications/progress" {
             continue;
+        }
+        let dropped = pushed.take_dropped();
+        if dropped > 0 {
+            say_err!(
+                "{dropped} notifications came faster than they could be shown and were dropped"
+            );
         }
         print_notice(&method, params.as_ref(), args.json);
         if crate::stdout::closed() {
