@@ -10,14 +10,14 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 APP := $(TARGET_DIR)/debug/gatehouse-app
 
 .PHONY: run test deps test-deps ui-deps bindings bindings-check ui-build ui-check app \
-        fmt-check clippy rust-test ui-test e2e lint conformance bench spec-matrix
+        fmt-check clippy rust-test ui-test e2e lint conformance bench spec-matrix app-memory-check
 
 ## run: install what is missing, build the UI and the app, and open the window.
 run: deps ui-build app
 	$(APP)
 
 ## test: install test prerequisites, run every lint gate and every test.
-test: deps test-deps lint rust-test ui-test app conformance e2e
+test: deps test-deps lint rust-test ui-test app app-memory-check conformance e2e
 	@echo "==> all checks and tests passed"
 
 deps:
@@ -76,6 +76,13 @@ ui-test: ui-deps
 	@echo "==> UI unit tests"
 	cd ui && npm test
 
+## app-memory-check: the benchmark's app-memory section on the debug app with 2 servers, to show
+## it works (the figures in docs/performance.md come from `make bench`, on a release build).
+app-memory-check: app
+	@echo "==> the app-memory benchmark section, on the debug app"
+	$(CARGO) build -p gatehouse-bench --bins
+	$(TARGET_DIR)/debug/gatehouse-bench --section app-memory --app $(APP) --app-servers 2 --app-idle 1
+
 ## conformance: the official MCP conformance suite's client scenarios (tests/conformance/scenarios.txt).
 conformance: app
 	@echo "==> MCP conformance suite (client scenarios)"
@@ -84,12 +91,13 @@ conformance: app
 ## bench: the benchmark (docs/performance.md); not part of `make test`. BENCH_ARGS passes options,
 ## e.g. `make bench BENCH_ARGS="--audit-rows 20000"` for a quick run.
 BENCH_ARGS ?=
-bench:
+bench: ui-build
 	@if [ ! -f benches/ts-client/node_modules/.package-lock.json ] || [ benches/ts-client/package-lock.json -nt benches/ts-client/node_modules/.package-lock.json ]; then \
 		echo "==> npm ci (benches/ts-client)"; cd benches/ts-client && npm ci --no-audit --no-fund; \
 	else echo "==> benches/ts-client/node_modules up to date"; fi
-	@echo "==> release build of gatehouse-bench and gatehouse-bench-echo"
+	@echo "==> release build of gatehouse-bench, gatehouse-bench-echo and the app"
 	$(CARGO) build --release -p gatehouse-bench --bins
+	$(CARGO) build --release -p gatehouse-app --bin gatehouse-app
 	$(TARGET_DIR)/release/gatehouse-bench $(BENCH_ARGS)
 
 ## e2e: the real window under Xvfb, driven by tauri-driver + WebKitWebDriver.

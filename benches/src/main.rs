@@ -9,10 +9,13 @@
 //! - `concurrent`: audited calls through the gate from 8 callers at once;
 //! - `gate-steps`: each step of a gated call timed on its own;
 //! - `audit`: searches, filtered listings and `verify` over a log of `--audit-rows` rows;
-//! - `fleet`: `--fleet` stdio servers started together and stopped together on one host.
+//! - `fleet`: `--fleet` stdio servers started together and stopped together on one host;
+//! - `app-memory`: the release app under Xvfb with `--app-servers` servers connected and idle,
+//!   its processes' PSS (needs `--app` or gatehouse-app beside this binary, and Xvfb).
 //!
 //! See docs/performance.md.
 
+mod app_memory;
 mod audit_scale;
 mod cpu;
 mod engine;
@@ -103,6 +106,15 @@ struct Args {
     /// Fleet: stdio servers started and stopped together.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1000))]
     fleet: u32,
+    /// App memory: the app binary [default: gatehouse-app beside this binary].
+    #[arg(long)]
+    app: Option<PathBuf>,
+    /// App memory: stdio servers connected while the app is measured.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    app_servers: u32,
+    /// App memory: seconds the app sits idle once its servers are connected, before measuring.
+    #[arg(long, default_value_t = 10)]
+    app_idle: u64,
 }
 
 /// The parts of the benchmark; see the crate docs.
@@ -114,6 +126,7 @@ pub enum Section {
     GateSteps,
     Audit,
     Fleet,
+    AppMemory,
 }
 
 /// Where the async clients run; see `--runtime`.
@@ -337,6 +350,26 @@ fn run(args: &Args) -> Result<Report, BoxError> {
         let result = mode.run(&runtime, fleet::run(echo.clone(), args.fleet as usize));
         sections.fleet = Some(Outcome::from_result(result));
     }
+    if section(Section::AppMemory) {
+        progress(&format!(
+            "the app's memory with {} servers connected",
+            args.app_servers
+        ));
+        let app = match &args.app {
+            Some(path) => path.clone(),
+            None => beside_me("gatehouse-app")?,
+        };
+        let result = mode.run(
+            &runtime,
+            app_memory::run(
+                app,
+                echo.clone(),
+                args.app_servers as usize,
+                std::time::Duration::from_secs(args.app_idle),
+            ),
+        );
+        sections.app_memory = Some(Outcome::from_result(result));
+    }
     runtime.shutdown_background();
 
     Ok(Report::new(
@@ -428,10 +461,12 @@ fn row(kind: Kind, label: &str, result: Result<Samples, BoxError>) -> Row {
 
 /// `gatehouse-bench-echo` in the same directory as this executable (as cargo builds them).
 fn default_echo() -> Result<PathBuf, BoxError> {
+    beside_me("gatehouse-bench-echo")
+}
+
+/// The binary `name` in this binary's directory.
+fn beside_me(name: &str) -> Result<PathBuf, BoxError> {
     let me = std::env::current_exe()?;
     let dir = me.parent().unwrap_or(Path::new("."));
-    Ok(dir.join(format!(
-        "gatehouse-bench-echo{}",
-        std::env::consts::EXE_SUFFIX
-    )))
+    Ok(dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX)))
 }

@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use crate::app_memory::AppMemory;
 use crate::audit_scale::AuditScale;
 use crate::fleet::Fleet;
 use crate::gate_steps::Step;
@@ -129,6 +130,8 @@ pub struct Report {
     pub audit: Option<Outcome<AuditScale>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fleet: Option<Outcome<Fleet>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub app_memory: Option<Outcome<AppMemory>>,
     pub targets: Vec<Target>,
 }
 
@@ -141,6 +144,7 @@ pub struct Sections {
     pub gate_steps: Option<Outcome<GateSteps>>,
     pub audit: Option<Outcome<AuditScale>>,
     pub fleet: Option<Outcome<Fleet>>,
+    pub app_memory: Option<Outcome<AppMemory>>,
 }
 
 impl Report {
@@ -167,6 +171,7 @@ impl Report {
             gate_steps: sections.gate_steps,
             audit: sections.audit,
             fleet: sections.fleet,
+            app_memory: sections.app_memory,
             targets: Vec::new(),
         };
         report.targets = targets::judge(&report);
@@ -184,6 +189,7 @@ impl Report {
             || self.gate_steps.as_ref().is_some_and(Outcome::failed)
             || self.audit.as_ref().is_some_and(Outcome::failed)
             || self.fleet.as_ref().is_some_and(Outcome::failed)
+            || self.app_memory.as_ref().is_some_and(Outcome::failed)
     }
 
     /// The human-readable tables and target lines.
@@ -211,6 +217,9 @@ impl Report {
         }
         if let Some(fleet) = &self.fleet {
             fleet_lines(fleet, &mut out);
+        }
+        if let Some(app) = &self.app_memory {
+            app_memory_table(app, &mut out);
         }
         out.push('\n');
         for target in &self.targets {
@@ -307,6 +316,35 @@ fn fleet_lines(fleet: &Outcome<Fleet>, out: &mut String) {
             f.servers, f.ready_ms, f.stopped_ms, f.survivors
         )),
         other => out.push_str(&format!("{}\n", other.note().unwrap_or_default())),
+    }
+}
+
+fn app_memory_table(app: &Outcome<AppMemory>, out: &mut String) {
+    out.push_str("\nthe app's memory (PSS, MB) with its servers connected and idle\n\n");
+    let Outcome::Measured(app) = app else {
+        out.push_str(&format!("{}\n", app.note().unwrap_or_default()));
+        return;
+    };
+    out.push_str(&format!(
+        "{} servers, measured after {} s idle\n",
+        app.servers, app.idle_s
+    ));
+    for run in &app.runs {
+        let webkit: Vec<String> = run
+            .webkit_mb
+            .iter()
+            .map(|(name, mb)| format!("{name} {mb:.1}"))
+            .collect();
+        out.push_str(&format!(
+            "{:<22} total {:>6.1}: engine {:.1}, {}, helpers {:.1} (servers {:.1} apart); ready in {:.0} ms\n",
+            run.mode,
+            run.total_mb,
+            run.engine_mb,
+            webkit.join(", "),
+            run.helpers_mb,
+            run.servers_mb,
+            run.ready_ms
+        ));
     }
 }
 

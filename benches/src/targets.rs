@@ -26,6 +26,9 @@ pub const MAX_FLEET_STOP_OVER_GRACE_MS: f64 = 1000.0;
 /// The stop grace of a stdio server: the wait after closing stdin plus the wait after SIGTERM.
 pub const STOP_GRACE_MS: f64 = 5000.0;
 
+/// The whole app's PSS with 20 servers connected and idle, in MB.
+pub const MAX_APP_PSS_MB: f64 = 200.0;
+
 /// Whether a target is met.
 #[derive(Debug, Clone, Serialize)]
 pub struct Target {
@@ -199,6 +202,19 @@ pub fn judge(report: &Report) -> Vec<Target> {
         }
         None => unjudged(name, "the fleet section did not run"),
     });
+    let name = "the app's memory with its servers connected";
+    let app = report.app_memory.as_ref().and_then(Outcome::measured);
+    targets.push(match app.and_then(|a| a.shipped().map(|run| (a.servers, run))) {
+        Some((servers, run)) => Target {
+            name,
+            met: Some(run.total_mb <= MAX_APP_PSS_MB),
+            detail: format!(
+                "{:.1} MB PSS with {servers} servers, as shipped (target ≤ {MAX_APP_PSS_MB} MB)",
+                run.total_mb
+            ),
+        },
+        None => unjudged(name, "the app-memory section did not run"),
+    });
     targets
 }
 
@@ -283,12 +299,30 @@ mod tests {
                 stopped_ms: 400.0,
                 survivors: 1,
             })),
+            app_memory: Some(Outcome::Measured(crate::app_memory::AppMemory {
+                servers: 20,
+                idle_s: 10,
+                runs: vec![crate::app_memory::AppRun {
+                    mode: "compositing forced on",
+                    ready_ms: 900.0,
+                    engine_mb: 60.0,
+                    webkit_mb: [("WebKitWebProcess".to_owned(), 180.0)].into(),
+                    helpers_mb: 1.0,
+                    total_mb: 241.0,
+                    servers_mb: 20.0,
+                }],
+            })),
             ..Sections::default()
         };
         let report = Report::new(10, 0, "multi-thread", sections);
         assert_eq!(report.rows[0].overhead_p50_us, None, "the baseline");
         assert_eq!(report.rows[1].overhead_p50_us, Some(30.0));
-        assert_eq!(report.targets.len(), 10);
+        assert_eq!(report.targets.len(), 11);
+        assert_eq!(
+            met(&report, "the app's memory with its servers connected"),
+            None,
+            "only the shipped configuration is judged, and it did not run"
+        );
         assert_eq!(
             met(&report, "time for the fleet of stdio servers to connect"),
             Some(true),

@@ -11,6 +11,7 @@ mod events;
 mod ipc_error;
 mod log_events;
 mod policy_commands;
+pub mod webkit_compositing;
 
 use std::path::PathBuf;
 use std::sync::Arc;

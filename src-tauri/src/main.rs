@@ -4,6 +4,8 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 fn main() -> std::process::ExitCode {
+    // Before any thread starts: it sets an environment variable.
+    gatehouse_app::webkit_compositing::configure();
     match gatehouse_app::run(tauri::generate_context!()) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(message) => {

@@ -112,6 +112,18 @@ export function killPidsWithEnv(marker) {
   }
 }
 
+/** PIDs of live (non-zombie) processes with `marker` in their environment whose command line contains `needle`. */
+export function pidsRunning(marker, needle) {
+  return pidsWithEnv(marker).filter((pid) => {
+    try {
+      const state = readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ').at(-1)?.[0];
+      return state !== 'Z' && readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(needle);
+    } catch {
+      return false; // gone
+    }
+  });
+}
+
 /** Whether a live (non-zombie) process runs `exe` with `marker` in its environment. */
 export function processAlive(exe, marker) {
   const pids = allPids();

@@ -136,7 +136,8 @@ export async function selectServer(app, name) {
   // the row's centre may fall on its action buttons, which do not select.
   const row = await s.findElement(rowOf(name));
   const [nameButton] = await s.findElements('.server-row-name', row);
-  await s.click(nameButton ?? row);
+  // A page scrolled by an earlier step may leave the row under the sticky header.
+  await clickInView(s, nameButton ?? row);
   await waitFor(
     async () => {
       const headings = await s.findElements('[data-testid="server-detail"] #detail-heading');

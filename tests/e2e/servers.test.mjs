@@ -3,8 +3,9 @@
 // tools are listed; then add two servers that offer no tools (a prompts-only and
 // a resources-only server on the TypeScript SDK v2) and check that they connect
 // and that the app says what they offer; then call server-everything's tools from
-// their generated forms, cancelling a long one. Runs the real app binary under Xvfb
-// via tauri-driver.
+// their generated forms, cancelling a long one; then stop it from its detail (its
+// process is gone), start it again, and read what it wrote to stderr in the Logs tab.
+// Runs the real app binary under Xvfb via tauri-driver.
 //
 //   node --test tests/e2e/          (or: cd tests/e2e && npm test)
 //
@@ -16,6 +17,7 @@ import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
 
 import { launchApp, waitFor, SERVER_EVERYTHING_ENTRY, PARTIAL_SERVER_ENTRY, TS_SDK_V2_PACKAGE } from './harness.mjs';
+import { pidsRunning } from './processes.mjs';
 import { addStdioServer, fillField, openCallForm, rowOf, selectServer, TOOL_ITEMS, waitForConnected } from './servers-page.mjs';
 
 // Tools server-everything@2026.8.31 always lists (verified over stdio: 13 tools
@@ -216,6 +218,58 @@ describe('MCP servers (real window)', () => {
       await s.executeScript('arguments[0].scrollIntoView({block: "center"})', [cancelled]);
       const shot = await app.screenshot('tool-call');
       assert.ok(statSync(shot).size > 1_000, `screenshot ${shot} must be a real image`);
+    });
+  });
+
+  it('stops and starts a server from its detail, and shows its logs', { timeout: 300_000 }, async (t) => {
+    app ??= await launchApp();
+
+    await app.withFailureCapture(t.name, async () => {
+      const s = app.session;
+      if ((await s.findElements(rowOf(SERVER_NAME))).length === 0) {
+        await addStdioServer(app, SERVER_NAME, 'node', [SERVER_EVERYTHING_ENTRY, 'stdio']);
+      }
+      await waitForConnected(app, SERVER_NAME);
+      await selectServer(app, SERVER_NAME);
+      const running = () => pidsRunning(app.marker, SERVER_EVERYTHING_ENTRY);
+      assert.ok(running().length > 0, 'the connected server runs as a process of the app');
+
+      // 1. Stop: the row says so, and the server's process is gone within the stop waits.
+      await s.click(await app.waitForElement(`${DETAIL} [data-testid="stop-button"]`, { message: 'the Stop button' }));
+      await waitFor(
+        async () => (await s.getAttribute(await s.findElement(rowOf(SERVER_NAME)), 'data-status')) === 'stopped',
+        { timeout: 10_000, interval: 250, message: 'the row to show the server stopped' },
+      );
+      await waitFor(async () => running().length === 0, {
+        timeout: 7_000,
+        interval: 200,
+        message: () => `the stopped server's process to end (still running: ${running().join(', ')})`,
+      });
+      const explanation = await s.getText(await s.findElement(`${DETAIL} [data-testid="connection-explanation"]`));
+      assert.match(explanation, /stopped/, `the detail says the server was stopped: ${explanation}`);
+      const stoppedShot = await app.screenshot('server-stopped');
+      assert.ok(statSync(stoppedShot).size > 1_000, `screenshot ${stoppedShot} must be a real image`);
+
+      // 2. Start: connected again, with a new process.
+      await s.click(await s.findElement(`${DETAIL} [data-testid="start-button"]`));
+      await waitForConnected(app, SERVER_NAME);
+      assert.ok(running().length > 0, 'the started server runs again');
+
+      // 3. Logs: what server-everything writes to stderr when it starts, once per start.
+      await s.click(await s.findElement(`${DETAIL} [data-testid="tab-logs"]`));
+      const lines = await waitFor(
+        async () => {
+          const found = [];
+          for (const el of await s.findElements(`${DETAIL} [data-testid="log-line"]`)) {
+            found.push(await s.getText(el));
+          }
+          return found.filter((l) => l.includes('Starting default (STDIO) server')).length >= 2 ? found : null;
+        },
+        { timeout: 20_000, interval: 500, message: "server-everything's start-up line (from both starts) in the Logs tab" },
+      );
+      assert.ok(lines.length >= 2, `the Logs tab shows the stderr lines: ${lines.join(' | ')}`);
+      const logsShot = await app.screenshot('server-logs');
+      assert.ok(statSync(logsShot).size > 1_000, `screenshot ${logsShot} must be a real image`);
     });
   });
 });
