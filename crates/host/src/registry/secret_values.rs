@@ -36,7 +36,7 @@ fn entries(spec: &ServerSpec) -> Vec<Entry<'_>> {
 }
 
 fn key(server_id: &str, entry: &Entry<'_>) -> SecretKey {
-    SecretKey {
+    SecretKey::Value {
         server_id: server_id.to_owned(),
         kind: entry.kind,
         name: entry.name.to_owned(),
@@ -119,7 +119,7 @@ pub async fn resolve(store: &dyn SecretStore, config: &ServerConfig) -> Result<S
     if entries(&config.spec).is_empty() {
         return Ok(resolved);
     }
-    let lookup = |kind: SecretKind, name: String| SecretKey {
+    let lookup = |kind: SecretKind, name: String| SecretKey::Value {
         server_id: config.id.clone(),
         kind,
         name,
@@ -134,7 +134,7 @@ pub async fn resolve(store: &dyn SecretStore, config: &ServerConfig) -> Result<S
         ServerSpec::Stdio { env, .. } => {
             for var in env.iter_mut().filter(|v| v.secret) {
                 let value = store.get(&lookup(SecretKind::Env, var.key.clone())).await?;
-                var.value = value.ok_or_else(|| missing(&var.key))?;
+                var.value = value.ok_or_else(|| missing(&var.key))?.into_exposed();
             }
         }
         ServerSpec::Http { headers, .. } => {
@@ -142,7 +142,7 @@ pub async fn resolve(store: &dyn SecretStore, config: &ServerConfig) -> Result<S
                 let value = store
                     .get(&lookup(SecretKind::Header, header.name.clone()))
                     .await?;
-                header.value = value.ok_or_else(|| missing(&header.name))?;
+                header.value = value.ok_or_else(|| missing(&header.name))?.into_exposed();
             }
         }
     }
