@@ -166,6 +166,20 @@ impl Registry {
             return Err(HostError::NotFound(id_or_name.to_owned()));
         }
         secret_values::delete_dropped(self.secrets(), &existing.id, &existing.spec, None).await?;
+        if matches!(existing.spec, ServerSpec::Http { .. }) {
+            // Only HTTP servers sign in (OAuth). A server without a secret value may be removed
+            // while no keyring is reachable: the removal stands, with a warning.
+            match crate::secrets::oauth::delete_tokens(self.secrets(), &existing.id).await {
+                Ok(()) => {}
+                Err(e @ HostError::KeyringUnavailable { .. }) => {
+                    tracing::warn!(
+                        "`{}` removed; its OAuth tokens were not checked: {e}",
+                        existing.name
+                    );
+                }
+                Err(e) => return Err(e),
+            }
+        }
         Ok(existing)
     }
 

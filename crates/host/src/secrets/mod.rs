@@ -8,6 +8,7 @@
 mod keyring;
 #[cfg(any(target_os = "linux", target_os = "freebsd", target_os = "openbsd"))]
 mod legacy;
+pub mod oauth;
 
 use gatehouse_mcp::Sensitive;
 use gatehouse_mcp::transport::BoxFuture;
