@@ -353,3 +353,34 @@ async fn a_secret_stored_the_old_way_still_reaches_the_server_and_moves_to_its_n
     );
     host.shutdown().await;
 }
+
+#[tokio::test]
+async fn printing_the_engine_never_shows_a_secret() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let secret = unique_secret();
+    let host = support::open_host(dir.path(), true).await;
+    let added = host
+        .add_server(checking_server("printed", &secret, Some(&secret)))
+        .await
+        .expect("add");
+    let status = settled(&host, "printed").await;
+    assert!(
+        matches!(&status, ServerStatus::Connected { server_name, .. } if server_name == "token-ok"),
+        "the server holds the secret (else this test shows nothing): {status:?}"
+    );
+    // The gate reads the secret values too, for the audit log to hide them.
+    host.gate()
+        .learn_secrets(&added.config.id)
+        .await
+        .expect("learn");
+    let printed = format!("{host:?}");
+    assert!(
+        printed.contains("<redacted>"),
+        "the engine holds the secret, and its Debug shows where (else this test shows nothing)"
+    );
+    assert!(
+        !printed.contains(&secret),
+        "the engine's Debug must not show the secret: {printed}"
+    );
+    host.shutdown().await;
+}
