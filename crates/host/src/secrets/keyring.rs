@@ -108,15 +108,21 @@ fn action(verb: &str, key: &SecretKey) -> String {
 
 /// The value of an entry; several for one key (left by another tool) give the first.
 fn read(entry: &Entry) -> keyring_core::Result<Option<String>> {
-    match entry.get_password() {
-        Ok(value) => Ok(Some(value)),
+    match entry.get_secret() {
+        Ok(bytes) => text(bytes).map(Some),
         Err(Error::NoEntry) => Ok(None),
         Err(Error::Ambiguous(entries)) => match entries.first() {
-            Some(first) => first.get_password().map(Some),
+            Some(first) => first.get_secret().and_then(text).map(Some),
             None => Ok(None),
         },
         Err(e) => Err(e),
     }
+}
+
+/// A value as stored: UTF-8 bytes. (Raw bytes rather than the stores' "password", which
+/// Credential Manager keeps as UTF-16 in half the room.)
+pub(super) fn text(bytes: Vec<u8>) -> keyring_core::Result<String> {
+    String::from_utf8(bytes).map_err(|e| Error::BadEncoding(e.into_bytes()))
 }
 
 /// Deletes an entry, and every duplicate of it; a missing one is fine.
@@ -161,10 +167,10 @@ impl SecretStore for KeyringStore {
         Box::pin(async move {
             with_store(action("store", &key), move |store| {
                 let entry = entry(store, &key, Some(&label))?;
-                match entry.set_password(value.expose()) {
+                match entry.set_secret(value.expose().as_bytes()) {
                     Err(Error::Ambiguous(duplicates)) => {
                         duplicates.iter().try_for_each(remove)?;
-                        entry.set_password(value.expose())
+                        entry.set_secret(value.expose().as_bytes())
                     }
                     other => other,
                 }

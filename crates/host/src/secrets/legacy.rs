@@ -46,9 +46,9 @@ pub(super) fn migrate(
     let Some(first) = old.first() else {
         return Ok(None);
     };
-    let value = first.get_password()?;
+    let value = first.get_secret().and_then(super::keyring::text)?;
     let label = old_label(first);
-    match current(&label).and_then(|entry| entry.set_password(&value)) {
+    match current(&label).and_then(|entry| entry.set_secret(value.as_bytes())) {
         Ok(()) => {
             for item in &old {
                 if let Err(e) = item.delete_credential() {
