@@ -1,11 +1,12 @@
 //! An in-memory [`SecretStore`] for the gated runs, so the benchmark needs no OS keyring. The
 //! echo server has no secret values, so nothing is ever stored in it; it exists so that the
-//! host never reaches for the Secret Service.
+//! host never reaches for the OS keyring.
 
 use std::sync::{Mutex, PoisonError};
 
 use gatehouse_host::Result;
 use gatehouse_host::secrets::{SecretKey, SecretStore};
+use gatehouse_mcp::Sensitive;
 use gatehouse_mcp::transport::BoxFuture;
 
 /// Values by key, in memory.
@@ -21,12 +22,12 @@ impl MemorySecrets {
 }
 
 impl SecretStore for MemorySecrets {
-    fn get<'a>(&'a self, key: &'a SecretKey) -> BoxFuture<'a, Result<Option<String>>> {
+    fn get<'a>(&'a self, key: &'a SecretKey) -> BoxFuture<'a, Result<Option<Sensitive<String>>>> {
         let found = self
             .values()
             .iter()
             .find(|(k, _)| k == key)
-            .map(|(_, v)| v.clone());
+            .map(|(_, v)| Sensitive::new(v.clone()));
         Box::pin(async move { Ok(found) })
     }
 

@@ -71,7 +71,7 @@ async fn the_app_and_the_cli_write_the_same_database_at_once() {
 
 #[tokio::test]
 async fn secret_values_go_to_the_keyring_and_never_to_the_database() {
-    use gatehouse_host::secrets::{SecretKey, SecretKind, SecretServiceStore, SecretStore};
+    use gatehouse_host::secrets::{KeyringStore, SecretKey, SecretStore};
     let dir = tempfile::tempdir().expect("temp dir");
     let data = dir.path().to_path_buf();
     let token = format!("cli-secret-{}", std::process::id());
@@ -111,18 +111,20 @@ async fn secret_values_go_to_the_keyring_and_never_to_the_database() {
         !bytes.windows(token.len()).any(|w| w == token.as_bytes()),
         "the secret must not be in the database or its WAL"
     );
-    let key = SecretKey {
-        server_id: list[0]["id"].as_str().expect("id").to_owned(),
-        kind: SecretKind::Env,
-        name: "API_TOKEN".into(),
-    };
-    let store = SecretServiceStore;
-    assert_eq!(store.get(&key).await.expect("keyring"), Some(token.clone()));
+    let key = SecretKey::env(list[0]["id"].as_str().expect("id"), "API_TOKEN");
+    let store = KeyringStore;
+    assert_eq!(
+        store
+            .get(&key)
+            .await
+            .expect("keyring")
+            .map(|v| v.into_exposed()),
+        Some(token.clone())
+    );
 
     ok(&data, &["server", "remove", "s"]);
-    assert_eq!(
-        store.get(&key).await.expect("keyring"),
-        None,
+    assert!(
+        store.get(&key).await.expect("keyring").is_none(),
         "remove deletes the secret"
     );
 
@@ -148,5 +150,39 @@ async fn secret_values_go_to_the_keyring_and_never_to_the_database() {
         stderr(&unset).contains("is not set in the environment"),
         "got {}",
         stderr(&unset)
+    );
+}
+
+#[test]
+fn without_a_keyring_adding_a_secret_fails_saying_how_to_fix_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).expect("data dir");
+    let token = format!("cli-no-keyring-{}", std::process::id());
+    // A session bus address whose socket does not exist: a real failure to reach the keyring.
+    let no_bus = format!("unix:path={}", dir.path().join("no-such-bus").display());
+    let output = command(&data)
+        .args(["server", "add", "s", "--command", "node", "--secret-env"])
+        .arg(format!("API_TOKEN={token}"))
+        .env("DBUS_SESSION_BUS_ADDRESS", &no_bus)
+        .output()
+        .expect("runs");
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "a failure: {err}");
+    assert!(
+        err.contains("the OS keyring is not available")
+            && err.contains("start gnome-keyring or another Secret Service provider"),
+        "the message says what is wrong and how to fix it: {err}"
+    );
+
+    let list = ok_json(&data, &["server", "list", "--json"]);
+    assert_eq!(list, serde_json::json!([]), "the server was not added");
+    let mut bytes = Vec::new();
+    for entry in std::fs::read_dir(&data).expect("data dir").flatten() {
+        bytes.extend(std::fs::read(entry.path()).unwrap_or_default());
+    }
+    assert!(
+        !bytes.windows(token.len()).any(|w| w == token.as_bytes()),
+        "the secret must not be in the database or its WAL"
     );
 }

@@ -14,7 +14,7 @@ use crate::error::{HostError, Result};
 use crate::launch::Launcher;
 use crate::registry::Registry;
 use crate::registry::model::{ServerConfig, ServerSpec, ServerTransport};
-use crate::registry::secret_values;
+use crate::registry::secret_values::{self, SecretValue};
 use crate::server_logs::output::ServerStderr;
 use crate::server_requests::HostHandler;
 
@@ -36,7 +36,7 @@ pub async fn open_client_with(
     handler: Arc<dyn Handler>,
     attended: bool,
 ) -> Result<Client> {
-    let resolved = secret_values::resolve(registry.secrets(), config).await?;
+    let secrets = secret_values::resolve(registry.secrets(), config).await?;
     let remembered = registry.remembered_era(config).await;
     let cached = remembered.as_ref().map(|(era, _)| *era);
     let choice = match cached {
@@ -49,7 +49,8 @@ pub async fn open_client_with(
         .map(|(_, at)| format!("remembered from a connection on {}", when(at)));
     let launcher = registry.launcher();
     let client = match connect(
-        &resolved,
+        config,
+        &secrets,
         registry,
         choice,
         reason,
@@ -65,7 +66,8 @@ pub async fn open_client_with(
                 config.name
             );
             connect(
-                &resolved,
+                config,
+                &secrets,
                 registry,
                 EraChoice::Auto,
                 None,
@@ -107,10 +109,12 @@ fn era_may_be_wrong(error: &McpError) -> bool {
     ) || matches!(error, McpError::RequestFailed { .. } if error.http_status().is_some())
 }
 
-/// Connects to a server whose secret values `config` holds (resolved from the keyring). A stdio
-/// server's stderr is redacted of them where it enters the host, then kept in its log.
+/// Connects to a server with its secret values (resolved from the keyring). A stdio server's
+/// stderr is redacted of them where it enters the host, then kept in its log.
+#[allow(clippy::too_many_arguments)]
 async fn connect(
     config: &ServerConfig,
+    secrets: &[SecretValue],
     registry: &Registry,
     era: EraChoice,
     era_reason: Option<String>,
@@ -136,11 +140,15 @@ async fn connect(
             stdio.args.clone_from(args);
             stdio.env = env
                 .iter()
+                .filter(|v| !v.secret)
                 .map(|v| (v.key.clone(), v.value.clone()))
                 .collect();
+            stdio.secret_env = secrets
+                .iter()
+                .map(|s| (s.name.clone(), s.value.clone()))
+                .collect();
             stdio.cwd = cwd.as_ref().map(PathBuf::from);
-            let secrets =
-                KnownSecrets::new(env.iter().filter(|v| v.secret).map(|v| v.value.clone()));
+            let secrets = KnownSecrets::new(secrets.iter().map(|s| s.value.expose().clone()));
             stdio.output = Some(OutputHook(Arc::new(ServerStderr::new(
                 &config.id,
                 secrets,
@@ -168,7 +176,12 @@ async fn connect(
             let mut http = HttpConfig::new(url);
             http.headers = headers
                 .iter()
+                .filter(|h| !h.secret)
                 .map(|h| (h.name.clone(), h.value.clone()))
+                .collect();
+            http.secret_headers = secrets
+                .iter()
+                .map(|s| (s.name.clone(), s.value.clone()))
                 .collect();
             let mode = match transport {
                 ServerTransport::Auto => HttpMode::Auto,

@@ -42,9 +42,18 @@ pub enum HostError {
         /// The rule that decided, if one did.
         rule: Option<String>,
     },
-    /// The OS keyring could not be used, or a secret is missing from it.
+    /// The OS keyring failed, or a secret is missing from it.
     #[error("{0}")]
     Secrets(String),
+    /// No OS keyring could be reached (no D-Bus session, no Secret Service provider, a locked
+    /// collection). Nothing was stored anywhere instead: secrets never fall back to plaintext.
+    #[error("cannot {action}: the OS keyring is not available ({detail}); {KEYRING_FIX}")]
+    KeyringUnavailable {
+        /// What was being done, e.g. "store the secret `API_TOKEN`".
+        action: String,
+        /// The keyring's own error.
+        detail: String,
+    },
     #[error("{context}: {source}")]
     Io {
         context: String,
@@ -55,7 +64,8 @@ pub enum HostError {
 
 impl HostError {
     /// A stable code for programs: `validation`, `duplicate_name`, `not_found`, `storage`,
-    /// `audit_broken`, `connection`, `not_connected`, `unsupported`, `denied`, `secrets`, `io`.
+    /// `audit_broken`, `connection`, `not_connected`, `unsupported`, `denied`, `secrets`,
+    /// `keyring_unavailable`, `io`.
     pub fn code(&self) -> &'static str {
         match self {
             HostError::Validation(_) => "validation",
@@ -72,6 +82,7 @@ impl HostError {
             HostError::Unsupported(_) => "unsupported",
             HostError::Denied { .. } => "denied",
             HostError::Secrets(_) => "secrets",
+            HostError::KeyringUnavailable { .. } => "keyring_unavailable",
             HostError::Io { .. } => "io",
         }
     }
@@ -83,5 +94,17 @@ impl HostError {
         }
     }
 }
+
+/// How to make the OS keyring available, for [`HostError::KeyringUnavailable`].
+#[cfg(target_os = "macos")]
+pub const KEYRING_FIX: &str = "unlock the login keychain (Keychain Access) and try again";
+/// How to make the OS keyring available, for [`HostError::KeyringUnavailable`].
+#[cfg(target_os = "windows")]
+pub const KEYRING_FIX: &str =
+    "make sure Windows Credential Manager is available to this user and try again";
+/// How to make the OS keyring available, for [`HostError::KeyringUnavailable`].
+#[cfg(not(any(target_os = "macos", target_os = "windows")))]
+pub const KEYRING_FIX: &str = "start gnome-keyring or another Secret Service provider (KeePassXC, \
+KWallet) in this desktop session, or unlock the login keyring, and try again";
 
 pub type Result<T, E = HostError> = std::result::Result<T, E>;

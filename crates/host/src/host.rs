@@ -21,7 +21,7 @@ use crate::process_groups::{self, GroupLog, SweepReport};
 use crate::registry::Registry;
 use crate::registry::model::{ServerConfig, ServerInput};
 use crate::registry::task_log::TaskRecord;
-use crate::secrets::{SecretServiceStore, SecretStore};
+use crate::secrets::{KeyringStore, SecretStore};
 use crate::sessions::Sessions;
 use crate::sessions::health::HealthChecks;
 use crate::sessions::status::{ServerStatus, ServerView, ToolInfo};
@@ -46,7 +46,7 @@ pub struct HostOptions {
     pub data_dir: Option<PathBuf>,
     /// Keep live connections to enabled servers (the app); the CLI connects on demand instead.
     pub live_sessions: bool,
-    /// Where secret values are kept; `None` uses the OS keyring (Secret Service).
+    /// Where secret values are kept; `None` uses the OS keyring ([`KeyringStore`]).
     pub secrets: Option<Arc<dyn SecretStore>>,
     /// How long a request waits for a person's answer; `None` reads
     /// `GATEHOUSE_APPROVAL_TIMEOUT` (seconds), else 5 minutes.
@@ -83,9 +83,7 @@ impl Host {
     pub async fn open(options: HostOptions) -> Result<Host> {
         let data_dir = paths::data_dir(options.data_dir.as_deref())?;
         let store = Store::open(&data_dir).await?;
-        let secrets = options
-            .secrets
-            .unwrap_or_else(|| Arc::new(SecretServiceStore));
+        let secrets = options.secrets.unwrap_or_else(|| Arc::new(KeyringStore));
         // Before anything starts: stop what a host that died left running.
         let swept = match process_groups::sweep(store.pool()).await {
             Ok(report) => report,

@@ -6,7 +6,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 mod support;
 
-use gatehouse_host::secrets::{SecretKey, SecretKind, SecretServiceStore, SecretStore};
+use gatehouse_host::secrets::{KeyringStore, SecretKey, SecretStore};
 use gatehouse_host::{
     EnvVar, HostError, HttpHeader, ServerInput, ServerSpec, ServerStatus, ServerTransport,
 };
@@ -82,6 +82,11 @@ fn data_dir_bytes(dir: &Path) -> Vec<u8> {
     all
 }
 
+/// A value read from the keyring, shown (this test compares it).
+fn exposed(value: Option<gatehouse_mcp::Sensitive<String>>) -> Option<String> {
+    value.map(|v| v.into_exposed())
+}
+
 fn contains(haystack: &[u8], needle: &str) -> bool {
     haystack
         .windows(needle.len())
@@ -126,14 +131,10 @@ async fn a_secret_env_value_reaches_the_server_but_never_the_database() {
         "the secret must not be written to the database or WAL"
     );
 
-    let store = SecretServiceStore;
-    let key = SecretKey {
-        server_id: added.config.id.clone(),
-        kind: SecretKind::Env,
-        name: "API_TOKEN".into(),
-    };
+    let store = KeyringStore;
+    let key = SecretKey::env(&added.config.id, "API_TOKEN");
     assert_eq!(
-        store.get(&key).await.expect("keyring"),
+        exposed(store.get(&key).await.expect("keyring")),
         Some(secret.clone()),
         "the keyring holds it"
     );
@@ -144,7 +145,7 @@ async fn a_secret_env_value_reaches_the_server_but_never_the_database() {
         .await
         .expect("keep");
     assert_eq!(
-        store.get(&key).await.expect("keyring"),
+        exposed(store.get(&key).await.expect("keyring")),
         Some(secret.clone()),
         "an empty edit keeps it"
     );
@@ -153,7 +154,7 @@ async fn a_secret_env_value_reaches_the_server_but_never_the_database() {
         .await
         .expect("drop");
     assert_eq!(
-        store.get(&key).await.expect("keyring"),
+        exposed(store.get(&key).await.expect("keyring")),
         None,
         "a dropped secret is deleted"
     );
@@ -183,19 +184,15 @@ async fn removing_a_server_deletes_its_secrets_and_a_missing_secret_is_explained
         .add_server(remote)
         .await
         .expect("add http with secret header");
-    let header_key = SecretKey {
-        server_id: remote.config.id.clone(),
-        kind: SecretKind::Header,
-        name: "Authorization".into(),
-    };
-    let store = SecretServiceStore;
+    let header_key = SecretKey::header(&remote.config.id, "Authorization");
+    let store = KeyringStore;
     assert_eq!(
-        store.get(&header_key).await.expect("keyring"),
+        exposed(store.get(&header_key).await.expect("keyring")),
         Some(format!("Bearer {secret}"))
     );
     host.remove_server("remote").await.expect("remove");
     assert_eq!(
-        store.get(&header_key).await.expect("keyring"),
+        exposed(store.get(&header_key).await.expect("keyring")),
         None,
         "removing a server removes its secrets"
     );
@@ -204,11 +201,7 @@ async fn removing_a_server_deletes_its_secrets_and_a_missing_secret_is_explained
         .add_server(checking_server("lost", &secret, Some(&secret)))
         .await
         .expect("add");
-    let env_key = SecretKey {
-        server_id: view.config.id.clone(),
-        kind: SecretKind::Env,
-        name: "API_TOKEN".into(),
-    };
+    let env_key = SecretKey::env(&view.config.id, "API_TOKEN");
     settled(&host, "lost").await;
     store
         .delete(&env_key)
@@ -231,6 +224,163 @@ async fn removing_a_server_deletes_its_secrets_and_a_missing_secret_is_explained
     assert!(
         matches!(&error, HostError::Validation(m) if m.contains("needs a value")),
         "got {error:?}"
+    );
+    host.shutdown().await;
+}
+
+/// Items as Gatehouse wrote them before it used the keyring crates: straight through the
+/// Secret Service, found by the attributes `application`, `gatehouse-server`, `gatehouse-kind`
+/// and `gatehouse-name`.
+#[cfg(target_os = "linux")]
+mod old_items {
+    use std::collections::HashMap;
+
+    use secret_service::{EncryptionType, SecretService};
+
+    fn attributes<'a>(
+        server_id: &'a str,
+        kind: &'a str,
+        name: &'a str,
+    ) -> HashMap<&'a str, &'a str> {
+        HashMap::from([
+            ("application", "gatehouse"),
+            ("gatehouse-server", server_id),
+            ("gatehouse-kind", kind),
+            ("gatehouse-name", name),
+        ])
+    }
+
+    /// Writes the item the old code wrote for a server's secret.
+    pub async fn write(server_id: &str, kind: &str, name: &str, value: &str) {
+        let service = SecretService::connect(EncryptionType::Dh)
+            .await
+            .expect("the Secret Service of scripts/with-keyring.sh");
+        let collection = service
+            .get_default_collection()
+            .await
+            .expect("default collection");
+        collection
+            .create_item(
+                &format!("Gatehouse: {name} for server old"),
+                attributes(server_id, kind, name),
+                value.as_bytes(),
+                true,
+                "text/plain",
+            )
+            .await
+            .expect("an item written the old way");
+    }
+
+    /// How many old-style items the keyring has for a server's secret.
+    pub async fn count(server_id: &str, kind: &str, name: &str) -> usize {
+        let service = SecretService::connect(EncryptionType::Dh)
+            .await
+            .expect("the Secret Service");
+        let found = service
+            .search_items(attributes(server_id, kind, name))
+            .await
+            .expect("search");
+        found.unlocked.len() + found.locked.len()
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_secret_stored_the_old_way_still_reaches_the_server_and_moves_to_its_new_entry() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let secret = unique_secret();
+    let host = support::open_host(dir.path(), true).await;
+    let added = host
+        .add_server(checking_server("old", &secret, Some(&secret)))
+        .await
+        .expect("add");
+    let id = added.config.id.clone();
+    settled(&host, "old").await;
+    // As an existing user's keyring holds it: only the item of the old scheme.
+    let store = KeyringStore;
+    let key = SecretKey::env(&id, "API_TOKEN");
+    store.delete(&key).await.expect("delete the new entry");
+    old_items::write(&id, "env", "API_TOKEN", &secret).await;
+    assert_eq!(old_items::count(&id, "env", "API_TOKEN").await, 1);
+
+    host.reconnect("old").await.expect("reconnect");
+    let status = settled(&host, "old").await;
+    assert!(
+        matches!(&status, ServerStatus::Connected { server_name, .. } if server_name == "token-ok"),
+        "the secret stored the old way must reach the server: {status:?}"
+    );
+    assert_eq!(
+        old_items::count(&id, "env", "API_TOKEN").await,
+        0,
+        "the old item is gone once read"
+    );
+    assert_eq!(
+        exposed(store.get(&key).await.expect("keyring")),
+        Some(secret.clone()),
+        "its value moved to the new entry"
+    );
+
+    // An old item never read is deleted with its server all the same.
+    let header_value = format!("Bearer {secret}");
+    let remote = host
+        .add_server(ServerInput {
+            name: "old-remote".into(),
+            enabled: false,
+            roots: Vec::new(),
+            spec: ServerSpec::Http {
+                url: "https://127.0.0.1:9/mcp".into(),
+                transport: ServerTransport::Auto,
+                headers: vec![HttpHeader {
+                    name: "Authorization".into(),
+                    value: header_value.clone(),
+                    secret: true,
+                }],
+            },
+        })
+        .await
+        .expect("add http");
+    let remote_id = remote.config.id.clone();
+    store
+        .delete(&SecretKey::header(&remote_id, "Authorization"))
+        .await
+        .expect("delete the new entry");
+    old_items::write(&remote_id, "header", "Authorization", &header_value).await;
+    host.remove_server("old-remote").await.expect("remove");
+    assert_eq!(
+        old_items::count(&remote_id, "header", "Authorization").await,
+        0,
+        "removing a server deletes its secrets stored the old way"
+    );
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn printing_the_engine_never_shows_a_secret() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let secret = unique_secret();
+    let host = support::open_host(dir.path(), true).await;
+    let added = host
+        .add_server(checking_server("printed", &secret, Some(&secret)))
+        .await
+        .expect("add");
+    let status = settled(&host, "printed").await;
+    assert!(
+        matches!(&status, ServerStatus::Connected { server_name, .. } if server_name == "token-ok"),
+        "the server holds the secret (else this test shows nothing): {status:?}"
+    );
+    // The gate reads the secret values too, for the audit log to hide them.
+    host.gate()
+        .learn_secrets(&added.config.id)
+        .await
+        .expect("learn");
+    let printed = format!("{host:?}");
+    assert!(
+        printed.contains("<redacted>"),
+        "the engine holds the secret, and its Debug shows where (else this test shows nothing)"
+    );
+    assert!(
+        !printed.contains(&secret),
+        "the engine's Debug must not show the secret: {printed}"
     );
     host.shutdown().await;
 }

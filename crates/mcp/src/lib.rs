@@ -13,6 +13,7 @@ pub mod features;
 pub mod jsonrpc;
 pub mod peer;
 pub mod protocol;
+pub mod sensitive;
 pub mod transport;
 pub mod types;
 pub mod updates;
@@ -34,6 +35,7 @@ pub use features::subscriptions::{
 pub use features::tasks::{Task, TaskSupport};
 pub use features::tools::{CallOptions, CallToolResult};
 pub use peer::Progress;
+pub use sensitive::Sensitive;
 pub use transport::http_config::HttpConfig;
 pub use transport::stdio::{GroupRecord, StdioConfig};
 pub use types::{Implementation, InitializeResult, Page, Tool, ToolPage};

@@ -37,9 +37,15 @@ const SECRET_KEY_PARTS: [&str; 9] = [
 ];
 
 /// Known secret values, ready for matching: long enough, distinct, longest first (so a secret
-/// that contains another is hidden whole).
-#[derive(Debug, Clone, Default)]
+/// that contains another is hidden whole). `Debug` shows only how many there are.
+#[derive(Clone, Default)]
 pub struct KnownSecrets(Vec<String>);
+
+impl std::fmt::Debug for KnownSecrets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "KnownSecrets({} values)", self.0.len())
+    }
+}
 
 impl KnownSecrets {
     pub fn new(values: impl IntoIterator<Item = String>) -> Self {

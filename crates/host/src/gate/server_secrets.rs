@@ -6,14 +6,15 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use gatehouse_mcp::Sensitive;
+
 use crate::audit::AuditLog;
 use crate::error::Result;
 use crate::registry::Registry;
-use crate::registry::model::ServerSpec;
 use crate::registry::secret_values;
 
 /// A server's secret values and the configuration version (`updated_at`) they were read for.
-type Known = HashMap<String, (String, Vec<String>)>;
+type Known = HashMap<String, (String, Vec<Sensitive<String>>)>;
 
 /// Each server's secret values, by id.
 #[derive(Debug, Default, Clone)]
@@ -39,25 +40,17 @@ impl ServerSecrets {
             return Ok(());
         }
         let config = registry.get(server_id).await?;
-        let resolved = secret_values::resolve(registry.secrets(), &config).await?;
-        let values: Vec<String> = match &resolved.spec {
-            ServerSpec::Stdio { env, .. } => env
-                .iter()
-                .filter(|v| v.secret)
-                .map(|v| v.value.clone())
-                .collect(),
-            ServerSpec::Http { headers, .. } => headers
-                .iter()
-                .filter(|h| h.secret)
-                .map(|h| h.value.clone())
-                .collect(),
-        };
+        let values: Vec<Sensitive<String>> = secret_values::resolve(registry.secrets(), &config)
+            .await?
+            .into_iter()
+            .map(|secret| secret.value)
+            .collect();
         let all = {
             let mut by_server = self.lock();
             by_server.insert(server_id.to_owned(), (config.updated_at, values));
             by_server
                 .values()
-                .flat_map(|(_, values)| values.iter().cloned())
+                .flat_map(|(_, values)| values.iter().map(|v| v.expose().clone()))
                 .collect()
         };
         audit.set_secrets(all);

@@ -92,30 +92,35 @@ impl Registry {
         let input = validate::validate(input)?;
         secret_values::require_values(&input.spec, None)?;
         let id = uuid::Uuid::new_v4().to_string();
-        let sql = format!(
-            "INSERT INTO servers (id, name, enabled, roots, kind, spec) VALUES (?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
-        );
-        let row = sqlx::query(&sql)
-            .bind(&id)
-            .bind(&input.name)
-            .bind(input.enabled)
-            .bind(roots_json(&input.roots)?)
-            .bind(input.spec.kind())
-            .bind(spec_json(&secret_values::redact(&input.spec))?)
-            .fetch_one(&self.pool)
-            .await
-            .map_err(|e| name_conflict(e, &input.name))?;
-        let stored = secret_values::store(self.secrets(), &id, &input.name, &input.spec).await;
-        if let Err(e) = stored {
-            // Keep nothing half-saved: without its secrets the server could not start.
-            let _ = sqlx::query("DELETE FROM servers WHERE id = ?")
-                .bind(&id)
-                .execute(&self.pool)
-                .await;
+        let roots = roots_json(&input.roots)?;
+        let spec = spec_json(&secret_values::redact(&input.spec))?;
+        // Secrets first: without a keyring (`KeyringUnavailable`) the server is not added at
+        // all, so no other process ever sees a row whose secrets are nowhere.
+        if let Err(e) = secret_values::store(self.secrets(), &id, &input.name, &input.spec).await {
             let _ = secret_values::delete_dropped(self.secrets(), &id, &input.spec, None).await;
             return Err(e);
         }
-        row_to_config(&row)
+        let sql = format!(
+            "INSERT INTO servers (id, name, enabled, roots, kind, spec) VALUES (?, ?, ?, ?, ?, ?) RETURNING {COLUMNS}"
+        );
+        let inserted = sqlx::query(&sql)
+            .bind(&id)
+            .bind(&input.name)
+            .bind(input.enabled)
+            .bind(roots)
+            .bind(input.spec.kind())
+            .bind(spec)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(|e| name_conflict(e, &input.name));
+        match inserted {
+            Ok(row) => row_to_config(&row),
+            Err(e) => {
+                // Keep nothing half-saved: the secrets of a server that was not added go too.
+                let _ = secret_values::delete_dropped(self.secrets(), &id, &input.spec, None).await;
+                Err(e)
+            }
+        }
     }
 
     /// Validates and replaces a server's configuration.
@@ -161,6 +166,20 @@ impl Registry {
             return Err(HostError::NotFound(id_or_name.to_owned()));
         }
         secret_values::delete_dropped(self.secrets(), &existing.id, &existing.spec, None).await?;
+        if matches!(existing.spec, ServerSpec::Http { .. }) {
+            // Only HTTP servers sign in (OAuth). A server without a secret value may be removed
+            // while no keyring is reachable: the removal stands, with a warning.
+            match crate::secrets::oauth::delete_tokens(self.secrets(), &existing.id).await {
+                Ok(()) => {}
+                Err(e @ HostError::KeyringUnavailable { .. }) => {
+                    tracing::warn!(
+                        "`{}` removed; its OAuth tokens were not checked: {e}",
+                        existing.name
+                    );
+                }
+                Err(e) => return Err(e),
+            }
+        }
         Ok(existing)
     }
 

@@ -1,6 +1,8 @@
 //! The secret parts of a server config: which entries are secret, writing their values to the
 //! keyring, blanking them before the config reaches SQLite, and filling them back in to connect.
 
+use gatehouse_mcp::Sensitive;
+
 use crate::error::{HostError, Result};
 use crate::registry::model::{ServerConfig, ServerSpec};
 use crate::secrets::{SecretKey, SecretKind, SecretStore};
@@ -36,7 +38,7 @@ fn entries(spec: &ServerSpec) -> Vec<Entry<'_>> {
 }
 
 fn key(server_id: &str, entry: &Entry<'_>) -> SecretKey {
-    SecretKey {
+    SecretKey::Value {
         server_id: server_id.to_owned(),
         kind: entry.kind,
         name: entry.name.to_owned(),
@@ -113,38 +115,31 @@ pub async fn delete_dropped(
     Ok(())
 }
 
-/// The config with its secret values read back from the keyring, for connecting.
-pub async fn resolve(store: &dyn SecretStore, config: &ServerConfig) -> Result<ServerConfig> {
-    let mut resolved = config.clone();
-    if entries(&config.spec).is_empty() {
-        return Ok(resolved);
+/// One secret value of a server, read back from the keyring for connecting.
+#[derive(Debug, Clone)]
+pub struct SecretValue {
+    pub kind: SecretKind,
+    /// The env variable's or header's name.
+    pub name: String,
+    pub value: Sensitive<String>,
+}
+
+/// The secret values of a server's config, in its order, read back from the keyring. The config
+/// itself keeps them blank: they live only in these [`Sensitive`] values, which never print.
+pub async fn resolve(store: &dyn SecretStore, config: &ServerConfig) -> Result<Vec<SecretValue>> {
+    let mut values = Vec::new();
+    for entry in entries(&config.spec) {
+        let value = store.get(&key(&config.id, &entry)).await?.ok_or_else(|| {
+            HostError::Secrets(format!(
+                "the secret `{}` of server `{}` is missing from the OS keyring; edit the server and enter it again",
+                entry.name, config.name
+            ))
+        })?;
+        values.push(SecretValue {
+            kind: entry.kind,
+            name: entry.name.to_owned(),
+            value,
+        });
     }
-    let lookup = |kind: SecretKind, name: String| SecretKey {
-        server_id: config.id.clone(),
-        kind,
-        name,
-    };
-    let missing = |name: &str| {
-        HostError::Secrets(format!(
-            "the secret `{name}` of server `{}` is missing from the OS keyring; edit the server and enter it again",
-            config.name
-        ))
-    };
-    match &mut resolved.spec {
-        ServerSpec::Stdio { env, .. } => {
-            for var in env.iter_mut().filter(|v| v.secret) {
-                let value = store.get(&lookup(SecretKind::Env, var.key.clone())).await?;
-                var.value = value.ok_or_else(|| missing(&var.key))?;
-            }
-        }
-        ServerSpec::Http { headers, .. } => {
-            for header in headers.iter_mut().filter(|h| h.secret) {
-                let value = store
-                    .get(&lookup(SecretKind::Header, header.name.clone()))
-                    .await?;
-                header.value = value.ok_or_else(|| missing(&header.name))?;
-            }
-        }
-    }
-    Ok(resolved)
+    Ok(values)
 }

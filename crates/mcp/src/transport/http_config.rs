@@ -5,13 +5,17 @@ use std::time::Duration;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
 use crate::error::{McpError, Result};
+use crate::sensitive::Sensitive;
 
 /// How to reach an HTTP server.
 #[derive(Debug, Clone)]
 pub struct HttpConfig {
     pub url: url::Url,
-    /// Extra headers from the server's configuration (secrets already resolved).
+    /// Extra headers from the server's configuration.
     pub headers: Vec<(String, String)>,
+    /// Secret headers (resolved from the keyring): marked sensitive for reqwest and HTTP/2
+    /// (never indexed, hidden from `Debug`), and `{:?}` of the config shows `<redacted>`.
+    pub secret_headers: Vec<(String, Sensitive<String>)>,
     pub connect_timeout: Duration,
     /// Longest accepted JSON body or SSE event, in bytes.
     pub max_message_bytes: usize,
@@ -26,6 +30,7 @@ impl HttpConfig {
         Self {
             url,
             headers: Vec::new(),
+            secret_headers: Vec::new(),
             connect_timeout: Duration::from_secs(10),
             max_message_bytes: 16 * 1024 * 1024,
             default_retry: Duration::from_secs(1),
@@ -36,11 +41,14 @@ impl HttpConfig {
     /// An HTTP client with the configured headers as defaults.
     pub fn client(&self) -> Result<reqwest::Client> {
         let mut defaults = HeaderMap::new();
-        for (name, value) in &self.headers {
+        let plain = self.headers.iter().map(|(n, v)| (n, v.as_str(), false));
+        let secret = (self.secret_headers.iter()).map(|(n, v)| (n, v.expose().as_str(), true));
+        for (name, value, sensitive) in plain.chain(secret) {
             let name = HeaderName::from_bytes(name.as_bytes())
                 .map_err(|_| transport_error(format!("invalid header name `{name}`")))?;
-            let value = HeaderValue::from_str(value)
+            let mut value = HeaderValue::from_str(value)
                 .map_err(|_| transport_error(format!("invalid value for header `{name}`")))?;
+            value.set_sensitive(sensitive);
             defaults.insert(name, value);
         }
         reqwest::Client::builder()

@@ -32,6 +32,7 @@ pub use super::stderr::MAX_STDERR_LINE;
 use super::stderr::{OutputHook, StderrRing, read_stderr};
 use super::{BoxFuture, Inbound, Link, Outbound, Transport, child_guard, command_path, watchdog};
 use crate::error::{McpError, Result};
+use crate::sensitive::Sensitive;
 
 /// Told when a server's process group starts and when nothing of it is left, so that a record
 /// of it can outlive the host (the engine keeps one in its database and, at start-up, stops
@@ -60,6 +61,9 @@ pub struct StdioConfig {
     pub command: String,
     pub args: Vec<String>,
     pub env: Vec<(String, String)>,
+    /// Secret environment values (resolved from the keyring), set after `env`; `{:?}` of the
+    /// config shows them as `<redacted>`.
+    pub secret_env: Vec<(String, Sensitive<String>)>,
     pub cwd: Option<PathBuf>,
     /// Longest accepted message line, in bytes.
     pub max_message_bytes: usize,
@@ -83,6 +87,7 @@ impl StdioConfig {
             command: command.into(),
             args: Vec::new(),
             env: Vec::new(),
+            secret_env: Vec::new(),
             cwd: None,
             max_message_bytes: 16 * 1024 * 1024,
             stderr_lines: 200,
@@ -148,6 +153,7 @@ impl StdioTransport {
             .arg0(&config.command)
             .args(&config.args)
             .envs(config.env.iter().map(|(k, v)| (k, v)))
+            .envs(config.secret_env.iter().map(|(k, v)| (k, v.expose())))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -1,0 +1,180 @@
+//! Without a reachable OS keyring (`DBUS_SESSION_BUS_ADDRESS` names a socket that does not
+//! exist, a real connection failure; or gnome-keyring's login collection is locked and no one
+//! can answer the unlock prompt), a secret is stored nowhere: adding or editing a server with a
+//! secret fails with `KeyringUnavailable`, whose message names the fix, and the database never
+//! holds the value. The environment is the process's own, so each check runs in a child process
+//! of this test binary, started with that environment.
+
+use std::path::Path;
+use std::process::Command;
+
+mod support;
+
+use gatehouse_host::{EnvVar, HostError, HttpHeader, ServerInput, ServerSpec, ServerTransport};
+
+/// Set in the child: the data directory it works on.
+const CHILD_DIR: &str = "GATEHOUSE_TEST_NO_KEYRING_DIR";
+/// Set in the child: the secret it tries to store.
+const CHILD_SECRET: &str = "GATEHOUSE_TEST_NO_KEYRING_SECRET";
+
+fn with_secret_env(name: &str, secret: &str) -> ServerInput {
+    let mut input = support::stdio(name, "python3", vec!["-V".into()]);
+    input.enabled = false;
+    if let ServerSpec::Stdio { env, .. } = &mut input.spec {
+        env.push(EnvVar {
+            key: "API_TOKEN".into(),
+            value: secret.into(),
+            secret: true,
+        });
+    }
+    input
+}
+
+fn with_secret_header(name: &str, secret: &str) -> ServerInput {
+    ServerInput {
+        name: name.into(),
+        enabled: false,
+        roots: Vec::new(),
+        spec: ServerSpec::Http {
+            url: "https://127.0.0.1:9/mcp".into(),
+            transport: ServerTransport::Auto,
+            headers: vec![HttpHeader {
+                name: "Authorization".into(),
+                value: format!("Bearer {secret}"),
+                secret: true,
+            }],
+        },
+    }
+}
+
+fn assert_unavailable(error: &HostError) {
+    assert_eq!(error.code(), "keyring_unavailable", "got {error:?}");
+    let message = error.to_string();
+    assert!(
+        message.contains("the OS keyring is not available")
+            && message.contains("start gnome-keyring or another Secret Service provider")
+            && message.contains("unlock the login keyring"),
+        "the message says what is wrong and how to fix it: {message}"
+    );
+}
+
+/// Every byte the data directory holds, database and WAL included.
+fn data_dir_bytes(dir: &Path) -> Vec<u8> {
+    let mut all = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("read data dir").flatten() {
+        if let Ok(bytes) = std::fs::read(entry.path()) {
+            all.extend(bytes);
+        }
+    }
+    all
+}
+
+/// Runs the test `child` of this binary with `command`'s environment and checks what it left in
+/// its data directory.
+fn run_child(mut command: Command, child: &str, dir: &Path) {
+    let data = dir.join("data");
+    std::fs::create_dir(&data).expect("data dir");
+    let secret = format!("no-keyring-{}-5be1c0", std::process::id());
+    let output = command
+        .arg(std::env::current_exe().expect("this test binary"))
+        .args(["--exact", child, "--nocapture"])
+        .env(CHILD_DIR, &data)
+        .env(CHILD_SECRET, &secret)
+        .output()
+        .expect("the test binary runs");
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && report.contains("1 passed"),
+        "the child's checks must pass: {report}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let bytes = data_dir_bytes(&data);
+    assert!(
+        bytes.windows(5).any(|w| w == b"plain"),
+        "the data directory holds what the child stored, so looking for the secret means something"
+    );
+    assert!(
+        !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+        "the secret must not reach the database or its WAL"
+    );
+}
+
+#[test]
+fn without_a_session_bus_a_secret_is_refused_and_stored_nowhere() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut command = Command::new("env");
+    command.env(
+        "DBUS_SESSION_BUS_ADDRESS",
+        format!("unix:path={}", dir.path().join("no-such-bus").display()),
+    );
+    run_child(command, "child_without_a_keyring", dir.path());
+}
+
+#[test]
+fn with_a_locked_keyring_a_secret_is_refused_and_stored_nowhere() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A keyring of its own, so locking it leaves other tests' keyring alone.
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/with-keyring.sh");
+    let mut command = Command::new(script);
+    command.arg("sh").arg("-c").arg(
+        "dbus-send --session --print-reply --dest=org.freedesktop.secrets \
+         /org/freedesktop/secrets org.freedesktop.Secret.Service.Lock \
+         array:objpath:/org/freedesktop/secrets/collection/login >/dev/null && exec \"$@\"",
+    );
+    command.arg("locked");
+    run_child(command, "child_without_a_keyring", dir.path());
+}
+
+/// The child's part of the test above; run on its own (without `CHILD_DIR`) it checks nothing.
+#[tokio::test]
+async fn child_without_a_keyring() {
+    let (Some(data), Some(secret)) = (
+        std::env::var_os(CHILD_DIR),
+        std::env::var(CHILD_SECRET).ok(),
+    ) else {
+        return;
+    };
+    let host = support::open_host(Path::new(&data), false).await;
+
+    let error = host
+        .add_server(with_secret_env("env", &secret))
+        .await
+        .expect_err("a secret env value needs the keyring");
+    assert_unavailable(&error);
+    let error = host
+        .add_server(with_secret_header("header", &secret))
+        .await
+        .expect_err("a secret header needs the keyring");
+    assert_unavailable(&error);
+    assert!(
+        host.list_servers().await.expect("list").is_empty(),
+        "a server whose secret could not be stored is not added"
+    );
+
+    // A server without secrets needs no keyring; giving it a secret later is refused, and its
+    // stored configuration stays as it was.
+    let mut plain = support::stdio("plain", "python3", vec!["-V".into()]);
+    plain.enabled = false;
+    host.add_server(plain.clone())
+        .await
+        .expect("no secret, no keyring needed");
+    let error = host
+        .update_server("plain", with_secret_env("plain", &secret))
+        .await
+        .expect_err("a new secret needs the keyring");
+    assert_unavailable(&error);
+    let kept = host.server("plain").await.expect("still there");
+    assert_eq!(kept.config.spec, plain.spec, "the edit did not happen");
+
+    // An HTTP server without secrets can be removed too (its OAuth tokens could not be
+    // checked, and it goes all the same).
+    let mut remote = with_secret_header("remote", &secret);
+    if let ServerSpec::Http { headers, .. } = &mut remote.spec {
+        headers.clear();
+    }
+    host.add_server(remote).await.expect("no secret");
+    host.remove_server("remote")
+        .await
+        .expect("removed without a keyring");
+    host.shutdown().await;
+}

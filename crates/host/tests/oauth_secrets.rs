@@ -1,0 +1,187 @@
+//! OAuth material in the real keyring (gnome-keyring; run under `scripts/with-keyring.sh`): a
+//! server's tokens and an issuer's client credentials round-trip, are replaced and deleted, and
+//! removing a server deletes its tokens (but not the issuer's client, which other servers share).
+
+mod support;
+
+use gatehouse_host::secrets::oauth::{self, OAuthClient, OAuthTokens};
+use gatehouse_host::secrets::{KeyringStore, SecretKey, SecretStore};
+use gatehouse_host::{ServerInput, ServerSpec, ServerTransport};
+use gatehouse_mcp::Sensitive;
+
+fn unique(tag: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    format!("{tag}-{nanos:x}-{}", std::process::id())
+}
+
+fn tokens(access: &str, refresh: Option<&str>) -> OAuthTokens {
+    OAuthTokens {
+        access_token: Sensitive::new(access.to_owned()),
+        refresh_token: refresh.map(|r| Sensitive::new(r.to_owned())),
+        expires_at: Some(1_893_456_000),
+        scopes: vec!["mcp:read".into(), "mcp:write".into()],
+    }
+}
+
+#[tokio::test]
+async fn tokens_round_trip_are_replaced_and_deleted() {
+    let store = KeyringStore;
+    let server_id = unique("server");
+    assert_eq!(
+        oauth::tokens(&store, &server_id).await.expect("keyring"),
+        None,
+        "nothing before sign-in"
+    );
+    let first = tokens(&unique("at"), Some(&unique("rt")));
+    oauth::put_tokens(&store, &server_id, "remote", &first)
+        .await
+        .expect("store tokens");
+    assert_eq!(
+        oauth::tokens(&store, &server_id).await.expect("keyring"),
+        Some(first.clone())
+    );
+
+    // A refresh without a new refresh token, no expiry and other scopes replaces the entry.
+    let second = OAuthTokens {
+        expires_at: None,
+        scopes: vec!["mcp:read".into()],
+        ..tokens(&unique("at2"), None)
+    };
+    oauth::put_tokens(&store, &server_id, "remote", &second)
+        .await
+        .expect("replace tokens");
+    let read = oauth::tokens(&store, &server_id)
+        .await
+        .expect("keyring")
+        .expect("tokens");
+    assert_eq!(read, second);
+    assert_eq!(
+        read.access_token.expose(),
+        second.access_token.expose(),
+        "the value itself, not only its wrapper"
+    );
+    assert!(
+        !format!("{read:?}").contains(second.access_token.expose()),
+        "printing tokens never shows them: {read:?}"
+    );
+
+    // The entry is JSON, under the server's own account name.
+    let raw = store
+        .get(&SecretKey::OAuthTokens {
+            server_id: server_id.clone(),
+        })
+        .await
+        .expect("keyring")
+        .expect("entry");
+    let json: serde_json::Value = serde_json::from_str(raw.expose()).expect("JSON");
+    assert_eq!(json["access_token"], second.access_token.expose().as_str());
+    assert_eq!(json["scopes"], serde_json::json!(["mcp:read"]));
+
+    oauth::delete_tokens(&store, &server_id)
+        .await
+        .expect("delete");
+    assert_eq!(
+        oauth::tokens(&store, &server_id).await.expect("keyring"),
+        None
+    );
+    oauth::delete_tokens(&store, &server_id)
+        .await
+        .expect("deleting what is gone is fine");
+}
+
+#[tokio::test]
+async fn client_credentials_round_trip_per_issuer() {
+    let store = KeyringStore;
+    let issuer = format!("https://auth.example.com/{}", unique("tenant"));
+    let other = format!("{issuer}/other");
+    let client = OAuthClient {
+        client_id: unique("client"),
+        client_secret: Some(Sensitive::new(unique("secret"))),
+        private_key: Some(Sensitive::new(
+            "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n"
+                .to_owned(),
+        )),
+    };
+    oauth::put_client(&store, &issuer, &client)
+        .await
+        .expect("store client");
+    let public = OAuthClient {
+        client_id: unique("public"),
+        client_secret: None,
+        private_key: None,
+    };
+    oauth::put_client(&store, &other, &public)
+        .await
+        .expect("store another issuer's client");
+    assert_eq!(
+        oauth::client(&store, &issuer).await.expect("keyring"),
+        Some(client.clone())
+    );
+    assert_eq!(
+        oauth::client(&store, &other).await.expect("keyring"),
+        Some(public.clone()),
+        "each issuer has its own entry"
+    );
+    oauth::delete_client(&store, &issuer).await.expect("delete");
+    assert_eq!(oauth::client(&store, &issuer).await.expect("keyring"), None);
+    assert_eq!(
+        oauth::client(&store, &other).await.expect("keyring"),
+        Some(public),
+        "deleting one issuer's client leaves the other"
+    );
+    oauth::delete_client(&store, &other).await.expect("delete");
+}
+
+#[tokio::test]
+async fn removing_a_server_deletes_its_tokens_but_not_its_issuers_client() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), false).await;
+    let added = host
+        .add_server(ServerInput {
+            name: "signed-in".into(),
+            enabled: false,
+            roots: Vec::new(),
+            spec: ServerSpec::Http {
+                url: "https://127.0.0.1:9/mcp".into(),
+                transport: ServerTransport::Auto,
+                headers: Vec::new(),
+            },
+        })
+        .await
+        .expect("add");
+    let id = added.config.id.clone();
+    let store = host.registry().secrets();
+    let issuer = format!("https://auth.example.com/{}", unique("issuer"));
+    let client = OAuthClient {
+        client_id: unique("client"),
+        client_secret: Some(Sensitive::new(unique("secret"))),
+        private_key: None,
+    };
+    oauth::put_tokens(store, &id, "signed-in", &tokens(&unique("at"), Some("rt")))
+        .await
+        .expect("tokens");
+    oauth::put_client(store, &issuer, &client)
+        .await
+        .expect("client");
+
+    host.remove_server("signed-in").await.expect("remove");
+    assert_eq!(
+        oauth::tokens(&KeyringStore, &id).await.expect("keyring"),
+        None,
+        "a removed server's tokens are deleted with it"
+    );
+    assert_eq!(
+        oauth::client(&KeyringStore, &issuer)
+            .await
+            .expect("keyring"),
+        Some(client),
+        "the issuer's client stays for the other servers it protects"
+    );
+    oauth::delete_client(&KeyringStore, &issuer)
+        .await
+        .expect("clean up");
+    host.shutdown().await;
+}
