@@ -1,9 +1,11 @@
 //! Settings shared by the HTTP transports, and the request headers every POST and GET carries.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
+use crate::auth::{Authorizer, Secret};
 use crate::error::{McpError, Result};
 
 /// How to reach an HTTP server.
@@ -19,6 +21,9 @@ pub struct HttpConfig {
     pub default_retry: Duration,
     /// Consecutive failed reconnects before a stream is given up.
     pub max_reconnects: u32,
+    /// OAuth for servers that require it: puts the bearer token on every request and answers
+    /// 401 and 403 `insufficient_scope` (see [`crate::auth`]). `None`: a 401 fails the request.
+    pub authorizer: Option<Arc<Authorizer>>,
 }
 
 impl HttpConfig {
@@ -30,6 +35,7 @@ impl HttpConfig {
             max_message_bytes: 16 * 1024 * 1024,
             default_retry: Duration::from_secs(1),
             max_reconnects: 5,
+            authorizer: None,
         }
     }
 
@@ -73,4 +79,40 @@ pub(crate) async fn bounded_body(
         body.extend_from_slice(&chunk);
     }
     Ok(body)
+}
+
+/// Adds `Authorization: Bearer` with `token`, marked sensitive so reqwest never shows it.
+pub(crate) fn with_bearer(
+    request: reqwest::RequestBuilder,
+    token: Option<&Secret>,
+) -> reqwest::RequestBuilder {
+    let Some(token) = token else {
+        return request;
+    };
+    match HeaderValue::from_str(&format!("Bearer {}", token.expose())) {
+        Ok(mut value) => {
+            value.set_sensitive(true);
+            request.header(reqwest::header::AUTHORIZATION, value)
+        }
+        Err(_) => {
+            tracing::warn!("the access token cannot be sent in a header; sending none");
+            request
+        }
+    }
+}
+
+/// The `WWW-Authenticate` values of a response.
+pub(crate) fn www_authenticate(response: &reqwest::Response) -> Vec<String> {
+    response
+        .headers()
+        .get_all(reqwest::header::WWW_AUTHENTICATE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// What the user is told when a server wants authorization this connection cannot give.
+pub(crate) fn unauthorized_message(url: &url::Url, detail: &str) -> String {
+    format!("HTTP 401 Unauthorized: {url} requires authorization; {detail}")
 }

@@ -24,10 +24,14 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::task::{AbortHandle, JoinSet};
 
-use super::http_config::{HttpConfig, bounded_body};
+use super::http_config::{
+    HttpConfig, bounded_body, unauthorized_message, with_bearer, www_authenticate,
+};
 use super::owned_task::OwnedTask;
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
 use super::{BoxFuture, Inbound, Link, Outbound, Transport, TransportFailure, Wire};
+use crate::auth::Secret;
+use crate::auth::challenge::BearerChallenge;
 use crate::error::Result;
 use crate::jsonrpc::{self, RequestId};
 
@@ -159,6 +163,8 @@ impl StreamableHttpTransport {
                 .delete(self.shared.config.url.clone())
                 .header(SESSION_HEADER, session);
             let request = with_version(&self.shared, request);
+            let token = access_token(&self.shared).await;
+            let request = with_bearer(request, token.as_ref());
             match tokio::time::timeout(self.shared.config.connect_timeout, request.send()).await {
                 Ok(Ok(response)) => {
                     tracing::debug!("session DELETE answered {}", response.status())
@@ -292,6 +298,7 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
         put(&shared.session_id, None);
     }
     let mut retried = false;
+    let mut authorizations = 0u32;
     loop {
         // Wait for a re-initialization in progress, then take the session it made.
         let session = {
@@ -299,7 +306,17 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
             get(&shared.session_id)
         };
         let had_session = session.is_some();
-        let response = match send_post(&shared, &message, &extra, &wire, session.as_deref()).await {
+        let token = access_token(&shared).await;
+        let sent = send_post(
+            &shared,
+            &message,
+            &extra,
+            &wire,
+            session.as_deref(),
+            token.as_ref(),
+        )
+        .await;
+        let response = match sent {
             Ok(response) => response,
             Err(e) => {
                 let message = format!("cannot reach {}: {e}", shared.config.url);
@@ -325,6 +342,14 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
                 return fail(&shared, &outgoing, failure).await;
             }
             continue;
+        }
+        if let Some(challenge) = AuthChallenge::of(&response) {
+            match authorize(&shared, &challenge, token.as_ref(), &mut authorizations).await {
+                Ok(()) => continue,
+                Err(Some(failure)) => return fail(&shared, &outgoing, failure).await,
+                // Not an authorization problem this transport can solve: report it as is.
+                Err(None) => {}
+            }
         }
         if !status.is_success() {
             let body = bounded_body(response, 65536).await.unwrap_or_default();
@@ -368,6 +393,85 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
     }
 }
 
+/// A 401, or a 403 whose Bearer challenge is `insufficient_scope`: what an authorizer answers.
+struct AuthChallenge {
+    status: u16,
+    www_authenticate: Vec<String>,
+}
+
+impl AuthChallenge {
+    fn of(response: &reqwest::Response) -> Option<Self> {
+        let status = response.status();
+        let www_authenticate = www_authenticate(response);
+        let step_up = status == StatusCode::FORBIDDEN
+            && BearerChallenge::from_headers(www_authenticate.iter().map(String::as_str))
+                .is_some_and(|c| c.is_insufficient_scope());
+        (status == StatusCode::UNAUTHORIZED || step_up).then(|| Self {
+            status: status.as_u16(),
+            www_authenticate,
+        })
+    }
+}
+
+/// The bearer token for the next request, if the server is authorized.
+async fn access_token(shared: &Shared) -> Option<Secret> {
+    match &shared.config.authorizer {
+        Some(authorizer) => authorizer.access_token().await,
+        None => None,
+    }
+}
+
+/// Answers an authorization challenge: `Ok` to send the request again with new tokens,
+/// `Err(Some)` to fail it with a 401/403 that says what to do, `Err(None)` to report the
+/// response as any other HTTP error (a 403 with no authorizer to step up).
+async fn authorize(
+    shared: &Shared,
+    challenge: &AuthChallenge,
+    sent: Option<&Secret>,
+    authorizations: &mut u32,
+) -> std::result::Result<(), Option<TransportFailure>> {
+    let url = &shared.config.url;
+    let Some(authorizer) = &shared.config.authorizer else {
+        if challenge.status != 401 {
+            return Err(None);
+        }
+        let message = unauthorized_message(
+            url,
+            "no authorization is set up for this connection; connect it from the Gatehouse \
+             app to sign in, or configure an Authorization header for it",
+        );
+        return Err(Some(TransportFailure::Status {
+            status: 401,
+            message,
+        }));
+    };
+    if *authorizations >= authorizer.max_attempts() {
+        let message = format!(
+            "HTTP {} from {url}: still refused after {} authorization attempts; the \
+             authorization server does not grant what the server asks for",
+            challenge.status, authorizations
+        );
+        return Err(Some(TransportFailure::Status {
+            status: challenge.status,
+            message,
+        }));
+    }
+    *authorizations += 1;
+    match authorizer
+        .challenged(challenge.status, &challenge.www_authenticate, sent)
+        .await
+    {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            tracing::info!("authorizing for {url} failed: {e}");
+            Err(Some(TransportFailure::Status {
+                status: 401,
+                message: unauthorized_message(url, &e.to_string()),
+            }))
+        }
+    }
+}
+
 fn with_version(shared: &Shared, request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
     match get(&shared.protocol_version) {
         Some(version) => request.header(VERSION_HEADER, version),
@@ -381,12 +485,14 @@ async fn send_post(
     extra: &[(String, String)],
     wire: &Wire,
     session: Option<&str>,
+    token: Option<&Secret>,
 ) -> reqwest::Result<reqwest::Response> {
     let mut request = shared
         .client
         .post(shared.config.url.clone())
         .header(ACCEPT, "application/json, text/event-stream")
         .header(CONTENT_TYPE, "application/json");
+    request = with_bearer(request, token);
     for (name, value) in standard_headers(message) {
         request = request.header(name, value);
     }
@@ -548,7 +654,8 @@ async fn get_stream(
     if let Some(last) = last_event_id {
         request = request.header(LAST_EVENT_HEADER, last);
     }
-    request.send().await
+    let token = access_token(shared).await;
+    with_bearer(request, token.as_ref()).send().await
 }
 
 fn lock_listener(shared: &Shared) -> std::sync::MutexGuard<'_, Listener> {
@@ -640,7 +747,8 @@ async fn reinitialize(shared: &Arc<Shared>) -> std::result::Result<(), String> {
     let id = json!(format!("gatehouse-reinitialize-{n}"));
     init["id"] = id.clone();
     put(&shared.session_id, None);
-    let response = send_post(shared, &init, &[], &Wire::Legacy, None)
+    let token = access_token(shared).await;
+    let response = send_post(shared, &init, &[], &Wire::Legacy, None, token.as_ref())
         .await
         .map_err(|e| e.to_string())?;
     if !response.status().is_success() {
@@ -669,9 +777,16 @@ async fn reinitialize(shared: &Arc<Shared>) -> std::result::Result<(), String> {
     }
     put(&shared.session_id, session.clone());
     let initialized = jsonrpc::notification("notifications/initialized", None);
-    let response = send_post(shared, &initialized, &[], &Wire::Legacy, session.as_deref())
-        .await
-        .map_err(|e| e.to_string())?;
+    let response = send_post(
+        shared,
+        &initialized,
+        &[],
+        &Wire::Legacy,
+        session.as_deref(),
+        token.as_ref(),
+    )
+    .await
+    .map_err(|e| e.to_string())?;
     if !response.status().is_success() {
         return Err(format!(
             "notifications/initialized: HTTP {}",

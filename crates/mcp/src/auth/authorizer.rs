@@ -1,0 +1,304 @@
+//! The per-server authorization state an HTTP transport consults: the bearer token for the next
+//! request (refreshed shortly before it expires), and what to do when the server says 401 or 403
+//! `insufficient_scope`. One authorization runs at a time per server; requests that were refused
+//! meanwhile find the new token and retry without starting another.
+//!
+//! On a 401 the metadata is discovered afresh, so a server that moved to another authorization
+//! server is followed (2026-07-28 client-registration, "Authorization Server Binding"): tokens
+//! from the old issuer are dropped and the client registers anew there; a refresh is tried first
+//! only when the issuer is unchanged and the refused token did not itself come from a refresh.
+//! On a 403 `insufficient_scope` the scopes asked for are the union of the earlier ones and the
+//! challenged ones (2026-07-28 basic/authorization, "Step-Up Authorization Flow").
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use url::Url;
+
+use super::challenge::BearerChallenge;
+use super::code_flow::{self, AuthorizationResponse};
+use super::config::AuthConfig;
+use super::discovery::{self, Discovery};
+use super::http_client::{OAuthHttp, auth_http_client};
+use super::prompt::AuthorizationPrompt;
+use super::secret::Secret;
+use super::store::{TokenStore, Tokens};
+use super::{AuthError, iss, registration, scope};
+
+/// How long before its expiry an access token is refreshed.
+const REFRESH_MARGIN: Duration = Duration::from_secs(60);
+
+/// Authorization for one MCP server.
+pub struct Authorizer {
+    server: Url,
+    /// The store key of this server's tokens.
+    key: String,
+    config: AuthConfig,
+    store: Arc<dyn TokenStore>,
+    prompt: Option<Arc<dyn AuthorizationPrompt>>,
+    http: reqwest::Client,
+    oauth_http: OAuthHttp,
+    /// Held while tokens are being obtained or refreshed.
+    flow: tokio::sync::Mutex<Flow>,
+}
+
+#[derive(Default)]
+struct Flow {
+    /// The access token that came from the last refresh: if the server refuses it, the next
+    /// step is a full authorization, not another refresh.
+    refreshed: Option<Secret>,
+}
+
+impl std::fmt::Debug for Authorizer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Authorizer")
+            .field("server", &self.server.as_str())
+            .field("interactive", &self.prompt.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a refused request should do next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// New tokens are in place (or another request put them there): send it again.
+    Retry,
+}
+
+impl Authorizer {
+    /// `prompt` is `None` where no person can be asked: stored tokens and refreshes still work,
+    /// anything needing a sign-in fails with [`AuthError::NeedsUser`].
+    pub fn new(
+        server: Url,
+        config: AuthConfig,
+        store: Arc<dyn TokenStore>,
+        prompt: Option<Arc<dyn AuthorizationPrompt>>,
+    ) -> Result<Self, AuthError> {
+        let http = auth_http_client()?;
+        Ok(Self {
+            key: server.to_string(),
+            server,
+            config,
+            store,
+            prompt,
+            oauth_http: OAuthHttp(http.clone()),
+            http,
+            flow: tokio::sync::Mutex::new(Flow::default()),
+        })
+    }
+
+    pub fn max_attempts(&self) -> u32 {
+        self.config.max_attempts
+    }
+
+    /// The access token to send now, refreshed first if it is about to expire. `None` before
+    /// the first authorization.
+    pub async fn access_token(&self) -> Option<Secret> {
+        let tokens = self.load().await?;
+        if !tokens.expires_within(REFRESH_MARGIN) || tokens.refresh_token.is_none() {
+            return Some(tokens.access_token);
+        }
+        let mut flow = self.flow.lock().await;
+        let tokens = self.load().await?;
+        if !tokens.expires_within(REFRESH_MARGIN) {
+            return Some(tokens.access_token);
+        }
+        match self.refresh(&mut flow, &tokens).await {
+            Ok(fresh) => Some(fresh),
+            Err(e) => {
+                tracing::info!("refreshing the token for {} failed: {e}", self.server);
+                Some(tokens.access_token)
+            }
+        }
+    }
+
+    /// Handles a 401, or a 403 whose challenge is `insufficient_scope`, to a request that
+    /// carried `sent`.
+    pub async fn challenged(
+        &self,
+        status: u16,
+        www_authenticate: &[String],
+        sent: Option<&Secret>,
+    ) -> Result<Outcome, AuthError> {
+        let challenge = BearerChallenge::from_headers(www_authenticate.iter().map(String::as_str));
+        let mut flow = self.flow.lock().await;
+        let current = self.load().await;
+        if current.as_ref().map(|t| &t.access_token) != sent {
+            // Another request already got new tokens while this one waited.
+            return Ok(Outcome::Retry);
+        }
+        let discovery = discovery::discover(&self.http, &self.server, challenge.as_ref()).await?;
+        let challenged = challenge
+            .as_ref()
+            .map(BearerChallenge::scopes)
+            .unwrap_or_default();
+        let same_issuer = current.as_ref().filter(|t| t.issuer == discovery.issuer());
+        if current.is_some() && same_issuer.is_none() {
+            // The server moved to another authorization server: its tokens are of no use.
+            tracing::info!(
+                "{} now uses authorization server {}; authorizing there",
+                self.server,
+                discovery.issuer()
+            );
+            self.store.remove_tokens(&self.key).await?;
+        }
+        let step_up = status == 403;
+        if !step_up
+            && let Some(tokens) = same_issuer
+            && tokens.refresh_token.is_some()
+            && flow.refreshed.as_ref() != sent
+        {
+            match self.refresh(&mut flow, tokens).await {
+                Ok(_) => return Ok(Outcome::Retry),
+                Err(e) => tracing::info!("refreshing the token for {} failed: {e}", self.server),
+            }
+        }
+        let earlier = same_issuer.map(|t| t.scopes.clone()).unwrap_or_default();
+        let scopes = if earlier.is_empty() && !step_up {
+            let supported = discovery
+                .protected_resource
+                .as_ref()
+                .and_then(|p| p.scopes_supported.as_deref());
+            scope::initial(&challenged, supported)
+        } else {
+            scope::union(&earlier, &challenged)
+        };
+        self.authorize(&discovery, scopes).await?;
+        flow.refreshed = None;
+        Ok(Outcome::Retry)
+    }
+
+    async fn load(&self) -> Option<Tokens> {
+        match self.store.load_tokens(&self.key).await {
+            Ok(tokens) => tokens,
+            Err(e) => {
+                tracing::warn!("reading the tokens of {} failed: {e}", self.server);
+                None
+            }
+        }
+    }
+
+    /// Refreshes `tokens` at their issuer; the caller holds the flow lock.
+    async fn refresh(&self, flow: &mut Flow, tokens: &Tokens) -> Result<Secret, AuthError> {
+        let refresh_token = tokens
+            .refresh_token
+            .as_ref()
+            .ok_or_else(|| AuthError::Token("no refresh token".into()))?;
+        let discovery = discovery::discover(&self.http, &self.server, None).await?;
+        if discovery.issuer() != tokens.issuer {
+            return Err(AuthError::Token(
+                "the server now uses another authorization server".into(),
+            ));
+        }
+        let client = registration::client_for(
+            &self.http,
+            &self.config,
+            self.store.as_ref(),
+            &discovery.authorization_server,
+            self.redirect_uri(),
+        )
+        .await?;
+        let grant = code_flow::refresh(
+            &self.oauth_http,
+            &client,
+            &discovery.authorization_server,
+            self.redirect_uri(),
+            refresh_token,
+            &tokens.resource,
+        )
+        .await?;
+        let fresh = Tokens {
+            access_token: grant.access_token,
+            // RFC 6749 §6: without a new refresh token the old one stays valid.
+            refresh_token: grant.refresh_token.or_else(|| tokens.refresh_token.clone()),
+            expires_at: grant.expires_in.map(Tokens::expiry_after),
+            scopes: grant.scopes.unwrap_or_else(|| tokens.scopes.clone()),
+            issuer: tokens.issuer.clone(),
+            resource: tokens.resource.clone(),
+        };
+        let access = fresh.access_token.clone();
+        self.store.save_tokens(&self.key, fresh).await?;
+        flow.refreshed = Some(access.clone());
+        Ok(access)
+    }
+
+    fn redirect_uri(&self) -> &str {
+        self.prompt
+            .as_deref()
+            .map(AuthorizationPrompt::redirect_uri)
+            .unwrap_or("http://127.0.0.1/callback")
+    }
+
+    /// The full authorization code flow with `scopes` at the discovered server.
+    async fn authorize(&self, discovery: &Discovery, scopes: Vec<String>) -> Result<(), AuthError> {
+        let prompt = self.prompt.as_deref().ok_or(AuthError::NeedsUser)?;
+        let server = &discovery.authorization_server;
+        if !server.supports_s256() {
+            // 2025-11-25 basic/authorization, "Authorization Code Protection".
+            return Err(AuthError::Discovery(format!(
+                "authorization server {} does not advertise PKCE S256 support \
+                 (code_challenge_methods_supported); refusing to authorize there",
+                server.issuer
+            )));
+        }
+        let redirect_uri = prompt.redirect_uri();
+        let client = registration::client_for(
+            &self.http,
+            &self.config,
+            self.store.as_ref(),
+            server,
+            redirect_uri,
+        )
+        .await?;
+        let scopes = scope::with_offline_access(scopes, server.scopes_supported.as_deref());
+        let pending =
+            code_flow::start(&client, server, redirect_uri, &scopes, &discovery.resource)?;
+        let query = prompt.authorize(&pending.url).await?;
+        let response = AuthorizationResponse::from_query(&query);
+        if !pending.state_matches(&response) {
+            return Err(AuthError::Authorization(
+                "the authorization response does not carry this request's state".into(),
+            ));
+        }
+        // RFC 9207 before anything in the response is acted on, errors included.
+        iss::check(
+            server.authorization_response_iss_parameter_supported,
+            response.iss.as_deref(),
+            &server.issuer,
+        )
+        .map_err(|e| AuthError::Authorization(e.to_string()))?;
+        if let Some(error) = &response.error {
+            let description = response
+                .error_description
+                .as_deref()
+                .map(|d| format!(": {d}"))
+                .unwrap_or_default();
+            return Err(AuthError::Authorization(format!(
+                "the authorization server answered {error}{description}"
+            )));
+        }
+        let code = response.code.as_deref().ok_or_else(|| {
+            AuthError::Authorization("the authorization response has no code".into())
+        })?;
+        let grant = code_flow::exchange(
+            &self.oauth_http,
+            &client,
+            server,
+            redirect_uri,
+            pending,
+            code,
+            &discovery.resource,
+        )
+        .await?;
+        let tokens = Tokens {
+            access_token: grant.access_token,
+            refresh_token: grant.refresh_token,
+            expires_at: grant.expires_in.map(Tokens::expiry_after),
+            // What was asked for: a step-up adds to these.
+            scopes,
+            issuer: server.issuer.clone(),
+            resource: discovery.resource.clone(),
+        };
+        self.store.save_tokens(&self.key, tokens).await
+    }
+}
