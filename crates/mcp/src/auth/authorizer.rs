@@ -95,12 +95,12 @@ impl Authorizer {
     /// the first authorization.
     pub async fn access_token(&self) -> Option<Secret> {
         let tokens = self.load().await?;
-        if !tokens.expires_within(REFRESH_MARGIN) || tokens.refresh_token.is_none() {
+        if !tokens.due_for_refresh(REFRESH_MARGIN) || tokens.refresh_token.is_none() {
             return Some(tokens.access_token);
         }
         let mut flow = self.flow.lock().await;
         let tokens = self.load().await?;
-        if !tokens.expires_within(REFRESH_MARGIN) {
+        if !tokens.due_for_refresh(REFRESH_MARGIN) {
             return Some(tokens.access_token);
         }
         match self.refresh(&mut flow, &tokens).await {
@@ -207,11 +207,13 @@ impl Authorizer {
             &tokens.resource,
         )
         .await?;
+        let (issued_at, expires_at) = Tokens::lifetime_from_now(grant.expires_in);
         let fresh = Tokens {
             access_token: grant.access_token,
             // RFC 6749 §6: without a new refresh token the old one stays valid.
             refresh_token: grant.refresh_token.or_else(|| tokens.refresh_token.clone()),
-            expires_at: grant.expires_in.map(Tokens::expiry_after),
+            expires_at,
+            issued_at,
             scopes: grant.scopes.unwrap_or_else(|| tokens.scopes.clone()),
             issuer: tokens.issuer.clone(),
             resource: tokens.resource.clone(),
@@ -290,10 +292,12 @@ impl Authorizer {
             &discovery.resource,
         )
         .await?;
+        let (issued_at, expires_at) = Tokens::lifetime_from_now(grant.expires_in);
         let tokens = Tokens {
             access_token: grant.access_token,
             refresh_token: grant.refresh_token,
-            expires_at: grant.expires_in.map(Tokens::expiry_after),
+            expires_at,
+            issued_at,
             // What was asked for: a step-up adds to these.
             scopes,
             issuer: server.issuer.clone(),

@@ -25,6 +25,9 @@ pub struct Tokens {
     /// When the access token expires, in seconds since the Unix epoch, if the server said.
     #[serde(default)]
     pub expires_at: Option<u64>,
+    /// When it was issued, in seconds since the Unix epoch.
+    #[serde(default)]
+    pub issued_at: Option<u64>,
     /// The scopes requested for (or granted to) the token.
     #[serde(default)]
     pub scopes: Vec<String>,
@@ -34,26 +37,35 @@ pub struct Tokens {
     pub resource: String,
 }
 
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_secs()
+}
+
 impl Tokens {
-    /// Whether the access token expires within `margin` from now.
-    pub fn expires_within(&self, margin: Duration) -> bool {
+    /// Whether the access token is due for a refresh: it expires within `margin`, or within
+    /// half its lifetime for tokens shorter-lived than twice the margin (so that a token
+    /// issued for 30 s is not refreshed before every request).
+    pub fn due_for_refresh(&self, margin: Duration) -> bool {
         let Some(at) = self.expires_at else {
             return false;
         };
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default()
-            .as_secs();
-        at <= now.saturating_add(margin.as_secs())
+        let lifetime = self
+            .issued_at
+            .map_or(u64::MAX, |issued| at.saturating_sub(issued));
+        let margin = margin.as_secs().min(lifetime / 2);
+        at <= now().saturating_add(margin)
     }
 
-    /// The expiry `lifetime` from now, as stored.
-    pub fn expiry_after(lifetime: Duration) -> u64 {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default()
-            .as_secs()
-            .saturating_add(lifetime.as_secs())
+    /// `issued_at` and `expires_at` for a token issued now that lives `lifetime`.
+    pub fn lifetime_from_now(lifetime: Option<Duration>) -> (Option<u64>, Option<u64>) {
+        let issued = now();
+        (
+            Some(issued),
+            lifetime.map(|l| issued.saturating_add(l.as_secs())),
+        )
     }
 }
 
@@ -199,5 +211,52 @@ impl TokenStore for MemoryTokenStore {
     fn remove_client<'a>(&'a self, issuer: &'a str) -> BoxFuture<'a, Result<(), AuthError>> {
         lock(&self.clients).remove(issuer);
         Box::pin(async { Ok(()) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(issued_ago: u64, lifetime: u64) -> Tokens {
+        let issued = now() - issued_ago;
+        Tokens {
+            access_token: Secret::new("a"),
+            refresh_token: None,
+            expires_at: Some(issued + lifetime),
+            issued_at: Some(issued),
+            scopes: Vec::new(),
+            issuer: "i".into(),
+            resource: "r".into(),
+        }
+    }
+
+    #[test]
+    fn a_token_is_refreshed_a_minute_before_expiry_or_at_half_life_if_short() {
+        let margin = Duration::from_secs(60);
+        assert!(!tokens(0, 3600).due_for_refresh(margin));
+        assert!(tokens(3550, 3600).due_for_refresh(margin));
+        assert!(!tokens(0, 30).due_for_refresh(margin));
+        assert!(tokens(20, 30).due_for_refresh(margin));
+        let mut unknown = tokens(0, 3600);
+        unknown.expires_at = None;
+        assert!(!unknown.due_for_refresh(margin));
+    }
+
+    #[test]
+    fn the_debug_output_of_tokens_and_credentials_shows_no_secret() {
+        let mut t = tokens(0, 10);
+        t.access_token = Secret::new("access-secret");
+        t.refresh_token = Some(Secret::new("refresh-secret"));
+        let client = ClientCredentials {
+            issuer: "i".into(),
+            client_id: "id".into(),
+            client_secret: Some(Secret::new("client-secret")),
+            auth_method: TokenEndpointAuth::ClientSecretBasic,
+        };
+        let shown = format!("{t:?} {client:?}");
+        for value in ["access-secret", "refresh-secret", "client-secret"] {
+            assert!(!shown.contains(value), "{shown}");
+        }
     }
 }

@@ -116,3 +116,16 @@ pub(crate) fn www_authenticate(response: &reqwest::Response) -> Vec<String> {
 pub(crate) fn unauthorized_message(url: &url::Url, detail: &str) -> String {
     format!("HTTP 401 Unauthorized: {url} requires authorization; {detail}")
 }
+
+/// The failure of a request refused with 401 on a connection without an authorizer. Its
+/// `http_status()` is 401, which the host shows as "auth required".
+pub(crate) fn no_authorizer_failure(url: &url::Url) -> super::TransportFailure {
+    super::TransportFailure::Status {
+        status: 401,
+        message: unauthorized_message(
+            url,
+            "no authorization is set up for this connection; connect it from the Gatehouse app \
+             to sign in, or configure an Authorization header for it",
+        ),
+    }
+}

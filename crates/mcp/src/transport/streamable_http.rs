@@ -25,7 +25,8 @@ use tokio::sync::mpsc;
 use tokio::task::{AbortHandle, JoinSet};
 
 use super::http_config::{
-    HttpConfig, bounded_body, unauthorized_message, with_bearer, www_authenticate,
+    HttpConfig, bounded_body, no_authorizer_failure, unauthorized_message, with_bearer,
+    www_authenticate,
 };
 use super::owned_task::OwnedTask;
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
@@ -435,15 +436,7 @@ async fn authorize(
         if challenge.status != 401 {
             return Err(None);
         }
-        let message = unauthorized_message(
-            url,
-            "no authorization is set up for this connection; connect it from the Gatehouse \
-             app to sign in, or configure an Authorization header for it",
-        );
-        return Err(Some(TransportFailure::Status {
-            status: 401,
-            message,
-        }));
+        return Err(Some(no_authorizer_failure(url)));
     };
     if *authorizations >= authorizer.max_attempts() {
         let message = format!(
