@@ -29,6 +29,24 @@ pub async fn client_for(
     if let Some(given) = config.preregistered.iter().find(|c| c.issuer == issuer) {
         return Ok(given.clone());
     }
+    if !config.preregistered.is_empty() {
+        // 2026-07-28 client-registration, "Authorization Server Binding": credentials given for
+        // another authorization server are not used, and registering silently elsewhere would
+        // hide that the configuration no longer fits.
+        let known: Vec<&str> = config
+            .preregistered
+            .iter()
+            .map(|c| c.issuer.as_str())
+            .collect();
+        return Err(AuthError::Registration {
+            issuer: issuer.to_owned(),
+            detail: format!(
+                "the client configured for this server is registered at {}, not here; \
+                 update its client id for the new authorization server",
+                known.join(", ")
+            ),
+        });
+    }
     if let Some(kept) = store.load_client(issuer).await?
         && kept.issuer == issuer
     {
