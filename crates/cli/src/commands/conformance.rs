@@ -30,7 +30,7 @@ pub async fn run(url: &str) -> Result<(), HostError> {
 }
 
 async fn scenario_run(scenario: &str, url: url::Url) -> Result<(), HostError> {
-    let client = connect(url, scenario.starts_with("auth/")).await?;
+    let client = connect(url, scenario).await?;
     let outcome = match scenario {
         // The mock declares no capabilities, so there are no tools to ask for.
         "initialize" => list_declared_tools(&client).await,
@@ -70,14 +70,14 @@ async fn scenario_run(scenario: &str, url: url::Url) -> Result<(), HostError> {
     closed.map_err(HostError::from)
 }
 
-async fn connect(url: url::Url, authorize: bool) -> Result<Client, HostError> {
+async fn connect(url: url::Url, scenario: &str) -> Result<Client, HostError> {
     let mut options = ClientOptions::default();
     options
         .capabilities
         .insert("elicitation".into(), json!({ "form": {} }));
     let mut config = HttpConfig::new(url);
-    if authorize {
-        super::conformance_auth::prepare(&mut config, &mut options)?;
+    if scenario.starts_with("auth/") {
+        super::conformance_auth::prepare(scenario, &mut config, &mut options).await?;
     }
     Ok(Client::connect_http(&config, HttpMode::Auto, options, Arc::new(AcceptDefaults)).await?)
 }

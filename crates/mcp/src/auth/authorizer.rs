@@ -20,6 +20,7 @@ use super::code_flow::{self, AuthorizationResponse};
 use super::config::AuthConfig;
 use super::discovery::{self, Discovery};
 use super::http_client::{OAuthHttp, auth_http_client};
+use super::machine_grant::{self, MachineGrant};
 use super::prompt::AuthorizationPrompt;
 use super::secret::Secret;
 use super::store::{TokenStore, Tokens};
@@ -163,7 +164,10 @@ impl Authorizer {
         } else {
             scope::union(&earlier, &challenged)
         };
-        self.authorize(&discovery, scopes).await?;
+        match &self.config.machine_grant {
+            Some(grant) => self.obtain(&discovery, grant, scopes).await?,
+            None => self.authorize(&discovery, scopes).await?,
+        }
         flow.refreshed = None;
         Ok(Outcome::Retry)
     }
@@ -231,6 +235,54 @@ impl Authorizer {
             .unwrap_or("http://127.0.0.1/callback")
     }
 
+    /// Tokens by a grant without a person.
+    async fn obtain(
+        &self,
+        discovery: &Discovery,
+        grant: &MachineGrant,
+        scopes: Vec<String>,
+    ) -> Result<(), AuthError> {
+        let server = &discovery.authorization_server;
+        let client = registration::client_for(
+            &self.http,
+            &self.config,
+            self.store.as_ref(),
+            server,
+            self.redirect_uri(),
+        )
+        .await?;
+        let grant = machine_grant::obtain(
+            &self.oauth_http,
+            grant,
+            &client,
+            server,
+            &scopes,
+            &discovery.resource,
+        )
+        .await?;
+        self.save(discovery, grant, scopes).await
+    }
+
+    async fn save(
+        &self,
+        discovery: &Discovery,
+        grant: code_flow::Grant,
+        scopes: Vec<String>,
+    ) -> Result<(), AuthError> {
+        let (issued_at, expires_at) = Tokens::lifetime_from_now(grant.expires_in);
+        let tokens = Tokens {
+            access_token: grant.access_token,
+            refresh_token: grant.refresh_token,
+            expires_at,
+            issued_at,
+            // What was asked for: a step-up adds to these.
+            scopes,
+            issuer: discovery.authorization_server.issuer.clone(),
+            resource: discovery.resource.clone(),
+        };
+        self.store.save_tokens(&self.key, tokens).await
+    }
+
     /// The full authorization code flow with `scopes` at the discovered server.
     async fn authorize(&self, discovery: &Discovery, scopes: Vec<String>) -> Result<(), AuthError> {
         let prompt = self.prompt.as_deref().ok_or(AuthError::NeedsUser)?;
@@ -292,17 +344,6 @@ impl Authorizer {
             &discovery.resource,
         )
         .await?;
-        let (issued_at, expires_at) = Tokens::lifetime_from_now(grant.expires_in);
-        let tokens = Tokens {
-            access_token: grant.access_token,
-            refresh_token: grant.refresh_token,
-            expires_at,
-            issued_at,
-            // What was asked for: a step-up adds to these.
-            scopes,
-            issuer: server.issuer.clone(),
-            resource: discovery.resource.clone(),
-        };
-        self.store.save_tokens(&self.key, tokens).await
+        self.save(discovery, grant, scopes).await
     }
 }

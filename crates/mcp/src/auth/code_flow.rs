@@ -71,7 +71,7 @@ pub struct Grant {
     pub scopes: Option<Vec<String>>,
 }
 
-fn oauth_client(
+pub(crate) fn oauth_client(
     client: &ClientCredentials,
     metadata: &AuthorizationServerMetadata,
     redirect_uri: &str,
@@ -171,7 +171,7 @@ pub async fn refresh(
     grant(answer)
 }
 
-fn grant<E: std::error::Error + 'static>(
+pub(crate) fn grant<E: std::error::Error + 'static>(
     answer: Result<
         oauth2::basic::BasicTokenResponse,
         RequestTokenError<E, oauth2::basic::BasicErrorResponse>,

@@ -1,6 +1,7 @@
 //! How a client presents itself to authorization servers: its name, its Client ID Metadata
 //! Document URL if it has one, and the credentials it was given in advance, per issuer.
 
+use super::machine_grant::MachineGrant;
 use super::store::ClientCredentials;
 
 /// Authorization settings for one MCP server connection.
@@ -17,6 +18,8 @@ pub struct AuthConfig {
     /// (2026-07-28 basic/authorization, "Step-Up Authorization Flow": retry "no more than a
     /// few times").
     pub max_attempts: u32,
+    /// Tokens without a person (authorization extensions); `None`: the authorization code flow.
+    pub machine_grant: Option<MachineGrant>,
 }
 
 impl Default for AuthConfig {
@@ -26,6 +29,7 @@ impl Default for AuthConfig {
             client_metadata_url: None,
             preregistered: Vec::new(),
             max_attempts: 3,
+            machine_grant: None,
         }
     }
 }

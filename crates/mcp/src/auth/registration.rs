@@ -205,6 +205,40 @@ mod tests {
         );
     }
 
+    #[tokio::test]
+    async fn credentials_configured_for_another_issuer_are_an_error_not_a_new_registration() {
+        let config = AuthConfig {
+            preregistered: vec![ClientCredentials {
+                issuer: "http://old.example".into(),
+                client_id: "configured".into(),
+                client_secret: Some(Secret::new("s")),
+                auth_method: TokenEndpointAuth::ClientSecretBasic,
+            }],
+            ..AuthConfig::default()
+        };
+        let store = crate::auth::MemoryTokenStore::default();
+        let http = reqwest::Client::new();
+        let mut new_server = metadata(None);
+        new_server.issuer = "http://new.example".into();
+        // The registration endpoint would be unreachable: an attempt would fail differently.
+        new_server.registration_endpoint = Some("http://127.0.0.1:1/register".into());
+        let error = client_for(&http, &config, &store, &new_server, "http://127.0.0.1:2/cb")
+            .await
+            .expect_err("not used with another issuer");
+        assert!(
+            error
+                .to_string()
+                .contains("registered at http://old.example"),
+            "{error}"
+        );
+        let mut old_server = new_server.clone();
+        old_server.issuer = "http://old.example".into();
+        let found = client_for(&http, &config, &store, &old_server, "http://127.0.0.1:2/cb")
+            .await
+            .expect("the configured client");
+        assert_eq!(found.client_id, "configured");
+    }
+
     #[test]
     fn the_registration_request_is_native_and_asks_for_refresh_tokens() {
         let body = registration_request(
