@@ -5,8 +5,8 @@
 //! reference clients use, and, for `auth/pre-registration`, the credentials from
 //! `MCP_CONFORMANCE_CONTEXT`. The era follows `MCP_CONFORMANCE_PROTOCOL_VERSION`.
 //!
-//! The extension scenarios without a person (`client-credentials-basic`, `wif-jwt-bearer`,
-//! `enterprise-managed-authorization`) get a [`MachineGrant`] from the context instead. Their
+//! The extension scenarios without a person (`client-credentials-basic`, `-jwt`,
+//! `wif-jwt-bearer`, `enterprise-managed-authorization`) get a [`MachineGrant`] from the context instead. Their
 //! context names no issuer, so the credentials are bound to the authorization server that
 //! discovery finds for the scenario's server.
 
@@ -35,6 +35,11 @@ pub async fn prepare(
     let text = |name: &str| context.get(name).and_then(Value::as_str).map(str::to_owned);
     let machine_grant = match scenario {
         "auth/client-credentials-basic" => Some(MachineGrant::ClientCredentials),
+        "auth/client-credentials-jwt" => {
+            text("private_key_pem").map(|pem| MachineGrant::ClientCredentialsJwt {
+                private_key_pem: Secret::new(pem),
+            })
+        }
         "auth/wif-jwt-bearer" => text("valid_jwt").map(|jwt| MachineGrant::JwtBearer {
             assertion: Secret::new(jwt),
         }),

@@ -1,5 +1,5 @@
 //! Grants without a person, for clients acting on their own behalf (authorization extensions):
-//! `client_credentials` (OAuth 2.1 §4.2, SEP-1046), the RFC 7523 JWT-bearer grant with a
+//! `client_credentials` (OAuth 2.1 §4.2, SEP-1046; with a secret or a signed JWT), the RFC 7523 JWT-bearer grant with a
 //! workload's JWT (SEP-1933), and enterprise-managed authorization (SEP-990): an RFC 8693 token
 //! exchange at the enterprise identity provider for an ID-JAG, then the JWT-bearer grant with it.
 //! A failed grant is reported, never retried with another grant type.
@@ -9,12 +9,12 @@ use std::time::Duration;
 
 use oauth2::Scope;
 
-use super::AuthError;
 use super::code_flow::{self, Grant};
 use super::http_client::OAuthHttp;
 use super::metadata::AuthorizationServerMetadata;
 use super::secret::Secret;
 use super::store::{ClientCredentials, TokenEndpointAuth};
+use super::{AuthError, client_assertion};
 
 const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 const TOKEN_EXCHANGE: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -28,6 +28,9 @@ const MAX_ANSWER_BYTES: usize = 256 * 1024;
 pub enum MachineGrant {
     /// `client_credentials` with the issuer's client credentials.
     ClientCredentials,
+    /// `client_credentials`, the client authenticated by a JWT signed with its ES256 key
+    /// (`private_key_jwt`).
+    ClientCredentialsJwt { private_key_pem: Secret },
     /// The JWT-bearer grant with a JWT the workload was given.
     JwtBearer { assertion: Secret },
     /// Token exchange of an identity provider's ID token for an ID-JAG, then the JWT-bearer
@@ -58,6 +61,22 @@ pub async fn obtain(
                 .request_async(http)
                 .await;
             code_flow::grant(answer)
+        }
+        MachineGrant::ClientCredentialsJwt { private_key_pem } => {
+            let assertion =
+                client_assertion::sign(&client.client_id, &metadata.issuer, private_key_pem)?;
+            let scope = scopes.join(" ");
+            let mut form = vec![
+                ("grant_type", "client_credentials"),
+                ("client_id", client.client_id.as_str()),
+                ("client_assertion_type", client_assertion::ASSERTION_TYPE),
+                ("client_assertion", assertion.expose()),
+                ("resource", resource),
+            ];
+            if !scope.is_empty() {
+                form.push(("scope", scope.as_str()));
+            }
+            post_form(&http.0, &metadata.token_endpoint, &form, None).await
         }
         MachineGrant::JwtBearer { assertion } => {
             jwt_bearer(http, client, metadata, assertion, scopes, resource).await

@@ -14,6 +14,7 @@
 
 pub mod authorizer;
 pub mod challenge;
+pub mod client_assertion;
 pub mod code_flow;
 pub mod config;
 pub mod discovery;
