@@ -19,8 +19,10 @@ use super::challenge::BearerChallenge;
 use super::code_flow::{self, AuthorizationResponse};
 use super::config::AuthConfig;
 use super::discovery::{self, Discovery};
+use super::dpop::DpopKey;
 use super::http_client::{OAuthHttp, auth_http_client};
 use super::machine_grant::{self, MachineGrant};
+use super::metadata::AuthorizationServerMetadata;
 use super::prompt::AuthorizationPrompt;
 use super::secret::Secret;
 use super::store::{TokenStore, Tokens};
@@ -38,7 +40,8 @@ pub struct Authorizer {
     store: Arc<dyn TokenStore>,
     prompt: Option<Arc<dyn AuthorizationPrompt>>,
     http: reqwest::Client,
-    oauth_http: OAuthHttp,
+    /// The key DPoP-bound tokens are tied to, used where the authorization server offers DPoP.
+    dpop: Arc<DpopKey>,
     /// Held while tokens are being obtained or refreshed.
     flow: tokio::sync::Mutex<Flow>,
 }
@@ -57,6 +60,14 @@ impl std::fmt::Debug for Authorizer {
             .field("interactive", &self.prompt.is_some())
             .finish_non_exhaustive()
     }
+}
+
+/// The access token to present, and how.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AccessToken {
+    pub token: Secret,
+    /// DPoP-bound: `Authorization: DPoP` and a proof on every request (RFC 9449 §7.1).
+    pub dpop: bool,
 }
 
 /// What a refused request should do next.
@@ -82,7 +93,7 @@ impl Authorizer {
             config,
             store,
             prompt,
-            oauth_http: OAuthHttp(http.clone()),
+            dpop: Arc::new(DpopKey::generate()?),
             http,
             flow: tokio::sync::Mutex::new(Flow::default()),
         })
@@ -94,22 +105,55 @@ impl Authorizer {
 
     /// The access token to send now, refreshed first if it is about to expire. `None` before
     /// the first authorization.
-    pub async fn access_token(&self) -> Option<Secret> {
+    pub async fn access_token(&self) -> Option<AccessToken> {
+        let present = |tokens: Tokens| AccessToken {
+            token: tokens.access_token,
+            dpop: tokens.dpop,
+        };
         let tokens = self.load().await?;
         if !tokens.due_for_refresh(REFRESH_MARGIN) || tokens.refresh_token.is_none() {
-            return Some(tokens.access_token);
+            return Some(present(tokens));
         }
         let mut flow = self.flow.lock().await;
         let tokens = self.load().await?;
         if !tokens.due_for_refresh(REFRESH_MARGIN) {
-            return Some(tokens.access_token);
+            return Some(present(tokens));
         }
-        match self.refresh(&mut flow, &tokens).await {
-            Ok(fresh) => Some(fresh),
+        if let Err(e) = self.refresh(&mut flow, &tokens).await {
+            tracing::info!("refreshing the token for {} failed: {e}", self.server);
+            return Some(present(tokens));
+        }
+        self.load().await.map(present)
+    }
+
+    /// The headers that present `token` on a `method` request to `url`: `Authorization: Bearer`,
+    /// or for a DPoP-bound token `Authorization: DPoP` and a fresh `DPoP` proof.
+    pub fn authorization_headers(
+        &self,
+        token: &AccessToken,
+        method: &str,
+        url: &Url,
+    ) -> Vec<(&'static str, String)> {
+        if !token.dpop {
+            return vec![("authorization", format!("Bearer {}", token.token.expose()))];
+        }
+        match self.dpop.proof(method, url, Some(&token.token)) {
+            Ok(proof) => vec![
+                ("authorization", format!("DPoP {}", token.token.expose())),
+                ("dpop", proof),
+            ],
             Err(e) => {
-                tracing::info!("refreshing the token for {} failed: {e}", self.server);
-                Some(tokens.access_token)
+                tracing::warn!("no DPoP proof for {url}: {e}");
+                vec![("authorization", format!("DPoP {}", token.token.expose()))]
             }
+        }
+    }
+
+    /// The token endpoint client for `server`: with DPoP proofs where it offers DPoP.
+    fn oauth_http(&self, server: &AuthorizationServerMetadata) -> OAuthHttp {
+        OAuthHttp {
+            client: self.http.clone(),
+            dpop: server.supports_dpop().then(|| self.dpop.clone()),
         }
     }
 
@@ -119,9 +163,19 @@ impl Authorizer {
         &self,
         status: u16,
         www_authenticate: &[String],
+        dpop_nonce: Option<&str>,
         sent: Option<&Secret>,
     ) -> Result<Outcome, AuthError> {
         let challenge = BearerChallenge::from_headers(www_authenticate.iter().map(String::as_str));
+        if let Some(nonce) = dpop_nonce
+            && challenge
+                .as_ref()
+                .is_some_and(|c| c.error.as_deref() == Some("use_dpop_nonce"))
+        {
+            // RFC 9449 §9: the server wants its nonce in the proof; the token is fine.
+            self.dpop.remember_nonce(&self.server, nonce);
+            return Ok(Outcome::Retry);
+        }
         let mut flow = self.flow.lock().await;
         let current = self.load().await;
         if current.as_ref().map(|t| &t.access_token) != sent {
@@ -203,7 +257,7 @@ impl Authorizer {
         )
         .await?;
         let grant = code_flow::refresh(
-            &self.oauth_http,
+            &self.oauth_http(&discovery.authorization_server),
             &client,
             &discovery.authorization_server,
             self.redirect_uri(),
@@ -221,6 +275,7 @@ impl Authorizer {
             scopes: grant.scopes.unwrap_or_else(|| tokens.scopes.clone()),
             issuer: tokens.issuer.clone(),
             resource: tokens.resource.clone(),
+            dpop: grant.dpop,
         };
         let access = fresh.access_token.clone();
         self.store.save_tokens(&self.key, fresh).await?;
@@ -252,7 +307,7 @@ impl Authorizer {
         )
         .await?;
         let grant = machine_grant::obtain(
-            &self.oauth_http,
+            &self.oauth_http(server),
             grant,
             &client,
             server,
@@ -279,6 +334,7 @@ impl Authorizer {
             scopes,
             issuer: discovery.authorization_server.issuer.clone(),
             resource: discovery.resource.clone(),
+            dpop: grant.dpop,
         };
         self.store.save_tokens(&self.key, tokens).await
     }
@@ -335,7 +391,7 @@ impl Authorizer {
             AuthError::Authorization("the authorization response has no code".into())
         })?;
         let grant = code_flow::exchange(
-            &self.oauth_http,
+            &self.oauth_http(server),
             &client,
             server,
             redirect_uri,

@@ -38,17 +38,20 @@ pub struct BearerChallenge {
 }
 
 impl BearerChallenge {
-    /// The Bearer challenge among all `WWW-Authenticate` values of a response, if any.
+    /// The Bearer challenge among all `WWW-Authenticate` values of a response, else the DPoP
+    /// one (RFC 9449 §7.1: the same parameters), if any.
     pub fn from_headers<'a>(values: impl IntoIterator<Item = &'a str>) -> Option<Self> {
-        values
-            .into_iter()
-            .flat_map(parse)
-            .find(|c| c.scheme.eq_ignore_ascii_case("bearer"))
-            .map(|c| Self {
-                resource_metadata: c.param("resource_metadata").map(str::to_owned),
-                scope: c.param("scope").map(str::to_owned),
-                error: c.param("error").map(str::to_owned),
-            })
+        let challenges: Vec<Challenge> = values.into_iter().flat_map(parse).collect();
+        let of = |scheme: &str| {
+            challenges
+                .iter()
+                .find(|c| c.scheme.eq_ignore_ascii_case(scheme))
+        };
+        of("bearer").or_else(|| of("dpop")).map(|c| Self {
+            resource_metadata: c.param("resource_metadata").map(str::to_owned),
+            scope: c.param("scope").map(str::to_owned),
+            error: c.param("error").map(str::to_owned),
+        })
     }
 
     /// The challenged scopes, one per entry.

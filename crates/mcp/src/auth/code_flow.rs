@@ -69,6 +69,8 @@ pub struct Grant {
     pub expires_in: Option<Duration>,
     /// The scopes granted, when the server said (RFC 6749 §5.1).
     pub scopes: Option<Vec<String>>,
+    /// A DPoP-bound token (`token_type` `DPoP`, RFC 9449 §5).
+    pub dpop: bool,
 }
 
 pub(crate) fn oauth_client(
@@ -187,6 +189,7 @@ pub(crate) fn grant<E: std::error::Error + 'static>(
         scopes: response
             .scopes()
             .map(|s| s.iter().map(|s| s.to_string()).collect()),
+        dpop: response.token_type().as_ref().eq_ignore_ascii_case("dpop"),
     })
 }
 

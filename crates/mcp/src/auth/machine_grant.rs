@@ -76,7 +76,7 @@ pub async fn obtain(
             if !scope.is_empty() {
                 form.push(("scope", scope.as_str()));
             }
-            post_form(&http.0, &metadata.token_endpoint, &form, None).await
+            post_form(&http.client, &metadata.token_endpoint, &form, None).await
         }
         MachineGrant::JwtBearer { assertion } => {
             jwt_bearer(http, client, metadata, assertion, scopes, resource).await
@@ -95,7 +95,7 @@ pub async fn obtain(
                 ("subject_token_type", ID_TOKEN),
                 ("client_id", idp_client_id.as_str()),
             ];
-            let id_jag = post_form(&http.0, idp_token_endpoint, &exchange, None).await?;
+            let id_jag = post_form(&http.client, idp_token_endpoint, &exchange, None).await?;
             jwt_bearer(
                 http,
                 client,
@@ -141,7 +141,7 @@ async fn jwt_bearer(
             None
         }
     };
-    post_form(&http.0, &metadata.token_endpoint, &form, basic).await
+    post_form(&http.client, &metadata.token_endpoint, &form, basic).await
 }
 
 #[derive(Deserialize)]
@@ -150,6 +150,7 @@ struct TokenAnswer {
     refresh_token: Option<String>,
     expires_in: Option<u64>,
     scope: Option<String>,
+    token_type: Option<String>,
     error: Option<String>,
     error_description: Option<String>,
 }
@@ -208,6 +209,9 @@ async fn post_form(
             scopes: answer
                 .scope
                 .map(|s| s.split_ascii_whitespace().map(str::to_owned).collect()),
+            dpop: answer
+                .token_type
+                .is_some_and(|t| t.eq_ignore_ascii_case("dpop")),
         }),
         _ => Err(AuthError::Token(format!(
             "{endpoint} refused: {}{}",

@@ -39,6 +39,9 @@ pub struct AuthorizationServerMetadata {
     /// RFC 9207 §3: the server puts `iss` into authorization responses.
     #[serde(default)]
     pub authorization_response_iss_parameter_supported: bool,
+    /// RFC 9449 §5.1: the server issues DPoP-bound tokens for proofs with these algorithms.
+    #[serde(default)]
+    pub dpop_signing_alg_values_supported: Option<Vec<String>>,
 }
 
 impl AuthorizationServerMetadata {
@@ -57,7 +60,15 @@ impl AuthorizationServerMetadata {
             token_endpoint_auth_methods_supported: None,
             client_id_metadata_document_supported: false,
             authorization_response_iss_parameter_supported: false,
+            dpop_signing_alg_values_supported: None,
         }
+    }
+
+    /// Whether tokens are to be DPoP-bound: the server takes ES256 proofs.
+    pub fn supports_dpop(&self) -> bool {
+        self.dpop_signing_alg_values_supported
+            .as_ref()
+            .is_some_and(|a| a.iter().any(|a| a == super::dpop::ALGORITHM))
     }
 
     pub fn supports_s256(&self) -> bool {

@@ -7,7 +7,8 @@
 //! URLs; [`resource`] checks and forms the RFC 8707 resource; [`metadata`] fetches the documents;
 //! [`discovery`] puts them together; [`registration`] gets a client id; [`scope`] chooses scopes;
 //! [`iss`] validates RFC 9207 issuers; [`code_flow`] runs the grant over the oauth2 crate;
-//! [`machine_grant`] gets tokens without a person (client credentials, JWT bearer);
+//! [`machine_grant`] gets tokens without a person (client credentials, JWT bearer) and
+//! [`client_assertion`] signs `private_key_jwt` assertions; [`dpop`] makes RFC 9449 proofs;
 //! [`store`] and [`prompt`] are the seams the host implements (keyring, browser).
 //!
 //! Secrets (tokens, client secrets) are [`Secret`]s: no `Debug`, log line or error shows them.
@@ -18,6 +19,7 @@ pub mod client_assertion;
 pub mod code_flow;
 pub mod config;
 pub mod discovery;
+pub mod dpop;
 pub mod http_client;
 pub mod iss;
 pub mod machine_grant;
@@ -30,7 +32,7 @@ pub mod secret;
 pub mod store;
 pub mod well_known;
 
-pub use authorizer::Authorizer;
+pub use authorizer::{AccessToken, Authorizer};
 pub use config::AuthConfig;
 pub use machine_grant::MachineGrant;
 pub use prompt::{AuthorizationPrompt, HeadlessPrompt};

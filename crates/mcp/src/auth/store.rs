@@ -35,6 +35,9 @@ pub struct Tokens {
     pub issuer: String,
     /// The `resource` they were requested for.
     pub resource: String,
+    /// DPoP-bound (RFC 9449): sent as `Authorization: DPoP` with a proof.
+    #[serde(default)]
+    pub dpop: bool,
 }
 
 fn now() -> u64 {
@@ -228,6 +231,7 @@ mod tests {
             scopes: Vec::new(),
             issuer: "i".into(),
             resource: "r".into(),
+            dpop: false,
         }
     }
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
-use crate::auth::{Authorizer, Secret};
+use crate::auth::{AccessToken, Authorizer};
 use crate::error::{McpError, Result};
 
 /// How to reach an HTTP server.
@@ -81,24 +81,37 @@ pub(crate) async fn bounded_body(
     Ok(body)
 }
 
-/// Adds `Authorization: Bearer` with `token`, marked sensitive so reqwest never shows it.
-pub(crate) fn with_bearer(
+/// Presents `token` on a `method` request to this configuration's URL (`Authorization:
+/// Bearer`, or `DPoP` with a proof), the values marked sensitive so reqwest never shows them.
+pub(crate) fn with_authorization(
     request: reqwest::RequestBuilder,
-    token: Option<&Secret>,
+    config: &HttpConfig,
+    token: Option<&AccessToken>,
+    method: &str,
 ) -> reqwest::RequestBuilder {
-    let Some(token) = token else {
+    let (Some(token), Some(authorizer)) = (token, &config.authorizer) else {
         return request;
     };
-    match HeaderValue::from_str(&format!("Bearer {}", token.expose())) {
-        Ok(mut value) => {
-            value.set_sensitive(true);
-            request.header(reqwest::header::AUTHORIZATION, value)
-        }
-        Err(_) => {
-            tracing::warn!("the access token cannot be sent in a header; sending none");
-            request
+    let mut request = request;
+    for (name, value) in authorizer.authorization_headers(token, method, &config.url) {
+        match HeaderValue::from_str(&value) {
+            Ok(mut value) => {
+                value.set_sensitive(true);
+                request = request.header(name, value);
+            }
+            Err(_) => tracing::warn!("the access token cannot be sent in a header; sending none"),
         }
     }
+    request
+}
+
+/// The `DPoP-Nonce` a response carries (RFC 9449 §8, §9).
+pub(crate) fn dpop_nonce(response: &reqwest::Response) -> Option<String> {
+    response
+        .headers()
+        .get("dpop-nonce")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
 }
 
 /// The `WWW-Authenticate` values of a response.

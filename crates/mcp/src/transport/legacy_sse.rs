@@ -12,13 +12,13 @@ use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use tokio::sync::{mpsc, oneshot};
 
 use super::http_config::{
-    HttpConfig, bounded_body, no_authorizer_failure, transport_error, unauthorized_message,
-    with_bearer, www_authenticate,
+    HttpConfig, bounded_body, dpop_nonce, no_authorizer_failure, transport_error,
+    unauthorized_message, with_authorization, www_authenticate,
 };
 use super::owned_task::OwnedTask;
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
 use super::{BoxFuture, Inbound, Link, Outbound, Transport, TransportFailure};
-use crate::auth::Secret;
+use crate::auth::AccessToken;
 use crate::auth::challenge::BearerChallenge;
 use crate::error::{McpError, Result};
 use crate::jsonrpc::RequestId;
@@ -45,7 +45,7 @@ impl LegacySseTransport {
             let request = client
                 .get(config.url.clone())
                 .header(ACCEPT, "text/event-stream");
-            let response = with_bearer(request, token.as_ref())
+            let response = with_authorization(request, &config, token.as_ref(), "GET")
                 .send()
                 .await
                 .map_err(|e| transport_error(format!("cannot reach {}: {e}", config.url)))?;
@@ -199,7 +199,9 @@ async fn write_loop(
                 .post(endpoint.clone())
                 .header(CONTENT_TYPE, "application/json")
                 .body(message.to_string());
-            let sent = with_bearer(request, token.as_ref()).send().await;
+            let sent = with_authorization(request, &config, token.as_ref(), "POST")
+                .send()
+                .await;
             let response = match sent {
                 Ok(response) => response,
                 Err(e) => {
@@ -235,7 +237,7 @@ async fn write_loop(
     }
 }
 
-async fn access_token(config: &HttpConfig) -> Option<Secret> {
+async fn access_token(config: &HttpConfig) -> Option<AccessToken> {
     match &config.authorizer {
         Some(authorizer) => authorizer.access_token().await,
         None => None,
@@ -247,7 +249,7 @@ async fn access_token(config: &HttpConfig) -> Option<Secret> {
 async fn authorize(
     config: &HttpConfig,
     response: &reqwest::Response,
-    sent: Option<&Secret>,
+    sent: Option<&AccessToken>,
     authorizations: &mut u32,
 ) -> Option<std::result::Result<(), TransportFailure>> {
     let status = response.status();
@@ -277,7 +279,12 @@ async fn authorize(
     *authorizations += 1;
     Some(
         authorizer
-            .challenged(status.as_u16(), &www_authenticate, sent)
+            .challenged(
+                status.as_u16(),
+                &www_authenticate,
+                dpop_nonce(response).as_deref(),
+                sent.map(|t| &t.token),
+            )
             .await
             .map(drop)
             .map_err(|e| TransportFailure::Status {

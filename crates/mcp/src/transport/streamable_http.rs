@@ -25,13 +25,13 @@ use tokio::sync::mpsc;
 use tokio::task::{AbortHandle, JoinSet};
 
 use super::http_config::{
-    HttpConfig, bounded_body, no_authorizer_failure, unauthorized_message, with_bearer,
-    www_authenticate,
+    HttpConfig, bounded_body, dpop_nonce, no_authorizer_failure, unauthorized_message,
+    with_authorization, www_authenticate,
 };
 use super::owned_task::OwnedTask;
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
 use super::{BoxFuture, Inbound, Link, Outbound, Transport, TransportFailure, Wire};
-use crate::auth::Secret;
+use crate::auth::AccessToken;
 use crate::auth::challenge::BearerChallenge;
 use crate::error::Result;
 use crate::jsonrpc::{self, RequestId};
@@ -165,7 +165,8 @@ impl StreamableHttpTransport {
                 .header(SESSION_HEADER, session);
             let request = with_version(&self.shared, request);
             let token = access_token(&self.shared).await;
-            let request = with_bearer(request, token.as_ref());
+            let request =
+                with_authorization(request, &self.shared.config, token.as_ref(), "DELETE");
             match tokio::time::timeout(self.shared.config.connect_timeout, request.send()).await {
                 Ok(Ok(response)) => {
                     tracing::debug!("session DELETE answered {}", response.status())
@@ -398,6 +399,7 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
 struct AuthChallenge {
     status: u16,
     www_authenticate: Vec<String>,
+    dpop_nonce: Option<String>,
 }
 
 impl AuthChallenge {
@@ -410,12 +412,13 @@ impl AuthChallenge {
         (status == StatusCode::UNAUTHORIZED || step_up).then(|| Self {
             status: status.as_u16(),
             www_authenticate,
+            dpop_nonce: dpop_nonce(response),
         })
     }
 }
 
-/// The bearer token for the next request, if the server is authorized.
-async fn access_token(shared: &Shared) -> Option<Secret> {
+/// The access token for the next request, if the server is authorized.
+async fn access_token(shared: &Shared) -> Option<AccessToken> {
     match &shared.config.authorizer {
         Some(authorizer) => authorizer.access_token().await,
         None => None,
@@ -428,7 +431,7 @@ async fn access_token(shared: &Shared) -> Option<Secret> {
 async fn authorize(
     shared: &Shared,
     challenge: &AuthChallenge,
-    sent: Option<&Secret>,
+    sent: Option<&AccessToken>,
     authorizations: &mut u32,
 ) -> std::result::Result<(), Option<TransportFailure>> {
     let url = &shared.config.url;
@@ -451,7 +454,12 @@ async fn authorize(
     }
     *authorizations += 1;
     match authorizer
-        .challenged(challenge.status, &challenge.www_authenticate, sent)
+        .challenged(
+            challenge.status,
+            &challenge.www_authenticate,
+            challenge.dpop_nonce.as_deref(),
+            sent.map(|t| &t.token),
+        )
         .await
     {
         Ok(_) => Ok(()),
@@ -478,14 +486,14 @@ async fn send_post(
     extra: &[(String, String)],
     wire: &Wire,
     session: Option<&str>,
-    token: Option<&Secret>,
+    token: Option<&AccessToken>,
 ) -> reqwest::Result<reqwest::Response> {
     let mut request = shared
         .client
         .post(shared.config.url.clone())
         .header(ACCEPT, "application/json, text/event-stream")
         .header(CONTENT_TYPE, "application/json");
-    request = with_bearer(request, token);
+    request = with_authorization(request, &shared.config, token, "POST");
     for (name, value) in standard_headers(message) {
         request = request.header(name, value);
     }
@@ -648,7 +656,9 @@ async fn get_stream(
         request = request.header(LAST_EVENT_HEADER, last);
     }
     let token = access_token(shared).await;
-    with_bearer(request, token.as_ref()).send().await
+    with_authorization(request, &shared.config, token.as_ref(), "GET")
+        .send()
+        .await
 }
 
 fn lock_listener(shared: &Shared) -> std::sync::MutexGuard<'_, Listener> {
