@@ -173,3 +173,48 @@ async fn with_no_one_to_sign_in_authorization_fails_as_http_401() {
     assert!(of_kind(&log, "authorize").is_empty(), "{log:#?}");
     assert!(of_kind(&log, "register").is_empty(), "{log:#?}");
 }
+
+/// A prompt whose person closes the browser: no redirect comes back.
+struct ClosedBrowser(std::sync::atomic::AtomicUsize);
+
+impl gatehouse_mcp::auth::AuthorizationPrompt for ClosedBrowser {
+    fn redirect_uri(&self) -> &str {
+        REDIRECT
+    }
+
+    fn authorize<'a>(
+        &'a self,
+        _url: &'a url::Url,
+    ) -> gatehouse_mcp::transport::BoxFuture<'a, Result<String, gatehouse_mcp::auth::AuthError>>
+    {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Box::pin(async {
+            Err(gatehouse_mcp::auth::AuthError::Authorization(
+                "the browser was closed".into(),
+            ))
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_refused_sign_in_is_not_asked_for_again_by_the_handshake_after_the_probe() {
+    let server = HttpServer::oauth("plain").await;
+    let prompt = Arc::new(ClosedBrowser(Default::default()));
+    let mut config = server.config("/mcp");
+    config.authorizer = Some(Arc::new(
+        Authorizer::new(
+            config.url.clone(),
+            AuthConfig::default(),
+            Arc::new(MemoryTokenStore::default()),
+            Some(prompt.clone()),
+        )
+        .expect("an authorizer"),
+    ));
+    // Auto: the era probe (server/discover) meets the 401 first.
+    let error = support::connect_http(&config, HttpMode::Auto)
+        .await
+        .expect_err("the sign-in failed");
+    assert_eq!(error.http_status(), Some(401), "{error}");
+    assert!(error.to_string().contains("browser was closed"), "{error}");
+    assert_eq!(prompt.0.load(std::sync::atomic::Ordering::SeqCst), 1);
+}
