@@ -70,13 +70,6 @@ pub struct AccessToken {
     pub dpop: bool,
 }
 
-/// What a refused request should do next.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// New tokens are in place (or another request put them there): send it again.
-    Retry,
-}
-
 impl Authorizer {
     /// `prompt` is `None` where no person can be asked: stored tokens and refreshes still work,
     /// anything needing a sign-in fails with [`AuthError::NeedsUser`].
@@ -158,14 +151,15 @@ impl Authorizer {
     }
 
     /// Handles a 401, or a 403 whose challenge is `insufficient_scope`, to a request that
-    /// carried `sent`.
+    /// carried `sent`. `Ok` means new tokens (or a server nonce) are in place, possibly put
+    /// there by another request meanwhile: send the request again.
     pub async fn challenged(
         &self,
         status: u16,
         www_authenticate: &[String],
         dpop_nonce: Option<&str>,
         sent: Option<&Secret>,
-    ) -> Result<Outcome, AuthError> {
+    ) -> Result<(), AuthError> {
         let challenge = BearerChallenge::from_headers(www_authenticate.iter().map(String::as_str));
         if let Some(nonce) = dpop_nonce
             && challenge
@@ -174,13 +168,13 @@ impl Authorizer {
         {
             // RFC 9449 §9: the server wants its nonce in the proof; the token is fine.
             self.dpop.remember_nonce(&self.server, nonce);
-            return Ok(Outcome::Retry);
+            return Ok(());
         }
         let mut flow = self.flow.lock().await;
         let current = self.load().await;
         if current.as_ref().map(|t| &t.access_token) != sent {
             // Another request already got new tokens while this one waited.
-            return Ok(Outcome::Retry);
+            return Ok(());
         }
         let discovery = discovery::discover(&self.http, &self.server, challenge.as_ref()).await?;
         let challenged = challenge
@@ -204,7 +198,7 @@ impl Authorizer {
             && flow.refreshed.as_ref() != sent
         {
             match self.refresh(&mut flow, tokens).await {
-                Ok(_) => return Ok(Outcome::Retry),
+                Ok(_) => return Ok(()),
                 Err(e) => tracing::info!("refreshing the token for {} failed: {e}", self.server),
             }
         }
@@ -223,7 +217,7 @@ impl Authorizer {
             None => self.authorize(&discovery, scopes).await?,
         }
         flow.refreshed = None;
-        Ok(Outcome::Retry)
+        Ok(())
     }
 
     async fn load(&self) -> Option<Tokens> {

@@ -286,7 +286,6 @@ async fn authorize(
                 sent.map(|t| &t.token),
             )
             .await
-            .map(drop)
             .map_err(|e| TransportFailure::Status {
                 status: 401,
                 message: unauthorized_message(url, &e.to_string()),

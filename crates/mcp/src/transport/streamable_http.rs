@@ -462,7 +462,7 @@ async fn authorize(
         )
         .await
     {
-        Ok(_) => Ok(()),
+        Ok(()) => Ok(()),
         Err(e) => {
             tracing::info!("authorizing for {url} failed: {e}");
             Err(Some(TransportFailure::Status {
