@@ -3,7 +3,8 @@
 //! on the first 401 and sends the token on every request after it, answers a 401 to a known
 //! token with one refresh (no new sign-in), refreshes a token about to expire before sending it,
 //! and without an authorizer (or without anyone to sign in) fails with HTTP status 401 and a
-//! message saying what to do.
+//! message saying what to do. The legacy HTTP+SSE transport authorizes its event stream and
+//! sends the token with every POST.
 
 mod support;
 
@@ -18,7 +19,11 @@ use support::HttpServer;
 const REDIRECT: &str = "http://127.0.0.1:1/callback";
 
 fn authorized(server: &HttpServer, prompt: bool) -> HttpConfig {
-    let mut config = server.config("/mcp");
+    authorized_at(server, "/mcp", prompt)
+}
+
+fn authorized_at(server: &HttpServer, path: &str, prompt: bool) -> HttpConfig {
+    let mut config = server.config(path);
     let prompt: Option<Arc<dyn gatehouse_mcp::auth::AuthorizationPrompt>> = if prompt {
         Some(Arc::new(HeadlessPrompt::new(REDIRECT).expect("a prompt")))
     } else {
@@ -217,4 +222,33 @@ async fn a_refused_sign_in_is_not_asked_for_again_by_the_handshake_after_the_pro
     assert_eq!(error.http_status(), Some(401), "{error}");
     assert!(error.to_string().contains("browser was closed"), "{error}");
     assert_eq!(prompt.0.load(std::sync::atomic::Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn http_sse_authorizes_its_event_stream_and_sends_the_token_with_every_post() {
+    let server = HttpServer::oauth("sse").await;
+    let config = authorized_at(&server, "/sse", true);
+    let client = support::connect_http(&config, HttpMode::Sse)
+        .await
+        .expect("connects");
+    client.list_tools().await.expect("tools/list");
+    client.close().await.expect("closes");
+
+    let log = server_log(&server).await;
+    let mcp = of_kind(&log, "mcp");
+    assert_eq!(
+        (&mcp[0]["http"], &mcp[0]["status"]),
+        (&json!("GET"), &json!(401))
+    );
+    assert!(
+        mcp[1..]
+            .iter()
+            .all(|e| e["auth"] == "Bearer at-1" && e["status"] == 200),
+        "{log:#?}"
+    );
+    assert!(mcp.iter().any(|e| e["method"] == "tools/list"), "{log:#?}");
+    let authorize = of_kind(&log, "authorize");
+    assert_eq!(authorize.len(), 1);
+    let resource = format!("http://127.0.0.1:{}/sse", server.port);
+    assert_eq!(authorize[0]["query"]["resource"], resource.as_str());
 }
