@@ -252,3 +252,79 @@ async fn http_sse_authorizes_its_event_stream_and_sends_the_token_with_every_pos
     let resource = format!("http://127.0.0.1:{}/sse", server.port);
     assert_eq!(authorize[0]["query"]["resource"], resource.as_str());
 }
+
+/// The in-memory store, counting how often tokens are read and written: a keyring store costs a
+/// round trip for each.
+#[derive(Default)]
+struct CountingStore {
+    inner: MemoryTokenStore,
+    loads: std::sync::atomic::AtomicUsize,
+    saves: std::sync::atomic::AtomicUsize,
+}
+
+type StoreFuture<'a, T> =
+    gatehouse_mcp::transport::BoxFuture<'a, Result<T, gatehouse_mcp::auth::AuthError>>;
+
+impl gatehouse_mcp::auth::TokenStore for CountingStore {
+    fn load_tokens<'a>(
+        &'a self,
+        server: &'a str,
+    ) -> StoreFuture<'a, Option<gatehouse_mcp::auth::Tokens>> {
+        self.loads.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.inner.load_tokens(server)
+    }
+    fn save_tokens<'a>(
+        &'a self,
+        server: &'a str,
+        tokens: gatehouse_mcp::auth::Tokens,
+    ) -> StoreFuture<'a, ()> {
+        self.saves.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.inner.save_tokens(server, tokens)
+    }
+    fn remove_tokens<'a>(&'a self, server: &'a str) -> StoreFuture<'a, ()> {
+        self.inner.remove_tokens(server)
+    }
+    fn load_client<'a>(
+        &'a self,
+        issuer: &'a str,
+    ) -> StoreFuture<'a, Option<gatehouse_mcp::auth::ClientCredentials>> {
+        self.inner.load_client(issuer)
+    }
+    fn save_client<'a>(
+        &'a self,
+        client: gatehouse_mcp::auth::ClientCredentials,
+    ) -> StoreFuture<'a, ()> {
+        self.inner.save_client(client)
+    }
+    fn remove_client<'a>(&'a self, issuer: &'a str) -> StoreFuture<'a, ()> {
+        self.inner.remove_client(issuer)
+    }
+}
+
+#[tokio::test]
+async fn the_store_is_read_once_not_for_every_request() {
+    use gatehouse_mcp::auth::TokenStore as _;
+    let server = HttpServer::oauth("plain").await;
+    let store = Arc::new(CountingStore::default());
+    let mut config = server.config("/mcp");
+    let authorizer = Authorizer::new(
+        config.url.clone(),
+        AuthConfig::default(),
+        store.clone(),
+        Some(Arc::new(HeadlessPrompt::new(REDIRECT).expect("a prompt"))),
+    )
+    .expect("an authorizer");
+    config.authorizer = Some(Arc::new(authorizer));
+    list_and_call(&config).await;
+
+    let requests = of_kind(&server_log(&server).await, "mcp").len();
+    assert!(requests >= 4, "{requests} requests");
+    assert_eq!(store.loads.load(std::sync::atomic::Ordering::SeqCst), 1);
+    assert_eq!(store.saves.load(std::sync::atomic::Ordering::SeqCst), 1);
+    let kept = store
+        .load_tokens(config.url.as_str())
+        .await
+        .expect("the store answers")
+        .expect("the tokens were stored");
+    assert_eq!(kept.access_token.expose(), "at-1");
+}

@@ -44,6 +44,9 @@ pub struct Authorizer {
     dpop: Arc<DpopKey>,
     /// Held while tokens are being obtained or refreshed.
     flow: tokio::sync::Mutex<Flow>,
+    /// The tokens as last read from or written to the store (`None`: not read yet), so that a
+    /// request does not cost a store read (a keyring round trip).
+    cached: std::sync::Mutex<Option<Option<Tokens>>>,
 }
 
 #[derive(Default)]
@@ -89,6 +92,7 @@ impl Authorizer {
             dpop: Arc::new(DpopKey::generate()?),
             http,
             flow: tokio::sync::Mutex::new(Flow::default()),
+            cached: std::sync::Mutex::new(None),
         })
     }
 
@@ -189,7 +193,7 @@ impl Authorizer {
                 self.server,
                 discovery.issuer()
             );
-            self.store.remove_tokens(&self.key).await?;
+            self.forget().await?;
         }
         let step_up = status == 403;
         if !step_up
@@ -220,14 +224,39 @@ impl Authorizer {
         Ok(())
     }
 
+    fn cache(&self) -> std::sync::MutexGuard<'_, Option<Option<Tokens>>> {
+        self.cached
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// This server's tokens: read from the store once, then kept.
     async fn load(&self) -> Option<Tokens> {
+        if let Some(known) = self.cache().clone() {
+            return known;
+        }
         match self.store.load_tokens(&self.key).await {
-            Ok(tokens) => tokens,
+            Ok(tokens) => {
+                *self.cache() = Some(tokens.clone());
+                tokens
+            }
             Err(e) => {
                 tracing::warn!("reading the tokens of {} failed: {e}", self.server);
                 None
             }
         }
+    }
+
+    /// Stores `tokens` and keeps them.
+    async fn keep(&self, tokens: Tokens) -> Result<(), AuthError> {
+        *self.cache() = Some(Some(tokens.clone()));
+        self.store.save_tokens(&self.key, tokens).await
+    }
+
+    /// Drops this server's tokens.
+    async fn forget(&self) -> Result<(), AuthError> {
+        *self.cache() = Some(None);
+        self.store.remove_tokens(&self.key).await
     }
 
     /// Refreshes `tokens` at their issuer; the caller holds the flow lock.
@@ -272,7 +301,7 @@ impl Authorizer {
             dpop: grant.dpop,
         };
         let access = fresh.access_token.clone();
-        self.store.save_tokens(&self.key, fresh).await?;
+        self.keep(fresh).await?;
         flow.refreshed = Some(access.clone());
         Ok(access)
     }
@@ -330,7 +359,7 @@ impl Authorizer {
             resource: discovery.resource.clone(),
             dpop: grant.dpop,
         };
-        self.store.save_tokens(&self.key, tokens).await
+        self.keep(tokens).await
     }
 
     /// The full authorization code flow with `scopes` at the discovered server.
