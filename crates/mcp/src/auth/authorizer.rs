@@ -175,6 +175,8 @@ impl Authorizer {
             return Ok(());
         }
         let mut flow = self.flow.lock().await;
+        // Read the store again: another process (the app, the CLI) may have new tokens.
+        *self.cache() = None;
         let current = self.load().await;
         if current.as_ref().map(|t| &t.access_token) != sent {
             // Another request already got new tokens while this one waited.
