@@ -416,6 +416,10 @@ async fn establish(
                 )
             }
             Err(e) if era::is_modern_error(&e) => Err(e),
+            // The server wants authorization, and the transport could not get it (nobody to
+            // sign in, or it was refused): `initialize` would meet the same 401, and ask the
+            // person a second time.
+            Err(e) if e.http_status() == Some(401) => Err(e),
             Err(probe) => {
                 // Not a modern server: forget the modern `_meta` and shake hands.
                 peer.speak_legacy();

@@ -4,6 +4,7 @@
 //! Layers, bottom up: [`transport`] moves JSON lines, [`peer`] matches requests to responses and
 //! routes server-initiated messages, [`client`] runs the lifecycle and exposes typed features.
 
+pub mod auth;
 pub mod cache;
 pub mod client;
 pub mod content;

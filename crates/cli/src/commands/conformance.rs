@@ -30,7 +30,7 @@ pub async fn run(url: &str) -> Result<(), HostError> {
 }
 
 async fn scenario_run(scenario: &str, url: url::Url) -> Result<(), HostError> {
-    let client = connect(url).await?;
+    let client = connect(url, scenario).await?;
     let outcome = match scenario {
         // The mock declares no capabilities, so there are no tools to ask for.
         "initialize" => list_declared_tools(&client).await,
@@ -58,6 +58,9 @@ async fn scenario_run(scenario: &str, url: url::Url) -> Result<(), HostError> {
         "sep-2640-client-verify-digest"
         | "sep-2640-client-verify-size"
         | "sep-2640-client-verify-frontmatter" => load_every_skill(&client).await,
+        // Authorization happens on the way (the transport answers each 401 and 403); two or more
+        // authorized requests exercise step-up and authorization server migration.
+        auth if auth.starts_with("auth/") => call_every_tool(&client).await,
         other => Err(HostError::Unsupported(format!(
             "unknown conformance scenario `{other}`"
         ))),
@@ -67,12 +70,15 @@ async fn scenario_run(scenario: &str, url: url::Url) -> Result<(), HostError> {
     closed.map_err(HostError::from)
 }
 
-async fn connect(url: url::Url) -> Result<Client, HostError> {
+async fn connect(url: url::Url, scenario: &str) -> Result<Client, HostError> {
     let mut options = ClientOptions::default();
     options
         .capabilities
         .insert("elicitation".into(), json!({ "form": {} }));
-    let config = HttpConfig::new(url);
+    let mut config = HttpConfig::new(url);
+    if scenario.starts_with("auth/") {
+        super::conformance_auth::prepare(scenario, &mut config, &mut options).await?;
+    }
     Ok(Client::connect_http(&config, HttpMode::Auto, options, Arc::new(AcceptDefaults)).await?)
 }
 
@@ -108,6 +114,17 @@ async fn call_listed(
             "`{name}` returned an error: {:?}",
             result.content
         )));
+    }
+    Ok(())
+}
+
+/// Lists the tools and calls each one with arguments filled from its input schema.
+async fn call_every_tool(client: &Client) -> Result<(), HostError> {
+    for tool in client.list_tools().await?.items {
+        let arguments = sample_arguments(&tool.input_schema);
+        client
+            .call_tool(&tool.name, Some(arguments), CallOptions::default())
+            .await?;
     }
     Ok(())
 }

@@ -6,6 +6,7 @@ pub mod audit_prune;
 pub mod call;
 pub mod complete;
 pub mod conformance;
+pub mod conformance_auth;
 pub mod connection;
 pub mod grants;
 pub mod info;

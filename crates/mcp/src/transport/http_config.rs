@@ -1,9 +1,11 @@
 //! Settings shared by the HTTP transports, and the request headers every POST and GET carries.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
+use crate::auth::{AccessToken, Authorizer};
 use crate::error::{McpError, Result};
 use crate::sensitive::Sensitive;
 
@@ -23,6 +25,9 @@ pub struct HttpConfig {
     pub default_retry: Duration,
     /// Consecutive failed reconnects before a stream is given up.
     pub max_reconnects: u32,
+    /// OAuth for servers that require it: puts the bearer token on every request and answers
+    /// 401 and 403 `insufficient_scope` (see [`crate::auth`]). `None`: a 401 fails the request.
+    pub authorizer: Option<Arc<Authorizer>>,
 }
 
 impl HttpConfig {
@@ -35,6 +40,7 @@ impl HttpConfig {
             max_message_bytes: 16 * 1024 * 1024,
             default_retry: Duration::from_secs(1),
             max_reconnects: 5,
+            authorizer: None,
         }
     }
 
@@ -81,4 +87,66 @@ pub(crate) async fn bounded_body(
         body.extend_from_slice(&chunk);
     }
     Ok(body)
+}
+
+/// Presents `token` on a `method` request to this configuration's URL (`Authorization:
+/// Bearer`, or `DPoP` with a proof), the values marked sensitive so reqwest never shows them.
+pub(crate) fn with_authorization(
+    request: reqwest::RequestBuilder,
+    config: &HttpConfig,
+    token: Option<&AccessToken>,
+    method: &str,
+) -> reqwest::RequestBuilder {
+    let (Some(token), Some(authorizer)) = (token, &config.authorizer) else {
+        return request;
+    };
+    let mut request = request;
+    for (name, value) in authorizer.authorization_headers(token, method, &config.url) {
+        match HeaderValue::from_str(&value) {
+            Ok(mut value) => {
+                value.set_sensitive(true);
+                request = request.header(name, value);
+            }
+            Err(_) => tracing::warn!("the access token cannot be sent in a header; sending none"),
+        }
+    }
+    request
+}
+
+/// The `DPoP-Nonce` a response carries (RFC 9449 §8, §9).
+pub(crate) fn dpop_nonce(response: &reqwest::Response) -> Option<String> {
+    response
+        .headers()
+        .get("dpop-nonce")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+}
+
+/// The `WWW-Authenticate` values of a response.
+pub(crate) fn www_authenticate(response: &reqwest::Response) -> Vec<String> {
+    response
+        .headers()
+        .get_all(reqwest::header::WWW_AUTHENTICATE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// What the user is told when a server wants authorization this connection cannot give.
+pub(crate) fn unauthorized_message(url: &url::Url, detail: &str) -> String {
+    format!("HTTP 401 Unauthorized: {url} requires authorization; {detail}")
+}
+
+/// The failure of a request refused with 401 on a connection without an authorizer. Its
+/// `http_status()` is 401, which the host shows as "auth required".
+pub(crate) fn no_authorizer_failure(url: &url::Url) -> super::TransportFailure {
+    super::TransportFailure::Status {
+        status: 401,
+        message: unauthorized_message(
+            url,
+            "no authorization is set up for this connection; connect it from the Gatehouse app \
+             to sign in, or configure an Authorization header for it",
+        ),
+    }
 }

@@ -1,17 +1,26 @@
 //! The HTTP+SSE transport of 2024-11-05 (basic/transports, "HTTP with SSE"): one long GET
 //! stream whose first `endpoint` event names the URL to POST messages to; the server answers on
 //! the stream as `message` events. Still spoken by many deployed servers.
+//!
+//! With an authorizer in the configuration, the GET and every POST carry the bearer token, and a
+//! 401 (or a 403 `insufficient_scope`) is authorized and the request sent again, as the
+//! Streamable HTTP transport does.
 
 use std::time::Duration;
 
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use tokio::sync::{mpsc, oneshot};
 
-use super::http_config::{HttpConfig, bounded_body, transport_error};
+use super::http_config::{
+    HttpConfig, bounded_body, dpop_nonce, no_authorizer_failure, transport_error,
+    unauthorized_message, with_authorization, www_authenticate,
+};
 use super::owned_task::OwnedTask;
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
 use super::{BoxFuture, Inbound, Link, Outbound, Transport, TransportFailure};
-use crate::error::Result;
+use crate::auth::AccessToken;
+use crate::auth::challenge::BearerChallenge;
+use crate::error::{McpError, Result};
 use crate::jsonrpc::RequestId;
 
 /// How long the server has to announce its endpoint.
@@ -30,12 +39,28 @@ impl LegacySseTransport {
     /// Opens the event stream and waits for the `endpoint` event.
     pub async fn connect(config: HttpConfig) -> Result<(Self, Link)> {
         let client = config.client()?;
-        let response = client
-            .get(config.url.clone())
-            .header(ACCEPT, "text/event-stream")
-            .send()
-            .await
-            .map_err(|e| transport_error(format!("cannot reach {}: {e}", config.url)))?;
+        let mut authorizations = 0;
+        let response = loop {
+            let token = access_token(&config).await;
+            let request = client
+                .get(config.url.clone())
+                .header(ACCEPT, "text/event-stream");
+            let response = with_authorization(request, &config, token.as_ref(), "GET")
+                .send()
+                .await
+                .map_err(|e| transport_error(format!("cannot reach {}: {e}", config.url)))?;
+            match authorize(&config, &response, token.as_ref(), &mut authorizations).await {
+                Some(Ok(())) => continue,
+                // Typed, so that `http_status()` says 401 and the host can show "auth required".
+                Some(Err(failure)) => {
+                    return Err(McpError::RequestFailed {
+                        method: "GET".into(),
+                        failure: Box::new(failure),
+                    });
+                }
+                None => break response,
+            }
+        };
         if !response.status().is_success() || !is_event_stream(&response) {
             return Err(transport_error(format!(
                 "{} is not an HTTP+SSE endpoint: GET answered HTTP {}",
@@ -79,7 +104,7 @@ impl LegacySseTransport {
         let writer = OwnedTask::spawn(write_loop(
             client,
             endpoint.clone(),
-            config.max_message_bytes,
+            config.clone(),
             out_rx,
             in_tx.clone(),
         ));
@@ -162,29 +187,45 @@ async fn read_loop(
 async fn write_loop(
     client: reqwest::Client,
     endpoint: url::Url,
-    max_len: usize,
+    config: HttpConfig,
     mut outbound: mpsc::Receiver<Outbound>,
     inbound: mpsc::Sender<Inbound>,
 ) {
     while let Some(Outbound { message, .. }) = outbound.recv().await {
-        let sent = client
-            .post(endpoint.clone())
-            .header(CONTENT_TYPE, "application/json")
-            .body(message.to_string())
-            .send()
-            .await;
-        let failure = match sent {
-            Ok(response) if response.status().is_success() => {
-                let _ = bounded_body(response, max_len).await;
-                continue;
+        let mut authorizations = 0;
+        let failure = loop {
+            let token = access_token(&config).await;
+            let request = client
+                .post(endpoint.clone())
+                .header(CONTENT_TYPE, "application/json")
+                .body(message.to_string());
+            let sent = with_authorization(request, &config, token.as_ref(), "POST")
+                .send()
+                .await;
+            let response = match sent {
+                Ok(response) => response,
+                Err(e) => {
+                    break Some(TransportFailure::Unreachable {
+                        message: format!("cannot reach {endpoint}: {e}"),
+                    });
+                }
+            };
+            match authorize(&config, &response, token.as_ref(), &mut authorizations).await {
+                Some(Ok(())) => continue,
+                Some(Err(failure)) => break Some(failure),
+                None => {}
             }
-            Ok(response) => TransportFailure::Status {
+            if response.status().is_success() {
+                let _ = bounded_body(response, config.max_message_bytes).await;
+                break None;
+            }
+            break Some(TransportFailure::Status {
                 status: response.status().as_u16(),
                 message: format!("HTTP {}", response.status()),
-            },
-            Err(e) => TransportFailure::Unreachable {
-                message: format!("cannot reach {endpoint}: {e}"),
-            },
+            });
+        };
+        let Some(failure) = failure else {
+            continue;
         };
         let id = message.get("method").and(message.get("id")).cloned();
         match id.and_then(|id| serde_json::from_value::<RequestId>(id).ok()) {
@@ -194,4 +235,60 @@ async fn write_loop(
             None => tracing::warn!("posting a message failed: {failure}"),
         }
     }
+}
+
+async fn access_token(config: &HttpConfig) -> Option<AccessToken> {
+    match &config.authorizer {
+        Some(authorizer) => authorizer.access_token().await,
+        None => None,
+    }
+}
+
+/// `None` when `response` is no authorization challenge this transport answers; `Some(Ok)` to
+/// send again after authorizing; `Some(Err)` to fail with a 401/403 saying what to do.
+async fn authorize(
+    config: &HttpConfig,
+    response: &reqwest::Response,
+    sent: Option<&AccessToken>,
+    authorizations: &mut u32,
+) -> Option<std::result::Result<(), TransportFailure>> {
+    let status = response.status();
+    let www_authenticate = www_authenticate(response);
+    let step_up = status == reqwest::StatusCode::FORBIDDEN
+        && BearerChallenge::from_headers(www_authenticate.iter().map(String::as_str))
+            .is_some_and(|c| c.is_insufficient_scope());
+    if status != reqwest::StatusCode::UNAUTHORIZED && !step_up {
+        return None;
+    }
+    let url = &config.url;
+    let Some(authorizer) = &config.authorizer else {
+        if step_up {
+            return None;
+        }
+        return Some(Err(no_authorizer_failure(url)));
+    };
+    if *authorizations >= authorizer.max_attempts() {
+        return Some(Err(TransportFailure::Status {
+            status: status.as_u16(),
+            message: format!(
+                "HTTP {status} from {url}: still refused after {authorizations} authorization \
+                 attempts"
+            ),
+        }));
+    }
+    *authorizations += 1;
+    Some(
+        authorizer
+            .challenged(
+                status.as_u16(),
+                &www_authenticate,
+                dpop_nonce(response).as_deref(),
+                sent.map(|t| &t.token),
+            )
+            .await
+            .map_err(|e| TransportFailure::Status {
+                status: 401,
+                message: unauthorized_message(url, &e.to_string()),
+            }),
+    )
 }

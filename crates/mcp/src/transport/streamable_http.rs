@@ -24,10 +24,15 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::task::{AbortHandle, JoinSet};
 
-use super::http_config::{HttpConfig, bounded_body};
+use super::http_config::{
+    HttpConfig, bounded_body, dpop_nonce, no_authorizer_failure, unauthorized_message,
+    with_authorization, www_authenticate,
+};
 use super::owned_task::OwnedTask;
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
 use super::{BoxFuture, Inbound, Link, Outbound, Transport, TransportFailure, Wire};
+use crate::auth::AccessToken;
+use crate::auth::challenge::BearerChallenge;
 use crate::error::Result;
 use crate::jsonrpc::{self, RequestId};
 
@@ -159,6 +164,9 @@ impl StreamableHttpTransport {
                 .delete(self.shared.config.url.clone())
                 .header(SESSION_HEADER, session);
             let request = with_version(&self.shared, request);
+            let token = access_token(&self.shared).await;
+            let request =
+                with_authorization(request, &self.shared.config, token.as_ref(), "DELETE");
             match tokio::time::timeout(self.shared.config.connect_timeout, request.send()).await {
                 Ok(Ok(response)) => {
                     tracing::debug!("session DELETE answered {}", response.status())
@@ -292,6 +300,7 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
         put(&shared.session_id, None);
     }
     let mut retried = false;
+    let mut authorizations = 0u32;
     loop {
         // Wait for a re-initialization in progress, then take the session it made.
         let session = {
@@ -299,7 +308,17 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
             get(&shared.session_id)
         };
         let had_session = session.is_some();
-        let response = match send_post(&shared, &message, &extra, &wire, session.as_deref()).await {
+        let token = access_token(&shared).await;
+        let sent = send_post(
+            &shared,
+            &message,
+            &extra,
+            &wire,
+            session.as_deref(),
+            token.as_ref(),
+        )
+        .await;
+        let response = match sent {
             Ok(response) => response,
             Err(e) => {
                 let message = format!("cannot reach {}: {e}", shared.config.url);
@@ -325,6 +344,14 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
                 return fail(&shared, &outgoing, failure).await;
             }
             continue;
+        }
+        if let Some(challenge) = AuthChallenge::of(&response) {
+            match authorize(&shared, &challenge, token.as_ref(), &mut authorizations).await {
+                Ok(()) => continue,
+                Err(Some(failure)) => return fail(&shared, &outgoing, failure).await,
+                // Not an authorization problem this transport can solve: report it as is.
+                Err(None) => {}
+            }
         }
         if !status.is_success() {
             let body = bounded_body(response, 65536).await.unwrap_or_default();
@@ -368,6 +395,84 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
     }
 }
 
+/// A 401, or a 403 whose Bearer challenge is `insufficient_scope`: what an authorizer answers.
+struct AuthChallenge {
+    status: u16,
+    www_authenticate: Vec<String>,
+    dpop_nonce: Option<String>,
+}
+
+impl AuthChallenge {
+    fn of(response: &reqwest::Response) -> Option<Self> {
+        let status = response.status();
+        let www_authenticate = www_authenticate(response);
+        let step_up = status == StatusCode::FORBIDDEN
+            && BearerChallenge::from_headers(www_authenticate.iter().map(String::as_str))
+                .is_some_and(|c| c.is_insufficient_scope());
+        (status == StatusCode::UNAUTHORIZED || step_up).then(|| Self {
+            status: status.as_u16(),
+            www_authenticate,
+            dpop_nonce: dpop_nonce(response),
+        })
+    }
+}
+
+/// The access token for the next request, if the server is authorized.
+async fn access_token(shared: &Shared) -> Option<AccessToken> {
+    match &shared.config.authorizer {
+        Some(authorizer) => authorizer.access_token().await,
+        None => None,
+    }
+}
+
+/// Answers an authorization challenge: `Ok` to send the request again with new tokens,
+/// `Err(Some)` to fail it with a 401/403 that says what to do, `Err(None)` to report the
+/// response as any other HTTP error (a 403 with no authorizer to step up).
+async fn authorize(
+    shared: &Shared,
+    challenge: &AuthChallenge,
+    sent: Option<&AccessToken>,
+    authorizations: &mut u32,
+) -> std::result::Result<(), Option<TransportFailure>> {
+    let url = &shared.config.url;
+    let Some(authorizer) = &shared.config.authorizer else {
+        if challenge.status != 401 {
+            return Err(None);
+        }
+        return Err(Some(no_authorizer_failure(url)));
+    };
+    if *authorizations >= authorizer.max_attempts() {
+        let message = format!(
+            "HTTP {} from {url}: still refused after {} authorization attempts; the \
+             authorization server does not grant what the server asks for",
+            challenge.status, authorizations
+        );
+        return Err(Some(TransportFailure::Status {
+            status: challenge.status,
+            message,
+        }));
+    }
+    *authorizations += 1;
+    match authorizer
+        .challenged(
+            challenge.status,
+            &challenge.www_authenticate,
+            challenge.dpop_nonce.as_deref(),
+            sent.map(|t| &t.token),
+        )
+        .await
+    {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            tracing::info!("authorizing for {url} failed: {e}");
+            Err(Some(TransportFailure::Status {
+                status: 401,
+                message: unauthorized_message(url, &e.to_string()),
+            }))
+        }
+    }
+}
+
 fn with_version(shared: &Shared, request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
     match get(&shared.protocol_version) {
         Some(version) => request.header(VERSION_HEADER, version),
@@ -381,12 +486,14 @@ async fn send_post(
     extra: &[(String, String)],
     wire: &Wire,
     session: Option<&str>,
+    token: Option<&AccessToken>,
 ) -> reqwest::Result<reqwest::Response> {
     let mut request = shared
         .client
         .post(shared.config.url.clone())
         .header(ACCEPT, "application/json, text/event-stream")
         .header(CONTENT_TYPE, "application/json");
+    request = with_authorization(request, &shared.config, token, "POST");
     for (name, value) in standard_headers(message) {
         request = request.header(name, value);
     }
@@ -548,7 +655,10 @@ async fn get_stream(
     if let Some(last) = last_event_id {
         request = request.header(LAST_EVENT_HEADER, last);
     }
-    request.send().await
+    let token = access_token(shared).await;
+    with_authorization(request, &shared.config, token.as_ref(), "GET")
+        .send()
+        .await
 }
 
 fn lock_listener(shared: &Shared) -> std::sync::MutexGuard<'_, Listener> {
@@ -640,7 +750,8 @@ async fn reinitialize(shared: &Arc<Shared>) -> std::result::Result<(), String> {
     let id = json!(format!("gatehouse-reinitialize-{n}"));
     init["id"] = id.clone();
     put(&shared.session_id, None);
-    let response = send_post(shared, &init, &[], &Wire::Legacy, None)
+    let token = access_token(shared).await;
+    let response = send_post(shared, &init, &[], &Wire::Legacy, None, token.as_ref())
         .await
         .map_err(|e| e.to_string())?;
     if !response.status().is_success() {
@@ -669,9 +780,16 @@ async fn reinitialize(shared: &Arc<Shared>) -> std::result::Result<(), String> {
     }
     put(&shared.session_id, session.clone());
     let initialized = jsonrpc::notification("notifications/initialized", None);
-    let response = send_post(shared, &initialized, &[], &Wire::Legacy, session.as_deref())
-        .await
-        .map_err(|e| e.to_string())?;
+    let response = send_post(
+        shared,
+        &initialized,
+        &[],
+        &Wire::Legacy,
+        session.as_deref(),
+        token.as_ref(),
+    )
+    .await
+    .map_err(|e| e.to_string())?;
     if !response.status().is_success() {
         return Err(format!(
             "notifications/initialized: HTTP {}",

@@ -1,6 +1,6 @@
 //! What the `gatehouse-mcp` integration tests share: where the test servers are installed
 //! (server-everything and the other reference servers, the Python and TypeScript SDK v2
-//! fixtures, the HTTP fault script in tests/fixtures/faults), starting one in an HTTP mode on a
+//! fixtures, the HTTP fault and OAuth scripts in tests/fixtures/faults), starting one in an HTTP mode on a
 //! free port and waiting until it listens, connecting to a server with [`RefusingHandler`], and
 //! reading the text of a tool result.
 //!
@@ -185,6 +185,17 @@ impl HttpServer {
             .arg(fixture("faults/http_faults.py"))
             .args([port.to_string().as_str(), mode]);
         Self::spawn(command, port, "the fault server", 10).await
+    }
+
+    /// tests/fixtures/faults/oauth_server.py (an MCP server behind OAuth) in `mode`.
+    #[allow(dead_code)]
+    pub async fn oauth(mode: &str) -> HttpServer {
+        let port = free_port();
+        let mut command = Command::new("python3");
+        command
+            .arg(fixture("faults/oauth_server.py"))
+            .args([port.to_string().as_str(), mode]);
+        Self::spawn(command, port, "the OAuth server", 10).await
     }
 
     /// Starts `command` and waits up to `seconds` for it to listen on `port`.

@@ -1,0 +1,430 @@
+//! The per-server authorization state an HTTP transport consults: the bearer token for the next
+//! request (refreshed shortly before it expires), and what to do when the server says 401 or 403
+//! `insufficient_scope`. One authorization runs at a time per server; requests that were refused
+//! meanwhile find the new token and retry without starting another.
+//!
+//! On a 401 the metadata is discovered afresh, so a server that moved to another authorization
+//! server is followed (2026-07-28 client-registration, "Authorization Server Binding"): tokens
+//! from the old issuer are dropped and the client registers anew there; a refresh is tried first
+//! only when the issuer is unchanged and the refused token did not itself come from a refresh.
+//! On a 403 `insufficient_scope` the scopes asked for are the union of the earlier ones and the
+//! challenged ones (2026-07-28 basic/authorization, "Step-Up Authorization Flow").
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use url::Url;
+
+use super::challenge::BearerChallenge;
+use super::code_flow::{self, AuthorizationResponse};
+use super::config::AuthConfig;
+use super::discovery::{self, Discovery};
+use super::dpop::DpopKey;
+use super::http_client::{OAuthHttp, auth_http_client};
+use super::machine_grant::{self, MachineGrant};
+use super::metadata::AuthorizationServerMetadata;
+use super::prompt::AuthorizationPrompt;
+use super::secret::Secret;
+use super::store::{TokenStore, Tokens};
+use super::{AuthError, iss, registration, scope};
+
+/// How long before its expiry an access token is refreshed.
+const REFRESH_MARGIN: Duration = Duration::from_secs(60);
+
+/// Authorization for one MCP server.
+pub struct Authorizer {
+    server: Url,
+    /// The store key of this server's tokens.
+    key: String,
+    config: AuthConfig,
+    store: Arc<dyn TokenStore>,
+    prompt: Option<Arc<dyn AuthorizationPrompt>>,
+    http: reqwest::Client,
+    /// The key DPoP-bound tokens are tied to, used where the authorization server offers DPoP.
+    dpop: Arc<DpopKey>,
+    /// Held while tokens are being obtained or refreshed.
+    flow: tokio::sync::Mutex<Flow>,
+    /// The tokens as last read from or written to the store (`None`: not read yet), so that a
+    /// request does not cost a store read (a keyring round trip).
+    cached: std::sync::Mutex<Option<Option<Tokens>>>,
+}
+
+#[derive(Default)]
+struct Flow {
+    /// The access token that came from the last refresh: if the server refuses it, the next
+    /// step is a full authorization, not another refresh.
+    refreshed: Option<Secret>,
+}
+
+impl std::fmt::Debug for Authorizer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Authorizer")
+            .field("server", &self.server.as_str())
+            .field("interactive", &self.prompt.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The access token to present, and how.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AccessToken {
+    pub token: Secret,
+    /// DPoP-bound: `Authorization: DPoP` and a proof on every request (RFC 9449 §7.1).
+    pub dpop: bool,
+}
+
+impl Authorizer {
+    /// `prompt` is `None` where no person can be asked: stored tokens and refreshes still work,
+    /// anything needing a sign-in fails with [`AuthError::NeedsUser`].
+    pub fn new(
+        server: Url,
+        config: AuthConfig,
+        store: Arc<dyn TokenStore>,
+        prompt: Option<Arc<dyn AuthorizationPrompt>>,
+    ) -> Result<Self, AuthError> {
+        let http = auth_http_client()?;
+        Ok(Self {
+            key: server.to_string(),
+            server,
+            config,
+            store,
+            prompt,
+            dpop: Arc::new(DpopKey::generate()?),
+            http,
+            flow: tokio::sync::Mutex::new(Flow::default()),
+            cached: std::sync::Mutex::new(None),
+        })
+    }
+
+    pub fn max_attempts(&self) -> u32 {
+        self.config.max_attempts
+    }
+
+    /// The access token to send now, refreshed first if it is about to expire. `None` before
+    /// the first authorization.
+    pub async fn access_token(&self) -> Option<AccessToken> {
+        let present = |tokens: Tokens| AccessToken {
+            token: tokens.access_token,
+            dpop: tokens.dpop,
+        };
+        let tokens = self.load().await?;
+        if !tokens.due_for_refresh(REFRESH_MARGIN) || tokens.refresh_token.is_none() {
+            return Some(present(tokens));
+        }
+        let mut flow = self.flow.lock().await;
+        let tokens = self.load().await?;
+        if !tokens.due_for_refresh(REFRESH_MARGIN) {
+            return Some(present(tokens));
+        }
+        if let Err(e) = self.refresh(&mut flow, &tokens).await {
+            tracing::info!("refreshing the token for {} failed: {e}", self.server);
+            return Some(present(tokens));
+        }
+        self.load().await.map(present)
+    }
+
+    /// The headers that present `token` on a `method` request to `url`: `Authorization: Bearer`,
+    /// or for a DPoP-bound token `Authorization: DPoP` and a fresh `DPoP` proof.
+    pub fn authorization_headers(
+        &self,
+        token: &AccessToken,
+        method: &str,
+        url: &Url,
+    ) -> Vec<(&'static str, String)> {
+        if !token.dpop {
+            return vec![("authorization", format!("Bearer {}", token.token.expose()))];
+        }
+        match self.dpop.proof(method, url, Some(&token.token)) {
+            Ok(proof) => vec![
+                ("authorization", format!("DPoP {}", token.token.expose())),
+                ("dpop", proof),
+            ],
+            Err(e) => {
+                tracing::warn!("no DPoP proof for {url}: {e}");
+                vec![("authorization", format!("DPoP {}", token.token.expose()))]
+            }
+        }
+    }
+
+    /// The token endpoint client for `server`: with DPoP proofs where it offers DPoP.
+    fn oauth_http(&self, server: &AuthorizationServerMetadata) -> OAuthHttp {
+        OAuthHttp {
+            client: self.http.clone(),
+            dpop: server.supports_dpop().then(|| self.dpop.clone()),
+        }
+    }
+
+    /// Handles a 401, or a 403 whose challenge is `insufficient_scope`, to a request that
+    /// carried `sent`. `Ok` means new tokens (or a server nonce) are in place, possibly put
+    /// there by another request meanwhile: send the request again.
+    pub async fn challenged(
+        &self,
+        status: u16,
+        www_authenticate: &[String],
+        dpop_nonce: Option<&str>,
+        sent: Option<&Secret>,
+    ) -> Result<(), AuthError> {
+        let challenge = BearerChallenge::from_headers(www_authenticate.iter().map(String::as_str));
+        if let Some(nonce) = dpop_nonce
+            && challenge
+                .as_ref()
+                .is_some_and(|c| c.error.as_deref() == Some("use_dpop_nonce"))
+        {
+            // RFC 9449 §9: the server wants its nonce in the proof; the token is fine.
+            self.dpop.remember_nonce(&self.server, nonce);
+            return Ok(());
+        }
+        let mut flow = self.flow.lock().await;
+        // Read the store again: another process (the app, the CLI) may have new tokens.
+        *self.cache() = None;
+        let current = self.load().await;
+        if current.as_ref().map(|t| &t.access_token) != sent {
+            // Another request already got new tokens while this one waited.
+            return Ok(());
+        }
+        let discovery = discovery::discover(&self.http, &self.server, challenge.as_ref()).await?;
+        let challenged = challenge
+            .as_ref()
+            .map(BearerChallenge::scopes)
+            .unwrap_or_default();
+        let same_issuer = current.as_ref().filter(|t| t.issuer == discovery.issuer());
+        if current.is_some() && same_issuer.is_none() {
+            // The server moved to another authorization server: its tokens are of no use.
+            tracing::info!(
+                "{} now uses authorization server {}; authorizing there",
+                self.server,
+                discovery.issuer()
+            );
+            self.forget().await?;
+        }
+        let step_up = status == 403;
+        if !step_up
+            && let Some(tokens) = same_issuer
+            && tokens.refresh_token.is_some()
+            && flow.refreshed.as_ref() != sent
+        {
+            match self.refresh(&mut flow, tokens).await {
+                Ok(_) => return Ok(()),
+                Err(e) => tracing::info!("refreshing the token for {} failed: {e}", self.server),
+            }
+        }
+        let earlier = same_issuer.map(|t| t.scopes.clone()).unwrap_or_default();
+        let scopes = if earlier.is_empty() && !step_up {
+            let supported = discovery
+                .protected_resource
+                .as_ref()
+                .and_then(|p| p.scopes_supported.as_deref());
+            scope::initial(&challenged, supported)
+        } else {
+            scope::union(&earlier, &challenged)
+        };
+        match &self.config.machine_grant {
+            Some(grant) => self.obtain(&discovery, grant, scopes).await?,
+            None => self.authorize(&discovery, scopes).await?,
+        }
+        flow.refreshed = None;
+        Ok(())
+    }
+
+    fn cache(&self) -> std::sync::MutexGuard<'_, Option<Option<Tokens>>> {
+        self.cached
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// This server's tokens: read from the store once, then kept.
+    async fn load(&self) -> Option<Tokens> {
+        if let Some(known) = self.cache().clone() {
+            return known;
+        }
+        match self.store.load_tokens(&self.key).await {
+            Ok(tokens) => {
+                *self.cache() = Some(tokens.clone());
+                tokens
+            }
+            Err(e) => {
+                tracing::warn!("reading the tokens of {} failed: {e}", self.server);
+                None
+            }
+        }
+    }
+
+    /// Stores `tokens` and keeps them.
+    async fn keep(&self, tokens: Tokens) -> Result<(), AuthError> {
+        *self.cache() = Some(Some(tokens.clone()));
+        self.store.save_tokens(&self.key, tokens).await
+    }
+
+    /// Drops this server's tokens.
+    async fn forget(&self) -> Result<(), AuthError> {
+        *self.cache() = Some(None);
+        self.store.remove_tokens(&self.key).await
+    }
+
+    /// Refreshes `tokens` at their issuer; the caller holds the flow lock.
+    async fn refresh(&self, flow: &mut Flow, tokens: &Tokens) -> Result<Secret, AuthError> {
+        let refresh_token = tokens
+            .refresh_token
+            .as_ref()
+            .ok_or_else(|| AuthError::Token("no refresh token".into()))?;
+        let discovery = discovery::discover(&self.http, &self.server, None).await?;
+        if discovery.issuer() != tokens.issuer {
+            return Err(AuthError::Token(
+                "the server now uses another authorization server".into(),
+            ));
+        }
+        let client = registration::client_for(
+            &self.http,
+            &self.config,
+            self.store.as_ref(),
+            &discovery.authorization_server,
+            self.redirect_uri(),
+        )
+        .await?;
+        let grant = code_flow::refresh(
+            &self.oauth_http(&discovery.authorization_server),
+            &client,
+            &discovery.authorization_server,
+            self.redirect_uri(),
+            refresh_token,
+            &tokens.resource,
+        )
+        .await?;
+        let (issued_at, expires_at) = Tokens::lifetime_from_now(grant.expires_in);
+        let fresh = Tokens {
+            access_token: grant.access_token,
+            // RFC 6749 §6: without a new refresh token the old one stays valid.
+            refresh_token: grant.refresh_token.or_else(|| tokens.refresh_token.clone()),
+            expires_at,
+            issued_at,
+            scopes: grant.scopes.unwrap_or_else(|| tokens.scopes.clone()),
+            issuer: tokens.issuer.clone(),
+            resource: tokens.resource.clone(),
+            dpop: grant.dpop,
+        };
+        let access = fresh.access_token.clone();
+        self.keep(fresh).await?;
+        flow.refreshed = Some(access.clone());
+        Ok(access)
+    }
+
+    fn redirect_uri(&self) -> &str {
+        self.prompt
+            .as_deref()
+            .map(AuthorizationPrompt::redirect_uri)
+            .unwrap_or("http://127.0.0.1/callback")
+    }
+
+    /// Tokens by a grant without a person.
+    async fn obtain(
+        &self,
+        discovery: &Discovery,
+        grant: &MachineGrant,
+        scopes: Vec<String>,
+    ) -> Result<(), AuthError> {
+        let server = &discovery.authorization_server;
+        let client = registration::client_for(
+            &self.http,
+            &self.config,
+            self.store.as_ref(),
+            server,
+            self.redirect_uri(),
+        )
+        .await?;
+        let grant = machine_grant::obtain(
+            &self.oauth_http(server),
+            grant,
+            &client,
+            server,
+            &scopes,
+            &discovery.resource,
+        )
+        .await?;
+        self.save(discovery, grant, scopes).await
+    }
+
+    async fn save(
+        &self,
+        discovery: &Discovery,
+        grant: code_flow::Grant,
+        scopes: Vec<String>,
+    ) -> Result<(), AuthError> {
+        let (issued_at, expires_at) = Tokens::lifetime_from_now(grant.expires_in);
+        let tokens = Tokens {
+            access_token: grant.access_token,
+            refresh_token: grant.refresh_token,
+            expires_at,
+            issued_at,
+            // What was asked for: a step-up adds to these.
+            scopes,
+            issuer: discovery.authorization_server.issuer.clone(),
+            resource: discovery.resource.clone(),
+            dpop: grant.dpop,
+        };
+        self.keep(tokens).await
+    }
+
+    /// The full authorization code flow with `scopes` at the discovered server.
+    async fn authorize(&self, discovery: &Discovery, scopes: Vec<String>) -> Result<(), AuthError> {
+        let prompt = self.prompt.as_deref().ok_or(AuthError::NeedsUser)?;
+        let server = &discovery.authorization_server;
+        if !server.supports_s256() {
+            // 2025-11-25 basic/authorization, "Authorization Code Protection".
+            return Err(AuthError::Discovery(format!(
+                "authorization server {} does not advertise PKCE S256 support \
+                 (code_challenge_methods_supported); refusing to authorize there",
+                server.issuer
+            )));
+        }
+        let redirect_uri = prompt.redirect_uri();
+        let client = registration::client_for(
+            &self.http,
+            &self.config,
+            self.store.as_ref(),
+            server,
+            redirect_uri,
+        )
+        .await?;
+        let scopes = scope::with_offline_access(scopes, server.scopes_supported.as_deref());
+        let pending =
+            code_flow::start(&client, server, redirect_uri, &scopes, &discovery.resource)?;
+        let query = prompt.authorize(&pending.url).await?;
+        let response = AuthorizationResponse::from_query(&query);
+        if !pending.state_matches(&response) {
+            return Err(AuthError::Authorization(
+                "the authorization response does not carry this request's state".into(),
+            ));
+        }
+        // RFC 9207 before anything in the response is acted on, errors included.
+        iss::check(
+            server.authorization_response_iss_parameter_supported,
+            response.iss.as_deref(),
+            &server.issuer,
+        )
+        .map_err(|e| AuthError::Authorization(e.to_string()))?;
+        if let Some(error) = &response.error {
+            let description = response
+                .error_description
+                .as_deref()
+                .map(|d| format!(": {d}"))
+                .unwrap_or_default();
+            return Err(AuthError::Authorization(format!(
+                "the authorization server answered {error}{description}"
+            )));
+        }
+        let code = response.code.as_deref().ok_or_else(|| {
+            AuthError::Authorization("the authorization response has no code".into())
+        })?;
+        let grant = code_flow::exchange(
+            &self.oauth_http(server),
+            &client,
+            server,
+            redirect_uri,
+            pending,
+            code,
+            &discovery.resource,
+        )
+        .await?;
+        self.save(discovery, grant, scopes).await
+    }
+}
