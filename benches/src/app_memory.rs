@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use gatehouse_host::{AuditKind, EnvVar, Host, HostOptions, ServerInput, ServerSpec};
+use gatehouse_host::{AuditKind, Host, HostOptions};
 use serde::Serialize;
 
 use crate::BoxError;
@@ -99,19 +99,8 @@ async fn one_run(
     let data = dir.path().join("data");
     let host = open_host(&data).await?;
     for i in 0..servers {
-        host.add_server(ServerInput {
-            name: format!("echo-{i}"),
-            enabled: true,
-            roots: Vec::new(),
-            spec: ServerSpec::Stdio {
-                command: echo.display().to_string(),
-                args: Vec::new(),
-                env: Vec::<EnvVar>::new(),
-                cwd: None,
-                stop: Default::default(),
-            },
-        })
-        .await?;
+        host.add_server(crate::fleet::echo_server(echo, i, Vec::new()))
+            .await?;
     }
 
     let display = Xvfb::start()?;

@@ -43,23 +43,12 @@ pub async fn run(echo: std::path::PathBuf, servers: usize) -> Result<Fleet, BoxE
     })
     .await?;
     for i in 0..servers {
-        host.add_server(ServerInput {
-            name: format!("echo-{i}"),
-            enabled: true,
-            roots: Vec::new(),
-            spec: ServerSpec::Stdio {
-                command: echo.display().to_string(),
-                args: Vec::new(),
-                env: vec![EnvVar {
-                    key: "GATEHOUSE_BENCH_FLEET".into(),
-                    value: marker.clone(),
-                    secret: false,
-                }],
-                cwd: None,
-                stop: Default::default(),
-            },
-        })
-        .await?;
+        let marked = EnvVar {
+            key: "GATEHOUSE_BENCH_FLEET".into(),
+            value: marker.clone(),
+            secret: false,
+        };
+        host.add_server(echo_server(&echo, i, vec![marked])).await?;
     }
 
     let started = Instant::now();
@@ -98,6 +87,22 @@ pub async fn run(echo: std::path::PathBuf, servers: usize) -> Result<Fleet, BoxE
         stopped_ms,
         survivors,
     })
+}
+
+/// The echo server `echo-{i}` as a stdio server with `env`.
+pub fn echo_server(echo: &std::path::Path, i: usize, env: Vec<EnvVar>) -> ServerInput {
+    ServerInput {
+        name: format!("echo-{i}"),
+        enabled: true,
+        roots: Vec::new(),
+        spec: ServerSpec::Stdio {
+            command: echo.display().to_string(),
+            args: Vec::new(),
+            env,
+            cwd: None,
+            stop: Default::default(),
+        },
+    }
 }
 
 /// How many running processes have `GATEHOUSE_BENCH_FLEET=<marker>` in their environment.

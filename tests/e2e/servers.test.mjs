@@ -28,6 +28,15 @@ const MIN_TOOL_COUNT = 6;
 const SERVER_NAME = 'everything';
 const DETAIL = '[data-testid="server-detail"]';
 
+/** Adds server-everything unless an earlier test did, waits until it is connected, and selects it. */
+async function showEverything(app) {
+  if ((await app.session.findElements(rowOf(SERVER_NAME))).length === 0) {
+    await addStdioServer(app, SERVER_NAME, 'node', [SERVER_EVERYTHING_ENTRY, 'stdio']);
+  }
+  await waitForConnected(app, SERVER_NAME);
+  await selectServer(app, SERVER_NAME);
+}
+
 describe('MCP servers (real window)', () => {
   /** @type {import('./harness.mjs').App} */
   let app;
@@ -164,11 +173,7 @@ describe('MCP servers (real window)', () => {
 
     await app.withFailureCapture(t.name, async () => {
       const s = app.session;
-      if ((await s.findElements(rowOf(SERVER_NAME))).length === 0) {
-        await addStdioServer(app, SERVER_NAME, 'node', [SERVER_EVERYTHING_ENTRY, 'stdio']);
-      }
-      await waitForConnected(app, SERVER_NAME);
-      await selectServer(app, SERVER_NAME);
+      await showEverything(app);
 
       // 1. echo: open its Call form, type a message, submit, and read the server's answer.
       const echoPanel = await openCallForm(app, 'echo');
@@ -226,11 +231,7 @@ describe('MCP servers (real window)', () => {
 
     await app.withFailureCapture(t.name, async () => {
       const s = app.session;
-      if ((await s.findElements(rowOf(SERVER_NAME))).length === 0) {
-        await addStdioServer(app, SERVER_NAME, 'node', [SERVER_EVERYTHING_ENTRY, 'stdio']);
-      }
-      await waitForConnected(app, SERVER_NAME);
-      await selectServer(app, SERVER_NAME);
+      await showEverything(app);
       const running = () => pidsRunning(app.marker, SERVER_EVERYTHING_ENTRY);
       assert.ok(running().length > 0, 'the connected server runs as a process of the app');
 

@@ -24,6 +24,16 @@ fn spawn_watch(data: &std::path::Path, args: &[&str]) -> Child {
         .expect("gatehouse watch starts")
 }
 
+/// Sends the watcher SIGINT, as Ctrl-C does, and waits for it to exit.
+fn interrupt(watch: &mut Child) -> std::process::ExitStatus {
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &watch.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(kill.success());
+    watch.wait().expect("watch exits")
+}
+
 /// Waits for the watcher to say it is watching (its first stderr line), and returns it.
 fn wait_until_watching(child: &mut Child) -> String {
     let err = child.stderr.take().expect("stderr");
@@ -98,12 +108,7 @@ fn a_legacy_server_s_pushed_notifications_are_shown_and_ctrl_c_stops_watching() 
     let mut out = BufReader::new(watch.stdout.take().expect("stdout")).lines();
     let first = out.next().expect("a notification").expect("readable");
     assert_eq!(first, "tools/list_changed");
-    let kill = std::process::Command::new("kill")
-        .args(["-INT", &watch.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(kill.success());
-    let status = watch.wait().expect("watch exits");
+    let status = interrupt(&mut watch);
     assert_eq!(status.code(), Some(0), "Ctrl-C ends a watch normally");
 }
 
@@ -188,12 +193,7 @@ fn notifications_faster_than_the_terminal_reads_are_dropped_and_counted_not_kept
     let reader =
         std::thread::spawn(move || BufReader::new(out).lines().map_while(Result::ok).count());
     std::thread::sleep(Duration::from_secs(2));
-    let kill = std::process::Command::new("kill")
-        .args(["-INT", &watch.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(kill.success());
-    let status = watch.wait().expect("watch exits");
+    let status = interrupt(&mut watch);
     let shown = reader.join().expect("reader");
     let mut err = String::new();
     std::io::Read::read_to_string(&mut watch.stderr.take().expect("stderr"), &mut err)

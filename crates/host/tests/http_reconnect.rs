@@ -54,13 +54,17 @@ fn http(url: &str) -> ServerInput {
     }
 }
 
-/// Connects to the fixture, makes it fail as `fault` says until the session has tried to
-/// reconnect twice, then lets it recover; checks what the session showed meanwhile.
-async fn fails_then_recovers(fault: &str) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let flag = dir.path().join("flag");
-    let (_server, url) = flaky_server(&flag).await;
-    let host = support::open_checked_host(dir.path(), CHECKS).await;
+/// The fixture (failing as `flag` says), and a host in `dir` connected to it.
+async fn connected_to_fixture(
+    dir: &Path,
+    flag: &Path,
+) -> (
+    tokio::process::Child,
+    gatehouse_host::Host,
+    tokio::sync::broadcast::Receiver<gatehouse_host::EngineEvent>,
+) {
+    let (server, url) = flaky_server(flag).await;
+    let host = support::open_checked_host(dir, CHECKS).await;
     let mut events = host.subscribe();
     host.add_server(http(&url)).await.expect("add");
     support::statuses_until(&mut events, Duration::from_secs(20), |seen| {
@@ -68,6 +72,15 @@ async fn fails_then_recovers(fault: &str) {
             .is_some_and(|s| matches!(s, ServerStatus::Connected { .. }))
     })
     .await;
+    (server, host, events)
+}
+
+/// Connects to the fixture, makes it fail as `fault` says until the session has tried to
+/// reconnect twice, then lets it recover; checks what the session showed meanwhile.
+async fn fails_then_recovers(fault: &str) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let flag = dir.path().join("flag");
+    let (_server, host, mut events) = connected_to_fixture(dir.path(), &flag).await;
 
     std::fs::write(&flag, fault).expect("flag");
     let failing = Instant::now();
@@ -200,15 +213,7 @@ async fn a_server_answering_401_is_shown_auth_required_and_not_retried() {
 async fn a_connected_server_that_starts_answering_401_ends_auth_required() {
     let dir = tempfile::tempdir().expect("temp dir");
     let flag = dir.path().join("flag");
-    let (_server, url) = flaky_server(&flag).await;
-    let host = support::open_checked_host(dir.path(), CHECKS).await;
-    let mut events = host.subscribe();
-    host.add_server(http(&url)).await.expect("add");
-    support::statuses_until(&mut events, Duration::from_secs(20), |seen| {
-        seen.last()
-            .is_some_and(|s| matches!(s, ServerStatus::Connected { .. }))
-    })
-    .await;
+    let (_server, host, mut events) = connected_to_fixture(dir.path(), &flag).await;
     // The token stopped working: the health checks meet 401s, the reconnect is refused.
     std::fs::write(&flag, "401").expect("flag");
     settles_on_auth_required(&mut events).await;

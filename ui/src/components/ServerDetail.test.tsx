@@ -11,7 +11,6 @@ import type { ServerSpec, ServerStatus } from "../api/gatehouse";
 import * as fake from "../test/fakeGatehouse";
 import {
   connected,
-  makeServer,
   makeTask,
   makeTool,
   plainEnv,
@@ -19,26 +18,12 @@ import {
   secretEnv,
   secretHeader,
 } from "../test/serverFixtures";
-import { renderWithClient } from "../test/renderWithClient";
-import { ServerDetail } from "./ServerDetail";
+import { renderDetail } from "../test/renderDetail";
 
 vi.mock("../api/gatehouse", () => import("../test/fakeGatehouse"));
 
 beforeEach(() => fake.resetFakeGatehouse());
 
-function renderDetail(status: ServerStatus, spec?: ServerSpec, roots: string[] = []) {
-  const view = makeServer("everything", status, spec, roots);
-  const handlers = {
-    onReconnect: vi.fn(),
-    onStop: vi.fn(),
-    onStart: vi.fn(),
-    onEnable: vi.fn(),
-    onEdit: vi.fn(),
-    onClose: vi.fn(),
-  };
-  const result = renderWithClient(<ServerDetail view={view} busy={false} {...handlers} />);
-  return { view, handlers, ...result };
-}
 
 describe("ServerDetail", () => {
   it("lists the tools of a connected server with an expandable input schema", async () => {
