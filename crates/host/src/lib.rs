@@ -16,6 +16,7 @@ pub mod launch;
 pub mod log_rate;
 pub mod login_env;
 pub mod notice_queue;
+pub mod oauth_connection;
 pub mod paths;
 pub mod policy;
 pub mod process_groups;
