@@ -183,6 +183,15 @@ async fn connect(
                 .iter()
                 .map(|s| (s.name.clone(), s.value.clone()))
                 .collect();
+            // Tokens kept in the keyring are sent and refreshed; nobody is asked to sign in
+            // here (see `crate::oauth_connection`).
+            let authorizer = crate::oauth_connection::authorizer(
+                config,
+                &http.url,
+                registry.shared_secrets(),
+                None,
+            )?;
+            http.authorizer = Some(Arc::new(authorizer));
             let mode = match transport {
                 ServerTransport::Auto => HttpMode::Auto,
                 ServerTransport::StreamableHttp => HttpMode::StreamableHttp,

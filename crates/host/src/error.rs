@@ -54,6 +54,17 @@ pub enum HostError {
         /// The keyring's own error.
         detail: String,
     },
+    /// Signing in to an HTTP server's authorization server failed, or the server needs a
+    /// sign-in this connection cannot ask for. The message says what failed and what to do.
+    #[error("signing in to `{server}` failed: {detail}; {hint}")]
+    Authorization {
+        /// The server's name.
+        server: String,
+        /// What failed (never a token or a client secret).
+        detail: String,
+        /// What to do about it.
+        hint: String,
+    },
     #[error("{context}: {source}")]
     Io {
         context: String,
@@ -65,7 +76,7 @@ pub enum HostError {
 impl HostError {
     /// A stable code for programs: `validation`, `duplicate_name`, `not_found`, `storage`,
     /// `audit_broken`, `connection`, `not_connected`, `unsupported`, `denied`, `secrets`,
-    /// `keyring_unavailable`, `io`.
+    /// `keyring_unavailable`, `authorization`, `io`.
     pub fn code(&self) -> &'static str {
         match self {
             HostError::Validation(_) => "validation",
@@ -83,6 +94,7 @@ impl HostError {
             HostError::Denied { .. } => "denied",
             HostError::Secrets(_) => "secrets",
             HostError::KeyringUnavailable { .. } => "keyring_unavailable",
+            HostError::Authorization { .. } => "authorization",
             HostError::Io { .. } => "io",
         }
     }

@@ -173,6 +173,11 @@ impl Host {
         ServerConnection::open(&self.registry, self.gate.clone(), server, answers).await
     }
 
+    /// Whether this host keeps live connections (the app) rather than connecting on demand.
+    pub(crate) fn is_live(&self) -> bool {
+        self.live
+    }
+
     pub fn data_dir(&self) -> &Path {
         &self.data_dir
     }

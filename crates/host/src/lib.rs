@@ -15,7 +15,9 @@ pub mod host;
 pub mod launch;
 pub mod log_rate;
 pub mod login_env;
+pub mod loopback_prompt;
 pub mod notice_queue;
+pub mod oauth_connection;
 pub mod paths;
 pub mod policy;
 pub mod process_groups;
@@ -26,6 +28,7 @@ pub mod secrets;
 pub mod server_logs;
 pub mod server_requests;
 pub mod sessions;
+pub mod sign_in;
 pub mod storage;
 
 pub use audit::{
@@ -36,9 +39,11 @@ pub use error::{HostError, Result};
 pub use events::EngineEvent;
 pub use gate::{CallOutcome, Source, ToolCall};
 pub use host::{Host, HostOptions};
+pub use loopback_prompt::LoopbackPrompt;
 pub use registry::model::{
     EnvVar, HttpHeader, ServerConfig, ServerInput, ServerSpec, ServerTransport, StopGrace,
 };
 pub use registry::task_log::TaskRecord;
 pub use sessions::health::HealthChecks;
 pub use sessions::status::{Offer, ServerStatus, ServerView, ToolInfo};
+pub use sign_in::AuthStatus;

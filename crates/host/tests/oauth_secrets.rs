@@ -1,13 +1,15 @@
 //! OAuth material in the real keyring (gnome-keyring; run under `scripts/with-keyring.sh`): a
 //! server's tokens and an issuer's client credentials round-trip, are replaced and deleted, and
-//! removing a server deletes its tokens (but not the issuer's client, which other servers share).
+//! removing a server deletes its tokens (but not the issuer's client, which other servers share);
+//! the `KeyringTokenStore` the sessions use reads and writes those same entries.
 
 mod support;
 
-use gatehouse_host::secrets::oauth::{self, OAuthClient, OAuthTokens};
+use gatehouse_host::secrets::oauth;
 use gatehouse_host::secrets::{KeyringStore, SecretKey, SecretStore};
 use gatehouse_host::{ServerInput, ServerSpec, ServerTransport};
 use gatehouse_mcp::Sensitive;
+use gatehouse_mcp::auth::{ClientCredentials, TokenEndpointAuth, Tokens};
 
 fn unique(tag: &str) -> String {
     let nanos = std::time::SystemTime::now()
@@ -17,12 +19,16 @@ fn unique(tag: &str) -> String {
     format!("{tag}-{nanos:x}-{}", std::process::id())
 }
 
-fn tokens(access: &str, refresh: Option<&str>) -> OAuthTokens {
-    OAuthTokens {
+fn tokens(access: &str, refresh: Option<&str>) -> Tokens {
+    Tokens {
         access_token: Sensitive::new(access.to_owned()),
         refresh_token: refresh.map(|r| Sensitive::new(r.to_owned())),
         expires_at: Some(1_893_456_000),
+        issued_at: Some(1_893_452_400),
         scopes: vec!["mcp:read".into(), "mcp:write".into()],
+        issuer: "https://auth.example.com".into(),
+        resource: "https://mcp.example.com/mcp".into(),
+        dpop: false,
     }
 }
 
@@ -45,7 +51,7 @@ async fn tokens_round_trip_are_replaced_and_deleted() {
     );
 
     // A refresh without a new refresh token, no expiry and other scopes replaces the entry.
-    let second = OAuthTokens {
+    let second = Tokens {
         expires_at: None,
         scopes: vec!["mcp:read".into()],
         ..tokens(&unique("at2"), None)
@@ -97,23 +103,22 @@ async fn client_credentials_round_trip_per_issuer() {
     let store = KeyringStore;
     let issuer = format!("https://auth.example.com/{}", unique("tenant"));
     let other = format!("{issuer}/other");
-    let client = OAuthClient {
+    let client = ClientCredentials {
+        issuer: issuer.clone(),
         client_id: unique("client"),
         client_secret: Some(Sensitive::new(unique("secret"))),
-        private_key: Some(Sensitive::new(
-            "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n"
-                .to_owned(),
-        )),
+        auth_method: TokenEndpointAuth::ClientSecretBasic,
     };
-    oauth::put_client(&store, &issuer, &client)
+    oauth::put_client(&store, &client)
         .await
         .expect("store client");
-    let public = OAuthClient {
+    let public = ClientCredentials {
+        issuer: other.clone(),
         client_id: unique("public"),
         client_secret: None,
-        private_key: None,
+        auth_method: TokenEndpointAuth::None,
     };
-    oauth::put_client(&store, &other, &public)
+    oauth::put_client(&store, &public)
         .await
         .expect("store another issuer's client");
     assert_eq!(
@@ -155,17 +160,16 @@ async fn removing_a_server_deletes_its_tokens_but_not_its_issuers_client() {
     let id = added.config.id.clone();
     let store = host.registry().secrets();
     let issuer = format!("https://auth.example.com/{}", unique("issuer"));
-    let client = OAuthClient {
+    let client = ClientCredentials {
+        issuer: issuer.clone(),
         client_id: unique("client"),
         client_secret: Some(Sensitive::new(unique("secret"))),
-        private_key: None,
+        auth_method: TokenEndpointAuth::ClientSecretPost,
     };
     oauth::put_tokens(store, &id, "signed-in", &tokens(&unique("at"), Some("rt")))
         .await
         .expect("tokens");
-    oauth::put_client(store, &issuer, &client)
-        .await
-        .expect("client");
+    oauth::put_client(store, &client).await.expect("client");
 
     host.remove_server("signed-in").await.expect("remove");
     assert_eq!(
@@ -184,4 +188,54 @@ async fn removing_a_server_deletes_its_tokens_but_not_its_issuers_client() {
         .await
         .expect("clean up");
     host.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_keyring_token_store_keeps_tokens_by_server_id_and_clients_by_issuer() {
+    use gatehouse_host::secrets::KeyringTokenStore;
+    use gatehouse_mcp::auth::TokenStore;
+    use std::sync::Arc;
+
+    let store = KeyringTokenStore::new(Arc::new(KeyringStore));
+    let server_id = unique("srv");
+    assert_eq!(store.load_tokens(&server_id).await.expect("keyring"), None);
+    let kept = tokens(&unique("at"), Some(&unique("rt")));
+    store
+        .save_tokens(&server_id, kept.clone())
+        .await
+        .expect("save");
+    assert_eq!(
+        store.load_tokens(&server_id).await.expect("keyring"),
+        Some(kept.clone())
+    );
+    assert_eq!(
+        oauth::tokens(&KeyringStore, &server_id)
+            .await
+            .expect("keyring"),
+        Some(kept),
+        "the entry is the server id's OAuth tokens entry"
+    );
+    store.remove_tokens(&server_id).await.expect("remove");
+    assert_eq!(store.load_tokens(&server_id).await.expect("keyring"), None);
+
+    let issuer = format!("https://auth.example.com/{}", unique("as"));
+    let client = ClientCredentials {
+        issuer: issuer.clone(),
+        client_id: unique("client"),
+        client_secret: None,
+        auth_method: TokenEndpointAuth::None,
+    };
+    store.save_client(client.clone()).await.expect("save");
+    assert_eq!(
+        oauth::client(&KeyringStore, &issuer)
+            .await
+            .expect("keyring"),
+        Some(client.clone())
+    );
+    assert_eq!(
+        store.load_client(&issuer).await.expect("keyring"),
+        Some(client)
+    );
+    store.remove_client(&issuer).await.expect("remove");
+    assert_eq!(store.load_client(&issuer).await.expect("keyring"), None);
 }

@@ -15,9 +15,9 @@ use std::sync::Arc;
 use gatehouse_host::HostError;
 use gatehouse_mcp::auth::{
     AuthConfig, Authorizer, ClientCredentials, HeadlessPrompt, MachineGrant, MemoryTokenStore,
-    Secret, TokenEndpointAuth,
+    TokenEndpointAuth,
 };
-use gatehouse_mcp::{ClientOptions, EraChoice, HttpConfig};
+use gatehouse_mcp::{ClientOptions, EraChoice, HttpConfig, Sensitive};
 use serde_json::Value;
 
 /// Where the suite's reference clients say they are redirected to.
@@ -37,11 +37,11 @@ pub async fn prepare(
         "auth/client-credentials-basic" => Some(MachineGrant::ClientCredentials),
         "auth/client-credentials-jwt" => {
             text("private_key_pem").map(|pem| MachineGrant::ClientCredentialsJwt {
-                private_key_pem: Secret::new(pem),
+                private_key_pem: Sensitive::new(pem),
             })
         }
         "auth/wif-jwt-bearer" => text("valid_jwt").map(|jwt| MachineGrant::JwtBearer {
-            assertion: Secret::new(jwt),
+            assertion: Sensitive::new(jwt),
         }),
         "auth/enterprise-managed-authorization" => {
             match (
@@ -53,7 +53,7 @@ pub async fn prepare(
                     Some(MachineGrant::EnterpriseManaged {
                         idp_token_endpoint: endpoint,
                         idp_client_id: client_id,
-                        id_token: Secret::new(token),
+                        id_token: Sensitive::new(token),
                     })
                 }
                 _ => None,
@@ -123,7 +123,7 @@ fn credentials(context: &Value, issuer: String) -> Option<ClientCredentials> {
     let client_secret = context
         .get("client_secret")
         .and_then(Value::as_str)
-        .map(Secret::new);
+        .map(|s| Sensitive::new(s.to_owned()));
     let auth_method = if client_secret.is_some() {
         TokenEndpointAuth::ClientSecretBasic
     } else {

@@ -66,6 +66,11 @@ impl Registry {
         self.secrets.as_ref()
     }
 
+    /// The keyring, shared (for the OAuth token store a connection keeps).
+    pub fn shared_secrets(&self) -> Arc<dyn SecretStore> {
+        self.secrets.clone()
+    }
+
     /// Every server, by name.
     pub async fn list(&self) -> Result<Vec<ServerConfig>> {
         let sql = format!("SELECT {COLUMNS} FROM servers ORDER BY name COLLATE NOCASE");

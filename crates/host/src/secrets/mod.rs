@@ -9,6 +9,7 @@ mod keyring;
 #[cfg(any(target_os = "linux", target_os = "freebsd", target_os = "openbsd"))]
 mod legacy;
 pub mod oauth;
+mod token_store;
 
 use gatehouse_mcp::Sensitive;
 use gatehouse_mcp::transport::BoxFuture;
@@ -16,6 +17,7 @@ use gatehouse_mcp::transport::BoxFuture;
 use crate::error::Result;
 
 pub use keyring::KeyringStore;
+pub use token_store::KeyringTokenStore;
 
 /// Which part of a server's config a secret belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

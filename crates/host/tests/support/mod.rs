@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // each test file is its own crate and uses a part of this
 
+pub mod oauth;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

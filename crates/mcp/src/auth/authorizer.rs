@@ -24,9 +24,9 @@ use super::http_client::{OAuthHttp, auth_http_client};
 use super::machine_grant::{self, MachineGrant};
 use super::metadata::AuthorizationServerMetadata;
 use super::prompt::AuthorizationPrompt;
-use super::secret::Secret;
 use super::store::{TokenStore, Tokens};
 use super::{AuthError, iss, registration, scope};
+use crate::Sensitive;
 
 /// How long before its expiry an access token is refreshed.
 const REFRESH_MARGIN: Duration = Duration::from_secs(60);
@@ -53,7 +53,7 @@ pub struct Authorizer {
 struct Flow {
     /// The access token that came from the last refresh: if the server refuses it, the next
     /// step is a full authorization, not another refresh.
-    refreshed: Option<Secret>,
+    refreshed: Option<Sensitive<String>>,
 }
 
 impl std::fmt::Debug for Authorizer {
@@ -68,7 +68,7 @@ impl std::fmt::Debug for Authorizer {
 /// The access token to present, and how.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AccessToken {
-    pub token: Secret,
+    pub token: Sensitive<String>,
     /// DPoP-bound: `Authorization: DPoP` and a proof on every request (RFC 9449 §7.1).
     pub dpop: bool,
 }
@@ -94,6 +94,100 @@ impl Authorizer {
             flow: tokio::sync::Mutex::new(Flow::default()),
             cached: std::sync::Mutex::new(None),
         })
+    }
+
+    /// Keys this server's tokens in the store by `key` instead of its URL (the host keys them
+    /// by the server's id).
+    pub fn with_store_key(mut self, key: impl Into<String>) -> Self {
+        self.key = key.into();
+        self
+    }
+
+    /// Whether this authorizer can ask a person to sign in.
+    pub fn interactive(&self) -> bool {
+        self.prompt.is_some()
+    }
+
+    /// Authorizes now, whatever tokens are kept: a person signs in (again) through the prompt,
+    /// or the machine grant is used. The server is first asked without a token for its
+    /// challenge (`resource_metadata`, `scope`); the scopes requested are the challenged (or
+    /// advertised) ones together with those of kept tokens from the same issuer. The kept
+    /// tokens are replaced only once new ones were granted.
+    pub async fn sign_in(&self) -> Result<(), AuthError> {
+        if self.prompt.is_none() && self.config.machine_grant.is_none() {
+            return Err(AuthError::NeedsUser);
+        }
+        let mut flow = self.flow.lock().await;
+        let www_authenticate = self.probe().await;
+        let challenge = BearerChallenge::from_headers(www_authenticate.iter().map(String::as_str));
+        let discovery = discovery::discover(&self.http, &self.server, challenge.as_ref()).await?;
+        *self.cache() = None;
+        let earlier = self
+            .load()
+            .await
+            .filter(|t| t.issuer == discovery.issuer())
+            .map(|t| t.scopes)
+            .unwrap_or_default();
+        let challenged = challenge
+            .as_ref()
+            .map(BearerChallenge::scopes)
+            .unwrap_or_default();
+        let scopes = if earlier.is_empty() {
+            let supported = discovery
+                .protected_resource
+                .as_ref()
+                .and_then(|p| p.scopes_supported.as_deref());
+            scope::initial(&challenged, supported)
+        } else {
+            scope::union(&earlier, &challenged)
+        };
+        match &self.config.machine_grant {
+            Some(grant) => self.obtain(&discovery, grant, scopes).await?,
+            None => self.authorize(&discovery, scopes).await?,
+        }
+        flow.refreshed = None;
+        Ok(())
+    }
+
+    /// The `WWW-Authenticate` values of the server's answer to an `initialize` POST without a
+    /// token; none if it did not answer 401 (a legacy SSE endpoint refuses the POST otherwise,
+    /// and discovery then uses the well-known URLs).
+    async fn probe(&self) -> Vec<String> {
+        let body = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": self.config.client_name, "version": "0"}
+            }
+        });
+        let sent = self
+            .http
+            .post(self.server.clone())
+            .header("accept", "application/json, text/event-stream")
+            .json(&body)
+            .send()
+            .await;
+        match sent {
+            Ok(response) if response.status() == reqwest::StatusCode::UNAUTHORIZED => response
+                .headers()
+                .get_all(reqwest::header::WWW_AUTHENTICATE)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .map(str::to_owned)
+                .collect(),
+            Ok(_) => Vec::new(),
+            Err(e) => {
+                tracing::info!(
+                    "asking {} for its challenge failed: {}",
+                    self.server,
+                    e.without_url()
+                );
+                Vec::new()
+            }
+        }
     }
 
     pub fn max_attempts(&self) -> u32 {
@@ -162,7 +256,7 @@ impl Authorizer {
         status: u16,
         www_authenticate: &[String],
         dpop_nonce: Option<&str>,
-        sent: Option<&Secret>,
+        sent: Option<&Sensitive<String>>,
     ) -> Result<(), AuthError> {
         let challenge = BearerChallenge::from_headers(www_authenticate.iter().map(String::as_str));
         if let Some(nonce) = dpop_nonce
@@ -243,7 +337,10 @@ impl Authorizer {
                 tokens
             }
             Err(e) => {
+                // Taken as none until the next 401 reads again, so that a keyring that is not
+                // there costs one failed read per connection, not one per request.
                 tracing::warn!("reading the tokens of {} failed: {e}", self.server);
+                *self.cache() = Some(None);
                 None
             }
         }
@@ -262,7 +359,11 @@ impl Authorizer {
     }
 
     /// Refreshes `tokens` at their issuer; the caller holds the flow lock.
-    async fn refresh(&self, flow: &mut Flow, tokens: &Tokens) -> Result<Secret, AuthError> {
+    async fn refresh(
+        &self,
+        flow: &mut Flow,
+        tokens: &Tokens,
+    ) -> Result<Sensitive<String>, AuthError> {
         let refresh_token = tokens
             .refresh_token
             .as_ref()

@@ -11,7 +11,7 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use serde_json::json;
 
 use super::AuthError;
-use super::secret::Secret;
+use crate::Sensitive;
 
 /// `client_assertion_type` for a JWT client assertion.
 pub const ASSERTION_TYPE: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
@@ -22,8 +22,8 @@ const LIFETIME: u64 = 300;
 pub fn sign(
     client_id: &str,
     audience: &str,
-    private_key_pem: &Secret,
-) -> Result<Secret, AuthError> {
+    private_key_pem: &Sensitive<String>,
+) -> Result<Sensitive<String>, AuthError> {
     let der = pem_body(private_key_pem.expose())?;
     let key = EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &der)
         .map_err(|_| AuthError::Token("the client key is not a P-256 PKCS#8 key".into()))?;
@@ -53,7 +53,7 @@ pub fn sign(
     let signature = key
         .sign(&rng, signing_input.as_bytes())
         .map_err(|_| AuthError::Token("signing the client assertion failed".into()))?;
-    Ok(Secret::new(format!(
+    Ok(Sensitive::new(format!(
         "{signing_input}.{}",
         URL_SAFE_NO_PAD.encode(signature.as_ref())
     )))
@@ -87,7 +87,7 @@ mod tests {
         );
         let key = EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, document.as_ref())
             .expect("the key parses");
-        let jwt = sign("client-1", "http://localhost:4000", &Secret::new(pem)).expect("signed");
+        let jwt = sign("client-1", "http://localhost:4000", &Sensitive::new(pem)).expect("signed");
         let parts: Vec<&str> = jwt.expose().split('.').collect();
         assert_eq!(parts.len(), 3);
         let claims: serde_json::Value =
@@ -101,6 +101,6 @@ mod tests {
         UnparsedPublicKey::new(&ECDSA_P256_SHA256_FIXED, key.public_key().as_ref())
             .verify(format!("{}.{}", parts[0], parts[1]).as_bytes(), &signature)
             .expect("the signature verifies");
-        assert!(sign("c", "a", &Secret::new("not a key")).is_err());
+        assert!(sign("c", "a", &Sensitive::new("not a key".to_owned())).is_err());
     }
 }

@@ -16,8 +16,8 @@ use oauth2::{
 use super::AuthError;
 use super::http_client::OAuthHttp;
 use super::metadata::AuthorizationServerMetadata;
-use super::secret::Secret;
 use super::store::{ClientCredentials, TokenEndpointAuth};
+use crate::Sensitive;
 
 type OAuthClient =
     BasicClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointSet>;
@@ -64,8 +64,8 @@ impl AuthorizationResponse {
 /// Tokens from the token endpoint.
 #[derive(Debug)]
 pub struct Grant {
-    pub access_token: Secret,
-    pub refresh_token: Option<Secret>,
+    pub access_token: Sensitive<String>,
+    pub refresh_token: Option<Sensitive<String>>,
     pub expires_in: Option<Duration>,
     /// The scopes granted, when the server said (RFC 6749 §5.1).
     pub scopes: Option<Vec<String>>,
@@ -160,7 +160,7 @@ pub async fn refresh(
     client: &ClientCredentials,
     metadata: &AuthorizationServerMetadata,
     redirect_uri: &str,
-    refresh_token: &Secret,
+    refresh_token: &Sensitive<String>,
     resource: &str,
 ) -> Result<Grant, AuthError> {
     let oauth = oauth_client(client, metadata, redirect_uri)?;
@@ -181,10 +181,10 @@ pub(crate) fn grant<E: std::error::Error + 'static>(
 ) -> Result<Grant, AuthError> {
     let response = answer.map_err(|e| AuthError::Token(describe(&e)))?;
     Ok(Grant {
-        access_token: Secret::new(response.access_token().secret().clone()),
+        access_token: Sensitive::new(response.access_token().secret().clone()),
         refresh_token: response
             .refresh_token()
-            .map(|t| Secret::new(t.secret().clone())),
+            .map(|t| Sensitive::new(t.secret().clone())),
         expires_in: response.expires_in(),
         scopes: response
             .scopes()
@@ -225,7 +225,7 @@ mod tests {
         ClientCredentials {
             issuer: "http://localhost:4000".into(),
             client_id: "test-client".into(),
-            client_secret: Some(Secret::new("s3cret")),
+            client_secret: Some(Sensitive::new("s3cret".to_owned())),
             auth_method: method,
         }
     }

@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 use url::Url;
 
 use super::AuthError;
-use super::secret::Secret;
+use crate::Sensitive;
 
 /// The one algorithm proofs are signed with.
 pub const ALGORITHM: &str = "ES256";
@@ -95,7 +95,7 @@ impl DpopKey {
         &self,
         method: &str,
         url: &Url,
-        access_token: Option<&Secret>,
+        access_token: Option<&Sensitive<String>>,
     ) -> Result<String, AuthError> {
         let mut jti = [0u8; 16];
         self.rng
@@ -149,7 +149,7 @@ mod tests {
     fn a_proof_is_fresh_signed_and_bound_to_the_request_the_token_and_the_nonce() {
         let key = DpopKey::generate().expect("a key");
         let url = Url::parse("http://localhost:3000/mcp?x=1#f").expect("a URL");
-        let token = Secret::new("tok");
+        let token = Sensitive::new("tok".to_owned());
         let first = key.proof("POST", &url, Some(&token)).expect("a proof");
         let second = key.proof("POST", &url, Some(&token)).expect("a proof");
         let (header, claims) = (part(&first, 0), part(&first, 1));

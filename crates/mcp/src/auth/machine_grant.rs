@@ -12,9 +12,9 @@ use oauth2::Scope;
 use super::code_flow::{self, Grant};
 use super::http_client::OAuthHttp;
 use super::metadata::AuthorizationServerMetadata;
-use super::secret::Secret;
 use super::store::{ClientCredentials, TokenEndpointAuth};
 use super::{AuthError, client_assertion};
+use crate::Sensitive;
 
 const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 const TOKEN_EXCHANGE: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -30,15 +30,15 @@ pub enum MachineGrant {
     ClientCredentials,
     /// `client_credentials`, the client authenticated by a JWT signed with its ES256 key
     /// (`private_key_jwt`).
-    ClientCredentialsJwt { private_key_pem: Secret },
+    ClientCredentialsJwt { private_key_pem: Sensitive<String> },
     /// The JWT-bearer grant with a JWT the workload was given.
-    JwtBearer { assertion: Secret },
+    JwtBearer { assertion: Sensitive<String> },
     /// Token exchange of an identity provider's ID token for an ID-JAG, then the JWT-bearer
     /// grant with it at the authorization server.
     EnterpriseManaged {
         idp_token_endpoint: String,
         idp_client_id: String,
-        id_token: Secret,
+        id_token: Sensitive<String>,
     },
 }
 
@@ -113,7 +113,7 @@ async fn jwt_bearer(
     http: &OAuthHttp,
     client: &ClientCredentials,
     metadata: &AuthorizationServerMetadata,
-    assertion: &Secret,
+    assertion: &Sensitive<String>,
     scopes: &[String],
     resource: &str,
 ) -> Result<Grant, AuthError> {
@@ -126,7 +126,7 @@ async fn jwt_bearer(
     if !scope.is_empty() {
         form.push(("scope", scope.as_str()));
     }
-    let secret = client.client_secret.as_ref().map(Secret::expose);
+    let secret = client.client_secret.as_ref().map(|s| s.expose().as_str());
     let basic = match (client.auth_method, secret) {
         (TokenEndpointAuth::ClientSecretBasic, Some(secret)) => {
             Some((client.client_id.as_str(), secret))
@@ -203,8 +203,8 @@ async fn post_form(
     })?;
     match answer.access_token {
         Some(token) if status.is_success() => Ok(Grant {
-            access_token: Secret::new(token),
-            refresh_token: answer.refresh_token.map(Secret::new),
+            access_token: Sensitive::new(token),
+            refresh_token: answer.refresh_token.map(Sensitive::new),
             expires_in: answer.expires_in.map(Duration::from_secs),
             scopes: answer
                 .scope

@@ -11,7 +11,7 @@
 //! [`client_assertion`] signs `private_key_jwt` assertions; [`dpop`] makes RFC 9449 proofs;
 //! [`store`] and [`prompt`] are the seams the host implements (keyring, browser).
 //!
-//! Secrets (tokens, client secrets) are [`Secret`]s: no `Debug`, log line or error shows them.
+//! Secrets (tokens, client secrets) are [`Sensitive`](crate::Sensitive) strings: no `Debug`, log line or error shows them.
 
 pub mod authorizer;
 pub mod challenge;
@@ -28,7 +28,6 @@ pub mod prompt;
 pub mod registration;
 pub mod resource;
 pub mod scope;
-pub mod secret;
 pub mod store;
 pub mod well_known;
 
@@ -36,7 +35,6 @@ pub use authorizer::{AccessToken, Authorizer};
 pub use config::AuthConfig;
 pub use machine_grant::MachineGrant;
 pub use prompt::{AuthorizationPrompt, HeadlessPrompt};
-pub use secret::Secret;
 pub use store::{ClientCredentials, MemoryTokenStore, TokenEndpointAuth, TokenStore, Tokens};
 
 /// Why authorization did not succeed. No variant carries a token or a client secret.

@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 use super::AuthError;
 use super::config::AuthConfig;
 use super::metadata::AuthorizationServerMetadata;
-use super::secret::Secret;
 use super::store::{ClientCredentials, TokenEndpointAuth, TokenStore};
+use crate::Sensitive;
 
 /// Longest registration answer read, in bytes.
 const MAX_REGISTRATION_BYTES: usize = 64 * 1024;
@@ -152,7 +152,7 @@ async fn register(
         .get("client_secret")
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty())
-        .map(Secret::new);
+        .map(|s| Sensitive::new(s.to_owned()));
     let assigned = answer
         .get("token_endpoint_auth_method")
         .and_then(Value::as_str)
@@ -211,7 +211,7 @@ mod tests {
             preregistered: vec![ClientCredentials {
                 issuer: "http://old.example".into(),
                 client_id: "configured".into(),
-                client_secret: Some(Secret::new("s")),
+                client_secret: Some(Sensitive::new("s".to_owned())),
                 auth_method: TokenEndpointAuth::ClientSecretBasic,
             }],
             ..AuthConfig::default()

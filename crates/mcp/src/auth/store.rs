@@ -13,15 +13,16 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use super::AuthError;
-use super::secret::Secret;
+use crate::Sensitive;
 use crate::transport::BoxFuture;
 
 /// The tokens one MCP server accepts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Tokens {
-    pub access_token: Secret,
-    #[serde(default)]
-    pub refresh_token: Option<Secret>,
+    #[serde(with = "secret_json")]
+    pub access_token: Sensitive<String>,
+    #[serde(default, with = "optional_secret_json")]
+    pub refresh_token: Option<Sensitive<String>>,
     /// When the access token expires, in seconds since the Unix epoch, if the server said.
     #[serde(default)]
     pub expires_at: Option<u64>,
@@ -110,9 +111,49 @@ pub struct ClientCredentials {
     /// The issuer that knows this client; the credentials are used with no other.
     pub issuer: String,
     pub client_id: String,
-    #[serde(default)]
-    pub client_secret: Option<Secret>,
+    #[serde(default, with = "optional_secret_json")]
+    pub client_secret: Option<Sensitive<String>>,
     pub auth_method: TokenEndpointAuth,
+}
+
+/// The JSON of a secret field of [`Tokens`] and [`ClientCredentials`], which a [`TokenStore`]
+/// keeps (the keyring). Only these two types serialize secrets: [`Sensitive`] itself has no
+/// `Serialize`, so no other type can put one into JSON by accident.
+mod secret_json {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::Sensitive;
+
+    pub fn serialize<S: Serializer>(value: &Sensitive<String>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(value.expose())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Sensitive<String>, D::Error> {
+        String::deserialize(d).map(Sensitive::new)
+    }
+}
+
+/// [`secret_json`] for an optional field.
+mod optional_secret_json {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::Sensitive;
+
+    pub fn serialize<S: Serializer>(
+        value: &Option<Sensitive<String>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(v) => s.serialize_some(v.expose()),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Sensitive<String>>, D::Error> {
+        Option::<String>::deserialize(d).map(|v| v.map(Sensitive::new))
+    }
 }
 
 /// Persistent storage for tokens and client credentials.
@@ -224,7 +265,7 @@ mod tests {
     fn tokens(issued_ago: u64, lifetime: u64) -> Tokens {
         let issued = now() - issued_ago;
         Tokens {
-            access_token: Secret::new("a"),
+            access_token: Sensitive::new("a".to_owned()),
             refresh_token: None,
             expires_at: Some(issued + lifetime),
             issued_at: Some(issued),
@@ -250,12 +291,12 @@ mod tests {
     #[test]
     fn the_debug_output_of_tokens_and_credentials_shows_no_secret() {
         let mut t = tokens(0, 10);
-        t.access_token = Secret::new("access-secret");
-        t.refresh_token = Some(Secret::new("refresh-secret"));
+        t.access_token = Sensitive::new("access-secret".to_owned());
+        t.refresh_token = Some(Sensitive::new("refresh-secret".to_owned()));
         let client = ClientCredentials {
             issuer: "i".into(),
             client_id: "id".into(),
-            client_secret: Some(Secret::new("client-secret")),
+            client_secret: Some(Sensitive::new("client-secret".to_owned())),
             auth_method: TokenEndpointAuth::ClientSecretBasic,
         };
         let shown = format!("{t:?} {client:?}");

@@ -1,0 +1,162 @@
+//! Signing in to an HTTP server protected by OAuth: what the engine knows about a server's
+//! sign-in ([`AuthStatus`], never the tokens), signing in through a person's browser
+//! ([`Host::sign_in`] with an [`AuthorizationPrompt`] such as [`crate::LoopbackPrompt`]) and
+//! signing out. Tokens live only in the keyring ([`crate::secrets::oauth`]); each sign-in and
+//! sign-out is a `connection` row in the audit log with the issuer and scopes, no token.
+
+use std::sync::Arc;
+
+use gatehouse_mcp::auth::{AuthorizationPrompt, Tokens};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::audit::{AuditEvent, AuditKind};
+use crate::error::{HostError, Result};
+use crate::host::Host;
+use crate::oauth_connection::{authorization_error, authorizer};
+use crate::registry::model::{ServerConfig, ServerSpec};
+use crate::secrets::oauth;
+
+/// What the engine knows about a server's sign-in; never the tokens themselves.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct AuthStatus {
+    /// Tokens are kept for this server.
+    pub signed_in: bool,
+    /// The authorization server that issued them.
+    pub issuer: Option<String>,
+    /// The scopes granted (or requested).
+    pub scopes: Vec<String>,
+    /// When the access token expires, RFC 3339 UTC, if the server said.
+    pub expires_at: Option<String>,
+    /// A refresh token is kept, so the sign-in outlives the access token.
+    pub refreshable: bool,
+}
+
+impl AuthStatus {
+    fn of(tokens: Option<&Tokens>) -> Self {
+        match tokens {
+            None => AuthStatus {
+                signed_in: false,
+                issuer: None,
+                scopes: Vec::new(),
+                expires_at: None,
+                refreshable: false,
+            },
+            Some(tokens) => AuthStatus {
+                signed_in: true,
+                issuer: Some(tokens.issuer.clone()),
+                scopes: tokens.scopes.clone(),
+                expires_at: tokens.expires_at.map(|at| {
+                    crate::server_logs::clock::format_ms(at.saturating_mul(1000))
+                        .replace(".000Z", "Z")
+                }),
+                refreshable: tokens.refresh_token.is_some(),
+            },
+        }
+    }
+}
+
+/// The URL of an HTTP server; a stdio server has no sign-in.
+fn http_url(config: &ServerConfig) -> Result<url::Url> {
+    match &config.spec {
+        ServerSpec::Http { url, .. } => url::Url::parse(url)
+            .map_err(|e| HostError::Validation(format!("invalid URL `{url}`: {e}"))),
+        ServerSpec::Stdio { .. } => Err(HostError::Validation(format!(
+            "`{}` is a stdio server; only HTTP servers sign in with OAuth",
+            config.name
+        ))),
+    }
+}
+
+impl Host {
+    /// The sign-in state of the HTTP server with this id or name (a stdio server is a
+    /// validation error).
+    pub async fn auth_status(&self, id_or_name: &str) -> Result<AuthStatus> {
+        let config = self.registry().get(id_or_name).await?;
+        http_url(&config)?;
+        let tokens = oauth::tokens(self.registry().secrets(), &config.id).await?;
+        Ok(AuthStatus::of(tokens.as_ref()))
+    }
+
+    /// Signs in to the HTTP server: runs discovery, registration and the authorization code
+    /// flow with `prompt` (the person's browser), keeps the tokens in the keyring, then
+    /// reconnects the server's session (restart_server) and returns the new status. Audited (a
+    /// `connection` row with the issuer and scopes; no token in it).
+    pub async fn sign_in(
+        &self,
+        id_or_name: &str,
+        prompt: Arc<dyn AuthorizationPrompt>,
+    ) -> Result<AuthStatus> {
+        let config = self.registry().get(id_or_name).await?;
+        let url = http_url(&config)?;
+        let authorizer = authorizer(
+            &config,
+            &url,
+            self.registry().shared_secrets(),
+            Some(prompt),
+        )?;
+        if let Err(e) = authorizer.sign_in().await {
+            let error = authorization_error(&config.name, &e);
+            self.record_auth(&config, "sign_in_failed", Some(&error.to_string()), None)
+                .await;
+            return Err(error);
+        }
+        let status = self.auth_status(&config.id).await?;
+        self.record_auth(&config, "signed_in", None, Some(&status))
+            .await;
+        self.reconnect_signed(&config).await?;
+        Ok(status)
+    }
+
+    /// Deletes the server's tokens from the keyring (the client registration per issuer stays)
+    /// and reconnects it. Audited.
+    pub async fn sign_out(&self, id_or_name: &str) -> Result<()> {
+        let config = self.registry().get(id_or_name).await?;
+        http_url(&config)?;
+        let before = self.auth_status(&config.id).await?;
+        oauth::delete_tokens(self.registry().secrets(), &config.id).await?;
+        self.record_auth(&config, "signed_out", None, Some(&before))
+            .await;
+        self.reconnect_signed(&config).await?;
+        Ok(())
+    }
+
+    /// Reconnects a live, enabled server so its session uses the new (or no) tokens.
+    async fn reconnect_signed(&self, config: &ServerConfig) -> Result<()> {
+        if self.is_live() && config.enabled {
+            self.restart_server(&config.id).await?;
+        }
+        Ok(())
+    }
+
+    async fn record_auth(
+        &self,
+        config: &ServerConfig,
+        auth: &str,
+        error: Option<&str>,
+        status: Option<&AuthStatus>,
+    ) {
+        let mut detail = json!({ "auth": auth });
+        if let Some(status) = status {
+            detail["issuer"] = json!(status.issuer);
+            detail["scopes"] = json!(status.scopes);
+        }
+        if let Some(error) = error {
+            detail["error"] = json!(error);
+        }
+        let event = AuditEvent {
+            kind: AuditKind::Connection,
+            server: Some(config.name.clone()),
+            source: Some("user".to_owned()),
+            error_type: error.map(|_| "authorization".to_owned()),
+            transport: Some("tcp".to_owned()),
+            detail,
+            ..AuditEvent::default()
+        };
+        if let Err(e) = self.audit().append(event).await {
+            tracing::warn!("cannot record a sign-in in the audit log: {e}");
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! Signing in to an HTTP server behind OAuth (tests/fixtures/faults/oauth_server.py, a real
+//! server with its own authorization server), in the real keyring (run under
+//! `scripts/with-keyring.sh`): the live session shows `AuthRequired` and is not retried; a
+//! sign-in through the loopback prompt, with the test playing the browser, connects it with its
+//! tools; the tokens are in the keyring and nowhere in the data directory (SQLite, the audit
+//! log); `auth_status` tells the issuer, scopes and expiry; signing out deletes them and the
+//! server needs authorization again. A stdio server has no sign-in.
+
+mod support;
+
+use std::time::Duration;
+
+use gatehouse_host::secrets::{KeyringStore, oauth};
+use gatehouse_host::{
+    AuditFilter, ServerInput, ServerSpec, ServerStatus, ServerTransport, sign_in::AuthStatus,
+};
+use support::oauth::{OAuthServer, browser_prompt};
+
+const SETTLE: Duration = Duration::from_secs(30);
+
+fn http(name: &str, url: &str) -> ServerInput {
+    ServerInput {
+        name: name.to_owned(),
+        enabled: true,
+        roots: Vec::new(),
+        spec: ServerSpec::Http {
+            url: url.to_owned(),
+            transport: ServerTransport::StreamableHttp,
+            headers: Vec::new(),
+        },
+    }
+}
+
+/// Every file under `dir` that contains `needle`.
+fn files_containing(dir: &std::path::Path, needle: &[u8]) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(next) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&next) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path)
+                && bytes.windows(needle.len()).any(|w| w == needle)
+            {
+                found.push(path.display().to_string());
+            }
+        }
+    }
+    found
+}
+
+#[tokio::test]
+async fn signing_in_connects_the_server_and_signing_out_needs_authorization_again() {
+    let fixture = OAuthServer::start("plain").await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), true).await;
+    host.start().await.expect("start");
+    let added = host
+        .add_server(http("remote", &fixture.url()))
+        .await
+        .expect("add");
+    let id = added.config.id.clone();
+    let status = support::status_until(&host, "remote", SETTLE, |s| {
+        !matches!(s, ServerStatus::Connecting)
+    })
+    .await;
+    assert!(
+        matches!(status, ServerStatus::AuthRequired { .. }),
+        "a background connection never signs in: {status:?}"
+    );
+    let before = host.auth_status("remote").await.expect("status");
+    assert!(!before.signed_in, "{before:?}");
+
+    let (prompt, mut visits) = browser_prompt(Duration::from_secs(30)).await;
+    let redirect =
+        gatehouse_mcp::auth::AuthorizationPrompt::redirect_uri(prompt.as_ref()).to_owned();
+    assert!(
+        redirect.starts_with("http://127.0.0.1:") && redirect.ends_with("/callback"),
+        "{redirect}"
+    );
+    let signed = host.sign_in("remote", prompt).await.expect("signs in");
+    let visit = visits.recv().await.expect("the browser was opened");
+    assert!(visit.url.starts_with(&redirect), "{visit:?}");
+    assert_eq!(visit.status, 200, "{visit:?}");
+    assert!(
+        visit
+            .page
+            .contains("Signed in to Gatehouse. You can close this tab."),
+        "{visit:?}"
+    );
+    assert!(signed.signed_in && signed.refreshable, "{signed:?}");
+    assert_eq!(signed.issuer.as_deref(), Some(fixture.issuer().as_str()));
+    let expires = signed
+        .expires_at
+        .clone()
+        .expect("the fixture says expires_in");
+    assert!(
+        expires.ends_with('Z') && expires.len() == "2026-11-25T04:00:00Z".len(),
+        "{expires}"
+    );
+    assert_eq!(host.auth_status(&id).await.expect("status"), signed);
+
+    support::status_until(&host, "remote", SETTLE, |s| {
+        matches!(s, ServerStatus::Connected { .. })
+    })
+    .await;
+    let tools = host.tools("remote").await.expect("tools");
+    assert!(tools.iter().any(|t| t.name == "echo"), "{tools:?}");
+
+    let kept = oauth::tokens(&KeyringStore, &id)
+        .await
+        .expect("keyring")
+        .expect("the tokens are in the keyring");
+    let access = kept.access_token.expose().clone();
+    let refresh = kept
+        .refresh_token
+        .as_ref()
+        .expect("refresh")
+        .expose()
+        .clone();
+    assert!(access.starts_with("at-"), "the fixture's token");
+    let status_json = serde_json::to_string(&signed).expect("json");
+    assert!(!status_json.contains(&access), "{status_json}");
+
+    let rows = host
+        .audit()
+        .list(&AuditFilter {
+            server: Some("remote".into()),
+            ..AuditFilter::default()
+        })
+        .await
+        .expect("audit");
+    assert!(
+        rows.iter().any(|r| r.event.detail["auth"] == "signed_in"),
+        "the sign-in is on record: {rows:#?}"
+    );
+    for token in [&access, &refresh] {
+        for needle in [format!("\"{token}\""), format!("Bearer {token}")] {
+            let found = files_containing(dir.path(), needle.as_bytes());
+            assert!(found.is_empty(), "{needle} found in {found:?}");
+        }
+    }
+
+    host.sign_out("remote").await.expect("signs out");
+    assert_eq!(
+        oauth::tokens(&KeyringStore, &id).await.expect("keyring"),
+        None,
+        "signing out deletes the tokens"
+    );
+    let after: AuthStatus = host.auth_status("remote").await.expect("status");
+    assert!(!after.signed_in && after.issuer.is_none(), "{after:?}");
+    support::status_until(&host, "remote", SETTLE, |s| {
+        matches!(s, ServerStatus::AuthRequired { .. })
+    })
+    .await;
+    let rows = host
+        .audit()
+        .list(&AuditFilter {
+            server: Some("remote".into()),
+            ..AuditFilter::default()
+        })
+        .await
+        .expect("audit");
+    assert!(
+        rows.iter().any(|r| r.event.detail["auth"] == "signed_out"),
+        "the sign-out is on record"
+    );
+
+    host.remove_server("remote").await.expect("remove");
+    oauth::delete_client(&KeyringStore, &fixture.issuer())
+        .await
+        .expect("clean up");
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn signing_in_again_while_connected_replaces_the_tokens() {
+    let fixture = OAuthServer::start("plain").await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), true).await;
+    host.start().await.expect("start");
+    let id = host
+        .add_server(http("remote", &fixture.url()))
+        .await
+        .expect("add")
+        .config
+        .id;
+    let (prompt, _visits) = browser_prompt(Duration::from_secs(30)).await;
+    host.sign_in("remote", prompt).await.expect("signs in");
+    support::status_until(&host, "remote", SETTLE, |s| {
+        matches!(s, ServerStatus::Connected { .. })
+    })
+    .await;
+    let first = oauth::tokens(&KeyringStore, &id)
+        .await
+        .expect("keyring")
+        .expect("tokens");
+
+    let (prompt, _visits) = browser_prompt(Duration::from_secs(30)).await;
+    host.sign_in("remote", prompt)
+        .await
+        .expect("signs in again");
+    let second = oauth::tokens(&KeyringStore, &id)
+        .await
+        .expect("keyring")
+        .expect("tokens");
+    assert_ne!(first.access_token, second.access_token, "new tokens");
+    support::status_until(&host, "remote", SETTLE, |s| {
+        matches!(s, ServerStatus::Connected { .. })
+    })
+    .await;
+    host.tools("remote")
+        .await
+        .expect("tools with the new token");
+
+    host.remove_server("remote").await.expect("remove");
+    assert_eq!(
+        oauth::tokens(&KeyringStore, &id).await.expect("keyring"),
+        None,
+        "removing the server deletes its tokens"
+    );
+    oauth::delete_client(&KeyringStore, &fixture.issuer())
+        .await
+        .expect("clean up");
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_stdio_server_has_no_sign_in() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), false).await;
+    host.add_server(support::stdio("local", "true", Vec::new()))
+        .await
+        .expect("add");
+    let error = host.auth_status("local").await.expect_err("stdio");
+    assert_eq!(error.code(), "validation", "{error}");
+    assert!(error.to_string().contains("stdio"), "{error}");
+    let error = host.sign_out("local").await.expect_err("stdio");
+    assert_eq!(error.code(), "validation", "{error}");
+    host.shutdown().await;
+}

@@ -1,0 +1,93 @@
+//! tests/fixtures/faults/oauth_server.py (an MCP server behind OAuth with its own authorization
+//! server), and a browser played by the test: it GETs the authorization URL and follows the
+//! redirect back to the loopback listener, as a person's browser would.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use gatehouse_host::LoopbackPrompt;
+use tokio::sync::mpsc;
+
+/// The fixture, killed when dropped.
+pub struct OAuthServer {
+    _child: tokio::process::Child,
+    pub port: u16,
+}
+
+impl OAuthServer {
+    /// Starts the fixture in `mode` (`plain`, `short-lived`, …).
+    pub async fn start(mode: &str) -> OAuthServer {
+        let port = std::net::TcpListener::bind(("127.0.0.1", 0))
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let child = tokio::process::Command::new("python3")
+            .arg(super::fixtures().join("faults/oauth_server.py"))
+            .args([port.to_string().as_str(), mode])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("python3 starts");
+        for _ in 0..200 {
+            if tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .is_ok()
+            {
+                return OAuthServer {
+                    _child: child,
+                    port,
+                };
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the OAuth fixture did not listen on port {port}");
+    }
+
+    /// The MCP endpoint.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/mcp", self.port)
+    }
+
+    /// The authorization server's issuer.
+    pub fn issuer(&self) -> String {
+        format!("http://127.0.0.1:{}/as", self.port)
+    }
+}
+
+/// What the played browser saw: the final URL and the page it showed.
+#[derive(Debug)]
+pub struct Visit {
+    pub url: String,
+    pub status: u16,
+    pub page: String,
+}
+
+/// A loopback prompt whose `open` plays the browser; each visit is sent on the receiver.
+pub async fn browser_prompt(timeout: Duration) -> (Arc<LoopbackPrompt>, mpsc::Receiver<Visit>) {
+    let (visits, seen) = mpsc::channel(4);
+    let open = move |url: &str| -> Result<(), String> {
+        let url = url.to_owned();
+        let visits = visits.clone();
+        tokio::spawn(async move {
+            let visit = match reqwest::get(&url).await {
+                Ok(response) => Visit {
+                    url: response.url().to_string(),
+                    status: response.status().as_u16(),
+                    page: response.text().await.unwrap_or_default(),
+                },
+                Err(e) => Visit {
+                    url,
+                    status: 0,
+                    page: e.to_string(),
+                },
+            };
+            let _ = visits.send(visit).await;
+        });
+        Ok(())
+    };
+    let prompt = LoopbackPrompt::bind(Box::new(open), timeout)
+        .await
+        .expect("the loopback prompt binds");
+    (prompt, seen)
+}
