@@ -8,7 +8,9 @@ use tauri_specta::{Builder, collect_commands, collect_events};
 
 use crate::events::{ApprovalsChangedEvent, ServerStatusEvent, TasksChangedEvent};
 use crate::log_events::ServerLogEvent;
-use crate::{approval_commands, audit_commands, commands, log_events, policy_commands};
+use crate::{
+    approval_commands, audit_commands, auth_commands, commands, log_events, policy_commands,
+};
 
 /// The path of the generated bindings, relative to the repository root.
 pub const BINDINGS_PATH: &str = "ui/src/bindings/index.ts";
@@ -35,6 +37,9 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             approval_commands::list_grants,
             approval_commands::revoke_grant,
             approval_commands::open_external_url,
+            auth_commands::auth_status,
+            auth_commands::sign_in,
+            auth_commands::sign_out,
             audit_commands::audit_list,
             audit_commands::audit_search,
             audit_commands::audit_verify,

@@ -4,6 +4,7 @@
 mod approval_commands;
 mod approval_notice;
 mod audit_commands;
+mod auth_commands;
 pub mod bindings;
 mod calls;
 mod commands;

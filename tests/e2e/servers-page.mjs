@@ -52,6 +52,25 @@ function isChecked(session, el) {
 
 /** Adds an enabled stdio server `name` running `command args…` through the add-server form. */
 export async function addStdioServer(app, name, command, args) {
+  await addServer(app, name, 'stdio', async (s) => {
+    const commandField = await app.waitForElement('[data-testid="server-command"]', {
+      message: 'the command field (shown for stdio servers)',
+    });
+    await fillField(s, commandField, command);
+    const argsField = await app.waitForElement('[data-testid="server-args"]', { message: 'the arguments textarea' });
+    await fillField(s, argsField, args.join('\n'));
+  });
+}
+
+/** Adds an enabled HTTP server `name` at `url` through the add-server form. */
+export async function addHttpServer(app, name, url) {
+  await addServer(app, name, 'http', async (s) => {
+    await fillField(s, await app.waitForElement('[data-testid="server-url"]', { message: 'the URL field (shown for HTTP servers)' }), url);
+  });
+}
+
+/** Opens the add-server form, names the server, picks `kind`, lets `fill` fill its fields, and saves it enabled. */
+async function addServer(app, name, kind, fill) {
   const s = app.session;
   const addButton = await app.waitForElement('[data-testid="add-server-button"]', {
     timeout: 45_000,
@@ -64,13 +83,8 @@ export async function addStdioServer(app, name, command, args) {
   });
   await fillField(s, nameField, name);
 
-  await s.click(await app.waitForElement('[data-testid="server-kind-stdio"]', { message: 'the stdio transport option' }));
-  const commandField = await app.waitForElement('[data-testid="server-command"]', {
-    message: 'the command field (shown for stdio servers)',
-  });
-  await fillField(s, commandField, command);
-  const argsField = await app.waitForElement('[data-testid="server-args"]', { message: 'the arguments textarea' });
-  await fillField(s, argsField, args.join('\n'));
+  await s.click(await app.waitForElement(`[data-testid="server-kind-${kind}"]`, { message: `the ${kind} transport option` }));
+  await fill(s);
 
   const enabled = await app.waitForElement('[data-testid="server-enabled"]', { message: 'the enabled toggle' });
   if (!(await isChecked(s, enabled))) await s.click(enabled);

@@ -7,6 +7,7 @@ import { commands, events } from "../bindings";
 import type {
   Answer,
   ApprovalsChangedEvent,
+  AuthStatus,
   Grant,
   PendingApproval,
   AuditFilter,
@@ -35,6 +36,7 @@ import type {
 import { GatehouseError } from "./GatehouseError";
 
 export type {
+  AuthStatus,
   LogLine,
   ServerLogEvent,
   Answer,
@@ -142,6 +144,21 @@ export function stopServer(id: string): Promise<ServerView> {
 /** Starts a server that was stopped, crashed or failed. */
 export function startServer(id: string): Promise<ServerView> {
   return unwrap(() => commands.startServer(id));
+}
+
+/** What the engine knows about an HTTP server's sign-in (never the tokens). */
+export function authStatus(id: string): Promise<AuthStatus> {
+  return unwrap(() => commands.authStatus(id));
+}
+
+/** Signs in to an HTTP server in the system browser; resolves once the person has finished there. */
+export function signIn(id: string): Promise<AuthStatus> {
+  return unwrap(() => commands.signIn(id));
+}
+
+/** Deletes the server's tokens from the keyring. */
+export function signOut(id: string): Promise<null> {
+  return unwrap(() => commands.signOut(id));
 }
 
 export function listTools(id: string): Promise<ToolInfo[]> {

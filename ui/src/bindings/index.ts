@@ -43,6 +43,18 @@ export const commands = {
 	revokeGrant: (id: string) => typedError<Grant, IpcError>(__TAURI_INVOKE("revoke_grant", { id })),
 	/**  Opens an http or https URL in the system browser; anything else is refused. */
 	openExternalUrl: (url: string) => typedError<null, IpcError>(__TAURI_INVOKE("open_external_url", { url })),
+	/**  What the engine knows about the server's sign-in. */
+	authStatus: (id: string) => typedError<AuthStatus, IpcError>(__TAURI_INVOKE("auth_status", { id })),
+	/**
+	 *  Signs in to the HTTP server: opens its authorization page in the system browser and waits
+	 *  (at most five minutes) for the redirect back; then the server is connected again.
+	 */
+	signIn: (id: string) => typedError<AuthStatus, IpcError>(__TAURI_INVOKE("sign_in", { id })),
+	/**
+	 *  Signs out: the server's tokens are deleted from the keyring, and it is connected again
+	 *  (without them).
+	 */
+	signOut: (id: string) => typedError<null, IpcError>(__TAURI_INVOKE("sign_out", { id })),
 	/**  The rows that match `filter`, newest first. */
 	auditList: (filter: AuditFilter) => typedError<AuditRow[], IpcError>(__TAURI_INVOKE("audit_list", { filter })),
 	/**  The rows holding every word of `text`, newest first (see `audit::search`). */
@@ -209,6 +221,20 @@ export type AuditRow = {
 	/**  The previous row's `hash`; 64 zeros for the first row. */
 	prevHash: string,
 } & AuditEvent;
+
+/**  What the engine knows about a server's sign-in; never the tokens themselves. */
+export type AuthStatus = {
+	/**  Tokens are kept for this server. */
+	signedIn: boolean,
+	/**  The authorization server that issued them. */
+	issuer: string | null,
+	/**  The scopes granted (or requested). */
+	scopes: string[],
+	/**  When the access token expires, RFC 3339 UTC, if the server said. */
+	expiresAt: string | null,
+	/**  A refresh token is kept, so the sign-in outlives the access token. */
+	refreshable: boolean,
+};
 
 /**  Something that happened while a call runs. */
 export type CallEvent = 

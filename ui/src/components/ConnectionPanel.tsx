@@ -1,5 +1,6 @@
 // Explains a server's connection state in the detail view and offers Reconnect, Stop and Start
-// (and Enable). A server that exited shows its last stderr lines.
+// (and Enable, and Sign in when an HTTP server asks for authorization). A server that exited
+// shows its last stderr lines.
 
 import type { ServerStatus } from "../api/gatehouse";
 import { lastStderr, statusExplanation } from "../model/describeStatus";
@@ -12,6 +13,10 @@ type ConnectionPanelProps = {
   onStop: () => void;
   onStart: () => void;
   onEnable: () => void;
+  /** Signs in to an HTTP server (absent for stdio servers). */
+  onSignIn?: (() => void) | undefined;
+  /** A sign-in is waiting for the browser. */
+  signingIn?: boolean;
 };
 
 /** Whether the engine runs (or is about to run) the server, so that it can be stopped. */
@@ -25,7 +30,7 @@ function running(status: ServerStatus): boolean {
   );
 }
 
-export function ConnectionPanel({ status, busy, onReconnect, onStop, onStart, onEnable }: ConnectionPanelProps) {
+export function ConnectionPanel({ status, busy, onReconnect, onStop, onStart, onEnable, onSignIn, signingIn = false }: ConnectionPanelProps) {
   const stderr = lastStderr(status);
   const halted = status.state === "stopped" || status.state === "crashed";
   return (
@@ -43,6 +48,17 @@ export function ConnectionPanel({ status, busy, onReconnect, onStop, onStart, on
         </pre>
       )}
       <div className="connection-actions">
+        {status.state === "authRequired" && onSignIn !== undefined && (
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={onSignIn}
+            disabled={busy || signingIn}
+            data-testid="sign-in-button"
+          >
+            {signingIn ? "Waiting for the browser…" : "Sign in"}
+          </button>
+        )}
         {status.state === "disabled" && (
           <button type="button" className="button button-primary" onClick={onEnable} disabled={busy}>
             Enable
@@ -55,7 +71,7 @@ export function ConnectionPanel({ status, busy, onReconnect, onStop, onStart, on
         ) : (
           <button
             type="button"
-            className={`button${status.state === "failed" || status.state === "authRequired" ? " button-primary" : ""}`}
+            className={`button${status.state === "failed" ? " button-primary" : ""}`}
             onClick={onReconnect}
             disabled={busy}
             data-testid="reconnect-button"

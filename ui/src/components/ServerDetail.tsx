@@ -1,14 +1,17 @@
 // Detail pane for the selected server: connection status, its tools (or what it offers instead),
-// its tasks, and configuration on the Overview tab; its stderr on the Logs tab. What the server
-// says about itself (name, version) is cut for display.
+// its tasks, and configuration on the Overview tab; its stderr on the Logs tab; an HTTP server's
+// sign-in on the Sign-in tab. What the server says about itself (name, version) is cut for
+// display.
 
 import { useState } from "react";
 import type { ServerView } from "../api/gatehouse";
+import { useServerAuth } from "../hooks/useServerAuth";
 import { useTasks } from "../hooks/useTasks";
 import { useTools } from "../hooks/useTools";
 import { capText, MAX_NAME_CHARS } from "../model/capText";
 import { eraLabel } from "../model/describeStatus";
 import { ConnectionPanel } from "./ConnectionPanel";
+import { ServerAuth } from "./ServerAuth";
 import { ServerConfigSummary } from "./ServerConfigSummary";
 import { ServerLogs } from "./ServerLogs";
 import { TaskList } from "./TaskList";
@@ -25,13 +28,16 @@ type ServerDetailProps = {
   onClose: () => void;
 };
 
-type Tab = "overview" | "logs";
+type Tab = "overview" | "logs" | "auth";
 
-/** The detail's tabs, in order, with their labels. */
-const TABS: [Tab, string][] = [
-  ["overview", "Overview"],
-  ["logs", "Logs"],
-];
+/** The detail's tabs, in order, with their labels; only HTTP servers sign in. */
+function tabsOf(http: boolean): [Tab, string][] {
+  const tabs: [Tab, string][] = [
+    ["overview", "Overview"],
+    ["logs", "Logs"],
+  ];
+  return http ? [...tabs, ["auth", "Sign-in"]] : tabs;
+}
 
 export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnable, onEdit, onClose }: ServerDetailProps) {
   const { config, status } = view;
@@ -42,7 +48,11 @@ export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnabl
   const tools = useTools(config.id, offersTools);
   // The task log is kept whatever the connection state, so tasks are shown for every server.
   const tasks = useTasks(config.id);
-  const [tab, setTab] = useState<Tab>("overview");
+  const http = config.spec.kind === "http";
+  const auth = useServerAuth(config.id, http);
+  const [chosenTab, setTab] = useState<Tab>("overview");
+  // A server edited from HTTP to stdio loses its Sign-in tab.
+  const tab = chosenTab === "auth" && !http ? "overview" : chosenTab;
   return (
     <section className="server-detail" data-testid="server-detail" aria-labelledby="detail-heading">
       <header className="detail-header">
@@ -74,9 +84,11 @@ export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnabl
         onStop={onStop ?? onReconnect}
         onStart={onStart ?? onReconnect}
         onEnable={onEnable}
+        onSignIn={http ? () => auth.signIn.mutate() : undefined}
+        signingIn={auth.signIn.isPending}
       />
       <div className="detail-tabs" role="tablist" aria-label="Server detail">
-        {TABS.map(([id, label]) => (
+        {tabsOf(http).map(([id, label]) => (
           <button
             key={id}
             type="button"
@@ -92,6 +104,8 @@ export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnabl
       </div>
       {tab === "logs" ? (
         <ServerLogs serverId={config.id} />
+      ) : tab === "auth" ? (
+        <ServerAuth auth={auth} />
       ) : (
         <>
           {offersTools ? (

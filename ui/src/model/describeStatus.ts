@@ -77,7 +77,7 @@ export function statusExplanation(status: ServerStatus): string {
     case "crashed":
       return `The server ended ${status.exits} times within a minute, so Gatehouse stopped restarting it. Last: ${status.message}`;
     case "authRequired":
-      return `The server asks for authorization (${status.message}). Add its credentials as a secret header, e.g. Authorization: Bearer …, then reconnect.`;
+      return `The server asks for authorization (${status.message}). Sign in, or add its credentials as a secret header (e.g. Authorization: Bearer …) and reconnect.`;
     case "stopped":
       return "This server was stopped. Start it to connect again.";
   }

@@ -34,6 +34,12 @@ export const policySetServerDefault = vi.fn<typeof real.policySetServerDefault>(
 export const policySetTrustReadOnly = vi.fn<typeof real.policySetTrustReadOnly>();
 export const policyDefinitionHistory = vi.fn<typeof real.policyDefinitionHistory>();
 export const serverLogs = vi.fn<typeof real.serverLogs>();
+export const authStatus = vi.fn<typeof real.authStatus>();
+export const signIn = vi.fn<typeof real.signIn>();
+export const signOut = vi.fn<typeof real.signOut>();
+
+/** The sign-in state of a server nobody signed in to. */
+export const SIGNED_OUT = { signedIn: false, issuer: null, scopes: [], expiresAt: null, refreshable: false };
 
 /** The subscribers of one kind of event. */
 function eventChannel<T>() {
@@ -120,6 +126,9 @@ export function resetFakeGatehouse(): void {
     policySetTrustReadOnly,
     policyDefinitionHistory,
     serverLogs,
+    authStatus,
+    signIn,
+    signOut,
     listApprovals,
     answerApproval,
     listGrants,
@@ -142,6 +151,7 @@ export function resetFakeGatehouse(): void {
   listTools.mockResolvedValue([]);
   listTasks.mockResolvedValue([]);
   serverLogs.mockResolvedValue([]);
+  authStatus.mockResolvedValue(SIGNED_OUT);
   subscribeServerStatus.mockClear();
   subscribeServerLogs.mockClear();
   logsChannel.clear();
