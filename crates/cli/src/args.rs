@@ -131,6 +131,36 @@ pub enum Command {
     /// Standing grants made from approvals ("for this session", "for a time")
     #[command(subcommand)]
     Grants(GrantsCommand),
+    /// Sign in to an HTTP server that requires OAuth, show its sign-in, or sign out
+    #[command(subcommand)]
+    Auth(AuthCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuthCommand {
+    /// Show whether Gatehouse is signed in to the server: issuer, scopes, expiry (never a token)
+    Status {
+        /// The server's name
+        server: String,
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Sign in through the browser: prints the sign-in page's URL to stderr (and opens it when
+    /// a display is available), then waits for the browser to come back
+    Login {
+        /// The server's name
+        server: String,
+        /// Seconds to wait for the sign-in to be finished in the browser
+        #[arg(long, default_value_t = 300, value_name = "SECONDS",
+              value_parser = clap::value_parser!(u64).range(1..))]
+        timeout: u64,
+    },
+    /// Delete the server's tokens from the keyring (the next connection needs a sign-in)
+    Logout {
+        /// The server's name
+        server: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -136,6 +136,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         Command::Audit(command) => commands::audit::run(host, command).await,
         Command::Policy(command) => commands::policy::run(host, command).await,
         Command::Grants(command) => commands::grants::run(host, command).await,
+        Command::Auth(command) => commands::auth::run(host, command).await,
         Command::Call(_) | Command::ConformanceClient { .. } => Ok(()),
     }
 }

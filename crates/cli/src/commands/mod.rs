@@ -3,6 +3,7 @@
 pub mod audit;
 pub mod audit_export;
 pub mod audit_prune;
+pub mod auth;
 pub mod call;
 pub mod complete;
 pub mod conformance;

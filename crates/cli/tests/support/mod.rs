@@ -204,6 +204,17 @@ impl HttpFixture {
         panic!("the fixture server did not listen on port {port} within 10 s");
     }
 
+    /// tests/fixtures/faults/oauth_server.py in `mode`: an MCP server at `/mcp` behind OAuth,
+    /// with its authorization server at `/as`.
+    pub fn oauth(mode: &str) -> HttpFixture {
+        let port = free_port();
+        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/faults/oauth_server.py");
+        let mut command = Command::new("python3");
+        command.arg(script).args([&port.to_string(), mode]);
+        Self::spawn(command, port)
+    }
+
     /// The URL of `path` on this server.
     pub fn url(&self, path: &str) -> String {
         format!("http://127.0.0.1:{}{path}", self.port)

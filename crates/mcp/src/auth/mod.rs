@@ -43,7 +43,7 @@ pub enum AuthError {
     /// A person has to authorize, and this connection has no way to ask one.
     #[error(
         "the server requires authorization and this connection cannot ask anyone to sign in; \
-         connect it from the Gatehouse app (or give it a token) to authorize"
+         sign in to it from the Gatehouse app or with `gatehouse auth login <server>`"
     )]
     NeedsUser,
     /// Protected Resource Metadata describes another resource (RFC 9728 §7.3).

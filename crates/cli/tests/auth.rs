@@ -1,0 +1,134 @@
+//! `gatehouse auth status|login|logout` against tests/fixtures/faults/oauth_server.py (an MCP
+//! server behind OAuth with its own authorization server), in the real keyring (run under
+//! `scripts/with-keyring.sh`). The test plays the browser: it reads the sign-in URL `login`
+//! prints on stderr and fetches it, following the redirect back to the loopback listener.
+//! Before the sign-in `tools` fails saying how to sign in; after it, `tools` (a connection of
+//! its own) uses the tokens in the keyring; after `logout` it fails again.
+
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+use support::{HttpFixture, exits, ok, ok_json};
+
+/// Fetches `url` as a browser would (following redirects) and returns the page.
+fn browse(url: &str) -> String {
+    let output = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
+            url,
+        ])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        output.status.success(),
+        "the browser fetched {url}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn login_signs_in_through_the_browser_and_logout_signs_out() {
+    let fixture = HttpFixture::oauth("plain");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path();
+    let url = fixture.url("/mcp");
+    ok(
+        data,
+        &[
+            "server",
+            "add",
+            "remote",
+            "--url",
+            &url,
+            "--transport",
+            "streamable-http",
+        ],
+    );
+    let status = ok_json(data, &["auth", "status", "remote", "--json"]);
+    assert_eq!(status["signedIn"], false, "{status}");
+    let refused = exits(data, &["tools", "remote"], 1);
+    let said = support::stderr(&refused);
+    assert!(said.contains("gatehouse auth login"), "{said}");
+
+    let mut login = support::command(data)
+        .args(["auth", "login", "remote", "--timeout", "60"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let stderr = login.stderr.take().expect("stderr");
+    let mut lines = BufReader::new(stderr).lines();
+    let sign_in_url = loop {
+        let line = lines
+            .next()
+            .expect("login prints the sign-in URL")
+            .expect("stderr");
+        if let Some(found) = line.trim().strip_prefix("http") {
+            break format!("http{found}");
+        }
+    };
+    assert!(
+        sign_in_url.starts_with(&format!("http://127.0.0.1:{}/as/authorize?", fixture.port)),
+        "{sign_in_url}"
+    );
+    let page = browse(&sign_in_url);
+    assert!(page.contains("Signed in to Gatehouse"), "{page}");
+    let output = login.wait_with_output().expect("login ends");
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{printed}");
+    assert!(printed.contains("signed in to remote"), "{printed}");
+    assert!(!printed.contains("at-1"), "no token is printed: {printed}");
+
+    let status = ok_json(data, &["auth", "status", "remote", "--json"]);
+    assert_eq!(status["signedIn"], true, "{status}");
+    assert_eq!(
+        status["issuer"],
+        Value::from(format!("http://127.0.0.1:{}/as", fixture.port))
+    );
+    assert_eq!(status["refreshable"], true);
+    assert!(status["expiresAt"].is_string(), "{status}");
+    let text = ok(data, &["auth", "status", "remote"]);
+    assert!(text.contains("remote: signed in"), "{text}");
+
+    let tools = ok(data, &["tools", "remote"]);
+    assert!(
+        tools.contains("echo"),
+        "the CLI's connection uses the kept tokens: {tools}"
+    );
+
+    let said = ok(data, &["auth", "logout", "remote"]);
+    assert!(said.contains("signed out of remote"), "{said}");
+    let status = ok_json(data, &["auth", "status", "remote", "--json"]);
+    assert_eq!(status["signedIn"], false, "{status}");
+    exits(data, &["tools", "remote"], 1);
+
+    // The client registered at the fixture's issuer stays in the keyring; removing it keeps the
+    // shared keyring tidy.
+    let issuer = format!("http://127.0.0.1:{}/as", fixture.port);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime
+        .block_on(gatehouse_host::secrets::oauth::delete_client(
+            &gatehouse_host::secrets::KeyringStore,
+            &issuer,
+        ))
+        .expect("clean up");
+}
+
+#[test]
+fn a_stdio_server_has_no_sign_in() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path();
+    support::add_stdio(data, "local", "true", &[]);
+    let output = exits(data, &["auth", "status", "local"], 1);
+    assert!(support::stderr(&output).contains("stdio"), "{output:?}");
+}
