@@ -243,3 +243,46 @@ async fn a_stdio_server_has_no_sign_in() {
     assert_eq!(error.code(), "validation", "{error}");
     host.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_background_connection_refreshes_kept_tokens_without_a_person() {
+    // Tokens of the `short-lived` fixture live 4 s; the refresh token stays good.
+    let fixture = OAuthServer::start("short-lived").await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), true).await;
+    host.start().await.expect("start");
+    let id = host
+        .add_server(http("remote", &fixture.url()))
+        .await
+        .expect("add")
+        .config
+        .id;
+    let (prompt, _visits) = browser_prompt(Duration::from_secs(30)).await;
+    host.sign_in("remote", prompt).await.expect("signs in");
+    let first = oauth::tokens(&KeyringStore, &id)
+        .await
+        .expect("keyring")
+        .expect("tokens");
+
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    host.restart_server("remote").await.expect("restart");
+    support::status_until(&host, "remote", SETTLE, |s| {
+        matches!(s, ServerStatus::Connected { .. })
+    })
+    .await;
+    let second = oauth::tokens(&KeyringStore, &id)
+        .await
+        .expect("keyring")
+        .expect("tokens");
+    assert_ne!(
+        first.access_token, second.access_token,
+        "the expired token was refreshed and the new one kept"
+    );
+    assert!(host.auth_status("remote").await.expect("status").signed_in);
+
+    host.remove_server("remote").await.expect("remove");
+    oauth::delete_client(&KeyringStore, &fixture.issuer())
+        .await
+        .expect("clean up");
+    host.shutdown().await;
+}
