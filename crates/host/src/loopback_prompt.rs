@@ -5,7 +5,8 @@
 //! [`AuthorizationPrompt::authorize`] hands the authorization URL to an `open` callback (the
 //! app's system browser opener; the CLI's `xdg-open` and a line on stderr), then waits for the
 //! one request to `/callback` and answers the browser with a small page. Other requests (a
-//! `/favicon.ico`, a probe) get a 404 and are otherwise ignored; a connection that sends nothing
+//! `/favicon.ico`, a probe) get a 404, and a redirect whose `state` is not this sign-in's a 400,
+//! and are otherwise ignored; a connection that sends nothing
 //! is dropped after [`REQUEST_TIMEOUT`] without holding up the others. The listener is closed
 //! once the redirect came (or the wait timed out), so nothing listens after the sign-in. The
 //! redirect's `state` and `iss` are checked by the authorizer, not here.
@@ -85,7 +86,11 @@ impl LoopbackPrompt {
         (self.open)(url.as_str()).map_err(|e| {
             AuthError::Authorization(format!("cannot open the browser to sign in: {e}"))
         })?;
-        let waited = tokio::time::timeout(self.timeout, wait_for_callback(&listener)).await;
+        let state = url
+            .query_pairs()
+            .find(|(k, _)| k == "state")
+            .map(|(_, v)| v.into_owned());
+        let waited = tokio::time::timeout(self.timeout, wait_for_callback(&listener, state)).await;
         drop(listener);
         waited.map_err(|_| {
             AuthError::Authorization(format!(
@@ -120,14 +125,15 @@ impl AuthorizationPrompt for LoopbackPrompt {
     }
 }
 
-/// Accepts connections until one brings the redirect; returns its query.
-async fn wait_for_callback(listener: &TcpListener) -> String {
+/// Accepts connections until one brings the redirect (with `state`, when the authorization URL
+/// has one); returns its query.
+async fn wait_for_callback(listener: &TcpListener, state: Option<String>) -> String {
     let mut readers: JoinSet<Option<String>> = JoinSet::new();
     loop {
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) if readers.len() < MAX_CONNECTIONS => {
-                    readers.spawn(serve(stream));
+                    readers.spawn(serve(stream, state.clone()));
                 }
                 Ok(_) => tracing::info!(
                     "the sign-in listener has {MAX_CONNECTIONS} connections open; closing another"
@@ -143,9 +149,9 @@ async fn wait_for_callback(listener: &TcpListener) -> String {
     }
 }
 
-/// Reads one request and answers it: the redirect's query for `GET /callback?…`, `None` (and a
-/// 404) for anything else.
-async fn serve(mut stream: TcpStream) -> Option<String> {
+/// Reads one request and answers it: the redirect's query for `GET /callback?…` carrying
+/// `state`; `None` (and a 404, or a 400 for a redirect of another sign-in) for anything else.
+async fn serve(mut stream: TcpStream, state: Option<String>) -> Option<String> {
     let head = tokio::time::timeout(REQUEST_TIMEOUT, read_head(&mut stream))
         .await
         .ok()??;
@@ -156,9 +162,22 @@ async fn serve(mut stream: TcpStream) -> Option<String> {
         respond(&mut stream, "404 Not Found", "Not found.").await;
         return None;
     }
-    let error = url::form_urlencoded::parse(query.as_bytes())
-        .find(|(k, _)| k == "error")
-        .map(|(_, v)| v.into_owned());
+    let field = |name: &str| {
+        url::form_urlencoded::parse(query.as_bytes())
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.into_owned())
+    };
+    if state.is_some() && field("state") != state {
+        // Not the answer to this sign-in (an old tab, another program): the wait goes on.
+        respond(
+            &mut stream,
+            "400 Bad Request",
+            "This is not the sign-in Gatehouse is waiting for. Start the sign-in again.",
+        )
+        .await;
+        return None;
+    }
+    let error = field("error");
     let page = match error {
         None => "Signed in to Gatehouse. You can close this tab.".to_owned(),
         Some(error) => format!(

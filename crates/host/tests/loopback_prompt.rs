@@ -1,9 +1,10 @@
 //! The loopback redirect of a browser sign-in (RFC 8252), against the authorization endpoint of
 //! tests/fixtures/faults/oauth_server.py with the test playing the browser: the redirect URI is
 //! `http://127.0.0.1:PORT/callback`, the redirect's query comes back and the browser sees the
-//! "Signed in" page; stray requests (a favicon) get a 404 without ending the wait; an `error=`
-//! redirect shows an error page; nothing listens afterwards; a wait nobody finishes times out
-//! with a message saying so; and only web URLs are opened.
+//! "Signed in" page; stray requests (a favicon, a redirect with another `state`) get a 404 or a
+//! 400 without ending the wait; an `error=` redirect shows an error page; nothing listens
+//! afterwards; a wait nobody finishes times out with a message saying so; and only web URLs are
+//! opened.
 
 mod support;
 
@@ -49,11 +50,19 @@ async fn the_redirect_comes_back_and_stray_requests_do_not_end_the_wait() {
         let visits = visits.clone();
         tokio::spawn(async move {
             let favicon = reqwest::get(url_of_favicon(&url)).await.map(|r| r.status());
+            let foreign = reqwest::get(url_of_favicon(&url).replace(
+                "/favicon.ico",
+                "/callback?code=stolen&state=another-sign-in",
+            ))
+            .await
+            .map(|r| r.status().as_u16());
             let page = match reqwest::get(&url).await {
                 Ok(r) => r.text().await.unwrap_or_default(),
                 Err(e) => e.to_string(),
             };
-            let _ = visits.send((favicon.map(|s| s.as_u16()), page)).await;
+            let _ = visits
+                .send((favicon.map(|s| s.as_u16()), foreign.ok(), page))
+                .await;
         });
         Ok(())
     };
@@ -74,8 +83,9 @@ async fn the_redirect_comes_back_and_stray_requests_do_not_end_the_wait() {
         .collect();
     assert!(pairs.contains(&("code".into(), "code-1".into())), "{query}");
     assert!(pairs.contains(&("state".into(), "st-1".into())), "{query}");
-    let (favicon, page) = seen.recv().await.expect("the browser was opened");
+    let (favicon, foreign, page) = seen.recv().await.expect("the browser was opened");
     assert_eq!(favicon.ok(), Some(404), "a stray request gets a 404");
+    assert_eq!(foreign, Some(400), "another sign-in's redirect is refused");
     assert!(
         page.contains("Signed in to Gatehouse. You can close this tab."),
         "{page}"
