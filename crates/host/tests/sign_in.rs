@@ -4,7 +4,8 @@
 //! sign-in through the loopback prompt, with the test playing the browser, connects it with its
 //! tools; the tokens are in the keyring and nowhere in the data directory (SQLite, the audit
 //! log); `auth_status` tells the issuer, scopes and expiry; signing out deletes them and the
-//! server needs authorization again. A stdio server has no sign-in.
+//! server needs authorization again; a kept token that expired is refreshed by a background
+//! connection; a legacy HTTP+SSE server signs in too. A stdio server has no sign-in.
 
 mod support;
 
@@ -281,6 +282,42 @@ async fn a_background_connection_refreshes_kept_tokens_without_a_person() {
     assert!(host.auth_status("remote").await.expect("status").signed_in);
 
     host.remove_server("remote").await.expect("remove");
+    oauth::delete_client(&KeyringStore, &fixture.issuer())
+        .await
+        .expect("clean up");
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_legacy_sse_server_signs_in_too() {
+    let fixture = OAuthServer::start("sse").await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), true).await;
+    host.start().await.expect("start");
+    let mut input = http("legacy", &format!("http://127.0.0.1:{}/sse", fixture.port));
+    if let ServerSpec::Http { transport, .. } = &mut input.spec {
+        *transport = ServerTransport::Sse;
+    }
+    host.add_server(input).await.expect("add");
+    let status = support::status_until(&host, "legacy", SETTLE, |s| {
+        !matches!(s, ServerStatus::Connecting)
+    })
+    .await;
+    assert!(
+        matches!(status, ServerStatus::AuthRequired { .. }),
+        "{status:?}"
+    );
+    let (prompt, _visits) = browser_prompt(Duration::from_secs(30)).await;
+    let signed = host.sign_in("legacy", prompt).await.expect("signs in");
+    assert_eq!(signed.issuer.as_deref(), Some(fixture.issuer().as_str()));
+    support::status_until(&host, "legacy", SETTLE, |s| {
+        matches!(s, ServerStatus::Connected { .. })
+    })
+    .await;
+    let tools = host.tools("legacy").await.expect("tools");
+    assert!(tools.iter().any(|t| t.name == "echo"), "{tools:?}");
+
+    host.remove_server("legacy").await.expect("remove");
     oauth::delete_client(&KeyringStore, &fixture.issuer())
         .await
         .expect("clean up");
