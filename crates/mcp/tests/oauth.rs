@@ -4,7 +4,7 @@
 //! token with one refresh (no new sign-in), refreshes a token about to expire before sending it,
 //! and without an authorizer (or without anyone to sign in) fails with HTTP status 401 and a
 //! message saying what to do. The legacy HTTP+SSE transport authorizes its event stream and
-//! sends the token with every POST.
+//! sends the token with every POST. Kept tokens requested for another resource are never sent.
 
 mod support;
 
@@ -328,4 +328,51 @@ async fn the_store_is_read_on_the_first_request_and_on_a_401_not_for_every_reque
         .expect("the store answers")
         .expect("the tokens were stored");
     assert_eq!(kept.access_token.expose(), "at-1");
+}
+
+#[tokio::test]
+async fn kept_tokens_for_another_resource_are_never_sent() {
+    use gatehouse_mcp::auth::{TokenStore as _, Tokens};
+    // The host keys tokens by the server's id: after the server's URL was edited, the kept
+    // tokens were issued for the old URL and another server's authorization server (2025-11-25
+    // basic/authorization, "Token Handling": never send tokens other than ones issued by this
+    // server's authorization server).
+    let server = HttpServer::oauth("plain").await;
+    let store = Arc::new(MemoryTokenStore::default());
+    store
+        .save_tokens(
+            "server-1",
+            Tokens {
+                access_token: gatehouse_mcp::Sensitive::new("elsewhere-token".to_owned()),
+                refresh_token: None,
+                expires_at: None,
+                issued_at: None,
+                scopes: Vec::new(),
+                issuer: "https://as.elsewhere.example".to_owned(),
+                resource: "https://mcp.elsewhere.example/mcp".to_owned(),
+                dpop: false,
+            },
+        )
+        .await
+        .expect("stored");
+    let mut config = server.config("/mcp");
+    let authorizer = Authorizer::new(
+        config.url.clone(),
+        AuthConfig::default(),
+        store,
+        Some(Arc::new(HeadlessPrompt::new(REDIRECT).expect("a prompt"))),
+    )
+    .expect("an authorizer")
+    .with_store_key("server-1");
+    config.authorizer = Some(Arc::new(authorizer));
+    list_and_call(&config).await;
+
+    let log = server_log(&server).await;
+    let mcp = of_kind(&log, "mcp");
+    assert_eq!(mcp[0]["auth"], Value::Null, "{log:#?}");
+    assert!(
+        mcp.iter().all(|e| e["auth"] != "Bearer elsewhere-token"),
+        "{log:#?}"
+    );
+    assert_eq!(of_kind(&log, "authorize").len(), 1, "{log:#?}");
 }
