@@ -4,7 +4,9 @@
 //! token with one refresh (no new sign-in), refreshes a token about to expire before sending it,
 //! and without an authorizer (or without anyone to sign in) fails with HTTP status 401 and a
 //! message saying what to do. The legacy HTTP+SSE transport authorizes its event stream and
-//! sends the token with every POST.
+//! sends the token with every POST. Kept tokens requested for another resource are never sent.
+//! Nothing is registered or authorized at an authorization server without PKCE S256; a refused
+//! registration says why; a redirect without this request's `state` is discarded unused.
 
 mod support;
 
@@ -87,6 +89,9 @@ async fn the_first_401_is_authorized_and_every_later_request_carries_the_token()
     assert_eq!(of_kind(&log, "register").len(), 1);
     let register = &of_kind(&log, "register")[0]["body"];
     assert_eq!(register["application_type"], "native");
+    assert_eq!(register["redirect_uris"], json!([REDIRECT]));
+    // The token travels in the header only, never in the URL.
+    assert!(mcp.iter().all(|e| e["query"] == ""), "{log:#?}");
     let authorize = of_kind(&log, "authorize");
     assert_eq!(authorize.len(), 1);
     let query = &authorize[0]["query"];
@@ -328,4 +333,146 @@ async fn the_store_is_read_on_the_first_request_and_on_a_401_not_for_every_reque
         .expect("the store answers")
         .expect("the tokens were stored");
     assert_eq!(kept.access_token.expose(), "at-1");
+}
+
+#[tokio::test]
+async fn kept_tokens_for_another_resource_are_never_sent() {
+    use gatehouse_mcp::auth::{TokenStore as _, Tokens};
+    // The host keys tokens by the server's id: after the server's URL was edited, the kept
+    // tokens were issued for the old URL and another server's authorization server (2025-11-25
+    // basic/authorization, "Token Handling": never send tokens other than ones issued by this
+    // server's authorization server).
+    let server = HttpServer::oauth("plain").await;
+    let store = Arc::new(MemoryTokenStore::default());
+    store
+        .save_tokens(
+            "server-1",
+            Tokens {
+                access_token: gatehouse_mcp::Sensitive::new("elsewhere-token".to_owned()),
+                refresh_token: None,
+                expires_at: None,
+                issued_at: None,
+                scopes: Vec::new(),
+                issuer: "https://as.elsewhere.example".to_owned(),
+                resource: "https://mcp.elsewhere.example/mcp".to_owned(),
+                dpop: false,
+            },
+        )
+        .await
+        .expect("stored");
+    let mut config = server.config("/mcp");
+    let authorizer = Authorizer::new(
+        config.url.clone(),
+        AuthConfig::default(),
+        store,
+        Some(Arc::new(HeadlessPrompt::new(REDIRECT).expect("a prompt"))),
+    )
+    .expect("an authorizer")
+    .with_store_key("server-1");
+    config.authorizer = Some(Arc::new(authorizer));
+    list_and_call(&config).await;
+
+    let log = server_log(&server).await;
+    let mcp = of_kind(&log, "mcp");
+    assert_eq!(mcp[0]["auth"], Value::Null, "{log:#?}");
+    assert!(
+        mcp.iter().all(|e| e["auth"] != "Bearer elsewhere-token"),
+        "{log:#?}"
+    );
+    assert_eq!(of_kind(&log, "authorize").len(), 1, "{log:#?}");
+}
+
+#[tokio::test]
+async fn an_authorization_server_without_pkce_is_refused_before_anything_is_sent_to_it() {
+    let server = HttpServer::oauth("no-pkce").await;
+    let error = support::connect_http(&authorized(&server, true), HttpMode::StreamableHttp)
+        .await
+        .expect_err("no PKCE, no authorization");
+    assert_eq!(error.http_status(), Some(401), "{error}");
+    assert!(error.to_string().contains("PKCE"), "{error}");
+    let log = server_log(&server).await;
+    for kind in ["register", "authorize", "token"] {
+        assert!(of_kind(&log, kind).is_empty(), "{kind}: {log:#?}");
+    }
+}
+
+#[tokio::test]
+async fn a_refused_registration_fails_with_the_servers_reason() {
+    let server = HttpServer::oauth("register-refused").await;
+    let error = support::connect_http(&authorized(&server, true), HttpMode::StreamableHttp)
+        .await
+        .expect_err("registration refused");
+    assert_eq!(error.http_status(), Some(401), "{error}");
+    let text = error.to_string();
+    assert!(text.contains("invalid_redirect_uri"), "{text}");
+    assert!(
+        text.contains("loopback redirect URIs are not allowed here"),
+        "{text}"
+    );
+    let log = server_log(&server).await;
+    assert_eq!(of_kind(&log, "register").len(), 1, "{log:#?}");
+    assert!(of_kind(&log, "authorize").is_empty(), "{log:#?}");
+}
+
+/// The headless prompt, with the redirect's `state` replaced (`Some`) or removed (`None`), as
+/// an attacker's forged redirect would have it.
+struct ForgedState {
+    inner: HeadlessPrompt,
+    state: Option<&'static str>,
+}
+
+impl gatehouse_mcp::auth::AuthorizationPrompt for ForgedState {
+    fn redirect_uri(&self) -> &str {
+        REDIRECT
+    }
+
+    fn authorize<'a>(
+        &'a self,
+        url: &'a url::Url,
+    ) -> gatehouse_mcp::transport::BoxFuture<'a, Result<String, gatehouse_mcp::auth::AuthError>>
+    {
+        Box::pin(async move {
+            let query = self.inner.authorize(url).await?;
+            let mut forged = url::form_urlencoded::Serializer::new(String::new());
+            for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
+                if name != "state" {
+                    forged.append_pair(&name, &value);
+                }
+            }
+            if let Some(state) = self.state {
+                forged.append_pair("state", state);
+            }
+            Ok(forged.finish())
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_redirect_without_this_requests_state_is_discarded() {
+    use gatehouse_mcp::auth::AuthorizationPrompt as _;
+    for state in [Some("forged"), None] {
+        let server = HttpServer::oauth("plain").await;
+        let mut config = server.config("/mcp");
+        let prompt = ForgedState {
+            inner: HeadlessPrompt::new(REDIRECT).expect("a prompt"),
+            state,
+        };
+        assert_eq!(prompt.redirect_uri(), REDIRECT);
+        config.authorizer = Some(Arc::new(
+            Authorizer::new(
+                config.url.clone(),
+                AuthConfig::default(),
+                Arc::new(MemoryTokenStore::default()),
+                Some(Arc::new(prompt)),
+            )
+            .expect("an authorizer"),
+        ));
+        let error = support::connect_http(&config, HttpMode::StreamableHttp)
+            .await
+            .expect_err("the forged redirect is not used");
+        assert!(error.to_string().contains("state"), "{state:?}: {error}");
+        let log = server_log(&server).await;
+        assert_eq!(of_kind(&log, "authorize").len(), 1, "{log:#?}");
+        assert!(of_kind(&log, "token").is_empty(), "{state:?}: {log:#?}");
+    }
 }

@@ -25,7 +25,7 @@ use super::machine_grant::{self, MachineGrant};
 use super::metadata::AuthorizationServerMetadata;
 use super::prompt::AuthorizationPrompt;
 use super::store::{TokenStore, Tokens};
-use super::{AuthError, iss, registration, scope};
+use super::{AuthError, iss, registration, resource, scope};
 use crate::Sensitive;
 
 /// How long before its expiry an access token is refreshed.
@@ -326,13 +326,28 @@ impl Authorizer {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// This server's tokens: read from the store once, then kept.
+    /// This server's tokens: read from the store once, then kept. Tokens requested for another
+    /// resource are taken as none: the store key may outlive the server's URL (the host keys
+    /// tokens by the server's id, and its URL can be edited), and a token issued for another
+    /// server must never be sent to this one (2025-11-25 basic/authorization, "Token
+    /// Handling"). They stay in the store until this server's own tokens replace them.
     async fn load(&self) -> Option<Tokens> {
         if let Some(known) = self.cache().clone() {
             return known;
         }
         match self.store.load_tokens(&self.key).await {
             Ok(tokens) => {
+                let tokens = tokens.filter(|t| {
+                    let ours = resource::identifies(&t.resource, &self.server);
+                    if !ours {
+                        tracing::warn!(
+                            "the kept tokens of {} were requested for {}; not sending them",
+                            self.server,
+                            t.resource
+                        );
+                    }
+                    ours
+                });
                 *self.cache() = Some(tokens.clone());
                 tokens
             }

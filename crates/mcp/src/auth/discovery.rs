@@ -6,7 +6,8 @@
 //!    nothing more happens (RFC 9728 §7.3: a mismatch may be an attack).
 //! 2. The first of its `authorization_servers`; its metadata from the RFC 8414 / OIDC URLs in the
 //!    specification's order. The document's `issuer` must be the issuer it was looked up for
-//!    (RFC 8414 §3.3), or it is not used.
+//!    (RFC 8414 §3.3), or it is not used. Its issuer and endpoints must be HTTPS (plain HTTP
+//!    only on the loopback interface), or it is not used either.
 //! 3. No PRM at all: a 2025-03-26 server. Its origin is the authorization server; metadata at
 //!    `<origin>/.well-known/oauth-authorization-server`, else the default `/authorize`, `/token`,
 //!    `/register` (2025-03-26 basic/authorization, "Server Metadata Discovery" and "Fallbacks for
@@ -108,6 +109,7 @@ async fn authorization_server(
 }
 
 /// RFC 8414 §3.3: the document's issuer must be, character for character, the one looked up.
+/// Then [`over_https`].
 fn checked(
     found: AuthorizationServerMetadata,
     issuer: &str,
@@ -120,7 +122,50 @@ fn checked(
             expected: issuer.to_owned(),
         });
     }
-    Ok(found)
+    over_https(found)
+}
+
+/// The authorization server's issuer and endpoints must be HTTPS, or plain HTTP only on the
+/// loopback interface (a server on the same machine, as in tests): codes, tokens and client
+/// secrets never go over cleartext to another host (2025-11-25 basic/authorization,
+/// "Communication Security": "All authorization server endpoints MUST be served over HTTPS").
+fn over_https(
+    metadata: AuthorizationServerMetadata,
+) -> Result<AuthorizationServerMetadata, AuthError> {
+    let endpoints = [
+        ("issuer", Some(&metadata.issuer)),
+        (
+            "authorization endpoint",
+            Some(&metadata.authorization_endpoint),
+        ),
+        ("token endpoint", Some(&metadata.token_endpoint)),
+        (
+            "registration endpoint",
+            metadata.registration_endpoint.as_ref(),
+        ),
+    ];
+    for (what, url) in endpoints {
+        let Some(url) = url else { continue };
+        let secure = Url::parse(url)
+            .is_ok_and(|u| u.scheme() == "https" || (u.scheme() == "http" && is_loopback(&u)));
+        if !secure {
+            return Err(AuthError::Discovery(format!(
+                "the {what} of authorization server {} is `{url}`, not HTTPS; \
+                 not authorizing over cleartext",
+                metadata.issuer
+            )));
+        }
+    }
+    Ok(metadata)
+}
+
+fn is_loopback(url: &Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
 }
 
 /// A server without Protected Resource Metadata (the 2025-03-26 revision).
@@ -133,7 +178,7 @@ async fn legacy(http: &reqwest::Client, server: &Url) -> Result<Discovery, AuthE
         Fetched::Found(found) => checked(found, &origin, &url)?,
         Fetched::Absent(status) => {
             tracing::debug!("no metadata at {url} (HTTP {status}); using the default endpoints");
-            AuthorizationServerMetadata::default_endpoints(&origin)
+            over_https(AuthorizationServerMetadata::default_endpoints(&origin))?
         }
         Fetched::Failed(e) => return Err(AuthError::Discovery(e)),
     };
@@ -142,4 +187,50 @@ async fn legacy(http: &reqwest::Client, server: &Url) -> Result<Discovery, AuthE
         protected_resource: None,
         authorization_server,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn metadata_at(origin: &str) -> AuthorizationServerMetadata {
+        AuthorizationServerMetadata::default_endpoints(origin)
+    }
+
+    #[test]
+    fn metadata_naming_another_issuer_is_not_used() {
+        let found = metadata_at("https://attacker.example");
+        let result = checked(
+            found,
+            "https://honest.example",
+            "https://honest.example/.wk",
+        );
+        assert!(matches!(result, Err(AuthError::IssuerMismatch { .. })));
+    }
+
+    #[test]
+    fn cleartext_endpoints_are_refused_except_on_the_loopback_interface() {
+        for origin in [
+            "https://as.example",
+            "https://as.example:8443",
+            "http://127.0.0.1:8080",
+            "http://localhost:9000",
+            "http://[::1]:1",
+        ] {
+            let found = metadata_at(origin);
+            assert!(checked(found, origin, "x").is_ok(), "{origin}");
+        }
+        for origin in ["http://as.example", "http://10.0.0.5:8080"] {
+            let found = metadata_at(origin);
+            let error = checked(found, origin, "x").expect_err(origin).to_string();
+            assert!(error.contains("HTTPS"), "{error}");
+        }
+        // An HTTPS issuer whose token endpoint is plain HTTP elsewhere.
+        let mut found = metadata_at("https://as.example");
+        found.token_endpoint = "http://as.example/token".into();
+        let error = checked(found, "https://as.example", "x")
+            .expect_err("a cleartext token endpoint")
+            .to_string();
+        assert!(error.contains("token endpoint"), "{error}");
+    }
 }

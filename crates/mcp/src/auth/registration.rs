@@ -53,7 +53,10 @@ pub async fn client_for(
         return Ok(kept);
     }
     if metadata.client_id_metadata_document_supported
-        && let Some(url) = &config.client_metadata_url
+        && let Some(url) = config
+            .client_metadata_url
+            .as_ref()
+            .filter(|url| usable_metadata_url(url))
     {
         return Ok(ClientCredentials {
             issuer: issuer.to_owned(),
@@ -73,6 +76,21 @@ pub async fn client_for(
     let client = register(http, config, metadata, endpoint, redirect_uri).await?;
     store.save_client(client.clone()).await?;
     Ok(client)
+}
+
+/// Whether `url` can be a Client ID Metadata Document `client_id`: "https" with a path
+/// (2025-11-25 basic/authorization, "Client ID Metadata Documents": "The `client_id` URL MUST
+/// use the "https" scheme and contain a path component"). Another is not used, with a
+/// warning, and registration goes on as without one.
+fn usable_metadata_url(url: &str) -> bool {
+    let usable = url::Url::parse(url)
+        .is_ok_and(|u| u.scheme() == "https" && u.path() != "/" && !u.path().is_empty());
+    if !usable {
+        tracing::warn!(
+            "the client metadata URL `{url}` is not an https URL with a path; not using it"
+        );
+    }
+    usable
 }
 
 /// The method to ask for: a public client (`none`) where allowed, else a secret in a Basic
@@ -237,6 +255,47 @@ mod tests {
             .await
             .expect("the configured client");
         assert_eq!(found.client_id, "configured");
+    }
+
+    #[tokio::test]
+    async fn a_client_metadata_url_is_used_only_if_it_is_https_with_a_path() {
+        let store = crate::auth::MemoryTokenStore::default();
+        let http = reqwest::Client::new();
+        let mut server = metadata(None);
+        server.client_id_metadata_document_supported = true;
+        // Without a registration endpoint, an unusable URL leaves nothing to register with.
+        server.registration_endpoint = None;
+        for url in [
+            "https://app.example/oauth/client.json",
+            "https://app.example:8443/c",
+        ] {
+            let config = AuthConfig {
+                client_metadata_url: Some(url.into()),
+                ..AuthConfig::default()
+            };
+            let client = client_for(&http, &config, &store, &server, "http://127.0.0.1:2/cb")
+                .await
+                .expect(url);
+            assert_eq!(client.client_id, url);
+        }
+        for url in [
+            "http://app.example/oauth/client.json",
+            "https://app.example",
+            "https://app.example/",
+            "not a url",
+        ] {
+            let config = AuthConfig {
+                client_metadata_url: Some(url.into()),
+                ..AuthConfig::default()
+            };
+            let error = client_for(&http, &config, &store, &server, "http://127.0.0.1:2/cb")
+                .await
+                .expect_err(url);
+            assert!(
+                matches!(error, AuthError::Registration { .. }),
+                "{url}: {error}"
+            );
+        }
     }
 
     #[test]
