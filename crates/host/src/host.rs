@@ -362,8 +362,8 @@ impl Host {
                 format!("`{}` is reconnecting: {message}", view.config.name),
             )),
             (ServerStatus::AuthRequired { message }, _) => Err(HostError::NotConnected(format!(
-                "`{}` requires authorization ({message}); add its credentials as a secret header \
-                 (e.g. `Authorization: Bearer …`) and start it again",
+                "`{}` requires authorization ({message}); sign in (the app's Sign in, or \
+                 `gatehouse auth login`), or add its credentials as a secret header",
                 view.config.name
             ))),
             _ => Err(HostError::Unsupported(format!(

@@ -177,16 +177,15 @@ async fn serve(mut stream: TcpStream, state: Option<String>) -> Option<String> {
         .await;
         return None;
     }
-    let error = field("error");
-    let page = match error {
-        None => "Signed in to Gatehouse. You can close this tab.".to_owned(),
-        Some(error) => format!(
-            "Signing in to Gatehouse failed: the authorization server answered {}. You can \
-             close this tab and try again.",
-            escape(&error)
-        ),
+    // 2026-07-28 basic/authorization, "Authorization Response Validation": an `error` is not
+    // displayed before `state` and `iss` are validated, which the authorizer does; so the page
+    // never repeats it, and Gatehouse shows it once it is known to be this sign-in's answer.
+    let page = if field("error").is_none() {
+        "Signed in to Gatehouse. You can close this tab."
+    } else {
+        "Signing in to Gatehouse did not finish. You can close this tab: Gatehouse says why."
     };
-    respond(&mut stream, "200 OK", &page).await;
+    respond(&mut stream, "200 OK", page).await;
     Some(query.to_owned())
 }
 
@@ -216,18 +215,4 @@ async fn respond(stream: &mut TcpStream, status: &str, message: &str) {
     );
     let _ = stream.write_all(response.as_bytes()).await;
     let _ = stream.shutdown().await;
-}
-
-/// `text` with HTML's special characters escaped.
-fn escape(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '<' => "&lt;".to_owned(),
-            '>' => "&gt;".to_owned(),
-            '&' => "&amp;".to_owned(),
-            '"' => "&quot;".to_owned(),
-            '\'' => "&#39;".to_owned(),
-            c => c.to_string(),
-        })
-        .collect()
 }

@@ -7,6 +7,7 @@ export type KnownErrorCode =
   | "not_found"
   | "storage"
   | "connection"
+  | "authorization"
   | "internal";
 
 export class GatehouseError extends Error {
