@@ -8,6 +8,7 @@ export type KnownErrorCode =
   | "storage"
   | "connection"
   | "authorization"
+  | "keyring_unavailable"
   | "internal";
 
 export class GatehouseError extends Error {
