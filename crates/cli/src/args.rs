@@ -274,7 +274,7 @@ pub struct AddArgs {
     pub name: String,
 
     /// The program to start (stdio server)
-    #[arg(long, value_name = "CMD", conflicts_with_all = ["url", "transport", "headers", "secret_headers"])]
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["url", "transport", "headers", "secret_headers", "oauth_issuer", "oauth_client_id", "oauth_client_secret", "oauth_client_metadata_url"])]
     pub command: Option<String>,
     /// An argument for the program; repeat for more
     #[arg(long = "arg", value_name = "ARG", allow_hyphen_values = true)]
@@ -310,6 +310,22 @@ pub struct AddArgs {
     /// variable GATEHOUSE_HEADER_VALUE; kept in the OS keyring, never in the database
     #[arg(long = "secret-header", value_name = "'NAME[: VALUE]'", value_parser = parse_secret_header)]
     pub secret_headers: Vec<HttpHeader>,
+
+    /// OAuth: the issuer URL of the authorization server a pre-registered client belongs to
+    #[arg(long, value_name = "URL", requires = "oauth_client_id")]
+    pub oauth_issuer: Option<String>,
+    /// OAuth: the id of a client registered beforehand with that authorization server (instead
+    /// of Gatehouse registering itself)
+    #[arg(long, value_name = "ID", requires = "oauth_issuer")]
+    pub oauth_client_id: Option<String>,
+    /// OAuth: that client's secret is in the environment variable GATEHOUSE_OAUTH_CLIENT_SECRET
+    /// (kept in the OS keyring, never in the database)
+    #[arg(long, requires = "oauth_client_id")]
+    pub oauth_client_secret: bool,
+    /// OAuth: the HTTPS URL of Gatehouse's Client ID Metadata Document, used as its client id
+    /// where the authorization server supports them
+    #[arg(long, value_name = "URL")]
+    pub oauth_client_metadata_url: Option<String>,
 
     /// A directory the server may work in (an MCP root); repeat for more
     #[arg(long = "root", value_name = "DIR")]
@@ -361,6 +377,9 @@ fn parse_secret_env(raw: &str) -> Result<EnvVar, String> {
         secret: true,
     })
 }
+
+/// The environment variable holding the client secret of `--oauth-client-secret`.
+pub const OAUTH_CLIENT_SECRET_ENV: &str = "GATEHOUSE_OAUTH_CLIENT_SECRET";
 
 /// The environment variable holding the value of a `--secret-header` given without one.
 pub const HEADER_VALUE_ENV: &str = "GATEHOUSE_HEADER_VALUE";

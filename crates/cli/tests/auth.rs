@@ -132,3 +132,56 @@ fn a_stdio_server_has_no_sign_in() {
     let output = exits(data, &["auth", "status", "local"], 1);
     assert!(support::stderr(&output).contains("stdio"), "{output:?}");
 }
+
+#[test]
+fn a_pre_registered_client_is_configured_with_its_secret_only_in_the_keyring() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path();
+    let secret = format!("cli-client-secret-{}", std::process::id());
+    let add = |extra: &[&str], secret: Option<&str>| {
+        let mut command = support::command(data);
+        command.args([
+            "server",
+            "add",
+            "configured",
+            "--url",
+            "https://mcp.example.com/mcp",
+            "--disabled",
+        ]);
+        command.args(extra);
+        match secret {
+            Some(secret) => command.env("GATEHOUSE_OAUTH_CLIENT_SECRET", secret),
+            None => command.env_remove("GATEHOUSE_OAUTH_CLIENT_SECRET"),
+        };
+        command.output().expect("the binary runs")
+    };
+    let client = [
+        "--oauth-issuer",
+        "https://auth.example.com",
+        "--oauth-client-id",
+        "pre-registered",
+        "--oauth-client-secret",
+    ];
+    let missing = add(&client, None);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        support::stderr(&missing).contains("GATEHOUSE_OAUTH_CLIENT_SECRET, which is not set"),
+        "{}",
+        support::stderr(&missing)
+    );
+    let unbound = add(&["--oauth-client-id", "pre-registered"], None);
+    assert!(!unbound.status.success(), "a client id needs its issuer");
+
+    let added = add(&client, Some(&secret));
+    assert!(added.status.success(), "{}", support::stderr(&added));
+    let servers = ok_json(data, &["server", "list", "--json"]);
+    let oauth = &servers[0]["spec"]["oauth"];
+    assert_eq!(oauth["issuer"], "https://auth.example.com", "{servers}");
+    assert_eq!(oauth["clientId"], "pre-registered");
+    assert_eq!(oauth["clientSecret"], "", "read back blank");
+    let db = std::fs::read(support::database(data)).expect("database");
+    assert!(
+        !db.windows(secret.len()).any(|w| w == secret.as_bytes()),
+        "the client secret is not in the database"
+    );
+}

@@ -15,6 +15,7 @@ use crate::launch::Launcher;
 use crate::registry::Registry;
 use crate::registry::model::{ServerConfig, ServerSpec, ServerTransport};
 use crate::registry::secret_values::{self, SecretValue};
+use crate::secrets::SecretKind;
 use crate::server_logs::output::ServerStderr;
 use crate::server_requests::HostHandler;
 
@@ -170,6 +171,7 @@ async fn connect(
             url,
             transport,
             headers,
+            ..
         } => {
             let url = url::Url::parse(url)
                 .map_err(|e| HostError::Validation(format!("invalid URL `{url}`: {e}")))?;
@@ -181,6 +183,7 @@ async fn connect(
                 .collect();
             http.secret_headers = secrets
                 .iter()
+                .filter(|s| s.kind == SecretKind::Header)
                 .map(|s| (s.name.clone(), s.value.clone()))
                 .collect();
             // Tokens kept in the keyring are sent and refreshed; nobody is asked to sign in
@@ -190,7 +193,8 @@ async fn connect(
                 &http.url,
                 registry.shared_secrets(),
                 None,
-            )?;
+            )
+            .await?;
             http.authorizer = Some(Arc::new(authorizer));
             let mode = match transport {
                 ServerTransport::Auto => HttpMode::Auto,

@@ -41,7 +41,8 @@ pub use gate::{CallOutcome, Source, ToolCall};
 pub use host::{Host, HostOptions};
 pub use loopback_prompt::LoopbackPrompt;
 pub use registry::model::{
-    EnvVar, HttpHeader, ServerConfig, ServerInput, ServerSpec, ServerTransport, StopGrace,
+    EnvVar, HttpHeader, OAuthClientSettings, ServerConfig, ServerInput, ServerSpec,
+    ServerTransport, StopGrace,
 };
 pub use registry::task_log::TaskRecord;
 pub use sessions::health::HealthChecks;

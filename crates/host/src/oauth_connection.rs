@@ -10,24 +10,73 @@
 
 use std::sync::Arc;
 
-use gatehouse_mcp::auth::{AuthConfig, AuthError, AuthorizationPrompt, Authorizer};
+use gatehouse_mcp::auth::{
+    AuthConfig, AuthError, AuthorizationPrompt, Authorizer, ClientCredentials, TokenEndpointAuth,
+};
 
 use crate::error::{HostError, Result};
-use crate::registry::model::ServerConfig;
-use crate::secrets::{KeyringTokenStore, SecretStore};
+use crate::registry::model::{ServerConfig, ServerSpec};
+use crate::registry::secret_values::CLIENT_SECRET;
+use crate::secrets::{KeyringTokenStore, SecretKey, SecretKind, SecretStore};
 
 /// The authorizer of `config`'s connection to `url`; `prompt` is `None` for background
 /// connections.
-pub fn authorizer(
+pub async fn authorizer(
     config: &ServerConfig,
     url: &url::Url,
     secrets: Arc<dyn SecretStore>,
     prompt: Option<Arc<dyn AuthorizationPrompt>>,
 ) -> Result<Authorizer> {
+    let auth = auth_config(config, secrets.as_ref()).await?;
     let store = Arc::new(KeyringTokenStore::new(secrets));
-    Authorizer::new(url.clone(), AuthConfig::default(), store, prompt)
+    Authorizer::new(url.clone(), auth, store, prompt)
         .map(|a| a.with_store_key(config.id.clone()))
         .map_err(|e| authorization_error(&config.name, &e))
+}
+
+/// How Gatehouse presents itself to the server's authorization server: the client configured
+/// for it (its secret read from the keyring) and the client metadata document URL, if any;
+/// otherwise it registers itself (2025-11-25 basic/authorization, "Client Registration
+/// Approaches": pre-registered first, then a metadata document, then dynamic registration).
+async fn auth_config(config: &ServerConfig, secrets: &dyn SecretStore) -> Result<AuthConfig> {
+    let ServerSpec::Http { oauth, .. } = &config.spec else {
+        return Ok(AuthConfig::default());
+    };
+    let mut auth = AuthConfig {
+        client_metadata_url: oauth.client_metadata_url.clone(),
+        ..AuthConfig::default()
+    };
+    if let (Some(issuer), Some(client_id)) = (&oauth.issuer, &oauth.client_id) {
+        let client_secret = match &oauth.client_secret {
+            None => None,
+            Some(_) => {
+                let key = SecretKey::Value {
+                    server_id: config.id.clone(),
+                    kind: SecretKind::OAuthClientSecret,
+                    name: CLIENT_SECRET.to_owned(),
+                };
+                Some(secrets.get(&key).await?.ok_or_else(|| {
+                    HostError::Secrets(format!(
+                        "the OAuth client secret of server `{}` is missing from the OS keyring; \
+                         edit the server and enter it again",
+                        config.name
+                    ))
+                })?)
+            }
+        };
+        let auth_method = if client_secret.is_some() {
+            TokenEndpointAuth::ClientSecretBasic
+        } else {
+            TokenEndpointAuth::None
+        };
+        auth.preregistered.push(ClientCredentials {
+            issuer: issuer.clone(),
+            client_id: client_id.clone(),
+            client_secret,
+            auth_method,
+        });
+    }
+    Ok(auth)
 }
 
 /// `error` from authorizing server `name`, with what to do about it.
@@ -45,12 +94,18 @@ pub fn authorization_error(name: &str, error: &AuthError) -> HostError {
         AuthError::ResourceMismatch { .. } | AuthError::IssuerMismatch { .. } => {
             "the server's authorization setup is inconsistent; tell its operator".to_owned()
         }
-        AuthError::Discovery(_)
-        | AuthError::Registration { .. }
-        | AuthError::Token(_)
-        | AuthError::Http(_) => "check that the server and its authorization server are \
+        // 2025-11-25 basic/authorization, "Client Registration Approaches": with no way to
+        // register, the person is asked for the client's details.
+        AuthError::Registration { issuer, .. } => format!(
+            "register Gatehouse as a client with {issuer} yourself, then enter its issuer, client \
+             id and secret in the server's OAuth client settings (in the app's server form, or \
+             `gatehouse server add {name} --url … --oauth-issuer {issuer} --oauth-client-id …`)"
+        ),
+        AuthError::Discovery(_) | AuthError::Token(_) | AuthError::Http(_) => {
+            "check that the server and its authorization server are \
              reachable and that the server's URL is right, then sign in again"
-            .to_owned(),
+                .to_owned()
+        }
     };
     HostError::Authorization {
         server: name.to_owned(),

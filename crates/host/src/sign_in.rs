@@ -96,7 +96,8 @@ impl Host {
             &url,
             self.registry().shared_secrets(),
             Some(prompt),
-        )?;
+        )
+        .await?;
         if let Err(e) = authorizer.sign_in().await {
             let error = authorization_error(&config.name, &e);
             self.record_auth(&config, "sign_in_failed", Some(&error.to_string()), None)

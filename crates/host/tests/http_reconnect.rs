@@ -50,6 +50,7 @@ fn http(url: &str) -> ServerInput {
             url: url.to_owned(),
             transport: ServerTransport::StreamableHttp,
             headers: Vec::new(),
+            oauth: Default::default(),
         },
     }
 }

@@ -43,6 +43,7 @@ fn with_secret_header(name: &str, secret: &str) -> ServerInput {
                 value: format!("Bearer {secret}"),
                 secret: true,
             }],
+            oauth: Default::default(),
         },
     }
 }

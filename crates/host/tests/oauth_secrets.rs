@@ -153,6 +153,7 @@ async fn removing_a_server_deletes_its_tokens_but_not_its_issuers_client() {
                 url: "https://127.0.0.1:9/mcp".into(),
                 transport: ServerTransport::Auto,
                 headers: Vec::new(),
+                oauth: Default::default(),
             },
         })
         .await

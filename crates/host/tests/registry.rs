@@ -50,6 +50,7 @@ fn http(name: &str, url: &str) -> ServerInput {
                 value: "blue".to_owned(),
                 secret: false,
             }],
+            oauth: Default::default(),
         },
     }
 }

@@ -178,6 +178,7 @@ async fn removing_a_server_deletes_its_secrets_and_a_missing_secret_is_explained
                 value: format!("Bearer {secret}"),
                 secret: true,
             }],
+            oauth: Default::default(),
         },
     };
     let remote = host
@@ -335,6 +336,7 @@ async fn a_secret_stored_the_old_way_still_reaches_the_server_and_moves_to_its_n
                     value: header_value.clone(),
                     secret: true,
                 }],
+                oauth: Default::default(),
             },
         })
         .await

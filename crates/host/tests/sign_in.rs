@@ -28,6 +28,7 @@ fn http(name: &str, url: &str) -> ServerInput {
             url: url.to_owned(),
             transport: ServerTransport::StreamableHttp,
             headers: Vec::new(),
+            oauth: Default::default(),
         },
     }
 }
@@ -321,5 +322,75 @@ async fn a_legacy_sse_server_signs_in_too() {
     oauth::delete_client(&KeyringStore, &fixture.issuer())
         .await
         .expect("clean up");
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_configured_client_signs_in_where_registration_is_refused_its_secret_only_in_the_keyring()
+{
+    // The authorization server refuses dynamic registration: only a client registered
+    // beforehand (2025-11-25 basic/authorization, "Client Registration Approaches") gets in.
+    let fixture = OAuthServer::start("register-refused").await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), true).await;
+    let secret = format!("client-secret-{}", std::process::id());
+    let mut input = http("configured", &fixture.url());
+    if let ServerSpec::Http { oauth, .. } = &mut input.spec {
+        *oauth = gatehouse_host::OAuthClientSettings {
+            issuer: Some(fixture.issuer()),
+            client_id: Some("pre-registered".into()),
+            client_secret: Some(secret.clone()),
+            client_metadata_url: None,
+        };
+    }
+    let added = host.add_server(input).await.expect("add");
+    let ServerSpec::Http { oauth, .. } = &added.config.spec else {
+        panic!("http")
+    };
+    assert_eq!(
+        oauth.client_secret.as_deref(),
+        Some(""),
+        "read back blank: the secret is in the keyring"
+    );
+    let (prompt, _visits) = browser_prompt(Duration::from_secs(30)).await;
+    let signed = host.sign_in("configured", prompt).await.expect("signs in");
+    assert!(signed.signed_in, "{signed:?}");
+    assert!(
+        fixture.log("register").await.is_empty(),
+        "a configured client does not register"
+    );
+    let tokens = fixture.log("token").await;
+    assert_eq!(
+        tokens[0]["client"],
+        format!("basic:pre-registered:{secret}"),
+        "the configured client, its secret from the keyring: {tokens:?}"
+    );
+    assert!(
+        files_containing(dir.path(), secret.as_bytes()).is_empty(),
+        "the client secret is nowhere in the data directory"
+    );
+    host.shutdown().await;
+
+    // Without it, the same server cannot be signed in to: registration is refused.
+    let other = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(other.path(), true).await;
+    host.add_server(http("unconfigured", &fixture.url()))
+        .await
+        .expect("add");
+    let (prompt, _visits) = browser_prompt(Duration::from_secs(30)).await;
+    let error = host
+        .sign_in("unconfigured", prompt)
+        .await
+        .expect_err("registration refused");
+    assert!(
+        error
+            .to_string()
+            .contains("loopback redirect URIs are not allowed"),
+        "{error}"
+    );
+    assert!(
+        error.to_string().contains("OAuth client settings"),
+        "the person is told where to enter a client: {error}"
+    );
     host.shutdown().await;
 }

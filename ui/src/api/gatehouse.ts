@@ -37,6 +37,7 @@ import { GatehouseError } from "./GatehouseError";
 
 export type {
   AuthStatus,
+  OAuthClientSettings,
   LogLine,
   ServerLogEvent,
   Answer,

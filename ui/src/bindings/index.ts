@@ -344,6 +344,33 @@ export type LogLine = {
 };
 
 /**
+ *  The OAuth client Gatehouse presents to an HTTP server's authorization server, when it is
+ *  not to register itself dynamically (2025-11-25 basic/authorization, "Client Registration
+ *  Approaches"): a client registered beforehand with one issuer, or the HTTPS URL of a Client
+ *  ID Metadata Document. Everything is optional; stored in the server's JSON spec, the secret
+ *  in the OS keyring only.
+ */
+export type OAuthClientSettings = {
+	/**
+	 *  The issuer URL of the authorization server the client is registered with; the
+	 *  credentials are used with no other.
+	 */
+	issuer?: string | null,
+	/**  The client id it gave. */
+	clientId?: string | null,
+	/**
+	 *  The client secret of a confidential client: kept in the OS keyring, blank as stored
+	 *  and read back; blank on edit keeps the one kept.
+	 */
+	clientSecret?: string | null,
+	/**
+	 *  The HTTPS URL of the client's metadata document, used as its `client_id` where the
+	 *  authorization server supports them.
+	 */
+	clientMetadataUrl?: string | null,
+};
+
+/**
  *  A feature a server may offer, named after the capability that declares it
  *  (2025-11-25 basic/lifecycle, "Capability Negotiation").
  */
@@ -506,7 +533,9 @@ export type ServerSpec =
 /**  How long a stop waits at each step. */
 stop?: StopGrace } | 
 /**  A remote server reached over HTTP. */
-{ kind: "http"; url: string; transport: ServerTransport; headers: HttpHeader[] };
+{ kind: "http"; url: string; transport: ServerTransport; headers: HttpHeader[]; 
+/**  The OAuth client to present, if not a dynamically registered one. */
+oauth?: OAuthClientSettings };
 
 /**  A server's connection state. */
 export type ServerStatus = 

@@ -1,15 +1,17 @@
-// Form fields for an HTTP server: URL, transport, and plain and secret request headers.
+// Form fields for an HTTP server: URL, transport, plain and secret request headers, and the
+// optional OAuth client.
 
 import type { Transport } from "../api/gatehouse";
 import { TRANSPORTS } from "../model/serverFormValues";
 import type { ServerFormErrors, ServerFormValues } from "../model/serverFormValues";
 import { FormField } from "./FormField";
+import { type OAuthField, OAuthClientFields } from "./OAuthClientFields";
 import { SecretLinesField } from "./SecretLinesField";
 
 type HttpFieldsProps = {
   values: ServerFormValues;
   errors: ServerFormErrors;
-  onChange: (field: "url" | "headers" | "secretHeaders", value: string) => void;
+  onChange: (field: "url" | "headers" | "secretHeaders" | OAuthField, value: string) => void;
   onTransportChange: (transport: Transport) => void;
 };
 
@@ -83,6 +85,7 @@ export function HttpFields({ values, errors, onChange, onTransportChange }: Http
         storedNames={values.storedSecretHeaderNames}
         onChange={(value) => onChange("secretHeaders", value)}
       />
+      <OAuthClientFields values={values} errors={errors} onChange={onChange} />
     </>
   );
 }

@@ -1,7 +1,7 @@
 // Read-only summary of a server's saved configuration. Env/header values are never shown:
 // plain ones are listed by name, secret ones by name with a keyring marker. Roots show as paths.
 
-import type { ServerConfig } from "../api/gatehouse";
+import type { OAuthClientSettings, ServerConfig } from "../api/gatehouse";
 import { rootUriToPath } from "../model/rootUriToPath";
 
 function formatDate(iso: string): string {
@@ -108,6 +108,8 @@ export function ServerConfigSummary({ config }: { config: ServerConfig }) {
               </dd>
             </>
           )}
+          <dt>OAuth client</dt>
+          <dd data-testid="config-oauth">{oauthClientText(spec.oauth)}</dd>
         </>
       )}
       <dt>Roots</dt>
@@ -120,4 +122,16 @@ export function ServerConfigSummary({ config }: { config: ServerConfig }) {
       <dd>{formatDate(config.updatedAt)}</dd>
     </dl>
   );
+}
+
+/** The OAuth client a server presents, in words; never its secret. */
+function oauthClientText(oauth: OAuthClientSettings | undefined): string {
+  const clientId = oauth?.clientId ?? null;
+  if (clientId !== null) {
+    const secret = (oauth?.clientSecret ?? null) !== null ? ", its secret in the OS keyring" : "";
+    return `${clientId} at ${oauth?.issuer ?? "?"}${secret}`;
+  }
+  const metadataUrl = oauth?.clientMetadataUrl ?? null;
+  if (metadataUrl !== null) return `metadata document ${metadataUrl}`;
+  return "registered by Gatehouse when signing in";
 }

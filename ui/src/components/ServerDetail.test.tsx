@@ -268,6 +268,23 @@ describe("ServerDetail", () => {
     expect(detail.innerHTML).not.toContain("plain-value");
   });
 
+  it("names a server's OAuth client but never its secret", () => {
+    renderDetail(
+      { state: "disabled" },
+      {
+        kind: "http",
+        url: "https://h/mcp",
+        transport: "auto",
+        headers: [],
+        oauth: { issuer: "https://auth.example.com", clientId: "abc", clientSecret: "sk-leak", clientMetadataUrl: null },
+      },
+    );
+    expect(screen.getByTestId("config-oauth")).toHaveTextContent(
+      "abc at https://auth.example.com, its secret in the OS keyring",
+    );
+    expect(screen.getByTestId("server-detail").innerHTML).not.toContain("sk-leak");
+  });
+
   it.each<[string, ServerSpec | undefined]>([
     ["stdio", undefined],
     ["http", { kind: "http", url: "https://h/mcp", transport: "auto", headers: [] }],

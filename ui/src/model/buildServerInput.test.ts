@@ -141,4 +141,50 @@ describe("buildServerInput", () => {
       input: { name: "git", enabled: false, roots: ["/home/me/my project", "/tmp"], spec },
     });
   });
+
+  it("carries a pre-registered OAuth client, and keeps a stored secret when none is typed", () => {
+    const http = { name: "remote", kind: "http" as const, url: "https://mcp.example.com/mcp" };
+    expect(buildServerInput(form(http))).toMatchObject({ ok: true });
+    const plain = buildServerInput(form(http));
+    expect(plain.ok && "oauth" in plain.input.spec).toBe(false);
+
+    const result = buildServerInput(
+      form({ ...http, oauthIssuer: " https://auth.example.com ", oauthClientId: "abc", oauthClientSecret: "s3cret" }),
+    );
+    expect(result.ok && result.input.spec.kind === "http" && result.input.spec.oauth).toEqual({
+      issuer: "https://auth.example.com",
+      clientId: "abc",
+      clientSecret: "s3cret",
+      clientMetadataUrl: null,
+    });
+
+    const kept = buildServerInput(
+      form({ ...http, oauthIssuer: "https://auth.example.com", oauthClientId: "abc", storedOAuthSecret: true }),
+    );
+    expect(kept.ok && kept.input.spec.kind === "http" && kept.input.spec.oauth?.clientSecret).toBe("");
+
+    expect(buildServerInput(form({ ...http, oauthClientId: "abc" }))).toEqual({
+      ok: false,
+      errors: { oauthIssuer: "a client id needs the issuer URL of the authorization server it is registered with" },
+    });
+  });
+
+  it("reads a stored OAuth client back into the form, its secret as kept", () => {
+    const values = formValuesFromConfig({
+      id: "1",
+      name: "remote",
+      enabled: true,
+      roots: [],
+      createdAt: "",
+      updatedAt: "",
+      spec: {
+        kind: "http",
+        url: "https://mcp.example.com/mcp",
+        transport: "auto",
+        headers: [],
+        oauth: { issuer: "https://auth.example.com", clientId: "abc", clientSecret: "", clientMetadataUrl: null },
+      },
+    });
+    expect(values).toMatchObject({ oauthIssuer: "https://auth.example.com", oauthClientId: "abc", oauthClientSecret: "", storedOAuthSecret: true });
+  });
 });

@@ -1,7 +1,7 @@
 // Validates the add/edit form client-side (mirroring the engine's rules) and builds a ServerInput,
 // joining the plain and the secret (keyring) lists of env vars or headers; roots apply to both kinds.
 
-import type { EnvVar, ServerInput } from "../api/gatehouse";
+import type { EnvVar, OAuthClientSettings, ServerInput } from "../api/gatehouse";
 import { checkSecretEntries } from "./checkSecretEntries";
 import type { LineParseResult } from "./LineParseResult";
 import { parseArgLines } from "./parseArgLines";
@@ -96,6 +96,10 @@ export function buildServerInput(values: ServerFormValues): BuildResult {
   const secretHeadersError = joined(secretListErrors(headers, secretHeaders, values.storedSecretHeaderNames, true));
   if (headersError !== undefined) errors.headers = headersError;
   if (secretHeadersError !== undefined) errors.secretHeaders = secretHeadersError;
+  const oauth = oauthSettings(values);
+  if (oauth.clientId !== null && oauth.issuer === null) {
+    errors.oauthIssuer = "a client id needs the issuer URL of the authorization server it is registered with";
+  }
   if (!roots.ok || !headers.ok || !secretHeaders.ok || Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -108,7 +112,25 @@ export function buildServerInput(values: ServerFormValues): BuildResult {
         url: values.url.trim(),
         transport: values.transport,
         headers: [...headers.items, ...secretHeaders.items],
+        ...(isEmpty(oauth) ? {} : { oauth }),
       },
     },
   };
+}
+
+/** The OAuth client settings of the form: blank fields as null; a kept secret as "" (keep). */
+function oauthSettings(values: ServerFormValues): OAuthClientSettings {
+  const given = (text: string) => (text.trim() === "" ? null : text.trim());
+  const clientId = given(values.oauthClientId);
+  const typed = given(values.oauthClientSecret);
+  return {
+    issuer: given(values.oauthIssuer),
+    clientId,
+    clientSecret: typed ?? (values.storedOAuthSecret && clientId !== null ? "" : null),
+    clientMetadataUrl: given(values.oauthClientMetadataUrl),
+  };
+}
+
+function isEmpty(settings: OAuthClientSettings): boolean {
+  return Object.values(settings).every((v) => v === null);
 }

@@ -34,11 +34,19 @@ export type ServerFormValues = {
   secretHeaders: string;
   storedSecretEnvKeys: readonly string[];
   storedSecretHeaderNames: readonly string[];
+  /** A pre-registered OAuth client: its authorization server's issuer, id and secret. */
+  oauthIssuer: string;
+  oauthClientId: string;
+  /** Typed anew; empty keeps a stored one (see storedOAuthSecret). */
+  oauthClientSecret: string;
+  oauthClientMetadataUrl: string;
+  /** The keyring holds a client secret for this server. */
+  storedOAuthSecret: boolean;
 };
 
 export type ServerFormField = Exclude<
   keyof ServerFormValues,
-  "enabled" | "kind" | "transport" | "storedSecretEnvKeys" | "storedSecretHeaderNames"
+  "enabled" | "kind" | "transport" | "storedSecretEnvKeys" | "storedSecretHeaderNames" | "storedOAuthSecret"
 >;
 
 export type ServerFormErrors = Partial<Record<ServerFormField, string>>;
@@ -68,6 +76,11 @@ export function emptyFormValues(): ServerFormValues {
     secretHeaders: "",
     storedSecretEnvKeys: [],
     storedSecretHeaderNames: [],
+    oauthIssuer: "",
+    oauthClientId: "",
+    oauthClientSecret: "",
+    oauthClientMetadataUrl: "",
+    storedOAuthSecret: false,
   };
 }
 
@@ -107,5 +120,10 @@ export function formValuesFromConfig(config: ServerConfig): ServerFormValues {
     headers: formatHeaderLines(spec.headers.filter((h) => !h.secret)),
     secretHeaders: formatSecretHeaderLines(secretNames),
     storedSecretHeaderNames: secretNames,
+    oauthIssuer: spec.oauth?.issuer ?? "",
+    oauthClientId: spec.oauth?.clientId ?? "",
+    oauthClientMetadataUrl: spec.oauth?.clientMetadataUrl ?? "",
+    // The engine reads a stored secret back blank: "" means one is kept.
+    storedOAuthSecret: spec.oauth?.clientSecret !== undefined && spec.oauth.clientSecret !== null,
   };
 }

@@ -2,9 +2,11 @@
 
 use std::path::Path;
 
-use gatehouse_host::{Host, HostError, ServerConfig, ServerInput, ServerSpec, StopGrace};
+use gatehouse_host::{
+    Host, HostError, OAuthClientSettings, ServerConfig, ServerInput, ServerSpec, StopGrace,
+};
 
-use crate::args::{AddArgs, ServerCommand};
+use crate::args::{AddArgs, OAUTH_CLIENT_SECRET_ENV, ServerCommand};
 use crate::output;
 
 pub async fn run(host: &Host, command: ServerCommand) -> Result<(), HostError> {
@@ -37,6 +39,20 @@ pub async fn run(host: &Host, command: ServerCommand) -> Result<(), HostError> {
     Ok(())
 }
 
+/// The client secret `--oauth-client-secret` asks for, from its environment variable (never
+/// from the command line, where other users could read it).
+fn oauth_client_secret(wanted: bool) -> Result<Option<String>, HostError> {
+    if !wanted {
+        return Ok(None);
+    }
+    match std::env::var(OAUTH_CLIENT_SECRET_ENV) {
+        Ok(secret) if !secret.trim().is_empty() => Ok(Some(secret)),
+        _ => Err(HostError::Validation(format!(
+            "--oauth-client-secret takes the secret from {OAUTH_CLIENT_SECRET_ENV}, which is not set"
+        ))),
+    }
+}
+
 fn input_from(args: AddArgs) -> Result<ServerInput, HostError> {
     let roots = args
         .roots
@@ -59,6 +75,12 @@ fn input_from(args: AddArgs) -> Result<ServerInput, HostError> {
                 .into_iter()
                 .chain(args.secret_headers)
                 .collect(),
+            oauth: OAuthClientSettings {
+                issuer: args.oauth_issuer,
+                client_id: args.oauth_client_id,
+                client_secret: oauth_client_secret(args.oauth_client_secret)?,
+                client_metadata_url: args.oauth_client_metadata_url,
+            },
         },
         (None, None) => return Err(HostError::Validation("give --command or --url".to_owned())),
     };

@@ -99,6 +99,42 @@ impl Default for StopGrace {
     }
 }
 
+/// The OAuth client Gatehouse presents to an HTTP server's authorization server, when it is
+/// not to register itself dynamically (2025-11-25 basic/authorization, "Client Registration
+/// Approaches"): a client registered beforehand with one issuer, or the HTTPS URL of a Client
+/// ID Metadata Document. Everything is optional; stored in the server's JSON spec, the secret
+/// in the OS keyring only.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct OAuthClientSettings {
+    /// The issuer URL of the authorization server the client is registered with; the
+    /// credentials are used with no other.
+    #[serde(default)]
+    pub issuer: Option<String>,
+    /// The client id it gave.
+    #[serde(default)]
+    pub client_id: Option<String>,
+    /// The client secret of a confidential client: kept in the OS keyring, blank as stored
+    /// and read back; blank on edit keeps the one kept.
+    #[serde(default)]
+    pub client_secret: Option<String>,
+    /// The HTTPS URL of the client's metadata document, used as its `client_id` where the
+    /// authorization server supports them.
+    #[serde(default)]
+    pub client_metadata_url: Option<String>,
+}
+
+impl OAuthClientSettings {
+    /// Nothing set: Gatehouse registers itself.
+    pub fn is_empty(&self) -> bool {
+        self.issuer.is_none()
+            && self.client_id.is_none()
+            && self.client_secret.is_none()
+            && self.client_metadata_url.is_none()
+    }
+}
+
 /// How to reach a server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -119,6 +155,9 @@ pub enum ServerSpec {
         url: String,
         transport: ServerTransport,
         headers: Vec<HttpHeader>,
+        /// The OAuth client to present, if not a dynamically registered one.
+        #[serde(default, skip_serializing_if = "OAuthClientSettings::is_empty")]
+        oauth: OAuthClientSettings,
     },
 }
 

@@ -25,7 +25,7 @@ fn entries(spec: &ServerSpec) -> Vec<Entry<'_>> {
                 value: &v.value,
             })
             .collect(),
-        ServerSpec::Http { headers, .. } => headers
+        ServerSpec::Http { headers, oauth, .. } => headers
             .iter()
             .filter(|h| h.secret)
             .map(|h| Entry {
@@ -33,9 +33,17 @@ fn entries(spec: &ServerSpec) -> Vec<Entry<'_>> {
                 name: &h.name,
                 value: &h.value,
             })
+            .chain(oauth.client_secret.as_deref().map(|value| Entry {
+                kind: SecretKind::OAuthClientSecret,
+                name: CLIENT_SECRET,
+                value,
+            }))
             .collect(),
     }
 }
+
+/// The name of a pre-registered OAuth client's secret among a server's secrets.
+pub const CLIENT_SECRET: &str = "client_secret";
 
 fn key(server_id: &str, entry: &Entry<'_>) -> SecretKey {
     SecretKey::Value {
@@ -70,11 +78,14 @@ pub fn redact(spec: &ServerSpec) -> ServerSpec {
             .iter_mut()
             .filter(|v| v.secret)
             .for_each(|v| v.value.clear()),
-        ServerSpec::Http { headers, .. } => {
+        ServerSpec::Http { headers, oauth, .. } => {
             headers
                 .iter_mut()
                 .filter(|h| h.secret)
                 .for_each(|h| h.value.clear());
+            if let Some(secret) = &mut oauth.client_secret {
+                secret.clear();
+            }
         }
     }
     spec

@@ -4,7 +4,9 @@
 use std::path::Path;
 
 use crate::error::{HostError, Result};
-use crate::registry::model::{EnvVar, HttpHeader, ServerInput, ServerSpec, StopGrace};
+use crate::registry::model::{
+    EnvVar, HttpHeader, OAuthClientSettings, ServerInput, ServerSpec, StopGrace,
+};
 
 const MAX_NAME_LEN: usize = 64;
 
@@ -34,10 +36,12 @@ pub fn validate(input: ServerInput) -> Result<ServerInput> {
             url,
             transport,
             headers,
+            oauth,
         } => ServerSpec::Http {
             url: validate_url(&url)?,
             transport,
             headers: validate_headers(headers)?,
+            oauth: validate_oauth(oauth)?,
         },
     };
     Ok(ServerInput {
@@ -174,6 +178,49 @@ fn validate_url(raw: &str) -> Result<String> {
     Ok(url.to_string())
 }
 
+/// The OAuth client settings trimmed, empty ones dropped (an empty secret stays: on edit it
+/// keeps the one in the keyring). A client id is bound to its issuer, and a secret to its
+/// client id; URLs as the authorization spec wants them. The issuer is kept as typed: it is
+/// compared with the metadata's byte for byte.
+fn validate_oauth(oauth: OAuthClientSettings) -> Result<OAuthClientSettings> {
+    let given = |v: Option<String>| v.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+    let settings = OAuthClientSettings {
+        issuer: given(oauth.issuer),
+        client_id: given(oauth.client_id),
+        client_secret: oauth.client_secret.map(|s| s.trim().to_owned()),
+        client_metadata_url: given(oauth.client_metadata_url),
+    };
+    if let Some(issuer) = &settings.issuer {
+        let url = url::Url::parse(issuer)
+            .map_err(|e| invalid(format!("invalid OAuth issuer `{issuer}`: {e}")))?;
+        let loopback = matches!(url.host_str(), Some("127.0.0.1" | "localhost" | "[::1]"));
+        if !(url.scheme() == "https" || (url.scheme() == "http" && loopback)) {
+            return Err(invalid(format!(
+                "invalid OAuth issuer `{issuer}`: it must be an https URL (http only on this computer)"
+            )));
+        }
+    }
+    if settings.client_id.is_some() && settings.issuer.is_none() {
+        return Err(invalid(
+            "an OAuth client id needs the issuer URL of the authorization server it is registered with",
+        ));
+    }
+    if settings.client_secret.is_some() && settings.client_id.is_none() {
+        return Err(invalid("an OAuth client secret needs its client id"));
+    }
+    if let Some(raw) = &settings.client_metadata_url {
+        let url = url::Url::parse(raw)
+            .map_err(|e| invalid(format!("invalid client metadata URL `{raw}`: {e}")))?;
+        // 2026-07-28 basic/authorization/client-registration: an https URL with a path.
+        if url.scheme() != "https" || url.path().len() <= 1 {
+            return Err(invalid(format!(
+                "invalid client metadata URL `{raw}`: it must be an https URL with a path"
+            )));
+        }
+    }
+    Ok(settings)
+}
+
 fn validate_headers(headers: Vec<HttpHeader>) -> Result<Vec<HttpHeader>> {
     headers
         .into_iter()
@@ -231,8 +278,75 @@ mod tests {
                 url: url.into(),
                 transport: ServerTransport::Auto,
                 headers,
+                oauth: OAuthClientSettings::default(),
             },
         }
+    }
+
+    fn with_oauth(oauth: OAuthClientSettings) -> Result<ServerInput> {
+        let mut input = http("https://mcp.example.com/mcp", Vec::new());
+        if let ServerSpec::Http { oauth: o, .. } = &mut input.spec {
+            *o = oauth;
+        }
+        validate(input)
+    }
+
+    #[test]
+    fn oauth_client_settings_are_bound_to_an_issuer_and_urls_checked() {
+        let settings =
+            |issuer: Option<&str>, id: Option<&str>, secret: Option<&str>| OAuthClientSettings {
+                issuer: issuer.map(str::to_owned),
+                client_id: id.map(str::to_owned),
+                client_secret: secret.map(str::to_owned),
+                client_metadata_url: None,
+            };
+        assert!(
+            message(with_oauth(settings(None, Some("abc"), None))).contains("needs the issuer URL")
+        );
+        assert!(
+            message(with_oauth(settings(None, None, Some("s")))).contains("needs its client id")
+        );
+        assert!(
+            message(with_oauth(settings(
+                Some("http://auth.example.com"),
+                Some("a"),
+                None
+            )))
+            .contains("must be an https URL")
+        );
+        let ok = with_oauth(settings(
+            Some(" https://auth.example.com/tenant "),
+            Some(" abc "),
+            Some("s3cret"),
+        ))
+        .expect("valid");
+        let ServerSpec::Http { oauth, .. } = ok.spec else {
+            panic!("http")
+        };
+        assert_eq!(
+            oauth.issuer.as_deref(),
+            Some("https://auth.example.com/tenant")
+        );
+        assert_eq!(oauth.client_id.as_deref(), Some("abc"));
+        // A loopback issuer may be plain http; empty fields are dropped.
+        let local = with_oauth(OAuthClientSettings {
+            issuer: Some("http://127.0.0.1:8080/as".into()),
+            client_id: Some("x".into()),
+            client_secret: None,
+            client_metadata_url: Some(String::new()),
+        })
+        .expect("valid");
+        let ServerSpec::Http { oauth, .. } = local.spec else {
+            panic!("http")
+        };
+        assert_eq!(oauth.client_metadata_url, None);
+        assert!(
+            message(with_oauth(OAuthClientSettings {
+                client_metadata_url: Some("https://gatehouse.example".into()),
+                ..OAuthClientSettings::default()
+            }))
+            .contains("https URL with a path")
+        );
     }
 
     fn message(result: Result<ServerInput>) -> String {

@@ -24,6 +24,8 @@ pub use token_store::KeyringTokenStore;
 pub enum SecretKind {
     Env,
     Header,
+    /// The secret of a pre-registered OAuth client.
+    OAuthClientSecret,
 }
 
 impl SecretKind {
@@ -31,6 +33,7 @@ impl SecretKind {
         match self {
             SecretKind::Env => "env",
             SecretKind::Header => "header",
+            SecretKind::OAuthClientSecret => "oauth-client-secret",
         }
     }
 }

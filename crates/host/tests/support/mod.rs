@@ -218,6 +218,7 @@ pub fn http(name: &str, url: &str) -> ServerInput {
             url: url.to_owned(),
             transport: gatehouse_host::ServerTransport::Auto,
             headers: Vec::new(),
+            oauth: Default::default(),
         },
     }
 }

@@ -53,6 +53,18 @@ impl OAuthServer {
     pub fn issuer(&self) -> String {
         format!("http://127.0.0.1:{}/as", self.port)
     }
+
+    /// What the fixture saw (its `GET /log`), entries of `kind` only.
+    pub async fn log(&self, kind: &str) -> Vec<serde_json::Value> {
+        let url = format!("http://127.0.0.1:{}/log", self.port);
+        let entries: Vec<serde_json::Value> = reqwest::get(url)
+            .await
+            .expect("the log answers")
+            .json()
+            .await
+            .expect("JSON");
+        entries.into_iter().filter(|e| e["kind"] == kind).collect()
+    }
 }
 
 /// What the played browser saw: the final URL and the page it showed.
