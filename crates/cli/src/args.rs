@@ -274,7 +274,7 @@ pub struct AddArgs {
     pub name: String,
 
     /// The program to start (stdio server)
-    #[arg(long, value_name = "CMD", conflicts_with_all = ["url", "transport", "headers", "secret_headers", "oauth_issuer", "oauth_client_id", "oauth_client_secret", "oauth_client_metadata_url"])]
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["url", "transport", "headers", "secret_headers", "oauth_issuer", "oauth_client_id", "oauth_client_secret", "oauth_client_metadata_url", "oauth_grant", "oauth_private_key_file"])]
     pub command: Option<String>,
     /// An argument for the program; repeat for more
     #[arg(long = "arg", value_name = "ARG", allow_hyphen_values = true)]
@@ -326,6 +326,14 @@ pub struct AddArgs {
     /// where the authorization server supports them
     #[arg(long, value_name = "URL")]
     pub oauth_client_metadata_url: Option<String>,
+    /// OAuth: `client-credentials` to get tokens with the pre-registered client's own
+    /// credentials, nobody signing in (default: `authorization-code`, a person signs in)
+    #[arg(long, value_enum, value_name = "GRANT", requires = "oauth_client_id")]
+    pub oauth_grant: Option<OAuthGrantArg>,
+    /// OAuth: the client's ES256 private key (PEM file) for `private_key_jwt` with
+    /// `--oauth-grant client-credentials`; kept in the OS keyring, never in the database
+    #[arg(long, value_name = "PEM", requires = "oauth_grant")]
+    pub oauth_private_key_file: Option<std::path::PathBuf>,
 
     /// A directory the server may work in (an MCP root); repeat for more
     #[arg(long = "root", value_name = "DIR")]
@@ -376,6 +384,13 @@ fn parse_secret_env(raw: &str) -> Result<EnvVar, String> {
         value,
         secret: true,
     })
+}
+
+/// How an HTTP server's OAuth tokens are obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OAuthGrantArg {
+    AuthorizationCode,
+    ClientCredentials,
 }
 
 /// The environment variable holding the client secret of `--oauth-client-secret`.

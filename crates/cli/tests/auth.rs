@@ -175,13 +175,56 @@ fn a_pre_registered_client_is_configured_with_its_secret_only_in_the_keyring() {
     let added = add(&client, Some(&secret));
     assert!(added.status.success(), "{}", support::stderr(&added));
     let servers = ok_json(data, &["server", "list", "--json"]);
-    let oauth = &servers[0]["spec"]["oauth"];
+    let oauth = &servers
+        .as_array()
+        .and_then(|all| all.iter().find(|s| s["name"] == "configured"))
+        .expect("listed")["spec"]["oauth"];
     assert_eq!(oauth["issuer"], "https://auth.example.com", "{servers}");
     assert_eq!(oauth["clientId"], "pre-registered");
     assert_eq!(oauth["clientSecret"], "", "read back blank");
-    let db = std::fs::read(support::database(data)).expect("database");
-    assert!(
-        !db.windows(secret.len()).any(|w| w == secret.as_bytes()),
-        "the client secret is not in the database"
+    // The client credentials grant with a private key (private_key_jwt) from a PEM file.
+    let pem_text = format!(
+        "-----BEGIN PRIVATE KEY-----\nkey-{}\n-----END PRIVATE KEY-----\n",
+        std::process::id()
     );
+    let pem = dir.path().join("client.pem");
+    std::fs::write(&pem, &pem_text).expect("pem");
+    let machine = support::command(data)
+        .args([
+            "server",
+            "add",
+            "machine",
+            "--url",
+            "https://mcp.example.com/mcp",
+            "--disabled",
+            "--oauth-issuer",
+            "https://auth.example.com",
+            "--oauth-client-id",
+            "machine-client",
+            "--oauth-grant",
+            "client-credentials",
+            "--oauth-private-key-file",
+        ])
+        .arg(&pem)
+        .output()
+        .expect("the binary runs");
+    assert!(machine.status.success(), "{}", support::stderr(&machine));
+    let servers = ok_json(data, &["server", "list", "--json"]);
+    let machine = servers
+        .as_array()
+        .and_then(|all| all.iter().find(|s| s["name"] == "machine"))
+        .expect("listed");
+    assert_eq!(machine["spec"]["oauth"]["grant"], "clientCredentials");
+    assert_eq!(
+        machine["spec"]["oauth"]["privateKey"], "",
+        "read back blank"
+    );
+
+    let db = std::fs::read(support::database(data)).expect("database");
+    for kept in [&secret, &pem_text] {
+        assert!(
+            !db.windows(kept.len()).any(|w| w == kept.as_bytes()),
+            "no client secret or key is in the database"
+        );
+    }
 }

@@ -41,7 +41,7 @@ pub use gate::{CallOutcome, Source, ToolCall};
 pub use host::{Host, HostOptions};
 pub use loopback_prompt::LoopbackPrompt;
 pub use registry::model::{
-    EnvVar, HttpHeader, OAuthClientSettings, ServerConfig, ServerInput, ServerSpec,
+    EnvVar, HttpHeader, OAuthClientSettings, OAuthGrant, ServerConfig, ServerInput, ServerSpec,
     ServerTransport, StopGrace,
 };
 pub use registry::task_log::TaskRecord;

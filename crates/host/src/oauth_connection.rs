@@ -10,13 +10,15 @@
 
 use std::sync::Arc;
 
+use gatehouse_mcp::Sensitive;
 use gatehouse_mcp::auth::{
-    AuthConfig, AuthError, AuthorizationPrompt, Authorizer, ClientCredentials, TokenEndpointAuth,
+    AuthConfig, AuthError, AuthorizationPrompt, Authorizer, ClientCredentials, MachineGrant,
+    TokenEndpointAuth,
 };
 
 use crate::error::{HostError, Result};
-use crate::registry::model::{ServerConfig, ServerSpec};
-use crate::registry::secret_values::CLIENT_SECRET;
+use crate::registry::model::{OAuthGrant, ServerConfig, ServerSpec};
+use crate::registry::secret_values::{CLIENT_SECRET, PRIVATE_KEY};
 use crate::secrets::{KeyringTokenStore, SecretKey, SecretKind, SecretStore};
 
 /// The authorizer of `config`'s connection to `url`; `prompt` is `None` for background
@@ -49,21 +51,18 @@ async fn auth_config(config: &ServerConfig, secrets: &dyn SecretStore) -> Result
     if let (Some(issuer), Some(client_id)) = (&oauth.issuer, &oauth.client_id) {
         let client_secret = match &oauth.client_secret {
             None => None,
-            Some(_) => {
-                let key = SecretKey::Value {
-                    server_id: config.id.clone(),
-                    kind: SecretKind::OAuthClientSecret,
-                    name: CLIENT_SECRET.to_owned(),
-                };
-                Some(secrets.get(&key).await?.ok_or_else(|| {
-                    HostError::Secrets(format!(
-                        "the OAuth client secret of server `{}` is missing from the OS keyring; \
-                         edit the server and enter it again",
-                        config.name
-                    ))
-                })?)
-            }
+            Some(_) => Some(kept(secrets, config, CLIENT_SECRET).await?),
         };
+        // extensions/auth, "OAuth Client Credentials": tokens with no person, the client
+        // authenticated by its secret or by a JWT signed with its key.
+        if oauth.grant == OAuthGrant::ClientCredentials {
+            auth.machine_grant = Some(match &oauth.private_key {
+                Some(_) => MachineGrant::ClientCredentialsJwt {
+                    private_key_pem: kept(secrets, config, PRIVATE_KEY).await?,
+                },
+                None => MachineGrant::ClientCredentials,
+            });
+        }
         let auth_method = if client_secret.is_some() {
             TokenEndpointAuth::ClientSecretBasic
         } else {
@@ -77,6 +76,26 @@ async fn auth_config(config: &ServerConfig, secrets: &dyn SecretStore) -> Result
         });
     }
     Ok(auth)
+}
+
+/// The OAuth client secret `name` of the server, from the keyring.
+async fn kept(
+    secrets: &dyn SecretStore,
+    config: &ServerConfig,
+    name: &str,
+) -> Result<Sensitive<String>> {
+    let key = SecretKey::Value {
+        server_id: config.id.clone(),
+        kind: SecretKind::OAuthClientSecret,
+        name: name.to_owned(),
+    };
+    secrets.get(&key).await?.ok_or_else(|| {
+        HostError::Secrets(format!(
+            "the OAuth {name} of server `{}` is missing from the OS keyring; edit the server and \
+             enter it again",
+            config.name
+        ))
+    })
 }
 
 /// `error` from authorizing server `name`, with what to do about it.

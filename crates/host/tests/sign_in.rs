@@ -340,7 +340,7 @@ async fn a_configured_client_signs_in_where_registration_is_refused_its_secret_o
             issuer: Some(fixture.issuer()),
             client_id: Some("pre-registered".into()),
             client_secret: Some(secret.clone()),
-            client_metadata_url: None,
+            ..Default::default()
         };
     }
     let added = host.add_server(input).await.expect("add");
@@ -391,6 +391,55 @@ async fn a_configured_client_signs_in_where_registration_is_refused_its_secret_o
     assert!(
         error.to_string().contains("OAuth client settings"),
         "the person is told where to enter a client: {error}"
+    );
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_client_credentials_server_connects_with_no_person_its_secret_only_in_the_keyring() {
+    // The OAuth client credentials extension: the pre-registered client gets its own tokens, so
+    // a background connection needs nobody to sign in.
+    let fixture = OAuthServer::start("plain").await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), true).await;
+    host.start().await.expect("start");
+    let secret = format!("machine-secret-{}", std::process::id());
+    let mut input = http("machine", &fixture.url());
+    if let ServerSpec::Http { oauth, .. } = &mut input.spec {
+        *oauth = gatehouse_host::OAuthClientSettings {
+            issuer: Some(fixture.issuer()),
+            client_id: Some("machine-client".into()),
+            client_secret: Some(secret.clone()),
+            grant: gatehouse_host::OAuthGrant::ClientCredentials,
+            ..Default::default()
+        };
+    }
+    host.add_server(input).await.expect("add");
+    let status = support::status_until(&host, "machine", SETTLE, |s| {
+        !matches!(s, ServerStatus::Connecting)
+    })
+    .await;
+    assert!(
+        matches!(status, ServerStatus::Connected { .. }),
+        "connected without anyone signing in: {status:?}"
+    );
+    let tools = host.tools("machine").await.expect("tools");
+    assert!(tools.iter().any(|t| t.name == "echo"), "{tools:?}");
+    let grants = fixture.log("client_credentials").await;
+    assert_eq!(grants.len(), 1, "{grants:?}");
+    let tokens = fixture.log("token").await;
+    assert_eq!(
+        tokens[0]["client"],
+        format!("basic:machine-client:{secret}"),
+        "{tokens:?}"
+    );
+    assert!(
+        fixture.log("authorize").await.is_empty(),
+        "nobody was sent to sign in"
+    );
+    assert!(
+        files_containing(dir.path(), secret.as_bytes()).is_empty(),
+        "the client secret is nowhere in the data directory"
     );
     host.shutdown().await;
 }

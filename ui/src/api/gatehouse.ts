@@ -38,6 +38,7 @@ import { GatehouseError } from "./GatehouseError";
 export type {
   AuthStatus,
   OAuthClientSettings,
+  OAuthGrant,
   LogLine,
   ServerLogEvent,
   Answer,

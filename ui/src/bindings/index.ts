@@ -368,7 +368,27 @@ export type OAuthClientSettings = {
 	 *  authorization server supports them.
 	 */
 	clientMetadataUrl?: string | null,
+	/**
+	 *  How tokens are obtained: a person signing in (the default), or the client's own
+	 *  credentials with no person (the OAuth client credentials extension).
+	 */
+	grant?: OAuthGrant,
+	/**
+	 *  For `clientCredentials` with `private_key_jwt`: the client's ES256 private key (PEM),
+	 *  kept in the OS keyring like the secret, blank as stored.
+	 */
+	privateKey?: string | null,
 };
+
+/**  How an HTTP server's OAuth tokens are obtained. */
+export type OAuthGrant = 
+/**  The authorization code flow: a person signs in through the browser. */
+"authorizationCode" | 
+/**
+ *  The client credentials grant (extensions/auth, "OAuth Client Credentials"): the
+ *  pre-registered client authenticates with its secret or its private key; nobody signs in.
+ */
+"clientCredentials";
 
 /**
  *  A feature a server may offer, named after the capability that declares it

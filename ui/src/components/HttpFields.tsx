@@ -1,7 +1,7 @@
 // Form fields for an HTTP server: URL, transport, plain and secret request headers, and the
 // optional OAuth client.
 
-import type { Transport } from "../api/gatehouse";
+import type { OAuthGrant, Transport } from "../api/gatehouse";
 import { TRANSPORTS } from "../model/serverFormValues";
 import type { ServerFormErrors, ServerFormValues } from "../model/serverFormValues";
 import { FormField } from "./FormField";
@@ -13,13 +13,14 @@ type HttpFieldsProps = {
   errors: ServerFormErrors;
   onChange: (field: "url" | "headers" | "secretHeaders" | OAuthField, value: string) => void;
   onTransportChange: (transport: Transport) => void;
+  onGrantChange: (grant: OAuthGrant) => void;
 };
 
 function isTransport(value: string): value is Transport {
   return TRANSPORTS.some((t) => t.value === value);
 }
 
-export function HttpFields({ values, errors, onChange, onTransportChange }: HttpFieldsProps) {
+export function HttpFields({ values, errors, onChange, onTransportChange, onGrantChange }: HttpFieldsProps) {
   return (
     <>
       <FormField label="URL" error={errors.url} hint="The server's MCP endpoint, http:// or https://.">
@@ -85,7 +86,7 @@ export function HttpFields({ values, errors, onChange, onTransportChange }: Http
         storedNames={values.storedSecretHeaderNames}
         onChange={(value) => onChange("secretHeaders", value)}
       />
-      <OAuthClientFields values={values} errors={errors} onChange={onChange} />
+      <OAuthClientFields values={values} errors={errors} onChange={onChange} onGrantChange={onGrantChange} />
     </>
   );
 }

@@ -1,20 +1,28 @@
 // The optional OAuth client of an HTTP server, folded away by default: a client registered
 // beforehand with the server's authorization server (its issuer, id and secret; the secret goes
-// to the OS keyring), or the URL of Gatehouse's client metadata document. Left empty, Gatehouse
-// registers itself when it signs in.
+// to the OS keyring), or the URL of Gatehouse's client metadata document; and whether a person
+// signs in or the client's own credentials get the tokens (with its secret or an ES256 private
+// key, also kept in the keyring). Left empty, Gatehouse registers itself when you sign in.
 
+import type { OAuthGrant } from "../api/gatehouse";
 import type { ServerFormErrors, ServerFormValues } from "../model/serverFormValues";
 import { FormField } from "./FormField";
 
-export type OAuthField = "oauthIssuer" | "oauthClientId" | "oauthClientSecret" | "oauthClientMetadataUrl";
+export type OAuthField = "oauthIssuer" | "oauthClientId" | "oauthClientSecret" | "oauthClientMetadataUrl" | "oauthPrivateKey";
 
 type OAuthClientFieldsProps = {
   values: ServerFormValues;
   errors: ServerFormErrors;
   onChange: (field: OAuthField, value: string) => void;
+  onGrantChange: (grant: OAuthGrant) => void;
 };
 
-const TEXT_FIELDS: { field: Exclude<OAuthField, "oauthClientSecret">; label: string; hint: string; placeholder: string }[] = [
+const GRANTS: { value: OAuthGrant; label: string }[] = [
+  { value: "authorizationCode", label: "A person signs in through the browser" },
+  { value: "clientCredentials", label: "The client's own credentials, nobody signs in" },
+];
+
+const TEXT_FIELDS: { field: Exclude<OAuthField, "oauthClientSecret" | "oauthPrivateKey">; label: string; hint: string; placeholder: string }[] = [
   {
     field: "oauthIssuer",
     label: "Issuer",
@@ -30,12 +38,34 @@ const TEXT_FIELDS: { field: Exclude<OAuthField, "oauthClientSecret">; label: str
   },
 ];
 
-export function OAuthClientFields({ values, errors, onChange }: OAuthClientFieldsProps) {
-  const configured = [values.oauthIssuer, values.oauthClientId, values.oauthClientMetadataUrl].some((v) => v !== "");
+export function OAuthClientFields({ values, errors, onChange, onGrantChange }: OAuthClientFieldsProps) {
+  const configured =
+    values.oauthGrant !== "authorizationCode" ||
+    [values.oauthIssuer, values.oauthClientId, values.oauthClientMetadataUrl].some((v) => v !== "");
   return (
     <details className="form-details" open={configured || Object.keys(errors).some((k) => k.startsWith("oauth"))}>
       <summary data-testid="server-oauth-toggle">OAuth client (optional)</summary>
       <p className="muted">Leave empty and Gatehouse registers itself with the server's authorization server when you sign in.</p>
+      <FormField label="Tokens">
+        {(control) => (
+          <select
+            {...control}
+            className="input"
+            data-testid="server-oauthGrant"
+            value={values.oauthGrant}
+            onChange={(e) => {
+              const grant = GRANTS.find((g) => g.value === e.target.value);
+              if (grant !== undefined) onGrantChange(grant.value);
+            }}
+          >
+            {GRANTS.map((g) => (
+              <option key={g.value} value={g.value}>
+                {g.label}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
       {TEXT_FIELDS.map(({ field, label, hint, placeholder }) => (
         <FormField key={field} label={label} optional error={errors[field]} hint={hint}>
           {(control) => (
@@ -75,6 +105,31 @@ export function OAuthClientFields({ values, errors, onChange }: OAuthClientField
           />
         )}
       </FormField>
+      {values.oauthGrant === "clientCredentials" && (
+        <FormField
+          label="Client private key"
+          optional
+          error={errors.oauthPrivateKey}
+          hint={
+            values.storedOAuthPrivateKey
+              ? "A key is kept in the OS keyring; leave empty to keep it, or paste a new one."
+              : "An ES256 private key (PEM) for private_key_jwt, instead of a secret. Kept in the OS keyring."
+          }
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              className="input mono"
+              data-testid="server-oauthPrivateKey"
+              rows={3}
+              value={values.oauthPrivateKey}
+              onChange={(e) => onChange("oauthPrivateKey", e.target.value)}
+              placeholder={values.storedOAuthPrivateKey ? "(kept)" : "-----BEGIN PRIVATE KEY-----"}
+              spellCheck={false}
+            />
+          )}
+        </FormField>
+      )}
     </details>
   );
 }

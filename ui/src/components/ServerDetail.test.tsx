@@ -276,7 +276,14 @@ describe("ServerDetail", () => {
         url: "https://h/mcp",
         transport: "auto",
         headers: [],
-        oauth: { issuer: "https://auth.example.com", clientId: "abc", clientSecret: "sk-leak", clientMetadataUrl: null },
+        oauth: {
+          issuer: "https://auth.example.com",
+          clientId: "abc",
+          clientSecret: "sk-leak",
+          clientMetadataUrl: null,
+          grant: "authorizationCode",
+          privateKey: null,
+        },
       },
     );
     expect(screen.getByTestId("config-oauth")).toHaveTextContent(

@@ -106,6 +106,7 @@ export function ServerFormDialog({ mode, initialValues, onSubmit, onClose }: Ser
               errors={errors}
               onChange={setField}
               onTransportChange={(transport) => setValues((v) => ({ ...v, transport }))}
+              onGrantChange={(oauthGrant) => setValues((v) => ({ ...v, oauthGrant }))}
             />
           )}
           <RootsField value={values.roots} error={errors.roots} onChange={(value) => setField("roots", value)} />

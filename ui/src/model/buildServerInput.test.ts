@@ -156,6 +156,22 @@ describe("buildServerInput", () => {
       clientId: "abc",
       clientSecret: "s3cret",
       clientMetadataUrl: null,
+      grant: "authorizationCode",
+      privateKey: null,
+    });
+
+    const machine = buildServerInput(
+      form({
+        ...http,
+        oauthIssuer: "https://auth.example.com",
+        oauthClientId: "abc",
+        oauthGrant: "clientCredentials",
+        oauthPrivateKey: "-----BEGIN PRIVATE KEY-----",
+      }),
+    );
+    expect(machine.ok && machine.input.spec.kind === "http" && machine.input.spec.oauth).toMatchObject({
+      grant: "clientCredentials",
+      privateKey: "-----BEGIN PRIVATE KEY-----",
     });
 
     const kept = buildServerInput(
@@ -182,9 +198,23 @@ describe("buildServerInput", () => {
         url: "https://mcp.example.com/mcp",
         transport: "auto",
         headers: [],
-        oauth: { issuer: "https://auth.example.com", clientId: "abc", clientSecret: "", clientMetadataUrl: null },
+        oauth: {
+          issuer: "https://auth.example.com",
+          clientId: "abc",
+          clientSecret: "",
+          clientMetadataUrl: null,
+          grant: "clientCredentials",
+          privateKey: "",
+        },
       },
     });
-    expect(values).toMatchObject({ oauthIssuer: "https://auth.example.com", oauthClientId: "abc", oauthClientSecret: "", storedOAuthSecret: true });
+    expect(values).toMatchObject({
+      oauthIssuer: "https://auth.example.com",
+      oauthClientId: "abc",
+      oauthClientSecret: "",
+      storedOAuthSecret: true,
+      oauthGrant: "clientCredentials",
+      storedOAuthPrivateKey: true,
+    });
   });
 });

@@ -123,14 +123,18 @@ function oauthSettings(values: ServerFormValues): OAuthClientSettings {
   const given = (text: string) => (text.trim() === "" ? null : text.trim());
   const clientId = given(values.oauthClientId);
   const typed = given(values.oauthClientSecret);
+  const machine = values.oauthGrant === "clientCredentials";
+  const key = given(values.oauthPrivateKey);
   return {
     issuer: given(values.oauthIssuer),
     clientId,
     clientSecret: typed ?? (values.storedOAuthSecret && clientId !== null ? "" : null),
     clientMetadataUrl: given(values.oauthClientMetadataUrl),
+    grant: values.oauthGrant,
+    privateKey: machine ? (key ?? (values.storedOAuthPrivateKey ? "" : null)) : null,
   };
 }
 
 function isEmpty(settings: OAuthClientSettings): boolean {
-  return Object.values(settings).every((v) => v === null);
+  return settings.grant === "authorizationCode" && Object.entries(settings).every(([k, v]) => k === "grant" || v === null);
 }

@@ -1,6 +1,6 @@
 // The add/edit form's raw state (exactly what the user typed) and conversion from a saved config.
 
-import type { ServerConfig, Transport } from "../api/gatehouse";
+import type { OAuthGrant, ServerConfig, Transport } from "../api/gatehouse";
 import { formatArgLines } from "./parseArgLines";
 import { formatEnvLines, formatSecretEnvLines } from "./parseEnvLines";
 import { formatHeaderLines, formatSecretHeaderLines } from "./parseHeaderLines";
@@ -42,11 +42,16 @@ export type ServerFormValues = {
   oauthClientMetadataUrl: string;
   /** The keyring holds a client secret for this server. */
   storedOAuthSecret: boolean;
+  /** A person signs in, or the client's own credentials get the tokens. */
+  oauthGrant: OAuthGrant;
+  /** The client's ES256 private key (PEM) for private_key_jwt; empty keeps a stored one. */
+  oauthPrivateKey: string;
+  storedOAuthPrivateKey: boolean;
 };
 
 export type ServerFormField = Exclude<
   keyof ServerFormValues,
-  "enabled" | "kind" | "transport" | "storedSecretEnvKeys" | "storedSecretHeaderNames" | "storedOAuthSecret"
+  "enabled" | "kind" | "transport" | "storedSecretEnvKeys" | "storedSecretHeaderNames" | "storedOAuthSecret" | "storedOAuthPrivateKey" | "oauthGrant"
 >;
 
 export type ServerFormErrors = Partial<Record<ServerFormField, string>>;
@@ -81,6 +86,9 @@ export function emptyFormValues(): ServerFormValues {
     oauthClientSecret: "",
     oauthClientMetadataUrl: "",
     storedOAuthSecret: false,
+    oauthGrant: "authorizationCode",
+    oauthPrivateKey: "",
+    storedOAuthPrivateKey: false,
   };
 }
 
@@ -125,5 +133,7 @@ export function formValuesFromConfig(config: ServerConfig): ServerFormValues {
     oauthClientMetadataUrl: spec.oauth?.clientMetadataUrl ?? "",
     // The engine reads a stored secret back blank: "" means one is kept.
     storedOAuthSecret: spec.oauth?.clientSecret !== undefined && spec.oauth.clientSecret !== null,
+    oauthGrant: spec.oauth?.grant ?? "authorizationCode",
+    storedOAuthPrivateKey: spec.oauth?.privateKey !== undefined && spec.oauth.privateKey !== null,
   };
 }

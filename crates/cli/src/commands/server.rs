@@ -3,10 +3,11 @@
 use std::path::Path;
 
 use gatehouse_host::{
-    Host, HostError, OAuthClientSettings, ServerConfig, ServerInput, ServerSpec, StopGrace,
+    Host, HostError, OAuthClientSettings, OAuthGrant, ServerConfig, ServerInput, ServerSpec,
+    StopGrace,
 };
 
-use crate::args::{AddArgs, OAUTH_CLIENT_SECRET_ENV, ServerCommand};
+use crate::args::{AddArgs, OAUTH_CLIENT_SECRET_ENV, OAuthGrantArg, ServerCommand};
 use crate::output;
 
 pub async fn run(host: &Host, command: ServerCommand) -> Result<(), HostError> {
@@ -80,6 +81,22 @@ fn input_from(args: AddArgs) -> Result<ServerInput, HostError> {
                 client_id: args.oauth_client_id,
                 client_secret: oauth_client_secret(args.oauth_client_secret)?,
                 client_metadata_url: args.oauth_client_metadata_url,
+                grant: match args.oauth_grant {
+                    Some(OAuthGrantArg::ClientCredentials) => OAuthGrant::ClientCredentials,
+                    Some(OAuthGrantArg::AuthorizationCode) | None => OAuthGrant::AuthorizationCode,
+                },
+                private_key: args
+                    .oauth_private_key_file
+                    .as_deref()
+                    .map(|path| {
+                        std::fs::read_to_string(path).map_err(|e| {
+                            HostError::Validation(format!(
+                                "cannot read the private key {}: {e}",
+                                path.display()
+                            ))
+                        })
+                    })
+                    .transpose()?,
             },
         },
         (None, None) => return Err(HostError::Validation("give --command or --url".to_owned())),

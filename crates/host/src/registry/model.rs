@@ -123,6 +123,27 @@ pub struct OAuthClientSettings {
     /// authorization server supports them.
     #[serde(default)]
     pub client_metadata_url: Option<String>,
+    /// How tokens are obtained: a person signing in (the default), or the client's own
+    /// credentials with no person (the OAuth client credentials extension).
+    #[serde(default)]
+    pub grant: OAuthGrant,
+    /// For `clientCredentials` with `private_key_jwt`: the client's ES256 private key (PEM),
+    /// kept in the OS keyring like the secret, blank as stored.
+    #[serde(default)]
+    pub private_key: Option<String>,
+}
+
+/// How an HTTP server's OAuth tokens are obtained.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub enum OAuthGrant {
+    /// The authorization code flow: a person signs in through the browser.
+    #[default]
+    AuthorizationCode,
+    /// The client credentials grant (extensions/auth, "OAuth Client Credentials"): the
+    /// pre-registered client authenticates with its secret or its private key; nobody signs in.
+    ClientCredentials,
 }
 
 impl OAuthClientSettings {
@@ -132,6 +153,8 @@ impl OAuthClientSettings {
             && self.client_id.is_none()
             && self.client_secret.is_none()
             && self.client_metadata_url.is_none()
+            && self.grant == OAuthGrant::AuthorizationCode
+            && self.private_key.is_none()
     }
 }
 

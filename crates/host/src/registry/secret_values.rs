@@ -38,12 +38,19 @@ fn entries(spec: &ServerSpec) -> Vec<Entry<'_>> {
                 name: CLIENT_SECRET,
                 value,
             }))
+            .chain(oauth.private_key.as_deref().map(|value| Entry {
+                kind: SecretKind::OAuthClientSecret,
+                name: PRIVATE_KEY,
+                value,
+            }))
             .collect(),
     }
 }
 
 /// The name of a pre-registered OAuth client's secret among a server's secrets.
 pub const CLIENT_SECRET: &str = "client_secret";
+/// The name of a pre-registered OAuth client's private key among a server's secrets.
+pub const PRIVATE_KEY: &str = "private_key";
 
 fn key(server_id: &str, entry: &Entry<'_>) -> SecretKey {
     SecretKey::Value {
@@ -83,7 +90,10 @@ pub fn redact(spec: &ServerSpec) -> ServerSpec {
                 .iter_mut()
                 .filter(|h| h.secret)
                 .for_each(|h| h.value.clear());
-            if let Some(secret) = &mut oauth.client_secret {
+            for secret in [&mut oauth.client_secret, &mut oauth.private_key]
+                .into_iter()
+                .flatten()
+            {
                 secret.clear();
             }
         }

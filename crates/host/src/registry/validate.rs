@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::error::{HostError, Result};
 use crate::registry::model::{
-    EnvVar, HttpHeader, OAuthClientSettings, ServerInput, ServerSpec, StopGrace,
+    EnvVar, HttpHeader, OAuthClientSettings, OAuthGrant, ServerInput, ServerSpec, StopGrace,
 };
 
 const MAX_NAME_LEN: usize = 64;
@@ -189,7 +189,22 @@ fn validate_oauth(oauth: OAuthClientSettings) -> Result<OAuthClientSettings> {
         client_id: given(oauth.client_id),
         client_secret: oauth.client_secret.map(|s| s.trim().to_owned()),
         client_metadata_url: given(oauth.client_metadata_url),
+        grant: oauth.grant,
+        private_key: oauth.private_key.map(|s| s.trim().to_owned()),
     };
+    if settings.grant == OAuthGrant::ClientCredentials
+        && (settings.client_id.is_none()
+            || (settings.client_secret.is_none() && settings.private_key.is_none()))
+    {
+        return Err(invalid(
+            "the client credentials grant needs a pre-registered client: its issuer, client id, and its secret or private key",
+        ));
+    }
+    if settings.private_key.is_some() && settings.grant != OAuthGrant::ClientCredentials {
+        return Err(invalid(
+            "a client private key is only used with the client credentials grant",
+        ));
+    }
     if let Some(issuer) = &settings.issuer {
         let url = url::Url::parse(issuer)
             .map_err(|e| invalid(format!("invalid OAuth issuer `{issuer}`: {e}")))?;
@@ -298,7 +313,7 @@ mod tests {
                 issuer: issuer.map(str::to_owned),
                 client_id: id.map(str::to_owned),
                 client_secret: secret.map(str::to_owned),
-                client_metadata_url: None,
+                ..OAuthClientSettings::default()
             };
         assert!(
             message(with_oauth(settings(None, Some("abc"), None))).contains("needs the issuer URL")
@@ -332,8 +347,8 @@ mod tests {
         let local = with_oauth(OAuthClientSettings {
             issuer: Some("http://127.0.0.1:8080/as".into()),
             client_id: Some("x".into()),
-            client_secret: None,
             client_metadata_url: Some(String::new()),
+            ..OAuthClientSettings::default()
         })
         .expect("valid");
         let ServerSpec::Http { oauth, .. } = local.spec else {
@@ -346,6 +361,20 @@ mod tests {
                 ..OAuthClientSettings::default()
             }))
             .contains("https URL with a path")
+        );
+        assert!(
+            message(with_oauth(OAuthClientSettings {
+                grant: OAuthGrant::ClientCredentials,
+                ..settings(Some("https://auth.example.com"), Some("a"), None)
+            }))
+            .contains("its secret or private key")
+        );
+        assert!(
+            message(with_oauth(OAuthClientSettings {
+                private_key: Some("pem".into()),
+                ..settings(Some("https://auth.example.com"), Some("a"), None)
+            }))
+            .contains("only used with the client credentials grant")
         );
     }
 
