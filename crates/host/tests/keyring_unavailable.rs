@@ -10,7 +10,7 @@ use std::process::Command;
 
 mod support;
 
-use gatehouse_host::{EnvVar, HostError, HttpHeader, ServerInput, ServerSpec, ServerTransport};
+use gatehouse_host::{EnvVar, HostError, ServerInput, ServerSpec};
 
 /// Set in the child: the data directory it works on.
 const CHILD_DIR: &str = "GATEHOUSE_TEST_NO_KEYRING_DIR";
@@ -31,21 +31,7 @@ fn with_secret_env(name: &str, secret: &str) -> ServerInput {
 }
 
 fn with_secret_header(name: &str, secret: &str) -> ServerInput {
-    ServerInput {
-        name: name.into(),
-        enabled: false,
-        roots: Vec::new(),
-        spec: ServerSpec::Http {
-            url: "https://127.0.0.1:9/mcp".into(),
-            transport: ServerTransport::Auto,
-            headers: vec![HttpHeader {
-                name: "Authorization".into(),
-                value: format!("Bearer {secret}"),
-                secret: true,
-            }],
-            oauth: Default::default(),
-        },
-    }
+    support::unreachable_http(name, Some(secret))
 }
 
 fn assert_unavailable(error: &HostError) {

@@ -7,7 +7,6 @@ mod support;
 
 use gatehouse_host::secrets::oauth;
 use gatehouse_host::secrets::{KeyringStore, SecretKey, SecretStore};
-use gatehouse_host::{ServerInput, ServerSpec, ServerTransport};
 use gatehouse_mcp::Sensitive;
 use gatehouse_mcp::auth::{ClientCredentials, TokenEndpointAuth, Tokens};
 
@@ -145,17 +144,7 @@ async fn removing_a_server_deletes_its_tokens_but_not_its_issuers_client() {
     let dir = tempfile::tempdir().expect("temp dir");
     let host = support::open_host(dir.path(), false).await;
     let added = host
-        .add_server(ServerInput {
-            name: "signed-in".into(),
-            enabled: false,
-            roots: Vec::new(),
-            spec: ServerSpec::Http {
-                url: "https://127.0.0.1:9/mcp".into(),
-                transport: ServerTransport::Auto,
-                headers: Vec::new(),
-                oauth: Default::default(),
-            },
-        })
+        .add_server(support::unreachable_http("signed-in", None))
         .await
         .expect("add");
     let id = added.config.id.clone();

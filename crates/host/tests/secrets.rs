@@ -7,9 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 mod support;
 
 use gatehouse_host::secrets::{KeyringStore, SecretKey, SecretStore};
-use gatehouse_host::{
-    EnvVar, HostError, HttpHeader, ServerInput, ServerSpec, ServerStatus, ServerTransport,
-};
+use gatehouse_host::{EnvVar, HostError, ServerInput, ServerSpec, ServerStatus};
 use support::settled;
 
 fn unique_secret() -> String {
@@ -166,21 +164,7 @@ async fn removing_a_server_deletes_its_secrets_and_a_missing_secret_is_explained
     let dir = tempfile::tempdir().expect("temp dir");
     let secret = unique_secret();
     let host = support::open_host(dir.path(), true).await;
-    let remote = ServerInput {
-        name: "remote".into(),
-        enabled: false,
-        roots: Vec::new(),
-        spec: ServerSpec::Http {
-            url: "https://127.0.0.1:9/mcp".into(),
-            transport: ServerTransport::Auto,
-            headers: vec![HttpHeader {
-                name: "Authorization".into(),
-                value: format!("Bearer {secret}"),
-                secret: true,
-            }],
-            oauth: Default::default(),
-        },
-    };
+    let remote = support::unreachable_http("remote", Some(&secret));
     let remote = host
         .add_server(remote)
         .await
@@ -324,21 +308,7 @@ async fn a_secret_stored_the_old_way_still_reaches_the_server_and_moves_to_its_n
     // An old item never read is deleted with its server all the same.
     let header_value = format!("Bearer {secret}");
     let remote = host
-        .add_server(ServerInput {
-            name: "old-remote".into(),
-            enabled: false,
-            roots: Vec::new(),
-            spec: ServerSpec::Http {
-                url: "https://127.0.0.1:9/mcp".into(),
-                transport: ServerTransport::Auto,
-                headers: vec![HttpHeader {
-                    name: "Authorization".into(),
-                    value: header_value.clone(),
-                    secret: true,
-                }],
-                oauth: Default::default(),
-            },
-        })
+        .add_server(support::unreachable_http("old-remote", Some(&secret)))
         .await
         .expect("add http");
     let remote_id = remote.config.id.clone();

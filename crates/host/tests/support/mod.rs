@@ -13,6 +13,29 @@ use gatehouse_host::{
     AuditRow, EngineEvent, HealthChecks, Host, HostOptions, ServerInput, ServerSpec, ServerStatus,
 };
 
+/// A disabled HTTP server `name` at an address nothing answers, with a secret
+/// `Authorization: Bearer <secret>` header when `secret` is given.
+pub fn unreachable_http(name: &str, secret: Option<&str>) -> ServerInput {
+    ServerInput {
+        name: name.into(),
+        enabled: false,
+        roots: Vec::new(),
+        spec: ServerSpec::Http {
+            url: "https://127.0.0.1:9/mcp".into(),
+            transport: gatehouse_host::ServerTransport::Auto,
+            headers: secret
+                .map(|secret| gatehouse_host::HttpHeader {
+                    name: "Authorization".into(),
+                    value: format!("Bearer {secret}"),
+                    secret: true,
+                })
+                .into_iter()
+                .collect(),
+            oauth: Default::default(),
+        },
+    }
+}
+
 /// The repository's `tests/fixtures` folder.
 pub fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
