@@ -6,7 +6,8 @@
 //! message saying what to do. The legacy HTTP+SSE transport authorizes its event stream and
 //! sends the token with every POST. Kept tokens requested for another resource are never sent.
 //! Nothing is registered or authorized at an authorization server without PKCE S256; a refused
-//! registration says why; a redirect without this request's `state` is discarded unused.
+//! registration says why; a redirect without this request's `state` is discarded unused. A 403
+//! `insufficient_scope` with nobody to sign in keeps the scopes it names for the next sign-in.
 
 mod support;
 
