@@ -347,6 +347,8 @@ impl Authorizer {
             .filter(|s| !tokens.scopes.contains(s))
             .cloned()
             .collect();
+        // All of them were asked for already (the authorization server granted less than was
+        // requested): a sign-in asks for them again, so name them all.
         let missing = if missing.is_empty() {
             challenged.to_vec()
         } else {
