@@ -101,7 +101,7 @@ async fn kept(
 /// `error` from authorizing server `name`, with what to do about it.
 pub fn authorization_error(name: &str, error: &AuthError) -> HostError {
     let hint = match error {
-        AuthError::NeedsUser => {
+        AuthError::NeedsUser | AuthError::NeedsUserForScopes { .. } => {
             format!("sign in to it from the Gatehouse app or with `gatehouse auth login {name}`")
         }
         AuthError::Store(_) => {

@@ -28,6 +28,7 @@ fn tokens(access: &str, refresh: Option<&str>) -> Tokens {
         issuer: "https://auth.example.com".into(),
         resource: "https://mcp.example.com/mcp".into(),
         dpop: false,
+        step_up_scopes: Vec::new(),
     }
 }
 
@@ -53,6 +54,8 @@ async fn tokens_round_trip_are_replaced_and_deleted() {
     let second = Tokens {
         expires_at: None,
         scopes: vec!["mcp:read".into()],
+        // Scopes a 403 asked for, kept for the next sign-in, round-trip too.
+        step_up_scopes: vec!["mcp:admin".into()],
         ..tokens(&unique("at2"), None)
     };
     oauth::put_tokens(&store, &server_id, "remote", &second)

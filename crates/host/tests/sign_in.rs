@@ -5,12 +5,15 @@
 //! tools; the tokens are in the keyring and nowhere in the data directory (SQLite, the audit
 //! log); `auth_status` tells the issuer, scopes and expiry; signing out deletes them and the
 //! server needs authorization again; a kept token that expired is refreshed by a background
-//! connection; a legacy HTTP+SSE server signs in too. A stdio server has no sign-in.
+//! connection; a legacy HTTP+SSE server signs in too; a scope a background call was refused
+//! for (403 `insufficient_scope`) is asked for at the next sign-in. A stdio server has no
+//! sign-in.
 
 mod support;
 
 use std::time::Duration;
 
+use gatehouse_host::connect::open_client;
 use gatehouse_host::secrets::{KeyringStore, oauth};
 use gatehouse_host::{
     AuditFilter, ServerInput, ServerSpec, ServerStatus, ServerTransport, sign_in::AuthStatus,
@@ -441,5 +444,88 @@ async fn a_client_credentials_server_connects_with_no_person_its_secret_only_in_
         files_containing(dir.path(), secret.as_bytes()).is_empty(),
         "the client secret is nowhere in the data directory"
     );
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_scope_a_background_call_was_refused_for_is_asked_for_at_the_next_sign_in() {
+    // 2025-11-25 basic/authorization, "Scope Challenge Handling"; 2026-07-28 "Step-Up
+    // Authorization Flow". The fixture's 401 asks for mcp:read; its `write` tool answers 403
+    // insufficient_scope naming mcp:write to a token without it.
+    let fixture = OAuthServer::start("step-up").await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), true).await;
+    host.start().await.expect("start");
+    let config = host
+        .add_server(http("remote", &fixture.url()))
+        .await
+        .expect("add")
+        .config;
+    let id = config.id.clone();
+    let (prompt, _visits) = browser_prompt(Duration::from_secs(30)).await;
+    host.sign_in("remote", prompt).await.expect("signs in");
+
+    // A background connection (the CLI's, the sessions'): nobody to ask.
+    let client = open_client(&config, host.registry())
+        .await
+        .expect("connects with the kept token");
+    let error = client
+        .call_tool(
+            "write",
+            Some(serde_json::json!({})),
+            gatehouse_mcp::CallOptions::default(),
+        )
+        .await
+        .expect_err("the token lacks mcp:write");
+    assert_eq!(error.http_status(), Some(401), "{error}");
+    assert!(error.to_string().contains("mcp:write"), "{error}");
+    client.close().await.expect("close");
+    let kept = oauth::tokens(&KeyringStore, &id)
+        .await
+        .expect("keyring")
+        .expect("tokens");
+    assert_eq!(kept.step_up_scopes, ["mcp:write"], "kept for the sign-in");
+
+    let (prompt, _visits) = browser_prompt(Duration::from_secs(30)).await;
+    host.sign_in("remote", prompt)
+        .await
+        .expect("signs in again");
+    let asked: Vec<_> = fixture
+        .log("authorize")
+        .await
+        .iter()
+        .map(|e| e["query"]["scope"].clone())
+        .collect();
+    assert_eq!(
+        asked,
+        [
+            serde_json::json!("mcp:read"),
+            serde_json::json!("mcp:read mcp:write")
+        ]
+    );
+    let kept = oauth::tokens(&KeyringStore, &id)
+        .await
+        .expect("keyring")
+        .expect("tokens");
+    assert!(kept.step_up_scopes.is_empty(), "{kept:?}");
+
+    let client = open_client(&config, host.registry())
+        .await
+        .expect("connects with the new token");
+    let result = client
+        .call_tool(
+            "write",
+            Some(serde_json::json!({})),
+            gatehouse_mcp::CallOptions::default(),
+        )
+        .await
+        .expect("tools/call with mcp:write");
+    assert!(!result.is_error, "{result:?}");
+    client.close().await.expect("close");
+
+    host.remove_server("remote").await.expect("remove");
+    oauth::delete_client(&KeyringStore, &fixture.issuer())
+        .await
+        .expect("clean up");
     host.shutdown().await;
 }

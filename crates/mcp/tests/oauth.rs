@@ -6,7 +6,8 @@
 //! message saying what to do. The legacy HTTP+SSE transport authorizes its event stream and
 //! sends the token with every POST. Kept tokens requested for another resource are never sent.
 //! Nothing is registered or authorized at an authorization server without PKCE S256; a refused
-//! registration says why; a redirect without this request's `state` is discarded unused.
+//! registration says why; a redirect without this request's `state` is discarded unused. A 403
+//! `insufficient_scope` with nobody to sign in keeps the scopes it names for the next sign-in.
 
 mod support;
 
@@ -356,6 +357,7 @@ async fn kept_tokens_for_another_resource_are_never_sent() {
                 issuer: "https://as.elsewhere.example".to_owned(),
                 resource: "https://mcp.elsewhere.example/mcp".to_owned(),
                 dpop: false,
+                step_up_scopes: Vec::new(),
             },
         )
         .await
@@ -475,4 +477,100 @@ async fn a_redirect_without_this_requests_state_is_discarded() {
         assert_eq!(of_kind(&log, "authorize").len(), 1, "{log:#?}");
         assert!(of_kind(&log, "token").is_empty(), "{state:?}: {log:#?}");
     }
+}
+
+/// An authorizer on `store` for the server at `config`'s URL, with a browser or without.
+fn sharing(config: &HttpConfig, store: &Arc<MemoryTokenStore>, prompt: bool) -> Arc<Authorizer> {
+    let prompt: Option<Arc<dyn gatehouse_mcp::auth::AuthorizationPrompt>> = if prompt {
+        Some(Arc::new(HeadlessPrompt::new(REDIRECT).expect("a prompt")))
+    } else {
+        None
+    };
+    Arc::new(
+        Authorizer::new(
+            config.url.clone(),
+            AuthConfig::default(),
+            store.clone(),
+            prompt,
+        )
+        .expect("an authorizer"),
+    )
+}
+
+fn authorize_scopes(log: &[Value]) -> Vec<String> {
+    of_kind(log, "authorize")
+        .iter()
+        .map(|e| e["query"]["scope"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_403_insufficient_scope_with_no_one_to_ask_is_kept_for_the_next_sign_in() {
+    use gatehouse_mcp::auth::TokenStore as _;
+    // 2025-11-25 basic/authorization, "Scope Challenge Handling"; 2026-07-28 "Step-Up
+    // Authorization Flow": the re-authorization asks for the kept scopes and the challenged ones.
+    let server = HttpServer::oauth("step-up").await;
+    let store = Arc::new(MemoryTokenStore::default());
+    let mut config = server.config("/mcp");
+    let key = config.url.to_string();
+    // A person signed in once (the 401 asked for mcp:read).
+    sharing(&config, &store, true)
+        .sign_in()
+        .await
+        .expect("signed in");
+    // A background connection: no one to ask.
+    config.authorizer = Some(sharing(&config, &store, false));
+    let client = support::connect_http(&config, HttpMode::StreamableHttp)
+        .await
+        .expect("connects with the kept token");
+    client.list_tools().await.expect("tools/list");
+    let error = client
+        .call_tool("write", Some(json!({})), CallOptions::default())
+        .await
+        .expect_err("the token lacks mcp:write");
+    assert_eq!(error.http_status(), Some(401), "{error}");
+    assert!(error.to_string().contains("mcp:write"), "{error}");
+    let kept = store
+        .load_tokens(&key)
+        .await
+        .expect("the store")
+        .expect("tokens");
+    assert_eq!(kept.scopes, ["mcp:read"]);
+    assert_eq!(kept.step_up_scopes, ["mcp:write"]);
+    assert_eq!(authorize_scopes(&server_log(&server).await), ["mcp:read"]);
+
+    // The person signs in: the sign-in asks for what was kept and what the 403 named.
+    sharing(&config, &store, true)
+        .sign_in()
+        .await
+        .expect("signed in again");
+    let log = server_log(&server).await;
+    assert_eq!(
+        authorize_scopes(&log),
+        ["mcp:read", "mcp:read mcp:write"],
+        "{log:#?}"
+    );
+    let kept = store
+        .load_tokens(&key)
+        .await
+        .expect("the store")
+        .expect("tokens");
+    assert_eq!(kept.scopes, ["mcp:read", "mcp:write"]);
+    assert!(kept.step_up_scopes.is_empty(), "{kept:?}");
+
+    // The same background connection now gets through with the new token.
+    let result = client
+        .call_tool("write", Some(json!({})), CallOptions::default())
+        .await
+        .expect("tools/call with mcp:write");
+    assert_eq!(support::text(&result), "written");
+    client.close().await.expect("closes");
+    let log = server_log(&server).await;
+    let calls: Vec<_> = of_kind(&log, "mcp")
+        .into_iter()
+        .filter(|e| e["method"] == "tools/call")
+        .map(|e| e["status"].clone())
+        .collect();
+    assert_eq!(calls.last(), Some(&json!(200)), "{log:#?}");
+    assert_eq!(of_kind(&log, "authorize").len(), 2, "{log:#?}");
 }

@@ -8,7 +8,9 @@
 //! from the old issuer are dropped and the client registers anew there; a refresh is tried first
 //! only when the issuer is unchanged and the refused token did not itself come from a refresh.
 //! On a 403 `insufficient_scope` the scopes asked for are the union of the earlier ones and the
-//! challenged ones (2026-07-28 basic/authorization, "Step-Up Authorization Flow").
+//! challenged ones (2026-07-28 basic/authorization, "Step-Up Authorization Flow"). Where no one
+//! can be asked (no prompt, no machine grant) the challenged scopes are kept with the tokens
+//! and the request fails as needing sign-in; the next [`Authorizer::sign_in`] requests them too.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -122,17 +124,21 @@ impl Authorizer {
         let challenge = BearerChallenge::from_headers(www_authenticate.iter().map(String::as_str));
         let discovery = discovery::discover(&self.http, &self.server, challenge.as_ref()).await?;
         *self.cache() = None;
-        let earlier = self
+        // The kept scopes and those a 403 `insufficient_scope` asked for while no one could
+        // sign in (2025-11-25 basic/authorization, "Scope Challenge Handling"; 2026-07-28
+        // "Step-Up Authorization Flow"): without the latter, the person would sign in and meet
+        // the same 403 again. The new tokens no longer carry them.
+        let (earlier, wanted) = self
             .load()
             .await
             .filter(|t| t.issuer == discovery.issuer())
-            .map(|t| t.scopes)
+            .map(|t| (t.scopes, t.step_up_scopes))
             .unwrap_or_default();
         let challenged = challenge
             .as_ref()
             .map(BearerChallenge::scopes)
             .unwrap_or_default();
-        let scopes = if earlier.is_empty() {
+        let requested = if earlier.is_empty() {
             let supported = discovery
                 .protected_resource
                 .as_ref()
@@ -141,6 +147,7 @@ impl Authorizer {
         } else {
             scope::union(&earlier, &challenged)
         };
+        let scopes = scope::union(&requested, &wanted);
         match &self.config.machine_grant {
             Some(grant) => self.obtain(&discovery, grant, scopes).await?,
             None => self.authorize(&discovery, scopes).await?,
@@ -303,6 +310,12 @@ impl Authorizer {
             }
         }
         let earlier = same_issuer.map(|t| t.scopes.clone()).unwrap_or_default();
+        if step_up && self.prompt.is_none() && self.config.machine_grant.is_none() {
+            return Err(self.remember_step_up(same_issuer, &challenged).await);
+        }
+        let wanted = same_issuer
+            .map(|t| t.step_up_scopes.clone())
+            .unwrap_or_default();
         let scopes = if earlier.is_empty() && !step_up {
             let supported = discovery
                 .protected_resource
@@ -312,12 +325,48 @@ impl Authorizer {
         } else {
             scope::union(&earlier, &challenged)
         };
+        let scopes = scope::union(&scopes, &wanted);
         match &self.config.machine_grant {
             Some(grant) => self.obtain(&discovery, grant, scopes).await?,
             None => self.authorize(&discovery, scopes).await?,
         }
         flow.refreshed = None;
         Ok(())
+    }
+
+    /// A 403 `insufficient_scope` that nobody can answer now (no prompt, no machine grant):
+    /// keeps the challenged scopes with the tokens for the next [`Authorizer::sign_in`], and
+    /// says which scopes a sign-in has to grant. The transport fails the request with status
+    /// 401, which the host shows as needing sign-in.
+    async fn remember_step_up(&self, kept: Option<&Tokens>, challenged: &[String]) -> AuthError {
+        let Some(tokens) = kept else {
+            return AuthError::NeedsUser;
+        };
+        let missing: Vec<String> = challenged
+            .iter()
+            .filter(|s| !tokens.scopes.contains(s))
+            .cloned()
+            .collect();
+        // All of them were asked for already (the authorization server granted less than was
+        // requested): a sign-in asks for them again, so name them all.
+        let missing = if missing.is_empty() {
+            challenged.to_vec()
+        } else {
+            missing
+        };
+        if missing.is_empty() {
+            return AuthError::NeedsUser;
+        }
+        let mut wanting = tokens.clone();
+        wanting.step_up_scopes = scope::union(&tokens.step_up_scopes, &missing);
+        if wanting != *tokens
+            && let Err(e) = self.keep(wanting).await
+        {
+            tracing::warn!("keeping the scopes {} asked for failed: {e}", self.server);
+        }
+        AuthError::NeedsUserForScopes {
+            scopes: missing.join(" "),
+        }
     }
 
     fn cache(&self) -> std::sync::MutexGuard<'_, Option<Option<Tokens>>> {
@@ -417,6 +466,8 @@ impl Authorizer {
             issuer: tokens.issuer.clone(),
             resource: tokens.resource.clone(),
             dpop: grant.dpop,
+            // A refresh grants no new scopes: what a step-up still needs stays wanted.
+            step_up_scopes: tokens.step_up_scopes.clone(),
         };
         let access = fresh.access_token.clone();
         self.keep(fresh).await?;
@@ -476,6 +527,8 @@ impl Authorizer {
             issuer: discovery.authorization_server.issuer.clone(),
             resource: discovery.resource.clone(),
             dpop: grant.dpop,
+            // Requested with `scopes`: nothing is wanted beyond them any more.
+            step_up_scopes: Vec::new(),
         };
         self.keep(tokens).await
     }

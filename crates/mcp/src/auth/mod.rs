@@ -46,6 +46,15 @@ pub enum AuthError {
          sign in to it from the Gatehouse app or with `gatehouse auth login <server>`"
     )]
     NeedsUser,
+    /// The server wants scopes the kept token lacks (403 `insufficient_scope`), and this
+    /// connection has no way to ask a person to grant them. The scopes are kept with the tokens
+    /// for the next sign-in.
+    #[error(
+        "the server asks for scope `{scopes}`, which the kept token lacks, and this connection \
+         cannot ask anyone to sign in; sign in to it again from the Gatehouse app or with \
+         `gatehouse auth login <server>` to grant it"
+    )]
+    NeedsUserForScopes { scopes: String },
     /// Protected Resource Metadata describes another resource (RFC 9728 §7.3).
     #[error(
         "the resource metadata at {metadata_url} is for `{resource}`, not for {server}; \

@@ -39,6 +39,11 @@ pub struct Tokens {
     /// DPoP-bound (RFC 9449): sent as `Authorization: DPoP` with a proof.
     #[serde(default)]
     pub dpop: bool,
+    /// Scopes a 403 `insufficient_scope` asked for that no one could grant then (the
+    /// connection had nobody to sign in): the next sign-in requests them too, and the tokens it
+    /// gets no longer carry them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub step_up_scopes: Vec<String>,
 }
 
 fn now() -> u64 {
@@ -273,7 +278,25 @@ mod tests {
             issuer: "i".into(),
             resource: "r".into(),
             dpop: false,
+            step_up_scopes: Vec::new(),
         }
+    }
+
+    #[test]
+    fn tokens_kept_before_step_up_scopes_existed_still_parse() {
+        let kept = r#"{"access_token":"a","issuer":"i","resource":"r","scopes":["mcp:read"]}"#;
+        let tokens: Tokens = serde_json::from_str(kept).expect("parses");
+        assert!(tokens.step_up_scopes.is_empty());
+        let mut wanting = tokens.clone();
+        wanting.step_up_scopes = vec!["mcp:write".to_owned()];
+        let json = serde_json::to_string(&wanting).expect("serializes");
+        let back: Tokens = serde_json::from_str(&json).expect("parses");
+        assert_eq!(back.step_up_scopes, ["mcp:write"]);
+        assert!(
+            !serde_json::to_string(&tokens)
+                .expect("serializes")
+                .contains("step_up")
+        );
     }
 
     #[test]
