@@ -71,12 +71,17 @@ async fn watch(
             continue;
         }
         let dropped = pushed.take_dropped();
-        if dropped > 0 {
-            say_err!(
-                "{dropped} notifications came faster than they could be shown and were dropped"
-            );
-        }
-        print_notice(&method, params.as_ref(), args.json);
+        // Writing to a terminal or pipe nobody reads blocks. Off the worker's other tasks, so
+        // the connection keeps reading the server meanwhile (a blocked worker would hold the
+        // task it woke last, the reader, where no other worker may take it).
+        tokio::task::block_in_place(|| {
+            if dropped > 0 {
+                say_err!(
+                    "{dropped} notifications came faster than they could be shown and were dropped"
+                );
+            }
+            print_notice(&method, params.as_ref(), args.json);
+        });
         if crate::stdout::closed() {
             // The reader is gone: stop watching and close the server.
             return Ok(());
