@@ -211,7 +211,12 @@ async fn a_listener_reopens_its_subscription_when_the_server_comes_back() {
     }
 
     // The reopened subscription works.
-    call_ok(&client, "add_tool", json!({"name": "after_restart"})).await;
+    tokio::time::timeout(
+        Duration::from_secs(20),
+        call_ok(&client, "add_tool", json!({"name": "after_restart"})),
+    )
+    .await
+    .expect("the call after the restart is answered");
     let event = tokio::time::timeout(Duration::from_secs(10), listener.next(&client))
         .await
         .expect("a notification arrives");
@@ -219,5 +224,8 @@ async fn a_listener_reopens_its_subscription_when_the_server_comes_back() {
         matches!(&event, ListenerEvent::Notification { method, .. } if method == "notifications/tools/list_changed"),
         "{event:?}"
     );
-    client.close().await.expect("close");
+    tokio::time::timeout(Duration::from_secs(20), client.close())
+        .await
+        .expect("the client closes")
+        .expect("close");
 }
