@@ -19,13 +19,16 @@ use crate::sessions::LiveClient;
 
 impl Host {
     /// The UI resource `uri` of the server, read through the gate and made ready to render.
+    /// The read is the host's, on behalf of the person whose call shows the view (source
+    /// `user`: a deny rule stops it, nothing asks about it); what the view then asks for has
+    /// the `app` source.
     pub async fn app_view(&self, server_id: &str, uri: &str) -> Result<AppView> {
         if !uri.starts_with("ui://") {
             return Err(HostError::Validation(format!(
                 "`{uri}` is not an MCP App resource (ui:// URIs only)"
             )));
         }
-        let contents = self.app_read(server_id, uri).await?;
+        let contents = self.app_read(server_id, uri, Source::User).await?;
         let (config, live) = self.app_server(server_id).await?;
         // The listing's `_meta.ui` fills in what the read item lacks; a server that lists no
         // resources (UI-only ones may be left out) is not an error.
@@ -67,7 +70,7 @@ impl Host {
 
     /// `resources/read` from the app of `server_id`, through the gate; the result as JSON.
     pub async fn app_read_resource(&self, server_id: &str, uri: &str) -> Result<Value> {
-        let contents = self.app_read(server_id, uri).await?;
+        let contents = self.app_read(server_id, uri, Source::App).await?;
         Ok(json!({ "contents": contents }))
     }
 
@@ -116,11 +119,12 @@ impl Host {
             })
     }
 
-    /// Reads `uri` of the server through the gate, as its app.
+    /// Reads `uri` of the server through the gate, for `source`.
     async fn app_read(
         &self,
         server_id: &str,
         uri: &str,
+        source: Source,
     ) -> Result<Vec<gatehouse_mcp::ResourceContents>> {
         let (config, live) = self.app_server(server_id).await?;
         let target = Target {
@@ -132,7 +136,7 @@ impl Host {
             kind: RequestKind::ResourceRead {
                 uri: uri.to_owned(),
             },
-            source: Source::App,
+            source,
         };
         self.gate
             .run(target, ask, live.client.read_resource(uri))
