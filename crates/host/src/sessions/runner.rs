@@ -34,6 +34,7 @@ use crate::gate::from_server::AuditedHandler;
 use crate::notice_queue::{NoticeReceiver, NoticeSender};
 use crate::registry::Registry;
 use crate::registry::model::{ServerConfig, ServerSpec};
+use crate::server_requests::Declared;
 use crate::server_requests::{HostHandler, ServerNotice, SharedRoots};
 use gatehouse_mcp::McpError;
 
@@ -74,6 +75,7 @@ pub(super) struct Runner {
     pub(super) registry: Registry,
     pub(super) gate: Gate,
     pub(super) health: HealthChecks,
+    pub(super) render_apps: bool,
 }
 
 /// What a connection task receives: its roots, its notice channel and its stop signal.
@@ -201,8 +203,12 @@ impl Runner {
         notices: &mut NoticeReceiver<ServerNotice>,
         stop: &mut oneshot::Receiver<()>,
     ) -> Ended {
+        let declared = Declared {
+            attended: self.gate.approvals().attended(),
+            apps: self.render_apps,
+        };
         let client = tokio::select! {
-            client = open_client_with(config, &self.registry, handler, self.gate.approvals().attended()) => client,
+            client = open_client_with(config, &self.registry, handler, declared) => client,
             _ = &mut *stop => return Ended::Stopped,
         };
         let client = match client {
