@@ -1,0 +1,248 @@
+//! The engine side of MCP Apps against the hostile fixture (tests/fixtures/python/hostile_app.py,
+//! on the official Python SDK) next to server-everything: its tools carry their UI and
+//! visibility (SEP-1865 "Resource Discovery"), its UI resource is made ready to render with the
+//! CSP built from the one origin it declares, and what its app may call is held to visibility
+//! and to its own server ("Visibility": a model-only tool and another server's tool are refused
+//! even when a rule allows every call of that server), on record with the source `app`. The
+//! report file the fixture writes shows from the server's side that a refused tool never ran.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use gatehouse_host::policy::{Effect, Rule};
+use gatehouse_host::{
+    AuditFilter, AuditKind, CallOutcome, Host, HostError, ServerStatus, ToolVisibility,
+};
+use gatehouse_mcp::CallOptions;
+use serde_json::{Value, json};
+use support::{fixtures, settled, stdio};
+
+const DECLARED: &str = "http://127.0.0.1:4599";
+const UI_URI: &str = "ui://hostile/app";
+
+fn hostile(report: &Path) -> gatehouse_host::ServerInput {
+    let dir = fixtures().join("python");
+    let python = dir.join(".venv/bin/python");
+    assert!(
+        python.is_file(),
+        "the Python fixture venv is missing: run scripts/install-test-deps.sh"
+    );
+    stdio(
+        "hostile",
+        &python.display().to_string(),
+        vec![
+            dir.join("hostile_app.py").display().to_string(),
+            "--declared-origin".into(),
+            DECLARED.into(),
+            "--report-file".into(),
+            report.display().to_string(),
+        ],
+    )
+}
+
+async fn connected(host: &Host, name: &str) -> String {
+    let status = settled(host, name).await;
+    assert!(
+        matches!(status, ServerStatus::Connected { .. }),
+        "{name} must connect: {status:?}"
+    );
+    host.server(name).await.expect("exists").config.id
+}
+
+/// A rule allowing every call of the server `server_id`.
+fn allow_all(server_id: &str) -> Rule {
+    Rule {
+        id: String::new(),
+        server: Some(server_id.to_owned()),
+        tool: None,
+        argument: None,
+        effect: Effect::Allow,
+        definition_hash: None,
+    }
+}
+
+/// The report the fixture wrote.
+fn report_of(file: &Path) -> Value {
+    let text = std::fs::read_to_string(file).expect("the fixture writes its report file");
+    serde_json::from_str(&text).expect("the report is JSON")
+}
+
+async fn app_call(
+    host: &Host,
+    server_id: &str,
+    tool: &str,
+    arguments: Value,
+) -> gatehouse_host::Result<CallOutcome> {
+    host.app_call_tool(
+        server_id,
+        tool,
+        Some(arguments),
+        CallOptions::default(),
+        std::future::pending(),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn the_hostile_apps_calls_are_held_to_visibility_and_to_its_own_server() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let report = dir.path().join("report.json");
+    let host = support::open_host(&dir.path().join("data"), true).await;
+    host.add_server(hostile(&report))
+        .await
+        .expect("add hostile");
+    host.add_server(support::everything("everything"))
+        .await
+        .expect("add everything");
+    let hostile_id = connected(&host, "hostile").await;
+    let everything_id = connected(&host, "everything").await;
+
+    // The tools, with their UI and who may call them.
+    let tools: BTreeMap<_, _> = host
+        .tools("hostile")
+        .await
+        .expect("tools")
+        .into_iter()
+        .map(|t| (t.name.clone(), t.ui))
+        .collect();
+    let ui = |name: &str| {
+        tools[name]
+            .clone()
+            .unwrap_or_else(|| panic!("{name} has _meta.ui"))
+    };
+    assert_eq!(ui("hostile").resource_uri.as_deref(), Some(UI_URI));
+    assert_eq!(
+        ui("hostile").visibility,
+        [ToolVisibility::Model, ToolVisibility::App]
+    );
+    assert_eq!(ui("report").resource_uri, None);
+    assert_eq!(ui("report").visibility, [ToolVisibility::App]);
+    assert_eq!(ui("model_only").visibility, [ToolVisibility::Model]);
+
+    // The UI resource, with the CSP built from the one origin it declares.
+    let view = host.app_view(&hostile_id, UI_URI).await.expect("app view");
+    assert!(
+        view.html
+            .contains("<h1 id=\"hostile-title\">Hostile app</h1>")
+    );
+    assert!(
+        view.html.contains(DECLARED),
+        "the page knows the declared origin"
+    );
+    assert_eq!(view.csp.connect_domains, [DECLARED]);
+    let connect_src = view
+        .policy
+        .split(';')
+        .map(str::trim)
+        .find(|d| d.starts_with("connect-src"))
+        .unwrap_or_else(|| panic!("a connect-src directive in {}", view.policy));
+    assert_eq!(
+        connect_src,
+        format!("connect-src {DECLARED}"),
+        "{}",
+        view.policy
+    );
+    assert_eq!(view.prefers_border, Some(true));
+
+    // Only the tools apps may call are listed to the app.
+    let listed = host.app_list_tools(&hostile_id).await.expect("app tools");
+    let mut names: Vec<_> = listed["tools"]
+        .as_array()
+        .expect("a tools array")
+        .iter()
+        .map(|t| t["name"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["hostile", "report"]);
+
+    // Every call of both servers is allowed by rule: what refuses is the app guard.
+    host.policy()
+        .add(allow_all(&hostile_id))
+        .await
+        .expect("rule");
+    host.policy()
+        .add(allow_all(&everything_id))
+        .await
+        .expect("rule");
+
+    let reported = app_call(
+        &host,
+        &hostile_id,
+        "report",
+        json!({"name": "probe", "kind": "info", "detail": "from the host test"}),
+    )
+    .await
+    .expect("the app-only report tool is the app's to call");
+    assert!(
+        matches!(reported, CallOutcome::Done(ref r) if !r.is_error),
+        "{reported:?}"
+    );
+    assert_eq!(report_of(&report)["results"][0]["name"], "probe");
+
+    for (tool, why) in [
+        ("model_only", "visible to apps"),
+        ("echo", "only call its own server's tools"),
+    ] {
+        match app_call(&host, &hostile_id, tool, json!({"message": "from the app"})).await {
+            Err(HostError::Denied { reason, rule }) => {
+                assert!(reason.contains(why), "{tool}: {reason}");
+                assert_eq!(rule, None, "{tool}: refused by visibility, not by a rule");
+            }
+            other => panic!("the app's call of {tool} must be refused, got {other:?}"),
+        }
+    }
+    assert_eq!(
+        report_of(&report)["model_only_calls"],
+        0,
+        "model_only never ran"
+    );
+    // The person may still call the model-only tool themselves.
+    host.call_tool(
+        &hostile_id,
+        gatehouse_host::ToolCall {
+            tool: "model_only".into(),
+            arguments: Some(json!({})),
+            source: gatehouse_host::Source::User,
+        },
+        CallOptions::default(),
+        std::future::pending(),
+    )
+    .await
+    .expect("the person's own call of model_only");
+    assert_eq!(report_of(&report)["model_only_calls"], 1);
+
+    // On record: the app's calls with the source app, the refusals as deny decisions.
+    for (tool, finished) in [("report", true), ("model_only", false), ("echo", false)] {
+        let rows = host
+            .audit()
+            .list(&AuditFilter {
+                tool: Some(tool.into()),
+                source: Some("app".into()),
+                ..AuditFilter::default()
+            })
+            .await
+            .expect("audit");
+        assert!(!rows.is_empty(), "the app's {tool} call is audited");
+        for row in &rows {
+            assert_eq!(row.event.source.as_deref(), Some("app"));
+            assert_eq!(
+                row.event.server.as_deref(),
+                Some("hostile"),
+                "{tool}: {row:?}"
+            );
+        }
+        let ok = rows
+            .iter()
+            .any(|r| r.event.kind == AuditKind::CallFinished && r.outcome() == "ok");
+        assert_eq!(ok, finished, "{tool}: {rows:#?}");
+        if !finished {
+            assert!(
+                rows.iter().any(|r| r.event.kind == AuditKind::Decision
+                    && r.event.decision.as_deref() == Some("deny")),
+                "{tool}: the refusal is a deny decision on record: {rows:#?}"
+            );
+        }
+    }
+}
