@@ -4,7 +4,8 @@
 //! CSP built from the one origin it declares, and what its app may call is held to visibility
 //! and to its own server ("Visibility": a model-only tool and another server's tool are refused
 //! even when a rule allows every call of that server), on record with the source `app`. The
-//! report file the fixture writes shows from the server's side that a refused tool never ran.
+//! report file the fixture writes shows from the server's side that a refused tool never ran,
+//! and that the host declared the UI extension with its mimeType.
 
 mod support;
 
@@ -13,7 +14,7 @@ use std::path::Path;
 
 use gatehouse_host::policy::{Effect, Rule};
 use gatehouse_host::{
-    AuditFilter, AuditKind, CallOutcome, Host, HostError, ServerStatus, ToolVisibility,
+    AuditFilter, AuditKind, CallOutcome, Host, HostError, HostOptions, ServerStatus, ToolVisibility,
 };
 use gatehouse_mcp::CallOptions;
 use serde_json::{Value, json};
@@ -89,7 +90,15 @@ async fn app_call(
 async fn the_hostile_apps_calls_are_held_to_visibility_and_to_its_own_server() {
     let dir = tempfile::tempdir().expect("temp dir");
     let report = dir.path().join("report.json");
-    let host = support::open_host(&dir.path().join("data"), true).await;
+    // The host of a face that renders views: it declares the UI extension.
+    let host = Host::open(HostOptions {
+        data_dir: Some(dir.path().join("data")),
+        live_sessions: true,
+        render_apps: true,
+        ..Default::default()
+    })
+    .await
+    .expect("open");
     host.add_server(hostile(&report))
         .await
         .expect("add hostile");
@@ -179,7 +188,13 @@ async fn the_hostile_apps_calls_are_held_to_visibility_and_to_its_own_server() {
         matches!(reported, CallOutcome::Done(ref r) if !r.is_error),
         "{reported:?}"
     );
-    assert_eq!(report_of(&report)["results"][0]["name"], "probe");
+    let after_report = report_of(&report);
+    assert_eq!(after_report["results"][0]["name"], "probe");
+    // SEP-1865 "Capability Negotiation": the server saw the extension with its mimeTypes.
+    assert_eq!(
+        after_report["client_ui_extension"],
+        json!({"mimeTypes": ["text/html;profile=mcp-app"]})
+    );
 
     for (tool, why) in [
         ("model_only", "visible to apps"),
