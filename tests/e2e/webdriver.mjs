@@ -154,6 +154,23 @@ export class WebDriverSession {
     return this.cmd('POST', '/timeouts', { implicit, pageLoad, script });
   }
 
+  // --- frames -----------------------------------------------------------------
+
+  /** Switch To Frame: later commands act in the document of the iframe element `el`. */
+  switchToFrame(el) {
+    return this.cmd('POST', '/frame', { id: { [ELEMENT_KEY]: elementId(el) } });
+  }
+
+  /** Switch To Parent Frame. */
+  switchToParentFrame() {
+    return this.cmd('POST', '/frame/parent', {});
+  }
+
+  /** Switch To Frame with id null: back to the top-level document. */
+  switchToTopFrame() {
+    return this.cmd('POST', '/frame', { id: null });
+  }
+
   // --- elements ---------------------------------------------------------------
 
   /** Finds one element by CSS selector (optionally inside `from`). Throws "no such element". */

@@ -1,0 +1,336 @@
+// Real-window e2e of MCP Apps (SEP-1865, ext-apps specification/2026-01-26/apps.mdx): the four
+// example servers from npm (basic-vanillajs, budget-allocator, system-monitor, debug 2.0.3, over
+// stdio with --stdio) are added through the form; each one's UI tool is called from its Call
+// form, its app renders in the panel below the result, and the test looks into the app's own
+// document (the outer sandbox frame, then the inner #app-view frame) for what the app renders
+// once it has the tool's result; a screenshot of each goes to artifacts/app-<name>.png. The
+// system-monitor app polls its app-only tool; the Audit page shows those calls succeeded with
+// the source app. Then the hostile fixture (tests/fixtures/python/hostile_app.py) renders an
+// app that tries every escape and reports each result; the test asserts every one failed,
+// checks the side effects from outside (no server added through the IPC, no navigation, no
+// request to an undeclared origin, no link opened, model_only never ran), and that the app's
+// refused calls did not succeed in the audit log.
+// Runs the real app binary under Xvfb via tauri-driver (see README.md).
+
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { launchApp, waitFor, FIXTURES_DIR, SERVER_EVERYTHING_ENTRY } from './harness.mjs';
+import { addStdioServer, openPage, rowOf, selectServer, waitForConnected } from './servers-page.mjs';
+import { appPanelOf, auditRowsOf, callUiTool, insideApp, setServerDefault, waitForAppReady, waitInApp } from './apps-panel.mjs';
+
+const EXAMPLES = join(FIXTURES_DIR, 'node_modules', '@modelcontextprotocol');
+const PYTHON = join(FIXTURES_DIR, 'python', '.venv', 'bin', 'python');
+const HOSTILE = join(FIXTURES_DIR, 'python', 'hostile_app.py');
+
+/**
+ * The example apps: the server (its package's bin, dist/index.js), its UI tool and resource,
+ * and a script run in the app's document that returns what the app shows once it has the
+ * tool's result (falsy until then). Learnt from each package's tools/list and its ui:// page.
+ */
+const APPS = [
+  {
+    name: 'basic-vanillajs',
+    tool: 'get-time',
+    uri: 'ui://get-time/mcp-app.html',
+    shows: 'the server time from the tool result in #server-time',
+    check: `const el = document.getElementById('server-time');
+            const text = el ? el.textContent.trim() : '';
+            return /\\d/.test(text) && !text.includes('ERROR') ? text : null;`,
+  },
+  {
+    name: 'budget-allocator',
+    tool: 'get-budget-data',
+    uri: 'ui://budget-allocator/mcp-app.html',
+    shows: 'the budget options and one slider per category',
+    check: `const options = document.querySelectorAll('#budget-selector option').length;
+            const sliders = document.querySelectorAll('#sliders-container input[type=range]').length;
+            const status = document.getElementById('status-bar')?.textContent.trim();
+            return options > 0 && sliders > 0 ? { options, sliders, status } : null;`,
+  },
+  {
+    name: 'debug',
+    tool: 'debug-tool',
+    uri: 'ui://debug-tool/mcp-app.html',
+    shows: 'ontoolinput and ontoolresult entries in its event log',
+    check: `const types = [...document.querySelectorAll('#event-log .log-type')].map((e) => e.textContent.trim());
+            const has = (name) => types.some((t) => t.startsWith(name));
+            return has('ontoolinput') && has('ontoolresult') ? types : null;`,
+  },
+  {
+    name: 'system-monitor',
+    tool: 'get-system-info',
+    uri: 'ui://system-monitor/mcp-app.html',
+    shows: 'the hostname, and a poll time in its status (poll-system-stats answered)',
+    check: `const host = document.getElementById('info-hostname')?.textContent.trim();
+            const status = document.getElementById('status-text')?.textContent.trim();
+            return host && host !== '--' && /^\\d{1,2}:\\d{2}:\\d{2}$/.test(status ?? '') ? { host, status } : null;`,
+  },
+];
+
+const entryOf = (name) => join(EXAMPLES, `server-${name}`, 'dist', 'index.js');
+
+/** A local HTTP server on 127.0.0.1 that answers every request (with CORS) and records it. */
+async function recordingServer() {
+  const hits = [];
+  const server = createServer((req, res) => {
+    hits.push({ method: req.method, path: req.url, origin: req.headers.origin ?? null });
+    res.writeHead(200, {
+      'Content-Type': 'text/plain',
+      'Access-Control-Allow-Origin': req.headers.origin ?? '*',
+      'Access-Control-Allow-Headers': '*',
+    });
+    res.end(`answered ${req.url}`);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${server.address().port}`, hits, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** A directory holding an `xdg-open` that only writes down what it was asked to open. */
+function browserStandIn(dir) {
+  const log = join(dir, 'opened.log');
+  const script = join(dir, 'xdg-open');
+  writeFileSync(script, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\n`);
+  chmodSync(script, 0o755);
+  return log;
+}
+
+const readJson = (file) => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+};
+
+function assertImage(file) {
+  assert.ok(statSync(file).size > 1_000, `screenshot ${file} must be a real image`);
+}
+
+describe('MCP Apps (real window)', () => {
+  /** @type {import('./harness.mjs').App} */
+  let app;
+  let scratch;
+  let declared;
+  let undeclared;
+  let openedLog;
+  let report;
+
+  before(async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-apps-'));
+    openedLog = browserStandIn(scratch);
+    report = join(scratch, 'hostile-report.json');
+    declared = await recordingServer();
+    undeclared = await recordingServer();
+  });
+
+  /**
+   * The app's environment: the stand-in browser first on PATH, and the hostile fixture's
+   * settings, which the app passes on to the servers it starts.
+   */
+  const appEnv = () => ({
+    PATH: `${scratch}:${process.env.PATH}`,
+    HOSTILE_DECLARED_ORIGIN: declared.origin,
+    HOSTILE_UNDECLARED_ORIGIN: undeclared.origin,
+    HOSTILE_REPORT_FILE: report,
+  });
+
+  after(async () => {
+    await app?.close();
+    await declared?.close();
+    await undeclared?.close();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('renders the four example apps in the window', { timeout: 600_000 }, async (t) => {
+    for (const { name } of APPS) assert.ok(existsSync(entryOf(name)), `example server ${name} missing at ${entryOf(name)}`);
+    app = await launchApp({ env: appEnv() });
+
+    await app.withFailureCapture(t.name, async () => {
+      const s = app.session;
+      for (const { name } of APPS) await addStdioServer(app, name, 'node', [entryOf(name), '--stdio']);
+      for (const { name } of APPS) await waitForConnected(app, name);
+      // The person lets these servers' tools run without asking (the apps call tools of their
+      // own servers; those calls go through the same policy).
+      for (const { name } of APPS) await setServerDefault(app, name, 'allow');
+
+      for (const example of APPS) {
+        await openPage(app, 'servers');
+        await selectServer(app, example.name);
+        await callUiTool(app, example.tool);
+        await waitForAppReady(app, example.uri);
+        const shown = await insideApp(app, example.uri, () =>
+          waitInApp(app, example.check, { timeout: 30_000, message: `the ${example.name} app to show ${example.shows}` }),
+        );
+        t.diagnostic(`${example.name}: ${JSON.stringify(shown)}`);
+        await s.executeScript(`document.querySelector(arguments[0])?.scrollIntoView({ block: 'start' });`, [appPanelOf(example.uri)]);
+        assertImage(await app.screenshot(`app-${example.name}`));
+      }
+    });
+  });
+
+  it("audits the system-monitor app's own poll-system-stats calls with the source app", { timeout: 120_000 }, async (t) => {
+    assert.ok(app, 'the window of the test before is needed (it rendered the system-monitor app)');
+    await app.withFailureCapture(t.name, async () => {
+      // The panel of the last app (system-monitor) is still shown and polls every few seconds.
+      const rows = await auditRowsOf(app, 'poll-system-stats', {
+        accept: (found) => found.filter((r) => r.kind === 'call_finished').length >= 2,
+        timeout: 30_000,
+      });
+      const listed = JSON.stringify(rows);
+      for (const row of rows) assert.equal(row.source, 'app', `every poll-system-stats row comes from the app: ${listed}`);
+      for (const row of rows.filter((r) => r.kind === 'call_finished')) {
+        assert.equal(row.outcome, 'ok', `the app's poll-system-stats calls succeed: ${listed}`);
+      }
+      assert.ok(rows.some((r) => r.kind === 'decision' && r.decision === 'allow'), `the gate decided on them: ${listed}`);
+    });
+  });
+
+  it('refuses every escape of the hostile app', { timeout: 600_000 }, async (t) => {
+    assert.ok(existsSync(PYTHON), `the Python fixtures' venv is missing at ${PYTHON}`);
+    assert.ok(existsSync(SERVER_EVERYTHING_ENTRY), `server-everything fixture missing at ${SERVER_EVERYTHING_ENTRY}`);
+    app ??= await launchApp({ env: appEnv() });
+
+    await app.withFailureCapture(t.name, async () => {
+      const s = app.session;
+      await openPage(app, 'servers');
+      // Another server, with the tool the app will try to call (echo), and the hostile one.
+      if ((await s.findElements(rowOf('everything'))).length === 0) {
+        await addStdioServer(app, 'everything', 'node', [SERVER_EVERYTHING_ENTRY, 'stdio']);
+      }
+      // Its settings come from the environment the app gives its servers (see appEnv).
+      await addStdioServer(app, 'hostile', PYTHON, [HOSTILE]);
+      await waitForConnected(app, 'everything');
+      await waitForConnected(app, 'hostile');
+      assert.ok(existsSync(report), `the hostile server got its settings from the app's environment (no ${report})`);
+      // Both allow everything by policy: what refuses the app's calls must be the app guard.
+      await setServerDefault(app, 'everything', 'allow');
+      await setServerDefault(app, 'hostile', 'allow');
+
+      await openPage(app, 'servers');
+      await selectServer(app, 'hostile');
+      const windowUrl = await s.getUrl();
+      await callUiTool(app, 'hostile');
+      const uri = 'ui://hostile/app';
+      await waitForAppReady(app, uri);
+
+      // While the app runs: no link dialog and no approval dialog may appear.
+      const dialogs = [];
+      const done = await waitFor(
+        async () => {
+          for (const d of await s.findElements('[role="dialog"], [role="alertdialog"]')) {
+            const text = await s.getText(d).catch(() => '');
+            if (text && !dialogs.includes(text)) dialogs.push(text);
+          }
+          const state = readJson(report);
+          return state?.done ? state : null;
+        },
+        {
+          timeout: 180_000,
+          interval: 500,
+          message: () => `the hostile app to report done in ${report} (so far: ${JSON.stringify(readJson(report))})`,
+        },
+      );
+      t.diagnostic(`hostile report: ${JSON.stringify(done.results, null, 1)}`);
+      const results = new Map(done.results.map((r) => [r.name, r]));
+      const text = JSON.stringify(done.results, null, 1);
+
+      // Every escape failed; the two whose effect the app cannot see are checked below.
+      const EFFECT_CHECKED = new Set(['invoke-ipc-handler', 'navigate-top']);
+      const EXPECTED = [
+        'tauri-globals-self', 'tauri-globals-parent', 'tauri-globals-top', 'invoke-internals', 'invoke-ipc-handler',
+        'fetch-ipc-scheme', 'fetch-ipc-localhost', 'parent-document', 'top-document', 'fetch-undeclared',
+        'image-undeclared', 'popup', 'call-other-server', 'call-model-only', 'open-link-javascript', 'open-link-file',
+        'navigate-top',
+      ];
+      for (const name of EXPECTED) assert.ok(results.has(name), `the app reported ${name}: ${text}`);
+      const escaped = done.results.filter(
+        (r) => r.kind === 'escape' && r.blocked !== true && !(r.blocked === null && EFFECT_CHECKED.has(r.name)),
+      );
+      assert.deepEqual(escaped, [], `every escape must be blocked; these were not: ${JSON.stringify(escaped, null, 1)}`);
+      const control = results.get('fetch-declared');
+      assert.equal(control?.blocked, false, `the fetch of the declared origin must succeed: ${JSON.stringify(control)}`);
+
+      // Seen from outside the app.
+      assert.equal(await s.getUrl(), windowUrl, 'the window was not navigated');
+      assert.deepEqual(await s.findElements('[data-testid="server-row"][data-server-name^="hostile-escaped"]'), [],
+        'no server was added through the IPC');
+      assert.deepEqual(undeclared.hits, [], 'nothing reached the undeclared origin');
+      const declaredPaths = declared.hits.map((h) => h.path);
+      assert.ok(declaredPaths.includes('/declared-fetch'), `the declared origin was reached: ${JSON.stringify(declared.hits)}`);
+      for (const path of ['/navigated-top', '/popup']) {
+        assert.ok(!declaredPaths.includes(path), `${path} was never loaded: ${JSON.stringify(declared.hits)}`);
+      }
+      assert.equal(done.model_only_calls, 0, 'model_only never ran');
+      assert.deepEqual(
+        done.client_ui_extension,
+        { mimeTypes: ['text/html;profile=mcp-app'] },
+        'the app declared the MCP Apps extension to the server, with its mimeType',
+      );
+      assert.ok(!existsSync(openedLog), `nothing was opened: ${existsSync(openedLog) ? readFileSync(openedLog, 'utf8') : ''}`);
+      assert.deepEqual(dialogs, [], 'no dialog asked anything while the hostile app ran');
+
+      // The host answered ui/initialize with its info and the capabilities it handles.
+      const init = JSON.parse(results.get('initialize')?.detail ?? '{}');
+      assert.equal(init.hostInfo?.name, 'Gatehouse', `the host names itself: ${JSON.stringify(init)}`);
+      assert.ok(init.hostCapabilities?.serverTools, `the host proxies tool calls: ${JSON.stringify(init)}`);
+
+      // The frames' sandbox attributes, as the host and the proxy set them (SEP-1865 "Sandbox
+      // proxy" 2: the proxy frame gets allow-scripts allow-same-origin; the view frame is never
+      // given the proxy's origin, top navigation or popups; no permission was declared, so no
+      // `allow`).
+      const outerFrame = await s.findElement(`${appPanelOf(uri)} [data-testid="app-frame"]`);
+      const outerSandbox = (await s.getAttribute(outerFrame, 'sandbox')) ?? '';
+      assert.deepEqual(outerSandbox.split(/\s+/).filter(Boolean).sort(), ['allow-same-origin', 'allow-scripts'],
+        `the proxy frame's sandbox: ${outerSandbox}`);
+
+      // The app's own document says it finished; neither frame has the Tauri IPC.
+      const probe = `const view = document.getElementById('app-view');
+        return { tauri: typeof window.__TAURI_INTERNALS__, tauriGlobal: typeof window.__TAURI__, ipc: typeof window.ipc,
+                 origin: window.origin, viewSandbox: view ? view.getAttribute('sandbox') : null,
+                 viewAllow: view ? view.getAttribute('allow') : null };`;
+      const frames = await insideApp(
+        app,
+        uri,
+        async ({ outer }) => {
+          await waitInApp(app, `return document.getElementById('hostile-status')?.dataset.state === 'done';`, {
+            message: 'the hostile app to say done',
+          });
+          return { outer, inner: await s.executeScript(probe) };
+        },
+        { probeOuter: probe },
+      );
+      t.diagnostic(`frames: ${JSON.stringify(frames)}`);
+      for (const [which, seen] of Object.entries(frames)) {
+        assert.equal(seen.tauri, 'undefined', `__TAURI_INTERNALS__ is absent in the ${which} frame: ${JSON.stringify(seen)}`);
+        assert.equal(seen.tauriGlobal, 'undefined', `__TAURI__ is absent in the ${which} frame: ${JSON.stringify(seen)}`);
+      }
+      const viewSandbox = (frames.outer.viewSandbox ?? '').split(/\s+/);
+      assert.ok(viewSandbox.includes('allow-scripts'), `the view frame runs scripts: ${frames.outer.viewSandbox}`);
+      for (const token of ['allow-same-origin', 'allow-top-navigation', 'allow-popups', 'allow-top-navigation-by-user-activation']) {
+        assert.ok(!viewSandbox.includes(token), `the view frame's sandbox has no ${token}: ${frames.outer.viewSandbox}`);
+      }
+      assert.equal(frames.outer.viewAllow, null, 'no permission declared, so the view frame has no allow attribute');
+      const top = await s.executeScript('return window.origin;');
+      for (const [which, seen] of Object.entries(frames)) {
+        assert.notEqual(seen.origin, top, `the ${which} frame does not share the window's origin ${top}`);
+      }
+      assertImage(await app.screenshot('app-hostile'));
+
+      // The audit log: the app's report calls went through the gate with the source app; its
+      // calls of model_only and of another server's echo never succeeded.
+      const reports = await auditRowsOf(app, 'report', { accept: (rows) => rows.some((r) => r.kind === 'call_finished') });
+      for (const row of reports) assert.equal(row.source, 'app', `report was called by the app: ${JSON.stringify(reports)}`);
+      for (const tool of ['model_only', 'echo']) {
+        const rows = await auditRowsOf(app, tool, { source: 'app', accept: (found, { noMatch }) => noMatch || found.length > 0 });
+        const succeeded = rows.filter((r) => r.kind === 'call_finished' && r.outcome === 'ok');
+        assert.deepEqual(succeeded, [], `no app-sourced ${tool} call succeeded: ${JSON.stringify(rows)}`);
+        t.diagnostic(`app-sourced ${tool} rows: ${JSON.stringify(rows)}`);
+      }
+    });
+  });
+});
