@@ -5,7 +5,9 @@
 // document (the outer sandbox frame, then the inner #app-view frame) for what the app renders
 // once it has the tool's result; a screenshot of each goes to artifacts/app-<name>.png. The
 // system-monitor app polls its app-only tool; the Audit page shows those calls succeeded with
-// the source app. Then the hostile fixture (tests/fixtures/python/hostile_app.py) renders an
+// the source app. The debug app is told of a theme switch and of fullscreen (its own event log
+// shows each host-context change, the fullscreen area with a size), and Close removes its panel
+// after the teardown. Then the hostile fixture (tests/fixtures/python/hostile_app.py) renders an
 // app that tries every escape and reports each result; the test asserts every one failed,
 // checks the side effects from outside (no server added through the IPC, no navigation, no
 // request to an undeclared origin, no link opened, model_only never ran), and that the app's
@@ -190,6 +192,67 @@ describe('MCP Apps (real window)', () => {
     });
   });
 
+  it('tells the debug app of a theme change and of fullscreen, and closes it', { timeout: 180_000 }, async (t) => {
+    assert.ok(app, 'the window of the tests before is needed (it added the debug server)');
+    const debug = APPS.find((a) => a.name === 'debug');
+    await app.withFailureCapture(t.name, async () => {
+      const s = app.session;
+      await openPage(app, 'servers');
+      await selectServer(app, debug.name);
+      await callUiTool(app, debug.tool);
+      const panel = await waitForAppReady(app, debug.uri);
+      const inline = await insideApp(app, debug.uri, async () => {
+        await waitInApp(app, debug.check, { message: `the debug app to show ${debug.shows}` });
+        return s.executeScript(`return document.getElementById('host-container-info')?.textContent.replace(/\\s+/g, ' ').trim();`);
+      });
+      t.diagnostic(`inline container, as the debug app shows it: ${inline}`);
+      assert.doesNotMatch(inline ?? '', /Width\s*0px/, `the inline view is told its width: ${inline}`);
+
+      // The host-context changes the debug app has logged, as parsed payloads.
+      const contextChanges = `return [...document.querySelectorAll('#event-log .log-entry')]
+        .filter((e) => (e.querySelector('.log-type')?.textContent ?? '').startsWith('onhostcontextchanged'))
+        .map((e) => { try { return JSON.parse(e.querySelector('.log-payload-full')?.textContent ?? 'null'); } catch { return null; } });`;
+      const changed = (test, message) =>
+        insideApp(app, debug.uri, () =>
+          waitInApp(app, `${contextChanges.replace('return ', 'const seen = ')}; return seen.some((p) => p && (${test})) ? seen : null;`, {
+            message,
+          }),
+        );
+
+      // SEP-1865 "Theming": a theme switch reaches the view as ui/notifications/host-context-changed.
+      const toggle = await app.waitForElement('[data-testid="theme-toggle"]', { message: 'the theme button' });
+      const before = await s.executeScript('return document.documentElement.dataset.theme ?? null;');
+      await s.click(toggle);
+      const seenTheme = await changed(`typeof p.theme === 'string' && p.theme !== ${JSON.stringify(before ?? 'light')}`,
+        'an onhostcontextchanged entry with the new theme');
+      t.diagnostic(`after the theme switch: ${JSON.stringify(seenTheme)}`);
+      await s.click(await app.waitForElement('[data-testid="theme-toggle"]', { message: 'the theme button' }));
+
+      // "Display Modes": fullscreen from the panel's button, told to the view; then back inline.
+      const fullscreen = await app.waitForElement(`${panel} [data-testid="app-fullscreen"]`, { message: 'the Fullscreen button' });
+      assert.equal(await s.isEnabled(fullscreen), true, 'a view that declared no modes may go fullscreen');
+      await s.click(fullscreen);
+      await changed(`p.displayMode === 'fullscreen'`, 'an onhostcontextchanged entry with displayMode fullscreen');
+      // "Container Dimensions": fullscreen is a fixed area, the size of the window; the view is
+      // told it (the first change may be sent before the area is measured, a later one not).
+      await changed(
+        `p.displayMode === 'fullscreen' && p.containerDimensions?.width > 0 && p.containerDimensions?.height > 0`,
+        'an onhostcontextchanged entry giving the fullscreen area a size (width and height above 0)',
+      );
+      assertImage(await app.screenshot('app-debug-fullscreen'));
+      await s.click(await app.waitForElement(`${panel} [data-testid="app-fullscreen"]`, { message: 'the Exit fullscreen button' }));
+      await changed(`p.displayMode === 'inline'`, 'an onhostcontextchanged entry back to inline');
+
+      // Close: the panel asks the view to tear down, then goes.
+      await s.click(await app.waitForElement(`${panel} [data-testid="app-close"]`, { message: 'the Close button of the panel' }));
+      await waitFor(async () => (await s.findElements(panel)).length === 0, {
+        timeout: 10_000,
+        interval: 200,
+        message: 'the app panel to be removed after its teardown',
+      });
+    });
+  });
+
   it('refuses every escape of the hostile app', { timeout: 600_000 }, async (t) => {
     assert.ok(existsSync(PYTHON), `the Python fixtures' venv is missing at ${PYTHON}`);
     assert.ok(existsSync(SERVER_EVERYTHING_ENTRY), `server-everything fixture missing at ${SERVER_EVERYTHING_ENTRY}`);
@@ -198,6 +261,8 @@ describe('MCP Apps (real window)', () => {
     await app.withFailureCapture(t.name, async () => {
       const s = app.session;
       await openPage(app, 'servers');
+      // A test before may have left the page scrolled, the Add server button under the header.
+      await s.executeScript(`document.querySelector('[data-testid="add-server-button"]')?.scrollIntoView({ block: 'center' });`);
       // Another server, with the tool the app will try to call (echo), and the hostile one.
       if ((await s.findElements(rowOf('everything'))).length === 0) {
         await addStdioServer(app, 'everything', 'node', [SERVER_EVERYTHING_ENTRY, 'stdio']);
