@@ -7,7 +7,8 @@
 // system-monitor app polls its app-only tool; the Audit page shows those calls succeeded with
 // the source app. The debug app is told of a theme switch and of fullscreen (its own event log
 // shows each host-context change, the fullscreen area with a size), and Close removes its panel
-// after the teardown. Then the hostile fixture (tests/fixtures/python/hostile_app.py) renders an
+// after the teardown. The basic app's message is listed in its panel, and its link opens (in a
+// stand-in browser that writes it down) only once the person confirms it. Then the hostile fixture (tests/fixtures/python/hostile_app.py) renders an
 // app that tries every escape and reports each result; the test asserts every one failed,
 // checks the side effects from outside (no server added through the IPC, no navigation, no
 // request to an undeclared origin, no link opened, model_only never ran), and that the app's
@@ -253,6 +254,53 @@ describe('MCP Apps (real window)', () => {
     });
   });
 
+  it("opens the basic app's link once the person agrees, and lists its message", { timeout: 180_000 }, async (t) => {
+    assert.ok(app, 'the window of the tests before is needed (it added the basic-vanillajs server)');
+    const basic = APPS.find((a) => a.name === 'basic-vanillajs');
+    const LINK = 'https://modelcontextprotocol.io/';
+    await app.withFailureCapture(t.name, async () => {
+      const s = app.session;
+      await openPage(app, 'servers');
+      await selectServer(app, basic.name);
+      await callUiTool(app, basic.tool);
+      const panel = await waitForAppReady(app, basic.uri);
+      await insideApp(app, basic.uri, async () => {
+        await waitInApp(app, basic.check, { message: `the basic app to show ${basic.shows}` });
+        // The app's own buttons: ui/message with its textarea's text, then ui/open-link.
+        // Clicked from script: the frame is shorter than the app, and a pointer click on a
+        // button below its fold lands elsewhere.
+        for (const id of ['send-message-btn', 'open-link-btn']) {
+          await s.executeScript(`const b = document.getElementById(arguments[0]); b.scrollIntoView({ block: 'center' }); b.click();`, [id]);
+        }
+      });
+
+      // SEP-1865 "ui/message": no conversation yet, so the panel lists it.
+      const message = await waitFor(
+        async () => {
+          for (const note of await s.findElements(`${panel} [data-testid="app-message"]`)) {
+            const text = await s.getText(note);
+            if (text.includes('This is message text.')) return text;
+          }
+          return null;
+        },
+        { timeout: 10_000, interval: 250, message: "the basic app's message listed in its panel" },
+      );
+      t.diagnostic(`listed: ${message}`);
+
+      // "ui/open-link": the person sees the whole URL first; only Open hands it to the browser.
+      const dialog = await app.waitForElement('[data-testid="app-link-dialog"]', { message: 'the Open this link? dialog' });
+      assert.equal(await s.getText(await s.findElement('[data-testid="app-link-url"]', dialog)), LINK);
+      assertImage(await app.screenshot('app-link-dialog'));
+      await s.click(await s.findElement('[data-testid="app-link-open"]', dialog));
+      const opened = await waitFor(() => (existsSync(openedLog) ? readFileSync(openedLog, 'utf8') : null), {
+        timeout: 10_000,
+        interval: 200,
+        message: 'the link handed to the (stand-in) system browser',
+      });
+      assert.equal(opened.trim(), LINK, 'exactly the confirmed link was opened');
+    });
+  });
+
   it('refuses every escape of the hostile app', { timeout: 600_000 }, async (t) => {
     assert.ok(existsSync(PYTHON), `the Python fixtures' venv is missing at ${PYTHON}`);
     assert.ok(existsSync(SERVER_EVERYTHING_ENTRY), `server-everything fixture missing at ${SERVER_EVERYTHING_ENTRY}`);
@@ -260,6 +308,8 @@ describe('MCP Apps (real window)', () => {
 
     await app.withFailureCapture(t.name, async () => {
       const s = app.session;
+      const openedNow = () => (existsSync(openedLog) ? readFileSync(openedLog, 'utf8') : '');
+      const openedBefore = openedNow();
       await openPage(app, 'servers');
       // A test before may have left the page scrolled, the Add server button under the header.
       await s.executeScript(`document.querySelector('[data-testid="add-server-button"]')?.scrollIntoView({ block: 'center' });`);
@@ -361,7 +411,7 @@ describe('MCP Apps (real window)', () => {
         { mimeTypes: ['text/html;profile=mcp-app'] },
         'the app declared the MCP Apps extension to the server, with its mimeType',
       );
-      assert.ok(!existsSync(openedLog), `nothing was opened: ${existsSync(openedLog) ? readFileSync(openedLog, 'utf8') : ''}`);
+      assert.equal(openedNow(), openedBefore, 'the hostile app opened nothing');
       assert.deepEqual(dialogs, [], 'no dialog asked anything while the hostile app ran');
 
       // The host answered ui/initialize with its info and the capabilities it handles.
