@@ -102,6 +102,23 @@ function browserStandIn(dir) {
   return log;
 }
 
+/** Scrolls the page so the top of `panel` shows just below the sticky page header. */
+async function showPanelTop(app, panel) {
+  await app.session.executeScript(
+    `const el = document.querySelector(arguments[0]);
+     if (!el) return;
+     el.scrollIntoView({ block: 'start' });
+     const header = document.querySelector('header');
+     const below = header ? header.getBoundingClientRect().bottom + 8 : 0;
+     let scroller = el.parentElement;
+     const scrolls = (e) => e.scrollHeight > e.clientHeight && /auto|scroll/.test(getComputedStyle(e).overflowY);
+     while (scroller && scroller !== document.body && !scrolls(scroller)) scroller = scroller.parentElement;
+     (scroller && scroller !== document.body ? scroller : document.scrollingElement).scrollBy(0, el.getBoundingClientRect().top - below);`,
+    [panel],
+  );
+  await app.settle();
+}
+
 const readJson = (file) => {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
@@ -170,7 +187,7 @@ describe('MCP Apps (real window)', () => {
           waitInApp(app, example.check, { timeout: 30_000, message: `the ${example.name} app to show ${example.shows}` }),
         );
         t.diagnostic(`${example.name}: ${JSON.stringify(shown)}`);
-        await s.executeScript(`document.querySelector(arguments[0])?.scrollIntoView({ block: 'start' });`, [appPanelOf(example.uri)]);
+        await showPanelTop(app, appPanelOf(example.uri));
         assertImage(await app.screenshot(`app-${example.name}`));
       }
     });
@@ -446,6 +463,7 @@ describe('MCP Apps (real window)', () => {
       for (const [which, seen] of Object.entries(frameProbes)) {
         assert.notEqual(seen.origin, top, `the ${which} frame does not share the window's origin ${top}`);
       }
+      await showPanelTop(app, appPanelOf(uri));
       assertImage(await app.screenshot('app-hostile'));
 
       // The audit log: the app's report calls went through the gate with the source app; its
