@@ -33,6 +33,8 @@ import type {
   TasksChangedEvent,
   ToolInfo,
 } from "../bindings";
+import { appCommands } from "./appCommands";
+import type { AppDownload, AppFrame } from "./appCommands";
 import { GatehouseError } from "./GatehouseError";
 
 export type {
@@ -79,6 +81,8 @@ export type {
   TasksChangedEvent,
   ToolInfo,
 } from "../bindings";
+export type { AppCsp, AppDownload, AppFrame, AppPermissions } from "./appCommands";
+export type { Value as JsonValue } from "../bindings";
 // The generated name is ServerTransport; the UI calls it Transport.
 export type { ServerTransport as Transport } from "../bindings";
 
@@ -363,4 +367,57 @@ function subscribe<T>(source: EventSource<T>, what: string, onEvent: (payload: T
     unlisten?.();
     unlisten = null;
   };
+}
+
+// MCP Apps (SEP-1865): the view of a tool's `ui://` resource, and what the app asks of the host.
+// Every request an app makes is for its own server only, and goes through the engine's gate
+// (policy, approval, audit) with source `app`.
+
+type JsonValue = Parameters<typeof appCommands.appCreateMessage>[1];
+
+/** Reads the UI resource `uri` of the server and opens a sandbox page (its own origin) for it. */
+export function appOpenView(serverId: string, uri: string): Promise<AppFrame> {
+  return unwrap(() => appCommands.appOpenView(serverId, uri));
+}
+
+/** Forgets an open view (its sandbox page stops being served). */
+export function appCloseView(sandboxUrl: string): Promise<null> {
+  return unwrap(() => appCommands.appCloseView(sandboxUrl));
+}
+
+/** `tools/call` from an app: refused with `denied` for a tool that is not app-visible. */
+export function appCallTool(serverId: string, tool: string, args: JsonValue | null): Promise<JsonValue> {
+  return unwrap(() => appCommands.appCallTool(serverId, tool, args));
+}
+
+export function appReadResource(serverId: string, uri: string): Promise<JsonValue> {
+  return unwrap(() => appCommands.appReadResource(serverId, uri));
+}
+
+export function appListResources(serverId: string): Promise<JsonValue> {
+  return unwrap(() => appCommands.appListResources(serverId));
+}
+
+export function appListResourceTemplates(serverId: string): Promise<JsonValue> {
+  return unwrap(() => appCommands.appListResourceTemplates(serverId));
+}
+
+/** The server's tools an app may call, as a ListToolsResult. */
+export function appListTools(serverId: string): Promise<JsonValue> {
+  return unwrap(() => appCommands.appListTools(serverId));
+}
+
+/** `sampling/createMessage` from an app: the person answers it in the approval dialog. */
+export function appCreateMessage(serverId: string, params: JsonValue): Promise<JsonValue> {
+  return unwrap(() => appCommands.appCreateMessage(serverId, params));
+}
+
+/** Opens an http(s) link from an app in the system browser, once the person agreed. */
+export function appOpenLink(url: string): Promise<null> {
+  return unwrap(() => appCommands.appOpenLink(url));
+}
+
+/** Saves a file an app offers into Downloads (never over an existing file), once the person agreed. */
+export function appDownloadFile(serverId: string, params: JsonValue): Promise<AppDownload> {
+  return unwrap(() => appCommands.appDownloadFile(serverId, params));
 }

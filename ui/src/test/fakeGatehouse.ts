@@ -37,6 +37,16 @@ export const serverLogs = vi.fn<typeof real.serverLogs>();
 export const authStatus = vi.fn<typeof real.authStatus>();
 export const signIn = vi.fn<typeof real.signIn>();
 export const signOut = vi.fn<typeof real.signOut>();
+export const appOpenView = vi.fn<typeof real.appOpenView>();
+export const appCloseView = vi.fn<typeof real.appCloseView>(() => Promise.resolve(null));
+export const appCallTool = vi.fn<typeof real.appCallTool>();
+export const appReadResource = vi.fn<typeof real.appReadResource>();
+export const appListResources = vi.fn<typeof real.appListResources>();
+export const appListResourceTemplates = vi.fn<typeof real.appListResourceTemplates>();
+export const appListTools = vi.fn<typeof real.appListTools>();
+export const appCreateMessage = vi.fn<typeof real.appCreateMessage>();
+export const appOpenLink = vi.fn<typeof real.appOpenLink>(() => Promise.resolve(null));
+export const appDownloadFile = vi.fn<typeof real.appDownloadFile>();
 
 /** The sign-in state of a server nobody signed in to. */
 export const SIGNED_OUT = { signedIn: false, issuer: null, scopes: [], expiresAt: null, refreshable: false };
@@ -134,9 +144,21 @@ export function resetFakeGatehouse(): void {
     listGrants,
     revokeGrant,
     openExternalUrl,
+    appOpenView,
+    appCloseView,
+    appCallTool,
+    appReadResource,
+    appListResources,
+    appListResourceTemplates,
+    appListTools,
+    appCreateMessage,
+    appOpenLink,
+    appDownloadFile,
   ]) {
     fn.mockReset();
   }
+  appCloseView.mockResolvedValue(null);
+  appOpenLink.mockResolvedValue(null);
   listApprovals.mockResolvedValue([]);
   answerApproval.mockResolvedValue(null);
   listGrants.mockResolvedValue([]);
