@@ -62,6 +62,7 @@ export class AppViewSession {
   private readonly bridge: AppBridge;
   private readonly options: ViewSessionOptions;
   private initialized = false;
+  private tornDown = false;
   private closed = false;
   private heldContext: McpUiHostContext | null = null;
 
@@ -109,10 +110,12 @@ export class AppViewSession {
 
   /**
    * Asks the view to finish (`ui/resource-teardown`) and waits for its answer, at most
-   * `timeoutMs`. A view that never said `initialized` is sent nothing.
+   * `timeoutMs`. Asked once: later calls return at once. A view that never said `initialized`
+   * is sent nothing.
    */
   async teardown(reason: string, timeoutMs = TEARDOWN_TIMEOUT_MS): Promise<void> {
-    if (!this.initialized || this.closed) return;
+    if (!this.initialized || this.closed || this.tornDown) return;
+    this.tornDown = true;
     try {
       await this.bridge.teardownResource({ reason }, { timeout: timeoutMs });
     } catch (e) {
