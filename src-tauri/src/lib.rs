@@ -42,6 +42,8 @@ pub fn run(context: tauri::Context<tauri::Wry>) -> Result<(), String> {
                 live_sessions: true,
                 // Started from a desktop launcher, the app lacks the terminal's PATH.
                 login_shell: Some(gatehouse_host::login_env::user_shell()),
+                // The window renders MCP Apps views in its sandbox frames.
+                render_apps: true,
                 ..Default::default()
             };
             let host = tauri::async_runtime::block_on(async {

@@ -691,7 +691,24 @@ export type ToolInfo = {
 	title: string | null,
 	description: string | null,
 	inputSchema: Value,
+	/**  Its MCP App and who may call it (`_meta.ui`), if it declares them. */
+	ui: ToolUi | null,
 };
+
+/**  `_meta.ui` of a tool. */
+export type ToolUi = {
+	/**  The `ui://` resource that renders the tool's results, if it has one. */
+	resourceUri: string | null,
+	/**  Who may call it. */
+	visibility: ToolVisibility[],
+};
+
+/**  Who may see and call a tool. */
+export type ToolVisibility = 
+/**  Listed to models and callable by them. */
+"model" | 
+/**  Callable by the app of the same server. */
+"app";
 
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };
 
