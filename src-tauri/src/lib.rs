@@ -1,6 +1,7 @@
 //! The Gatehouse desktop app: opens the engine in live mode, exposes it to the webview through
 //! typed IPC commands and events, and stops every server when the app exits.
 
+mod app_commands;
 mod approval_commands;
 mod approval_notice;
 mod apps;

@@ -64,7 +64,8 @@ impl OpenViews {
     }
 
     /// How many views are open.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.lock().len()
     }
 }
