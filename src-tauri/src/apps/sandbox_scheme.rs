@@ -118,7 +118,7 @@ mod tests {
         })
     }
 
-    fn header<'a>(response: &'a Response<Vec<u8>>, name: header::HeaderName) -> Option<&'a str> {
+    fn header(response: &Response<Vec<u8>>, name: header::HeaderName) -> Option<&str> {
         response.headers().get(name).and_then(|v| v.to_str().ok())
     }
 
