@@ -8,6 +8,7 @@
 //   frame (`id="app-view"`) on the first `ui/notifications/sandbox-resource-ready`, and from
 //   then on relays every other JSON-RPC message both ways, unchanged. Methods starting with
 //   `ui/notifications/sandbox-` are never relayed. It never makes up requests of its own.
+// - If the view navigates its frame away, the frame is removed and nothing more is relayed.
 // - The view frame is sandboxed without `allow-same-origin`: the view runs in an opaque
 //   origin, so it cannot reach this page's DOM, the host's, or `top`; and its document carries
 //   the view's Content-Security-Policy as a meta tag at its very top (the same policy this
@@ -36,6 +37,8 @@
   if (!host || host === window) return;
 
   let view = null;
+  // Set once the view has gone; no view is loaded again.
+  let ended = false;
 
   const isMessage = (data) =>
     data !== null && typeof data === 'object' && !Array.isArray(data) && data.jsonrpc === '2.0';
@@ -65,7 +68,7 @@
   }
 
   function load(params) {
-    if (view !== null || params === null || typeof params !== 'object') return;
+    if (ended || view !== null || params === null || typeof params !== 'object') return;
     if (typeof params.html !== 'string') return;
     const frame = document.createElement('iframe');
     frame.id = 'app-view';
@@ -78,6 +81,18 @@
     frame.style.height = '100%';
     frame.style.display = 'block';
     frame.srcdoc = withPolicy(params.html);
+    // The view's own document loads once. A second load means the view navigated its frame
+    // away (no sandbox flag prevents that): whatever is there now is not the view the host
+    // was given, so the frame is removed and nothing more is relayed.
+    let loads = 0;
+    frame.addEventListener('load', () => {
+      loads += 1;
+      if (loads > 1) {
+        frame.remove();
+        view = null;
+        ended = true;
+      }
+    });
     view = frame;
     document.body.appendChild(frame);
   }

@@ -11,7 +11,8 @@
 //   but not an undeclared one;
 // - neither frame can run a command: invoking over `ipc://localhost` and over WebKit's `ipc`
 //   message handler (which WebKitGTK exposes in every frame) with a guessed key changes nothing;
-// - the main window cannot frame any origin but the sandbox's.
+// - the main window cannot frame any origin but the sandbox's;
+// - a view that navigates its frame away is removed by the proxy.
 //
 // Prerequisites: scripts/install-test-deps.sh, and a debug build of the app.
 
@@ -296,6 +297,22 @@ describe('MCP Apps sandbox: a separate origin without the Tauri IPC', () => {
       assert.ok(violation, `the main window's CSP let it frame ${declared.origin}`);
       assert.match(violation.directive, /^frame-src/);
       assert.ok(!declared.hits.includes('/framed'), `the main window framed ${declared.origin}: ${declared.hits}`);
+    });
+  });
+
+  it('removes a view that navigates its frame away', { timeout: 30_000 }, async (t) => {
+    await app.withFailureCapture(t.name, async () => {
+      const s = app.session;
+      await s.cmd('POST', '/frame', { id: null });
+      await s.cmd('POST', '/frame', { id: await s.findElement('#sandbox-check-frame') });
+      t.after(() => s.cmd('POST', '/frame', { id: null }).catch(() => {}));
+      await s.cmd('POST', '/frame', { id: await s.findElement('#app-view') });
+      await s.executeScript(`const to = arguments[0]; setTimeout(() => { location.href = to; }, 50);`, [declared.origin + '/navigated']);
+      await s.cmd('POST', '/frame/parent', {});
+      await waitFor(async () => (await s.executeScript(`return document.querySelectorAll('iframe').length;`)) === 0, {
+        timeout: 10_000,
+        message: 'the proxy to remove the navigated view',
+      });
     });
   });
 
