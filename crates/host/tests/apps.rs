@@ -56,6 +56,37 @@ async fn connected(host: &Host, input: ServerInput) -> String {
     id
 }
 
+/// An allow rule for everything of the server `id`.
+async fn allow_all(host: &Host, id: &str) {
+    host.add_rule(Rule {
+        id: String::new(),
+        server: Some(id.to_owned()),
+        tool: None,
+        argument: None,
+        effect: Effect::Allow,
+        definition_hash: None,
+    })
+    .await
+    .expect("rule");
+}
+
+/// An app's call of `tool` on the server `id`, with `arguments`.
+async fn app_call(
+    host: &Host,
+    id: &str,
+    tool: &str,
+    arguments: Option<Value>,
+) -> gatehouse_host::Result<CallOutcome> {
+    host.app_call_tool(
+        id,
+        tool,
+        arguments,
+        CallOptions::default(),
+        std::future::pending(),
+    )
+    .await
+}
+
 /// The app-sourced rows of `tool` on the audit log, oldest first.
 async fn app_rows(host: &Host, tool: &str) -> Vec<gatehouse_host::AuditRow> {
     let filter = AuditFilter {
@@ -140,26 +171,9 @@ async fn an_apps_calls_pass_the_gate_as_app_and_are_held_to_visibility() {
     let id = connected(&host, example("server-system-monitor")).await;
     let other = connected(&host, example("server-basic-vanillajs")).await;
     // The person lets the app's polling through (as "allow always" in the dialog would).
-    host.add_rule(Rule {
-        id: String::new(),
-        server: Some(id.clone()),
-        tool: None,
-        argument: None,
-        effect: Effect::Allow,
-        definition_hash: None,
-    })
-    .await
-    .expect("rule");
+    allow_all(&host, &id).await;
 
-    let call = |tool: &'static str| {
-        host.app_call_tool(
-            &id,
-            tool,
-            Some(json!({})),
-            CallOptions::default(),
-            std::future::pending(),
-        )
-    };
+    let call = |tool: &'static str| app_call(&host, &id, tool, Some(json!({})));
     let CallOutcome::Done(polled) = call("poll-system-stats").await.expect("an app-only tool")
     else {
         panic!("not cancelled");
@@ -266,25 +280,8 @@ async fn a_model_only_tool_is_refused_to_apps_even_where_a_rule_allows_it() {
     let seen = dir.path().join("initialize.json");
     let host = rendering_host(dir.path()).await;
     let id = connected(&host, recording_server("rec", &seen)).await;
-    host.add_rule(Rule {
-        id: String::new(),
-        server: Some(id.clone()),
-        tool: None,
-        argument: None,
-        effect: Effect::Allow,
-        definition_hash: None,
-    })
-    .await
-    .expect("rule");
-    let call = |tool: &'static str| {
-        host.app_call_tool(
-            &id,
-            tool,
-            None,
-            CallOptions::default(),
-            std::future::pending(),
-        )
-    };
+    allow_all(&host, &id).await;
+    let call = |tool: &'static str| app_call(&host, &id, tool, None);
     let refused = call("model_only").await.expect_err("model-only");
     assert_eq!(refused.code(), "denied", "{refused}");
     assert!(
