@@ -17,25 +17,26 @@ use crate::registry::model::{ServerConfig, ServerSpec, ServerTransport};
 use crate::registry::secret_values::{self, SecretValue};
 use crate::secrets::SecretKind;
 use crate::server_logs::output::ServerStderr;
-use crate::server_requests::HostHandler;
+use crate::server_requests::{Declared, HostHandler};
 
 /// Connects to a server and settles its era. Secret values are read from the keyring here, at
 /// the last moment, and live only in the child's environment or the request headers.
 /// Nobody answers its sampling or elicitation requests, so it declares only roots.
 pub async fn open_client(config: &ServerConfig, registry: &Registry) -> Result<Client> {
     let handler = Arc::new(HostHandler::for_config(config));
-    open_client_with(config, registry, handler, false).await
+    open_client_with(config, registry, handler, Declared::default()).await
 }
 
-/// Like [`open_client`], with the handler that answers the server's requests; `attended` says
-/// whether a person answers sampling and elicitation (only then are they declared). The era
+/// Like [`open_client`], with the handler that answers the server's requests; `declared` says
+/// whether a person answers sampling and elicitation, and whether views are rendered (only
+/// then are they declared). The era
 /// found last time is tried first, without the probe; if that fails for a protocol reason, the
 /// server is probed again and the new finding kept.
 pub async fn open_client_with(
     config: &ServerConfig,
     registry: &Registry,
     handler: Arc<dyn Handler>,
-    attended: bool,
+    declared: Declared,
 ) -> Result<Client> {
     let secrets = secret_values::resolve(registry.secrets(), config).await?;
     let remembered = registry.remembered_era(config).await;
@@ -56,7 +57,7 @@ pub async fn open_client_with(
         choice,
         reason,
         handler.clone(),
-        attended,
+        declared,
         launcher,
     )
     .await
@@ -73,7 +74,7 @@ pub async fn open_client_with(
                 EraChoice::Auto,
                 None,
                 handler,
-                attended,
+                declared,
                 launcher,
             )
             .await?
@@ -120,11 +121,11 @@ async fn connect(
     era: EraChoice,
     era_reason: Option<String>,
     handler: Arc<dyn Handler>,
-    attended: bool,
+    declared: Declared,
     launcher: &Launcher,
 ) -> Result<Client> {
     let options = ClientOptions {
-        capabilities: HostHandler::capabilities(attended),
+        capabilities: HostHandler::capabilities(declared),
         era,
         era_reason,
         ..ClientOptions::default()
