@@ -5,6 +5,7 @@
 import { Channel } from "@tauri-apps/api/core";
 import { commands, events } from "../bindings";
 import type {
+  AppFrame,
   Answer,
   ApprovalsChangedEvent,
   AuthStatus,
@@ -14,6 +15,7 @@ import type {
   AuditRow,
   CallEvent,
   CallResultView,
+  DownloadResult,
   Effect,
   ExportFormat,
   ExportSummary,
@@ -32,9 +34,8 @@ import type {
   TaskRecord,
   TasksChangedEvent,
   ToolInfo,
+  Value,
 } from "../bindings";
-import { appCommands } from "./appCommands";
-import type { AppDownload, AppFrame } from "./appCommands";
 import { GatehouseError } from "./GatehouseError";
 
 export type {
@@ -81,7 +82,7 @@ export type {
   TasksChangedEvent,
   ToolInfo,
 } from "../bindings";
-export type { AppCsp, AppDownload, AppFrame, AppPermissions } from "./appCommands";
+export type { AppCsp, AppFrame, AppPermissions, DownloadResult, ToolUi, ToolVisibility } from "../bindings";
 export type { Value as JsonValue } from "../bindings";
 // The generated name is ServerTransport; the UI calls it Transport.
 export type { ServerTransport as Transport } from "../bindings";
@@ -373,51 +374,51 @@ function subscribe<T>(source: EventSource<T>, what: string, onEvent: (payload: T
 // Every request an app makes is for its own server only, and goes through the engine's gate
 // (policy, approval, audit) with source `app`.
 
-type JsonValue = Parameters<typeof appCommands.appCreateMessage>[1];
+type JsonValue = Value;
 
 /** Reads the UI resource `uri` of the server and opens a sandbox page (its own origin) for it. */
 export function appOpenView(serverId: string, uri: string): Promise<AppFrame> {
-  return unwrap(() => appCommands.appOpenView(serverId, uri));
+  return unwrap(() => commands.appOpenView(serverId, uri));
 }
 
-/** Forgets an open view (its sandbox page stops being served). */
-export function appCloseView(sandboxUrl: string): Promise<null> {
-  return unwrap(() => appCommands.appCloseView(sandboxUrl));
+/** Forgets an open view (its sandbox page stops being served); false if it was not open. */
+export function appCloseView(sandboxUrl: string): Promise<boolean> {
+  return invokePlain(() => commands.appCloseView(sandboxUrl));
 }
 
 /** `tools/call` from an app: refused with `denied` for a tool that is not app-visible. */
 export function appCallTool(serverId: string, tool: string, args: JsonValue | null): Promise<JsonValue> {
-  return unwrap(() => appCommands.appCallTool(serverId, tool, args));
+  return unwrap(() => commands.appCallTool(serverId, tool, args));
 }
 
 export function appReadResource(serverId: string, uri: string): Promise<JsonValue> {
-  return unwrap(() => appCommands.appReadResource(serverId, uri));
+  return unwrap(() => commands.appReadResource(serverId, uri));
 }
 
 export function appListResources(serverId: string): Promise<JsonValue> {
-  return unwrap(() => appCommands.appListResources(serverId));
+  return unwrap(() => commands.appListResources(serverId));
 }
 
 export function appListResourceTemplates(serverId: string): Promise<JsonValue> {
-  return unwrap(() => appCommands.appListResourceTemplates(serverId));
+  return unwrap(() => commands.appListResourceTemplates(serverId));
 }
 
 /** The server's tools an app may call, as a ListToolsResult. */
 export function appListTools(serverId: string): Promise<JsonValue> {
-  return unwrap(() => appCommands.appListTools(serverId));
+  return unwrap(() => commands.appListTools(serverId));
 }
 
 /** `sampling/createMessage` from an app: the person answers it in the approval dialog. */
 export function appCreateMessage(serverId: string, params: JsonValue): Promise<JsonValue> {
-  return unwrap(() => appCommands.appCreateMessage(serverId, params));
+  return unwrap(() => commands.appCreateMessage(serverId, params));
 }
 
 /** Opens an http(s) link from an app in the system browser, once the person agreed. */
 export function appOpenLink(url: string): Promise<null> {
-  return unwrap(() => appCommands.appOpenLink(url));
+  return unwrap(() => commands.appOpenLink(url));
 }
 
 /** Saves a file an app offers into Downloads (never over an existing file), once the person agreed. */
-export function appDownloadFile(serverId: string, params: JsonValue): Promise<AppDownload> {
-  return unwrap(() => appCommands.appDownloadFile(serverId, params));
+export function appDownloadFile(serverId: string, params: JsonValue): Promise<DownloadResult> {
+  return unwrap(() => commands.appDownloadFile(serverId, params));
 }

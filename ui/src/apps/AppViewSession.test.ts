@@ -207,7 +207,7 @@ describe("AppViewSession", () => {
     expect((await sandbox.request("ui/download-file", params)).result).toEqual({ isError: true });
     expect(fake.appDownloadFile).not.toHaveBeenCalled();
 
-    fake.appDownloadFile.mockResolvedValue({ path: "/home/me/Downloads/report.csv" });
+    fake.appDownloadFile.mockResolvedValue({ path: "/home/me/Downloads/report.csv", paths: ["/home/me/Downloads/report.csv"] });
     expect((await sandbox.request("ui/download-file", params)).result).toEqual({});
     expect(fake.appDownloadFile).toHaveBeenCalledWith("srv-1", params);
   });

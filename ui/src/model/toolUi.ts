@@ -3,10 +3,8 @@
 
 import type { ToolInfo } from "../api/gatehouse";
 
-type ToolUiFields = { ui?: { resourceUri?: string | null } | null };
-
 /** The tool's UI resource URI, or null when it has none. */
 export function toolResourceUri(tool: ToolInfo): string | null {
-  const uri = (tool as ToolInfo & ToolUiFields).ui?.resourceUri;
-  return typeof uri === "string" && uri.startsWith("ui://") ? uri : null;
+  const uri = tool.ui?.resourceUri;
+  return uri?.startsWith("ui://") ? uri : null;
 }

@@ -38,7 +38,7 @@ export const authStatus = vi.fn<typeof real.authStatus>();
 export const signIn = vi.fn<typeof real.signIn>();
 export const signOut = vi.fn<typeof real.signOut>();
 export const appOpenView = vi.fn<typeof real.appOpenView>();
-export const appCloseView = vi.fn<typeof real.appCloseView>(() => Promise.resolve(null));
+export const appCloseView = vi.fn<typeof real.appCloseView>(() => Promise.resolve(true));
 export const appCallTool = vi.fn<typeof real.appCallTool>();
 export const appReadResource = vi.fn<typeof real.appReadResource>();
 export const appListResources = vi.fn<typeof real.appListResources>();
@@ -157,7 +157,7 @@ export function resetFakeGatehouse(): void {
   ]) {
     fn.mockReset();
   }
-  appCloseView.mockResolvedValue(null);
+  appCloseView.mockResolvedValue(true);
   appOpenLink.mockResolvedValue(null);
   listApprovals.mockResolvedValue([]);
   answerApproval.mockResolvedValue(null);

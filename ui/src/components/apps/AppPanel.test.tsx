@@ -65,7 +65,7 @@ describe("AppPanel", () => {
     expect(fake.appOpenView).toHaveBeenCalledWith("srv-1", URI);
     expect(panel()).toHaveAttribute("data-app-uri", URI);
     expect(panel()).toHaveAttribute("data-app-state", "loading");
-    expect(iframe).toHaveAttribute("sandbox", "allow-scripts allow-same-origin allow-forms");
+    expect(iframe).toHaveAttribute("sandbox", "allow-scripts allow-same-origin");
     expect(iframe, "no permission was declared, so none is delegated").not.toHaveAttribute("allow");
 
     const answer = await sandbox.initialize();
@@ -132,7 +132,7 @@ describe("AppPanel", () => {
   });
 
   it("confirms a download before saving it", async () => {
-    fake.appDownloadFile.mockResolvedValue({ path: "/home/me/Downloads/report.csv" });
+    fake.appDownloadFile.mockResolvedValue({ path: "/home/me/Downloads/report.csv", paths: ["/home/me/Downloads/report.csv"] });
     const { sandbox } = await renderPanel();
     await sandbox.initialize();
     const params = { contents: [{ type: "resource", resource: { uri: "file:///exports/report.csv", mimeType: "text/csv", text: "a,b" } }] };

@@ -1,8 +1,8 @@
 // The sandbox proxy frame of one app view (SEP-1865 "Sandbox proxy"): an iframe on the sandbox's
-// own origin, with `allow-scripts allow-same-origin` as the spec requires of the proxy (never the
-// window's origin) and `allow` only for the permissions the person agreed to. Its session is
-// listening before the frame is pointed at the sandbox page, so the proxy's ready message cannot
-// be missed; it is torn down (best effort) and closed when the frame goes.
+// own origin (never the window's), with `allow-scripts allow-same-origin` as the spec requires of
+// the proxy, and `allow` only for the permissions the person agreed to. Its session starts in a
+// layout effect, in the same task as the frame's insertion, so it listens before the sandbox page
+// can load and say it is ready; it is torn down (best effort) and closed when the frame goes.
 
 import type { McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { buildAllowAttribute } from "@modelcontextprotocol/ext-apps/app-bridge";
@@ -14,8 +14,11 @@ import { AppViewSession } from "../../apps/AppViewSession";
 import type { ViewOutcome } from "../../apps/AppViewSession";
 import { permissionObjects } from "../../model/appPermissions";
 
-/** The outer (proxy) frame's sandbox: what SEP-1865 requires of it, and forms for the view. */
-export const PROXY_SANDBOX = "allow-scripts allow-same-origin allow-forms";
+/**
+ * The outer (proxy) frame's sandbox: exactly what SEP-1865 requires of it ("Sandbox proxy" 2); no
+ * popups, no top navigation. The view's own frame is sandboxed further by the proxy.
+ */
+export const PROXY_SANDBOX = "allow-scripts allow-same-origin";
 
 type AppSandboxFrameProps = {
   serverId: string;
