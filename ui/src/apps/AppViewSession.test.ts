@@ -134,6 +134,20 @@ describe("AppViewSession", () => {
     expect(byMethod("ui/notifications/tool-result")).toEqual({ content: [{ type: "text", text: "42" }], isError: false });
   });
 
+  it("answers ui/initialize with the context as it is then, changes made before sent to nobody", async () => {
+    const { session, sandbox } = await startSession();
+    session.updateContext({ theme: "light", displayMode: "inline", platform: "desktop", containerDimensions: { width: 640, maxHeight: 600 } });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(sandbox.sent, "no view exists yet to tell").toEqual([]);
+    const answer = await sandbox.initialize();
+    expect(answer.result?.hostContext).toEqual({
+      theme: "light",
+      displayMode: "inline",
+      platform: "desktop",
+      containerDimensions: { width: 640, maxHeight: 600 },
+    });
+  });
+
   it("tells the view a failed or cancelled call was cancelled", async () => {
     const { sandbox } = await startSession({ kind: "cancelled", reason: "The call was cancelled." });
     await sandbox.initialize();

@@ -2,10 +2,9 @@
 // answers `sandbox-proxy-ready` with the resource, lets the AppBridge answer `ui/initialize` with
 // the host's info, capabilities and context, and sends the view nothing until it says
 // `ui/notifications/initialized`; then the tool's input and its result (or that it was
-// cancelled). Host-context changes made before that are held and sent once it is initialized.
-// Whoever creates a session closes it.
+// cancelled). Host-context changes made before that are held (ViewBridge) and sent once it is
+// initialized. Whoever creates a session closes it.
 
-import { AppBridge } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { McpUiHostCapabilities, McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { AppFrame, AppPermissions } from "../api/gatehouse";
@@ -13,6 +12,7 @@ import { permissionObjects } from "../model/appPermissions";
 import { installRequestHandlers } from "./appRequestHandlers";
 import type { ViewHost } from "./appRequestHandlers";
 import { SandboxTransport } from "./SandboxTransport";
+import { ViewBridge } from "./ViewBridge";
 
 export const HOST_INFO = { name: "Gatehouse", version: "0.1.0" };
 
@@ -59,17 +59,16 @@ export function hostCapabilities(frame: AppFrame, permissions: AppPermissions): 
 }
 
 export class AppViewSession {
-  private readonly bridge: AppBridge;
+  private readonly bridge: ViewBridge;
   private readonly options: ViewSessionOptions;
   private initialized = false;
   private tornDown = false;
   private closed = false;
-  private heldContext: McpUiHostContext | null = null;
 
   constructor(options: ViewSessionOptions) {
     this.options = options;
     const { frame, permissions, hostContext, host, serverId } = options;
-    this.bridge = new AppBridge(null, HOST_INFO, hostCapabilities(frame, permissions), { hostContext });
+    this.bridge = new ViewBridge(null, HOST_INFO, hostCapabilities(frame, permissions), { hostContext });
     installRequestHandlers(this.bridge, serverId, frame.uri, host);
     // A reloaded proxy says ready again, and gets the resource again.
     this.bridge.addEventListener("sandboxready", () => {
@@ -101,11 +100,9 @@ export class AppViewSession {
     return this.bridge.getAppCapabilities()?.availableDisplayModes;
   }
 
-  /** The host context now; sent to the view as a change once it is initialized. */
+  /** The host context now: answers `ui/initialize`, and goes to the view as a change once it is initialized. */
   updateContext(context: McpUiHostContext): void {
-    if (this.closed) return;
-    if (this.initialized) this.bridge.setHostContext(context);
-    else this.heldContext = context;
+    if (!this.closed) this.bridge.setHostContext(context);
   }
 
   /**
@@ -135,8 +132,7 @@ export class AppViewSession {
     this.initialized = true;
     const { input, outcome, onReady } = this.options;
     const send = async () => {
-      if (this.heldContext !== null) this.bridge.setHostContext(this.heldContext);
-      this.heldContext = null;
+      await this.bridge.openToView();
       await this.bridge.sendToolInput({ arguments: input });
       if (outcome.kind === "result") await this.bridge.sendToolResult(outcome.result);
       else await this.bridge.sendToolCancelled({ reason: outcome.reason });

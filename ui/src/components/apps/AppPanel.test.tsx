@@ -94,6 +94,15 @@ describe("AppPanel", () => {
     expect(screen.queryByTestId("app-frame")).toBeNull();
   });
 
+  it("says so when the view does not start in time", async () => {
+    fake.appOpenView.mockResolvedValue(FRAME);
+    render(<AppPanel serverId="srv-1" tool={TOOL} uri={URI} call={CALL} onClosed={vi.fn()} startTimeoutMs={50} />);
+    await showFrame();
+    expect(panel()).toHaveAttribute("data-app-state", "loading");
+    expect(await screen.findByTestId("app-error")).toHaveTextContent("did not start");
+    expect(panel()).toHaveAttribute("data-app-state", "error");
+  });
+
   it("asks for the declared permissions before the view loads and passes on only the agreed ones", async () => {
     fake.appOpenView.mockResolvedValue({ ...FRAME, permissions: { ...NO_PERMISSIONS, camera: true, microphone: true } });
     render(<AppPanel serverId="srv-1" tool={TOOL} uri={URI} call={CALL} onClosed={vi.fn()} />);

@@ -25,6 +25,8 @@ import { AppSandboxFrame } from "./AppSandboxFrame";
 
 /** The most notes a panel keeps (older ones are counted, not kept). */
 export const MAX_NOTES = 50;
+/** How long a shown view gets to say `initialized` before the panel says it did not start (ms). */
+export const START_TIMEOUT_MS = 30_000;
 /** The inline height until the view reports its own (px). */
 const DEFAULT_INLINE_HEIGHT = 320;
 
@@ -42,9 +44,11 @@ type AppPanelProps = {
   retiring?: boolean;
   /** The view is torn down; the caller removes the panel. */
   onClosed: () => void;
+  startTimeoutMs?: number;
 };
 
-export function AppPanel({ serverId, tool, uri, call, retiring = false, onClosed }: AppPanelProps) {
+export function AppPanel(props: AppPanelProps) {
+  const { serverId, tool, uri, call, retiring = false, onClosed, startTimeoutMs = START_TIMEOUT_MS } = props;
   const view = useAppFrame(serverId, uri);
   const [agreed, setAgreed] = useState<AppPermissions | null>(null);
   const [ready, setReady] = useState(false);
@@ -53,6 +57,7 @@ export function AppPanel({ serverId, tool, uri, call, retiring = false, onClosed
   const [height, setHeight] = useState(DEFAULT_INLINE_HEIGHT);
   const [notes, setNotes] = useState<{ kept: AppNote[]; dropped: number }>({ kept: [], dropped: 0 });
   const [closing, setClosing] = useState(false);
+  const [stalled, setStalled] = useState(false);
   const sessionRef = useRef<AppViewSession | null>(null);
   const bodyRef = useRef<HTMLDivElement>(null);
   const link = useConfirmation<string>();
@@ -62,6 +67,15 @@ export function AppPanel({ serverId, tool, uri, call, retiring = false, onClosed
   const fullscreen = displayMode === "fullscreen";
   const permissions =
     view.status === "open" && declaredPermissions(view.frame.permissions).length === 0 ? NO_PERMISSIONS : agreed;
+
+  // A view that never says initialized (its script failed, or it navigated its frame away)
+  // leaves the panel in the error state rather than loading for ever.
+  const frameShown = view.status === "open" && permissions !== null;
+  useEffect(() => {
+    if (!frameShown || ready) return;
+    const timer = setTimeout(() => setStalled(true), startTimeoutMs);
+    return () => clearTimeout(timer);
+  }, [frameShown, ready, startTimeoutMs]);
 
   const close = useCallback(
     async (reason: string) => {
@@ -116,7 +130,7 @@ export function AppPanel({ serverId, tool, uri, call, retiring = false, onClosed
     setAppModes(sessionRef.current?.appDisplayModes);
   };
 
-  const state = view.status === "error" ? "error" : ready ? "ready" : "loading";
+  const state = view.status === "error" || (stalled && !ready) ? "error" : ready ? "ready" : "loading";
   const bordered = view.status !== "open" || view.frame.prefersBorder !== false;
   const canFullscreen = viewAllows("fullscreen", appModes);
   const classes = ["app-panel", bordered ? "app-panel-bordered" : "", fullscreen ? "app-panel-fullscreen" : ""];
@@ -157,6 +171,11 @@ export function AppPanel({ serverId, tool, uri, call, retiring = false, onClosed
       {view.status === "error" && (
         <p className="form-error" role="alert" data-testid="app-error">
           The app could not be shown: {view.message}
+        </p>
+      )}
+      {stalled && !ready && (
+        <p className="form-error" role="alert" data-testid="app-error">
+          The app did not start within {Math.round(startTimeoutMs / 1000)} seconds.
         </p>
       )}
       {view.status === "open" && permissions === null && (
