@@ -178,6 +178,17 @@ describe("AppPanel", () => {
     expect(panel()).not.toHaveClass("app-panel-fullscreen");
   });
 
+  it("keeps fullscreen when Escape closes a confirmation over it", async () => {
+    const { sandbox } = await renderPanel();
+    await sandbox.initialize();
+    await userEvent.click(await screen.findByTestId("app-fullscreen"));
+    const pending = sandbox.request("ui/open-link", { url: "https://example.com/" });
+    await screen.findByRole("alertdialog", { name: "Open this link?" });
+    await userEvent.keyboard("{Escape}");
+    expect((await pending).error?.message).toBe("Link opening denied by user");
+    expect(panel(), "the Escape was the dialog's").toHaveClass("app-panel-fullscreen");
+  });
+
   it("offers no fullscreen to a view that declared only inline", async () => {
     const { sandbox } = await renderPanel();
     await sandbox.initialize({ availableDisplayModes: ["inline"] });

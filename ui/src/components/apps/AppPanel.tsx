@@ -94,11 +94,12 @@ export function AppPanel(props: AppPanelProps) {
     void Promise.resolve(sessionRef.current?.teardown("Another call of the tool replaced this view.")).then(() => retired());
   }, [retiring]);
 
-  // Escape leaves fullscreen (the button does too).
+  // Escape leaves fullscreen (the button does too), unless it is closing a dialog over it.
   useEffect(() => {
     if (!fullscreen) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") setDisplayMode("inline");
+      if (e.key !== "Escape" || document.querySelector('[role="dialog"], [role="alertdialog"]') !== null) return;
+      setDisplayMode("inline");
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
