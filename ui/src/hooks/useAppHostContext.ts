@@ -4,7 +4,6 @@
 
 import type { McpUiDisplayMode, McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { useEffect, useMemo, useState } from "react";
-import type { RefObject } from "react";
 import type { ToolInfo } from "../api/gatehouse";
 import { buildHostContext, environmentLocale } from "../model/appHostContext";
 import { documentToken, hostStyleVariables } from "../model/appHostStyles";
@@ -12,11 +11,10 @@ import { useDocumentTheme } from "./useDocumentTheme";
 
 type Size = { width: number; height: number };
 
-/** The rounded size of `ref`'s element, followed while it is mounted (0×0 where it cannot be measured). */
-function useElementSize(ref: RefObject<HTMLElement | null>): Size {
+/** The rounded size of `element`, followed while it is shown (0×0 where it cannot be measured). */
+function useElementSize(element: HTMLElement | null): Size {
   const [size, setSize] = useState<Size>({ width: 0, height: 0 });
   useEffect(() => {
-    const element = ref.current;
     if (element === null || typeof ResizeObserver === "undefined") return;
     const observer = new ResizeObserver(([entry]) => {
       if (entry === undefined) return;
@@ -26,14 +24,15 @@ function useElementSize(ref: RefObject<HTMLElement | null>): Size {
     });
     observer.observe(element);
     return () => observer.disconnect();
-  }, [ref]);
+  }, [element]);
   return size;
 }
 
 export function useAppHostContext(
   tool: ToolInfo,
   displayMode: McpUiDisplayMode,
-  container: RefObject<HTMLElement | null>,
+  /** The element the view is shown in (null while there is none). */
+  container: HTMLElement | null,
 ): McpUiHostContext {
   const theme = useDocumentTheme();
   const { width, height } = useElementSize(container);

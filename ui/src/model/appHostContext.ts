@@ -63,8 +63,17 @@ export function inlineHeight(reported: number): number {
   return Math.round(Math.min(MAX_INLINE_HEIGHT, Math.max(MIN_INLINE_HEIGHT, reported)));
 }
 
-/** The user's locale and time zone, as the environment reports them. */
-export function environmentLocale(): { locale: string; timeZone: string } {
+/** The user's locale (a BCP 47 tag) and time zone, as the environment reports them. */
+export function environmentLocale(language = navigator.language): { locale: string; timeZone: string } {
   const resolved = Intl.DateTimeFormat().resolvedOptions();
-  return { locale: navigator.language || resolved.locale, timeZone: resolved.timeZone };
+  // A webview under LANG=C reports "C", which is no BCP 47 tag; Intl's own locale is one.
+  return { locale: canonicalLocale(language) ?? resolved.locale, timeZone: resolved.timeZone };
+}
+
+function canonicalLocale(tag: string): string | null {
+  try {
+    return Intl.getCanonicalLocales(tag)[0] ?? null;
+  } catch {
+    return null;
+  }
 }

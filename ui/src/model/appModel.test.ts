@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { makeTool } from "../test/serverFixtures";
 import { answerDisplayModeRequest, viewAllows } from "./appDisplayMode";
-import { buildHostContext, inlineHeight, MAX_INLINE_HEIGHT, MIN_INLINE_HEIGHT } from "./appHostContext";
+import { buildHostContext, environmentLocale, inlineHeight, MAX_INLINE_HEIGHT, MIN_INLINE_HEIGHT } from "./appHostContext";
 import { hostStyleVariables } from "./appHostStyles";
 import { linkRefusal } from "./appLink";
 import { agreedPermissions, declaredPermissions, permissionObjects } from "./appPermissions";
@@ -81,5 +81,13 @@ describe("host context", () => {
     expect(inlineHeight(5)).toBe(MIN_INLINE_HEIGHT);
     expect(inlineHeight(10_000)).toBe(MAX_INLINE_HEIGHT);
     expect(inlineHeight(321.4)).toBe(321);
+  });
+
+  it("gives a BCP 47 locale even where the webview reports the C locale", () => {
+    expect(environmentLocale("en-gb").locale).toBe("en-GB");
+    const fallback = environmentLocale("C").locale;
+    expect(fallback).not.toBe("C");
+    expect(Intl.getCanonicalLocales(fallback)).toEqual([fallback]);
+    expect(environmentLocale("").locale).toBe(fallback);
   });
 });

@@ -86,6 +86,39 @@ describe("AppPanel", () => {
     );
   });
 
+  it("gives the view the width of the panel it is shown in, and the window's size in fullscreen", async () => {
+    // jsdom lays nothing out: this observer reports every element as 640 by 300.
+    class FixedSizeObserver {
+      constructor(private readonly callback: ResizeObserverCallback) {}
+      observe(target: Element) {
+        const entry = { target, contentRect: { width: 640, height: 300 } } as unknown as ResizeObserverEntry;
+        queueMicrotask(() => this.callback([entry], this));
+      }
+      unobserve() {
+        return undefined;
+      }
+      disconnect() {
+        return undefined;
+      }
+    }
+    vi.stubGlobal("ResizeObserver", FixedSizeObserver);
+    try {
+      const { sandbox } = await renderPanel();
+      await new Promise((r) => setTimeout(r, 20));
+      const answer = await sandbox.initialize();
+      expect(answer.result?.hostContext).toMatchObject({ containerDimensions: { width: 640, maxHeight: MAX_INLINE_HEIGHT } });
+      await userEvent.click(screen.getByTestId("app-fullscreen"));
+      await waitFor(() =>
+        expect(sandbox.sent.at(-1)?.message.params).toMatchObject({
+          displayMode: "fullscreen",
+          containerDimensions: { width: 640, height: 300 },
+        }),
+      );
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("says why the view could not be opened", async () => {
     fake.appOpenView.mockRejectedValue(new Error("the resource is not text/html;profile=mcp-app"));
     render(<AppPanel serverId="srv-1" tool={TOOL} uri={URI} call={CALL} onClosed={vi.fn()} />);

@@ -59,10 +59,11 @@ export function AppPanel(props: AppPanelProps) {
   const [closing, setClosing] = useState(false);
   const [stalled, setStalled] = useState(false);
   const sessionRef = useRef<AppViewSession | null>(null);
-  const bodyRef = useRef<HTMLDivElement>(null);
+  // State, not a ref: the body appears only once the view is open, and is measured from then on.
+  const [body, setBody] = useState<HTMLDivElement | null>(null);
   const link = useConfirmation<string>();
   const download = useConfirmation<DownloadContents>();
-  const context = useAppHostContext(tool, displayMode, bodyRef);
+  const context = useAppHostContext(tool, displayMode, body);
 
   const fullscreen = displayMode === "fullscreen";
   const permissions =
@@ -184,7 +185,7 @@ export function AppPanel(props: AppPanelProps) {
       )}
       {view.status === "open" && permissions !== null && (
         <div
-          ref={bodyRef}
+          ref={setBody}
           className="app-panel-body"
           style={fullscreen ? undefined : { height }}
           data-testid="app-panel-body"
