@@ -1,6 +1,8 @@
 // The Sign-in tab of an HTTP server's detail: whether Gatehouse holds tokens for it, from which
 // authorization server, for which scopes and until when, with Sign in and Sign out. The tokens
-// themselves stay in the OS keyring and are never shown.
+// themselves stay in the OS keyring and are never shown. A server with enterprise-managed
+// authorization also shows whether the sign-in at its identity provider is kept: signing in then
+// happens there, once for every server using it.
 
 import { errorMessage } from "../api/GatehouseError";
 import type { ServerAuth as ServerAuthState } from "../hooks/useServerAuth";
@@ -69,6 +71,14 @@ export function ServerAuth({ auth }: ServerAuthProps) {
         <p className="muted" data-testid="auth-signed-out">
           Not signed in. Servers that need it show “Authorization required”; signing in opens the server's
           sign-in page in your browser.
+        </p>
+      )}
+      {typeof state?.idpIssuer === "string" && (
+        <p className="muted" data-testid="auth-idp">
+          Signing in happens at the identity provider <span className="mono">{state.idpIssuer}</span>:{" "}
+          {state.idpSignedIn === true
+            ? "a sign-in there is kept and serves every server that uses it."
+            : "not signed in there (or the sign-in expired)."}
         </p>
       )}
       {signIn.isPending && (

@@ -39,7 +39,16 @@ export const signIn = vi.fn<typeof real.signIn>();
 export const signOut = vi.fn<typeof real.signOut>();
 
 /** The sign-in state of a server nobody signed in to. */
-export const SIGNED_OUT = { signedIn: false, issuer: null, scopes: [], expiresAt: null, refreshable: false };
+export const SIGNED_OUT = {
+  signedIn: false,
+  issuer: null,
+  scopes: [],
+  expiresAt: null,
+  refreshable: false,
+  grant: "authorization-code",
+  idpIssuer: null,
+  idpSignedIn: null,
+};
 
 /** The subscribers of one kind of event. */
 function eventChannel<T>() {
