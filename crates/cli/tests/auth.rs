@@ -419,6 +419,7 @@ fn login_to_an_enterprise_managed_server_signs_in_at_the_identity_provider() {
     );
     let page = browse(&sign_in_url);
     assert!(page.contains("Signed in to Gatehouse"), "{page}");
+    let said: Vec<String> = lines.map_while(Result::ok).collect();
     let output = login.wait_with_output().expect("login ends");
     let printed = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{printed}");
@@ -431,6 +432,52 @@ fn login_to_an_enterprise_managed_server_signs_in_at_the_identity_provider() {
     assert_eq!(status["idpSignedIn"], true, "{status}");
     let tools = ok(data, &["tools", "enterprise"]);
     assert!(tools.contains("echo"), "{tools}");
+
+    // Leak check: the ID token is in the keyring only; not in the data directory (SQLite, its
+    // write-ahead log, server logs), the audit export, or anything the CLI printed.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let session = runtime
+        .block_on(gatehouse_host::secrets::oauth::idp_session(
+            &gatehouse_host::secrets::KeyringStore,
+            &format!("{base}/idp"),
+            &idp_client,
+        ))
+        .expect("keyring")
+        .expect("the IdP sign-in is kept");
+    let id_token = session.id_token.expose().clone();
+    let export = ok(data, &["audit", "export", "--format", "jsonl"]);
+    assert!(
+        export.contains("signed_in"),
+        "the sign-in is audited: {export}"
+    );
+    let mut places = vec![
+        ("the audit export", export.into_bytes()),
+        ("login's stdout", output.stdout.clone()),
+        ("login's stderr", said.join("\n").into_bytes()),
+        ("tools' output", tools.into_bytes()),
+    ];
+    let mut pending = vec![data.to_path_buf()];
+    while let Some(next) = pending.pop() {
+        for entry in std::fs::read_dir(&next).expect("data dir").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path) {
+                places.push(("a data file", bytes));
+            }
+        }
+    }
+    for (place, bytes) in &places {
+        assert!(
+            !bytes
+                .windows(id_token.len())
+                .any(|w| w == id_token.as_bytes()),
+            "the ID token is in {place}"
+        );
+    }
 
     let said = ok(data, &["auth", "logout", "enterprise", "--idp"]);
     assert!(said.contains("identity provider is forgotten"), "{said}");
