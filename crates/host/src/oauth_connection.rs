@@ -71,13 +71,9 @@ async fn auth_config(config: &ServerConfig, shared: &Arc<dyn SecretStore>) -> Re
                 .map(|path| MachineGrant::Deferred(Arc::new(WorkloadToken::new(path)))),
             // extensions/auth/enterprise-managed-authorization: the kept IdP sign-in's ID token
             // is exchanged for an ID-JAG, and that for tokens; never a browser at the MCP AS.
-            OAuthGrant::EnterpriseManaged => match idp_client(config, secrets).await? {
-                Some(idp) => Some(MachineGrant::Deferred(Arc::new(IdpSignIn::new(
-                    shared.clone(),
-                    idp,
-                )))),
-                None => None,
-            },
+            OAuthGrant::EnterpriseManaged => idp_client(config, secrets)
+                .await?
+                .map(|idp| MachineGrant::Deferred(Arc::new(IdpSignIn::new(shared.clone(), idp)))),
             OAuthGrant::AuthorizationCode => None,
         };
         let auth_method = if client_secret.is_some() {
