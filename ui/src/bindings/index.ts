@@ -55,6 +55,11 @@ export const commands = {
 	 *  (without them).
 	 */
 	signOut: (id: string) => typedError<null, IpcError>(__TAURI_INVOKE("sign_out", { id })),
+	/**
+	 *  Forgets the sign-in at the server's enterprise identity provider (for every server using
+	 *  it); nothing for a server without enterprise-managed authorization.
+	 */
+	forgetIdpSignIn: (id: string) => typedError<null, IpcError>(__TAURI_INVOKE("forget_idp_sign_in", { id })),
 	/**  The rows that match `filter`, newest first. */
 	auditList: (filter: AuditFilter) => typedError<AuditRow[], IpcError>(__TAURI_INVOKE("audit_list", { filter })),
 	/**  The rows holding every word of `text`, newest first (see `audit::search`). */

@@ -107,5 +107,12 @@ describe("ServerAuth with enterprise-managed authorization", () => {
     fake.authStatus.mockResolvedValue({ ...SIGNED_IN, grant: "enterprise-managed", idpIssuer: "https://login.example.com", idpSignedIn: true });
     await userEvent.click(screen.getByTestId("auth-sign-in"));
     await waitFor(() => expect(screen.getByTestId("auth-idp")).toHaveTextContent("a sign-in there is kept and serves every server that uses it."));
+
+    fake.forgetIdpSignIn.mockResolvedValue(null);
+    fake.authStatus.mockResolvedValue({ ...SIGNED_IN, grant: "enterprise-managed", idpIssuer: "https://login.example.com", idpSignedIn: false });
+    await userEvent.click(screen.getByTestId("auth-forget-idp"));
+    expect(fake.forgetIdpSignIn).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(screen.queryByTestId("auth-forget-idp")).toBeNull());
+    expect(screen.getByTestId("auth-idp")).toHaveTextContent("not signed in there");
   });
 });

@@ -25,9 +25,9 @@ export function expiryText(expiresAt: string, now: number): string {
 
 export function ServerAuth({ auth }: ServerAuthProps) {
   const now = useNow(30_000);
-  const { status, signIn, signOut } = auth;
-  const busy = signIn.isPending || signOut.isPending;
-  const error = signIn.error ?? signOut.error;
+  const { status, signIn, signOut, forgetIdp } = auth;
+  const busy = signIn.isPending || signOut.isPending || forgetIdp.isPending;
+  const error = signIn.error ?? signOut.error ?? forgetIdp.error;
   const state = status.data;
   return (
     <section className="server-auth" data-testid="server-auth" aria-labelledby="auth-heading">
@@ -38,6 +38,7 @@ export function ServerAuth({ auth }: ServerAuthProps) {
           onDismiss={() => {
             signIn.reset();
             signOut.reset();
+            forgetIdp.reset();
           }}
         />
       )}
@@ -99,6 +100,11 @@ export function ServerAuth({ auth }: ServerAuthProps) {
         {state?.signedIn === true && (
           <button type="button" className="button" onClick={() => signOut.mutate()} disabled={busy} data-testid="auth-sign-out">
             Sign out
+          </button>
+        )}
+        {state?.idpSignedIn === true && (
+          <button type="button" className="button" onClick={() => forgetIdp.mutate()} disabled={busy} data-testid="auth-forget-idp">
+            Forget identity provider sign-in
           </button>
         )}
       </div>

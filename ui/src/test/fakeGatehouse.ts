@@ -37,6 +37,7 @@ export const serverLogs = vi.fn<typeof real.serverLogs>();
 export const authStatus = vi.fn<typeof real.authStatus>();
 export const signIn = vi.fn<typeof real.signIn>();
 export const signOut = vi.fn<typeof real.signOut>();
+export const forgetIdpSignIn = vi.fn<typeof real.forgetIdpSignIn>();
 
 /** The sign-in state of a server nobody signed in to. */
 export const SIGNED_OUT = {
@@ -138,6 +139,7 @@ export function resetFakeGatehouse(): void {
     authStatus,
     signIn,
     signOut,
+    forgetIdpSignIn,
     listApprovals,
     answerApproval,
     listGrants,
