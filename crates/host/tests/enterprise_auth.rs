@@ -400,3 +400,65 @@ async fn an_expired_id_token_without_a_refresh_token_needs_a_new_sign_in() {
     host.remove_server("remote").await.expect("remove");
     host.shutdown().await;
 }
+
+#[tokio::test]
+async fn an_expired_id_token_is_refreshed_at_the_identity_provider_without_a_person() {
+    // `ema-refresh`: ID tokens live 3 s, and the identity provider gives a refresh token.
+    let fixture = OAuthServer::start("ema-refresh").await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), true).await;
+    host.start().await.expect("start");
+    host.add_server(server(
+        "remote",
+        &fixture.url(),
+        ema(&fixture, "mcp-client"),
+    ))
+    .await
+    .expect("add");
+    support::status_until(&host, "remote", SETTLE, |s| {
+        matches!(s, ServerStatus::AuthRequired { .. })
+    })
+    .await;
+    let (prompt, _visits) = browser_prompt(Duration::from_secs(30)).await;
+    host.sign_in("remote", prompt).await.expect("signs in");
+    let idp_client = format!("gatehouse-{}", fixture.port);
+    let first = oauth::idp_session(&KeyringStore, &fixture.idp_issuer(), &idp_client)
+        .await
+        .expect("keyring")
+        .expect("kept");
+
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let status = host.auth_status("remote").await.expect("status");
+    assert_eq!(status.idp_signed_in, Some(true), "expired but refreshable");
+    host.sign_out("remote")
+        .await
+        .expect("drops the server's tokens");
+    let status = support::status_until(&host, "remote", SETTLE, |s| {
+        !matches!(s, ServerStatus::Connecting)
+    })
+    .await;
+    assert!(
+        matches!(status, ServerStatus::Connected { .. }),
+        "the ID token was refreshed and exchanged: {status:?}"
+    );
+    let refreshes: Vec<_> = fixture
+        .log("idp_token")
+        .await
+        .into_iter()
+        .filter(|e| e["grant_type"] == "refresh_token")
+        .collect();
+    assert_eq!(refreshes.len(), 1, "{refreshes:?}");
+    let second = oauth::idp_session(&KeyringStore, &fixture.idp_issuer(), &idp_client)
+        .await
+        .expect("keyring")
+        .expect("kept");
+    assert_ne!(first.id_token, second.id_token, "the new ID token is kept");
+    assert_eq!(
+        fixture.log("idp_authorize").await.len(),
+        1,
+        "nobody signed in again"
+    );
+    host.forget_idp_sign_in("remote").await.expect("clean up");
+    host.remove_server("remote").await.expect("remove");
+    host.shutdown().await;
+}
