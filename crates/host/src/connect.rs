@@ -13,7 +13,7 @@ use crate::audit::KnownSecrets;
 use crate::error::{HostError, Result};
 use crate::launch::Launcher;
 use crate::registry::Registry;
-use crate::registry::model::{ServerConfig, ServerSpec, ServerTransport};
+use crate::registry::model::{OAuthGrant, ServerConfig, ServerSpec, ServerTransport};
 use crate::registry::secret_values::{self, SecretValue};
 use crate::secrets::SecretKind;
 use crate::server_logs::output::ServerStderr;
@@ -96,6 +96,11 @@ fn when(at: &str) -> String {
     }
 }
 
+/// The extension identifier of enterprise-managed authorization, declared in the capabilities
+/// of a connection to a server that uses it.
+pub const ENTERPRISE_MANAGED_EXTENSION: &str =
+    "io.modelcontextprotocol/enterprise-managed-authorization";
+
 /// Protocol-level failures that a wrong era explains (an HTTP status included: a legacy server
 /// refuses a modern request without a session); not being able to start or reach the server is
 /// something else.
@@ -123,8 +128,19 @@ async fn connect(
     attended: bool,
     launcher: &Launcher,
 ) -> Result<Client> {
+    let mut capabilities = HostHandler::capabilities(attended);
+    if let ServerSpec::Http { oauth, .. } = &config.spec
+        && oauth.grant == OAuthGrant::EnterpriseManaged
+    {
+        // extensions/auth/enterprise-managed-authorization, "For MCP clients" 1: the client
+        // declares the extension it supports in its capabilities.
+        capabilities.insert(
+            "extensions".into(),
+            serde_json::json!({ ENTERPRISE_MANAGED_EXTENSION: {} }),
+        );
+    }
     let options = ClientOptions {
-        capabilities: HostHandler::capabilities(attended),
+        capabilities,
         era,
         era_reason,
         ..ClientOptions::default()

@@ -271,6 +271,13 @@ async fn one_sign_in_at_the_identity_provider_serves_every_server_using_it() {
     .await;
     let tools = host.tools("first").await.expect("tools");
     assert!(tools.iter().any(|t| t.name == "echo"), "{tools:?}");
+    let declared = fixture.log("mcp").await;
+    assert!(
+        declared.iter().any(|e| e["status"] == 200
+            && e["extensions"]
+                == serde_json::json!(["io.modelcontextprotocol/enterprise-managed-authorization"])),
+        "the connection declares the extension: {declared:?}"
+    );
 
     // A second server of the same identity provider: no sign-in of its own.
     host.add_server(server(
