@@ -324,3 +324,48 @@ fn lists_the_tools_of_http_servers_on_both_transports() {
         );
     }
 }
+
+#[test]
+fn lists_an_mcp_apps_tools_with_their_app_and_visibility() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path();
+    let entry = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
+        "../../tests/fixtures/node_modules/@modelcontextprotocol/server-system-monitor/dist/index.js",
+    );
+    assert!(
+        entry.is_file(),
+        "server-system-monitor is missing: run scripts/install-test-deps.sh"
+    );
+    support::add_stdio(
+        data,
+        "monitor",
+        "node",
+        &[&entry.display().to_string(), "--stdio"],
+    );
+    let table = ok(data, &["tools", "monitor"]);
+    let line = |tool: &str| {
+        table
+            .lines()
+            .find(|l| l.starts_with(tool))
+            .unwrap_or_else(|| panic!("no {tool} in {table}"))
+            .to_owned()
+    };
+    assert!(
+        table
+            .lines()
+            .any(|l| l.starts_with("TOOL") && l.contains("APP")),
+        "{table}"
+    );
+    assert!(
+        line("get-system-info").ends_with("ui://system-monitor/mcp-app.html"),
+        "{table}"
+    );
+    assert!(line("poll-system-stats").ends_with("app only"), "{table}");
+
+    let json = ok_json(data, &["tools", "monitor", "--json"]);
+    let poll = json["tools"]
+        .as_array()
+        .and_then(|tools| tools.iter().find(|t| t["name"] == "poll-system-stats"))
+        .expect("poll-system-stats");
+    assert_eq!(poll["ui"]["visibility"], serde_json::json!(["app"]));
+}

@@ -17,25 +17,26 @@ use crate::registry::model::{OAuthGrant, ServerConfig, ServerSpec, ServerTranspo
 use crate::registry::secret_values::{self, SecretValue};
 use crate::secrets::SecretKind;
 use crate::server_logs::output::ServerStderr;
-use crate::server_requests::HostHandler;
+use crate::server_requests::{Declared, HostHandler};
 
 /// Connects to a server and settles its era. Secret values are read from the keyring here, at
 /// the last moment, and live only in the child's environment or the request headers.
 /// Nobody answers its sampling or elicitation requests, so it declares only roots.
 pub async fn open_client(config: &ServerConfig, registry: &Registry) -> Result<Client> {
     let handler = Arc::new(HostHandler::for_config(config));
-    open_client_with(config, registry, handler, false).await
+    open_client_with(config, registry, handler, Declared::default()).await
 }
 
-/// Like [`open_client`], with the handler that answers the server's requests; `attended` says
-/// whether a person answers sampling and elicitation (only then are they declared). The era
+/// Like [`open_client`], with the handler that answers the server's requests; `declared` says
+/// whether a person answers sampling and elicitation, and whether views are rendered (only
+/// then are they declared). The era
 /// found last time is tried first, without the probe; if that fails for a protocol reason, the
 /// server is probed again and the new finding kept.
 pub async fn open_client_with(
     config: &ServerConfig,
     registry: &Registry,
     handler: Arc<dyn Handler>,
-    attended: bool,
+    declared: Declared,
 ) -> Result<Client> {
     let secrets = secret_values::resolve(registry.secrets(), config).await?;
     let remembered = registry.remembered_era(config).await;
@@ -56,7 +57,7 @@ pub async fn open_client_with(
         choice,
         reason,
         handler.clone(),
-        attended,
+        declared,
         launcher,
     )
     .await
@@ -73,7 +74,7 @@ pub async fn open_client_with(
                 EraChoice::Auto,
                 None,
                 handler,
-                attended,
+                declared,
                 launcher,
             )
             .await?
@@ -125,19 +126,22 @@ async fn connect(
     era: EraChoice,
     era_reason: Option<String>,
     handler: Arc<dyn Handler>,
-    attended: bool,
+    declared: Declared,
     launcher: &Launcher,
 ) -> Result<Client> {
-    let mut capabilities = HostHandler::capabilities(attended);
+    let mut capabilities = HostHandler::capabilities(declared);
     if let ServerSpec::Http { oauth, .. } = &config.spec
         && oauth.grant == OAuthGrant::EnterpriseManaged
     {
         // extensions/auth/enterprise-managed-authorization, "For MCP clients" 1: the client
         // declares the extension it supports in its capabilities.
-        capabilities.insert(
-            "extensions".into(),
-            serde_json::json!({ ENTERPRISE_MANAGED_EXTENSION: {} }),
-        );
+        // Beside the others it declares (the apps extension).
+        if let serde_json::Value::Object(extensions) = capabilities
+            .entry("extensions")
+            .or_insert_with(|| serde_json::json!({}))
+        {
+            extensions.insert(ENTERPRISE_MANAGED_EXTENSION.into(), serde_json::json!({}));
+        }
     }
     let options = ClientOptions {
         capabilities,

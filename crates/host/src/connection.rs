@@ -21,6 +21,7 @@ use crate::gate::from_server::AuditedHandler;
 use crate::gate::{Ask, CallOutcome, Gate, RequestKind, Source, Target, ToolCall};
 use crate::registry::Registry;
 use crate::registry::model::ServerConfig;
+use crate::server_requests::Declared;
 
 /// A connected server, under the name and id it is registered with.
 pub struct ServerConnection {
@@ -53,8 +54,11 @@ impl ServerConnection {
             &config.name,
             &config.id,
         ));
-        let attended = gate.approvals().attended();
-        let client = open_client_with(&config, registry, handler, attended).await?;
+        let declared = Declared {
+            attended: gate.approvals().attended(),
+            apps: false,
+        };
+        let client = open_client_with(&config, registry, handler, declared).await?;
         Ok(ServerConnection {
             server: config.name,
             server_id: config.id,

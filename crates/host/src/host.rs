@@ -1,6 +1,8 @@
 //! The engine's façade: one [`Host`] opens the store and offers the operations the desktop app
 //! and the CLI share. In live mode (the app) it also keeps a connection to every enabled server.
 
+mod app_requests;
+
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -58,6 +60,9 @@ pub struct HostOptions {
     /// How live sessions are checked for health; `None` is every 30 s, answered within 10 s,
     /// restarted after 3 missed checks in a row ([`HealthChecks::default`]).
     pub health_checks: Option<HealthChecks>,
+    /// The face renders MCP Apps views (the app): live sessions declare the UI extension to
+    /// their servers, and [`Host::app_view`] and the other `app_*` calls serve the views.
+    pub render_apps: bool,
 }
 
 /// The engine.
@@ -114,6 +119,7 @@ impl Host {
             registry.clone(),
             gate.clone(),
             options.health_checks.unwrap_or_default(),
+            options.render_apps,
         );
         Ok(Host {
             data_dir,

@@ -3,6 +3,7 @@
 //! It has no Tauri dependency and is fully usable headless.
 
 pub mod approvals;
+pub mod apps;
 pub mod audit;
 pub mod canonical;
 pub mod connect;
@@ -32,6 +33,7 @@ pub mod sessions;
 pub mod sign_in;
 pub mod storage;
 
+pub use apps::{AppCsp, AppPermissions, AppView, ToolUi, ToolVisibility};
 pub use audit::{
     AuditEvent, AuditFilter, AuditKind, AuditLog, AuditRow, ExportFormat, PruneReport, VerifyReport,
 };

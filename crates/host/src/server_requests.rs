@@ -76,18 +76,35 @@ impl HostHandler {
         json!({ "roots": listed })
     }
 
-    /// The capabilities the host really answers, for `initialize`: roots always; sampling and
-    /// elicitation only when a person is there to answer them (`attended`), since the gate puts
-    /// them to the person.
-    pub fn capabilities(attended: bool) -> Map<String, Value> {
+    /// The capabilities the host really answers, for `initialize` (and every modern request's
+    /// `_meta`): roots always; sampling and elicitation only when a person is there to answer
+    /// them, since the gate puts them to the person; the MCP Apps extension only where views
+    /// are rendered (SEP-1865, "Capability Negotiation": `mimeTypes` lists what the host
+    /// renders).
+    pub fn capabilities(declared: Declared) -> Map<String, Value> {
         let mut capabilities = Map::new();
         capabilities.insert("roots".into(), json!({ "listChanged": true }));
-        if attended {
+        if declared.attended {
             capabilities.insert("sampling".into(), json!({}));
             capabilities.insert("elicitation".into(), json!({ "form": {}, "url": {} }));
         }
+        if declared.apps {
+            capabilities.insert(
+                "extensions".into(),
+                json!({ crate::apps::UI_EXTENSION: { "mimeTypes": [crate::apps::APP_MIME_TYPE] } }),
+            );
+        }
         capabilities
     }
+}
+
+/// What a connection offers the server beyond roots.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Declared {
+    /// A person answers sampling and elicitation.
+    pub attended: bool,
+    /// The face renders MCP Apps views (the app).
+    pub apps: bool,
 }
 
 impl Handler for HostHandler {

@@ -11,7 +11,7 @@ mod support;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use gatehouse_host::{HealthChecks, ServerInput, ServerSpec, ServerStatus, ServerTransport};
+use gatehouse_host::{HealthChecks, ServerInput, ServerStatus, ServerTransport};
 use tokio::io::AsyncBufReadExt;
 
 const CHECKS: HealthChecks = HealthChecks {
@@ -42,17 +42,7 @@ async fn flaky_server(flag: &Path) -> (tokio::process::Child, String) {
 }
 
 fn http(url: &str) -> ServerInput {
-    ServerInput {
-        name: "s".to_owned(),
-        enabled: true,
-        roots: Vec::new(),
-        spec: ServerSpec::Http {
-            url: url.to_owned(),
-            transport: ServerTransport::StreamableHttp,
-            headers: Vec::new(),
-            oauth: Default::default(),
-        },
-    }
+    support::http_over("s", url, ServerTransport::StreamableHttp)
 }
 
 /// The fixture (failing as `flag` says), and a host in `dir` connected to it.

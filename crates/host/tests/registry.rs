@@ -1,6 +1,8 @@
 //! The server registry on a real SQLite file: migration from empty, CRUD, validation errors,
 //! persistence across reopen, and WAL mode.
 
+mod support;
+
 use gatehouse_host::{
     EnvVar, Host, HostError, HostOptions, HttpHeader, ServerInput, ServerSpec, ServerTransport,
 };
@@ -38,21 +40,15 @@ fn stdio(name: &str) -> ServerInput {
 }
 
 fn http(name: &str, url: &str) -> ServerInput {
-    ServerInput {
-        name: name.to_owned(),
-        enabled: true,
-        roots: Vec::new(),
-        spec: ServerSpec::Http {
-            url: url.to_owned(),
-            transport: ServerTransport::Sse,
-            headers: vec![HttpHeader {
-                name: "X-Team".to_owned(),
-                value: "blue".to_owned(),
-                secret: false,
-            }],
-            oauth: Default::default(),
-        },
+    let mut input = support::http_over(name, url, ServerTransport::Sse);
+    if let ServerSpec::Http { headers, .. } = &mut input.spec {
+        headers.push(HttpHeader {
+            name: "X-Team".to_owned(),
+            value: "blue".to_owned(),
+            secret: false,
+        });
     }
+    input
 }
 
 #[tokio::test]

@@ -46,6 +46,7 @@ export function makeTool(name: string, extra: Partial<ToolInfo> = {}): ToolInfo 
     title: null,
     description: null,
     inputSchema: { type: "object", properties: { message: { type: "string" } } },
+    ui: null,
     ...extra,
   };
 }

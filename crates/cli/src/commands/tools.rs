@@ -1,7 +1,7 @@
 //! `gatehouse tools <server>`: connect, list the tools, disconnect cleanly. A server that
 //! declares no tools is not asked for them; the command says what the server offers instead.
 
-use gatehouse_host::{Host, HostError, Offer, ToolInfo};
+use gatehouse_host::{Host, HostError, Offer, ToolInfo, ToolVisibility};
 use gatehouse_mcp::ToolPage;
 use serde_json::json;
 
@@ -49,21 +49,25 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
         output::name(&init.protocol_version),
         tools.len()
     );
-    let rows: Vec<[String; 2]> = tools
-        .iter()
-        .map(|t| {
-            let about = t
-                .title
-                .clone()
-                .or_else(|| t.description.clone())
-                .unwrap_or_default();
-            [
-                t.name.clone(),
-                about.lines().next().unwrap_or_default().to_owned(),
-            ]
-        })
-        .collect();
-    output::print_table(["TOOL", "DESCRIPTION"], &rows);
+    let about = |t: &ToolInfo| {
+        let about = t
+            .title
+            .clone()
+            .or_else(|| t.description.clone())
+            .unwrap_or_default();
+        about.lines().next().unwrap_or_default().to_owned()
+    };
+    // The APP column only where a tool has an MCP App or a visibility.
+    if tools.iter().any(|t| t.ui.is_some()) {
+        let rows: Vec<[String; 3]> = tools
+            .iter()
+            .map(|t| [t.name.clone(), about(t), app_note(t)])
+            .collect();
+        output::print_table(["TOOL", "DESCRIPTION", "APP"], &rows);
+    } else {
+        let rows: Vec<[String; 2]> = tools.iter().map(|t| [t.name.clone(), about(t)]).collect();
+        output::print_table(["TOOL", "DESCRIPTION"], &rows);
+    }
     if !page.malformed.is_empty() {
         say_err!(
             "warning: {} malformed tool entries were skipped (see --json)",
@@ -71,6 +75,28 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
         );
     }
     Ok(())
+}
+
+/// A tool's MCP App, and who may call it when not both the model and the app: `ui://x/app`,
+/// `app only`, `ui://x/app (model only)`.
+fn app_note(tool: &ToolInfo) -> String {
+    let Some(ui) = &tool.ui else {
+        return String::new();
+    };
+    let model = ui.allows(ToolVisibility::Model);
+    let app = ui.allows(ToolVisibility::App);
+    let who = match (model, app) {
+        (true, true) => None,
+        (false, true) => Some("app only"),
+        (true, false) => Some("model only"),
+        (false, false) => Some("hidden"),
+    };
+    match (ui.resource_uri.as_deref(), who) {
+        (Some(uri), Some(who)) => format!("{} ({who})", output::name(uri)),
+        (Some(uri), None) => output::name(uri),
+        (None, Some(who)) => who.to_owned(),
+        (None, None) => String::new(),
+    }
 }
 
 /// `notes offers no tools (it offers prompts, resources)`.
@@ -85,6 +111,33 @@ fn no_tools(name: &str, offers: &[Offer]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn tool(ui: serde_json::Value) -> ToolInfo {
+        let tool: gatehouse_mcp::Tool = serde_json::from_value(json!({
+            "name": "t", "inputSchema": {}, "_meta": { "ui": ui }
+        }))
+        .expect("a tool");
+        ToolInfo::from(&tool)
+    }
+
+    #[test]
+    fn notes_a_tools_app_and_who_may_call_it() {
+        assert_eq!(
+            app_note(&tool(json!({ "resourceUri": "ui://a/app" }))),
+            "ui://a/app"
+        );
+        assert_eq!(
+            app_note(&tool(json!({ "visibility": ["app"] }))),
+            "app only"
+        );
+        assert_eq!(
+            app_note(&tool(
+                json!({ "resourceUri": "ui://a/app", "visibility": ["model"] })
+            )),
+            "ui://a/app (model only)"
+        );
+        assert_eq!(app_note(&tool(json!({ "visibility": [] }))), "hidden");
+    }
 
     #[test]
     fn says_what_a_server_without_tools_offers() {

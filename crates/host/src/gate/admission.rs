@@ -43,8 +43,12 @@ impl Gate {
     ) -> Result<Admitted> {
         let snapshot = self.snapshot(target.server_id).await?;
         self.learn_secrets_of(target.server_id, &snapshot).await?;
-        let verdict = verdict_of(&snapshot, request, target.server_id);
         let record = Record::new(request, target.client.transport_kind());
+        if let Some(refused) = super::app_visibility::refusal(request, definition) {
+            let received = record.received();
+            return self.decided(record, request, Some(received), refused).await;
+        }
+        let verdict = verdict_of(&snapshot, request, target.server_id);
         let decision = match verdict.effect {
             Effect::Allow | Effect::Deny => Decision::by_policy(&verdict),
             Effect::Ask => match self.granted(target, request).await? {

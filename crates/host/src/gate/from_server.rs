@@ -3,7 +3,8 @@
 //! too: each is written to the audit log with the `server` source before it is answered, and
 //! its answer (or refusal) is on record before it goes back to the server. Sampling and
 //! elicitation are put to the person through the approval queue ([`super::person`]); the rest
-//! is answered by the connection's own handler (the host's roots).
+//! is answered by the connection's own handler (the host's roots). An MCP App's own requests
+//! of the host (its `sampling/createMessage`) take the same path with the `app` source.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -13,8 +14,8 @@ use gatehouse_mcp::peer::Handler;
 use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Value, json};
 
-use super::Gate;
 use super::person::{ServerAsk, needs_person};
+use super::{Gate, Source};
 use crate::audit::{AuditEvent, AuditKind};
 
 /// A handler whose requests pass the gate on their way through.
@@ -46,59 +47,96 @@ impl Handler for AuditedHandler {
     ) -> BoxFuture<'static, Result<Value, RpcError>> {
         let inner = self.inner.clone();
         let gate = self.gate.clone();
-        let audit = self.gate.audit().clone();
         let (server, server_id) = (self.server.clone(), self.server_id.clone());
-        let base = AuditEvent {
-            server: Some(self.server.clone()),
-            source: Some("server".into()),
-            method: Some(method.clone()),
-            correlation: Some(uuid::Uuid::new_v4().to_string()),
-            ..AuditEvent::default()
-        };
         Box::pin(async move {
-            let received = AuditEvent {
-                kind: AuditKind::RequestReceived,
-                detail: json!({ "params": params }),
-                ..base.clone()
+            let asked = Asked {
+                server: &server,
+                server_id: &server_id,
+                source: Source::Server,
             };
-            if let Err(e) = audit.append(received).await {
-                tracing::warn!("refusing `{method}`: it cannot be recorded ({e})");
-                return Err(unrecorded(&method));
-            }
-            let started = Instant::now();
-            let answer = if needs_person(&method) {
-                let asking = ServerAsk {
-                    gate: &gate,
-                    server: &server,
-                    server_id: &server_id,
-                    method: &method,
-                    base: &base,
-                };
-                asking.answer(params).await
-            } else {
-                inner.on_request(method.clone(), params).await
-            };
-            let (error_type, detail) = match &answer {
-                Ok(result) => (declined(result), json!({ "result": result })),
-                Err(error) => (Some(error.code.to_string()), json!({ "error": error })),
-            };
-            let finished = AuditEvent {
-                kind: AuditKind::CallFinished,
-                error_type,
-                duration_ms: Some(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX)),
-                detail,
-                ..base
-            };
-            if let Err(e) = audit.append(finished).await {
-                tracing::warn!("refusing `{method}`: its answer cannot be recorded ({e})");
-                return Err(unrecorded(&method));
-            }
-            answer
+            gate.answer_asked(asked, method, params, Some(inner)).await
         })
     }
 
     fn on_notification(&self, method: &str, params: Option<Value>) {
         self.inner.on_notification(method, params);
+    }
+}
+
+/// Who asks the host something, for [`Gate::answer_asked`].
+pub struct Asked<'a> {
+    /// The server's name.
+    pub server: &'a str,
+    pub server_id: &'a str,
+    /// The server itself, or the app it rendered (SEP-1865: a view's `sampling/createMessage`
+    /// goes through the same approval as its server's).
+    pub source: Source,
+}
+
+impl Gate {
+    /// Answers a request made of the host, on record: received with its source before it is
+    /// answered, and its answer (or refusal) before it goes back. Sampling and elicitation are
+    /// put to the person; anything else is `inner`'s to answer (an app has none: refused).
+    pub async fn answer_asked(
+        &self,
+        asked: Asked<'_>,
+        method: String,
+        params: Option<Value>,
+        inner: Option<Arc<dyn Handler>>,
+    ) -> Result<Value, RpcError> {
+        let audit = self.audit();
+        let base = AuditEvent {
+            server: Some(asked.server.to_owned()),
+            source: Some(asked.source.as_str().into()),
+            method: Some(method.clone()),
+            correlation: Some(uuid::Uuid::new_v4().to_string()),
+            ..AuditEvent::default()
+        };
+        let received = AuditEvent {
+            kind: AuditKind::RequestReceived,
+            detail: json!({ "params": params }),
+            ..base.clone()
+        };
+        if let Err(e) = audit.append(received).await {
+            tracing::warn!("refusing `{method}`: it cannot be recorded ({e})");
+            return Err(unrecorded(&method));
+        }
+        let started = Instant::now();
+        let answer = match inner {
+            _ if needs_person(&method) => {
+                let asking = ServerAsk {
+                    gate: self,
+                    server: asked.server,
+                    server_id: asked.server_id,
+                    source: asked.source,
+                    method: &method,
+                    base: &base,
+                };
+                asking.answer(params).await
+            }
+            Some(inner) => inner.on_request(method.clone(), params).await,
+            None => Err(RpcError {
+                code: gatehouse_mcp::jsonrpc::codes::METHOD_NOT_FOUND,
+                message: format!("`{method}` is not something Gatehouse answers here"),
+                data: None,
+            }),
+        };
+        let (error_type, detail) = match &answer {
+            Ok(result) => (declined(result), json!({ "result": result })),
+            Err(error) => (Some(error.code.to_string()), json!({ "error": error })),
+        };
+        let finished = AuditEvent {
+            kind: AuditKind::CallFinished,
+            error_type,
+            duration_ms: Some(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX)),
+            detail,
+            ..base
+        };
+        if let Err(e) = audit.append(finished).await {
+            tracing::warn!("refusing `{method}`: its answer cannot be recorded ({e})");
+            return Err(unrecorded(&method));
+        }
+        answer
     }
 }
 

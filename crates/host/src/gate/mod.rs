@@ -9,9 +9,11 @@
 //! [`crate::policy`] with the stored rules ([`admission`]): a call a person starts by hand is
 //! its own consent unless a rule denies it (or asks about it); what the policy asks about is
 //! covered by a standing grant or put to the person through the [`crate::approvals`] queue.
-//! The requests servers send to the host pass it in [`from_server`].
+//! The requests servers send to the host pass it in [`from_server`]. An MCP App's tool calls
+//! are held to its tools' `visibility` first ([`app_visibility`]).
 
 mod admission;
+mod app_visibility;
 mod audit_record;
 pub mod definition;
 pub mod from_server;

@@ -28,6 +28,8 @@ pub(super) struct ServerAsk<'a> {
     pub gate: &'a Gate,
     pub server: &'a str,
     pub server_id: &'a str,
+    /// The server, or an app it rendered.
+    pub source: Source,
     pub method: &'a str,
     pub base: &'a AuditEvent,
 }
@@ -61,7 +63,7 @@ impl ServerAsk<'_> {
         let verdict = policy::evaluate(
             &snapshot.rules,
             &PolicyInput {
-                source: Source::Server,
+                source: self.source,
                 server: self.server_id,
                 tool: "",
                 arguments: None,
@@ -91,10 +93,15 @@ impl ServerAsk<'_> {
                 return refusal(sampling, &why);
             }
         };
-        let reason = if sampling {
-            "the server asks for a model's reply, which you write or decline"
+        let who = if self.source == Source::App {
+            "the server's app"
         } else {
-            "the server asks you for input"
+            "the server"
+        };
+        let reason = if sampling {
+            format!("{who} asks for a model's reply, which you write or decline")
+        } else {
+            format!("{who} asks you for input")
         };
         self.record_row(AuditEvent {
             kind: AuditKind::Decision,
@@ -109,8 +116,8 @@ impl ServerAsk<'_> {
             .ask(Asking {
                 server: self.server.to_owned(),
                 server_id: self.server_id.to_owned(),
-                source: Source::Server,
-                reason: reason.into(),
+                source: self.source,
+                reason: reason.clone(),
                 rule: None,
                 question,
             })

@@ -86,6 +86,8 @@ pub struct Sessions {
     next_generation: Arc<std::sync::atomic::AtomicU64>,
     /// How open connections are checked.
     health: health::HealthChecks,
+    /// Views of MCP Apps are rendered: the UI extension is declared.
+    render_apps: bool,
     /// Held by every change to the set of running sessions that follows the registry: a sync,
     /// and an edit this host makes from writing the registry to applying it.
     serial: Arc<tokio::sync::Mutex<()>>,
@@ -118,9 +120,11 @@ impl Sessions {
         registry: Registry,
         gate: Gate,
         health: health::HealthChecks,
+        render_apps: bool,
     ) -> Self {
         Self {
             health,
+            render_apps,
             slots: Slots::default(),
             events,
             registry,
@@ -210,6 +214,7 @@ impl Sessions {
                 registry: self.registry.clone(),
                 gate: self.gate.clone(),
                 health: self.health,
+                render_apps: self.render_apps,
             };
             (
                 Some(stop_tx),

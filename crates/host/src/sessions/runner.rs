@@ -34,6 +34,7 @@ use crate::gate::from_server::AuditedHandler;
 use crate::notice_queue::{NoticeReceiver, NoticeSender};
 use crate::registry::Registry;
 use crate::registry::model::{ServerConfig, ServerSpec};
+use crate::server_requests::Declared;
 use crate::server_requests::{HostHandler, ServerNotice, SharedRoots};
 use gatehouse_mcp::McpError;
 
@@ -74,6 +75,7 @@ pub(super) struct Runner {
     pub(super) registry: Registry,
     pub(super) gate: Gate,
     pub(super) health: HealthChecks,
+    pub(super) render_apps: bool,
 }
 
 /// What a connection task receives: its roots, its notice channel and its stop signal.
@@ -131,12 +133,12 @@ impl Runner {
                         "{} was lost ({message}); connecting again in {pause:?}",
                         config.name
                     );
-                    self.set(ServerStatus::Reconnecting {
+                    let status = ServerStatus::Reconnecting {
                         attempt,
-                        in_ms: u64::try_from(pause.as_millis()).unwrap_or(u64::MAX),
+                        in_ms: millis(pause),
                         message,
-                    });
-                    if !self.paused(pause, &mut stop).await {
+                    };
+                    if !self.retry_after(status, pause, &mut stop).await {
                         return;
                     }
                     continue;
@@ -168,13 +170,13 @@ impl Runner {
                         "{} exited ({message}); starting it again in {pause:?}",
                         config.name
                     );
-                    self.set(ServerStatus::Restarting {
+                    let status = ServerStatus::Restarting {
                         attempt,
-                        in_ms: u64::try_from(pause.as_millis()).unwrap_or(u64::MAX),
+                        in_ms: millis(pause),
                         message,
                         last_stderr,
-                    });
-                    if !self.paused(pause, &mut stop).await {
+                    };
+                    if !self.retry_after(status, pause, &mut stop).await {
                         return;
                     }
                 }
@@ -182,9 +184,15 @@ impl Runner {
         }
     }
 
-    /// Waits out a pause before the next attempt, then shows the server connecting; false if
-    /// told to stop meanwhile.
-    async fn paused(&self, pause: Duration, stop: &mut oneshot::Receiver<()>) -> bool {
+    /// Shows `status` (reconnecting or restarting), waits out the pause before the next
+    /// attempt, then shows the server connecting; false if told to stop meanwhile.
+    async fn retry_after(
+        &self,
+        status: ServerStatus,
+        pause: Duration,
+        stop: &mut oneshot::Receiver<()>,
+    ) -> bool {
+        self.set(status);
         tokio::select! {
             () = tokio::time::sleep(pause) => {}
             _ = stop => return false,
@@ -201,8 +209,12 @@ impl Runner {
         notices: &mut NoticeReceiver<ServerNotice>,
         stop: &mut oneshot::Receiver<()>,
     ) -> Ended {
+        let declared = Declared {
+            attended: self.gate.approvals().attended(),
+            apps: self.render_apps,
+        };
         let client = tokio::select! {
-            client = open_client_with(config, &self.registry, handler, self.gate.approvals().attended()) => client,
+            client = open_client_with(config, &self.registry, handler, declared) => client,
             _ = &mut *stop => return Ended::Stopped,
         };
         let client = match client {
@@ -536,4 +548,9 @@ async fn close(mut client: Arc<gatehouse_mcp::Client>, id: &str) {
     if let Err(e) = client.close().await {
         tracing::warn!("stopping server {id}: {e}");
     }
+}
+
+/// A pause in whole milliseconds, as statuses show it.
+fn millis(pause: Duration) -> u64 {
+    u64::try_from(pause.as_millis()).unwrap_or(u64::MAX)
 }

@@ -144,6 +144,8 @@ pub struct ToolInfo {
     pub title: Option<String>,
     pub description: Option<String>,
     pub input_schema: serde_json::Value,
+    /// Its MCP App and who may call it (`_meta.ui`), if it declares them.
+    pub ui: Option<crate::apps::ToolUi>,
 }
 
 impl From<&gatehouse_mcp::Tool> for ToolInfo {
@@ -161,6 +163,7 @@ impl From<&gatehouse_mcp::Tool> for ToolInfo {
             title,
             description: tool.description.clone(),
             input_schema: tool.input_schema.clone(),
+            ui: crate::apps::ToolUi::of(tool),
         }
     }
 }

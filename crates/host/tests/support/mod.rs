@@ -13,27 +13,38 @@ use gatehouse_host::{
     AuditRow, EngineEvent, HealthChecks, Host, HostOptions, ServerInput, ServerSpec, ServerStatus,
 };
 
-/// A disabled HTTP server `name` at an address nothing answers, with a secret
-/// `Authorization: Bearer <secret>` header when `secret` is given.
-pub fn unreachable_http(name: &str, secret: Option<&str>) -> ServerInput {
+/// An enabled HTTP server `name` at `url` over `transport`, without headers or OAuth settings.
+pub fn http_over(name: &str, url: &str, transport: gatehouse_host::ServerTransport) -> ServerInput {
     ServerInput {
         name: name.into(),
-        enabled: false,
+        enabled: true,
         roots: Vec::new(),
         spec: ServerSpec::Http {
-            url: "https://127.0.0.1:9/mcp".into(),
-            transport: gatehouse_host::ServerTransport::Auto,
-            headers: secret
-                .map(|secret| gatehouse_host::HttpHeader {
-                    name: "Authorization".into(),
-                    value: format!("Bearer {secret}"),
-                    secret: true,
-                })
-                .into_iter()
-                .collect(),
+            url: url.into(),
+            transport,
+            headers: Vec::new(),
             oauth: Default::default(),
         },
     }
+}
+
+/// A disabled HTTP server `name` at an address nothing answers, with a secret
+/// `Authorization: Bearer <secret>` header when `secret` is given.
+pub fn unreachable_http(name: &str, secret: Option<&str>) -> ServerInput {
+    let mut input = http_over(
+        name,
+        "https://127.0.0.1:9/mcp",
+        gatehouse_host::ServerTransport::Auto,
+    );
+    input.enabled = false;
+    if let (ServerSpec::Http { headers, .. }, Some(secret)) = (&mut input.spec, secret) {
+        headers.push(gatehouse_host::HttpHeader {
+            name: "Authorization".into(),
+            value: format!("Bearer {secret}"),
+            secret: true,
+        });
+    }
+    input
 }
 
 /// The repository's `tests/fixtures` folder.
@@ -233,17 +244,7 @@ pub async fn ts_sdk_v2_http_with(env: &[(&str, &str)]) -> (tokio::process::Child
 
 /// An enabled HTTP server at `url`, transport chosen automatically.
 pub fn http(name: &str, url: &str) -> ServerInput {
-    ServerInput {
-        name: name.to_owned(),
-        enabled: true,
-        roots: Vec::new(),
-        spec: ServerSpec::Http {
-            url: url.to_owned(),
-            transport: gatehouse_host::ServerTransport::Auto,
-            headers: Vec::new(),
-            oauth: Default::default(),
-        },
-    }
+    http_over(name, url, gatehouse_host::ServerTransport::Auto)
 }
 
 /// Answers every request the host puts to a person with `answer`, as a window would, and

@@ -1,0 +1,160 @@
+//! What a rendered MCP App may ask of its own server, through the host (SEP-1865,
+//! "Standard MCP Messages" and "Sandbox proxy" §8): its UI resource, tool calls and resource
+//! reads through the gate with the `app` source (so policy, approval and the audit log apply,
+//! and the gate holds tool calls to their `visibility`), the server's lists, and
+//! `sampling/createMessage` put to the person like a server's. Each call names the server the
+//! view was rendered for; nothing here reaches another server.
+
+use std::future::Future;
+
+use gatehouse_mcp::CallOptions;
+use serde_json::{Value, json};
+
+use super::Host;
+use crate::apps::{self, AppView, ToolVisibility};
+use crate::error::{HostError, Result};
+use crate::gate::from_server::Asked;
+use crate::gate::{Ask, CallOutcome, RequestKind, Source, Target, ToolCall};
+use crate::sessions::LiveClient;
+
+impl Host {
+    /// The UI resource `uri` of the server, read through the gate and made ready to render.
+    /// The read is the host's, on behalf of the person whose call shows the view (source
+    /// `user`: a deny rule stops it, nothing asks about it); what the view then asks for has
+    /// the `app` source.
+    pub async fn app_view(&self, server_id: &str, uri: &str) -> Result<AppView> {
+        if !uri.starts_with("ui://") {
+            return Err(HostError::Validation(format!(
+                "`{uri}` is not an MCP App resource (ui:// URIs only)"
+            )));
+        }
+        let contents = self.app_read(server_id, uri, Source::User).await?;
+        let (config, live) = self.app_server(server_id).await?;
+        // The listing's `_meta.ui` fills in what the read item lacks; a server that lists no
+        // resources (UI-only ones may be left out) is not an error.
+        let listed = match live.client.list_resources().await {
+            Ok(page) => page
+                .items
+                .into_iter()
+                .find(|r| r.uri == uri)
+                .and_then(|r| r.extra.get("_meta").cloned()),
+            Err(_) => None,
+        };
+        let view = apps::view::view(&config.id, uri, &contents, listed.as_ref())?;
+        // SEP-1865 "Host Behavior": the CSP a view runs under is kept for security review.
+        tracing::info!(
+            "app `{uri}` of `{}`: Content-Security-Policy {}",
+            config.name,
+            view.policy
+        );
+        Ok(view)
+    }
+
+    /// `tools/call` from the app of `server_id`: through the gate with the `app` source; the
+    /// gate refuses a tool that server does not list or whose visibility lacks `"app"`.
+    pub async fn app_call_tool(
+        &self,
+        server_id: &str,
+        tool: &str,
+        arguments: Option<Value>,
+        options: CallOptions,
+        cancel: impl Future<Output = ()>,
+    ) -> Result<CallOutcome> {
+        let call = ToolCall {
+            tool: tool.to_owned(),
+            arguments,
+            source: Source::App,
+        };
+        self.call_tool(server_id, call, options, cancel).await
+    }
+
+    /// `resources/read` from the app of `server_id`, through the gate; the result as JSON.
+    pub async fn app_read_resource(&self, server_id: &str, uri: &str) -> Result<Value> {
+        let contents = self.app_read(server_id, uri, Source::App).await?;
+        Ok(json!({ "contents": contents }))
+    }
+
+    /// `resources/list` of the app's own server.
+    pub async fn app_list_resources(&self, server_id: &str) -> Result<Value> {
+        let (_, live) = self.app_server(server_id).await?;
+        let page = live.client.list_resources().await?;
+        Ok(json!({ "resources": page.items }))
+    }
+
+    /// `resources/templates/list` of the app's own server.
+    pub async fn app_list_resource_templates(&self, server_id: &str) -> Result<Value> {
+        let (_, live) = self.app_server(server_id).await?;
+        let page = live.client.list_resource_templates().await?;
+        Ok(json!({ "resourceTemplates": page.items }))
+    }
+
+    /// `tools/list` of the app's own server: only the tools apps may call.
+    pub async fn app_list_tools(&self, server_id: &str) -> Result<Value> {
+        let (_, live) = self.app_server(server_id).await?;
+        let page = live.client.list_tools().await?;
+        let tools: Vec<_> = page
+            .items
+            .into_iter()
+            .filter(|t| apps::visible_to(t, ToolVisibility::App))
+            .collect();
+        Ok(json!({ "tools": tools }))
+    }
+
+    /// `sampling/createMessage` from the app of `server_id`: put to the person through the
+    /// same approval as a server's (they write the reply or decline), rate limited with the
+    /// server's, on record with the `app` source. A refusal is [`HostError::Denied`].
+    pub async fn app_create_message(&self, server_id: &str, params: Value) -> Result<Value> {
+        let config = self.registry.get(server_id).await?;
+        let asked = Asked {
+            server: &config.name,
+            server_id: &config.id,
+            source: Source::App,
+        };
+        self.gate
+            .answer_asked(asked, "sampling/createMessage".into(), Some(params), None)
+            .await
+            .map_err(|e| HostError::Denied {
+                reason: e.message,
+                rule: None,
+            })
+    }
+
+    /// Reads `uri` of the server through the gate, for `source`.
+    async fn app_read(
+        &self,
+        server_id: &str,
+        uri: &str,
+        source: Source,
+    ) -> Result<Vec<gatehouse_mcp::ResourceContents>> {
+        let (config, live) = self.app_server(server_id).await?;
+        let target = Target {
+            server: &config.name,
+            server_id: &config.id,
+            client: &live.client,
+        };
+        let ask = Ask {
+            kind: RequestKind::ResourceRead {
+                uri: uri.to_owned(),
+            },
+            source,
+        };
+        self.gate
+            .run(target, ask, live.client.read_resource(uri))
+            .await
+    }
+
+    /// The server an app was rendered for, with its open connection.
+    async fn app_server(
+        &self,
+        server_id: &str,
+    ) -> Result<(crate::registry::model::ServerConfig, LiveClient)> {
+        let config = self.registry.get(server_id).await?;
+        let live = self.sessions.live(&config.id).ok_or_else(|| {
+            HostError::NotConnected(format!(
+                "`{}` is not connected; its app can reach it once it is",
+                config.name
+            ))
+        })?;
+        Ok((config, live))
+    }
+}
