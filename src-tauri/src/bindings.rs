@@ -41,6 +41,7 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             auth_commands::auth_status,
             auth_commands::sign_in,
             auth_commands::sign_out,
+            auth_commands::forget_idp_sign_in,
             audit_commands::audit_list,
             audit_commands::audit_search,
             audit_commands::audit_verify,

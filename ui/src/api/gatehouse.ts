@@ -168,6 +168,11 @@ export function signOut(id: string): Promise<null> {
   return unwrap(() => commands.signOut(id));
 }
 
+/** Forgets the sign-in at the server's enterprise identity provider (for every server using it). */
+export function forgetIdpSignIn(id: string): Promise<null> {
+  return unwrap(() => commands.forgetIdpSignIn(id));
+}
+
 export function listTools(id: string): Promise<ToolInfo[]> {
   return unwrap(() => commands.listTools(id));
 }

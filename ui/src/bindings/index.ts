@@ -55,6 +55,11 @@ export const commands = {
 	 *  (without them).
 	 */
 	signOut: (id: string) => typedError<null, IpcError>(__TAURI_INVOKE("sign_out", { id })),
+	/**
+	 *  Forgets the sign-in at the server's enterprise identity provider (for every server using
+	 *  it); nothing for a server without enterprise-managed authorization.
+	 */
+	forgetIdpSignIn: (id: string) => typedError<null, IpcError>(__TAURI_INVOKE("forget_idp_sign_in", { id })),
 	/**  The rows that match `filter`, newest first. */
 	auditList: (filter: AuditFilter) => typedError<AuditRow[], IpcError>(__TAURI_INVOKE("audit_list", { filter })),
 	/**  The rows holding every word of `text`, newest first (see `audit::search`). */
@@ -301,6 +306,18 @@ export type AuthStatus = {
 	expiresAt: string | null,
 	/**  A refresh token is kept, so the sign-in outlives the access token. */
 	refreshable: boolean,
+	/**
+	 *  How the server's tokens are obtained: `authorization-code`, `client-credentials`,
+	 *  `jwt-bearer` or `enterprise-managed`.
+	 */
+	grant: string,
+	/**  Enterprise-managed: the identity provider the person signs in at. */
+	idpIssuer: string | null,
+	/**
+	 *  Enterprise-managed: a sign-in at that identity provider is kept that can still be used
+	 *  (its ID token is valid, or it can be refreshed).
+	 */
+	idpSignedIn: boolean | null,
 };
 
 /**  Something that happened while a call runs. */
@@ -453,6 +470,24 @@ export type OAuthClientSettings = {
 	 *  kept in the OS keyring like the secret, blank as stored.
 	 */
 	privateKey?: string | null,
+	/**
+	 *  For `jwtBearer` (workload identity): the absolute path of the file holding the
+	 *  workload's JWT (a Kubernetes projected service account token, a CI OIDC token). Read
+	 *  afresh each time tokens are requested, since such tokens rotate; only the path is stored.
+	 */
+	assertionFile?: string | null,
+	/**
+	 *  For `enterpriseManaged`: the issuer URL of the enterprise identity provider (OpenID
+	 *  Connect), where the person signs in once for every server that uses it.
+	 */
+	idpIssuer?: string | null,
+	/**  For `enterpriseManaged`: Gatehouse's client id at the identity provider. */
+	idpClientId?: string | null,
+	/**
+	 *  For `enterpriseManaged`: the client secret at the identity provider, if it is a
+	 *  confidential client; kept in the OS keyring like the client secret, blank as stored.
+	 */
+	idpClientSecret?: string | null,
 };
 
 /**  How an HTTP server's OAuth tokens are obtained. */
@@ -463,7 +498,19 @@ export type OAuthGrant =
  *  The client credentials grant (extensions/auth, "OAuth Client Credentials"): the
  *  pre-registered client authenticates with its secret or its private key; nobody signs in.
  */
-"clientCredentials";
+"clientCredentials" | 
+/**
+ *  The RFC 7523 JWT-bearer grant with a workload's own JWT (workload identity federation,
+ *  extensions/auth, "OAuth Client Credentials"): nobody signs in.
+ */
+"jwtBearer" | 
+/**
+ *  Enterprise-managed authorization (extensions/auth/enterprise-managed-authorization): the
+ *  person signs in once at the enterprise identity provider; its ID token is exchanged for
+ *  an ID-JAG there, and that for the server's tokens, with no sign-in at the server's
+ *  authorization server.
+ */
+"enterpriseManaged";
 
 /**
  *  A feature a server may offer, named after the capability that declares it

@@ -47,9 +47,19 @@ export const appListTools = vi.fn<typeof real.appListTools>();
 export const appCreateMessage = vi.fn<typeof real.appCreateMessage>();
 export const appOpenLink = vi.fn<typeof real.appOpenLink>(() => Promise.resolve(null));
 export const appDownloadFile = vi.fn<typeof real.appDownloadFile>();
+export const forgetIdpSignIn = vi.fn<typeof real.forgetIdpSignIn>();
 
 /** The sign-in state of a server nobody signed in to. */
-export const SIGNED_OUT = { signedIn: false, issuer: null, scopes: [], expiresAt: null, refreshable: false };
+export const SIGNED_OUT = {
+  signedIn: false,
+  issuer: null,
+  scopes: [],
+  expiresAt: null,
+  refreshable: false,
+  grant: "authorization-code",
+  idpIssuer: null,
+  idpSignedIn: null,
+};
 
 /** The subscribers of one kind of event. */
 function eventChannel<T>() {
@@ -139,6 +149,7 @@ export function resetFakeGatehouse(): void {
     authStatus,
     signIn,
     signOut,
+    forgetIdpSignIn,
     listApprovals,
     answerApproval,
     listGrants,
