@@ -1,5 +1,6 @@
 //! The IPC commands of a server's sign-in (OAuth): its state, signing in through the system
-//! browser (a loopback redirect on 127.0.0.1, RFC 8252), and signing out. No token ever
+//! browser (a loopback redirect on 127.0.0.1, RFC 8252), signing out, and forgetting the sign-in
+//! at an enterprise identity provider. No token ever
 //! crosses IPC: the engine keeps them in the OS keyring.
 
 use std::sync::Arc;
@@ -51,5 +52,14 @@ pub async fn sign_in(
 #[specta::specta]
 pub async fn sign_out(host: HostState<'_>, id: String) -> Result<(), IpcError> {
     host.sign_out(&id).await?;
+    Ok(())
+}
+
+/// Forgets the sign-in at the server's enterprise identity provider (for every server using
+/// it); nothing for a server without enterprise-managed authorization.
+#[tauri::command]
+#[specta::specta]
+pub async fn forget_idp_sign_in(host: HostState<'_>, id: String) -> Result<(), IpcError> {
+    host.forget_idp_sign_in(&id).await?;
     Ok(())
 }

@@ -9,7 +9,8 @@ use tauri_specta::{Builder, collect_commands, collect_events};
 use crate::events::{ApprovalsChangedEvent, ServerStatusEvent, TasksChangedEvent};
 use crate::log_events::ServerLogEvent;
 use crate::{
-    approval_commands, audit_commands, auth_commands, commands, log_events, policy_commands,
+    app_commands, approval_commands, audit_commands, auth_commands, commands, log_events,
+    policy_commands,
 };
 
 /// The path of the generated bindings, relative to the repository root.
@@ -40,6 +41,7 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             auth_commands::auth_status,
             auth_commands::sign_in,
             auth_commands::sign_out,
+            auth_commands::forget_idp_sign_in,
             audit_commands::audit_list,
             audit_commands::audit_search,
             audit_commands::audit_verify,
@@ -52,6 +54,16 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             policy_commands::policy_set_server_default,
             policy_commands::policy_set_trust_read_only,
             policy_commands::policy_definition_history,
+            app_commands::app_open_view,
+            app_commands::app_close_view,
+            app_commands::app_call_tool,
+            app_commands::app_read_resource,
+            app_commands::app_list_resources,
+            app_commands::app_list_resource_templates,
+            app_commands::app_list_tools,
+            app_commands::app_create_message,
+            app_commands::app_open_link,
+            app_commands::app_download_file,
         ])
         .events(collect_events![
             ServerStatusEvent,

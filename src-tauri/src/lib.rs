@@ -1,8 +1,10 @@
 //! The Gatehouse desktop app: opens the engine in live mode, exposes it to the webview through
 //! typed IPC commands and events, and stops every server when the app exits.
 
+mod app_commands;
 mod approval_commands;
 mod approval_notice;
+mod apps;
 mod audit_commands;
 mod auth_commands;
 pub mod bindings;
@@ -29,6 +31,11 @@ pub fn run(context: tauri::Context<tauri::Wry>) -> Result<(), String> {
         .plugin(tauri_plugin_notification::init())
         .plugin(tauri_plugin_opener::init())
         .invoke_handler(specta.invoke_handler())
+        .manage(apps::OpenViews::default())
+        .register_asynchronous_uri_scheme_protocol(
+            apps::origins::SANDBOX_SCHEME,
+            apps::sandbox_scheme::handle,
+        )
         .setup(move |app| {
             specta.mount_events(app);
             let options = HostOptions {

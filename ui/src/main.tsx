@@ -15,6 +15,7 @@ import "./styles/nav.css";
 import "./styles/audit.css";
 import "./styles/policies.css";
 import "./styles/approvals.css";
+import "./styles/apps.css";
 
 applyTheme(initialTheme());
 

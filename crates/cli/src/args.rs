@@ -160,6 +160,10 @@ pub enum AuthCommand {
     Logout {
         /// The server's name
         server: String,
+        /// Also forget the sign-in at the server's enterprise identity provider (every server
+        /// using it then needs a sign-in again)
+        #[arg(long)]
+        idp: bool,
     },
 }
 
@@ -274,7 +278,7 @@ pub struct AddArgs {
     pub name: String,
 
     /// The program to start (stdio server)
-    #[arg(long, value_name = "CMD", conflicts_with_all = ["url", "transport", "headers", "secret_headers", "oauth_issuer", "oauth_client_id", "oauth_client_secret", "oauth_client_metadata_url", "oauth_grant", "oauth_private_key_file"])]
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["url", "transport", "headers", "secret_headers", "oauth_issuer", "oauth_client_id", "oauth_client_secret", "oauth_client_metadata_url", "oauth_grant", "oauth_private_key_file", "oauth_assertion_file", "idp_issuer", "idp_client_id", "idp_client_secret"])]
     pub command: Option<String>,
     /// An argument for the program; repeat for more
     #[arg(long = "arg", value_name = "ARG", allow_hyphen_values = true)]
@@ -326,14 +330,31 @@ pub struct AddArgs {
     /// where the authorization server supports them
     #[arg(long, value_name = "URL")]
     pub oauth_client_metadata_url: Option<String>,
-    /// OAuth: `client-credentials` to get tokens with the pre-registered client's own
-    /// credentials, nobody signing in (default: `authorization-code`, a person signs in)
+    /// OAuth: how tokens are obtained: `authorization-code` (the default: a person signs in),
+    /// `client-credentials` (the pre-registered client's own credentials), `jwt-bearer` (a
+    /// workload's JWT from --oauth-assertion-file), or `enterprise-managed` (the person signs in
+    /// once at the identity provider --idp-issuer, whose ID token is exchanged for the tokens)
     #[arg(long, value_enum, value_name = "GRANT", requires = "oauth_client_id")]
     pub oauth_grant: Option<OAuthGrantArg>,
     /// OAuth: the client's ES256 private key (PEM file) for `private_key_jwt` with
     /// `--oauth-grant client-credentials`; kept in the OS keyring, never in the database
     #[arg(long, value_name = "PEM", requires = "oauth_grant")]
     pub oauth_private_key_file: Option<std::path::PathBuf>,
+    /// OAuth: the file holding the workload's JWT for `--oauth-grant jwt-bearer` (workload
+    /// identity; e.g. a Kubernetes projected token); read afresh whenever tokens are requested
+    #[arg(long, value_name = "PATH", requires = "oauth_grant")]
+    pub oauth_assertion_file: Option<std::path::PathBuf>,
+    /// OAuth: the issuer URL of the enterprise identity provider (OpenID Connect) for
+    /// `--oauth-grant enterprise-managed`
+    #[arg(long, value_name = "URL", requires_all = ["oauth_grant", "idp_client_id"])]
+    pub idp_issuer: Option<String>,
+    /// OAuth: Gatehouse's client id at that identity provider
+    #[arg(long, value_name = "ID", requires = "idp_issuer")]
+    pub idp_client_id: Option<String>,
+    /// OAuth: that client's secret at the identity provider is in the environment variable
+    /// GATEHOUSE_IDP_CLIENT_SECRET (kept in the OS keyring, never in the database)
+    #[arg(long, requires = "idp_client_id")]
+    pub idp_client_secret: bool,
 
     /// A directory the server may work in (an MCP root); repeat for more
     #[arg(long = "root", value_name = "DIR")]
@@ -391,10 +412,16 @@ fn parse_secret_env(raw: &str) -> Result<EnvVar, String> {
 pub enum OAuthGrantArg {
     AuthorizationCode,
     ClientCredentials,
+    JwtBearer,
+    EnterpriseManaged,
 }
 
 /// The environment variable holding the client secret of `--oauth-client-secret`.
 pub const OAUTH_CLIENT_SECRET_ENV: &str = "GATEHOUSE_OAUTH_CLIENT_SECRET";
+
+/// The environment variable holding the identity provider client secret of
+/// `--idp-client-secret`.
+pub const IDP_CLIENT_SECRET_ENV: &str = "GATEHOUSE_IDP_CLIENT_SECRET";
 
 /// The environment variable holding the value of a `--secret-header` given without one.
 pub const HEADER_VALUE_ENV: &str = "GATEHOUSE_HEADER_VALUE";

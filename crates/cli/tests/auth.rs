@@ -228,3 +228,260 @@ fn a_pre_registered_client_is_configured_with_its_secret_only_in_the_keyring() {
         );
     }
 }
+
+#[test]
+fn workload_identity_and_enterprise_managed_servers_are_configured_by_flags() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path();
+    let token = dir.path().join("workload-token");
+    std::fs::write(&token, "header.payload.signature").expect("token file");
+    let relative = support::command(data)
+        .current_dir(dir.path())
+        .args([
+            "server",
+            "add",
+            "workload",
+            "--url",
+            "https://mcp.example.com/mcp",
+            "--disabled",
+            "--oauth-issuer",
+            "https://auth.example.com",
+            "--oauth-client-id",
+            "workload-client",
+            "--oauth-grant",
+            "jwt-bearer",
+            "--oauth-assertion-file",
+            "workload-token",
+        ])
+        .output()
+        .expect("the binary runs");
+    assert!(relative.status.success(), "{}", support::stderr(&relative));
+    let no_file = support::command(data)
+        .args([
+            "server",
+            "add",
+            "unfiled",
+            "--url",
+            "https://mcp.example.com/mcp",
+            "--oauth-issuer",
+            "https://auth.example.com",
+            "--oauth-client-id",
+            "workload-client",
+            "--oauth-grant",
+            "jwt-bearer",
+        ])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(no_file.status.code(), Some(1));
+    assert!(
+        support::stderr(&no_file).contains("path of the file holding the workload's JWT"),
+        "{}",
+        support::stderr(&no_file)
+    );
+
+    let secret = format!("idp-secret-{}", std::process::id());
+    let ema = |secret: Option<&str>, idp: &str| {
+        let mut command = support::command(data);
+        command.args([
+            "server",
+            "add",
+            "enterprise",
+            "--url",
+            "https://mcp.example.com/mcp",
+            "--disabled",
+            "--oauth-issuer",
+            "https://auth.example.com",
+            "--oauth-client-id",
+            "mcp-client",
+            "--oauth-grant",
+            "enterprise-managed",
+            "--idp-issuer",
+            idp,
+            "--idp-client-id",
+            "gatehouse",
+            "--idp-client-secret",
+        ]);
+        match secret {
+            Some(secret) => command.env("GATEHOUSE_IDP_CLIENT_SECRET", secret),
+            None => command.env_remove("GATEHOUSE_IDP_CLIENT_SECRET"),
+        };
+        command.output().expect("the binary runs")
+    };
+    let missing = ema(None, "https://idp.example.com");
+    assert!(
+        support::stderr(&missing).contains("GATEHOUSE_IDP_CLIENT_SECRET, which is not set"),
+        "{}",
+        support::stderr(&missing)
+    );
+    let cleartext = ema(Some(&secret), "http://idp.example.com");
+    assert!(
+        support::stderr(&cleartext).contains("invalid identity provider issuer"),
+        "{}",
+        support::stderr(&cleartext)
+    );
+    let added = ema(Some(&secret), "https://idp.example.com");
+    assert!(added.status.success(), "{}", support::stderr(&added));
+
+    let servers = ok_json(data, &["server", "list", "--json"]);
+    let find = |name: &str| {
+        servers
+            .as_array()
+            .and_then(|all| all.iter().find(|s| s["name"] == name))
+            .expect("listed")["spec"]["oauth"]
+            .clone()
+    };
+    let workload = find("workload");
+    assert_eq!(workload["grant"], "jwtBearer", "{servers}");
+    assert_eq!(
+        workload["assertionFile"],
+        Value::from(token.display().to_string()),
+        "made absolute"
+    );
+    let enterprise = find("enterprise");
+    assert_eq!(enterprise["grant"], "enterpriseManaged");
+    assert_eq!(enterprise["idpIssuer"], "https://idp.example.com");
+    assert_eq!(enterprise["idpClientId"], "gatehouse");
+    assert_eq!(enterprise["idpClientSecret"], "", "read back blank");
+
+    let status = ok_json(data, &["auth", "status", "enterprise", "--json"]);
+    assert_eq!(status["grant"], "enterprise-managed", "{status}");
+    assert_eq!(status["idpIssuer"], "https://idp.example.com");
+    assert_eq!(status["idpSignedIn"], false);
+    let status = ok_json(data, &["auth", "status", "workload", "--json"]);
+    assert_eq!(status["grant"], "jwt-bearer", "{status}");
+    assert_eq!(status["idpSignedIn"], Value::Null);
+
+    let db = std::fs::read(support::database(data)).expect("database");
+    assert!(
+        !db.windows(secret.len()).any(|w| w == secret.as_bytes()),
+        "the IdP client secret is not in the database"
+    );
+    ok(data, &["server", "remove", "enterprise"]);
+}
+
+#[test]
+fn login_to_an_enterprise_managed_server_signs_in_at_the_identity_provider() {
+    let fixture = HttpFixture::oauth("plain");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path();
+    let base = format!("http://127.0.0.1:{}", fixture.port);
+    let idp_client = format!("gatehouse-cli-{}", fixture.port);
+    ok(
+        data,
+        &[
+            "server",
+            "add",
+            "enterprise",
+            "--url",
+            &fixture.url("/mcp"),
+            "--transport",
+            "streamable-http",
+            "--oauth-issuer",
+            &format!("{base}/as"),
+            "--oauth-client-id",
+            "mcp-client",
+            "--oauth-grant",
+            "enterprise-managed",
+            "--idp-issuer",
+            &format!("{base}/idp"),
+            "--idp-client-id",
+            &idp_client,
+        ],
+    );
+    let refused = exits(data, &["tools", "enterprise"], 1);
+    assert!(
+        support::stderr(&refused).contains("gatehouse auth login"),
+        "{}",
+        support::stderr(&refused)
+    );
+    let mut login = support::command(data)
+        .args(["auth", "login", "enterprise", "--timeout", "60"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let stderr = login.stderr.take().expect("stderr");
+    let mut lines = BufReader::new(stderr).lines();
+    let sign_in_url = loop {
+        let line = lines
+            .next()
+            .expect("login prints the sign-in URL")
+            .expect("stderr");
+        if let Some(found) = line.trim().strip_prefix("http") {
+            break format!("http{found}");
+        }
+    };
+    assert!(
+        sign_in_url.starts_with(&format!("{base}/idp/authorize?")),
+        "the identity provider's sign-in page: {sign_in_url}"
+    );
+    let page = browse(&sign_in_url);
+    assert!(page.contains("Signed in to Gatehouse"), "{page}");
+    let said: Vec<String> = lines.map_while(Result::ok).collect();
+    let output = login.wait_with_output().expect("login ends");
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{printed}");
+    assert!(
+        printed.contains("identity provider") && printed.contains("enterprise-managed"),
+        "{printed}"
+    );
+    let status = ok_json(data, &["auth", "status", "enterprise", "--json"]);
+    assert_eq!(status["signedIn"], true, "{status}");
+    assert_eq!(status["idpSignedIn"], true, "{status}");
+    let tools = ok(data, &["tools", "enterprise"]);
+    assert!(tools.contains("echo"), "{tools}");
+
+    // Leak check: the ID token is in the keyring only; not in the data directory (SQLite, its
+    // write-ahead log, server logs), the audit export, or anything the CLI printed.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let session = runtime
+        .block_on(gatehouse_host::secrets::oauth::idp_session(
+            &gatehouse_host::secrets::KeyringStore,
+            &format!("{base}/idp"),
+            &idp_client,
+        ))
+        .expect("keyring")
+        .expect("the IdP sign-in is kept");
+    let id_token = session.id_token.expose().clone();
+    let export = ok(data, &["audit", "export", "--format", "jsonl"]);
+    assert!(
+        export.contains("signed_in"),
+        "the sign-in is audited: {export}"
+    );
+    let mut places = vec![
+        ("the audit export", export.into_bytes()),
+        ("login's stdout", output.stdout.clone()),
+        ("login's stderr", said.join("\n").into_bytes()),
+        ("tools' output", tools.into_bytes()),
+    ];
+    let mut pending = vec![data.to_path_buf()];
+    while let Some(next) = pending.pop() {
+        for entry in std::fs::read_dir(&next).expect("data dir").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path) {
+                places.push(("a data file", bytes));
+            }
+        }
+    }
+    for (place, bytes) in &places {
+        assert!(
+            !bytes
+                .windows(id_token.len())
+                .any(|w| w == id_token.as_bytes()),
+            "the ID token is in {place}"
+        );
+    }
+
+    let said = ok(data, &["auth", "logout", "enterprise", "--idp"]);
+    assert!(said.contains("identity provider is forgotten"), "{said}");
+    let status = ok_json(data, &["auth", "status", "enterprise", "--json"]);
+    assert_eq!(status["idpSignedIn"], false, "{status}");
+    exits(data, &["tools", "enterprise"], 1);
+}

@@ -13,7 +13,7 @@ use crate::audit::KnownSecrets;
 use crate::error::{HostError, Result};
 use crate::launch::Launcher;
 use crate::registry::Registry;
-use crate::registry::model::{ServerConfig, ServerSpec, ServerTransport};
+use crate::registry::model::{OAuthGrant, ServerConfig, ServerSpec, ServerTransport};
 use crate::registry::secret_values::{self, SecretValue};
 use crate::secrets::SecretKind;
 use crate::server_logs::output::ServerStderr;
@@ -97,6 +97,11 @@ fn when(at: &str) -> String {
     }
 }
 
+/// The extension identifier of enterprise-managed authorization, declared in the capabilities
+/// of a connection to a server that uses it.
+pub const ENTERPRISE_MANAGED_EXTENSION: &str =
+    "io.modelcontextprotocol/enterprise-managed-authorization";
+
 /// Protocol-level failures that a wrong era explains (an HTTP status included: a legacy server
 /// refuses a modern request without a session); not being able to start or reach the server is
 /// something else.
@@ -124,8 +129,22 @@ async fn connect(
     declared: Declared,
     launcher: &Launcher,
 ) -> Result<Client> {
+    let mut capabilities = HostHandler::capabilities(declared);
+    if let ServerSpec::Http { oauth, .. } = &config.spec
+        && oauth.grant == OAuthGrant::EnterpriseManaged
+    {
+        // extensions/auth/enterprise-managed-authorization, "For MCP clients" 1: the client
+        // declares the extension it supports in its capabilities.
+        // Beside the others it declares (the apps extension).
+        if let serde_json::Value::Object(extensions) = capabilities
+            .entry("extensions")
+            .or_insert_with(|| serde_json::json!({}))
+        {
+            extensions.insert(ENTERPRISE_MANAGED_EXTENSION.into(), serde_json::json!({}));
+        }
+    }
     let options = ClientOptions {
-        capabilities: HostHandler::capabilities(declared),
+        capabilities,
         era,
         era_reason,
         ..ClientOptions::default()

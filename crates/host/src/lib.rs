@@ -12,6 +12,7 @@ pub mod connection_trail;
 pub mod error;
 pub mod events;
 pub mod gate;
+pub mod grant_sources;
 pub mod host;
 pub mod launch;
 pub mod log_rate;

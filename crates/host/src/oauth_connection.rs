@@ -12,13 +12,14 @@ use std::sync::Arc;
 
 use gatehouse_mcp::Sensitive;
 use gatehouse_mcp::auth::{
-    AuthConfig, AuthError, AuthorizationPrompt, Authorizer, ClientCredentials, MachineGrant,
-    TokenEndpointAuth,
+    AuthConfig, AuthError, AuthorizationPrompt, Authorizer, ClientCredentials, IdpClient,
+    MachineGrant, TokenEndpointAuth,
 };
 
 use crate::error::{HostError, Result};
+use crate::grant_sources::{IdpSignIn, WorkloadToken};
 use crate::registry::model::{OAuthGrant, ServerConfig, ServerSpec};
-use crate::registry::secret_values::{CLIENT_SECRET, PRIVATE_KEY};
+use crate::registry::secret_values::{CLIENT_SECRET, IDP_CLIENT_SECRET, PRIVATE_KEY};
 use crate::secrets::{KeyringTokenStore, SecretKey, SecretKind, SecretStore};
 
 /// The authorizer of `config`'s connection to `url`; `prompt` is `None` for background
@@ -29,7 +30,7 @@ pub async fn authorizer(
     secrets: Arc<dyn SecretStore>,
     prompt: Option<Arc<dyn AuthorizationPrompt>>,
 ) -> Result<Authorizer> {
-    let auth = auth_config(config, secrets.as_ref()).await?;
+    let auth = auth_config(config, &secrets).await?;
     let store = Arc::new(KeyringTokenStore::new(secrets));
     Authorizer::new(url.clone(), auth, store, prompt)
         .map(|a| a.with_store_key(config.id.clone()))
@@ -40,7 +41,8 @@ pub async fn authorizer(
 /// for it (its secret read from the keyring) and the client metadata document URL, if any;
 /// otherwise it registers itself (2025-11-25 basic/authorization, "Client Registration
 /// Approaches": pre-registered first, then a metadata document, then dynamic registration).
-async fn auth_config(config: &ServerConfig, secrets: &dyn SecretStore) -> Result<AuthConfig> {
+async fn auth_config(config: &ServerConfig, shared: &Arc<dyn SecretStore>) -> Result<AuthConfig> {
+    let secrets = shared.as_ref();
     let ServerSpec::Http { oauth, .. } = &config.spec else {
         return Ok(AuthConfig::default());
     };
@@ -53,16 +55,27 @@ async fn auth_config(config: &ServerConfig, secrets: &dyn SecretStore) -> Result
             None => None,
             Some(_) => Some(kept(secrets, config, CLIENT_SECRET).await?),
         };
-        // extensions/auth, "OAuth Client Credentials": tokens with no person, the client
-        // authenticated by its secret or by a JWT signed with its key.
-        if oauth.grant == OAuthGrant::ClientCredentials {
-            auth.machine_grant = Some(match &oauth.private_key {
+        auth.machine_grant = match oauth.grant {
+            // extensions/auth, "OAuth Client Credentials": tokens with no person, the client
+            // authenticated by its secret or by a JWT signed with its key.
+            OAuthGrant::ClientCredentials => Some(match &oauth.private_key {
                 Some(_) => MachineGrant::ClientCredentialsJwt {
                     private_key_pem: kept(secrets, config, PRIVATE_KEY).await?,
                 },
                 None => MachineGrant::ClientCredentials,
-            });
-        }
+            }),
+            // Workload identity federation: the workload's JWT, read when tokens are requested.
+            OAuthGrant::JwtBearer => oauth
+                .assertion_file
+                .as_ref()
+                .map(|path| MachineGrant::Deferred(Arc::new(WorkloadToken::new(path)))),
+            // extensions/auth/enterprise-managed-authorization: the kept IdP sign-in's ID token
+            // is exchanged for an ID-JAG, and that for tokens; never a browser at the MCP AS.
+            OAuthGrant::EnterpriseManaged => idp_client(config, secrets)
+                .await?
+                .map(|idp| MachineGrant::Deferred(Arc::new(IdpSignIn::new(shared.clone(), idp)))),
+            OAuthGrant::AuthorizationCode => None,
+        };
         let auth_method = if client_secret.is_some() {
             TokenEndpointAuth::ClientSecretBasic
         } else {
@@ -76,6 +89,31 @@ async fn auth_config(config: &ServerConfig, secrets: &dyn SecretStore) -> Result
         });
     }
     Ok(auth)
+}
+
+/// The client Gatehouse is at the enterprise identity provider of a server with
+/// enterprise-managed authorization (its secret from the keyring); `None` for other servers.
+pub async fn idp_client(
+    config: &ServerConfig,
+    secrets: &dyn SecretStore,
+) -> Result<Option<IdpClient>> {
+    let ServerSpec::Http { oauth, .. } = &config.spec else {
+        return Ok(None);
+    };
+    let (OAuthGrant::EnterpriseManaged, Some(issuer), Some(client_id)) =
+        (oauth.grant, &oauth.idp_issuer, &oauth.idp_client_id)
+    else {
+        return Ok(None);
+    };
+    let client_secret = match &oauth.idp_client_secret {
+        None => None,
+        Some(_) => Some(kept(secrets, config, IDP_CLIENT_SECRET).await?),
+    };
+    Ok(Some(IdpClient {
+        issuer: issuer.clone(),
+        client_id: client_id.clone(),
+        client_secret,
+    }))
 }
 
 /// The OAuth client secret `name` of the server, from the keyring.
@@ -120,6 +158,9 @@ pub fn authorization_error(name: &str, error: &AuthError) -> HostError {
              id and secret in the server's OAuth client settings (in the app's server form, or \
              `gatehouse server add {name} --url … --oauth-issuer {issuer} --oauth-client-id …`)"
         ),
+        AuthError::Credential(_) => "fix the file or setting named above (the server's OAuth \
+             client settings), then connect again"
+            .to_owned(),
         AuthError::Discovery(_) | AuthError::Token(_) | AuthError::Http(_) => {
             "check that the server and its authorization server are \
              reachable and that the server's URL is right, then sign in again"

@@ -3,18 +3,24 @@
 //! ([`Host::sign_in`] with an [`AuthorizationPrompt`] such as [`crate::LoopbackPrompt`]) and
 //! signing out. Tokens live only in the keyring ([`crate::secrets::oauth`]); each sign-in and
 //! sign-out is a `connection` row in the audit log with the issuer and scopes, no token.
+//!
+//! For a server with enterprise-managed authorization the person signs in at the enterprise
+//! identity provider instead (OpenID Connect through the same prompt), and that sign-in is kept
+//! per IdP, so one sign-in serves every server using that IdP; the server's tokens then come
+//! from exchanging its ID token, with no browser at the server's authorization server
+//! (extensions/auth/enterprise-managed-authorization).
 
 use std::sync::Arc;
 
-use gatehouse_mcp::auth::{AuthorizationPrompt, Tokens};
+use gatehouse_mcp::auth::{AuthorizationPrompt, Tokens, http_client, idp};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::audit::{AuditEvent, AuditKind};
 use crate::error::{HostError, Result};
 use crate::host::Host;
-use crate::oauth_connection::{authorization_error, authorizer};
-use crate::registry::model::{ServerConfig, ServerSpec};
+use crate::oauth_connection::{authorization_error, authorizer, idp_client};
+use crate::registry::model::{OAuthGrant, ServerConfig, ServerSpec};
 use crate::secrets::oauth;
 
 /// What the engine knows about a server's sign-in; never the tokens themselves.
@@ -32,6 +38,14 @@ pub struct AuthStatus {
     pub expires_at: Option<String>,
     /// A refresh token is kept, so the sign-in outlives the access token.
     pub refreshable: bool,
+    /// How the server's tokens are obtained: `authorization-code`, `client-credentials`,
+    /// `jwt-bearer` or `enterprise-managed`.
+    pub grant: String,
+    /// Enterprise-managed: the identity provider the person signs in at.
+    pub idp_issuer: Option<String>,
+    /// Enterprise-managed: a sign-in at that identity provider is kept that can still be used
+    /// (its ID token is valid, or it can be refreshed).
+    pub idp_signed_in: Option<bool>,
 }
 
 impl AuthStatus {
@@ -43,6 +57,9 @@ impl AuthStatus {
                 scopes: Vec::new(),
                 expires_at: None,
                 refreshable: false,
+                grant: OAuthGrant::AuthorizationCode.as_str().to_owned(),
+                idp_issuer: None,
+                idp_signed_in: None,
             },
             Some(tokens) => AuthStatus {
                 signed_in: true,
@@ -53,6 +70,9 @@ impl AuthStatus {
                         .replace(".000Z", "Z")
                 }),
                 refreshable: tokens.refresh_token.is_some(),
+                grant: OAuthGrant::AuthorizationCode.as_str().to_owned(),
+                idp_issuer: None,
+                idp_signed_in: None,
             },
         }
     }
@@ -77,7 +97,24 @@ impl Host {
         let config = self.registry().get(id_or_name).await?;
         http_url(&config)?;
         let tokens = oauth::tokens(self.registry().secrets(), &config.id).await?;
-        Ok(AuthStatus::of(tokens.as_ref()))
+        let mut status = AuthStatus::of(tokens.as_ref());
+        if let ServerSpec::Http {
+            oauth: settings, ..
+        } = &config.spec
+        {
+            status.grant = settings.grant.as_str().to_owned();
+            if settings.grant == OAuthGrant::EnterpriseManaged
+                && let (Some(issuer), Some(client_id)) =
+                    (&settings.idp_issuer, &settings.idp_client_id)
+            {
+                let session =
+                    oauth::idp_session(self.registry().secrets(), issuer, client_id).await?;
+                status.idp_issuer = Some(issuer.clone());
+                status.idp_signed_in =
+                    Some(session.is_some_and(|s| !s.expired() || s.refresh_token.is_some()));
+            }
+        }
+        Ok(status)
     }
 
     /// Signs in to the HTTP server: runs discovery, registration and the authorization code
@@ -91,15 +128,24 @@ impl Host {
     ) -> Result<AuthStatus> {
         let config = self.registry().get(id_or_name).await?;
         let url = http_url(&config)?;
-        let authorizer = authorizer(
-            &config,
-            &url,
-            self.registry().shared_secrets(),
-            Some(prompt),
-        )
-        .await?;
-        if let Err(e) = authorizer.sign_in().await {
-            let error = authorization_error(&config.name, &e);
+        let signed = match idp_client(&config, self.registry().secrets()).await? {
+            Some(idp) => self.sign_in_enterprise(&config, &url, &idp, prompt).await,
+            None => match authorizer(
+                &config,
+                &url,
+                self.registry().shared_secrets(),
+                Some(prompt),
+            )
+            .await
+            {
+                Ok(authorizer) => authorizer
+                    .sign_in()
+                    .await
+                    .map_err(|e| authorization_error(&config.name, &e)),
+                Err(e) => Err(e),
+            },
+        };
+        if let Err(error) = signed {
             self.record_auth(&config, "sign_in_failed", Some(&error.to_string()), None)
                 .await;
             return Err(error);
@@ -109,6 +155,64 @@ impl Host {
             .await;
         self.reconnect_signed(&config).await?;
         Ok(status)
+    }
+
+    /// Enterprise-managed authorization: the server's tokens by exchanging the kept IdP sign-in's
+    /// ID token (no browser at all when one is kept and still good), else after the person
+    /// signs in at the identity provider through `prompt`, which is then kept for every server
+    /// using that IdP. Never a browser at the server's authorization server.
+    async fn sign_in_enterprise(
+        &self,
+        config: &ServerConfig,
+        url: &url::Url,
+        idp: &gatehouse_mcp::auth::IdpClient,
+        prompt: Arc<dyn AuthorizationPrompt>,
+    ) -> Result<()> {
+        let secrets = self.registry().shared_secrets();
+        let failed = |e: gatehouse_mcp::auth::AuthError| authorization_error(&config.name, &e);
+        // The authorizer's machine grant reads the IdP sign-in from the keyring.
+        let authorizer = authorizer(config, url, secrets.clone(), None).await?;
+        let kept = oauth::idp_session(secrets.as_ref(), &idp.issuer, &idp.client_id).await?;
+        if kept.is_some_and(|s| !s.expired()) {
+            match authorizer.sign_in().await {
+                Ok(()) => return Ok(()),
+                Err(e) => tracing::info!(
+                    "the kept sign-in at {} did not get tokens for {}: {e}; signing in there again",
+                    idp.issuer,
+                    config.name
+                ),
+            }
+        }
+        let http = http_client::auth_http_client().map_err(failed)?;
+        let session = idp::sign_in(&http, idp, prompt.as_ref())
+            .await
+            .map_err(failed)?;
+        oauth::put_idp_session(secrets.as_ref(), &session).await?;
+        authorizer.sign_in().await.map_err(failed)
+    }
+
+    /// Forgets the kept sign-in at the enterprise identity provider of the server (for every
+    /// server that uses it: they need a sign-in again once their tokens expire); the servers'
+    /// own tokens stay. Nothing to forget for other servers. Audited.
+    pub async fn forget_idp_sign_in(&self, id_or_name: &str) -> Result<()> {
+        let config = self.registry().get(id_or_name).await?;
+        http_url(&config)?;
+        let ServerSpec::Http {
+            oauth: settings, ..
+        } = &config.spec
+        else {
+            return Ok(());
+        };
+        if let (OAuthGrant::EnterpriseManaged, Some(issuer), Some(client_id)) = (
+            settings.grant,
+            &settings.idp_issuer,
+            &settings.idp_client_id,
+        ) {
+            oauth::delete_idp_session(self.registry().secrets(), issuer, client_id).await?;
+            self.record_auth(&config, "idp_signed_out", None, None)
+                .await;
+        }
+        Ok(())
     }
 
     /// Deletes the server's tokens from the keyring (the client registration per issuer stays)

@@ -5,6 +5,7 @@
 import { Channel } from "@tauri-apps/api/core";
 import { commands, events } from "../bindings";
 import type {
+  AppFrame,
   Answer,
   ApprovalsChangedEvent,
   AuthStatus,
@@ -14,6 +15,7 @@ import type {
   AuditRow,
   CallEvent,
   CallResultView,
+  DownloadResult,
   Effect,
   ExportFormat,
   ExportSummary,
@@ -32,6 +34,7 @@ import type {
   TaskRecord,
   TasksChangedEvent,
   ToolInfo,
+  Value,
 } from "../bindings";
 import { GatehouseError } from "./GatehouseError";
 
@@ -79,6 +82,8 @@ export type {
   TasksChangedEvent,
   ToolInfo,
 } from "../bindings";
+export type { AppCsp, AppFrame, AppPermissions, DownloadResult, ToolUi, ToolVisibility } from "../bindings";
+export type { Value as JsonValue } from "../bindings";
 // The generated name is ServerTransport; the UI calls it Transport.
 export type { ServerTransport as Transport } from "../bindings";
 
@@ -161,6 +166,11 @@ export function signIn(id: string): Promise<AuthStatus> {
 /** Deletes the server's tokens from the keyring. */
 export function signOut(id: string): Promise<null> {
   return unwrap(() => commands.signOut(id));
+}
+
+/** Forgets the sign-in at the server's enterprise identity provider (for every server using it). */
+export function forgetIdpSignIn(id: string): Promise<null> {
+  return unwrap(() => commands.forgetIdpSignIn(id));
 }
 
 export function listTools(id: string): Promise<ToolInfo[]> {
@@ -363,4 +373,57 @@ function subscribe<T>(source: EventSource<T>, what: string, onEvent: (payload: T
     unlisten?.();
     unlisten = null;
   };
+}
+
+// MCP Apps (SEP-1865): the view of a tool's `ui://` resource, and what the app asks of the host.
+// Every request an app makes is for its own server only, and goes through the engine's gate
+// (policy, approval, audit) with source `app`.
+
+type JsonValue = Value;
+
+/** Reads the UI resource `uri` of the server and opens a sandbox page (its own origin) for it. */
+export function appOpenView(serverId: string, uri: string): Promise<AppFrame> {
+  return unwrap(() => commands.appOpenView(serverId, uri));
+}
+
+/** Forgets an open view (its sandbox page stops being served); false if it was not open. */
+export function appCloseView(sandboxUrl: string): Promise<boolean> {
+  return invokePlain(() => commands.appCloseView(sandboxUrl));
+}
+
+/** `tools/call` from an app: refused with `denied` for a tool that is not app-visible. */
+export function appCallTool(serverId: string, tool: string, args: JsonValue | null): Promise<JsonValue> {
+  return unwrap(() => commands.appCallTool(serverId, tool, args));
+}
+
+export function appReadResource(serverId: string, uri: string): Promise<JsonValue> {
+  return unwrap(() => commands.appReadResource(serverId, uri));
+}
+
+export function appListResources(serverId: string): Promise<JsonValue> {
+  return unwrap(() => commands.appListResources(serverId));
+}
+
+export function appListResourceTemplates(serverId: string): Promise<JsonValue> {
+  return unwrap(() => commands.appListResourceTemplates(serverId));
+}
+
+/** The server's tools an app may call, as a ListToolsResult. */
+export function appListTools(serverId: string): Promise<JsonValue> {
+  return unwrap(() => commands.appListTools(serverId));
+}
+
+/** `sampling/createMessage` from an app: the person answers it in the approval dialog. */
+export function appCreateMessage(serverId: string, params: JsonValue): Promise<JsonValue> {
+  return unwrap(() => commands.appCreateMessage(serverId, params));
+}
+
+/** Opens an http(s) link from an app in the system browser, once the person agreed. */
+export function appOpenLink(url: string): Promise<null> {
+  return unwrap(() => commands.appOpenLink(url));
+}
+
+/** Saves a file an app offers into Downloads (never over an existing file), once the person agreed. */
+export function appDownloadFile(serverId: string, params: JsonValue): Promise<DownloadResult> {
+  return unwrap(() => commands.appDownloadFile(serverId, params));
 }

@@ -55,6 +55,11 @@ export const commands = {
 	 *  (without them).
 	 */
 	signOut: (id: string) => typedError<null, IpcError>(__TAURI_INVOKE("sign_out", { id })),
+	/**
+	 *  Forgets the sign-in at the server's enterprise identity provider (for every server using
+	 *  it); nothing for a server without enterprise-managed authorization.
+	 */
+	forgetIdpSignIn: (id: string) => typedError<null, IpcError>(__TAURI_INVOKE("forget_idp_sign_in", { id })),
 	/**  The rows that match `filter`, newest first. */
 	auditList: (filter: AuditFilter) => typedError<AuditRow[], IpcError>(__TAURI_INVOKE("audit_list", { filter })),
 	/**  The rows holding every word of `text`, newest first (see `audit::search`). */
@@ -91,6 +96,33 @@ export const commands = {
 	 *  within each tool.
 	 */
 	policyDefinitionHistory: (server: string, tool: string | null) => typedError<ToolDefinitionRecord[], IpcError>(__TAURI_INVOKE("policy_definition_history", { server, tool })),
+	/**  Reads the UI resource `uri` of the server and opens a view of it. */
+	appOpenView: (serverId: string, uri: string) => typedError<AppFrame, IpcError>(__TAURI_INVOKE("app_open_view", { serverId, uri })),
+	/**  Forgets a view, by its token or its sandbox URL; false if it was not open. */
+	appCloseView: (view: string) => __TAURI_INVOKE<boolean>("app_close_view", { view }),
+	/**
+	 *  `tools/call` from the view of `server_id`'s app: the CallToolResult as MCP spells it. (The
+	 *  arguments are `tool_arguments`: `arguments` is no name for a JavaScript parameter.)
+	 */
+	appCallTool: (serverId: string, tool: string, toolArguments: Value | null) => typedError<Value, IpcError>(__TAURI_INVOKE("app_call_tool", { serverId, tool, toolArguments })),
+	/**  `resources/read` from the view, on its own server. */
+	appReadResource: (serverId: string, uri: string) => typedError<Value, IpcError>(__TAURI_INVOKE("app_read_resource", { serverId, uri })),
+	/**  `resources/list` from the view, on its own server. */
+	appListResources: (serverId: string) => typedError<Value, IpcError>(__TAURI_INVOKE("app_list_resources", { serverId })),
+	/**  `resources/templates/list` from the view, on its own server. */
+	appListResourceTemplates: (serverId: string) => typedError<Value, IpcError>(__TAURI_INVOKE("app_list_resource_templates", { serverId })),
+	/**  `tools/list` from the view: its own server's tools that apps may call. */
+	appListTools: (serverId: string) => typedError<Value, IpcError>(__TAURI_INVOKE("app_list_tools", { serverId })),
+	/**  `sampling/createMessage` from the view: put to the person like a server's. */
+	appCreateMessage: (serverId: string, params: Value) => typedError<Value, IpcError>(__TAURI_INVOKE("app_create_message", { serverId, params })),
+	/**  `ui/open-link`, after the person confirmed: http and https only, in the system browser. */
+	appOpenLink: (url: string) => typedError<null, IpcError>(__TAURI_INVOKE("app_open_link", { url })),
+	/**
+	 *  `ui/download-file`, after the person agreed: each file into the Downloads folder under a
+	 *  sanitised name, never over an existing file. Resource links are read from the view's own
+	 *  server.
+	 */
+	appDownloadFile: (serverId: string, params: Value) => typedError<DownloadResult, IpcError>(__TAURI_INVOKE("app_download_file", { serverId, params })),
 };
 
 /** Events */
@@ -117,6 +149,46 @@ export type Answer =
 { kind: "accept"; content: Value | null } | 
 /**  An elicitation dismissed without a choice. */
 { kind: "cancel" };
+
+/**  The CSP domains a UI resource declares (`_meta.ui.csp`). */
+export type AppCsp = {
+	/**  Origins for fetch, XHR and WebSocket (`connect-src`). */
+	connectDomains: string[],
+	/**  Origins for scripts, styles, images, fonts and media. */
+	resourceDomains: string[],
+	/**  Origins for nested frames (`frame-src`). */
+	frameDomains: string[],
+	/**  Allowed base URIs (`base-uri`). */
+	baseUriDomains: string[],
+};
+
+/**
+ *  A view ready for the window to frame: the proxy page's URL on the sandbox origin, and what
+ *  the window sends it in `ui/notifications/sandbox-resource-ready`.
+ */
+export type AppFrame = {
+	/**  The sandbox proxy page for this view (`gatehouse-app://localhost/sandbox?view=<token>`). */
+	sandboxUrl: string,
+	/**  The exact origin the proxy's messages come from. */
+	sandboxOrigin: string,
+	uri: string,
+	html: string,
+	csp: AppCsp,
+	/**  The Content-Security-Policy the proxy page is served with, and the view's document gets. */
+	policy: string,
+	/**  What the view asks for; the window grants only what the person agrees to. */
+	permissions: AppPermissions,
+	prefersBorder: boolean | null,
+	domain: string | null,
+};
+
+/**  Browser features a view asks for; the host grants them only if the person agrees. */
+export type AppPermissions = {
+	camera: boolean,
+	microphone: boolean,
+	geolocation: boolean,
+	clipboardWrite: boolean,
+};
 
 /**
  *  The requests waiting for a person changed: one was asked, answered, timed out or
@@ -234,6 +306,18 @@ export type AuthStatus = {
 	expiresAt: string | null,
 	/**  A refresh token is kept, so the sign-in outlives the access token. */
 	refreshable: boolean,
+	/**
+	 *  How the server's tokens are obtained: `authorization-code`, `client-credentials`,
+	 *  `jwt-bearer` or `enterprise-managed`.
+	 */
+	grant: string,
+	/**  Enterprise-managed: the identity provider the person signs in at. */
+	idpIssuer: string | null,
+	/**
+	 *  Enterprise-managed: a sign-in at that identity provider is kept that can still be used
+	 *  (its ID token is valid, or it can be refreshed).
+	 */
+	idpSignedIn: boolean | null,
 };
 
 /**  Something that happened while a call runs. */
@@ -269,6 +353,14 @@ export type DefinitionChange = {
 	before: Value,
 	/**  `null` when the field is gone. */
 	after: Value,
+};
+
+/**  Where a `ui/download-file` request was saved. */
+export type DownloadResult = {
+	/**  The first file saved. */
+	path: string,
+	/**  Every file saved, in the request's order. */
+	paths: string[],
 };
 
 /**  What a rule (or a decision) says. */
@@ -378,6 +470,24 @@ export type OAuthClientSettings = {
 	 *  kept in the OS keyring like the secret, blank as stored.
 	 */
 	privateKey?: string | null,
+	/**
+	 *  For `jwtBearer` (workload identity): the absolute path of the file holding the
+	 *  workload's JWT (a Kubernetes projected service account token, a CI OIDC token). Read
+	 *  afresh each time tokens are requested, since such tokens rotate; only the path is stored.
+	 */
+	assertionFile?: string | null,
+	/**
+	 *  For `enterpriseManaged`: the issuer URL of the enterprise identity provider (OpenID
+	 *  Connect), where the person signs in once for every server that uses it.
+	 */
+	idpIssuer?: string | null,
+	/**  For `enterpriseManaged`: Gatehouse's client id at the identity provider. */
+	idpClientId?: string | null,
+	/**
+	 *  For `enterpriseManaged`: the client secret at the identity provider, if it is a
+	 *  confidential client; kept in the OS keyring like the client secret, blank as stored.
+	 */
+	idpClientSecret?: string | null,
 };
 
 /**  How an HTTP server's OAuth tokens are obtained. */
@@ -388,7 +498,19 @@ export type OAuthGrant =
  *  The client credentials grant (extensions/auth, "OAuth Client Credentials"): the
  *  pre-registered client authenticates with its secret or its private key; nobody signs in.
  */
-"clientCredentials";
+"clientCredentials" | 
+/**
+ *  The RFC 7523 JWT-bearer grant with a workload's own JWT (workload identity federation,
+ *  extensions/auth, "OAuth Client Credentials"): nobody signs in.
+ */
+"jwtBearer" | 
+/**
+ *  Enterprise-managed authorization (extensions/auth/enterprise-managed-authorization): the
+ *  person signs in once at the enterprise identity provider; its ID token is exchanged for
+ *  an ID-JAG there, and that for the server's tokens, with no sign-in at the server's
+ *  authorization server.
+ */
+"enterpriseManaged";
 
 /**
  *  A feature a server may offer, named after the capability that declares it

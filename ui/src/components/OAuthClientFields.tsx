@@ -2,13 +2,25 @@
 // beforehand with the server's authorization server (its issuer, id and secret; the secret goes
 // to the OS keyring), or the URL of Gatehouse's client metadata document; and whether a person
 // signs in or the client's own credentials get the tokens (with its secret or an ES256 private
-// key, also kept in the keyring). Left empty, Gatehouse registers itself when you sign in.
+// key, also kept in the keyring), a workload's JWT read from a file (workload identity), or a
+// sign-in at the organization's identity provider exchanged for the server's tokens
+// (enterprise-managed; the IdP client secret also in the keyring). Left empty, Gatehouse
+// registers itself when you sign in.
 
 import type { OAuthGrant } from "../api/gatehouse";
 import type { ServerFormErrors, ServerFormValues } from "../model/serverFormValues";
 import { FormField } from "./FormField";
 
-export type OAuthField = "oauthIssuer" | "oauthClientId" | "oauthClientSecret" | "oauthClientMetadataUrl" | "oauthPrivateKey";
+export type OAuthField =
+  | "oauthIssuer"
+  | "oauthClientId"
+  | "oauthClientSecret"
+  | "oauthClientMetadataUrl"
+  | "oauthPrivateKey"
+  | "oauthAssertionFile"
+  | "oauthIdpIssuer"
+  | "oauthIdpClientId"
+  | "oauthIdpClientSecret";
 
 type OAuthClientFieldsProps = {
   values: ServerFormValues;
@@ -20,9 +32,34 @@ type OAuthClientFieldsProps = {
 const GRANTS: { value: OAuthGrant; label: string }[] = [
   { value: "authorizationCode", label: "A person signs in through the browser" },
   { value: "clientCredentials", label: "The client's own credentials, nobody signs in" },
+  { value: "jwtBearer", label: "Workload identity: a JWT from a file, nobody signs in" },
+  { value: "enterpriseManaged", label: "Enterprise-managed: sign in once at the organization's identity provider" },
 ];
 
-const TEXT_FIELDS: { field: Exclude<OAuthField, "oauthClientSecret" | "oauthPrivateKey">; label: string; hint: string; placeholder: string }[] = [
+type TextField = { field: OAuthField; label: string; hint: string; placeholder: string };
+
+/** The workload identity grant's own field. */
+const WORKLOAD_FIELDS: TextField[] = [
+  {
+    field: "oauthAssertionFile",
+    label: "Workload token file",
+    hint: "The absolute path of the file holding the workload's JWT (a Kubernetes projected token, a CI OIDC token). Read again each time tokens are requested, as such tokens rotate.",
+    placeholder: "/var/run/secrets/tokens/mcp-token",
+  },
+];
+
+/** The enterprise-managed grant's identity provider fields. */
+const IDP_FIELDS: TextField[] = [
+  {
+    field: "oauthIdpIssuer",
+    label: "Identity provider",
+    hint: "The issuer URL of your organization's identity provider (OpenID Connect). Signing in there once serves every server that uses it.",
+    placeholder: "https://login.example.com",
+  },
+  { field: "oauthIdpClientId", label: "Identity provider client id", hint: "The id your identity provider gave Gatehouse.", placeholder: "" },
+];
+
+const TEXT_FIELDS: TextField[] = [
   {
     field: "oauthIssuer",
     label: "Issuer",
@@ -66,22 +103,7 @@ export function OAuthClientFields({ values, errors, onChange, onGrantChange }: O
           </select>
         )}
       </FormField>
-      {TEXT_FIELDS.map(({ field, label, hint, placeholder }) => (
-        <FormField key={field} label={label} optional error={errors[field]} hint={hint}>
-          {(control) => (
-            <input
-              {...control}
-              className="input mono"
-              data-testid={`server-${field}`}
-              value={values[field]}
-              onChange={(e) => onChange(field, e.target.value)}
-              placeholder={placeholder}
-              autoComplete="off"
-              spellCheck={false}
-            />
-          )}
-        </FormField>
-      ))}
+      {TEXT_FIELDS.map((f) => textField(f, values, errors, onChange))}
       <FormField
         label="Client secret"
         optional
@@ -130,6 +152,59 @@ export function OAuthClientFields({ values, errors, onChange, onGrantChange }: O
           )}
         </FormField>
       )}
+      {values.oauthGrant === "jwtBearer" && WORKLOAD_FIELDS.map((f) => textField(f, values, errors, onChange))}
+      {values.oauthGrant === "enterpriseManaged" && (
+        <>
+          {IDP_FIELDS.map((f) => textField(f, values, errors, onChange))}
+          <FormField
+            label="Identity provider client secret"
+            optional
+            error={errors.oauthIdpClientSecret}
+            hint={
+              values.storedIdpSecret
+                ? "A secret is kept in the OS keyring; leave empty to keep it, or type a new one."
+                : "Only if the identity provider made Gatehouse a confidential client. Kept in the OS keyring."
+            }
+          >
+            {(control) => (
+              <input
+                {...control}
+                type="password"
+                className="input mono"
+                data-testid="server-oauthIdpClientSecret"
+                value={values.oauthIdpClientSecret}
+                onChange={(e) => onChange("oauthIdpClientSecret", e.target.value)}
+                placeholder={values.storedIdpSecret ? "(kept)" : ""}
+                autoComplete="off"
+              />
+            )}
+          </FormField>
+        </>
+      )}
     </details>
+  );
+}
+
+function textField(
+  { field, label, hint, placeholder }: TextField,
+  values: ServerFormValues,
+  errors: ServerFormErrors,
+  onChange: (field: OAuthField, value: string) => void,
+) {
+  return (
+    <FormField key={field} label={label} optional error={errors[field]} hint={hint}>
+      {(control) => (
+        <input
+          {...control}
+          className="input mono"
+          data-testid={`server-${field}`}
+          value={values[field]}
+          onChange={(e) => onChange(field, e.target.value)}
+          placeholder={placeholder}
+          autoComplete="off"
+          spellCheck={false}
+        />
+      )}
+    </FormField>
   );
 }

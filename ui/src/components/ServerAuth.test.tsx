@@ -23,6 +23,9 @@ const SIGNED_IN = {
   scopes: ["mcp:tools", "offline_access"],
   expiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
   refreshable: true,
+  grant: "authorization-code",
+  idpIssuer: null as string | null,
+  idpSignedIn: null as boolean | null,
 };
 
 
@@ -85,5 +88,31 @@ describe("expiryText", () => {
     expect(expiryText("2026-11-25T10:00:30Z", now)).toBe("in less than a minute");
     expect(expiryText("2026-11-25T09:59:00Z", now)).toBe("expired");
     expect(expiryText("not a time", now)).toBe("not a time");
+  });
+});
+
+describe("ServerAuth with enterprise-managed authorization", () => {
+  it("says whether the sign-in at the identity provider is kept", async () => {
+    fake.authStatus.mockResolvedValue({
+      ...fake.SIGNED_OUT,
+      grant: "enterprise-managed",
+      idpIssuer: "https://login.example.com",
+      idpSignedIn: false,
+    });
+    renderDetail({ state: "connecting" }, httpSpecWithSecrets());
+    await userEvent.click(screen.getByTestId("tab-auth"));
+    expect(await screen.findByTestId("auth-idp")).toHaveTextContent(
+      "Signing in happens at the identity provider https://login.example.com: not signed in there (or the sign-in expired).",
+    );
+    fake.authStatus.mockResolvedValue({ ...SIGNED_IN, grant: "enterprise-managed", idpIssuer: "https://login.example.com", idpSignedIn: true });
+    await userEvent.click(screen.getByTestId("auth-sign-in"));
+    await waitFor(() => expect(screen.getByTestId("auth-idp")).toHaveTextContent("a sign-in there is kept and serves every server that uses it."));
+
+    fake.forgetIdpSignIn.mockResolvedValue(null);
+    fake.authStatus.mockResolvedValue({ ...SIGNED_IN, grant: "enterprise-managed", idpIssuer: "https://login.example.com", idpSignedIn: false });
+    await userEvent.click(screen.getByTestId("auth-forget-idp"));
+    expect(fake.forgetIdpSignIn).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(screen.queryByTestId("auth-forget-idp")).toBeNull());
+    expect(screen.getByTestId("auth-idp")).toHaveTextContent("not signed in there");
   });
 });

@@ -1,6 +1,8 @@
 // The Sign-in tab of an HTTP server's detail: whether Gatehouse holds tokens for it, from which
 // authorization server, for which scopes and until when, with Sign in and Sign out. The tokens
-// themselves stay in the OS keyring and are never shown.
+// themselves stay in the OS keyring and are never shown. A server with enterprise-managed
+// authorization also shows whether the sign-in at its identity provider is kept: signing in then
+// happens there, once for every server using it.
 
 import { errorMessage } from "../api/GatehouseError";
 import type { ServerAuth as ServerAuthState } from "../hooks/useServerAuth";
@@ -23,9 +25,9 @@ export function expiryText(expiresAt: string, now: number): string {
 
 export function ServerAuth({ auth }: ServerAuthProps) {
   const now = useNow(30_000);
-  const { status, signIn, signOut } = auth;
-  const busy = signIn.isPending || signOut.isPending;
-  const error = signIn.error ?? signOut.error;
+  const { status, signIn, signOut, forgetIdp } = auth;
+  const busy = signIn.isPending || signOut.isPending || forgetIdp.isPending;
+  const error = signIn.error ?? signOut.error ?? forgetIdp.error;
   const state = status.data;
   return (
     <section className="server-auth" data-testid="server-auth" aria-labelledby="auth-heading">
@@ -36,6 +38,7 @@ export function ServerAuth({ auth }: ServerAuthProps) {
           onDismiss={() => {
             signIn.reset();
             signOut.reset();
+            forgetIdp.reset();
           }}
         />
       )}
@@ -71,6 +74,14 @@ export function ServerAuth({ auth }: ServerAuthProps) {
           sign-in page in your browser.
         </p>
       )}
+      {typeof state?.idpIssuer === "string" && (
+        <p className="muted" data-testid="auth-idp">
+          Signing in happens at the identity provider <span className="mono">{state.idpIssuer}</span>:{" "}
+          {state.idpSignedIn === true
+            ? "a sign-in there is kept and serves every server that uses it."
+            : "not signed in there (or the sign-in expired)."}
+        </p>
+      )}
       {signIn.isPending && (
         <p className="notice" role="status" data-testid="auth-waiting">
           Finish signing in in your browser. Gatehouse waits up to five minutes.
@@ -89,6 +100,11 @@ export function ServerAuth({ auth }: ServerAuthProps) {
         {state?.signedIn === true && (
           <button type="button" className="button" onClick={() => signOut.mutate()} disabled={busy} data-testid="auth-sign-out">
             Sign out
+          </button>
+        )}
+        {state?.idpSignedIn === true && (
+          <button type="button" className="button" onClick={() => forgetIdp.mutate()} disabled={busy} data-testid="auth-forget-idp">
+            Forget identity provider sign-in
           </button>
         )}
       </div>

@@ -129,9 +129,25 @@ function oauthClientText(oauth: OAuthClientSettings | undefined): string {
   const clientId = oauth?.clientId ?? null;
   if (clientId !== null) {
     const secret = (oauth?.clientSecret ?? null) !== null ? ", its secret in the OS keyring" : "";
-    return `${clientId} at ${oauth?.issuer ?? "?"}${secret}`;
+    return `${clientId} at ${oauth?.issuer ?? "?"}${secret}${grantText(oauth)}`;
   }
   const metadataUrl = oauth?.clientMetadataUrl ?? null;
   if (metadataUrl !== null) return `metadata document ${metadataUrl}`;
   return "registered by Gatehouse when signing in";
+}
+
+/** How the tokens are obtained, for the grants without a browser at the server's authorization server. */
+function grantText(oauth: OAuthClientSettings | undefined): string {
+  switch (oauth?.grant) {
+    case "clientCredentials":
+      return "; client credentials, nobody signs in";
+    case "jwtBearer":
+      return `; workload identity, the JWT read from ${oauth.assertionFile ?? "?"}`;
+    case "enterpriseManaged": {
+      const secret = (oauth.idpClientSecret ?? null) !== null ? ", its secret in the OS keyring" : "";
+      return `; enterprise-managed, signing in at ${oauth.idpIssuer ?? "?"} as ${oauth.idpClientId ?? "?"}${secret}`;
+    }
+    default:
+      return "";
+  }
 }

@@ -26,7 +26,8 @@ export function useServerAuth(serverId: string, enabled: boolean) {
     onSettled: refresh,
   });
   const signOut = useMutation({ mutationFn: () => api.signOut(serverId), onSettled: refresh });
-  return { status, signIn, signOut };
+  const forgetIdp = useMutation({ mutationFn: () => api.forgetIdpSignIn(serverId), onSettled: refresh });
+  return { status, signIn, signOut, forgetIdp };
 }
 
 export type ServerAuth = ReturnType<typeof useServerAuth>;

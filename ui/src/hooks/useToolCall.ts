@@ -7,11 +7,14 @@ import type { CallEvent, CallResultView } from "../api/gatehouse";
 
 export type CallProgress = { progress: number | null; total: number | null; message: string | null };
 
+/** Which call a state is about: its window call id and the arguments it was made with. */
+export type CallIdentity = { callId: string; args: Record<string, unknown> };
+
 export type ToolCallState =
   | { phase: "idle" }
-  | { phase: "running"; progress: CallProgress | null; taskStatus: string | null; cancelling: boolean }
-  | { phase: "done"; result: CallResultView }
-  | { phase: "failed"; error: string };
+  | ({ phase: "running"; progress: CallProgress | null; taskStatus: string | null; cancelling: boolean } & CallIdentity)
+  | ({ phase: "done"; result: CallResultView } & CallIdentity)
+  | ({ phase: "failed"; error: string } & CallIdentity);
 
 let nextCall = 1;
 
@@ -46,17 +49,17 @@ export function useToolCall(serverId: string, tool: string) {
     (args: Record<string, unknown>) => {
       const callId = newCallId();
       current.current = callId;
-      setState({ phase: "running", progress: null, taskStatus: null, cancelling: false });
+      setState({ phase: "running", progress: null, taskStatus: null, cancelling: false, callId, args });
       const mine = () => current.current === callId;
       api
         .callTool(serverId, callId, tool, args, (event) => {
           if (mine()) setState((s) => applyEvent(s, event));
         })
         .then((result) => {
-          if (mine()) setState({ phase: "done", result });
+          if (mine()) setState({ phase: "done", result, callId, args });
         })
         .catch((e: unknown) => {
-          if (mine()) setState({ phase: "failed", error: e instanceof Error ? e.message : String(e) });
+          if (mine()) setState({ phase: "failed", error: e instanceof Error ? e.message : String(e), callId, args });
         })
         .finally(() => {
           if (mine()) current.current = null;

@@ -158,6 +158,10 @@ describe("buildServerInput", () => {
       clientMetadataUrl: null,
       grant: "authorizationCode",
       privateKey: null,
+      assertionFile: null,
+      idpIssuer: null,
+      idpClientId: null,
+      idpClientSecret: null,
     });
 
     const machine = buildServerInput(

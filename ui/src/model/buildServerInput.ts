@@ -100,6 +100,13 @@ export function buildServerInput(values: ServerFormValues): BuildResult {
   if (oauth.clientId !== null && oauth.issuer === null) {
     errors.oauthIssuer = "a client id needs the issuer URL of the authorization server it is registered with";
   }
+  if (oauth.grant === "jwtBearer" && oauth.assertionFile === null) {
+    errors.oauthAssertionFile = "workload identity needs the path of the file holding the workload's JWT";
+  }
+  if (oauth.grant === "enterpriseManaged") {
+    if (oauth.idpIssuer === null) errors.oauthIdpIssuer = "enterprise-managed authorization needs the identity provider's issuer URL";
+    if (oauth.idpClientId === null) errors.oauthIdpClientId = "enterprise-managed authorization needs Gatehouse's client id at the identity provider";
+  }
   if (!roots.ok || !headers.ok || !secretHeaders.ok || Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -125,6 +132,9 @@ function oauthSettings(values: ServerFormValues): OAuthClientSettings {
   const typed = given(values.oauthClientSecret);
   const machine = values.oauthGrant === "clientCredentials";
   const key = given(values.oauthPrivateKey);
+  const enterprise = values.oauthGrant === "enterpriseManaged";
+  const idpClientId = given(values.oauthIdpClientId);
+  const idpSecret = given(values.oauthIdpClientSecret);
   return {
     issuer: given(values.oauthIssuer),
     clientId,
@@ -132,6 +142,11 @@ function oauthSettings(values: ServerFormValues): OAuthClientSettings {
     clientMetadataUrl: given(values.oauthClientMetadataUrl),
     grant: values.oauthGrant,
     privateKey: machine ? (key ?? (values.storedOAuthPrivateKey ? "" : null)) : null,
+    // Only the grant's own fields are sent: the engine refuses the others.
+    assertionFile: values.oauthGrant === "jwtBearer" ? given(values.oauthAssertionFile) : null,
+    idpIssuer: enterprise ? given(values.oauthIdpIssuer) : null,
+    idpClientId: enterprise ? idpClientId : null,
+    idpClientSecret: enterprise ? (idpSecret ?? (values.storedIdpSecret && idpClientId !== null ? "" : null)) : null,
   };
 }
 

@@ -47,11 +47,19 @@ export type ServerFormValues = {
   /** The client's ES256 private key (PEM) for private_key_jwt; empty keeps a stored one. */
   oauthPrivateKey: string;
   storedOAuthPrivateKey: boolean;
+  /** Workload identity (jwtBearer): the absolute path of the file holding the workload's JWT. */
+  oauthAssertionFile: string;
+  /** Enterprise-managed: the identity provider's issuer URL and Gatehouse's client id there. */
+  oauthIdpIssuer: string;
+  oauthIdpClientId: string;
+  /** The client secret at the identity provider; empty keeps a stored one. */
+  oauthIdpClientSecret: string;
+  storedIdpSecret: boolean;
 };
 
 export type ServerFormField = Exclude<
   keyof ServerFormValues,
-  "enabled" | "kind" | "transport" | "storedSecretEnvKeys" | "storedSecretHeaderNames" | "storedOAuthSecret" | "storedOAuthPrivateKey" | "oauthGrant"
+  "enabled" | "kind" | "transport" | "storedSecretEnvKeys" | "storedSecretHeaderNames" | "storedOAuthSecret" | "storedOAuthPrivateKey" | "storedIdpSecret" | "oauthGrant"
 >;
 
 export type ServerFormErrors = Partial<Record<ServerFormField, string>>;
@@ -89,6 +97,11 @@ export function emptyFormValues(): ServerFormValues {
     oauthGrant: "authorizationCode",
     oauthPrivateKey: "",
     storedOAuthPrivateKey: false,
+    oauthAssertionFile: "",
+    oauthIdpIssuer: "",
+    oauthIdpClientId: "",
+    oauthIdpClientSecret: "",
+    storedIdpSecret: false,
   };
 }
 
@@ -135,5 +148,9 @@ export function formValuesFromConfig(config: ServerConfig): ServerFormValues {
     storedOAuthSecret: spec.oauth?.clientSecret !== undefined && spec.oauth.clientSecret !== null,
     oauthGrant: spec.oauth?.grant ?? "authorizationCode",
     storedOAuthPrivateKey: spec.oauth?.privateKey !== undefined && spec.oauth.privateKey !== null,
+    oauthAssertionFile: spec.oauth?.assertionFile ?? "",
+    oauthIdpIssuer: spec.oauth?.idpIssuer ?? "",
+    oauthIdpClientId: spec.oauth?.idpClientId ?? "",
+    storedIdpSecret: spec.oauth?.idpClientSecret !== undefined && spec.oauth.idpClientSecret !== null,
   };
 }

@@ -37,9 +37,29 @@ export const serverLogs = vi.fn<typeof real.serverLogs>();
 export const authStatus = vi.fn<typeof real.authStatus>();
 export const signIn = vi.fn<typeof real.signIn>();
 export const signOut = vi.fn<typeof real.signOut>();
+export const appOpenView = vi.fn<typeof real.appOpenView>();
+export const appCloseView = vi.fn<typeof real.appCloseView>(() => Promise.resolve(true));
+export const appCallTool = vi.fn<typeof real.appCallTool>();
+export const appReadResource = vi.fn<typeof real.appReadResource>();
+export const appListResources = vi.fn<typeof real.appListResources>();
+export const appListResourceTemplates = vi.fn<typeof real.appListResourceTemplates>();
+export const appListTools = vi.fn<typeof real.appListTools>();
+export const appCreateMessage = vi.fn<typeof real.appCreateMessage>();
+export const appOpenLink = vi.fn<typeof real.appOpenLink>(() => Promise.resolve(null));
+export const appDownloadFile = vi.fn<typeof real.appDownloadFile>();
+export const forgetIdpSignIn = vi.fn<typeof real.forgetIdpSignIn>();
 
 /** The sign-in state of a server nobody signed in to. */
-export const SIGNED_OUT = { signedIn: false, issuer: null, scopes: [], expiresAt: null, refreshable: false };
+export const SIGNED_OUT = {
+  signedIn: false,
+  issuer: null,
+  scopes: [],
+  expiresAt: null,
+  refreshable: false,
+  grant: "authorization-code",
+  idpIssuer: null,
+  idpSignedIn: null,
+};
 
 /** The subscribers of one kind of event. */
 function eventChannel<T>() {
@@ -129,14 +149,27 @@ export function resetFakeGatehouse(): void {
     authStatus,
     signIn,
     signOut,
+    forgetIdpSignIn,
     listApprovals,
     answerApproval,
     listGrants,
     revokeGrant,
     openExternalUrl,
+    appOpenView,
+    appCloseView,
+    appCallTool,
+    appReadResource,
+    appListResources,
+    appListResourceTemplates,
+    appListTools,
+    appCreateMessage,
+    appOpenLink,
+    appDownloadFile,
   ]) {
     fn.mockReset();
   }
+  appCloseView.mockResolvedValue(true);
+  appOpenLink.mockResolvedValue(null);
   listApprovals.mockResolvedValue([]);
   answerApproval.mockResolvedValue(null);
   listGrants.mockResolvedValue([]);

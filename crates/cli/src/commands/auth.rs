@@ -3,7 +3,9 @@
 //! ([`gatehouse_host::LoopbackPrompt`]): the sign-in page's URL always goes to stderr, and is
 //! opened with `xdg-open` (`open` on macOS) when a display is available. The tokens go to the
 //! OS keyring, where every later connection (the CLI's and the app's) finds them. Nothing
-//! printed here holds a token.
+//! printed here holds a token. For a server with enterprise-managed authorization, `login`
+//! signs in at its identity provider (unless a sign-in there is kept and still good), and
+//! `logout --idp` forgets that sign-in too.
 
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -37,20 +39,28 @@ pub async fn run(host: &Host, command: AuthCommand) -> Result<(), HostError> {
             print_status(&server, &status);
             Ok(())
         }
-        AuthCommand::Logout { server } => {
+        AuthCommand::Logout { server, idp } => {
             host.sign_out(&server).await?;
             say!("signed out of {server}; its tokens are deleted from the keyring");
+            if idp {
+                host.forget_idp_sign_in(&server).await?;
+                say!("the sign-in at its identity provider is forgotten");
+            }
             Ok(())
         }
     }
 }
 
 fn print_status(server: &str, status: &AuthStatus) {
+    if let (Some(idp), Some(kept)) = (&status.idp_issuer, status.idp_signed_in) {
+        let state = if kept { "signed in" } else { "not signed in" };
+        say!("{server}: identity provider {idp}: {state}");
+    }
     if !status.signed_in {
         say!("{server}: not signed in");
         return;
     }
-    say!("{server}: signed in");
+    say!("{server}: signed in ({})", status.grant);
     if let Some(issuer) = &status.issuer {
         say!("  issuer:      {issuer}");
     }

@@ -53,6 +53,7 @@ pub async fn prepare(
                     Some(MachineGrant::EnterpriseManaged {
                         idp_token_endpoint: endpoint,
                         idp_client_id: client_id,
+                        idp_client_secret: None,
                         id_token: Sensitive::new(token),
                     })
                 }

@@ -7,7 +7,9 @@ use gatehouse_host::{
     StopGrace,
 };
 
-use crate::args::{AddArgs, OAUTH_CLIENT_SECRET_ENV, OAuthGrantArg, ServerCommand};
+use crate::args::{
+    AddArgs, IDP_CLIENT_SECRET_ENV, OAUTH_CLIENT_SECRET_ENV, OAuthGrantArg, ServerCommand,
+};
 use crate::output;
 
 pub async fn run(host: &Host, command: ServerCommand) -> Result<(), HostError> {
@@ -42,14 +44,14 @@ pub async fn run(host: &Host, command: ServerCommand) -> Result<(), HostError> {
 
 /// The client secret `--oauth-client-secret` asks for, from its environment variable (never
 /// from the command line, where other users could read it).
-fn oauth_client_secret(wanted: bool) -> Result<Option<String>, HostError> {
+fn secret_from_env(wanted: bool, flag: &str, var: &str) -> Result<Option<String>, HostError> {
     if !wanted {
         return Ok(None);
     }
-    match std::env::var(OAUTH_CLIENT_SECRET_ENV) {
+    match std::env::var(var) {
         Ok(secret) if !secret.trim().is_empty() => Ok(Some(secret)),
         _ => Err(HostError::Validation(format!(
-            "--oauth-client-secret takes the secret from {OAUTH_CLIENT_SECRET_ENV}, which is not set"
+            "{flag} takes the secret from {var}, which is not set"
         ))),
     }
 }
@@ -79,10 +81,16 @@ fn input_from(args: AddArgs) -> Result<ServerInput, HostError> {
             oauth: OAuthClientSettings {
                 issuer: args.oauth_issuer,
                 client_id: args.oauth_client_id,
-                client_secret: oauth_client_secret(args.oauth_client_secret)?,
+                client_secret: secret_from_env(
+                    args.oauth_client_secret,
+                    "--oauth-client-secret",
+                    OAUTH_CLIENT_SECRET_ENV,
+                )?,
                 client_metadata_url: args.oauth_client_metadata_url,
                 grant: match args.oauth_grant {
                     Some(OAuthGrantArg::ClientCredentials) => OAuthGrant::ClientCredentials,
+                    Some(OAuthGrantArg::JwtBearer) => OAuthGrant::JwtBearer,
+                    Some(OAuthGrantArg::EnterpriseManaged) => OAuthGrant::EnterpriseManaged,
                     Some(OAuthGrantArg::AuthorizationCode) | None => OAuthGrant::AuthorizationCode,
                 },
                 private_key: args
@@ -97,6 +105,19 @@ fn input_from(args: AddArgs) -> Result<ServerInput, HostError> {
                         })
                     })
                     .transpose()?,
+                // Only the path is kept: the token in it rotates and is read when needed.
+                assertion_file: args
+                    .oauth_assertion_file
+                    .as_deref()
+                    .map(absolute)
+                    .transpose()?,
+                idp_issuer: args.idp_issuer,
+                idp_client_id: args.idp_client_id,
+                idp_client_secret: secret_from_env(
+                    args.idp_client_secret,
+                    "--idp-client-secret",
+                    IDP_CLIENT_SECRET_ENV,
+                )?,
             },
         },
         (None, None) => return Err(HostError::Validation("give --command or --url".to_owned())),

@@ -131,6 +131,22 @@ pub struct OAuthClientSettings {
     /// kept in the OS keyring like the secret, blank as stored.
     #[serde(default)]
     pub private_key: Option<String>,
+    /// For `jwtBearer` (workload identity): the absolute path of the file holding the
+    /// workload's JWT (a Kubernetes projected service account token, a CI OIDC token). Read
+    /// afresh each time tokens are requested, since such tokens rotate; only the path is stored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assertion_file: Option<String>,
+    /// For `enterpriseManaged`: the issuer URL of the enterprise identity provider (OpenID
+    /// Connect), where the person signs in once for every server that uses it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idp_issuer: Option<String>,
+    /// For `enterpriseManaged`: Gatehouse's client id at the identity provider.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idp_client_id: Option<String>,
+    /// For `enterpriseManaged`: the client secret at the identity provider, if it is a
+    /// confidential client; kept in the OS keyring like the client secret, blank as stored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idp_client_secret: Option<String>,
 }
 
 /// How an HTTP server's OAuth tokens are obtained.
@@ -144,6 +160,26 @@ pub enum OAuthGrant {
     /// The client credentials grant (extensions/auth, "OAuth Client Credentials"): the
     /// pre-registered client authenticates with its secret or its private key; nobody signs in.
     ClientCredentials,
+    /// The RFC 7523 JWT-bearer grant with a workload's own JWT (workload identity federation,
+    /// extensions/auth, "OAuth Client Credentials"): nobody signs in.
+    JwtBearer,
+    /// Enterprise-managed authorization (extensions/auth/enterprise-managed-authorization): the
+    /// person signs in once at the enterprise identity provider; its ID token is exchanged for
+    /// an ID-JAG there, and that for the server's tokens, with no sign-in at the server's
+    /// authorization server.
+    EnterpriseManaged,
+}
+
+impl OAuthGrant {
+    /// The CLI's and the status's name of the grant.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OAuthGrant::AuthorizationCode => "authorization-code",
+            OAuthGrant::ClientCredentials => "client-credentials",
+            OAuthGrant::JwtBearer => "jwt-bearer",
+            OAuthGrant::EnterpriseManaged => "enterprise-managed",
+        }
+    }
 }
 
 impl OAuthClientSettings {
@@ -155,6 +191,10 @@ impl OAuthClientSettings {
             && self.client_metadata_url.is_none()
             && self.grant == OAuthGrant::AuthorizationCode
             && self.private_key.is_none()
+            && self.assertion_file.is_none()
+            && self.idp_issuer.is_none()
+            && self.idp_client_id.is_none()
+            && self.idp_client_secret.is_none()
     }
 }
 

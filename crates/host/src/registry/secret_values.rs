@@ -43,6 +43,11 @@ fn entries(spec: &ServerSpec) -> Vec<Entry<'_>> {
                 name: PRIVATE_KEY,
                 value,
             }))
+            .chain(oauth.idp_client_secret.as_deref().map(|value| Entry {
+                kind: SecretKind::OAuthClientSecret,
+                name: IDP_CLIENT_SECRET,
+                value,
+            }))
             .collect(),
     }
 }
@@ -51,6 +56,8 @@ fn entries(spec: &ServerSpec) -> Vec<Entry<'_>> {
 pub const CLIENT_SECRET: &str = "client_secret";
 /// The name of a pre-registered OAuth client's private key among a server's secrets.
 pub const PRIVATE_KEY: &str = "private_key";
+/// The name of the client secret at an enterprise identity provider among a server's secrets.
+pub const IDP_CLIENT_SECRET: &str = "idp_client_secret";
 
 fn key(server_id: &str, entry: &Entry<'_>) -> SecretKey {
     SecretKey::Value {
@@ -90,9 +97,13 @@ pub fn redact(spec: &ServerSpec) -> ServerSpec {
                 .iter_mut()
                 .filter(|h| h.secret)
                 .for_each(|h| h.value.clear());
-            for secret in [&mut oauth.client_secret, &mut oauth.private_key]
-                .into_iter()
-                .flatten()
+            for secret in [
+                &mut oauth.client_secret,
+                &mut oauth.private_key,
+                &mut oauth.idp_client_secret,
+            ]
+            .into_iter()
+            .flatten()
             {
                 secret.clear();
             }

@@ -191,29 +191,74 @@ fn validate_oauth(oauth: OAuthClientSettings) -> Result<OAuthClientSettings> {
         client_metadata_url: given(oauth.client_metadata_url),
         grant: oauth.grant,
         private_key: oauth.private_key.map(|s| s.trim().to_owned()),
+        assertion_file: given(oauth.assertion_file),
+        idp_issuer: given(oauth.idp_issuer),
+        idp_client_id: given(oauth.idp_client_id),
+        idp_client_secret: oauth.idp_client_secret.map(|s| s.trim().to_owned()),
     };
-    if settings.grant == OAuthGrant::ClientCredentials
-        && (settings.client_id.is_none()
-            || (settings.client_secret.is_none() && settings.private_key.is_none()))
-    {
-        return Err(invalid(
-            "the client credentials grant needs a pre-registered client: its issuer, client id, and its secret or private key",
-        ));
+    match settings.grant {
+        OAuthGrant::ClientCredentials
+            if settings.client_id.is_none()
+                || (settings.client_secret.is_none() && settings.private_key.is_none()) =>
+        {
+            return Err(invalid(
+                "the client credentials grant needs a pre-registered client: its issuer, client id, and its secret or private key",
+            ));
+        }
+        OAuthGrant::JwtBearer if settings.client_id.is_none() => {
+            return Err(invalid(
+                "the JWT-bearer grant (workload identity) needs the client registered for the workload at the server's authorization server: its issuer and client id",
+            ));
+        }
+        OAuthGrant::JwtBearer if settings.assertion_file.is_none() => {
+            return Err(invalid(
+                "the JWT-bearer grant (workload identity) needs the path of the file holding the workload's JWT",
+            ));
+        }
+        OAuthGrant::EnterpriseManaged if settings.client_id.is_none() => {
+            return Err(invalid(
+                "enterprise-managed authorization needs Gatehouse's client at the server's authorization server: its issuer and client id",
+            ));
+        }
+        OAuthGrant::EnterpriseManaged
+            if settings.idp_issuer.is_none() || settings.idp_client_id.is_none() =>
+        {
+            return Err(invalid(
+                "enterprise-managed authorization needs the identity provider's issuer URL and Gatehouse's client id there",
+            ));
+        }
+        _ => {}
     }
     if settings.private_key.is_some() && settings.grant != OAuthGrant::ClientCredentials {
         return Err(invalid(
             "a client private key is only used with the client credentials grant",
         ));
     }
-    if let Some(issuer) = &settings.issuer {
-        let url = url::Url::parse(issuer)
-            .map_err(|e| invalid(format!("invalid OAuth issuer `{issuer}`: {e}")))?;
-        let loopback = matches!(url.host_str(), Some("127.0.0.1" | "localhost" | "[::1]"));
-        if !(url.scheme() == "https" || (url.scheme() == "http" && loopback)) {
+    if let Some(path) = &settings.assertion_file {
+        if settings.grant != OAuthGrant::JwtBearer {
+            return Err(invalid(
+                "a workload token file is only used with the JWT-bearer grant",
+            ));
+        }
+        if !Path::new(path).is_absolute() {
             return Err(invalid(format!(
-                "invalid OAuth issuer `{issuer}`: it must be an https URL (http only on this computer)"
+                "the workload token file `{path}` must be an absolute path"
             )));
         }
+    }
+    let idp_set = settings.idp_issuer.is_some()
+        || settings.idp_client_id.is_some()
+        || settings.idp_client_secret.is_some();
+    if idp_set && settings.grant != OAuthGrant::EnterpriseManaged {
+        return Err(invalid(
+            "an identity provider is only used with enterprise-managed authorization",
+        ));
+    }
+    if let Some(issuer) = &settings.idp_issuer {
+        secure_issuer(issuer, "identity provider issuer")?;
+    }
+    if let Some(issuer) = &settings.issuer {
+        secure_issuer(issuer, "OAuth issuer")?;
     }
     if settings.client_id.is_some() && settings.issuer.is_none() {
         return Err(invalid(
@@ -234,6 +279,20 @@ fn validate_oauth(oauth: OAuthClientSettings) -> Result<OAuthClientSettings> {
         }
     }
     Ok(settings)
+}
+
+/// An issuer URL must be `https` (plain `http` only on this computer: 2025-11-25
+/// basic/authorization, "Communication Security").
+fn secure_issuer(issuer: &str, what: &str) -> Result<()> {
+    let url =
+        url::Url::parse(issuer).map_err(|e| invalid(format!("invalid {what} `{issuer}`: {e}")))?;
+    let loopback = matches!(url.host_str(), Some("127.0.0.1" | "localhost" | "[::1]"));
+    if !(url.scheme() == "https" || (url.scheme() == "http" && loopback)) {
+        return Err(invalid(format!(
+            "invalid {what} `{issuer}`: it must be an https URL (http only on this computer)"
+        )));
+    }
+    Ok(())
 }
 
 fn validate_headers(headers: Vec<HttpHeader>) -> Result<Vec<HttpHeader>> {
@@ -375,6 +434,70 @@ mod tests {
                 ..settings(Some("https://auth.example.com"), Some("a"), None)
             }))
             .contains("only used with the client credentials grant")
+        );
+    }
+
+    #[test]
+    fn workload_identity_and_enterprise_managed_settings_are_checked() {
+        let client = || OAuthClientSettings {
+            issuer: Some("https://auth.example.com".into()),
+            client_id: Some("c".into()),
+            ..OAuthClientSettings::default()
+        };
+        let wif = |file: Option<&str>| OAuthClientSettings {
+            grant: OAuthGrant::JwtBearer,
+            assertion_file: file.map(str::to_owned),
+            ..client()
+        };
+        assert!(message(with_oauth(wif(None))).contains("path of the file holding the workload"));
+        assert!(message(with_oauth(wif(Some("token")))).contains("must be an absolute path"));
+        assert!(
+            message(with_oauth(OAuthClientSettings {
+                client_id: None,
+                ..wif(Some("/run/token"))
+            }))
+            .contains("issuer and client id")
+        );
+        with_oauth(wif(Some(" /var/run/secrets/token "))).expect("valid");
+        assert!(
+            message(with_oauth(OAuthClientSettings {
+                assertion_file: Some("/run/token".into()),
+                ..client()
+            }))
+            .contains("only used with the JWT-bearer grant")
+        );
+
+        let ema = |issuer: Option<&str>, id: Option<&str>| OAuthClientSettings {
+            grant: OAuthGrant::EnterpriseManaged,
+            idp_issuer: issuer.map(str::to_owned),
+            idp_client_id: id.map(str::to_owned),
+            ..client()
+        };
+        assert!(
+            message(with_oauth(ema(None, Some("idp-client"))))
+                .contains("identity provider's issuer URL")
+        );
+        assert!(
+            message(with_oauth(ema(Some("https://idp.example.com"), None)))
+                .contains("client id there")
+        );
+        assert!(
+            message(with_oauth(ema(Some("http://idp.example.com"), Some("i"))))
+                .contains("invalid identity provider issuer")
+        );
+        let ok = with_oauth(ema(Some(" http://127.0.0.1:9/idp "), Some(" i ")))
+            .expect("a loopback IdP may be http");
+        let ServerSpec::Http { oauth, .. } = ok.spec else {
+            panic!("http")
+        };
+        assert_eq!(oauth.idp_issuer.as_deref(), Some("http://127.0.0.1:9/idp"));
+        assert_eq!(oauth.idp_client_id.as_deref(), Some("i"));
+        assert!(
+            message(with_oauth(OAuthClientSettings {
+                idp_issuer: Some("https://idp.example.com".into()),
+                ..client()
+            }))
+            .contains("only used with enterprise-managed")
         );
     }
 

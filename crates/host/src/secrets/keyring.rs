@@ -103,6 +103,9 @@ fn action(verb: &str, key: &SecretKey) -> String {
         SecretKey::OAuthClient { issuer } => {
             format!("{verb} the OAuth client credentials for {issuer}")
         }
+        SecretKey::IdpSession { issuer, .. } => {
+            format!("{verb} the sign-in at identity provider {issuer}")
+        }
     }
 }
 

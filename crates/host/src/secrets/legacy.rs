@@ -23,7 +23,9 @@ fn attributes(key: &SecretKey) -> Option<HashMap<&str, &str>> {
             ("gatehouse-kind", kind.as_str()),
             ("gatehouse-name", name.as_str()),
         ])),
-        SecretKey::OAuthTokens { .. } | SecretKey::OAuthClient { .. } => None,
+        SecretKey::OAuthTokens { .. }
+        | SecretKey::OAuthClient { .. }
+        | SecretKey::IdpSession { .. } => None,
     }
 }
 

@@ -52,6 +52,10 @@ pub enum SecretKey {
     /// The OAuth client registered with an authorization server, by its issuer URL (one JSON
     /// entry, shared by every server that authorization server protects).
     OAuthClient { issuer: String },
+    /// A person's sign-in at an enterprise identity provider (its ID token and refresh token,
+    /// one JSON entry), by the IdP's issuer and Gatehouse's client id there: shared by every
+    /// server that uses that identity provider (enterprise-managed authorization).
+    IdpSession { issuer: String, client_id: String },
 }
 
 impl SecretKey {
@@ -84,6 +88,9 @@ impl SecretKey {
             } => format!("server/{server_id}/{}/{name}", kind.as_str()),
             SecretKey::OAuthTokens { server_id } => format!("server/{server_id}/oauth-tokens"),
             SecretKey::OAuthClient { issuer } => format!("oauth-client/{issuer}"),
+            SecretKey::IdpSession { issuer, client_id } => {
+                format!("idp-session/{client_id}@{issuer}")
+            }
         }
     }
 }

@@ -1,12 +1,14 @@
 //! OAuth material in the keyring, in the protocol crate's own shapes: a server's
 //! [`Tokens`] (access token, refresh token, expiry, scopes, issuer) in one entry per server id,
-//! and the [`ClientCredentials`] registered with an authorization server in one entry per issuer.
+//! the [`ClientCredentials`] registered with an authorization server in one entry per issuer, and
+//! a person's sign-in at an enterprise identity provider ([`IdpSession`]: the ID token and
+//! refresh token) in one entry per IdP issuer and client id.
 //! Each entry holds the JSON of that type; its secrets come back as
 //! [`gatehouse_mcp::Sensitive`]. A removed server's tokens are deleted with it
 //! ([`crate::registry::Registry::remove`]); client credentials belong to the issuer and stay.
 
 use gatehouse_mcp::Sensitive;
-use gatehouse_mcp::auth::{ClientCredentials, Tokens};
+use gatehouse_mcp::auth::{ClientCredentials, IdpSession, Tokens};
 use serde::{Deserialize, Serialize};
 
 use super::{SecretKey, SecretStore};
@@ -91,4 +93,45 @@ pub async fn delete_client(store: &dyn SecretStore, issuer: &str) -> Result<()> 
         issuer: issuer.to_owned(),
     };
     store.delete(&key).await
+}
+
+fn idp_key(issuer: &str, client_id: &str) -> SecretKey {
+    SecretKey::IdpSession {
+        issuer: issuer.to_owned(),
+        client_id: client_id.to_owned(),
+    }
+}
+
+/// Stores (replaces) a sign-in at the identity provider `session.issuer`.
+pub async fn put_idp_session(store: &dyn SecretStore, session: &IdpSession) -> Result<()> {
+    let json = to_json(session)?;
+    let label = format!("Gatehouse: sign-in at identity provider {}", session.issuer);
+    store
+        .set(
+            &idp_key(&session.issuer, &session.client_id),
+            &label,
+            json.expose(),
+        )
+        .await
+}
+
+/// The kept sign-in at identity provider `issuer` as client `client_id`, if any.
+pub async fn idp_session(
+    store: &dyn SecretStore,
+    issuer: &str,
+    client_id: &str,
+) -> Result<Option<IdpSession>> {
+    match store.get(&idp_key(issuer, client_id)).await? {
+        Some(text) => from_json(&text, "a sign-in at an identity provider").map(Some),
+        None => Ok(None),
+    }
+}
+
+/// Forgets the sign-in at identity provider `issuer` as client `client_id`; none is fine.
+pub async fn delete_idp_session(
+    store: &dyn SecretStore,
+    issuer: &str,
+    client_id: &str,
+) -> Result<()> {
+    store.delete(&idp_key(issuer, client_id)).await
 }

@@ -54,6 +54,11 @@ impl OAuthServer {
         format!("http://127.0.0.1:{}/as", self.port)
     }
 
+    /// The enterprise identity provider's issuer.
+    pub fn idp_issuer(&self) -> String {
+        format!("http://127.0.0.1:{}/idp", self.port)
+    }
+
     /// What the fixture saw (its `GET /log`), entries of `kind` only.
     pub async fn log(&self, kind: &str) -> Vec<serde_json::Value> {
         let url = format!("http://127.0.0.1:{}/log", self.port);

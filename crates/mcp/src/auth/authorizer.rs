@@ -138,20 +138,9 @@ impl Authorizer {
             .as_ref()
             .map(BearerChallenge::scopes)
             .unwrap_or_default();
-        let requested = if earlier.is_empty() {
-            let supported = discovery
-                .protected_resource
-                .as_ref()
-                .and_then(|p| p.scopes_supported.as_deref());
-            scope::initial(&challenged, supported)
-        } else {
-            scope::union(&earlier, &challenged)
-        };
-        let scopes = scope::union(&requested, &wanted);
-        match &self.config.machine_grant {
-            Some(grant) => self.obtain(&discovery, grant, scopes).await?,
-            None => self.authorize(&discovery, scopes).await?,
-        }
+        let first = earlier.is_empty();
+        self.grant(&discovery, first, &earlier, &challenged, &wanted)
+            .await?;
         flow.refreshed = None;
         Ok(())
     }
@@ -316,22 +305,40 @@ impl Authorizer {
         let wanted = same_issuer
             .map(|t| t.step_up_scopes.clone())
             .unwrap_or_default();
-        let scopes = if earlier.is_empty() && !step_up {
+        let first = earlier.is_empty() && !step_up;
+        self.grant(&discovery, first, &earlier, &challenged, &wanted)
+            .await?;
+        flow.refreshed = None;
+        Ok(())
+    }
+
+    /// Gets new tokens at the discovered server, by the machine grant or the code flow. The
+    /// scopes: for a `first` authorization the challenged ones, else the PRM's
+    /// `scopes_supported` (2025-11-25 basic/authorization, "Scope Selection Strategy"); after
+    /// that the union of the `earlier` and the challenged ones (a step-up); in both cases with
+    /// those a refused step-up left `wanted`.
+    async fn grant(
+        &self,
+        discovery: &Discovery,
+        first: bool,
+        earlier: &[String],
+        challenged: &[String],
+        wanted: &[String],
+    ) -> Result<(), AuthError> {
+        let scopes = if first {
             let supported = discovery
                 .protected_resource
                 .as_ref()
                 .and_then(|p| p.scopes_supported.as_deref());
-            scope::initial(&challenged, supported)
+            scope::initial(challenged, supported)
         } else {
-            scope::union(&earlier, &challenged)
+            scope::union(earlier, challenged)
         };
-        let scopes = scope::union(&scopes, &wanted);
+        let scopes = scope::union(&scopes, wanted);
         match &self.config.machine_grant {
-            Some(grant) => self.obtain(&discovery, grant, scopes).await?,
-            None => self.authorize(&discovery, scopes).await?,
+            Some(grant) => self.obtain(discovery, grant, scopes).await,
+            None => self.authorize(discovery, scopes).await,
         }
-        flow.refreshed = None;
-        Ok(())
     }
 
     /// A 403 `insufficient_scope` that nobody can answer now (no prompt, no machine grant):

@@ -110,7 +110,7 @@ async fn authorization_server(
 
 /// RFC 8414 §3.3: the document's issuer must be, character for character, the one looked up.
 /// Then [`over_https`].
-fn checked(
+pub(crate) fn checked(
     found: AuthorizationServerMetadata,
     issuer: &str,
     url: &str,

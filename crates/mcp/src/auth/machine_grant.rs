@@ -5,6 +5,7 @@
 //! A failed grant is reported, never retried with another grant type.
 
 use serde::Deserialize;
+use std::sync::Arc;
 use std::time::Duration;
 
 use oauth2::Scope;
@@ -15,6 +16,7 @@ use super::metadata::AuthorizationServerMetadata;
 use super::store::{ClientCredentials, TokenEndpointAuth};
 use super::{AuthError, client_assertion};
 use crate::Sensitive;
+use crate::transport::BoxFuture;
 
 const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 const TOKEN_EXCHANGE: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -22,6 +24,14 @@ const ID_TOKEN: &str = "urn:ietf:params:oauth:token-type:id_token";
 const ID_JAG: &str = "urn:ietf:params:oauth:token-type:id-jag";
 /// Longest token endpoint answer read, in bytes.
 const MAX_ANSWER_BYTES: usize = 256 * 1024;
+
+/// Supplies a [`MachineGrant`] each time tokens are requested, for grants whose material
+/// changes between requests: a workload's JWT read afresh from the file it rotates in, or the
+/// ID token of the person's latest sign-in at the enterprise identity provider. An error ends
+/// the token request as it is ([`AuthError::NeedsUser`] where a person has to sign in first).
+pub trait GrantSource: Send + Sync + std::fmt::Debug + 'static {
+    fn grant(&self) -> BoxFuture<'_, Result<MachineGrant, AuthError>>;
+}
 
 /// How a client without a person gets its tokens.
 #[derive(Debug, Clone)]
@@ -38,8 +48,12 @@ pub enum MachineGrant {
     EnterpriseManaged {
         idp_token_endpoint: String,
         idp_client_id: String,
+        /// The client's secret at the identity provider, sent with HTTP Basic, if it has one.
+        idp_client_secret: Option<Sensitive<String>>,
         id_token: Sensitive<String>,
     },
+    /// The grant `source` gives when tokens are requested.
+    Deferred(Arc<dyn GrantSource>),
 }
 
 /// Gets tokens by `grant` from the authorization server `metadata` describes.
@@ -51,7 +65,18 @@ pub async fn obtain(
     scopes: &[String],
     resource: &str,
 ) -> Result<Grant, AuthError> {
+    let resolved;
+    let grant = match grant {
+        MachineGrant::Deferred(source) => {
+            resolved = source.grant().await?;
+            &resolved
+        }
+        other => other,
+    };
     match grant {
+        MachineGrant::Deferred(_) => Err(AuthError::Token(
+            "a grant source gave another deferred grant".into(),
+        )),
         MachineGrant::ClientCredentials => {
             let oauth = code_flow::oauth_client(client, metadata, "http://127.0.0.1/unused")?;
             let answer = oauth
@@ -84,6 +109,7 @@ pub async fn obtain(
         MachineGrant::EnterpriseManaged {
             idp_token_endpoint,
             idp_client_id,
+            idp_client_secret,
             id_token,
         } => {
             let exchange = [
@@ -95,7 +121,10 @@ pub async fn obtain(
                 ("subject_token_type", ID_TOKEN),
                 ("client_id", idp_client_id.as_str()),
             ];
-            let id_jag = post_form(&http.client, idp_token_endpoint, &exchange, None).await?;
+            let basic = idp_client_secret
+                .as_ref()
+                .map(|secret| (idp_client_id.as_str(), secret.expose().as_str()));
+            let id_jag = post_form(&http.client, idp_token_endpoint, &exchange, basic).await?;
             jwt_bearer(
                 http,
                 client,
@@ -144,25 +173,64 @@ async fn jwt_bearer(
     post_form(&http.client, &metadata.token_endpoint, &form, basic).await
 }
 
+/// A token endpoint's JSON answer (RFC 6749 §5.1, §5.2; OpenID Connect Core §3.1.3.3).
 #[derive(Deserialize)]
-struct TokenAnswer {
-    access_token: Option<String>,
-    refresh_token: Option<String>,
-    expires_in: Option<u64>,
-    scope: Option<String>,
-    token_type: Option<String>,
-    error: Option<String>,
-    error_description: Option<String>,
+pub(crate) struct TokenAnswer {
+    pub access_token: Option<String>,
+    pub refresh_token: Option<String>,
+    pub id_token: Option<String>,
+    pub expires_in: Option<u64>,
+    pub scope: Option<String>,
+    pub token_type: Option<String>,
+    pub error: Option<String>,
+    pub error_description: Option<String>,
 }
 
-/// POSTs a token request form and reads the answer; `basic` is (client id, secret) for HTTP
-/// Basic, each URL-encoded first (RFC 6749 §2.3.1).
+impl TokenAnswer {
+    /// The refusal as an error: `error` and `error_description`, else the status.
+    pub fn refusal(self, endpoint: &str, status: reqwest::StatusCode) -> AuthError {
+        AuthError::Token(format!(
+            "{endpoint} refused: {}{}",
+            self.error.unwrap_or_else(|| format!("HTTP {status}")),
+            self.error_description
+                .map(|d| format!(": {d}"))
+                .unwrap_or_default()
+        ))
+    }
+}
+
+/// POSTs a token request form and reads the answer as a [`Grant`].
 async fn post_form(
     http: &reqwest::Client,
     endpoint: &str,
     form: &[(&str, &str)],
     basic: Option<(&str, &str)>,
 ) -> Result<Grant, AuthError> {
+    let (status, answer) = request(http, endpoint, form, basic).await?;
+    match answer.access_token {
+        Some(token) if status.is_success() => Ok(Grant {
+            access_token: Sensitive::new(token),
+            refresh_token: answer.refresh_token.map(Sensitive::new),
+            expires_in: answer.expires_in.map(Duration::from_secs),
+            scopes: answer
+                .scope
+                .map(|s| s.split_ascii_whitespace().map(str::to_owned).collect()),
+            dpop: answer
+                .token_type
+                .is_some_and(|t| t.eq_ignore_ascii_case("dpop")),
+        }),
+        _ => Err(answer.refusal(endpoint, status)),
+    }
+}
+
+/// POSTs a token request form and reads the answer; `basic` is (client id, secret) for HTTP
+/// Basic, each URL-encoded first (RFC 6749 §2.3.1).
+pub(crate) async fn request(
+    http: &reqwest::Client,
+    endpoint: &str,
+    form: &[(&str, &str)],
+    basic: Option<(&str, &str)>,
+) -> Result<(reqwest::StatusCode, TokenAnswer), AuthError> {
     use base64::Engine as _;
     let body = url::form_urlencoded::Serializer::new(String::new())
         .extend_pairs(form)
@@ -201,25 +269,5 @@ async fn post_form(
             "{endpoint} answered HTTP {status}, not a token response: {e}"
         ))
     })?;
-    match answer.access_token {
-        Some(token) if status.is_success() => Ok(Grant {
-            access_token: Sensitive::new(token),
-            refresh_token: answer.refresh_token.map(Sensitive::new),
-            expires_in: answer.expires_in.map(Duration::from_secs),
-            scopes: answer
-                .scope
-                .map(|s| s.split_ascii_whitespace().map(str::to_owned).collect()),
-            dpop: answer
-                .token_type
-                .is_some_and(|t| t.eq_ignore_ascii_case("dpop")),
-        }),
-        _ => Err(AuthError::Token(format!(
-            "{endpoint} refused: {}{}",
-            answer.error.unwrap_or_else(|| format!("HTTP {status}")),
-            answer
-                .error_description
-                .map(|d| format!(": {d}"))
-                .unwrap_or_default()
-        ))),
-    }
+    Ok((status, answer))
 }

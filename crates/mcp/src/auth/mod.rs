@@ -7,7 +7,8 @@
 //! URLs; [`resource`] checks and forms the RFC 8707 resource; [`metadata`] fetches the documents;
 //! [`discovery`] puts them together; [`registration`] gets a client id; [`scope`] chooses scopes;
 //! [`iss`] validates RFC 9207 issuers; [`code_flow`] runs the grant over the oauth2 crate;
-//! [`machine_grant`] gets tokens without a person (client credentials, JWT bearer) and
+//! [`machine_grant`] gets tokens without a person (client credentials, JWT bearer, enterprise-
+//! managed), [`idp`] signs a person in at an enterprise identity provider (OpenID Connect), and
 //! [`client_assertion`] signs `private_key_jwt` assertions; [`dpop`] makes RFC 9449 proofs;
 //! [`store`] and [`prompt`] are the seams the host implements (keyring, browser).
 //!
@@ -21,6 +22,7 @@ pub mod config;
 pub mod discovery;
 pub mod dpop;
 pub mod http_client;
+pub mod idp;
 pub mod iss;
 pub mod machine_grant;
 pub mod metadata;
@@ -33,7 +35,8 @@ pub mod well_known;
 
 pub use authorizer::{AccessToken, Authorizer};
 pub use config::AuthConfig;
-pub use machine_grant::MachineGrant;
+pub use idp::{IdpClient, IdpSession};
+pub use machine_grant::{GrantSource, MachineGrant};
 pub use prompt::{AuthorizationPrompt, HeadlessPrompt};
 pub use store::{ClientCredentials, MemoryTokenStore, TokenEndpointAuth, TokenStore, Tokens};
 
@@ -84,6 +87,10 @@ pub enum AuthError {
     Authorization(String),
     #[error("getting a token failed: {0}")]
     Token(String),
+    /// The client's own credential for a grant without a person is not usable (a workload
+    /// identity token file that is missing, unreadable or empty).
+    #[error("{0}")]
+    Credential(String),
     #[error("the token store failed: {0}")]
     Store(String),
     #[error("{0}")]

@@ -124,7 +124,7 @@ pub struct ClientCredentials {
 /// The JSON of a secret field of [`Tokens`] and [`ClientCredentials`], which a [`TokenStore`]
 /// keeps (the keyring). Only these two types serialize secrets: [`Sensitive`] itself has no
 /// `Serialize`, so no other type can put one into JSON by accident.
-mod secret_json {
+pub(crate) mod secret_json {
     use serde::{Deserialize, Deserializer, Serializer};
 
     use crate::Sensitive;
@@ -139,7 +139,7 @@ mod secret_json {
 }
 
 /// [`secret_json`] for an optional field.
-mod optional_secret_json {
+pub(crate) mod optional_secret_json {
     use serde::{Deserialize, Deserializer, Serializer};
 
     use crate::Sensitive;

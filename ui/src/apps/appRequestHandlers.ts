@@ -1,0 +1,119 @@
+// What a view may ask of the host (SEP-1865 "Requests (View → Host)" and "Standard MCP Messages",
+// plus the draft's `ui/download-file`, `ui/notifications/request-teardown` and
+// `sampling/createMessage`), installed on its AppBridge. Server requests go to the engine over IPC
+// for the app's own server only (gated and audited there, source `app`); the person is asked
+// before a link opens or a file is saved; an engine refusal goes back as a JSON-RPC error.
+
+import type {
+  AppBridge,
+  McpUiAppCapabilities,
+  McpUiDisplayMode,
+  McpUiDownloadFileRequest,
+  McpUiMessageRequest,
+  McpUiUpdateModelContextRequest,
+} from "@modelcontextprotocol/ext-apps/app-bridge";
+import type {
+  CallToolResult,
+  CreateMessageResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  ReadResourceResult,
+} from "@modelcontextprotocol/client";
+import * as api from "../api/gatehouse";
+import type { JsonValue } from "../api/gatehouse";
+import { errorMessage, GatehouseError } from "../api/GatehouseError";
+import { linkRefusal } from "../model/appLink";
+
+/** Implementation-defined JSON-RPC error code the spec uses for a denied or failed request. */
+export const APP_REQUEST_DENIED = -32000;
+
+/** A JSON-RPC error for the view: the SDK answers with this `code`, `message` and `data`. */
+export class AppRequestError extends Error {
+  readonly code: number;
+  readonly data: { reason: string } | undefined;
+
+  constructor(message: string, reason?: string) {
+    super(message);
+    this.name = "AppRequestError";
+    this.code = APP_REQUEST_DENIED;
+    this.data = reason === undefined ? undefined : { reason };
+  }
+}
+
+/** Something the view sent for the person to see: a `ui/message` or a `ui/update-model-context`. */
+export type AppNote =
+  | { kind: "message"; params: McpUiMessageRequest["params"] }
+  | { kind: "context"; params: McpUiUpdateModelContextRequest["params"] };
+
+/** What the window does for a view: the parts that need the person or the panel. */
+export type ViewHost = {
+  /** Asks the person whether to open `url` (already known to be http or https). */
+  confirmOpenLink: (url: string) => Promise<boolean>;
+  /** Asks the person whether to save the offered files. */
+  confirmDownload: (contents: McpUiDownloadFileRequest["params"]["contents"]) => Promise<boolean>;
+  /** Switches to `mode` if it may, and says the mode the view is in afterwards. */
+  requestDisplayMode: (mode: McpUiDisplayMode, appModes: McpUiAppCapabilities["availableDisplayModes"]) => McpUiDisplayMode;
+  /** The view's content size changed. */
+  sizeChanged: (size: { width?: number | undefined; height?: number | undefined }) => void;
+  /** A message or model-context update to list in the panel. */
+  note: (note: AppNote) => void;
+  /** The view asked to be closed. */
+  requestTeardown: () => void;
+};
+
+// The results cross IPC as plain JSON; the SDK checks each against its method's result schema
+// before it answers the view.
+async function engine<T>(call: () => Promise<JsonValue>): Promise<T> {
+  try {
+    return (await call()) as T;
+  } catch (e) {
+    const code = e instanceof GatehouseError ? e.code : "internal";
+    throw new AppRequestError(errorMessage(e), code);
+  }
+}
+
+export function installRequestHandlers(bridge: AppBridge, serverId: string, uri: string, host: ViewHost): void {
+  bridge.oncalltool = ({ name, arguments: args }) =>
+    engine<CallToolResult>(() => api.appCallTool(serverId, name, (args ?? null) as JsonValue | null));
+  bridge.onreadresource = ({ uri: resource }) =>
+    engine<ReadResourceResult>(() => api.appReadResource(serverId, resource));
+  bridge.onlistresources = () => engine<ListResourcesResult>(() => api.appListResources(serverId));
+  bridge.onlistresourcetemplates = () =>
+    engine<ListResourceTemplatesResult>(() => api.appListResourceTemplates(serverId));
+  bridge.setRequestHandler("tools/list", () => engine<ListToolsResult>(() => api.appListTools(serverId)));
+  bridge.oncreatesamplingmessage = (params) =>
+    engine<CreateMessageResult>(() => api.appCreateMessage(serverId, params as JsonValue));
+
+  bridge.onopenlink = async ({ url }) => {
+    const refusal = linkRefusal(url);
+    if (refusal !== null) throw new AppRequestError(refusal, "invalid_url");
+    if (!(await host.confirmOpenLink(url))) throw new AppRequestError("Link opening denied by user", "declined");
+    await engine(() => api.appOpenLink(url));
+    return {};
+  };
+
+  bridge.ondownloadfile = async (params) => {
+    if (!(await host.confirmDownload(params.contents))) return { isError: true };
+    await engine(() => api.appDownloadFile(serverId, params as JsonValue));
+    return {};
+  };
+
+  bridge.onrequestdisplaymode = ({ mode }) =>
+    Promise.resolve({ mode: host.requestDisplayMode(mode, bridge.getAppCapabilities()?.availableDisplayModes) });
+
+  bridge.onmessage = (params) => {
+    host.note({ kind: "message", params });
+    return Promise.resolve({});
+  };
+  bridge.onupdatemodelcontext = (params) => {
+    host.note({ kind: "context", params });
+    return Promise.resolve({});
+  };
+
+  bridge.addEventListener("sizechange", (size) => host.sizeChanged(size));
+  bridge.addEventListener("requestteardown", () => host.requestTeardown());
+  bridge.addEventListener("loggingmessage", ({ level, logger, data }) => {
+    console.info(`Gatehouse app ${uri}${logger === undefined ? "" : ` (${logger})`} [${level}]`, data);
+  });
+}
