@@ -437,17 +437,13 @@ describe('MCP Apps (real window)', () => {
       assert.ok(init.hostCapabilities?.serverTools, `the host proxies tool calls: ${JSON.stringify(init)}`);
 
       // The frames' sandbox attributes, as the host and the proxy set them (SEP-1865 "Sandbox
-      // proxy" 2: the proxy frame has allow-scripts and allow-same-origin, plus allow-forms,
-      // without which no frame inside it may submit a form, as sandbox flags nest; the view
-      // frame is never given the proxy's origin, top navigation or popups; no permission was
-      // declared, so no `allow`).
+      // proxy" 2: the proxy frame has exactly allow-scripts allow-same-origin; the view frame is
+      // never given the proxy's origin, top navigation or popups; no permission was declared, so
+      // no `allow`).
       const outerFrame = await s.findElement(`${appPanelOf(uri)} [data-testid="app-frame"]`);
       const outerSandbox = (await s.getAttribute(outerFrame, 'sandbox')) ?? '';
-      assert.deepEqual(
-        outerSandbox.split(/\s+/).filter(Boolean).filter((t) => t !== 'allow-forms').sort(),
-        ['allow-same-origin', 'allow-scripts'],
-        `the proxy frame's sandbox: ${outerSandbox}`,
-      );
+      assert.deepEqual(outerSandbox.split(/\s+/).filter(Boolean).sort(), ['allow-same-origin', 'allow-scripts'],
+        `the proxy frame's sandbox: ${outerSandbox}`);
 
       for (const [which, seen] of Object.entries(frameProbes)) {
         assert.equal(seen.tauri, 'undefined', `__TAURI_INTERNALS__ is absent in the ${which} frame: ${JSON.stringify(seen)}`);
