@@ -152,6 +152,21 @@ describe("AppPanel", () => {
     expect(screen.queryByTestId("app-permissions"), "asked once per view").toBeNull();
   });
 
+  it("names the outside sites a view declared, and says nothing for a view that declared none", async () => {
+    await renderPanel();
+    expect(screen.queryByTestId("app-domains")).toBeNull();
+    fake.resetFakeGatehouse();
+    fake.appOpenView.mockResolvedValue({
+      ...FRAME,
+      csp: { ...FRAME.csp, connectDomains: ["https://api.example.com"], resourceDomains: ["https://cdn.example.com"] },
+    });
+    render(<AppPanel serverId="srv-2" tool={TOOL} uri={URI} call={CALL} onClosed={vi.fn()} />);
+    const notice = await screen.findByTestId("app-domains");
+    expect(screen.getByTestId("app-domains-connectDomains")).toHaveTextContent("https://api.example.com");
+    expect(screen.getByTestId("app-domains-resourceDomains")).toHaveTextContent("https://cdn.example.com");
+    expect(notice).not.toHaveTextContent("show pages from");
+  });
+
   it("confirms a link with its URL before opening it, and refuses javascript: without asking", async () => {
     const { sandbox } = await renderPanel();
     await sandbox.initialize();

@@ -20,6 +20,7 @@ import { AppDownloadDialog } from "./AppDownloadDialog";
 import type { DownloadContents } from "./AppDownloadDialog";
 import { AppLinkDialog } from "./AppLinkDialog";
 import { AppNotes } from "./AppNotes";
+import { AppDomainsNotice } from "./AppDomainsNotice";
 import { AppPermissionPrompt } from "./AppPermissionPrompt";
 import { AppSandboxFrame } from "./AppSandboxFrame";
 
@@ -180,6 +181,7 @@ export function AppPanel(props: AppPanelProps) {
           The app did not start within {Math.round(startTimeoutMs / 1000)} seconds.
         </p>
       )}
+      {view.status === "open" && <AppDomainsNotice csp={view.frame.csp} />}
       {view.status === "open" && permissions === null && (
         <AppPermissionPrompt declared={view.frame.permissions} onAnswer={setAgreed} />
       )}
