@@ -11,6 +11,38 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
+
+/// `gatehouse auth login NAME` with no display, running: the process, the rest of its stderr,
+/// and the sign-in URL it printed there.
+fn start_login(
+    data: &std::path::Path,
+    name: &str,
+) -> (
+    std::process::Child,
+    std::io::Lines<BufReader<std::process::ChildStderr>>,
+    String,
+) {
+    let mut login = support::command(data)
+        .args(["auth", "login", name, "--timeout", "60"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let stderr = login.stderr.take().expect("stderr");
+    let mut lines = BufReader::new(stderr).lines();
+    let sign_in_url = loop {
+        let line = lines
+            .next()
+            .expect("login prints the sign-in URL")
+            .expect("stderr");
+        if let Some(found) = line.trim().strip_prefix("http") {
+            break format!("http{found}");
+        }
+    };
+    (login, lines, sign_in_url)
+}
 use support::{HttpFixture, exits, ok, ok_json};
 
 /// Fetches `url` as a browser would (following redirects) and returns the page.
@@ -55,25 +87,7 @@ fn login_signs_in_through_the_browser_and_logout_signs_out() {
     let said = support::stderr(&refused);
     assert!(said.contains("gatehouse auth login"), "{said}");
 
-    let mut login = support::command(data)
-        .args(["auth", "login", "remote", "--timeout", "60"])
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let stderr = login.stderr.take().expect("stderr");
-    let mut lines = BufReader::new(stderr).lines();
-    let sign_in_url = loop {
-        let line = lines
-            .next()
-            .expect("login prints the sign-in URL")
-            .expect("stderr");
-        if let Some(found) = line.trim().strip_prefix("http") {
-            break format!("http{found}");
-        }
-    };
+    let (login, _stderr_rest, sign_in_url) = start_login(data, "remote");
     assert!(
         sign_in_url.starts_with(&format!("http://127.0.0.1:{}/as/authorize?", fixture.port)),
         "{sign_in_url}"
@@ -394,25 +408,7 @@ fn login_to_an_enterprise_managed_server_signs_in_at_the_identity_provider() {
         "{}",
         support::stderr(&refused)
     );
-    let mut login = support::command(data)
-        .args(["auth", "login", "enterprise", "--timeout", "60"])
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let stderr = login.stderr.take().expect("stderr");
-    let mut lines = BufReader::new(stderr).lines();
-    let sign_in_url = loop {
-        let line = lines
-            .next()
-            .expect("login prints the sign-in URL")
-            .expect("stderr");
-        if let Some(found) = line.trim().strip_prefix("http") {
-            break format!("http{found}");
-        }
-    };
+    let (login, lines, sign_in_url) = start_login(data, "enterprise");
     assert!(
         sign_in_url.starts_with(&format!("{base}/idp/authorize?")),
         "the identity provider's sign-in page: {sign_in_url}"

@@ -71,29 +71,6 @@ fn base64url(bytes: &[u8]) -> String {
     out
 }
 
-/// Every file under `dir` that contains `needle`.
-fn files_containing(dir: &std::path::Path, needle: &str) -> Vec<String> {
-    let needle = needle.as_bytes();
-    let mut found = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(next) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&next) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if let Ok(bytes) = std::fs::read(&path)
-                && bytes.windows(needle.len()).any(|w| w == needle)
-            {
-                found.push(path.display().to_string());
-            }
-        }
-    }
-    found
-}
-
 fn wif(fixture: &OAuthServer, file: &std::path::Path) -> OAuthClientSettings {
     OAuthClientSettings {
         issuer: Some(fixture.issuer()),
@@ -159,7 +136,7 @@ async fn a_workload_identity_server_connects_with_the_files_jwt_and_reads_it_aga
         "nobody signed in"
     );
     for jwt in [&first, &second] {
-        let found = files_containing(dir.path(), jwt);
+        let found = support::files_containing(dir.path(), jwt);
         assert!(found.is_empty(), "the workload JWT is in {found:?}");
     }
     host.remove_server("workload").await.expect("remove");
@@ -318,7 +295,7 @@ async fn one_sign_in_at_the_identity_provider_serves_every_server_using_it() {
     .expect("the IdP sign-in is kept in the keyring");
     let jag = grants[0]["assertion"].as_str().expect("jag").to_owned();
     for secret in [session.id_token.expose().as_str(), jag.as_str()] {
-        let found = files_containing(dir.path(), secret);
+        let found = support::files_containing(dir.path(), secret);
         assert!(found.is_empty(), "found in {found:?}");
     }
 
@@ -347,10 +324,10 @@ async fn one_sign_in_at_the_identity_provider_serves_every_server_using_it() {
     host.shutdown().await;
 }
 
-#[tokio::test]
-async fn an_expired_id_token_without_a_refresh_token_needs_a_new_sign_in() {
-    // `ema-short`: the identity provider's ID tokens live 3 s and come without a refresh token.
-    let fixture = OAuthServer::start("ema-short").await;
+/// The fixture in `mode`, and a live host in a fresh data directory whose enterprise-managed
+/// server `remote` needed authorization and was signed in to.
+async fn signed_in_remote(mode: &str) -> (OAuthServer, tempfile::TempDir, gatehouse_host::Host) {
+    let fixture = OAuthServer::start(mode).await;
     let dir = tempfile::tempdir().expect("temp dir");
     let host = support::open_host(dir.path(), true).await;
     host.start().await.expect("start");
@@ -367,6 +344,13 @@ async fn an_expired_id_token_without_a_refresh_token_needs_a_new_sign_in() {
     .await;
     let (prompt, _visits) = browser_prompt(Duration::from_secs(30)).await;
     host.sign_in("remote", prompt).await.expect("signs in");
+    (fixture, dir, host)
+}
+
+#[tokio::test]
+async fn an_expired_id_token_without_a_refresh_token_needs_a_new_sign_in() {
+    // `ema-short`: the identity provider's ID tokens live 3 s and come without a refresh token.
+    let (fixture, _dir, host) = signed_in_remote("ema-short").await;
     support::status_until(&host, "remote", SETTLE, |s| {
         matches!(s, ServerStatus::Connected { .. })
     })
@@ -412,23 +396,7 @@ async fn an_expired_id_token_without_a_refresh_token_needs_a_new_sign_in() {
 #[tokio::test]
 async fn an_expired_id_token_is_refreshed_at_the_identity_provider_without_a_person() {
     // `ema-refresh`: ID tokens live 3 s, and the identity provider gives a refresh token.
-    let fixture = OAuthServer::start("ema-refresh").await;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let host = support::open_host(dir.path(), true).await;
-    host.start().await.expect("start");
-    host.add_server(server(
-        "remote",
-        &fixture.url(),
-        ema(&fixture, "mcp-client"),
-    ))
-    .await
-    .expect("add");
-    support::status_until(&host, "remote", SETTLE, |s| {
-        matches!(s, ServerStatus::AuthRequired { .. })
-    })
-    .await;
-    let (prompt, _visits) = browser_prompt(Duration::from_secs(30)).await;
-    host.sign_in("remote", prompt).await.expect("signs in");
+    let (fixture, _dir, host) = signed_in_remote("ema-refresh").await;
     let idp_client = format!("gatehouse-{}", fixture.port);
     let first = oauth::idp_session(&KeyringStore, &fixture.idp_issuer(), &idp_client)
         .await

@@ -36,28 +36,6 @@ fn http(name: &str, url: &str) -> ServerInput {
     }
 }
 
-/// Every file under `dir` that contains `needle`.
-fn files_containing(dir: &std::path::Path, needle: &[u8]) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(next) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&next) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if let Ok(bytes) = std::fs::read(&path)
-                && bytes.windows(needle.len()).any(|w| w == needle)
-            {
-                found.push(path.display().to_string());
-            }
-        }
-    }
-    found
-}
-
 #[tokio::test]
 async fn signing_in_connects_the_server_and_signing_out_needs_authorization_again() {
     let fixture = OAuthServer::start("plain").await;
@@ -145,7 +123,7 @@ async fn signing_in_connects_the_server_and_signing_out_needs_authorization_agai
     );
     for token in [&access, &refresh] {
         for needle in [format!("\"{token}\""), format!("Bearer {token}")] {
-            let found = files_containing(dir.path(), needle.as_bytes());
+            let found = support::files_containing(dir.path(), needle.as_bytes());
             assert!(found.is_empty(), "{needle} found in {found:?}");
         }
     }
@@ -369,7 +347,7 @@ async fn a_configured_client_signs_in_where_registration_is_refused_its_secret_o
         "the configured client, its secret from the keyring: {tokens:?}"
     );
     assert!(
-        files_containing(dir.path(), secret.as_bytes()).is_empty(),
+        support::files_containing(dir.path(), secret.as_bytes()).is_empty(),
         "the client secret is nowhere in the data directory"
     );
     host.shutdown().await;
@@ -441,7 +419,7 @@ async fn a_client_credentials_server_connects_with_no_person_its_secret_only_in_
         "nobody was sent to sign in"
     );
     assert!(
-        files_containing(dir.path(), secret.as_bytes()).is_empty(),
+        support::files_containing(dir.path(), secret.as_bytes()).is_empty(),
         "the client secret is nowhere in the data directory"
     );
     host.shutdown().await;

@@ -47,6 +47,29 @@ pub fn unreachable_http(name: &str, secret: Option<&str>) -> ServerInput {
     input
 }
 
+/// Every file under `dir` that contains `needle`.
+pub fn files_containing(dir: &Path, needle: impl AsRef<[u8]>) -> Vec<String> {
+    let needle = needle.as_ref();
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(next) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&next) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path)
+                && bytes.windows(needle.len()).any(|w| w == needle)
+            {
+                found.push(path.display().to_string());
+            }
+        }
+    }
+    found
+}
+
 /// The repository's `tests/fixtures` folder.
 pub fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")

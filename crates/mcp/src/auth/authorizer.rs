@@ -27,7 +27,7 @@ use super::machine_grant::{self, MachineGrant};
 use super::metadata::AuthorizationServerMetadata;
 use super::prompt::AuthorizationPrompt;
 use super::store::{TokenStore, Tokens};
-use super::{AuthError, iss, registration, resource, scope};
+use super::{AuthError, registration, resource, scope};
 use crate::Sensitive;
 
 /// How long before its expiry an access token is refreshed.
@@ -566,31 +566,7 @@ impl Authorizer {
             code_flow::start(&client, server, redirect_uri, &scopes, &discovery.resource)?;
         let query = prompt.authorize(&pending.url).await?;
         let response = AuthorizationResponse::from_query(&query);
-        if !pending.state_matches(&response) {
-            return Err(AuthError::Authorization(
-                "the authorization response does not carry this request's state".into(),
-            ));
-        }
-        // RFC 9207 before anything in the response is acted on, errors included.
-        iss::check(
-            server.authorization_response_iss_parameter_supported,
-            response.iss.as_deref(),
-            &server.issuer,
-        )
-        .map_err(|e| AuthError::Authorization(e.to_string()))?;
-        if let Some(error) = &response.error {
-            let description = response
-                .error_description
-                .as_deref()
-                .map(|d| format!(": {d}"))
-                .unwrap_or_default();
-            return Err(AuthError::Authorization(format!(
-                "the authorization server answered {error}{description}"
-            )));
-        }
-        let code = response.code.as_deref().ok_or_else(|| {
-            AuthError::Authorization("the authorization response has no code".into())
-        })?;
+        let code = response.code(pending.state(), server, "the authorization server")?;
         let grant = code_flow::exchange(
             &self.oauth_http(server),
             &client,

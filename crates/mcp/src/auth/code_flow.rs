@@ -59,6 +59,42 @@ impl AuthorizationResponse {
         }
         response
     }
+
+    /// The code of a redirect back from `metadata`'s authorization endpoint (`who` names that
+    /// server in errors), once its `state` is `expected_state` and its `iss` passes RFC 9207
+    /// (checked before anything in the response is acted on, errors included); an `error` it
+    /// carries is reported with its description.
+    pub fn code(
+        &self,
+        expected_state: &str,
+        metadata: &AuthorizationServerMetadata,
+        who: &str,
+    ) -> Result<&str, AuthError> {
+        if self.state.as_deref() != Some(expected_state) {
+            return Err(AuthError::Authorization(format!(
+                "the response of {who} does not carry this sign-in's state"
+            )));
+        }
+        super::iss::check(
+            metadata.authorization_response_iss_parameter_supported,
+            self.iss.as_deref(),
+            &metadata.issuer,
+        )
+        .map_err(|e| AuthError::Authorization(e.to_string()))?;
+        if let Some(error) = &self.error {
+            let description = self
+                .error_description
+                .as_deref()
+                .map(|d| format!(": {d}"))
+                .unwrap_or_default();
+            return Err(AuthError::Authorization(format!(
+                "{who} answered {error}{description}"
+            )));
+        }
+        self.code
+            .as_deref()
+            .ok_or_else(|| AuthError::Authorization(format!("the response of {who} has no code")))
+    }
 }
 
 /// Tokens from the token endpoint.
@@ -128,8 +164,9 @@ pub fn start(
 
 impl PendingAuthorization {
     /// Whether the redirect carried this request's `state`.
-    pub fn state_matches(&self, response: &AuthorizationResponse) -> bool {
-        response.state.as_deref() == Some(self.state.secret().as_str())
+    /// The `state` the redirect back must carry.
+    pub fn state(&self) -> &str {
+        self.state.secret()
     }
 }
 
@@ -250,9 +287,30 @@ mod tests {
         assert_eq!(pairs["scope"], "mcp:basic mcp:write");
         assert_eq!(pairs["redirect_uri"], "http://localhost:3000/callback");
         let back = AuthorizationResponse::from_query(&format!("code=c&state={}", pairs["state"]));
-        assert!(pending.state_matches(&back));
-        assert!(!pending.state_matches(&AuthorizationResponse::from_query("code=c&state=x")));
-        assert!(!pending.state_matches(&AuthorizationResponse::from_query("code=c")));
+        let code = |response: &AuthorizationResponse| {
+            response
+                .code(pending.state(), &metadata, "the server")
+                .map(str::to_owned)
+        };
+        assert_eq!(code(&back).expect("its state"), "c");
+        for other in ["code=c&state=x", "code=c"] {
+            let error = code(&AuthorizationResponse::from_query(other)).expect_err("not its state");
+            assert!(
+                error.to_string().contains("this sign-in's state"),
+                "{error}"
+            );
+        }
+        let refused = AuthorizationResponse::from_query(&format!(
+            "error=access_denied&error_description=no&state={}",
+            pairs["state"]
+        ));
+        let error = code(&refused).expect_err("refused");
+        assert!(
+            error
+                .to_string()
+                .contains("the server answered access_denied: no"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -24,7 +24,7 @@ use super::machine_grant::request;
 use super::metadata::{self, AuthorizationServerMetadata, Fetched};
 use super::prompt::AuthorizationPrompt;
 use super::store::{optional_secret_json, secret_json};
-use super::{AuthError, discovery, iss};
+use super::{AuthError, discovery};
 use crate::Sensitive;
 
 /// How long before its expiry an ID token is taken as expired, so the exchange does not race
@@ -125,30 +125,7 @@ pub async fn sign_in(
         .append_pair("code_challenge_method", "S256");
     let query = prompt.authorize(&url).await?;
     let response = AuthorizationResponse::from_query(&query);
-    if response.state.as_deref() != Some(state.secret().as_str()) {
-        return Err(AuthError::Authorization(
-            "the identity provider's response does not carry this sign-in's state".into(),
-        ));
-    }
-    iss::check(
-        metadata.authorization_response_iss_parameter_supported,
-        response.iss.as_deref(),
-        &metadata.issuer,
-    )
-    .map_err(|e| AuthError::Authorization(e.to_string()))?;
-    if let Some(error) = &response.error {
-        let description = response
-            .error_description
-            .as_deref()
-            .map(|d| format!(": {d}"))
-            .unwrap_or_default();
-        return Err(AuthError::Authorization(format!(
-            "the identity provider answered {error}{description}"
-        )));
-    }
-    let code = response.code.as_deref().ok_or_else(|| {
-        AuthError::Authorization("the identity provider's response has no code".into())
-    })?;
+    let code = response.code(state.secret(), &metadata, "the identity provider")?;
     let form = [
         ("grant_type", "authorization_code"),
         ("code", code),
