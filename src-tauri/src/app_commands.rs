@@ -91,24 +91,32 @@ pub fn app_close_view(views: State<'_, OpenViews>, view: String) -> bool {
     views.close(token_of(&view))
 }
 
-/// `tools/call` from the view of `server_id`'s app: the CallToolResult as MCP spells it. (The
-/// arguments are `tool_arguments`: `arguments` is no name for a JavaScript parameter.)
+/// `tools/call` from the open view `view` (its token or sandbox URL): on the view's own
+/// server, the CallToolResult as MCP spells it. Closing the view cancels a call still running.
+/// (The arguments are `tool_arguments`: `arguments` is no name for a JavaScript parameter.)
 #[tauri::command]
 #[specta::specta]
 pub async fn app_call_tool(
     host: HostState<'_>,
-    server_id: String,
+    views: State<'_, OpenViews>,
+    view: String,
     tool: String,
     tool_arguments: Option<Value>,
 ) -> Result<Value, IpcError> {
+    let Some((entry, closed)) = views.ended(token_of(&view)) else {
+        return Err(IpcError {
+            code: "not_found".into(),
+            message: format!("the app's view is closed; `{tool}` was not called"),
+        });
+    };
     let arguments = tool_arguments.filter(|a| !a.is_null());
     let outcome = host
         .app_call_tool(
-            &server_id,
+            &entry.server_id,
             &tool,
             arguments,
             CallOptions::default(),
-            std::future::pending::<()>(),
+            closed,
         )
         .await?;
     match outcome {

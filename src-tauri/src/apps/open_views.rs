@@ -2,10 +2,13 @@
 //! page's `view=<token>` up here to send that view's Content-Security-Policy as a header, and
 //! answers nothing for a token it does not hold. The table holds at most [`MAX_OPEN_VIEWS`];
 //! opening one more forgets the oldest (its frame keeps the page it already loaded, but can no
-//! longer load the proxy again).
+//! longer load the proxy again). Closing or forgetting a view also ends what it still has
+//! running: each entry holds the sender of a channel its calls wait on ([`OpenViews::ended`]).
 
 use std::collections::VecDeque;
 use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use tokio::sync::watch;
 
 /// How many views may be open at once before the oldest is forgotten.
 pub const MAX_OPEN_VIEWS: usize = 32;
@@ -19,14 +22,18 @@ pub struct ViewEntry {
     pub policy: String,
 }
 
+/// One open view: its token, what is kept about it, and the sender whose drop (when the view
+/// is closed or forgotten) ends the calls it still has running.
+type Open = (String, ViewEntry, watch::Sender<()>);
+
 /// The open views (app state), oldest first.
 #[derive(Debug, Default)]
 pub struct OpenViews {
-    views: Mutex<VecDeque<(String, ViewEntry)>>,
+    views: Mutex<VecDeque<Open>>,
 }
 
 impl OpenViews {
-    fn lock(&self) -> MutexGuard<'_, VecDeque<(String, ViewEntry)>> {
+    fn lock(&self) -> MutexGuard<'_, VecDeque<Open>> {
         self.views.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -35,7 +42,7 @@ impl OpenViews {
         let token = new_token();
         let mut views = self.lock();
         while views.len() >= MAX_OPEN_VIEWS {
-            if let Some((_, oldest)) = views.pop_front() {
+            if let Some((_, oldest, _)) = views.pop_front() {
                 tracing::info!(
                     "{MAX_OPEN_VIEWS} app views are open: forgetting the oldest ({} of {})",
                     oldest.uri,
@@ -43,7 +50,7 @@ impl OpenViews {
                 );
             }
         }
-        views.push_back((token.clone(), entry));
+        views.push_back((token.clone(), entry, watch::Sender::new(())));
         token
     }
 
@@ -51,15 +58,31 @@ impl OpenViews {
     pub fn get(&self, token: &str) -> Option<ViewEntry> {
         self.lock()
             .iter()
-            .find(|(t, _)| t == token)
-            .map(|(_, entry)| entry.clone())
+            .find(|(t, ..)| t == token)
+            .map(|(_, entry, _)| entry.clone())
+    }
+
+    /// The view with this token, if it is open, and a future that completes once it is closed
+    /// or forgotten (at once if it already is).
+    pub fn ended(
+        &self,
+        token: &str,
+    ) -> Option<(ViewEntry, impl std::future::Future<Output = ()> + use<>)> {
+        let views = self.lock();
+        let (_, entry, sender) = views.iter().find(|(t, ..)| t == token)?;
+        let mut closed = sender.subscribe();
+        let ended = async move {
+            // Nothing is ever sent: this returns when the sender is dropped with the entry.
+            while closed.changed().await.is_ok() {}
+        };
+        Some((entry.clone(), ended))
     }
 
     /// Forgets a view; false if no view had that token.
     pub fn close(&self, token: &str) -> bool {
         let mut views = self.lock();
         let before = views.len();
-        views.retain(|(t, _)| t != token);
+        views.retain(|(t, ..)| t != token);
         views.len() != before
     }
 
@@ -111,6 +134,32 @@ mod tests {
             views.get(&tokens[MAX_OPEN_VIEWS + 1]),
             Some(entry(MAX_OPEN_VIEWS + 1))
         );
+    }
+
+    #[tokio::test]
+    async fn closing_a_view_ends_what_waits_on_it() {
+        let views = OpenViews::default();
+        let token = views.open(entry(1));
+        let (kept, ended) = views.ended(&token).expect("open");
+        assert_eq!(kept, entry(1));
+        let mut ended = std::pin::pin!(ended);
+        let early =
+            tokio::time::timeout(std::time::Duration::from_millis(50), ended.as_mut()).await;
+        assert!(early.is_err(), "an open view has not ended");
+        assert!(views.close(&token));
+        tokio::time::timeout(std::time::Duration::from_secs(1), ended)
+            .await
+            .expect("closing ends it");
+        assert!(views.ended(&token).is_none(), "a closed view is not found");
+
+        let first = views.open(entry(2));
+        let (_, evicted) = views.ended(&first).expect("open");
+        for n in 0..MAX_OPEN_VIEWS {
+            views.open(entry(n));
+        }
+        tokio::time::timeout(std::time::Duration::from_secs(1), evicted)
+            .await
+            .expect("forgetting the oldest ends it too");
     }
 
     #[test]

@@ -391,9 +391,10 @@ export function appCloseView(sandboxUrl: string): Promise<boolean> {
   return invokePlain(() => commands.appCloseView(sandboxUrl));
 }
 
-/** `tools/call` from an app: refused with `denied` for a tool that is not app-visible. */
-export function appCallTool(serverId: string, tool: string, args: JsonValue | null): Promise<JsonValue> {
-  return unwrap(() => commands.appCallTool(serverId, tool, args));
+/** `tools/call` from the open view `sandboxUrl`, on its own server: refused with `denied` for a
+ * tool that is not app-visible; cancelled when the view is closed. */
+export function appCallTool(sandboxUrl: string, tool: string, args: JsonValue | null): Promise<JsonValue> {
+  return unwrap(() => commands.appCallTool(sandboxUrl, tool, args));
 }
 
 export function appReadResource(serverId: string, uri: string): Promise<JsonValue> {

@@ -161,7 +161,7 @@ describe("AppViewSession", () => {
     await sandbox.initialize();
     fake.appCallTool.mockResolvedValueOnce({ content: [{ type: "text", text: "ok" }] });
     const ok = await sandbox.request("tools/call", { name: "poll", arguments: { x: 1 } });
-    expect(fake.appCallTool).toHaveBeenCalledWith("srv-1", "poll", { x: 1 });
+    expect(fake.appCallTool).toHaveBeenCalledWith(`${SANDBOX_ORIGIN}/sandbox?view=t1`, "poll", { x: 1 });
     expect(ok.result).toEqual({ content: [{ type: "text", text: "ok" }] });
 
     fake.appCallTool.mockRejectedValueOnce(new GatehouseError("denied", "`secret` is not callable by apps"));

@@ -69,7 +69,7 @@ export class AppViewSession {
     this.options = options;
     const { frame, permissions, hostContext, host, serverId } = options;
     this.bridge = new ViewBridge(null, HOST_INFO, hostCapabilities(frame, permissions), { hostContext });
-    installRequestHandlers(this.bridge, serverId, frame.uri, host);
+    installRequestHandlers(this.bridge, serverId, frame, host);
     // A reloaded proxy says ready again, and gets the resource again.
     this.bridge.addEventListener("sandboxready", () => {
       this.bridge

@@ -73,9 +73,15 @@ async function engine<T>(call: () => Promise<JsonValue>): Promise<T> {
   }
 }
 
-export function installRequestHandlers(bridge: AppBridge, serverId: string, uri: string, host: ViewHost): void {
+export function installRequestHandlers(
+  bridge: AppBridge,
+  serverId: string,
+  frame: { uri: string; sandboxUrl: string },
+  host: ViewHost,
+): void {
+  const uri = frame.uri;
   bridge.oncalltool = ({ name, arguments: args }) =>
-    engine<CallToolResult>(() => api.appCallTool(serverId, name, (args ?? null) as JsonValue | null));
+    engine<CallToolResult>(() => api.appCallTool(frame.sandboxUrl, name, (args ?? null) as JsonValue | null));
   bridge.onreadresource = ({ uri: resource }) =>
     engine<ReadResourceResult>(() => api.appReadResource(serverId, resource));
   bridge.onlistresources = () => engine<ListResourcesResult>(() => api.appListResources(serverId));

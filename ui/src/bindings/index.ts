@@ -101,10 +101,11 @@ export const commands = {
 	/**  Forgets a view, by its token or its sandbox URL; false if it was not open. */
 	appCloseView: (view: string) => __TAURI_INVOKE<boolean>("app_close_view", { view }),
 	/**
-	 *  `tools/call` from the view of `server_id`'s app: the CallToolResult as MCP spells it. (The
-	 *  arguments are `tool_arguments`: `arguments` is no name for a JavaScript parameter.)
+	 *  `tools/call` from the open view `view` (its token or sandbox URL): on the view's own
+	 *  server, the CallToolResult as MCP spells it. Closing the view cancels a call still running.
+	 *  (The arguments are `tool_arguments`: `arguments` is no name for a JavaScript parameter.)
 	 */
-	appCallTool: (serverId: string, tool: string, toolArguments: Value | null) => typedError<Value, IpcError>(__TAURI_INVOKE("app_call_tool", { serverId, tool, toolArguments })),
+	appCallTool: (view: string, tool: string, toolArguments: Value | null) => typedError<Value, IpcError>(__TAURI_INVOKE("app_call_tool", { view, tool, toolArguments })),
 	/**  `resources/read` from the view, on its own server. */
 	appReadResource: (serverId: string, uri: string) => typedError<Value, IpcError>(__TAURI_INVOKE("app_read_resource", { serverId, uri })),
 	/**  `resources/list` from the view, on its own server. */
