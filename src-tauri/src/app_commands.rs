@@ -58,14 +58,8 @@ pub async fn app_open_view(
     server_id: String,
     uri: String,
 ) -> Result<AppFrame, IpcError> {
+    // The engine logs the view's policy (SEP-1865, "Host SHOULD log CSP configurations").
     let view = host.app_view(&server_id, &uri).await?;
-    // SEP-1865 "UI Resource Format", Host Behavior: "Host SHOULD log CSP configurations".
-    tracing::info!(
-        "app view {} of {}: Content-Security-Policy `{}`",
-        view.uri,
-        view.server_id,
-        view.policy
-    );
     let token = views.open(ViewEntry {
         server_id: view.server_id.clone(),
         uri: view.uri.clone(),
