@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use gatehouse_host::secrets::{KeyringStore, oauth};
 use gatehouse_host::{OAuthClientSettings, OAuthGrant, ServerInput, ServerSpec, ServerStatus};
-use support::oauth::{OAuthServer, browser_prompt};
+use support::oauth::{OAuthServer, browser_prompt, fixture_and_host};
 
 const SETTLE: Duration = Duration::from_secs(30);
 
@@ -198,10 +198,7 @@ fn ema(fixture: &OAuthServer, client_id: &str) -> OAuthClientSettings {
 
 #[tokio::test]
 async fn one_sign_in_at_the_identity_provider_serves_every_server_using_it() {
-    let fixture = OAuthServer::start("plain").await;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let host = support::open_host(dir.path(), true).await;
-    host.start().await.expect("start");
+    let (fixture, dir, host) = fixture_and_host("plain").await;
     host.add_server(server("first", &fixture.url(), ema(&fixture, "mcp-client")))
         .await
         .expect("add");
@@ -327,10 +324,7 @@ async fn one_sign_in_at_the_identity_provider_serves_every_server_using_it() {
 /// The fixture in `mode`, and a live host in a fresh data directory whose enterprise-managed
 /// server `remote` needed authorization and was signed in to.
 async fn signed_in_remote(mode: &str) -> (OAuthServer, tempfile::TempDir, gatehouse_host::Host) {
-    let fixture = OAuthServer::start(mode).await;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let host = support::open_host(dir.path(), true).await;
-    host.start().await.expect("start");
+    let (fixture, dir, host) = fixture_and_host(mode).await;
     host.add_server(server(
         "remote",
         &fixture.url(),

@@ -18,7 +18,7 @@ use gatehouse_host::secrets::{KeyringStore, oauth};
 use gatehouse_host::{
     AuditFilter, ServerInput, ServerSpec, ServerStatus, ServerTransport, sign_in::AuthStatus,
 };
-use support::oauth::{OAuthServer, browser_prompt};
+use support::oauth::{OAuthServer, browser_prompt, fixture_and_host};
 
 const SETTLE: Duration = Duration::from_secs(30);
 
@@ -38,10 +38,7 @@ fn http(name: &str, url: &str) -> ServerInput {
 
 #[tokio::test]
 async fn signing_in_connects_the_server_and_signing_out_needs_authorization_again() {
-    let fixture = OAuthServer::start("plain").await;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let host = support::open_host(dir.path(), true).await;
-    host.start().await.expect("start");
+    let (fixture, dir, host) = fixture_and_host("plain").await;
     let added = host
         .add_server(http("remote", &fixture.url()))
         .await
@@ -162,10 +159,7 @@ async fn signing_in_connects_the_server_and_signing_out_needs_authorization_agai
 
 #[tokio::test]
 async fn signing_in_again_while_connected_replaces_the_tokens() {
-    let fixture = OAuthServer::start("plain").await;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let host = support::open_host(dir.path(), true).await;
-    host.start().await.expect("start");
+    let (fixture, _dir, host) = fixture_and_host("plain").await;
     let id = host
         .add_server(http("remote", &fixture.url()))
         .await
@@ -230,10 +224,7 @@ async fn a_stdio_server_has_no_sign_in() {
 #[tokio::test]
 async fn a_background_connection_refreshes_kept_tokens_without_a_person() {
     // Tokens of the `short-lived` fixture live 4 s; the refresh token stays good.
-    let fixture = OAuthServer::start("short-lived").await;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let host = support::open_host(dir.path(), true).await;
-    host.start().await.expect("start");
+    let (fixture, _dir, host) = fixture_and_host("short-lived").await;
     let id = host
         .add_server(http("remote", &fixture.url()))
         .await
@@ -272,10 +263,7 @@ async fn a_background_connection_refreshes_kept_tokens_without_a_person() {
 
 #[tokio::test]
 async fn a_legacy_sse_server_signs_in_too() {
-    let fixture = OAuthServer::start("sse").await;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let host = support::open_host(dir.path(), true).await;
-    host.start().await.expect("start");
+    let (fixture, _dir, host) = fixture_and_host("sse").await;
     let mut input = http("legacy", &format!("http://127.0.0.1:{}/sse", fixture.port));
     if let ServerSpec::Http { transport, .. } = &mut input.spec {
         *transport = ServerTransport::Sse;
@@ -380,10 +368,7 @@ async fn a_configured_client_signs_in_where_registration_is_refused_its_secret_o
 async fn a_client_credentials_server_connects_with_no_person_its_secret_only_in_the_keyring() {
     // The OAuth client credentials extension: the pre-registered client gets its own tokens, so
     // a background connection needs nobody to sign in.
-    let fixture = OAuthServer::start("plain").await;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let host = support::open_host(dir.path(), true).await;
-    host.start().await.expect("start");
+    let (fixture, dir, host) = fixture_and_host("plain").await;
     let secret = format!("machine-secret-{}", std::process::id());
     let mut input = http("machine", &fixture.url());
     if let ServerSpec::Http { oauth, .. } = &mut input.spec {
@@ -430,10 +415,7 @@ async fn a_scope_a_background_call_was_refused_for_is_asked_for_at_the_next_sign
     // 2025-11-25 basic/authorization, "Scope Challenge Handling"; 2026-07-28 "Step-Up
     // Authorization Flow". The fixture's 401 asks for mcp:read; its `write` tool answers 403
     // insufficient_scope naming mcp:write to a token without it.
-    let fixture = OAuthServer::start("step-up").await;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let host = support::open_host(dir.path(), true).await;
-    host.start().await.expect("start");
+    let (fixture, _dir, host) = fixture_and_host("step-up").await;
     let config = host
         .add_server(http("remote", &fixture.url()))
         .await

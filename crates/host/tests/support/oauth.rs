@@ -14,6 +14,18 @@ pub struct OAuthServer {
     pub port: u16,
 }
 
+/// The fixture in `mode`, and a started live host on a fresh data directory (kept while the
+/// returned directory lives).
+pub async fn fixture_and_host(
+    mode: &str,
+) -> (OAuthServer, tempfile::TempDir, gatehouse_host::Host) {
+    let fixture = OAuthServer::start(mode).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = super::open_host(dir.path(), true).await;
+    host.start().await.expect("start");
+    (fixture, dir, host)
+}
+
 impl OAuthServer {
     /// Starts the fixture in `mode` (`plain`, `short-lived`, …).
     pub async fn start(mode: &str) -> OAuthServer {
