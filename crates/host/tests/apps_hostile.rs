@@ -18,23 +18,16 @@ use gatehouse_host::{
 };
 use gatehouse_mcp::CallOptions;
 use serde_json::{Value, json};
-use support::{fixtures, settled, stdio};
+use support::{python_server, settled};
 
 const DECLARED: &str = "http://127.0.0.1:4599";
 const UI_URI: &str = "ui://hostile/app";
 
 fn hostile(report: &Path) -> gatehouse_host::ServerInput {
-    let dir = fixtures().join("python");
-    let python = dir.join(".venv/bin/python");
-    assert!(
-        python.is_file(),
-        "the Python fixture venv is missing: run scripts/install-test-deps.sh"
-    );
-    stdio(
+    python_server(
         "hostile",
-        &python.display().to_string(),
+        "hostile_app.py",
         vec![
-            dir.join("hostile_app.py").display().to_string(),
             "--declared-origin".into(),
             DECLARED.into(),
             "--report-file".into(),

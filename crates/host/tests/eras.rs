@@ -7,20 +7,10 @@ mod support;
 use gatehouse_host::connect::open_client;
 use gatehouse_host::{Host, ServerInput, ServerSpec, ServerStatus};
 use gatehouse_mcp::Era;
-use support::{everything as everything_named, fixtures, settled, stdio};
+use support::{everything as everything_named, settled};
 
 fn python() -> ServerInput {
-    let dir = fixtures().join("python");
-    let python = dir.join(".venv/bin/python");
-    assert!(
-        python.is_file(),
-        "the Python fixture venv is missing: run scripts/install-test-deps.sh"
-    );
-    stdio(
-        "python",
-        &python.display().to_string(),
-        vec![dir.join("server.py").display().to_string(), "stdio".into()],
-    )
+    support::python_server("python", "server.py", vec!["stdio".into()])
 }
 
 /// The protocol version and era a server connected with.

@@ -126,6 +126,21 @@ pub fn stdio(name: &str, command: &str, args: Vec<String>) -> ServerInput {
     }
 }
 
+/// A tests/fixtures/python server (`script` run by the fixtures' venv with `args`) over stdio,
+/// under `name`.
+pub fn python_server(name: &str, script: &str, args: Vec<String>) -> ServerInput {
+    let dir = fixtures().join("python");
+    let python = dir.join(".venv/bin/python");
+    assert!(
+        python.is_file(),
+        "the Python fixture venv is missing: run scripts/install-test-deps.sh"
+    );
+    let args = std::iter::once(dir.join(script).display().to_string())
+        .chain(args)
+        .collect();
+    stdio(name, &python.display().to_string(), args)
+}
+
 /// server-everything over stdio, under `name`.
 pub fn everything(name: &str) -> ServerInput {
     stdio(name, "node", vec![everything_js(), "stdio".into()])
