@@ -3,28 +3,20 @@
 // requests a view makes (forwarded for its own server, refused or confirmed), and teardown.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { AppFrame } from "../api/gatehouse";
 import { GatehouseError } from "../api/GatehouseError";
 import { answerDisplayModeRequest } from "../model/appDisplayMode";
 import * as fake from "../test/fakeGatehouse";
-import { attachedFrameWindow, fakeSandbox, SANDBOX_ORIGIN } from "../test/fakeSandbox";
+import { attachedFrameWindow, fakeSandbox, makeAppFrame, SANDBOX_ORIGIN } from "../test/fakeSandbox";
 import type { ViewHost } from "./appRequestHandlers";
 import { AppViewSession, VIEW_SANDBOX } from "./AppViewSession";
 import type { ViewOutcome } from "./AppViewSession";
 
 vi.mock("../api/gatehouse", () => import("../test/fakeGatehouse"));
 
-const FRAME: AppFrame = {
-  sandboxUrl: `${SANDBOX_ORIGIN}/sandbox?view=t1`,
-  sandboxOrigin: SANDBOX_ORIGIN,
-  uri: "ui://fixture/app.html",
-  html: "<!doctype html><p>app</p>",
+const FRAME = makeAppFrame({
   csp: { connectDomains: ["https://api.example.com"], resourceDomains: [], frameDomains: [], baseUriDomains: [] },
-  policy: "default-src 'none'",
   permissions: { camera: true, microphone: true, geolocation: false, clipboardWrite: false },
-  prefersBorder: null,
-  domain: null,
-};
+});
 
 const RESULT: ViewOutcome = { kind: "result", result: { content: [{ type: "text", text: "42" }], isError: false } };
 

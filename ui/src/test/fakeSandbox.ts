@@ -3,8 +3,27 @@
 // window with the origin of our choosing, as the browser would deliver them.
 
 import { vi } from "vitest";
+import type { AppFrame, AppPermissions } from "../api/gatehouse";
 
 export const SANDBOX_ORIGIN = "gatehouse-app://localhost";
+
+export const NO_PERMISSIONS: AppPermissions = { camera: false, microphone: false, geolocation: false, clipboardWrite: false };
+
+/** A view as `app_open_view` answers it: open as token `t1`, no domains, no permissions, unless told otherwise. */
+export function makeAppFrame(extra: Partial<AppFrame> = {}): AppFrame {
+  return {
+    sandboxUrl: `${SANDBOX_ORIGIN}/sandbox?view=t1`,
+    sandboxOrigin: SANDBOX_ORIGIN,
+    uri: "ui://fixture/app.html",
+    html: "<!doctype html><p>app</p>",
+    csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] },
+    policy: "default-src 'none'",
+    permissions: NO_PERMISSIONS,
+    prefersBorder: null,
+    domain: null,
+    ...extra,
+  };
+}
 
 /** A JSON-RPC answer as the view receives it. */
 export type Answer = { result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };

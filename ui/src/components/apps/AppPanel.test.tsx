@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AppFrame } from "../../api/gatehouse";
 import { MAX_INLINE_HEIGHT } from "../../model/appHostContext";
 import * as fake from "../../test/fakeGatehouse";
-import { fakeSandbox, SANDBOX_ORIGIN } from "../../test/fakeSandbox";
+import { fakeSandbox, makeAppFrame, NO_PERMISSIONS } from "../../test/fakeSandbox";
 import { makeTool } from "../../test/serverFixtures";
 import { AppPanel } from "./AppPanel";
 import type { AppCall } from "./AppPanel";
@@ -18,18 +18,7 @@ vi.mock("../../api/gatehouse", () => import("../../test/fakeGatehouse"));
 const URI = "ui://fixture/app.html";
 const TOOL = makeTool("show", { inputSchema: { type: "object" } });
 const CALL: AppCall = { input: { n: 1 }, outcome: { kind: "result", result: { content: [{ type: "text", text: "1" }], isError: false } } };
-const NO_PERMISSIONS = { camera: false, microphone: false, geolocation: false, clipboardWrite: false };
-const FRAME: AppFrame = {
-  sandboxUrl: `${SANDBOX_ORIGIN}/sandbox?view=t1`,
-  sandboxOrigin: SANDBOX_ORIGIN,
-  uri: URI,
-  html: "<!doctype html><p>app</p>",
-  csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] },
-  policy: "default-src 'none'",
-  permissions: NO_PERMISSIONS,
-  prefersBorder: null,
-  domain: null,
-};
+const FRAME = makeAppFrame({ uri: URI });
 
 async function renderPanel(frame: AppFrame = FRAME) {
   fake.appOpenView.mockResolvedValue(frame);

@@ -5,9 +5,9 @@
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { AppFrame, CallResultView } from "../../api/gatehouse";
+import type { CallResultView } from "../../api/gatehouse";
 import * as fake from "../../test/fakeGatehouse";
-import { fakeSandbox, SANDBOX_ORIGIN } from "../../test/fakeSandbox";
+import { fakeSandbox, makeAppFrame } from "../../test/fakeSandbox";
 import { makeTool } from "../../test/serverFixtures";
 import { ToolCallPanel } from "../ToolCallPanel";
 
@@ -22,17 +22,7 @@ const DONE: CallResultView = {
   schemaProblem: null,
   cancelled: false,
 };
-const FRAME: AppFrame = {
-  sandboxUrl: `${SANDBOX_ORIGIN}/sandbox?view=t1`,
-  sandboxOrigin: SANDBOX_ORIGIN,
-  uri: URI,
-  html: "<!doctype html><p>app</p>",
-  csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] },
-  policy: "default-src 'none'",
-  permissions: { camera: false, microphone: false, geolocation: false, clipboardWrite: false },
-  prefersBorder: false,
-  domain: null,
-};
+const FRAME = makeAppFrame({ uri: URI, prefersBorder: false });
 
 beforeEach(() => {
   fake.resetFakeGatehouse();
