@@ -7,8 +7,9 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServerInput, ServerSpec } from "../api/gatehouse";
-import { emptyFormValues, formValuesFromConfig } from "../model/serverFormValues";
+import { formValuesFromConfig } from "../model/serverFormValues";
 import * as fake from "../test/fakeGatehouse";
+import { renderAddForm } from "../test/renderAddForm";
 import { renderDetail } from "../test/renderDetail";
 import { connected, makeServer } from "../test/serverFixtures";
 import { ServerFormDialog } from "./ServerFormDialog";
@@ -16,12 +17,6 @@ import { ServerFormDialog } from "./ServerFormDialog";
 vi.mock("../api/gatehouse", () => import("../test/fakeGatehouse"));
 
 beforeEach(() => fake.resetFakeGatehouse());
-
-function renderAdd() {
-  const onSubmit = vi.fn<(input: ServerInput) => Promise<void>>().mockResolvedValue(undefined);
-  render(<ServerFormDialog mode="add" initialValues={emptyFormValues()} onSubmit={onSubmit} onClose={vi.fn()} />);
-  return onSubmit;
-}
 
 async function startHttp(grant: string) {
   await userEvent.type(screen.getByTestId("server-name"), "remote");
@@ -53,7 +48,7 @@ const ENTERPRISE: ServerSpec = {
 
 describe("OAuth grants in the server form", () => {
   it("offers each grant's own fields only", async () => {
-    renderAdd();
+    renderAddForm();
     await userEvent.click(screen.getByTestId("server-kind-http"));
     await userEvent.click(screen.getByTestId("server-oauth-toggle"));
     expect(screen.queryByTestId("server-oauthAssertionFile")).toBeNull();
@@ -70,7 +65,7 @@ describe("OAuth grants in the server form", () => {
   });
 
   it("submits a workload identity server with its token file", async () => {
-    const onSubmit = renderAdd();
+    const onSubmit = renderAddForm();
     await startHttp("jwtBearer");
     await userEvent.click(screen.getByTestId("server-save"));
     expect(screen.getByTestId("server-oauthAssertionFile")).toHaveAccessibleDescription(/path of the file holding the workload's JWT/);
@@ -91,7 +86,7 @@ describe("OAuth grants in the server form", () => {
   });
 
   it("submits an enterprise-managed server with its identity provider, the secret typed", async () => {
-    const onSubmit = renderAdd();
+    const onSubmit = renderAddForm();
     await startHttp("enterpriseManaged");
     await userEvent.click(screen.getByTestId("server-save"));
     expect(screen.getByTestId("server-oauthIdpIssuer")).toHaveAccessibleDescription(/identity provider's issuer URL/);

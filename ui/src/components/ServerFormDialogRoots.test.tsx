@@ -4,9 +4,9 @@
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { ServerInput } from "../api/gatehouse";
-import { emptyFormValues, formValuesFromConfig } from "../model/serverFormValues";
+import { formValuesFromConfig } from "../model/serverFormValues";
 import * as fake from "../test/fakeGatehouse";
+import { renderAddForm } from "../test/renderAddForm";
 import { connected, httpSpecWithSecrets, makeServer } from "../test/serverFixtures";
 import { ServerFormDialog } from "./ServerFormDialog";
 import { ServersPage } from "./ServersPage";
@@ -15,12 +15,6 @@ import { renderWithClient } from "../test/renderWithClient";
 vi.mock("../api/gatehouse", () => import("../test/fakeGatehouse"));
 
 beforeEach(() => fake.resetFakeGatehouse());
-
-function renderAdd() {
-  const onSubmit = vi.fn<(input: ServerInput) => Promise<void>>().mockResolvedValue(undefined);
-  render(<ServerFormDialog mode="add" initialValues={emptyFormValues()} onSubmit={onSubmit} onClose={vi.fn()} />);
-  return onSubmit;
-}
 
 async function fillRequired(kind: "stdio" | "http") {
   await userEvent.type(screen.getByTestId("server-name"), "files");
@@ -31,7 +25,7 @@ async function fillRequired(kind: "stdio" | "http") {
 
 describe("roots in the server form", () => {
   it.each(["stdio", "http"] as const)("offers a labelled roots field for a %s server and sends its lines", async (kind) => {
-    const onSubmit = renderAdd();
+    const onSubmit = renderAddForm();
     await fillRequired(kind);
     const roots = screen.getByRole("textbox", { name: "Roots (directories the server may use)" });
     expect(roots).toHaveAttribute("data-testid", "server-roots");
@@ -43,14 +37,14 @@ describe("roots in the server form", () => {
   });
 
   it("sends an empty list when no roots are given", async () => {
-    const onSubmit = renderAdd();
+    const onSubmit = renderAddForm();
     await fillRequired("stdio");
     await userEvent.click(screen.getByTestId("server-save"));
     expect(onSubmit.mock.calls[0]?.[0].roots).toEqual([]);
   });
 
   it("blocks a relative root with the engine's message on the field, and saves once fixed", async () => {
-    const onSubmit = renderAdd();
+    const onSubmit = renderAddForm();
     await fillRequired("http");
     const roots = screen.getByTestId("server-roots");
     await userEvent.type(roots, "/ok{enter}projects/site");

@@ -5,8 +5,9 @@ import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServerInput, ServerSpec } from "../api/gatehouse";
-import { emptyFormValues, formValuesFromConfig } from "../model/serverFormValues";
+import { formValuesFromConfig } from "../model/serverFormValues";
 import * as fake from "../test/fakeGatehouse";
+import { renderAddForm } from "../test/renderAddForm";
 import {
   connected,
   httpSpecWithSecrets,
@@ -25,12 +26,6 @@ vi.mock("../api/gatehouse", () => import("../test/fakeGatehouse"));
 
 beforeEach(() => fake.resetFakeGatehouse());
 
-function renderAdd() {
-  const onSubmit = vi.fn<(input: ServerInput) => Promise<void>>().mockResolvedValue(undefined);
-  render(<ServerFormDialog mode="add" initialValues={emptyFormValues()} onSubmit={onSubmit} onClose={vi.fn()} />);
-  return onSubmit;
-}
-
 function renderEdit(spec: ServerSpec) {
   const onSubmit = vi.fn<(input: ServerInput) => Promise<void>>().mockResolvedValue(undefined);
   const config = makeServer("everything", connected(1), spec).config;
@@ -43,7 +38,7 @@ describe("secret fields in the server form", () => {
     ["stdio", "server-secret-env", "Show secret environment variables"],
     ["http", "server-secret-headers", "Show secret headers"],
   ] as const)("masks the %s secret textarea until Show is pressed", async (kind, testId, showName) => {
-    renderAdd();
+    renderAddForm();
     await userEvent.click(screen.getByTestId(`server-kind-${kind}`));
     const area = screen.getByTestId(testId);
     expect(area).toHaveClass("input-masked");
@@ -65,7 +60,7 @@ describe("secret fields in the server form", () => {
   });
 
   it("submits secret env vars next to plain ones", async () => {
-    const onSubmit = renderAdd();
+    const onSubmit = renderAddForm();
     await userEvent.type(screen.getByTestId("server-name"), "everything");
     await userEvent.type(screen.getByTestId("server-command"), "npx");
     await userEvent.type(screen.getByTestId("server-env"), "DEBUG=1");
@@ -75,7 +70,7 @@ describe("secret fields in the server form", () => {
   });
 
   it("refuses a secret without a value when adding, without echoing secret text", async () => {
-    const onSubmit = renderAdd();
+    const onSubmit = renderAddForm();
     await userEvent.type(screen.getByTestId("server-name"), "remote");
     await userEvent.click(screen.getByTestId("server-kind-http"));
     await userEvent.type(screen.getByTestId("server-url"), "https://h/mcp");
@@ -96,7 +91,7 @@ describe("secret fields in the server form", () => {
   });
 
   it("refuses a key set both as plain and as secret", async () => {
-    const onSubmit = renderAdd();
+    const onSubmit = renderAddForm();
     await userEvent.type(screen.getByTestId("server-name"), "everything");
     await userEvent.type(screen.getByTestId("server-command"), "npx");
     await userEvent.type(screen.getByTestId("server-env"), "TOKEN=a");
@@ -129,7 +124,7 @@ describe("secret fields in the server form", () => {
   });
 
   it("shows no stored-secrets note when adding", () => {
-    renderAdd();
+    renderAddForm();
     expect(screen.queryByTestId("server-secret-env-stored")).toBeNull();
   });
 
