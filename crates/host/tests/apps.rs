@@ -155,6 +155,23 @@ async fn a_tools_ui_is_listed_and_its_resource_made_ready_with_the_default_polic
             .any(|r| r.event.method.as_deref() == Some("resources/read")),
         "the UI resource read is audited"
     );
+    // So is the policy the view is rendered under (SEP-1865 "Host Behavior").
+    let rendered = reads
+        .iter()
+        .find(|r| r.event.decision.as_deref() == Some("render"))
+        .expect("a render row");
+    assert_eq!(
+        rendered.event.detail["uri"],
+        json!("ui://system-monitor/mcp-app.html")
+    );
+    assert_eq!(
+        rendered.event.detail["contentSecurityPolicy"],
+        json!(view.policy)
+    );
+    assert_eq!(
+        rendered.event.server.as_deref(),
+        Some("server-system-monitor")
+    );
 
     let refused = host
         .app_view(&id, "https://example.com/app.html")

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use super::Host;
 use crate::apps::{self, AppView, ToolVisibility};
+use crate::audit::{AuditEvent, AuditKind};
 use crate::error::{HostError, Result};
 use crate::gate::from_server::Asked;
 use crate::gate::{Ask, CallOutcome, RequestKind, Source, Target, ToolCall};
@@ -47,7 +48,31 @@ impl Host {
             config.name,
             view.policy
         );
+        self.record_view(&config.name, &view).await;
         Ok(view)
+    }
+
+    /// Puts a view about to be rendered on the audit log: a `render` decision naming the
+    /// resource, the Content-Security-Policy it runs under and what it asked for, so a
+    /// security review finds what each app was allowed to reach.
+    async fn record_view(&self, server: &str, view: &AppView) {
+        let event = AuditEvent {
+            kind: AuditKind::Decision,
+            server: Some(server.to_owned()),
+            source: Some(Source::User.as_str().to_owned()),
+            method: Some("resources/read".to_owned()),
+            decision: Some("render".to_owned()),
+            detail: json!({
+                "uri": view.uri,
+                "contentSecurityPolicy": view.policy,
+                "permissions": view.permissions,
+                "domain": view.domain,
+            }),
+            ..AuditEvent::default()
+        };
+        if let Err(e) = self.audit().append(event).await {
+            tracing::warn!("cannot record the rendering of `{}`: {e}", view.uri);
+        }
     }
 
     /// `tools/call` from the app of `server_id`: through the gate with the `app` source; the

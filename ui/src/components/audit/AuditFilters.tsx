@@ -15,7 +15,8 @@ type AuditFiltersProps = {
 };
 
 const SOURCES = ["user", "server", "app", "model", "gateway"];
-const DECISIONS = ["allow", "ask", "deny"];
+// `render`: an MCP App view was shown; its row holds the Content-Security-Policy it ran under.
+const DECISIONS = ["allow", "ask", "deny", "render"];
 const OUTCOMES: readonly [string, string][] = [
   ["ok", "ok"],
   ["error", "any error"],
