@@ -1,7 +1,8 @@
 //! The IPC commands of MCP Apps (SEP-1865): open a view (its resource read through the engine,
 //! its proxy page registered on the sandbox origin), close it, and what the view asks the host
-//! for, each on the view's own server and through the engine's `Host::app_*` methods, which
-//! gate, audit and hold them to the tool's visibility with the `app` source.
+//! for: each bound to the open view that asks (by its token), so on the view's own server only
+//! and not once the view is closed, and through the engine's `Host::app_*` methods, which gate,
+//! audit and hold them to the tool's visibility with the `app` source.
 
 use std::sync::Arc;
 
@@ -78,6 +79,15 @@ pub async fn app_open_view(
     })
 }
 
+/// The open view `view` (its token or sandbox URL): what it asks for goes to its own server
+/// only, and nothing more once it is closed.
+fn open_view(views: &OpenViews, view: &str, what: &str) -> Result<ViewEntry, IpcError> {
+    views.get(token_of(view)).ok_or_else(|| IpcError {
+        code: "not_found".into(),
+        message: format!("the app's view is closed; {what} was not done"),
+    })
+}
+
 /// Forgets a view, by its token or its sandbox URL; false if it was not open.
 #[tauri::command]
 #[specta::specta]
@@ -138,50 +148,66 @@ fn call_result_json(result: CallToolResult) -> Value {
     Value::Object(fields)
 }
 
-/// `resources/read` from the view, on its own server.
+/// `resources/read` from the open view `view`, on its own server.
 #[tauri::command]
 #[specta::specta]
 pub async fn app_read_resource(
     host: HostState<'_>,
-    server_id: String,
+    views: State<'_, OpenViews>,
+    view: String,
     uri: String,
 ) -> Result<Value, IpcError> {
-    Ok(host.app_read_resource(&server_id, &uri).await?)
+    let entry = open_view(&views, &view, &format!("reading `{uri}`"))?;
+    Ok(host.app_read_resource(&entry.server_id, &uri).await?)
 }
 
-/// `resources/list` from the view, on its own server.
+/// `resources/list` from the open view `view`, on its own server.
 #[tauri::command]
 #[specta::specta]
-pub async fn app_list_resources(host: HostState<'_>, server_id: String) -> Result<Value, IpcError> {
-    Ok(host.app_list_resources(&server_id).await?)
+pub async fn app_list_resources(
+    host: HostState<'_>,
+    views: State<'_, OpenViews>,
+    view: String,
+) -> Result<Value, IpcError> {
+    let entry = open_view(&views, &view, "listing resources")?;
+    Ok(host.app_list_resources(&entry.server_id).await?)
 }
 
-/// `resources/templates/list` from the view, on its own server.
+/// `resources/templates/list` from the open view `view`, on its own server.
 #[tauri::command]
 #[specta::specta]
 pub async fn app_list_resource_templates(
     host: HostState<'_>,
-    server_id: String,
+    views: State<'_, OpenViews>,
+    view: String,
 ) -> Result<Value, IpcError> {
-    Ok(host.app_list_resource_templates(&server_id).await?)
+    let entry = open_view(&views, &view, "listing resource templates")?;
+    Ok(host.app_list_resource_templates(&entry.server_id).await?)
 }
 
-/// `tools/list` from the view: its own server's tools that apps may call.
+/// `tools/list` from the open view `view`: its own server's tools that apps may call.
 #[tauri::command]
 #[specta::specta]
-pub async fn app_list_tools(host: HostState<'_>, server_id: String) -> Result<Value, IpcError> {
-    Ok(host.app_list_tools(&server_id).await?)
+pub async fn app_list_tools(
+    host: HostState<'_>,
+    views: State<'_, OpenViews>,
+    view: String,
+) -> Result<Value, IpcError> {
+    let entry = open_view(&views, &view, "listing tools")?;
+    Ok(host.app_list_tools(&entry.server_id).await?)
 }
 
-/// `sampling/createMessage` from the view: put to the person like a server's.
+/// `sampling/createMessage` from the open view `view`: put to the person like a server's.
 #[tauri::command]
 #[specta::specta]
 pub async fn app_create_message(
     host: HostState<'_>,
-    server_id: String,
+    views: State<'_, OpenViews>,
+    view: String,
     params: Value,
 ) -> Result<Value, IpcError> {
-    Ok(host.app_create_message(&server_id, params).await?)
+    let entry = open_view(&views, &view, "sampling")?;
+    Ok(host.app_create_message(&entry.server_id, params).await?)
 }
 
 /// `ui/open-link`, after the person confirmed: http and https only, in the system browser.
@@ -197,16 +223,18 @@ pub fn app_open_link(app: tauri::AppHandle, url: String) -> Result<(), IpcError>
         })
 }
 
-/// `ui/download-file`, after the person agreed: each file into the Downloads folder under a
-/// sanitised name, never over an existing file. Resource links are read from the view's own
-/// server.
+/// `ui/download-file` from the open view `view`, after the person agreed: each file into the
+/// Downloads folder under a sanitised name, never over an existing file. Resource links are
+/// read from the view's own server.
 #[tauri::command]
 #[specta::specta]
 pub async fn app_download_file(
     host: HostState<'_>,
-    server_id: String,
+    views: State<'_, OpenViews>,
+    view: String,
     params: Value,
 ) -> Result<DownloadResult, IpcError> {
+    let server_id = open_view(&views, &view, "the download")?.server_id;
     let items = download::parse(&params).map_err(download_error)?;
     let mut files = Vec::with_capacity(items.len());
     for item in items {
@@ -257,6 +285,28 @@ mod tests {
     use super::*;
     use gatehouse_mcp::Content;
     use serde_json::json;
+
+    #[test]
+    fn a_views_requests_go_to_its_own_server_and_stop_when_it_closes() {
+        let views = OpenViews::default();
+        let token = views.open(ViewEntry {
+            server_id: "srv-1".into(),
+            uri: "ui://a/view.html".into(),
+            policy: "default-src 'none'".into(),
+        });
+        let url = sandbox_url(&token);
+        let entry = open_view(&views, &url, "listing tools").expect("open");
+        assert_eq!(entry.server_id, "srv-1");
+        assert!(open_view(&views, "gatehouse-app://localhost/sandbox?view=0", "x").is_err());
+        assert!(views.close(&token));
+        let closed = open_view(&views, &url, "reading `file:///a`").expect_err("closed");
+        assert_eq!(closed.code, "not_found");
+        assert!(
+            closed.message.contains("reading `file:///a`"),
+            "{}",
+            closed.message
+        );
+    }
 
     #[test]
     fn a_tool_result_reaches_the_view_as_mcp_spells_it() {

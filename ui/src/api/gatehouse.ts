@@ -397,26 +397,28 @@ export function appCallTool(sandboxUrl: string, tool: string, args: JsonValue | 
   return unwrap(() => commands.appCallTool(sandboxUrl, tool, args));
 }
 
-export function appReadResource(serverId: string, uri: string): Promise<JsonValue> {
-  return unwrap(() => commands.appReadResource(serverId, uri));
+/** `resources/read` from the open view `sandboxUrl` (as the list calls below), on its own server;
+ * refused with `not_found` once the view is closed. */
+export function appReadResource(sandboxUrl: string, uri: string): Promise<JsonValue> {
+  return unwrap(() => commands.appReadResource(sandboxUrl, uri));
 }
 
-export function appListResources(serverId: string): Promise<JsonValue> {
-  return unwrap(() => commands.appListResources(serverId));
+export function appListResources(sandboxUrl: string): Promise<JsonValue> {
+  return unwrap(() => commands.appListResources(sandboxUrl));
 }
 
-export function appListResourceTemplates(serverId: string): Promise<JsonValue> {
-  return unwrap(() => commands.appListResourceTemplates(serverId));
+export function appListResourceTemplates(sandboxUrl: string): Promise<JsonValue> {
+  return unwrap(() => commands.appListResourceTemplates(sandboxUrl));
 }
 
 /** The server's tools an app may call, as a ListToolsResult. */
-export function appListTools(serverId: string): Promise<JsonValue> {
-  return unwrap(() => commands.appListTools(serverId));
+export function appListTools(sandboxUrl: string): Promise<JsonValue> {
+  return unwrap(() => commands.appListTools(sandboxUrl));
 }
 
 /** `sampling/createMessage` from an app: the person answers it in the approval dialog. */
-export function appCreateMessage(serverId: string, params: JsonValue): Promise<JsonValue> {
-  return unwrap(() => commands.appCreateMessage(serverId, params));
+export function appCreateMessage(sandboxUrl: string, params: JsonValue): Promise<JsonValue> {
+  return unwrap(() => commands.appCreateMessage(sandboxUrl, params));
 }
 
 /** Opens an http(s) link from an app in the system browser, once the person agreed. */
@@ -425,6 +427,6 @@ export function appOpenLink(url: string): Promise<null> {
 }
 
 /** Saves a file an app offers into Downloads (never over an existing file), once the person agreed. */
-export function appDownloadFile(serverId: string, params: JsonValue): Promise<DownloadResult> {
-  return unwrap(() => commands.appDownloadFile(serverId, params));
+export function appDownloadFile(sandboxUrl: string, params: JsonValue): Promise<DownloadResult> {
+  return unwrap(() => commands.appDownloadFile(sandboxUrl, params));
 }

@@ -41,7 +41,6 @@ async function startSession(outcome: ViewOutcome = RESULT) {
   const host = testHost();
   const onReady = vi.fn();
   const session = new AppViewSession({
-    serverId: "srv-1",
     frame: FRAME,
     frameWindow,
     permissions: { camera: true, microphone: false, geolocation: false, clipboardWrite: false },
@@ -177,11 +176,11 @@ describe("AppViewSession", () => {
     expect((await sandbox.request("tools/list", {})).result).toEqual({ tools: [] });
     const sampling = { messages: [{ role: "user", content: { type: "text", text: "hello" } }], maxTokens: 10 };
     expect((await sandbox.request("sampling/createMessage", sampling)).result).toMatchObject({ model: "person" });
-    expect(fake.appReadResource).toHaveBeenCalledWith("srv-1", "file:///a");
-    expect(fake.appListResources).toHaveBeenCalledWith("srv-1");
-    expect(fake.appListResourceTemplates).toHaveBeenCalledWith("srv-1");
-    expect(fake.appListTools).toHaveBeenCalledWith("srv-1");
-    expect(fake.appCreateMessage).toHaveBeenCalledWith("srv-1", sampling);
+    expect(fake.appReadResource).toHaveBeenCalledWith(FRAME.sandboxUrl, "file:///a");
+    expect(fake.appListResources).toHaveBeenCalledWith(FRAME.sandboxUrl);
+    expect(fake.appListResourceTemplates).toHaveBeenCalledWith(FRAME.sandboxUrl);
+    expect(fake.appListTools).toHaveBeenCalledWith(FRAME.sandboxUrl);
+    expect(fake.appCreateMessage).toHaveBeenCalledWith(FRAME.sandboxUrl, sampling);
   });
 
   it("refuses javascript: and file: links without asking, and opens http(s) links only after the person agrees", async () => {
@@ -215,7 +214,7 @@ describe("AppViewSession", () => {
 
     fake.appDownloadFile.mockResolvedValue({ path: "/home/me/Downloads/report.csv", paths: ["/home/me/Downloads/report.csv"] });
     expect((await sandbox.request("ui/download-file", params)).result).toEqual({});
-    expect(fake.appDownloadFile).toHaveBeenCalledWith("srv-1", params);
+    expect(fake.appDownloadFile).toHaveBeenCalledWith(FRAME.sandboxUrl, params);
   });
 
   it("answers display-mode requests with the resulting mode, never one the view did not declare", async () => {

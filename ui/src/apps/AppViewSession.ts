@@ -29,7 +29,7 @@ export const TEARDOWN_TIMEOUT_MS = 3000;
 export type ViewOutcome = { kind: "result"; result: CallToolResult } | { kind: "cancelled"; reason: string };
 
 export type ViewSessionOptions = {
-  serverId: string;
+  /** The open view: what it asks for goes to its own server, through its sandbox URL. */
   frame: AppFrame;
   /** The sandbox proxy frame's window. */
   frameWindow: Window;
@@ -67,9 +67,9 @@ export class AppViewSession {
 
   constructor(options: ViewSessionOptions) {
     this.options = options;
-    const { frame, permissions, hostContext, host, serverId } = options;
+    const { frame, permissions, hostContext, host } = options;
     this.bridge = new ViewBridge(null, HOST_INFO, hostCapabilities(frame, permissions), { hostContext });
-    installRequestHandlers(this.bridge, serverId, frame, host);
+    installRequestHandlers(this.bridge, frame, host);
     // A reloaded proxy says ready again, and gets the resource again.
     this.bridge.addEventListener("sandboxready", () => {
       this.bridge

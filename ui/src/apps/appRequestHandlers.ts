@@ -73,23 +73,18 @@ async function engine<T>(call: () => Promise<JsonValue>): Promise<T> {
   }
 }
 
-export function installRequestHandlers(
-  bridge: AppBridge,
-  serverId: string,
-  frame: { uri: string; sandboxUrl: string },
-  host: ViewHost,
-): void {
-  const uri = frame.uri;
+// Every engine call names the open view (its sandbox URL): the engine answers on that view's
+// own server, and refuses once the view is closed.
+export function installRequestHandlers(bridge: AppBridge, frame: { uri: string; sandboxUrl: string }, host: ViewHost): void {
+  const { uri, sandboxUrl: view } = frame;
   bridge.oncalltool = ({ name, arguments: args }) =>
-    engine<CallToolResult>(() => api.appCallTool(frame.sandboxUrl, name, (args ?? null) as JsonValue | null));
-  bridge.onreadresource = ({ uri: resource }) =>
-    engine<ReadResourceResult>(() => api.appReadResource(serverId, resource));
-  bridge.onlistresources = () => engine<ListResourcesResult>(() => api.appListResources(serverId));
-  bridge.onlistresourcetemplates = () =>
-    engine<ListResourceTemplatesResult>(() => api.appListResourceTemplates(serverId));
-  bridge.setRequestHandler("tools/list", () => engine<ListToolsResult>(() => api.appListTools(serverId)));
+    engine<CallToolResult>(() => api.appCallTool(view, name, (args ?? null) as JsonValue | null));
+  bridge.onreadresource = ({ uri: resource }) => engine<ReadResourceResult>(() => api.appReadResource(view, resource));
+  bridge.onlistresources = () => engine<ListResourcesResult>(() => api.appListResources(view));
+  bridge.onlistresourcetemplates = () => engine<ListResourceTemplatesResult>(() => api.appListResourceTemplates(view));
+  bridge.setRequestHandler("tools/list", () => engine<ListToolsResult>(() => api.appListTools(view)));
   bridge.oncreatesamplingmessage = (params) =>
-    engine<CreateMessageResult>(() => api.appCreateMessage(serverId, params as JsonValue));
+    engine<CreateMessageResult>(() => api.appCreateMessage(view, params as JsonValue));
 
   bridge.onopenlink = async ({ url }) => {
     const refusal = linkRefusal(url);
@@ -101,7 +96,7 @@ export function installRequestHandlers(
 
   bridge.ondownloadfile = async (params) => {
     if (!(await host.confirmDownload(params.contents))) return { isError: true };
-    await engine(() => api.appDownloadFile(serverId, params as JsonValue));
+    await engine(() => api.appDownloadFile(view, params as JsonValue));
     return {};
   };
 

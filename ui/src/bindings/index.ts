@@ -106,24 +106,24 @@ export const commands = {
 	 *  (The arguments are `tool_arguments`: `arguments` is no name for a JavaScript parameter.)
 	 */
 	appCallTool: (view: string, tool: string, toolArguments: Value | null) => typedError<Value, IpcError>(__TAURI_INVOKE("app_call_tool", { view, tool, toolArguments })),
-	/**  `resources/read` from the view, on its own server. */
-	appReadResource: (serverId: string, uri: string) => typedError<Value, IpcError>(__TAURI_INVOKE("app_read_resource", { serverId, uri })),
-	/**  `resources/list` from the view, on its own server. */
-	appListResources: (serverId: string) => typedError<Value, IpcError>(__TAURI_INVOKE("app_list_resources", { serverId })),
-	/**  `resources/templates/list` from the view, on its own server. */
-	appListResourceTemplates: (serverId: string) => typedError<Value, IpcError>(__TAURI_INVOKE("app_list_resource_templates", { serverId })),
-	/**  `tools/list` from the view: its own server's tools that apps may call. */
-	appListTools: (serverId: string) => typedError<Value, IpcError>(__TAURI_INVOKE("app_list_tools", { serverId })),
-	/**  `sampling/createMessage` from the view: put to the person like a server's. */
-	appCreateMessage: (serverId: string, params: Value) => typedError<Value, IpcError>(__TAURI_INVOKE("app_create_message", { serverId, params })),
+	/**  `resources/read` from the open view `view`, on its own server. */
+	appReadResource: (view: string, uri: string) => typedError<Value, IpcError>(__TAURI_INVOKE("app_read_resource", { view, uri })),
+	/**  `resources/list` from the open view `view`, on its own server. */
+	appListResources: (view: string) => typedError<Value, IpcError>(__TAURI_INVOKE("app_list_resources", { view })),
+	/**  `resources/templates/list` from the open view `view`, on its own server. */
+	appListResourceTemplates: (view: string) => typedError<Value, IpcError>(__TAURI_INVOKE("app_list_resource_templates", { view })),
+	/**  `tools/list` from the open view `view`: its own server's tools that apps may call. */
+	appListTools: (view: string) => typedError<Value, IpcError>(__TAURI_INVOKE("app_list_tools", { view })),
+	/**  `sampling/createMessage` from the open view `view`: put to the person like a server's. */
+	appCreateMessage: (view: string, params: Value) => typedError<Value, IpcError>(__TAURI_INVOKE("app_create_message", { view, params })),
 	/**  `ui/open-link`, after the person confirmed: http and https only, in the system browser. */
 	appOpenLink: (url: string) => typedError<null, IpcError>(__TAURI_INVOKE("app_open_link", { url })),
 	/**
-	 *  `ui/download-file`, after the person agreed: each file into the Downloads folder under a
-	 *  sanitised name, never over an existing file. Resource links are read from the view's own
-	 *  server.
+	 *  `ui/download-file` from the open view `view`, after the person agreed: each file into the
+	 *  Downloads folder under a sanitised name, never over an existing file. Resource links are
+	 *  read from the view's own server.
 	 */
-	appDownloadFile: (serverId: string, params: Value) => typedError<DownloadResult, IpcError>(__TAURI_INVOKE("app_download_file", { serverId, params })),
+	appDownloadFile: (view: string, params: Value) => typedError<DownloadResult, IpcError>(__TAURI_INVOKE("app_download_file", { view, params })),
 };
 
 /** Events */

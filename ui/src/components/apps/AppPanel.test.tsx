@@ -187,7 +187,7 @@ describe("AppPanel", () => {
     expect(dialog).toHaveTextContent("report.csv");
     await userEvent.click(screen.getByRole("button", { name: "Save" }));
     expect((await pending).result).toEqual({});
-    expect(fake.appDownloadFile).toHaveBeenCalledWith("srv-1", params);
+    expect(fake.appDownloadFile).toHaveBeenCalledWith(FRAME.sandboxUrl, params);
 
     const declined = sandbox.request("ui/download-file", params);
     await userEvent.click(await screen.findByRole("button", { name: "Cancel" }));

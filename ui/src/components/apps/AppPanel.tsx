@@ -193,7 +193,6 @@ export function AppPanel(props: AppPanelProps) {
           data-testid="app-panel-body"
         >
           <AppSandboxFrame
-            serverId={serverId}
             title={`App of ${tool.name}`}
             frame={view.frame}
             permissions={permissions}

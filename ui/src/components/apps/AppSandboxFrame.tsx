@@ -21,7 +21,6 @@ import { permissionObjects } from "../../model/appPermissions";
 export const PROXY_SANDBOX = "allow-scripts allow-same-origin";
 
 type AppSandboxFrameProps = {
-  serverId: string;
   title: string;
   frame: AppFrame;
   permissions: AppPermissions;
@@ -35,7 +34,7 @@ type AppSandboxFrameProps = {
 };
 
 export function AppSandboxFrame(props: AppSandboxFrameProps) {
-  const { serverId, title, frame, permissions, input, outcome, context, host, sessionRef } = props;
+  const { title, frame, permissions, input, outcome, context, host, sessionRef } = props;
   const frameRef = useRef<HTMLIFrameElement>(null);
 
   // The session lives as long as the frame; these see the panel's latest state when called.
@@ -53,7 +52,6 @@ export function AppSandboxFrame(props: AppSandboxFrameProps) {
     const frameWindow = iframe?.contentWindow;
     if (iframe === null || frameWindow === null || frameWindow === undefined) return;
     const session = new AppViewSession({
-      serverId,
       frame,
       frameWindow,
       permissions,
@@ -77,7 +75,7 @@ export function AppSandboxFrame(props: AppSandboxFrameProps) {
       // The panel normally tore the view down already; this covers a panel that just vanished.
       void session.teardown("The app was closed.").finally(() => void session.close());
     };
-  }, [serverId, frame, permissions, input, outcome, sessionRef]);
+  }, [frame, permissions, input, outcome, sessionRef]);
 
   useEffect(() => {
     sessionRef.current?.updateContext(context);
