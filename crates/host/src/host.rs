@@ -2,6 +2,7 @@
 //! and the CLI share. In live mode (the app) it also keeps a connection to every enabled server.
 
 mod app_requests;
+mod app_sites;
 
 use std::future::Future;
 use std::path::{Path, PathBuf};

@@ -33,7 +33,7 @@ pub mod sessions;
 pub mod sign_in;
 pub mod storage;
 
-pub use apps::{AppCsp, AppPermissions, AppView, ToolUi, ToolVisibility};
+pub use apps::{AppCsp, AppPermissions, AppSites, AppView, SiteList, ToolUi, ToolVisibility};
 pub use audit::{
     AuditEvent, AuditFilter, AuditKind, AuditLog, AuditRow, ExportFormat, PruneReport, VerifyReport,
 };

@@ -5,7 +5,8 @@
 //! and to its own server ("Visibility": a model-only tool and another server's tool are refused
 //! even when a rule allows every call of that server), on record with the source `app`. The
 //! report file the fixture writes shows from the server's side that a refused tool never ran,
-//! and that the host declared the UI extension with its mimeType.
+//! and that the host declared the UI extension with its mimeType. The person's global app site
+//! lists take the declared origin out of the view's policy, and back in.
 
 mod support;
 
@@ -14,7 +15,8 @@ use std::path::Path;
 
 use gatehouse_host::policy::{Effect, Rule};
 use gatehouse_host::{
-    AuditFilter, AuditKind, CallOutcome, Host, HostError, HostOptions, ServerStatus, ToolVisibility,
+    AuditFilter, AuditKind, CallOutcome, Host, HostError, HostOptions, ServerStatus, SiteList,
+    ToolVisibility,
 };
 use gatehouse_mcp::CallOptions;
 use serde_json::{Value, json};
@@ -253,4 +255,133 @@ async fn the_hostile_apps_calls_are_held_to_visibility_and_to_its_own_server() {
             );
         }
     }
+}
+
+#[tokio::test]
+async fn the_persons_site_lists_narrow_what_the_app_may_reach() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let report = dir.path().join("report.json");
+    let data = dir.path().join("data");
+    let host = Host::open(HostOptions {
+        data_dir: Some(data.clone()),
+        live_sessions: true,
+        render_apps: true,
+        ..Default::default()
+    })
+    .await
+    .expect("open");
+    host.add_server(hostile(&report))
+        .await
+        .expect("add hostile");
+    let id = connected(&host, "hostile").await;
+    let connect_src = |policy: &str| {
+        policy
+            .split("; ")
+            .find(|d| d.starts_with("connect-src"))
+            .map(str::to_owned)
+            .unwrap_or_default()
+    };
+
+    // Blocked: the declared origin is taken out of the policy, and the view says so.
+    let lists = host
+        .add_app_site(SiteList::Block, " http://127.0.0.1:4599/ ")
+        .await
+        .expect("block");
+    assert_eq!(lists.block, ["127.0.0.1"]);
+    let view = host.app_view(&id, UI_URI).await.expect("view");
+    assert!(view.csp.connect_domains.is_empty(), "{:?}", view.csp);
+    assert_eq!(connect_src(&view.policy), "connect-src 'none'");
+    assert_eq!(view.withheld, [DECLARED]);
+    let rows = host
+        .audit()
+        .list(&AuditFilter {
+            decision: Some("render".into()),
+            ..AuditFilter::default()
+        })
+        .await
+        .expect("render rows");
+    assert_eq!(rows[0].event.detail["withheld"], json!([DECLARED]));
+    assert_eq!(
+        connect_src(
+            rows[0].event.detail["contentSecurityPolicy"]
+                .as_str()
+                .unwrap_or_default()
+        ),
+        "connect-src 'none'"
+    );
+
+    // Moved to the allow list: the declared origin is kept, and nothing else could be added.
+    let lists = host
+        .add_app_site(SiteList::Allow, "127.0.0.1")
+        .await
+        .expect("allow");
+    assert_eq!(
+        (lists.allow.as_slice(), lists.block.len()),
+        (&["127.0.0.1".to_owned()][..], 0)
+    );
+    let view = host.app_view(&id, UI_URI).await.expect("view");
+    assert_eq!(connect_src(&view.policy), format!("connect-src {DECLARED}"));
+    assert!(view.withheld.is_empty());
+
+    // An allow list that does not cover the declared origin withholds it; set from another
+    // host on the same data (as the CLI is), it applies to this host's next view.
+    let other = Host::open(HostOptions {
+        data_dir: Some(data.clone()),
+        ..Default::default()
+    })
+    .await
+    .expect("a second host");
+    other
+        .add_app_site(SiteList::Allow, "example.com")
+        .await
+        .expect("allow example.com");
+    let lists = other.remove_app_site("127.0.0.1").await.expect("remove");
+    assert_eq!(lists.allow, ["example.com"]);
+    let view = host.app_view(&id, UI_URI).await.expect("view");
+    assert_eq!(view.withheld, [DECLARED]);
+    assert_eq!(connect_src(&view.policy), "connect-src 'none'");
+
+    // Bad input is refused with a reason, and every change is on record.
+    let bad = host.add_app_site(SiteList::Block, "*.example.com").await;
+    assert!(
+        matches!(&bad, Err(HostError::Validation(m)) if m.contains("not a domain")),
+        "{bad:?}"
+    );
+    let absent = host.remove_app_site("nowhere.example").await;
+    assert!(
+        matches!(&absent, Err(HostError::Validation(m)) if m.contains("neither")),
+        "{absent:?}"
+    );
+    let mut changes = host
+        .audit()
+        .list(&AuditFilter::default())
+        .await
+        .expect("rows");
+    changes.retain(|r| r.event.kind == AuditKind::PolicyChange);
+    changes.reverse();
+    let said: Vec<(String, String)> = changes
+        .iter()
+        .map(|r| {
+            (
+                r.event.detail["change"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
+                r.event.detail["domain"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        said,
+        [
+            ("app site blocked".to_owned(), "127.0.0.1".to_owned()),
+            ("app site allowed".to_owned(), "127.0.0.1".to_owned()),
+            ("app site allowed".to_owned(), "example.com".to_owned()),
+            ("app site removed".to_owned(), "127.0.0.1".to_owned()),
+        ]
+    );
+    assert_eq!(changes[1].event.detail["was"], json!("block"));
 }

@@ -57,6 +57,8 @@ pub struct AppView {
     /// The dedicated origin it asks for (host-dependent; Gatehouse does not grant one).
     pub domain: Option<String>,
     pub prefers_border: Option<bool>,
+    /// Declared sources the person's app site lists took out of `csp` (and so of `policy`).
+    pub withheld: Vec<String>,
 }
 
 /// Makes the view of `uri` from what `resources/read` returned and, if the server listed it,
@@ -121,6 +123,7 @@ pub fn view(
             .unwrap_or_default(),
         domain: field("domain").and_then(Value::as_str).map(str::to_owned),
         prefers_border: field("prefersBorder").and_then(Value::as_bool),
+        withheld: Vec::new(),
     })
 }
 

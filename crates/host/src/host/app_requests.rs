@@ -41,7 +41,14 @@ impl Host {
                 .and_then(|r| r.extra.get("_meta").cloned()),
             Err(_) => None,
         };
-        let view = apps::view::view(&config.id, uri, &contents, listed.as_ref())?;
+        let mut view = apps::view::view(&config.id, uri, &contents, listed.as_ref())?;
+        // The person's global site lists may only take declared sources out ("No Loosening").
+        let (csp, withheld) = self.app_sites().await?.narrow(&view.csp);
+        if !withheld.is_empty() {
+            view.policy = apps::csp::policy(&csp);
+            view.csp = csp;
+            view.withheld = withheld;
+        }
         // SEP-1865 "Host Behavior": the CSP a view runs under is kept for security review.
         tracing::info!(
             "app `{uri}` of `{}`: Content-Security-Policy {}",
@@ -67,6 +74,7 @@ impl Host {
                 "contentSecurityPolicy": view.policy,
                 "permissions": view.permissions,
                 "domain": view.domain,
+                "withheld": view.withheld,
             }),
             ..AuditEvent::default()
         };

@@ -130,7 +130,12 @@ impl Host {
         self.policy().trusts_read_only(&config.id).await
     }
 
-    async fn record_policy_change(&self, what: &str, detail: serde_json::Value) -> Result<()> {
+    /// Writes a `policy_change` row: `what` changed, with `detail`.
+    pub(crate) async fn record_policy_change(
+        &self,
+        what: &str,
+        detail: serde_json::Value,
+    ) -> Result<()> {
         let mut detail = detail;
         if let serde_json::Value::Object(map) = &mut detail {
             map.insert("change".into(), json!(what));
