@@ -134,6 +134,36 @@ pub enum Command {
     /// Sign in to an HTTP server that requires OAuth, show its sign-in, or sign out
     #[command(subcommand)]
     Auth(AuthCommand),
+    /// The outside sites MCP App views may reach: a block list, and an allow list that, once
+    /// it has an entry, is all they may reach (no connection is made)
+    #[command(subcommand, name = "app-sites")]
+    AppSites(AppSitesCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AppSitesCommand {
+    /// List both lists
+    List {
+        /// Print JSON instead of a table
+        #[arg(long)]
+        json: bool,
+    },
+    /// Let app views reach this domain and its subdomains, when they declare it; once the allow
+    /// list has an entry, they reach nothing it does not cover
+    Allow {
+        /// A domain such as example.com (or a URL, whose host is taken)
+        domain: String,
+    },
+    /// Never let app views reach this domain or its subdomains, whatever they declare
+    Block {
+        /// A domain such as example.com (or a URL, whose host is taken)
+        domain: String,
+    },
+    /// Take a domain off whichever list it is on
+    Remove {
+        /// The domain, as `app-sites list` shows it
+        domain: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -137,6 +137,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         Command::Policy(command) => commands::policy::run(host, command).await,
         Command::Grants(command) => commands::grants::run(host, command).await,
         Command::Auth(command) => commands::auth::run(host, command).await,
+        Command::AppSites(command) => commands::app_sites::run(host, command).await,
         Command::Call(_) | Command::ConformanceClient { .. } => Ok(()),
     }
 }

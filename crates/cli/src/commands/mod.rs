@@ -1,5 +1,6 @@
 //! The subcommands' implementations, one module each, and the connection they share.
 
+pub mod app_sites;
 pub mod audit;
 pub mod audit_export;
 pub mod audit_prune;
