@@ -38,6 +38,8 @@ pub struct AppFrame {
     pub permissions: AppPermissions,
     pub prefers_border: Option<bool>,
     pub domain: Option<String>,
+    /// Declared sites the person's app site lists took out of `csp` and `policy`.
+    pub withheld: Vec<String>,
 }
 
 /// Where a `ui/download-file` request was saved.
@@ -76,6 +78,7 @@ pub async fn app_open_view(
         permissions: view.permissions,
         prefers_border: view.prefers_border,
         domain: view.domain,
+        withheld: view.withheld,
     })
 }
 

@@ -9,8 +9,8 @@ use tauri_specta::{Builder, collect_commands, collect_events};
 use crate::events::{ApprovalsChangedEvent, ServerStatusEvent, TasksChangedEvent};
 use crate::log_events::ServerLogEvent;
 use crate::{
-    app_commands, approval_commands, audit_commands, auth_commands, commands, log_events,
-    policy_commands,
+    app_commands, app_site_commands, approval_commands, audit_commands, auth_commands, commands,
+    log_events, policy_commands,
 };
 
 /// The path of the generated bindings, relative to the repository root.
@@ -64,6 +64,9 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             app_commands::app_create_message,
             app_commands::app_open_link,
             app_commands::app_download_file,
+            app_site_commands::app_sites,
+            app_site_commands::app_site_add,
+            app_site_commands::app_site_remove,
         ])
         .events(collect_events![
             ServerStatusEvent,

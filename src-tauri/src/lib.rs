@@ -2,6 +2,7 @@
 //! typed IPC commands and events, and stops every server when the app exits.
 
 mod app_commands;
+mod app_site_commands;
 mod approval_commands;
 mod approval_notice;
 mod apps;

@@ -6,6 +6,7 @@ import { Channel } from "@tauri-apps/api/core";
 import { commands, events } from "../bindings";
 import type {
   AppFrame,
+  AppSites,
   Answer,
   ApprovalsChangedEvent,
   AuthStatus,
@@ -31,6 +32,7 @@ import type {
   ServerLogEvent,
   ServerStatusEvent,
   ServerView,
+  SiteList,
   TaskRecord,
   TasksChangedEvent,
   ToolInfo,
@@ -82,7 +84,7 @@ export type {
   TasksChangedEvent,
   ToolInfo,
 } from "../bindings";
-export type { AppCsp, AppFrame, AppPermissions, DownloadResult, ToolUi, ToolVisibility } from "../bindings";
+export type { AppCsp, AppFrame, AppPermissions, AppSites, DownloadResult, SiteList, ToolUi, ToolVisibility } from "../bindings";
 export type { Value as JsonValue } from "../bindings";
 // The generated name is ServerTransport; the UI calls it Transport.
 export type { ServerTransport as Transport } from "../bindings";
@@ -268,6 +270,21 @@ export function policySetServerDefault(server: string, decision: Effect | null):
 
 export function policySetTrustReadOnly(server: string, trust: boolean): Promise<null> {
   return unwrap(() => commands.policySetTrustReadOnly(server, trust));
+}
+
+/** The global lists of outside sites app views may reach. */
+export function appSites(): Promise<AppSites> {
+  return unwrap(() => commands.appSites());
+}
+
+/** Puts a domain (or a URL's host) on the allow or block list, moving it off the other. */
+export function appSiteAdd(list: SiteList, domain: string): Promise<AppSites> {
+  return unwrap(() => commands.appSiteAdd(list, domain));
+}
+
+/** Takes a domain off whichever app site list it is on. */
+export function appSiteRemove(domain: string): Promise<AppSites> {
+  return unwrap(() => commands.appSiteRemove(domain));
 }
 
 /** Every definition kept of a server's tools (or one tool's), most recently seen first per tool. */

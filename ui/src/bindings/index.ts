@@ -124,6 +124,12 @@ export const commands = {
 	 *  read from the view's own server.
 	 */
 	appDownloadFile: (view: string, params: Value) => typedError<DownloadResult, IpcError>(__TAURI_INVOKE("app_download_file", { view, params })),
+	/**  Both lists. */
+	appSites: () => typedError<AppSites, IpcError>(__TAURI_INVOKE("app_sites")),
+	/**  Puts a domain (or a URL's host) on a list, moving it off the other; both lists afterwards. */
+	appSiteAdd: (list: SiteList, domain: string) => typedError<AppSites, IpcError>(__TAURI_INVOKE("app_site_add", { list, domain })),
+	/**  Takes a domain off whichever list it is on; both lists afterwards. */
+	appSiteRemove: (domain: string) => typedError<AppSites, IpcError>(__TAURI_INVOKE("app_site_remove", { domain })),
 };
 
 /** Events */
@@ -181,6 +187,8 @@ export type AppFrame = {
 	permissions: AppPermissions,
 	prefersBorder: boolean | null,
 	domain: string | null,
+	/**  Declared sites the person's app site lists took out of `csp` and `policy`. */
+	withheld: string[],
 };
 
 /**  Browser features a view asks for; the host grants them only if the person agrees. */
@@ -189,6 +197,12 @@ export type AppPermissions = {
 	microphone: boolean,
 	geolocation: boolean,
 	clipboardWrite: boolean,
+};
+
+/**  Both lists, each sorted. */
+export type AppSites = {
+	allow: string[],
+	block: string[],
 };
 
 /**
@@ -745,6 +759,13 @@ export type ServerView = {
 	config: ServerConfig,
 	status: ServerStatus,
 };
+
+/**  Which list a domain is on. */
+export type SiteList = 
+/**  When the allow list has any entry, views reach only the declared sites it covers. */
+"allow" | 
+/**  Views never reach the sites it covers, whatever they declare. */
+"block";
 
 /**  Who started a request. */
 export type Source = 

@@ -48,6 +48,9 @@ export const appCreateMessage = vi.fn<typeof real.appCreateMessage>();
 export const appOpenLink = vi.fn<typeof real.appOpenLink>(() => Promise.resolve(null));
 export const appDownloadFile = vi.fn<typeof real.appDownloadFile>();
 export const forgetIdpSignIn = vi.fn<typeof real.forgetIdpSignIn>();
+export const appSites = vi.fn<typeof real.appSites>();
+export const appSiteAdd = vi.fn<typeof real.appSiteAdd>();
+export const appSiteRemove = vi.fn<typeof real.appSiteRemove>();
 
 /** The sign-in state of a server nobody signed in to. */
 export const SIGNED_OUT = {
@@ -165,6 +168,9 @@ export function resetFakeGatehouse(): void {
     appCreateMessage,
     appOpenLink,
     appDownloadFile,
+    appSites,
+    appSiteAdd,
+    appSiteRemove,
   ]) {
     fn.mockReset();
   }
@@ -181,6 +187,7 @@ export function resetFakeGatehouse(): void {
   policyRules.mockResolvedValue([]);
   policyServers.mockResolvedValue([]);
   policyDefinitionHistory.mockResolvedValue([]);
+  appSites.mockResolvedValue({ allow: [], block: [] });
   listTools.mockResolvedValue([]);
   listTasks.mockResolvedValue([]);
   serverLogs.mockResolvedValue([]);

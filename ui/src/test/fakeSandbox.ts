@@ -21,6 +21,7 @@ export function makeAppFrame(extra: Partial<AppFrame> = {}): AppFrame {
     permissions: NO_PERMISSIONS,
     prefersBorder: null,
     domain: null,
+    withheld: [],
     ...extra,
   };
 }

@@ -1,6 +1,7 @@
 // Tells the person which outside origins a view was allowed to reach, as its resource declared
 // them (SEP-1865: the host enforces only the declared domains; the person should still see
-// them). Shown above the view whenever it declares any; nothing when it declares none.
+// them), and which declared ones their app site lists withheld. Shown above the view whenever
+// there is either; nothing when it declares none.
 
 import type { AppCsp } from "../../api/gatehouse";
 import { capText } from "../../model/capText";
@@ -15,16 +16,20 @@ const KINDS: readonly (readonly [keyof AppCsp, string])[] = [
   ["baseUriDomains", "resolve its links against"],
 ];
 
-export function AppDomainsNotice({ csp }: { csp: AppCsp }) {
+const shortList = (origins: readonly string[]) => origins.slice(0, MAX_SHOWN).map((o) => capText(o, MAX_ORIGIN_CHARS));
+
+export function AppDomainsNotice({ csp, withheld = [] }: { csp: AppCsp; withheld?: readonly string[] }) {
   const declared = KINDS.filter(([key]) => csp[key].length > 0);
-  if (declared.length === 0) return null;
+  if (declared.length === 0 && withheld.length === 0) return null;
+  const blocked = shortList(withheld);
   return (
     <div className="app-domains" role="note" data-testid="app-domains">
-      <p>This app may reach sites outside Gatehouse:</p>
+      {declared.length > 0 ? <p>This app may reach sites outside Gatehouse:</p> : <p>This app may reach no site outside Gatehouse.</p>}
+      {declared.length > 0 && (
       <ul>
         {declared.map(([key, what]) => {
           const origins = csp[key];
-          const shown = origins.slice(0, MAX_SHOWN).map((o) => capText(o, MAX_ORIGIN_CHARS));
+          const shown = shortList(origins);
           const more = origins.length - shown.length;
           return (
             <li key={key} data-testid={`app-domains-${key}`}>
@@ -34,6 +39,13 @@ export function AppDomainsNotice({ csp }: { csp: AppCsp }) {
           );
         })}
       </ul>
+      )}
+      {blocked.length > 0 && (
+        <p data-testid="app-domains-withheld">
+          Withheld by your app sites (Policies): <code>{blocked.join(", ")}</code>
+          {withheld.length > blocked.length && ` and ${withheld.length - blocked.length} more`}
+        </p>
+      )}
     </div>
   );
 }

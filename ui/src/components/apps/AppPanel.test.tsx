@@ -154,6 +154,15 @@ describe("AppPanel", () => {
     expect(screen.getByTestId("app-domains-connectDomains")).toHaveTextContent("https://api.example.com");
     expect(screen.getByTestId("app-domains-resourceDomains")).toHaveTextContent("https://cdn.example.com");
     expect(notice).not.toHaveTextContent("show pages from");
+    expect(screen.queryByTestId("app-domains-withheld")).toBeNull();
+  });
+
+  it("names the declared sites the person's app site lists withheld", async () => {
+    fake.appOpenView.mockResolvedValue({ ...FRAME, withheld: ["https://tracker.example.net"] });
+    render(<AppPanel serverId="srv-1" tool={TOOL} uri={URI} call={CALL} onClosed={vi.fn()} />);
+    const notice = await screen.findByTestId("app-domains");
+    expect(notice).toHaveTextContent("This app may reach no site outside Gatehouse.");
+    expect(screen.getByTestId("app-domains-withheld")).toHaveTextContent("https://tracker.example.net");
   });
 
   it("confirms a link with its URL before opening it, and refuses javascript: without asking", async () => {

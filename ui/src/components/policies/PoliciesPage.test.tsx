@@ -177,4 +177,34 @@ describe("PoliciesPage", () => {
     renderWithClient(<PoliciesPage />);
     expect(await screen.findByRole("alert")).toHaveTextContent("database is locked");
   });
+
+  it("lists the app sites, adds a domain to a list, removes one, and shows a refusal", async () => {
+    fake.appSites.mockResolvedValue({ allow: ["example.com"], block: ["tracker.example.net"] });
+    renderWithClient(<PoliciesPage />);
+    const rows = await screen.findAllByTestId("app-site");
+    expect(rows.map((r) => [r.dataset.domain, r.dataset.list])).toEqual([
+      ["tracker.example.net", "block"],
+      ["example.com", "allow"],
+    ]);
+
+    fake.appSiteAdd.mockResolvedValue({ allow: ["example.com"], block: ["ads.example.com", "tracker.example.net"] });
+    await userEvent.type(screen.getByTestId("app-site-domain"), " ads.example.com ");
+    await userEvent.click(screen.getByTestId("app-site-add"));
+    expect(fake.appSiteAdd).toHaveBeenCalledExactlyOnceWith("block", "ads.example.com");
+    await waitFor(() => expect(screen.getByTestId("app-site-domain")).toHaveValue(""));
+
+    fake.appSiteAdd.mockRejectedValue(new GatehouseError("validation", "`*.x` is not a domain"));
+    await userEvent.selectOptions(screen.getByTestId("app-site-list"), "allow");
+    await userEvent.type(screen.getByTestId("app-site-domain"), "*.x");
+    await userEvent.click(screen.getByTestId("app-site-add"));
+    expect(fake.appSiteAdd).toHaveBeenLastCalledWith("allow", "*.x");
+    expect(await screen.findByText(/Could not change the app sites: `\*\.x` is not a domain/)).toBeInTheDocument();
+    expect(screen.getByTestId("app-site-domain")).toHaveValue("*.x");
+
+    fake.appSiteRemove.mockResolvedValue({ allow: [], block: [] });
+    fake.appSites.mockResolvedValue({ allow: [], block: [] });
+    await userEvent.click(screen.getByRole("button", { name: "Remove example.com" }));
+    expect(fake.appSiteRemove).toHaveBeenCalledExactlyOnceWith("example.com");
+    expect(await screen.findByTestId("app-sites-empty")).toHaveTextContent("apps may reach the sites they declare");
+  });
 });

@@ -1,9 +1,11 @@
 // The Policies page: each server's default and read-only trust, the rules (add, edit, delete,
-// stale ones marked with why), and each tool's definition history with a diff.
+// stale ones marked with why), the outside sites apps may reach, and each tool's definition
+// history with a diff.
 
 import { useState } from "react";
 import type { RuleView } from "../../api/gatehouse";
 import { errorMessage } from "../../api/GatehouseError";
+import { AppSites } from "./AppSites";
 import { DefinitionHistory } from "./DefinitionHistory";
 import type { HistoryFocus } from "./DefinitionHistory";
 import { usePolicyRules, usePolicyServers } from "./policyQueries";
@@ -86,6 +88,10 @@ export function PoliciesPage() {
           ) : (
             <RuleList rules={rules.data} onEdit={(rule) => setDialog({ editing: rule })} onShowChange={showChange} />
           )}
+        </section>
+        <section className="policy-section" aria-labelledby="app-sites-heading">
+          <h2 id="app-sites-heading">App sites</h2>
+          <AppSites />
         </section>
         <section className="policy-section" aria-labelledby="definitions-heading">
           <h2 id="definitions-heading">Tool definitions</h2>

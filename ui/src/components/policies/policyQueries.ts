@@ -8,6 +8,7 @@ export const policyKeys = {
   all: ["policy"] as const,
   servers: ["policy", "servers"] as const,
   rules: ["policy", "rules"] as const,
+  appSites: ["policy", "app-sites"] as const,
   definitions: (serverId: string) => ["policy", "definitions", serverId] as const,
 };
 
