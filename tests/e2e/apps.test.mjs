@@ -12,7 +12,8 @@
 // app that tries every escape and reports each result; the test asserts every one failed,
 // checks the side effects from outside (no server added through the IPC, no navigation, no
 // request to an undeclared origin, no link opened, model_only never ran), and that the app's
-// refused calls did not succeed in the audit log.
+// refused calls did not succeed in the audit log. Last, the person blocks the app's declared
+// origin under Policies, App sites: the next view names it as withheld and cannot reach it.
 // Runs the real app binary under Xvfb via tauri-driver (see README.md).
 
 import { describe, it, before, after } from 'node:test';
@@ -23,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { launchApp, waitFor, FIXTURES_DIR, SERVER_EVERYTHING_ENTRY } from './harness.mjs';
-import { addStdioServer, openPage, rowOf, selectServer, waitForConnected } from './servers-page.mjs';
+import { addStdioServer, fillField, openPage, rowOf, selectServer, waitForConnected } from './servers-page.mjs';
 import { appPanelOf, auditRowsOf, callUiTool, insideApp, setServerDefault, waitForAppReady, waitInApp } from './apps-panel.mjs';
 
 const EXAMPLES = join(FIXTURES_DIR, 'node_modules', '@modelcontextprotocol');
@@ -472,6 +473,63 @@ describe('MCP Apps (real window)', () => {
         assert.deepEqual(succeeded, [], `no app-sourced ${tool} call succeeded: ${JSON.stringify(rows)}`);
         t.diagnostic(`app-sourced ${tool} rows: ${JSON.stringify(rows)}`);
       }
+    });
+  });
+
+  it('withholds the declared origin once the person blocks it under Policies, App sites', { timeout: 300_000 }, async (t) => {
+    assert.ok(app, 'the window of the test before is needed (it added the hostile server)');
+    await app.withFailureCapture(t.name, async () => {
+      const s = app.session;
+      const uri = 'ui://hostile/app';
+      const blocked = new URL(declared.origin).hostname;
+      // The open view of the test before goes first: the next one must be the one checked.
+      await openPage(app, 'servers');
+      await selectServer(app, 'hostile');
+      const [open] = await s.findElements(`${appPanelOf(uri)} [data-testid="app-close"]`);
+      if (open) {
+        await s.click(open);
+        await waitFor(async () => (await s.findElements(appPanelOf(uri))).length === 0, {
+          timeout: 10_000,
+          interval: 200,
+          message: 'the hostile app panel of the test before to close',
+        });
+      }
+
+      await openPage(app, 'policies');
+      await fillField(s, await app.waitForElement('[data-testid="app-site-domain"]', { message: 'the App sites domain field' }), blocked);
+      await s.executeScript(
+        `const select = document.querySelector('[data-testid="app-site-list"]');
+         Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(select, 'block');
+         select.dispatchEvent(new Event('change', { bubbles: true }));`,
+      );
+      await s.click(await app.waitForElement('[data-testid="app-site-add"]', { message: 'the App sites Add button' }));
+      await app.waitForElement(`[data-testid="app-site"][data-domain="${blocked}"][data-list="block"]`, {
+        message: `${blocked} on the block list`,
+      });
+
+      const fetchesBefore = declared.hits.filter((h) => h.path === '/declared-fetch').length;
+      await openPage(app, 'servers');
+      await selectServer(app, 'hostile');
+      await callUiTool(app, 'hostile');
+      await waitForAppReady(app, uri);
+      const notice = await app.waitForElement(`${appPanelOf(uri)} [data-testid="app-domains-withheld"]`, {
+        message: 'the notice naming what the app sites withheld',
+      });
+      assert.match(await s.getText(notice), new RegExp(declared.origin.replace(/[.]/g, '\\.')));
+      const done = await waitFor(() => (readJson(report)?.done ? readJson(report) : null), {
+        timeout: 180_000,
+        interval: 500,
+        message: () => `the hostile app to report done again in ${report}`,
+      });
+      const fetched = done.results.find((r) => r.name === 'fetch-declared');
+      assert.equal(fetched?.blocked, true, `the declared origin is out of the policy now: ${JSON.stringify(fetched)}`);
+      assert.equal(
+        declared.hits.filter((h) => h.path === '/declared-fetch').length,
+        fetchesBefore,
+        `the blocked origin was not reached: ${JSON.stringify(declared.hits)}`,
+      );
+      await showPanelTop(app, appPanelOf(uri));
+      assertImage(await app.screenshot('app-hostile-site-blocked'));
     });
   });
 });
