@@ -38,6 +38,21 @@ fn hostile(report: &Path) -> gatehouse_host::ServerInput {
     )
 }
 
+/// A live host on `data` as a face that renders views has it (it declares the UI extension),
+/// with the hostile server added, reporting to `report`.
+async fn host_with_hostile(data: &Path, report: &Path) -> Host {
+    let host = Host::open(HostOptions {
+        data_dir: Some(data.to_path_buf()),
+        live_sessions: true,
+        render_apps: true,
+        ..Default::default()
+    })
+    .await
+    .expect("open");
+    host.add_server(hostile(report)).await.expect("add hostile");
+    host
+}
+
 async fn connected(host: &Host, name: &str) -> String {
     let status = settled(host, name).await;
     assert!(
@@ -85,18 +100,7 @@ async fn app_call(
 async fn the_hostile_apps_calls_are_held_to_visibility_and_to_its_own_server() {
     let dir = tempfile::tempdir().expect("temp dir");
     let report = dir.path().join("report.json");
-    // The host of a face that renders views: it declares the UI extension.
-    let host = Host::open(HostOptions {
-        data_dir: Some(dir.path().join("data")),
-        live_sessions: true,
-        render_apps: true,
-        ..Default::default()
-    })
-    .await
-    .expect("open");
-    host.add_server(hostile(&report))
-        .await
-        .expect("add hostile");
+    let host = host_with_hostile(&dir.path().join("data"), &report).await;
     host.add_server(support::everything("everything"))
         .await
         .expect("add everything");
@@ -262,17 +266,7 @@ async fn the_persons_site_lists_narrow_what_the_app_may_reach() {
     let dir = tempfile::tempdir().expect("temp dir");
     let report = dir.path().join("report.json");
     let data = dir.path().join("data");
-    let host = Host::open(HostOptions {
-        data_dir: Some(data.clone()),
-        live_sessions: true,
-        render_apps: true,
-        ..Default::default()
-    })
-    .await
-    .expect("open");
-    host.add_server(hostile(&report))
-        .await
-        .expect("add hostile");
+    let host = host_with_hostile(&data, &report).await;
     let id = connected(&host, "hostile").await;
     let connect_src = |policy: &str| {
         policy
