@@ -6,6 +6,9 @@ use sqlx::{Row, SqlitePool};
 use super::sites::{AppSites, SiteList};
 use crate::error::{HostError, Result};
 
+/// Most domains the two lists hold together.
+pub const MAX_SITES: i64 = 1000;
+
 pub struct SiteStore {
     pool: SqlitePool,
 }
@@ -33,7 +36,7 @@ impl SiteStore {
     }
 
     /// Puts `domain` (already canonical) on `list`, moving it from the other list if it was
-    /// there; the list it was on before, if any.
+    /// there; the list it was on before, if any. A new domain past [`MAX_SITES`] is refused.
     pub async fn put(&self, domain: &str, list: SiteList) -> Result<Option<SiteList>> {
         let mut tx = self.pool.begin().await?;
         let before: Option<String> =
@@ -41,6 +44,16 @@ impl SiteStore {
                 .bind(domain)
                 .fetch_optional(&mut *tx)
                 .await?;
+        if before.is_none() {
+            let held: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM app_sites")
+                .fetch_one(&mut *tx)
+                .await?;
+            if held >= MAX_SITES {
+                return Err(HostError::Validation(format!(
+                    "the app site lists hold at most {MAX_SITES} domains; remove one first"
+                )));
+            }
+        }
         sqlx::query(
             "INSERT INTO app_sites (domain, list) VALUES (?, ?) \
              ON CONFLICT(domain) DO UPDATE SET list = excluded.list",
