@@ -23,6 +23,22 @@ use support::oauth::{OAuthServer, browser_prompt, fixture_and_host};
 
 const SETTLE: Duration = Duration::from_secs(30);
 
+/// The status of `name` once it has left `connecting` (within [`SETTLE`]).
+async fn settled(host: &gatehouse_host::Host, name: &str) -> ServerStatus {
+    support::status_until(host, name, SETTLE, |s| {
+        !matches!(s, ServerStatus::Connecting)
+    })
+    .await
+}
+
+/// Waits (within [`SETTLE`]) until `name` is connected.
+async fn connected(host: &gatehouse_host::Host, name: &str) -> ServerStatus {
+    support::status_until(host, name, SETTLE, |s| {
+        matches!(s, ServerStatus::Connected { .. })
+    })
+    .await
+}
+
 fn server(name: &str, url: &str, oauth: OAuthClientSettings) -> ServerInput {
     let mut input = support::http(name, url);
     if let ServerSpec::Http {
@@ -95,10 +111,7 @@ async fn a_workload_identity_server_connects_with_the_files_jwt_and_reads_it_aga
     host.add_server(server("workload", &fixture.url(), wif(&fixture, &file)))
         .await
         .expect("add");
-    let status = support::status_until(&host, "workload", SETTLE, |s| {
-        !matches!(s, ServerStatus::Connecting)
-    })
-    .await;
+    let status = settled(&host, "workload").await;
     assert!(
         matches!(status, ServerStatus::Connected { .. }),
         "connected with the workload's JWT, nobody signing in: {status:?}"
@@ -121,10 +134,7 @@ async fn a_workload_identity_server_connects_with_the_files_jwt_and_reads_it_aga
     let second = workload_jwt(&fixture.issuer(), 2);
     std::fs::write(&file, &second).expect("rotated");
     host.sign_out("workload").await.expect("drops the tokens");
-    support::status_until(&host, "workload", SETTLE, |s| {
-        matches!(s, ServerStatus::Connected { .. })
-    })
-    .await;
+    connected(&host, "workload").await;
     let grants = fixture.log("jwt_bearer").await;
     assert_eq!(
         grants.last().map(|g| g["assertion"].clone()),
@@ -154,10 +164,7 @@ async fn a_missing_or_empty_workload_token_file_is_an_error_naming_it() {
     host.add_server(server("workload", &fixture.url(), wif(&fixture, &file)))
         .await
         .expect("add");
-    let status = support::status_until(&host, "workload", SETTLE, |s| {
-        !matches!(s, ServerStatus::Connecting)
-    })
-    .await;
+    let status = settled(&host, "workload").await;
     let ServerStatus::AuthRequired { message } = &status else {
         panic!("no tokens without the JWT: {status:?}")
     };
@@ -202,10 +209,7 @@ async fn one_sign_in_at_the_identity_provider_serves_every_server_using_it() {
     host.add_server(server("first", &fixture.url(), ema(&fixture, "mcp-client")))
         .await
         .expect("add");
-    let status = support::status_until(&host, "first", SETTLE, |s| {
-        !matches!(s, ServerStatus::Connecting)
-    })
-    .await;
+    let status = settled(&host, "first").await;
     assert!(
         matches!(status, ServerStatus::AuthRequired { .. }),
         "nobody signed in at the identity provider yet: {status:?}"
@@ -239,10 +243,7 @@ async fn one_sign_in_at_the_identity_provider_serves_every_server_using_it() {
     assert_eq!(grants.len(), 1, "{grants:?}");
     assert_eq!(grants[0]["jag"], true, "the ID-JAG: {grants:?}");
     assert_eq!(grants[0]["client"], "none:mcp-client");
-    support::status_until(&host, "first", SETTLE, |s| {
-        matches!(s, ServerStatus::Connected { .. })
-    })
-    .await;
+    connected(&host, "first").await;
     let tools = host.tools("first").await.expect("tools");
     assert!(tools.iter().any(|t| t.name == "echo"), "{tools:?}");
     let declared = fixture.log("mcp").await;
@@ -262,10 +263,7 @@ async fn one_sign_in_at_the_identity_provider_serves_every_server_using_it() {
     ))
     .await
     .expect("add");
-    let status = support::status_until(&host, "second", SETTLE, |s| {
-        !matches!(s, ServerStatus::Connecting)
-    })
-    .await;
+    let status = settled(&host, "second").await;
     assert!(
         matches!(status, ServerStatus::Connected { .. }),
         "the kept IdP sign-in serves it: {status:?}"
@@ -298,10 +296,7 @@ async fn one_sign_in_at_the_identity_provider_serves_every_server_using_it() {
 
     // Signing out of a server keeps the IdP sign-in; forgetting it needs a sign-in again.
     host.sign_out("second").await.expect("signs out");
-    support::status_until(&host, "second", SETTLE, |s| {
-        matches!(s, ServerStatus::Connected { .. })
-    })
-    .await;
+    connected(&host, "second").await;
     host.forget_idp_sign_in("first").await.expect("forgets");
     assert_eq!(
         host.auth_status("first")
@@ -345,10 +340,7 @@ async fn signed_in_remote(mode: &str) -> (OAuthServer, tempfile::TempDir, gateho
 async fn an_expired_id_token_without_a_refresh_token_needs_a_new_sign_in() {
     // `ema-short`: the identity provider's ID tokens live 3 s and come without a refresh token.
     let (fixture, _dir, host) = signed_in_remote("ema-short").await;
-    support::status_until(&host, "remote", SETTLE, |s| {
-        matches!(s, ServerStatus::Connected { .. })
-    })
-    .await;
+    connected(&host, "remote").await;
     assert_eq!(fixture.log("token_exchange").await.len(), 1);
 
     tokio::time::sleep(Duration::from_secs(4)).await;
@@ -362,10 +354,7 @@ async fn an_expired_id_token_without_a_refresh_token_needs_a_new_sign_in() {
     );
     // The server's own tokens are gone (signed out): new ones need the expired ID token.
     host.sign_out("remote").await.expect("signs out");
-    let status = support::status_until(&host, "remote", SETTLE, |s| {
-        !matches!(s, ServerStatus::Connecting)
-    })
-    .await;
+    let status = settled(&host, "remote").await;
     assert!(
         matches!(status, ServerStatus::AuthRequired { .. }),
         "{status:?}"
@@ -377,10 +366,7 @@ async fn an_expired_id_token_without_a_refresh_token_needs_a_new_sign_in() {
         .await
         .expect("signs in again at the identity provider");
     assert_eq!(fixture.log("idp_authorize").await.len(), 2);
-    support::status_until(&host, "remote", SETTLE, |s| {
-        matches!(s, ServerStatus::Connected { .. })
-    })
-    .await;
+    connected(&host, "remote").await;
     assert!(fixture.log("authorize").await.is_empty());
     host.forget_idp_sign_in("remote").await.expect("clean up");
     host.remove_server("remote").await.expect("remove");
@@ -403,10 +389,7 @@ async fn an_expired_id_token_is_refreshed_at_the_identity_provider_without_a_per
     host.sign_out("remote")
         .await
         .expect("drops the server's tokens");
-    let status = support::status_until(&host, "remote", SETTLE, |s| {
-        !matches!(s, ServerStatus::Connecting)
-    })
-    .await;
+    let status = settled(&host, "remote").await;
     assert!(
         matches!(status, ServerStatus::Connected { .. }),
         "the ID token was refreshed and exchanged: {status:?}"
