@@ -85,10 +85,17 @@ pub async fn app_open_view(
 /// The open view `view` (its token or sandbox URL): what it asks for goes to its own server
 /// only, and nothing more once it is closed.
 fn open_view(views: &OpenViews, view: &str, what: &str) -> Result<ViewEntry, IpcError> {
-    views.get(token_of(view)).ok_or_else(|| IpcError {
+    views
+        .get(token_of(view))
+        .ok_or_else(|| view_closed(&format!("{what} was not done")))
+}
+
+/// The refusal of a request from a view that is closed; `outcome` says what did not happen.
+fn view_closed(outcome: &str) -> IpcError {
+    IpcError {
         code: "not_found".into(),
-        message: format!("the app's view is closed; {what} was not done"),
-    })
+        message: format!("the app's view is closed; {outcome}"),
+    }
 }
 
 /// Forgets a view, by its token or its sandbox URL; false if it was not open.
@@ -111,10 +118,7 @@ pub async fn app_call_tool(
     tool_arguments: Option<Value>,
 ) -> Result<Value, IpcError> {
     let Some((entry, closed)) = views.ended(token_of(&view)) else {
-        return Err(IpcError {
-            code: "not_found".into(),
-            message: format!("the app's view is closed; `{tool}` was not called"),
-        });
+        return Err(view_closed(&format!("`{tool}` was not called")));
     };
     let arguments = tool_arguments.filter(|a| !a.is_null());
     let outcome = host

@@ -16,6 +16,7 @@ use crate::audit::{AuditEvent, AuditKind};
 use crate::error::{HostError, Result};
 use crate::gate::from_server::Asked;
 use crate::gate::{Ask, CallOutcome, RequestKind, Source, Target, ToolCall};
+use crate::registry::model::ServerConfig;
 use crate::sessions::LiveClient;
 
 impl Host {
@@ -29,8 +30,8 @@ impl Host {
                 "`{uri}` is not an MCP App resource (ui:// URIs only)"
             )));
         }
-        let contents = self.app_read(server_id, uri, Source::User).await?;
         let (config, live) = self.app_server(server_id).await?;
+        let contents = self.app_read(&config, &live, uri, Source::User).await?;
         // The listing's `_meta.ui` fills in what the read item lacks; a server that lists no
         // resources (UI-only ones may be left out) is not an error.
         let listed = match live.client.list_resources().await {
@@ -103,7 +104,8 @@ impl Host {
 
     /// `resources/read` from the app of `server_id`, through the gate; the result as JSON.
     pub async fn app_read_resource(&self, server_id: &str, uri: &str) -> Result<Value> {
-        let contents = self.app_read(server_id, uri, Source::App).await?;
+        let (config, live) = self.app_server(server_id).await?;
+        let contents = self.app_read(&config, &live, uri, Source::App).await?;
         Ok(json!({ "contents": contents }))
     }
 
@@ -152,14 +154,15 @@ impl Host {
             })
     }
 
-    /// Reads `uri` of the server through the gate, for `source`.
+    /// Reads `uri` of the server (its config and open connection) through the gate, for
+    /// `source`.
     async fn app_read(
         &self,
-        server_id: &str,
+        config: &ServerConfig,
+        live: &LiveClient,
         uri: &str,
         source: Source,
     ) -> Result<Vec<gatehouse_mcp::ResourceContents>> {
-        let (config, live) = self.app_server(server_id).await?;
         let target = Target {
             server: &config.name,
             server_id: &config.id,
@@ -177,10 +180,7 @@ impl Host {
     }
 
     /// The server an app was rendered for, with its open connection.
-    async fn app_server(
-        &self,
-        server_id: &str,
-    ) -> Result<(crate::registry::model::ServerConfig, LiveClient)> {
+    async fn app_server(&self, server_id: &str) -> Result<(ServerConfig, LiveClient)> {
         let config = self.registry.get(server_id).await?;
         let live = self.sessions.live(&config.id).ok_or_else(|| {
             HostError::NotConnected(format!(
