@@ -1,6 +1,7 @@
 //! How stdio servers are started: with the login shell's environment (for the app, see
 //! [`login_env`](crate::login_env)), their stop waits, and a record of their process groups in
-//! the database (see [`process_groups`](crate::process_groups)).
+//! the database (see [`process_groups`](crate::process_groups)). Gatehouse's own secrets in its
+//! environment (`GATEHOUSE_IDP_CLIENT_SECRET` and the like) are never passed on to a server.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -50,8 +51,18 @@ impl Launcher {
         let base = self.login_env().await;
         if !base.vars.is_empty() {
             let own = std::mem::take(&mut stdio.env);
-            stdio.env = base.vars.iter().cloned().chain(own).collect();
+            stdio.env = base
+                .vars
+                .iter()
+                .filter(|(name, _)| !is_own_secret(name))
+                .cloned()
+                .chain(own)
+                .collect();
         }
+        stdio.env_remove = std::env::vars_os()
+            .filter_map(|(name, _)| name.into_string().ok())
+            .filter(|name| is_own_secret(name))
+            .collect();
         stdio.stop_grace = stop.stdin();
         stdio.term_grace = stop.term();
         stdio.groups = self.groups.as_ref().map(|g| g.for_server(server_id));
@@ -65,5 +76,47 @@ impl Launcher {
     }
 }
 
+/// Whether an environment variable is one of Gatehouse's own secrets: a `GATEHOUSE_` variable
+/// naming a secret, token, password or key (`GATEHOUSE_OAUTH_CLIENT_SECRET`,
+/// `GATEHOUSE_IDP_CLIENT_SECRET`). A server's own configuration may still set such a name.
+pub(crate) fn is_own_secret(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("GATEHOUSE_") else {
+        return false;
+    };
+    rest.split('_').any(|word| {
+        matches!(
+            word,
+            "SECRET" | "TOKEN" | "PASSWORD" | "KEY" | "CREDENTIALS"
+        )
+    })
+}
+
 /// A launcher shared by the registry's clones.
 pub(crate) type SharedLauncher = Arc<Launcher>;
+
+#[cfg(test)]
+mod tests {
+    use super::is_own_secret;
+
+    #[test]
+    fn gatehouses_own_secret_variables_are_recognised_and_nothing_else() {
+        for own in [
+            "GATEHOUSE_IDP_CLIENT_SECRET",
+            "GATEHOUSE_OAUTH_CLIENT_SECRET",
+            "GATEHOUSE_AUDIT_TOKEN",
+            "GATEHOUSE_SIGNING_KEY",
+        ] {
+            assert!(is_own_secret(own), "{own}");
+        }
+        for other in [
+            "GATEHOUSE_DATA_DIR",
+            "GATEHOUSE_LOG",
+            "GATEHOUSE_KEYRING_DIR",
+            "API_TOKEN",
+            "CLIENT_SECRET",
+            "XGATEHOUSE_SECRET",
+        ] {
+            assert!(!is_own_secret(other), "{other}");
+        }
+    }
+}

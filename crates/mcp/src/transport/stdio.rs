@@ -61,6 +61,9 @@ pub struct StdioConfig {
     pub command: String,
     pub args: Vec<String>,
     pub env: Vec<(String, String)>,
+    /// Variables of this process's environment the server does not inherit (the host's own
+    /// secrets); `env` and `secret_env` may still set them.
+    pub env_remove: Vec<String>,
     /// Secret environment values (resolved from the keyring), set after `env`; `{:?}` of the
     /// config shows them as `<redacted>`.
     pub secret_env: Vec<(String, Sensitive<String>)>,
@@ -87,6 +90,7 @@ impl StdioConfig {
             command: command.into(),
             args: Vec::new(),
             env: Vec::new(),
+            env_remove: Vec::new(),
             secret_env: Vec::new(),
             cwd: None,
             max_message_bytes: 16 * 1024 * 1024,
@@ -149,6 +153,9 @@ impl StdioTransport {
     pub fn spawn(config: &StdioConfig) -> Result<(Self, Link)> {
         let program = command_path::resolve(&config.command, &config.env, config.cwd.as_deref())?;
         let mut command = Command::new(&program);
+        for name in &config.env_remove {
+            command.env_remove(name);
+        }
         command
             .arg0(&config.command)
             .args(&config.args)
