@@ -186,3 +186,33 @@ fn without_a_keyring_adding_a_secret_fails_saying_how_to_fix_it() {
         "the secret must not be in the database or its WAL"
     );
 }
+
+#[test]
+fn the_data_directory_and_the_database_files_are_private_to_the_person() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("fresh");
+    ok(&data, &["server", "add", "private", "--command", "node"]);
+    let mode = |path: &std::path::Path| {
+        std::fs::metadata(path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    let octal = |path: &std::path::Path| format!("{:o}", mode(path));
+    assert_eq!(octal(&data), "700", "the data directory");
+    let files: Vec<_> = std::fs::read_dir(&data)
+        .expect("listed")
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.is_file())
+        .collect();
+    assert!(
+        files.iter().any(|p| p.ends_with("gatehouse.db")),
+        "{files:?}"
+    );
+    for file in files {
+        assert_eq!(octal(&file), "600", "{}", file.display());
+    }
+}

@@ -22,6 +22,7 @@ pub mod notice_queue;
 pub mod oauth_connection;
 pub mod paths;
 pub mod policy;
+mod private_files;
 pub mod process_groups;
 mod process_lives;
 mod process_table;

@@ -1,6 +1,7 @@
 //! The SQLite store: one database file in the data directory, opened in WAL mode with a busy
 //! timeout so that the desktop app and the CLI can use it at the same time, and migrated to the
-//! current schema at start-up (under a file lock, so two processes never migrate at once).
+//! current schema at start-up (under a file lock, so two processes never migrate at once). The
+//! directory and the database files are private to the person (see [`private_files`]).
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -14,6 +15,7 @@ use sqlx::sqlite::{
 
 use crate::error::{HostError, Result};
 use crate::paths::DATABASE_FILE;
+use crate::private_files;
 
 /// The forward-only migrations in the repository's `migrations/` folder.
 static MIGRATOR: Migrator = sqlx::migrate!("../../migrations");
@@ -31,13 +33,9 @@ pub struct Store {
 impl Store {
     /// Opens (creating if needed) the database in `data_dir` and migrates it.
     pub async fn open(data_dir: &Path) -> Result<Store> {
-        std::fs::create_dir_all(data_dir).map_err(|e| {
-            HostError::io(
-                format!("cannot create data directory {}", data_dir.display()),
-                e,
-            )
-        })?;
+        private_files::private_dir(data_dir)?;
         let path = data_dir.join(DATABASE_FILE);
+        private_files::private_database(&path)?;
         let options = SqliteConnectOptions::from_str("sqlite://")?
             .filename(&path)
             .create_if_missing(true)
@@ -75,7 +73,12 @@ impl Store {
 /// Takes an exclusive lock on a file beside the database for the duration of a migration.
 async fn lock_for_migration(db: &Path) -> Result<File> {
     let lock_path = db.with_extension("db.migrate-lock");
-    let file = File::create(&lock_path)
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).truncate(false).write(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let file = options
+        .open(&lock_path)
         .map_err(|e| HostError::io(format!("cannot create {}", lock_path.display()), e))?;
     let locked = tokio::task::spawn_blocking(move || file.lock().map(|()| file))
         .await
