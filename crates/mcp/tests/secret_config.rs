@@ -95,3 +95,57 @@ async fn a_secret_header_reaches_an_http_server() {
         "the request carries the secret header: {head}"
     );
 }
+
+/// Reads one request's head from `socket`.
+async fn request_head(socket: &mut tokio::net::TcpStream) -> String {
+    let mut head = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+        let n = socket.read(&mut buf).await.expect("read");
+        if n == 0 {
+            break;
+        }
+        head.extend_from_slice(&buf[..n]);
+    }
+    String::from_utf8_lossy(&head).to_lowercase()
+}
+
+#[tokio::test]
+async fn a_secret_header_never_follows_a_redirect_to_another_origin() {
+    // The server redirects every request to another origin, which records what it gets.
+    let other = TcpListener::bind("127.0.0.1:0").await.expect("listen");
+    let elsewhere = format!(
+        "http://127.0.0.1:{}/collect",
+        other.local_addr().expect("address").port()
+    );
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("listen");
+    let port = listener.local_addr().expect("address").port();
+    let location = elsewhere.clone();
+    let server = tokio::spawn(async move {
+        loop {
+            let (mut socket, _) = listener.accept().await.expect("a request");
+            request_head(&mut socket).await;
+            let answer = format!(
+                "HTTP/1.1 307 Temporary Redirect\r\nlocation: {location}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+            );
+            let _ = socket.write_all(answer.as_bytes()).await;
+        }
+    });
+    let mut config = support::http_config(port, "/mcp");
+    config.secret_headers = vec![("X-Api-Key".into(), Sensitive::new(SECRET.into()))];
+    let Err(error) = support::connect_http(&config, HttpMode::StreamableHttp).await else {
+        panic!("a server that only redirects elsewhere cannot be connected to");
+    };
+    server.abort();
+    let message = error.to_string();
+    assert!(
+        message.contains("redirected to another origin") && message.contains(&elsewhere),
+        "the failure says where the redirect led and why it was not followed: {message}"
+    );
+    // The client has given up, so a request it sent to the other origin is waiting by now.
+    let reached = tokio::time::timeout(std::time::Duration::ZERO, other.accept()).await;
+    if let Ok(Ok((mut socket, _))) = reached {
+        let head = request_head(&mut socket).await;
+        panic!("the redirect was followed to the other origin: {head}");
+    }
+}

@@ -57,12 +57,58 @@ impl HttpConfig {
             value.set_sensitive(sensitive);
             defaults.insert(name, value);
         }
-        reqwest::Client::builder()
+        let mut builder = reqwest::Client::builder()
             .default_headers(defaults)
-            .connect_timeout(self.connect_timeout)
+            .connect_timeout(self.connect_timeout);
+        if !self.secret_headers.is_empty() || self.authorizer.is_some() {
+            builder = builder.redirect(same_origin_redirects());
+        }
+        builder
             .build()
             .map_err(|e| transport_error(format!("cannot create an HTTP client: {e}")))
     }
+}
+
+/// Redirects for a client that carries secrets: reqwest drops only `Authorization`, `Cookie`
+/// and the like when a redirect leaves the origin, and a secret custom header (`X-Api-Key`)
+/// would go along. So such a client follows a redirect (at most 10) only within the origin it
+/// started at, and fails on one that leaves it, naming where it led.
+fn same_origin_redirects() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(|attempt| {
+        let Some(first) = attempt.previous().first() else {
+            return attempt.follow();
+        };
+        if attempt.previous().len() > 10 {
+            attempt.error("too many redirects")
+        } else if first.origin() == attempt.url().origin() {
+            attempt.follow()
+        } else {
+            let message = format!(
+                "the server redirected to another origin ({}); Gatehouse does not follow it \
+                 with this server's secret headers or tokens: configure the server's URL \
+                 as {}",
+                attempt.url().origin().ascii_serialization(),
+                attempt.url()
+            );
+            attempt.error(message)
+        }
+    })
+}
+
+/// "cannot reach URL: …" for a request that failed, with the causes reqwest keeps behind its
+/// own message (such as why a redirect was not followed).
+pub(crate) fn unreachable(url: impl std::fmt::Display, error: &reqwest::Error) -> String {
+    let mut message = format!("cannot reach {url}: {error}");
+    let mut cause = std::error::Error::source(error);
+    while let Some(inner) = cause {
+        let text = inner.to_string();
+        if !message.contains(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+        cause = inner.source();
+    }
+    message
 }
 
 pub(crate) fn transport_error(message: String) -> McpError {

@@ -48,7 +48,7 @@ impl LegacySseTransport {
             let response = with_authorization(request, &config, token.as_ref(), "GET")
                 .send()
                 .await
-                .map_err(|e| transport_error(format!("cannot reach {}: {e}", config.url)))?;
+                .map_err(|e| transport_error(super::http_config::unreachable(&config.url, &e)))?;
             match authorize(&config, &response, token.as_ref(), &mut authorizations).await {
                 Some(Ok(())) => continue,
                 // Typed, so that `http_status()` says 401 and the host can show "auth required".
@@ -206,7 +206,7 @@ async fn write_loop(
                 Ok(response) => response,
                 Err(e) => {
                     break Some(TransportFailure::Unreachable {
-                        message: format!("cannot reach {endpoint}: {e}"),
+                        message: super::http_config::unreachable(&endpoint, &e),
                     });
                 }
             };

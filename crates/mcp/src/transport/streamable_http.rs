@@ -321,7 +321,7 @@ async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outgoing) {
         let response = match sent {
             Ok(response) => response,
             Err(e) => {
-                let message = format!("cannot reach {}: {e}", shared.config.url);
+                let message = super::http_config::unreachable(&shared.config.url, &e);
                 return fail(
                     &shared,
                     &outgoing,
