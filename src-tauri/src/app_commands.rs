@@ -40,6 +40,9 @@ pub struct AppFrame {
     pub domain: Option<String>,
     /// Declared sites the person's app site lists took out of `csp` and `policy`.
     pub withheld: Vec<String>,
+    /// Declared sites refused because of where they lead (this computer, a private network, a
+    /// whole public suffix), each as `source (why)`.
+    pub refused: Vec<String>,
 }
 
 /// Where a `ui/download-file` request was saved.
@@ -79,6 +82,7 @@ pub async fn app_open_view(
         prefers_border: view.prefers_border,
         domain: view.domain,
         withheld: view.withheld,
+        refused: view.refused,
     })
 }
 

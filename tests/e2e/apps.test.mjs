@@ -78,6 +78,23 @@ const APPS = [
 
 const entryOf = (name) => join(EXAMPLES, `server-${name}`, 'dist', 'index.js');
 
+/** Puts `domain` on the App sites `list` (allow or block) from the Policies page, as a person does. */
+async function addAppSite(app, domain, list) {
+  const s = app.session;
+  await openPage(app, 'policies');
+  await fillField(s, await app.waitForElement('[data-testid="app-site-domain"]', { message: 'the App sites domain field' }), domain);
+  await s.executeScript(
+    `const select = document.querySelector('[data-testid="app-site-list"]');
+     Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(select, arguments[0]);
+     select.dispatchEvent(new Event('change', { bubbles: true }));`,
+    [list],
+  );
+  await s.click(await app.waitForElement('[data-testid="app-site-add"]', { message: 'the App sites Add button' }));
+  await app.waitForElement(`[data-testid="app-site"][data-domain="${domain}"][data-list="${list}"]`, {
+    message: `${domain} on the ${list} list`,
+  });
+}
+
 /** A local HTTP server on 127.0.0.1 that answers every request (with CORS) and records it. */
 async function recordingServer() {
   const hits = [];
@@ -343,6 +360,8 @@ describe('MCP Apps (real window)', () => {
       // Both allow everything by policy: what refuses the app's calls must be the app guard.
       await setServerDefault(app, 'everything', 'allow');
       await setServerDefault(app, 'hostile', 'allow');
+      // The declared origin is on this computer: apps reach it only once the person allows it.
+      await addAppSite(app, new URL(declared.origin).hostname, 'allow');
 
       await openPage(app, 'servers');
       await selectServer(app, 'hostile');
@@ -495,17 +514,7 @@ describe('MCP Apps (real window)', () => {
         });
       }
 
-      await openPage(app, 'policies');
-      await fillField(s, await app.waitForElement('[data-testid="app-site-domain"]', { message: 'the App sites domain field' }), blocked);
-      await s.executeScript(
-        `const select = document.querySelector('[data-testid="app-site-list"]');
-         Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(select, 'block');
-         select.dispatchEvent(new Event('change', { bubbles: true }));`,
-      );
-      await s.click(await app.waitForElement('[data-testid="app-site-add"]', { message: 'the App sites Add button' }));
-      await app.waitForElement(`[data-testid="app-site"][data-domain="${blocked}"][data-list="block"]`, {
-        message: `${blocked} on the block list`,
-      });
+      await addAppSite(app, blocked, 'block');
 
       const fetchesBefore = declared.hits.filter((h) => h.path === '/declared-fetch').length;
       await openPage(app, 'servers');

@@ -156,6 +156,8 @@ describe('MCP Apps sandbox: a separate origin without the Tauri IPC', () => {
         },
       });
       serverId = view.config.id;
+      // The declared origin is on this computer: apps reach it only once the person allows it.
+      await invoke(app.session, 'app_site_add', { list: 'allow', domain: '127.0.0.1' });
       await waitFor(
         async () => {
           try {

@@ -23,6 +23,8 @@ use serde_json::{Value, json};
 use support::{python_server, settled};
 
 const DECLARED: &str = "http://127.0.0.1:4599";
+/// How a view names the declared origin refused because it is on this computer.
+const LOOPBACK_REFUSED: &str = "http://127.0.0.1:4599 (this computer (loopback))";
 const UI_URI: &str = "ui://hostile/app";
 
 fn hostile(report: &Path) -> gatehouse_host::ServerInput {
@@ -129,8 +131,22 @@ async fn the_hostile_apps_calls_are_held_to_visibility_and_to_its_own_server() {
     assert_eq!(ui("report").visibility, [ToolVisibility::App]);
     assert_eq!(ui("model_only").visibility, [ToolVisibility::Model]);
 
+    // The origin it declares is on this computer: refused until the person allows it.
+    let refused = host.app_view(&hostile_id, UI_URI).await.expect("app view");
+    assert!(refused.csp.connect_domains.is_empty(), "{:?}", refused.csp);
+    assert!(
+        refused.policy.contains("connect-src 'none'"),
+        "{}",
+        refused.policy
+    );
+    assert_eq!(refused.refused, [LOOPBACK_REFUSED]);
+    host.add_app_site(SiteList::Allow, "127.0.0.1")
+        .await
+        .expect("allow this computer for apps");
+
     // The UI resource, with the CSP built from the one origin it declares.
     let view = host.app_view(&hostile_id, UI_URI).await.expect("app view");
+    assert!(view.refused.is_empty(), "{:?}", view.refused);
     assert!(
         view.html
             .contains("<h1 id=\"hostile-title\">Hostile app</h1>")
@@ -332,7 +348,8 @@ async fn the_persons_site_lists_narrow_what_the_app_may_reach() {
     let lists = other.remove_app_site("127.0.0.1").await.expect("remove");
     assert_eq!(lists.allow, ["example.com"]);
     let view = host.app_view(&id, UI_URI).await.expect("view");
-    assert_eq!(view.withheld, [DECLARED]);
+    // Not covered by the allow list, and on this computer: refused, saying so.
+    assert_eq!(view.refused, [LOOPBACK_REFUSED]);
     assert_eq!(connect_src(&view.policy), "connect-src 'none'");
 
     // Bad input is refused with a reason, and every change is on record.

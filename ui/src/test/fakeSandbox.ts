@@ -22,6 +22,7 @@ export function makeAppFrame(extra: Partial<AppFrame> = {}): AppFrame {
     prefersBorder: null,
     domain: null,
     withheld: [],
+    refused: [],
     ...extra,
   };
 }

@@ -8,6 +8,7 @@
 pub mod csp;
 pub mod site_store;
 pub mod sites;
+pub mod source_risk;
 pub mod tool_ui;
 pub mod view;
 

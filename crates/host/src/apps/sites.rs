@@ -6,10 +6,15 @@
 //! source is withheld from the view's policy when a block entry covers its host, or when its
 //! wildcard (`https://*.example.com`) would reach a blocked subdomain; and, when the allow list
 //! is not empty, when no allow entry covers its host. Withholding only ever tightens the policy.
+//!
+//! Sources on the person's own machine or private networks, and wildcards over a whole public
+//! suffix, are refused even with no lists at all, unless an allow entry covers them (see
+//! [`super::source_risk`]).
 
 use serde::{Deserialize, Serialize};
 
 use super::csp::AppCsp;
+use super::source_risk;
 use crate::error::{HostError, Result};
 
 /// Which list a domain is on.
@@ -108,42 +113,91 @@ fn source_host(source: &str) -> (String, bool) {
 }
 
 impl AppSites {
-    /// Whether a view may keep the declared `source`.
-    pub fn permits(&self, source: &str) -> bool {
+    /// What becomes of the declared `source` in a view's policy.
+    pub fn reach(&self, source: &str) -> Reach {
         let (host, wildcard) = source_host(source);
         let blocked = self
             .block
             .iter()
             .any(|b| covers(b, &host) || (wildcard && covers(&host, b)));
-        let allowed = self.allow.is_empty() || self.allow.iter().any(|a| covers(a, &host));
-        !blocked && allowed
+        let allowed_by_entry = self.allow.iter().any(|a| covers(a, &host));
+        if blocked {
+            Reach::Withheld
+        } else if let Some(why) = source_risk::risk(&host, wildcard)
+            && !allowed_by_entry
+        {
+            Reach::Refused(why)
+        } else if self.allow.is_empty() || allowed_by_entry {
+            Reach::Keep
+        } else {
+            Reach::Withheld
+        }
     }
 
-    /// `csp` with what the lists do not permit taken out, and the sources taken out (each once,
-    /// in the order first met).
-    pub fn narrow(&self, csp: &AppCsp) -> (AppCsp, Vec<String>) {
+    /// Whether a view may keep the declared `source`.
+    pub fn permits(&self, source: &str) -> bool {
+        self.reach(source) == Reach::Keep
+    }
+
+    /// `csp` with what may not stay taken out, and the sources taken out (each once, in the order
+    /// first met): those the lists withheld, and those refused with the reason.
+    pub fn narrow(&self, csp: &AppCsp) -> Narrowed {
         let mut withheld: Vec<String> = Vec::new();
+        let mut refused: Vec<String> = Vec::new();
         let mut keep = |sources: &[String]| {
             sources
                 .iter()
                 .filter(|source| {
-                    let permitted = self.permits(source);
-                    if !permitted && !withheld.contains(source) {
-                        withheld.push((*source).clone());
+                    let reach = self.reach(source);
+                    let out = match reach {
+                        Reach::Keep => return true,
+                        Reach::Withheld => (*source).clone(),
+                        Reach::Refused(why) => format!("{source} ({why})"),
+                    };
+                    let list = match reach {
+                        Reach::Refused(_) => &mut refused,
+                        _ => &mut withheld,
+                    };
+                    if !list.contains(&out) {
+                        list.push(out);
                     }
-                    permitted
+                    false
                 })
                 .cloned()
                 .collect::<Vec<_>>()
         };
-        let narrowed = AppCsp {
+        let csp = AppCsp {
             connect_domains: keep(&csp.connect_domains),
             resource_domains: keep(&csp.resource_domains),
             frame_domains: keep(&csp.frame_domains),
             base_uri_domains: keep(&csp.base_uri_domains),
         };
-        (narrowed, withheld)
+        Narrowed {
+            csp,
+            withheld,
+            refused,
+        }
     }
+}
+
+/// What becomes of one declared source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    Keep,
+    /// Taken out by the person's lists.
+    Withheld,
+    /// Taken out because of where it leads (see [`source_risk`]), with why.
+    Refused(&'static str),
+}
+
+/// A view's declared sources after the lists and the refusals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Narrowed {
+    pub csp: AppCsp,
+    /// Sources the person's lists took out.
+    pub withheld: Vec<String>,
+    /// Sources refused, each as `source (why)`.
+    pub refused: Vec<String>,
 }
 
 #[cfg(test)]
@@ -228,7 +282,12 @@ mod tests {
             frame_domains: vec!["https://tracker.net".into()],
             base_uri_domains: vec![],
         };
-        let (narrowed, withheld) = sites(&[], &["tracker.net"]).narrow(&csp);
+        let Narrowed {
+            csp: narrowed,
+            withheld,
+            refused,
+        } = sites(&[], &["tracker.net"]).narrow(&csp);
+        assert!(refused.is_empty());
         assert_eq!(narrowed.connect_domains, ["https://api.example.com"]);
         assert_eq!(narrowed.resource_domains, ["https://cdn.example.com"]);
         assert!(narrowed.frame_domains.is_empty());
@@ -236,5 +295,54 @@ mod tests {
         let policy = super::super::csp::policy(&narrowed);
         assert!(policy.contains("frame-src 'none'"), "{policy}");
         assert!(!policy.contains("tracker.net"), "{policy}");
+    }
+
+    #[test]
+    fn local_private_and_whole_suffix_sources_are_refused_unless_an_allow_entry_covers_them() {
+        let none = AppSites::default();
+        for (source, why) in [
+            ("http://localhost:3000", "loopback"),
+            ("ws://127.0.0.1:9229", "loopback"),
+            ("http://2130706433", "loopback"),
+            ("https://192.168.1.1", "private network"),
+            ("https://[fd00::1]:8443", "private network"),
+            ("https://printer.local", "private network"),
+            ("https://*.com", "public suffix"),
+            ("https://*.co.uk", "public suffix"),
+        ] {
+            match none.reach(source) {
+                Reach::Refused(reason) => assert!(reason.contains(why), "{source}: {reason}"),
+                other => panic!("{source} was not refused: {other:?}"),
+            }
+        }
+        assert_eq!(none.reach("https://*.example.com"), Reach::Keep);
+        let allowed = sites(&["localhost", "192.168.1.1"], &[]);
+        assert_eq!(allowed.reach("http://localhost:3000"), Reach::Keep);
+        assert_eq!(allowed.reach("https://192.168.1.1"), Reach::Keep);
+        assert!(matches!(
+            allowed.reach("https://10.0.0.1"),
+            Reach::Refused(_)
+        ));
+        let blocked = sites(&["localhost"], &["localhost"]);
+        assert_eq!(blocked.reach("http://localhost:3000"), Reach::Withheld);
+        let narrowed = none.narrow(&AppCsp {
+            connect_domains: vec![
+                "https://api.example.com".into(),
+                "http://localhost:3000".into(),
+            ],
+            resource_domains: vec!["https://*.com".into()],
+            frame_domains: vec![],
+            base_uri_domains: vec![],
+        });
+        assert_eq!(narrowed.csp.connect_domains, ["https://api.example.com"]);
+        assert!(narrowed.csp.resource_domains.is_empty());
+        assert!(narrowed.withheld.is_empty());
+        assert_eq!(
+            narrowed.refused,
+            [
+                "http://localhost:3000 (this computer (loopback))",
+                "https://*.com (a wildcard over a whole public suffix)"
+            ]
+        );
     }
 }

@@ -59,6 +59,9 @@ pub struct AppView {
     pub prefers_border: Option<bool>,
     /// Declared sources the person's app site lists took out of `csp` (and so of `policy`).
     pub withheld: Vec<String>,
+    /// Declared sources refused because of where they lead (this computer, a private network,
+    /// a whole public suffix), each as `source (why)`; an App sites allow entry lets one through.
+    pub refused: Vec<String>,
 }
 
 /// Makes the view of `uri` from what `resources/read` returned and, if the server listed it,
@@ -124,6 +127,7 @@ pub fn view(
         domain: field("domain").and_then(Value::as_str).map(str::to_owned),
         prefers_border: field("prefersBorder").and_then(Value::as_bool),
         withheld: Vec::new(),
+        refused: Vec::new(),
     })
 }
 

@@ -44,11 +44,13 @@ impl Host {
         };
         let mut view = apps::view::view(&config.id, uri, &contents, listed.as_ref())?;
         // The person's global site lists may only take declared sources out ("No Loosening").
-        let (csp, withheld) = self.app_sites().await?.narrow(&view.csp);
-        if !withheld.is_empty() {
-            view.policy = apps::csp::policy(&csp);
-            view.csp = csp;
-            view.withheld = withheld;
+        // Local, private-network and whole-suffix sources are refused unless allowed there.
+        let narrowed = self.app_sites().await?.narrow(&view.csp);
+        if !(narrowed.withheld.is_empty() && narrowed.refused.is_empty()) {
+            view.policy = apps::csp::policy(&narrowed.csp);
+            view.csp = narrowed.csp;
+            view.withheld = narrowed.withheld;
+            view.refused = narrowed.refused;
         }
         // SEP-1865 "Host Behavior": the CSP a view runs under is kept for security review.
         tracing::info!(
@@ -76,6 +78,7 @@ impl Host {
                 "permissions": view.permissions,
                 "domain": view.domain,
                 "withheld": view.withheld,
+                "refused": view.refused,
             }),
             ..AuditEvent::default()
         };

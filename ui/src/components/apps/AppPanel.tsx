@@ -181,7 +181,7 @@ export function AppPanel(props: AppPanelProps) {
           The app did not start within {Math.round(startTimeoutMs / 1000)} seconds.
         </p>
       )}
-      {view.status === "open" && <AppDomainsNotice csp={view.frame.csp} withheld={view.frame.withheld} />}
+      {view.status === "open" && <AppDomainsNotice csp={view.frame.csp} withheld={view.frame.withheld} refused={view.frame.refused} />}
       {view.status === "open" && permissions === null && (
         <AppPermissionPrompt declared={view.frame.permissions} onAnswer={setAgreed} />
       )}
