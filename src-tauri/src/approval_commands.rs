@@ -1,8 +1,11 @@
 //! The IPC commands of approvals: the requests waiting for a person (held by the engine, so a
 //! reloaded window finds them again), answering one, the standing grants with revoke, and
-//! opening a URL a server asked the person to visit, in the system browser, once they agreed.
+//! opening a URL a server asked the person to visit, in the system browser, once they agreed,
+//! with what the person is shown about where a URL leads.
 
 use std::sync::Arc;
+
+use serde::Serialize;
 
 use gatehouse_host::approvals::{Answer, PendingApproval, site};
 use gatehouse_host::policy::Grant;
@@ -42,6 +45,24 @@ pub async fn list_grants(host: HostState<'_>) -> Result<Vec<Grant>, IpcError> {
 #[specta::specta]
 pub async fn revoke_grant(host: HostState<'_>, id: String) -> Result<Grant, IpcError> {
     Ok(host.revoke_grant(&id).await?)
+}
+
+/// Where a URL leads, as the person sees it before agreeing to open it: its site, shown large,
+/// and what looks suspicious (Punycode, a user name, plain http, not a web URL).
+#[derive(Debug, Clone, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct UrlSite {
+    pub domain: String,
+    pub warnings: Vec<String>,
+}
+
+/// Describes `url` the way a server's URL elicitation is described ([`site::describe`]), for the
+/// app's own open-link confirmation.
+#[tauri::command]
+#[specta::specta]
+pub async fn describe_url(url: String) -> UrlSite {
+    let (domain, warnings) = site::describe(&url);
+    UrlSite { domain, warnings }
 }
 
 /// Opens an http or https URL in the system browser; anything else is refused.

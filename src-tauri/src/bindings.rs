@@ -38,6 +38,7 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             approval_commands::list_grants,
             approval_commands::revoke_grant,
             approval_commands::open_external_url,
+            approval_commands::describe_url,
             auth_commands::auth_status,
             auth_commands::sign_in,
             auth_commands::sign_out,

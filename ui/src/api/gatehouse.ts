@@ -36,6 +36,7 @@ import type {
   TaskRecord,
   TasksChangedEvent,
   ToolInfo,
+  UrlSite,
   Value,
 } from "../bindings";
 import { GatehouseError } from "./GatehouseError";
@@ -84,7 +85,7 @@ export type {
   TasksChangedEvent,
   ToolInfo,
 } from "../bindings";
-export type { AppCsp, AppFrame, AppPermissions, AppSites, DownloadResult, SiteList, ToolUi, ToolVisibility } from "../bindings";
+export type { AppCsp, AppFrame, AppPermissions, AppSites, DownloadResult, SiteList, ToolUi, ToolVisibility, UrlSite } from "../bindings";
 export type { Value as JsonValue } from "../bindings";
 // The generated name is ServerTransport; the UI calls it Transport.
 export type { ServerTransport as Transport } from "../bindings";
@@ -319,6 +320,11 @@ export function revokeGrant(id: string): Promise<Grant> {
 /** Opens an http or https URL in the system browser (the engine refuses anything else). */
 export function openExternalUrl(url: string): Promise<null> {
   return unwrap(() => commands.openExternalUrl(url));
+}
+
+/** Where a URL leads, as the person sees it before agreeing to open it (site and warnings). */
+export function describeUrl(url: string): Promise<UrlSite> {
+  return invokePlain(() => commands.describeUrl(url));
 }
 
 /** Subscribes to changes of the waiting requests; same unsubscribe semantics as below. */

@@ -43,6 +43,11 @@ export const commands = {
 	revokeGrant: (id: string) => typedError<Grant, IpcError>(__TAURI_INVOKE("revoke_grant", { id })),
 	/**  Opens an http or https URL in the system browser; anything else is refused. */
 	openExternalUrl: (url: string) => typedError<null, IpcError>(__TAURI_INVOKE("open_external_url", { url })),
+	/**
+	 *  Describes `url` the way a server's URL elicitation is described ([`site::describe`]), for the
+	 *  app's own open-link confirmation.
+	 */
+	describeUrl: (url: string) => __TAURI_INVOKE<UrlSite>("describe_url", { url }),
 	/**  What the engine knows about the server's sign-in. */
 	authStatus: (id: string) => typedError<AuthStatus, IpcError>(__TAURI_INVOKE("auth_status", { id })),
 	/**
@@ -189,6 +194,11 @@ export type AppFrame = {
 	domain: string | null,
 	/**  Declared sites the person's app site lists took out of `csp` and `policy`. */
 	withheld: string[],
+	/**
+	 *  Declared sites refused because of where they lead (this computer, a private network, a
+	 *  whole public suffix), each as `source (why)`.
+	 */
+	refused: string[],
 };
 
 /**  Browser features a view asks for; the host grants them only if the person agrees. */
@@ -853,6 +863,15 @@ export type ToolVisibility =
 "model" | 
 /**  Callable by the app of the same server. */
 "app";
+
+/**
+ *  Where a URL leads, as the person sees it before agreeing to open it: its site, shown large,
+ *  and what looks suspicious (Punycode, a user name, plain http, not a web URL).
+ */
+export type UrlSite = {
+	domain: string,
+	warnings: string[],
+};
 
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };
 

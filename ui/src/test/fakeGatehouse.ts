@@ -21,6 +21,9 @@ export const answerApproval = vi.fn<typeof real.answerApproval>(() => Promise.re
 export const listGrants = vi.fn<typeof real.listGrants>(() => Promise.resolve([]));
 export const revokeGrant = vi.fn<typeof real.revokeGrant>();
 export const openExternalUrl = vi.fn<typeof real.openExternalUrl>(() => Promise.resolve(null));
+/** Names the link's host, with no warnings, unless a test says otherwise. */
+const hostOf = (url: string) => Promise.resolve({ domain: URL.canParse(url) ? new URL(url).hostname : "", warnings: [] });
+export const describeUrl = vi.fn<typeof real.describeUrl>(hostOf);
 export const auditList = vi.fn<typeof real.auditList>();
 export const auditSearch = vi.fn<typeof real.auditSearch>();
 export const auditVerify = vi.fn<typeof real.auditVerify>();
@@ -158,6 +161,7 @@ export function resetFakeGatehouse(): void {
     listGrants,
     revokeGrant,
     openExternalUrl,
+    describeUrl,
     appOpenView,
     appCloseView,
     appCallTool,
@@ -180,6 +184,7 @@ export function resetFakeGatehouse(): void {
   answerApproval.mockResolvedValue(null);
   listGrants.mockResolvedValue([]);
   openExternalUrl.mockResolvedValue(null);
+  describeUrl.mockImplementation(hostOf);
   listServers.mockResolvedValue([]);
   auditList.mockResolvedValue([]);
   auditSearch.mockResolvedValue([]);

@@ -4,6 +4,7 @@
 
 import type { Question } from "../../api/gatehouse";
 import { openExternalUrl } from "../../api/gatehouse";
+import { SiteSummary } from "../SiteSummary";
 import type { AnswerProps } from "./ApprovalDialog";
 
 type OpenUrlQuestion = Extract<Question, { kind: "openUrl" }>;
@@ -18,19 +19,7 @@ export function OpenUrlApproval({ question, answer, busy }: { question: OpenUrlQ
   return (
     <div className="approval-body" data-testid="open-url-approval">
       <p className="approval-message-text">{question.message}</p>
-      <p className="approval-domain" data-testid="approval-domain">
-        {question.domain || "no site"}
-      </p>
-      <p className="approval-url">
-        <code data-testid="approval-url">{question.url}</code>
-      </p>
-      {question.warnings.length > 0 && (
-        <ul className="approval-warnings" data-testid="approval-warnings">
-          {question.warnings.map((w) => (
-            <li key={w}>{w}</li>
-          ))}
-        </ul>
-      )}
+      <SiteSummary domain={question.domain} url={question.url} warnings={question.warnings} />
       <div className="approval-actions">
         <button type="button" className="button button-primary" disabled={busy} onClick={() => void consent()} data-testid="open-url">
           Open in my browser

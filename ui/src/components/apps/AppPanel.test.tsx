@@ -2,7 +2,7 @@
 // proxy): the frame and its states, the permission prompt, the link and download confirmations,
 // display modes, size changes, the app's messages, theme changes, and teardown before removal.
 
-import { act, render, screen, waitFor } from "@testing-library/react";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AppFrame } from "../../api/gatehouse";
@@ -165,6 +165,15 @@ describe("AppPanel", () => {
     expect(screen.getByTestId("app-domains-withheld")).toHaveTextContent("https://tracker.example.net");
   });
 
+  it("names the declared sites refused because they lead to this computer or a private network", async () => {
+    fake.appOpenView.mockResolvedValue({ ...FRAME, refused: ["http://127.0.0.1:3000 (this computer (loopback))"] });
+    render(<AppPanel serverId="srv-1" tool={TOOL} uri={URI} call={CALL} onClosed={vi.fn()} />);
+    await screen.findByTestId("app-domains");
+    expect(screen.getByTestId("app-domains-refused")).toHaveTextContent("http://127.0.0.1:3000 (this computer (loopback))");
+    expect(screen.getByTestId("app-domains-refused")).toHaveTextContent("App sites");
+    expect(screen.queryByTestId("app-domains-withheld")).toBeNull();
+  });
+
   it("confirms a link with its URL before opening it, and refuses javascript: without asking", async () => {
     const { sandbox } = await renderPanel();
     await sandbox.initialize();
@@ -175,6 +184,8 @@ describe("AppPanel", () => {
     const pending = sandbox.request("ui/open-link", { url: "https://example.com/docs?q=1" });
     const dialog = await screen.findByRole("alertdialog", { name: "Open this link?" });
     expect(dialog).toHaveTextContent("https://example.com/docs?q=1");
+    expect(await within(dialog).findByTestId("approval-domain")).toHaveTextContent("example.com");
+    expect(fake.describeUrl).toHaveBeenCalledWith("https://example.com/docs?q=1");
     expect(fake.appOpenLink).not.toHaveBeenCalled();
     await userEvent.click(screen.getByRole("button", { name: "Open" }));
     expect((await pending).result).toEqual({});
@@ -184,6 +195,24 @@ describe("AppPanel", () => {
     await userEvent.click(await screen.findByRole("button", { name: "Cancel" }));
     expect((await cancelled).error?.message).toBe("Link opening denied by user");
     expect(fake.appOpenLink).toHaveBeenCalledTimes(1);
+  });
+
+  it("shows a link's site and the engine's warnings, and offers Open only once they are there", async () => {
+    let describe: (site: { domain: string; warnings: string[] }) => void = () => undefined;
+    fake.describeUrl.mockImplementation(() => new Promise((resolve) => (describe = resolve)));
+    const { sandbox } = await renderPanel();
+    await sandbox.initialize();
+    void sandbox.request("ui/open-link", { url: "http://bank.example@xn--pple-43d.com/login" });
+    const dialog = await screen.findByRole("alertdialog", { name: "Open this link?" });
+    expect(within(dialog).getByRole("button", { name: "Open" })).toBeDisabled();
+    describe({
+      domain: "xn--pple-43d.com",
+      warnings: ["the site name is written in Punycode (xn--) and may imitate another one", "the URL carries a user name, which can disguise the real site"],
+    });
+    expect(await within(dialog).findByTestId("approval-domain")).toHaveTextContent("xn--pple-43d.com");
+    expect(within(dialog).getByTestId("approval-warnings")).toHaveTextContent("Punycode");
+    expect(within(dialog).getByTestId("approval-warnings")).toHaveTextContent("user name");
+    expect(within(dialog).getByRole("button", { name: "Open" })).toBeEnabled();
   });
 
   it("confirms a download before saving it", async () => {
