@@ -11,6 +11,7 @@ pub mod connection;
 pub mod connection_trail;
 pub mod error;
 pub mod events;
+pub mod fs_path;
 pub mod gate;
 pub mod grant_sources;
 pub mod host;
