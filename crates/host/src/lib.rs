@@ -27,6 +27,7 @@ pub mod process_groups;
 mod process_lives;
 mod process_table;
 pub mod registry;
+pub mod roots;
 pub mod secrets;
 pub mod server_logs;
 pub mod server_requests;
