@@ -200,24 +200,35 @@ fn the_headline_rule_holds_for_home_and_its_parent() {
         decide(&headline, "/home/u/projects/site/index.html").1,
         None
     );
-    let tilde = [path_rule(
-        "tilde",
-        glob("~/projects/**"),
-        true,
-        Effect::Deny,
-    )];
-    for value in [
+    let from_home = [
         "~/projects/../.ssh/authorized_keys",
         "~/projects/./../.ssh/authorized_keys",
         "~/projects//../.ssh/authorized_keys",
         "~",
-    ] {
-        assert_eq!(
-            decide(&tilde, value),
-            (Effect::Deny, Some("tilde".into())),
-            "{value}"
-        );
+    ];
+    for effect in [Effect::Ask, Effect::Deny] {
+        let tilde = [path_rule("tilde", glob("~/projects/**"), true, effect)];
+        for value in from_home {
+            assert_eq!(
+                decide(&tilde, value),
+                (effect, Some("tilde".into())),
+                "{value}"
+            );
+        }
     }
+    let allowed = [path_rule(
+        "tilde",
+        glob("~/projects/**"),
+        false,
+        Effect::Allow,
+    )];
+    for value in from_home {
+        assert_eq!(decide(&allowed, value), (Effect::Ask, None), "{value}");
+    }
+    assert_eq!(
+        decide(&allowed, "~/projects/site/index.html").1,
+        Some("tilde".into())
+    );
 }
 
 #[test]
