@@ -12,7 +12,7 @@
 //! filesystem I/O: call it off the async runtime's workers.
 
 mod resolve;
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests;
 
 use std::path::{Component, Path, PathBuf};

@@ -9,7 +9,7 @@ mod path_glob;
 pub mod rule;
 pub mod store;
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod path_tests;
 #[cfg(test)]
 mod tests;

@@ -86,7 +86,7 @@ pub(super) fn at_resolved_start(glob: &str) -> Option<String> {
     (resolved != start).then(|| join(&globset::escape(resolved), rest))
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

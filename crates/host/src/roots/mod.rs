@@ -129,7 +129,7 @@ fn name_of(path: &Path) -> String {
         .into_owned()
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 
