@@ -1,5 +1,6 @@
 //! What the host answers when a server asks something of it (2025-11-25 client features):
-//! `roots/list` gets the server's configured roots (2025-11-25 client/roots). Sampling and
+//! `roots/list` gets the server's configured roots that may be given now, each checked as it is
+//! given ([`crate::roots::expose`]; 2025-11-25 client/roots, "Security Considerations"). Sampling and
 //! elicitation are put to the person by the gate ([`crate::gate::person`]) before they reach
 //! this handler; should one reach it (a connection opened without the gate), it is declined.
 //! Notifications that change what the host shows are passed on.
@@ -12,6 +13,8 @@ use serde_json::{Map, Value, json};
 
 use crate::log_rate::{Admit, LogRate, PER_WINDOW};
 use crate::notice_queue::NoticeSender;
+use crate::roots::{self, Exposure, Withheld};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// A server's roots as `file://` URIs, shared with its session so edits apply at once.
@@ -24,7 +27,8 @@ pub enum ServerNotice {
     ToolsChanged,
     /// The tool list is past its `ttlMs`: fetch it again (from the cache while still fresh).
     ToolsStale,
-    /// The host changed the server's roots: the server must be told.
+    /// What the server may be given as roots changed (an edit, or a root that appeared,
+    /// changed or disappeared): a legacy server must be told.
     RootsChanged,
 }
 
@@ -36,6 +40,8 @@ pub struct HostHandler {
     notices: Option<NoticeSender<ServerNotice>>,
     /// Bounds how fast the server's log messages reach Gatehouse's log.
     log_rate: std::sync::Mutex<LogRate>,
+    /// The roots withheld at the last `roots/list`, so that each change is logged once.
+    withheld: Arc<Mutex<Vec<Withheld>>>,
 }
 
 impl HostHandler {
@@ -50,6 +56,7 @@ impl HostHandler {
             roots,
             notices,
             log_rate: std::sync::Mutex::new(LogRate::new(Instant::now())),
+            withheld: Arc::default(),
         }
     }
 
@@ -57,23 +64,6 @@ impl HostHandler {
     pub fn for_config(config: &crate::registry::model::ServerConfig) -> Self {
         let roots = std::sync::Arc::new(std::sync::RwLock::new(config.roots.clone()));
         Self::new(config.name.clone(), roots, None)
-    }
-
-    /// The `roots/list` result: each root with its last path segment as the name.
-    fn roots_result(&self) -> Value {
-        let roots = self.roots.read().map(|r| r.clone()).unwrap_or_default();
-        let listed: Vec<Value> = roots
-            .iter()
-            .map(|uri| {
-                let name = uri
-                    .trim_end_matches('/')
-                    .rsplit('/')
-                    .next()
-                    .unwrap_or(uri.as_str());
-                json!({ "uri": uri, "name": name })
-            })
-            .collect();
-        json!({ "roots": listed })
     }
 
     /// The capabilities the host really answers, for `initialize` (and every modern request's
@@ -98,6 +88,36 @@ impl HostHandler {
     }
 }
 
+/// The `roots/list` result: the configured roots that may be given now, checked off the
+/// runtime's workers; each root withheld is logged with the reason when that changes.
+async fn roots_result(server: &str, configured: Vec<String>, said: &Mutex<Vec<Withheld>>) -> Value {
+    let exposure = tokio::task::spawn_blocking(move || roots::expose(&configured))
+        .await
+        .unwrap_or_else(|e| {
+            tracing::warn!("checking the roots of `{server}` did not finish ({e}); none are given");
+            Exposure::default()
+        });
+    let mut said = said
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if *said != exposure.withheld {
+        for root in &exposure.withheld {
+            tracing::warn!(
+                "`{server}` is not given its root {}: {}",
+                root.uri,
+                root.why
+            );
+        }
+        said.clone_from(&exposure.withheld);
+    }
+    let listed: Vec<Value> = exposure
+        .listed
+        .iter()
+        .map(|root| json!({ "uri": root.uri, "name": root.name }))
+        .collect();
+    json!({ "roots": listed })
+}
+
 /// What a connection offers the server beyond roots.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Declared {
@@ -115,10 +135,14 @@ impl Handler for HostHandler {
     ) -> BoxFuture<'static, Result<Value, RpcError>> {
         let server = self.server.clone();
         let mode = gatehouse_mcp::features::elicitation::check_mode(params.as_ref());
-        let roots = self.roots_result();
+        let roots = (method == "roots/list")
+            .then(|| self.roots.read().map(|r| r.clone()).unwrap_or_default());
+        let withheld = self.withheld.clone();
         Box::pin(async move {
             match method.as_str() {
-                "roots/list" => Ok(roots),
+                "roots/list" => {
+                    Ok(roots_result(&server, roots.unwrap_or_default(), &withheld).await)
+                }
                 "elicitation/create" => {
                     mode?;
                     tracing::info!(

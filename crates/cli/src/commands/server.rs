@@ -17,6 +17,7 @@ pub async fn run(host: &Host, command: ServerCommand) -> Result<(), HostError> {
         ServerCommand::Add(args) => {
             let config = host.registry().add(input_from(*args)?).await?;
             say!("added server `{}` ({})", config.name, config.spec.kind());
+            tell_withheld_roots(&config).await;
         }
         ServerCommand::List { json } => {
             let servers = host.registry().list().await?;
@@ -60,7 +61,7 @@ fn input_from(args: AddArgs) -> Result<ServerInput, HostError> {
     let roots = args
         .roots
         .iter()
-        .map(|r| absolute(r))
+        .map(|r| absolute_root(r))
         .collect::<Result<Vec<_>, _>>()?;
     let spec = match (args.command, args.url) {
         (Some(command), _) => ServerSpec::Stdio {
@@ -138,6 +139,34 @@ fn stop_grace(stdin_ms: Option<u32>, term_ms: Option<u32>) -> StopGrace {
         stdin_ms: stdin_ms.unwrap_or(defaults.stdin_ms),
         term_ms: term_ms.unwrap_or(defaults.term_ms),
     }
+}
+
+/// Says which of the server's roots it would not be given now, and why (a root that does not
+/// exist yet is kept, and given once it does).
+async fn tell_withheld_roots(config: &ServerConfig) {
+    let configured = config.roots.clone();
+    let Ok(exposure) =
+        tokio::task::spawn_blocking(move || gatehouse_host::roots::expose(&configured)).await
+    else {
+        return;
+    };
+    for root in exposure.withheld {
+        say_err!(
+            "note: the root {} is not given to `{}` for now: {}",
+            root.uri,
+            config.name,
+            root.why
+        );
+    }
+}
+
+/// Makes a `--root` absolute against the current directory, with `.` and `..` resolved as the
+/// shell would, so the config works from anywhere.
+fn absolute_root(dir: &Path) -> Result<String, HostError> {
+    let absolute = absolute(dir)?;
+    gatehouse_host::fs_path::lexical(Path::new(&absolute))
+        .map(|p| p.display().to_string())
+        .map_err(|e| HostError::Validation(format!("invalid root {}: {e}", dir.display())))
 }
 
 /// Makes a `--cwd` or `--root` absolute against the current directory, so the config works

@@ -7,6 +7,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use gatehouse_mcp::Tool;
 use serde_json::{Value, json};
@@ -48,7 +49,7 @@ impl Gate {
             let received = record.received();
             return self.decided(record, request, Some(received), refused).await;
         }
-        let verdict = verdict_of(&snapshot, request, target.server_id);
+        let verdict = verdict_of(&snapshot, request, target.server_id).await?;
         let decision = match verdict.effect {
             Effect::Allow | Effect::Deny => Decision::by_policy(&verdict),
             Effect::Ask => match self.granted(target, request).await? {
@@ -333,8 +334,30 @@ impl Gate {
     }
 }
 
-/// The policy's verdict on `request` under the rules of `snapshot`.
-fn verdict_of(snapshot: &Snapshot, request: &GateRequest, server_id: &str) -> Verdict {
+/// The policy's verdict on `request` under the rules of `snapshot`. Argument rules read a
+/// path-like value on the filesystem (its symbolic links), so where there are any the policy
+/// decides on a blocking thread, off the runtime's workers.
+async fn verdict_of(
+    snapshot: &Arc<Snapshot>,
+    request: &GateRequest,
+    server_id: &str,
+) -> Result<Verdict> {
+    if !snapshot.rules.iter().any(|r| r.argument.is_some()) {
+        return Ok(decide(snapshot, request, server_id));
+    }
+    let (snapshot, request, server_id) = (snapshot.clone(), request.clone(), server_id.to_owned());
+    tokio::task::spawn_blocking(move || decide(&snapshot, &request, &server_id))
+        .await
+        .map_err(|e| {
+            HostError::io(
+                "the policy's decision did not finish",
+                std::io::Error::other(e),
+            )
+        })
+}
+
+/// [`verdict_of`], on the calling thread.
+fn decide(snapshot: &Snapshot, request: &GateRequest, server_id: &str) -> Verdict {
     let (tool, arguments, annotations, definition_hash) = match &request.kind {
         RequestKind::ToolCall {
             tool,

@@ -42,7 +42,8 @@ pub struct Verdict {
     pub stale: Vec<String>,
 }
 
-/// Decides `input` under `rules`.
+/// Decides `input` under `rules`. An argument rule on a value that looks like a path reads the
+/// filesystem (see [`super::rule`]): with such rules, call it off the async runtime's workers.
 pub fn evaluate(rules: &[Rule], input: &PolicyInput<'_>) -> Verdict {
     let concerns = |rule: &&Rule| {
         rule.server.as_deref().is_none_or(|s| s == input.server)

@@ -5,9 +5,12 @@
 pub mod admin;
 pub mod evaluate;
 pub mod grants;
+mod path_glob;
 pub mod rule;
 pub mod store;
 
+#[cfg(all(test, unix))]
+mod path_tests;
 #[cfg(test)]
 mod tests;
 

@@ -1,12 +1,15 @@
 //! Policy rules: what each says (allow, ask or deny), what it applies to (every server, one
 //! server, one tool, or one argument of a tool), and the argument patterns, checked when a rule
 //! is made so that a malformed glob or regex is refused with a clear message, never at call
-//! time.
+//! time. An argument value that looks like a path is matched as the path it names
+//! ([`crate::fs_path`]): normalised, and resolved through symbolic links where it exists.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::path_glob;
 use crate::error::{HostError, Result};
+use crate::fs_path::{self, PathValue};
 
 /// What a rule (or a decision) says.
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -114,6 +117,12 @@ impl Rule {
     /// Whether the rule applies to a request with these arguments. An argument rule whose value
     /// is missing (or not a string, number or boolean) applies only if it denies or asks, so a
     /// request cannot slip past a restriction by leaving the argument out.
+    ///
+    /// A value that looks like a path is matched as the path it names, both as written out
+    /// lexically and as the filesystem resolves it: an allow rule applies only if it holds for
+    /// both, a deny or ask rule if it holds for either. A path that climbs above its start or
+    /// cannot be resolved is treated like a missing value. Reading the path is filesystem I/O
+    /// (see [`crate::fs_path::read`]).
     pub(super) fn applies_to(&self, arguments: Option<&Value>) -> bool {
         let Some(argument) = &self.argument else {
             return true;
@@ -121,9 +130,31 @@ impl Rule {
         let value = arguments
             .and_then(|a| a.pointer(&argument.pointer))
             .and_then(scalar_text);
-        match (value, argument.pattern.compile()) {
-            (Some(text), Ok(matcher)) => matcher.is_match(&text) != argument.outside,
-            _ => self.effect != Effect::Allow,
+        let (Some(text), Ok(matcher)) = (value, argument.pattern.compile()) else {
+            return self.effect != Effect::Allow;
+        };
+        let forms = match fs_path::read(&text) {
+            PathValue::NotAPath => vec![text],
+            PathValue::Relative(path) => vec![path],
+            PathValue::Absolute { lexical, resolved } => vec![lexical, resolved],
+            PathValue::Escapes(_) => return self.effect != Effect::Allow,
+        };
+        let elsewhere = match (&argument.pattern, forms.len()) {
+            (Pattern::Glob(glob), 2) => {
+                path_glob::at_resolved_start(&path_glob::normalised(&expand_home(glob)))
+                    .and_then(|glob| glob_matcher(&glob, &glob).ok())
+            }
+            _ => None,
+        };
+        let holds = |form: &String| {
+            let inside =
+                matcher.is_match(form) || elsewhere.as_ref().is_some_and(|m| m.is_match(form));
+            inside != argument.outside
+        };
+        if self.effect == Effect::Allow {
+            forms.iter().all(holds)
+        } else {
+            forms.iter().any(holds)
         }
     }
 }
@@ -152,20 +183,28 @@ impl Matcher {
     }
 }
 
+/// `glob` with a leading `~/` made the home directory.
+fn expand_home(glob: &str) -> String {
+    match (glob.strip_prefix("~/"), dirs::home_dir()) {
+        (Some(rest), Some(home)) => format!("{}/{rest}", home.display()),
+        _ => glob.to_owned(),
+    }
+}
+
+/// Compiles `glob` (`written` is how the person wrote it, for the message).
+fn glob_matcher(glob: &str, written: &str) -> Result<Matcher> {
+    globset::GlobBuilder::new(glob)
+        .literal_separator(true)
+        .build()
+        .map(|g| Matcher::Glob(g.compile_matcher()))
+        .map_err(|e| HostError::Validation(format!("invalid glob `{written}`: {e}")))
+}
+
 impl Pattern {
+    /// The pattern compiled; a glob's `~/` expanded and its fixed start normalised.
     pub(super) fn compile(&self) -> Result<Matcher> {
         match self {
-            Pattern::Glob(glob) => {
-                let expanded = match (glob.strip_prefix("~/"), dirs::home_dir()) {
-                    (Some(rest), Some(home)) => format!("{}/{rest}", home.display()),
-                    _ => glob.clone(),
-                };
-                globset::GlobBuilder::new(&expanded)
-                    .literal_separator(true)
-                    .build()
-                    .map(|g| Matcher::Glob(g.compile_matcher()))
-                    .map_err(|e| HostError::Validation(format!("invalid glob `{glob}`: {e}")))
-            }
+            Pattern::Glob(glob) => glob_matcher(&path_glob::normalised(&expand_home(glob)), glob),
             Pattern::Regex(regex) => regex::Regex::new(&format!("^(?:{regex})$"))
                 .map(Matcher::Regex)
                 .map_err(|e| HostError::Validation(format!("invalid regex `{regex}`: {e}"))),

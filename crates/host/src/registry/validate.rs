@@ -7,6 +7,7 @@ use crate::error::{HostError, Result};
 use crate::registry::model::{
     EnvVar, HttpHeader, OAuthClientSettings, OAuthGrant, ServerInput, ServerSpec, StopGrace,
 };
+use crate::roots;
 
 const MAX_NAME_LEN: usize = 64;
 
@@ -133,30 +134,23 @@ fn validate_stdio(
     })
 }
 
-/// Roots as `file://` URIs of absolute directories, without duplicates
-/// (2025-11-25 client/roots: "The uri MUST be a file:// URI").
-fn validate_roots(roots: &[String]) -> Result<Vec<String>> {
+/// Roots as normalised `file://` URIs of absolute local paths without `..`, without
+/// duplicates, at most [`roots::MAX_ROOTS`] (2025-11-25 client/roots: "The uri MUST be a
+/// file:// URI"; "Security Considerations": clients MUST "validate all root URIs to prevent
+/// path traversal"). Whether each exists is checked when it is given ([`roots::expose`]).
+fn validate_roots(raw_roots: &[String]) -> Result<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
-    for raw in roots.iter().map(|r| r.trim()).filter(|r| !r.is_empty()) {
-        let uri = if raw.starts_with("file://") {
-            let url =
-                url::Url::parse(raw).map_err(|e| invalid(format!("invalid root `{raw}`: {e}")))?;
-            url.to_file_path()
-                .map_err(|()| invalid(format!("invalid root `{raw}`: not a local path")))?;
-            url
-        } else {
-            let path = Path::new(raw);
-            if !path.is_absolute() {
-                return Err(invalid(format!(
-                    "the root `{raw}` must be an absolute path or a file:// URI"
-                )));
-            }
-            url::Url::from_file_path(path).map_err(|()| invalid(format!("invalid root `{raw}`")))?
-        };
-        let uri = uri.to_string();
+    for raw in raw_roots.iter().map(|r| r.trim()).filter(|r| !r.is_empty()) {
+        let uri = roots::validated(raw).map_err(invalid)?;
         if !out.contains(&uri) {
             out.push(uri);
         }
+    }
+    if out.len() > roots::MAX_ROOTS {
+        return Err(invalid(format!(
+            "a server may have at most {} roots",
+            roots::MAX_ROOTS
+        )));
     }
     Ok(out)
 }
@@ -559,6 +553,17 @@ mod tests {
         let mut input = stdio("s", "node");
         input.roots = vec!["https://example.test/".into()];
         assert!(message(validate(input)).contains("absolute path"));
+        for climbing in ["/home/me/../other", "file:///home/me/%2e%2e/other"] {
+            let mut input = stdio("s", "node");
+            input.roots = vec![climbing.into()];
+            assert!(
+                message(validate(input)).contains("must not contain `..`"),
+                "{climbing}"
+            );
+        }
+        let mut input = stdio("s", "node");
+        input.roots = (0..=roots::MAX_ROOTS).map(|i| format!("/r/{i}")).collect();
+        assert!(message(validate(input)).contains("at most 64 roots"));
     }
 
     #[test]

@@ -29,6 +29,7 @@ use crate::gate::Gate;
 use crate::notice_queue::{NoticeSender, notice_queue};
 use crate::registry::Registry;
 use crate::registry::model::ServerConfig;
+use crate::roots::watch::RootWatch;
 use crate::server_requests::{ServerNotice, SharedRoots};
 pub use follow::POLL as FOLLOW_POLL;
 pub(crate) use follow::StoreFollower;
@@ -47,8 +48,11 @@ struct Slot {
     fingerprint: String,
     /// The roots the server's handler answers with; edited in place on a roots-only change.
     roots: SharedRoots,
-    /// Tells the running connection about changes (roots).
+    /// Tells the running connection about changes (a stale tool list).
     notices: Option<NoticeSender<ServerNotice>>,
+    /// Watches the roots while the server is enabled; tells the running connection when what
+    /// it may be given changes, and is told of edits. Dropped with the slot.
+    roots_watch: Option<RootWatch>,
     generation: u64,
     status: ServerStatus,
     tools: Vec<ToolInfo>,
@@ -231,11 +235,15 @@ impl Sessions {
         } else {
             (None, None)
         };
+        let roots_watch = config
+            .enabled
+            .then(|| RootWatch::start(config.name.clone(), roots.clone(), notices_tx.clone()));
         lock(&self.slots).insert(
             config.id.clone(),
             Slot {
                 fingerprint: fingerprint(config),
                 roots,
+                roots_watch,
                 notices: config.enabled.then_some(notices_tx),
                 generation,
                 status: status.clone(),
@@ -257,8 +265,8 @@ impl Sessions {
         });
     }
 
-    /// Applies new roots to a running connection and tells the server
-    /// (`notifications/roots/list_changed`), without restarting it.
+    /// Applies new roots to a running connection and, when that changes what it may be given,
+    /// tells the server (`notifications/roots/list_changed`), without restarting it.
     pub fn update_roots(&self, config: &ServerConfig) {
         let mut slots = lock(&self.slots);
         let Some(slot) = slots.get_mut(&config.id) else {
@@ -268,8 +276,8 @@ impl Sessions {
         if let Ok(mut roots) = slot.roots.write() {
             roots.clone_from(&config.roots);
         }
-        if let Some(notices) = &slot.notices {
-            let _ = notices.send(ServerNotice::RootsChanged);
+        if let Some(watch) = &slot.roots_watch {
+            watch.reconfigured();
         }
     }
 
@@ -350,7 +358,11 @@ impl Sessions {
 
     async fn stop_task(&self, id: &str) {
         let (stop, task, within) = match lock(&self.slots).get_mut(id) {
-            Some(slot) => (slot.stop.take(), slot.task.take(), slot.stop_within),
+            Some(slot) => {
+                // The roots are watched only while the session runs.
+                slot.roots_watch = None;
+                (slot.stop.take(), slot.task.take(), slot.stop_within)
+            }
             None => return,
         };
         if let Some(stop) = stop {

@@ -377,10 +377,13 @@ impl Runner {
                             return ended;
                         }
                     }
-                    // 2026-07-28 removed this notification (changelog, item 5): a modern server
-                    // asks for roots in its input requests, answered from the shared roots.
+                    // 2026-07-28 removed this notification (changelog, item 5; client/roots,
+                    // "Listing Roots": a server gets the roots inside an InputRequiredResult
+                    // while it handles a request), so a modern server is told nothing: each
+                    // input request is answered with the roots as they are then.
                     ServerNotice::RootsChanged if modern => {}
-                    // 2025-11-25 client/roots: a client that declares listChanged sends this.
+                    // 2025-11-25 client/roots, "Root List Changes": a client that declares
+                    // listChanged (Gatehouse does) MUST send this when the roots change.
                     ServerNotice::RootsChanged => {
                         if let Err(e) = client.peer().notify("notifications/roots/list_changed", None).await {
                             tracing::debug!("telling {} about new roots failed: {e}", self.id);
