@@ -66,11 +66,28 @@ pub use verify::VerifyReport;
 #[derive(Debug, Clone)]
 pub struct AuditLog {
     pool: SqlitePool,
-    secrets: Arc<RwLock<KnownSecrets>>,
+    secrets: Arc<RwLock<Known>>,
     writer: writer::Writer,
     /// The keyring holding the key; `None`: every row is unkeyed (a log opened without one).
     keys: Option<key_source::KeySource>,
     checkpoints: Arc<checkpoint::Checkpoints>,
+}
+
+/// The secret values to hide: those given with [`AuditLog::set_secrets`], and the OAuth tokens
+/// this process has handled ([`crate::secrets::tokens_seen`]) as of `generation`.
+#[derive(Debug, Default)]
+struct Known {
+    given: Vec<String>,
+    generation: Option<u64>,
+    merged: KnownSecrets,
+}
+
+impl Known {
+    fn rebuild(&mut self, generation: u64) {
+        let tokens = crate::secrets::tokens_seen::values();
+        self.merged = KnownSecrets::new(self.given.iter().cloned().chain(tokens));
+        self.generation = Some(generation);
+    }
 }
 
 impl AuditLog {
@@ -111,22 +128,35 @@ impl AuditLog {
 
     /// Replaces the secret values hidden from what is appended from now on: the registry's
     /// secret env values and headers, read from the keyring. Values shorter than 4 characters
-    /// are ignored.
+    /// are ignored. The OAuth tokens this process handles are hidden as well, always.
     pub fn set_secrets(&self, values: Vec<String>) {
-        let known = KnownSecrets::new(values);
-        match self.secrets.write() {
-            Ok(mut guard) => *guard = known,
+        let mut known = match self.secrets.write() {
+            Ok(guard) => guard,
             // A writer panicked mid-assignment; the value is replaced whole either way.
-            Err(poisoned) => *poisoned.into_inner() = known,
-        }
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        known.given = values;
+        known.rebuild(crate::secrets::tokens_seen::generation());
     }
 
     /// The secret values to hide, as of now.
     fn known_secrets(&self) -> KnownSecrets {
-        match self.secrets.read() {
-            Ok(guard) => guard.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
+        let generation = crate::secrets::tokens_seen::generation();
+        {
+            let known = match self.secrets.read() {
+                Ok(guard) => guard,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            if known.generation == Some(generation) {
+                return known.merged.clone();
+            }
         }
+        let mut known = match self.secrets.write() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        known.rebuild(generation);
+        known.merged.clone()
     }
 }
 

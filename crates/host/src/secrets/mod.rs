@@ -10,6 +10,7 @@ mod keyring;
 mod legacy;
 pub mod oauth;
 mod token_store;
+pub mod tokens_seen;
 
 use gatehouse_mcp::Sensitive;
 use gatehouse_mcp::transport::BoxFuture;
