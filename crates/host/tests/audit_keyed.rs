@@ -537,13 +537,18 @@ async fn an_unkeyed_chain_is_keyed_from_an_anchor_on_and_still_verifies() {
         [(1, 3, PartKind::Unkeyed), (4, 6, PartKind::Keyed)],
         "the report says which part is keyed"
     );
-    assert!(
-        report
-            .lines()
-            .iter()
-            .any(|l| l == "  rows 4 to 6: keyed and checked with the key"),
-        "{:?}",
-        report.lines()
+    assert_eq!(
+        report.lines()[1..3],
+        [
+            "  rows 1 to 3: UNKEYED (plain SHA-256: anyone who can write the database could \
+             have rewritten them)"
+                .to_owned(),
+            format!(
+                "  rows 4 to 6: keyed, checked with the key {} from the OS keyring",
+                key.id()
+            ),
+        ],
+        "the verify output says which part is keyed"
     );
 
     // An old row rewritten, with the plain chain recomputed up to the anchor: the keyed

@@ -332,51 +332,77 @@ async fn compare(
 }
 
 impl ChainReport {
-    /// The report as sentences, for a terminal: the result first.
+    /// The report as lines for a terminal: the result, then each stretch of rows and how it is
+    /// keyed, then each checkpoint's state.
     pub fn lines(&self) -> Vec<String> {
         let mut lines = vec![match &self.result {
             VerifyReport::Intact { rows } => format!("audit log intact: {rows} rows"),
             VerifyReport::Broken { seq, reason } => {
                 format!("audit log broken at row {seq}: {reason}")
             }
-            VerifyReport::Unverified { rows, reason } => {
-                format!("audit log not verified ({rows} rows linked): {reason}")
+            VerifyReport::Unverified { reason, .. } => {
+                format!("audit log not verified: {reason}")
             }
         }];
-        lines.push(match &self.key {
-            KeyStatus::Keyring { key_id } => format!("key: {key_id}, from the OS keyring"),
-            KeyStatus::File { key_id } => format!("key: {key_id}, from the key file"),
-            KeyStatus::Missing => "key: none in the OS keyring for this data directory".into(),
-            KeyStatus::Unavailable { reason } => format!("key: not at hand ({reason})"),
-        });
+        let source = match &self.key {
+            KeyStatus::Keyring { .. } => "the OS keyring",
+            KeyStatus::File { .. } => "the key file",
+            KeyStatus::Missing | KeyStatus::Unavailable { .. } => "",
+        };
         for part in &self.parts {
+            let key = part.key_id.as_deref().unwrap_or("?");
             let what = match part.kind {
-                PartKind::Keyed => "keyed and checked with the key",
-                PartKind::Unkeyed => {
-                    "UNKEYED (plain SHA-256: anyone who can write the file could rewrite them)"
-                }
-                PartKind::Unchecked => "keyed with a key not at hand: only their links checked",
+                PartKind::Keyed => format!("keyed, checked with the key {key} from {source}"),
+                PartKind::Unkeyed => "UNKEYED (plain SHA-256: anyone who can write the \
+                                      database could have rewritten them)"
+                    .to_owned(),
+                PartKind::Unchecked => format!(
+                    "keyed with the key {key}, which is not at hand: only their links were \
+                     checked"
+                ),
             };
-            lines.push(format!("  rows {} to {}: {what}", part.from, part.to));
+            lines.push(format!("  {}: {what}", span(part.from, part.to)));
         }
         if self.more_parts {
-            lines.push(format!("  (more stretches after the first {MAX_PARTS})"));
+            lines.push(format!(
+                "  (and more stretches after the first {MAX_PARTS})"
+            ));
+        }
+        match &self.key {
+            KeyStatus::Missing => {
+                lines.push("  key: the OS keyring holds none for this data directory".into());
+            }
+            KeyStatus::Unavailable { reason } => {
+                lines.push(format!("  key: none at hand: {reason}"))
+            }
+            KeyStatus::Keyring { .. } | KeyStatus::File { .. } => {}
         }
         lines.push(format!(
-            "checkpoint (OS keyring): {}",
+            "  head checkpoint (OS keyring): {}",
             checkpoint_text(&self.checkpoint)
         ));
         if let Some(copy) = &self.head_copy {
-            lines.push(format!("checkpoint (copy): {}", checkpoint_text(copy)));
+            lines.push(format!(
+                "  head checkpoint (copy): {}",
+                checkpoint_text(copy)
+            ));
         }
         lines
+    }
+}
+
+fn span(from: i64, to: i64) -> String {
+    if from == to {
+        format!("row {from}")
+    } else {
+        format!("rows {from} to {to}")
     }
 }
 
 fn checkpoint_text(status: &CheckpointStatus) -> String {
     match status {
         CheckpointStatus::Holds { seq, newer } => {
-            format!("row {seq} is in the log as recorded ({newer} rows written since)")
+            format!("row {seq}, in the log as recorded ({newer} newer rows)")
         }
         CheckpointStatus::Broken { seq, reason } => format!("BROKEN at row {seq}: {reason}"),
         CheckpointStatus::None => "none kept yet".into(),
