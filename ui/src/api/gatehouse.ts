@@ -28,6 +28,10 @@ import type {
   ServerPolicyView,
   ToolDefinitionRecord,
   VerifyReport,
+  ChainReport,
+  ChainPart,
+  CheckpointStatus,
+  KeyStatus,
   ServerInput,
   ServerLogEvent,
   ServerStatusEvent,
@@ -69,6 +73,10 @@ export type {
   ServerPolicyView,
   ToolDefinitionRecord,
   VerifyReport,
+  ChainReport,
+  ChainPart,
+  CheckpointStatus,
+  KeyStatus,
   CallEvent,
   CallResultView,
   EnvVar,
@@ -225,7 +233,7 @@ export function auditSearch(text: string, limit: number | null = null): Promise<
 }
 
 /** Recomputes the audit hash chain. */
-export function auditVerify(): Promise<VerifyReport> {
+export function auditVerify(): Promise<ChainReport> {
   return unwrap(() => commands.auditVerify());
 }
 

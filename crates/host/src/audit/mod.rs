@@ -75,11 +75,21 @@ pub struct AuditLog {
 
 /// The secret values to hide: those given with [`AuditLog::set_secrets`], and the OAuth tokens
 /// this process has handled ([`crate::secrets::tokens_seen`]) as of `generation`.
-#[derive(Debug, Default)]
+#[derive(Default)]
 struct Known {
     given: Vec<String>,
     generation: Option<u64>,
     merged: KnownSecrets,
+}
+
+/// Shows how many values there are, never one of them.
+impl std::fmt::Debug for Known {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Known")
+            .field("generation", &self.generation)
+            .field("merged", &self.merged)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Known {
