@@ -163,7 +163,7 @@ async fn an_auditor_verifies_a_copy_with_the_exported_key_and_the_key_leaks_nowh
     let unkeyed = without_keyring(auditor.path(), &["audit", "verify"]);
     assert_eq!(unkeyed.status.code(), Some(1));
     assert_eq!(
-        stderr(&unkeyed).lines().rev().next().unwrap_or_default(),
+        stderr(&unkeyed).lines().last().unwrap_or_default(),
         format!(
             "error: audit log not verified: rows 1 to 4 are keyed with the audit key {}, which \
              is not at hand: only their links were checked",

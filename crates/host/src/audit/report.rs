@@ -176,14 +176,11 @@ impl AuditLog {
             }
             _ => Ok(None),
         };
-        let copy = match &options.head_copy {
-            Some(path) => Some(
-                std::fs::read_to_string(path)
-                    .map_err(|e| HostError::io(format!("cannot read {}", path.display()), e))
-                    .and_then(|text| Checkpoint::parse(&text)),
-            ),
-            None => None,
-        };
+        let copy = options.head_copy.as_ref().map(|path| {
+            std::fs::read_to_string(path)
+                .map_err(|e| HostError::io(format!("cannot read {}", path.display()), e))
+                .and_then(|text| Checkpoint::parse(&text))
+        });
 
         let mut tx = self.pool.begin().await?;
         let walked = walk(&mut tx, None, &keys).await?;
