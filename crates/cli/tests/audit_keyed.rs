@@ -40,6 +40,15 @@ async fn data_with_rows(n: usize) -> TempDir {
     dir
 }
 
+/// `gatehouse ARGS` on `data` with every log line the engine writes.
+fn traced(data: &Path, args: &[&str]) -> Output {
+    support::command(data)
+        .args(args)
+        .env("GATEHOUSE_LOG", "trace")
+        .output()
+        .expect("the binary runs")
+}
+
 /// `gatehouse ARGS` on `data` with no reachable keyring (as on an auditor's machine), and with
 /// every log line the engine writes.
 fn without_keyring(data: &Path, args: &[&str]) -> Output {
@@ -109,7 +118,9 @@ async fn an_auditor_verifies_a_copy_with_the_exported_key_and_the_key_leaks_nowh
     let dir = data_with_rows(4).await;
     let key_file = dir.path().join("audit.key");
     let key_arg = key_file.to_str().expect("utf-8 path");
-    let said = ok(dir.path(), &["audit", "key", "export", "-o", key_arg]);
+    let exporting = traced(dir.path(), &["audit", "key", "export", "-o", key_arg]);
+    assert_eq!(exporting.status.code(), Some(0), "{}", stderr(&exporting));
+    let said = stdout(&exporting);
     assert!(said.starts_with("wrote the audit key "), "{said}");
     let (key, _) = AuditKey::read_file(&key_file).expect("a key file");
     #[cfg(unix)]
@@ -121,7 +132,8 @@ async fn an_auditor_verifies_a_copy_with_the_exported_key_and_the_key_leaks_nowh
             .mode();
         assert_eq!(mode & 0o777, 0o600, "readable by its owner only");
     }
-    let head = ok(dir.path(), &["audit", "head"]);
+    let heading = traced(dir.path(), &["audit", "head"]);
+    let head = stdout(&heading);
     let exported = ok(dir.path(), &["audit", "export", "--format", "jsonl"]);
     assert!(exported.contains(key.id()), "the rows name the key's id");
 
@@ -185,6 +197,8 @@ async fn an_auditor_verifies_a_copy_with_the_exported_key_and_the_key_leaks_nowh
         key.encode().as_bytes().to_vec(),
     ];
     let outputs = [
+        exporting.stderr,
+        heading.stderr,
         said.into_bytes(),
         head.into_bytes(),
         exported.into_bytes(),
