@@ -3,8 +3,8 @@
 //! `audit verify` over the whole chain in rows/s.
 //!
 //! The rows are written through the real writer, [`gatehouse_host::AuditLog::append_all`], in
-//! batches of [`BATCH`] events: the same redaction, hashing, chain and FTS trigger as every
-//! audited call, one transaction per batch. They describe synthetic tool calls shaped as the
+//! batches of [`BATCH`] events: the same redaction, keyed chain (an HMAC per row) and FTS
+//! trigger as every audited call, one transaction per batch. They describe synthetic tool calls shaped as the
 //! gate records them (request, decision and, when allowed, outcome; arguments with a path and a
 //! query, a text result), over 20 servers with 10 tools each, from a fixed pseudo-random
 //! sequence, so every run builds the same log. Words are drawn from a 3,000-word vocabulary
@@ -17,6 +17,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use gatehouse_host::secrets::{KeyringStore, SecretStore};
 use gatehouse_host::{
     AuditEvent, AuditFilter, AuditKind, AuditLog, Host, HostOptions, VerifyReport,
 };
@@ -135,19 +136,25 @@ pub struct AuditScale {
 /// Fills (or tops up) the log, then times the queries and `verify`.
 pub async fn run(options: Options) -> Result<AuditScale, BoxError> {
     let temp;
-    let dir = match &options.dir {
-        Some(dir) => dir.clone(),
+    // A kept directory keeps its audit key in the OS keyring, as the app does, so a later run
+    // that reuses it can still check the keyed rows (without a keyring, its rows are unkeyed);
+    // a temporary one needs no keyring.
+    let (dir, secrets): (PathBuf, Arc<dyn SecretStore>) = match &options.dir {
+        Some(dir) => (dir.clone(), Arc::new(KeyringStore)),
         None => {
             temp = tempfile::Builder::new()
                 .prefix("gatehouse-bench-audit-")
                 .tempdir()?;
-            temp.path().to_path_buf()
+            (
+                temp.path().to_path_buf(),
+                Arc::new(MemorySecrets::default()),
+            )
         }
     };
     let host = Host::open(HostOptions {
         data_dir: Some(dir),
         live_sessions: false,
-        secrets: Some(Arc::new(MemorySecrets::default())),
+        secrets: Some(secrets),
         ..HostOptions::default()
     })
     .await?;
@@ -200,6 +207,9 @@ pub async fn run(options: Options) -> Result<AuditScale, BoxError> {
         }
         VerifyReport::Broken { seq, reason } => {
             return Err(format!("the filled log does not verify at row {seq}: {reason}").into());
+        }
+        VerifyReport::Unverified { reason, .. } => {
+            return Err(format!("the filled log is not verified: {reason}").into());
         }
     };
     let database_mib = database_size(&host) as f64 / (1024.0 * 1024.0);

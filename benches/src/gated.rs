@@ -154,6 +154,9 @@ impl Gated {
             VerifyReport::Broken { seq, reason } => {
                 Err(format!("the audit chain broke at row {seq}: {reason}").into())
             }
+            VerifyReport::Unverified { reason, .. } => {
+                Err(format!("the audit chain is not verified: {reason}").into())
+            }
         }
     }
 

@@ -1,10 +1,13 @@
 //! The IPC commands of the Audit page: listing with filters, full-text search, verifying the
-//! hash chain and exporting to a file the person names.
+//! keyed chain (with which rows are keyed and the head checkpoint's state) and exporting to a
+//! file the person names.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use gatehouse_host::{AuditFilter, AuditRow, ExportFormat, Host, HostError, VerifyReport};
+use gatehouse_host::{
+    AuditFilter, AuditRow, ChainReport, CheckOptions, ExportFormat, Host, HostError,
+};
 use serde::Serialize;
 use tauri::State;
 
@@ -43,11 +46,17 @@ pub async fn audit_search(
     Ok(host.audit().search(&text, limit).await?)
 }
 
-/// Recomputes the chain: intact with its row count, or the first row that breaks it.
+/// Checks the chain with the keyring's key and the head against its checkpoint: intact with
+/// its row count, the first row that breaks it, or what cannot be vouched for; with which
+/// stretches are keyed and the checkpoint's state.
 #[tauri::command]
 #[specta::specta]
-pub async fn audit_verify(host: HostState<'_>) -> Result<VerifyReport, IpcError> {
-    Ok(host.audit().verify().await?)
+pub async fn audit_verify(host: HostState<'_>) -> Result<ChainReport, IpcError> {
+    // This process's newest head is checkpointed first, so the check compares the latest.
+    if let Err(e) = host.audit().flush_checkpoint().await {
+        tracing::warn!("cannot write the audit log's head checkpoint: {e}");
+    }
+    Ok(host.audit().check(&CheckOptions::default()).await?)
 }
 
 /// Writes every row to the file at `path` (absolute, or `~/…` for the home directory), whole

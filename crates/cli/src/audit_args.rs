@@ -1,4 +1,5 @@
-//! The arguments of `gatehouse audit`: `list`, `search`, `export`, `verify` and `prune`.
+//! The arguments of `gatehouse audit`: `list`, `search`, `export`, `verify`, `head`, `key`
+//! and `prune`.
 
 use std::path::PathBuf;
 
@@ -14,11 +15,42 @@ pub enum AuditCommand {
     Search(AuditSearchArgs),
     /// Write every row, oldest first, as JSONL or CSV
     Export(AuditExportArgs),
-    /// Check the audit log's hash chain (exit status 1 naming the first broken row)
-    Verify,
+    /// Check the audit log's chain with its key, and its head against the checkpoint (exit
+    /// status 1 naming the first broken row, or what cannot be vouched for)
+    Verify(AuditVerifyArgs),
+    /// Print the head checkpoint (the newest keyed row's seq and MAC, itself MACed) as JSON, to
+    /// keep a copy outside this machine for `audit verify --head`
+    Head,
+    /// The audit key: export it to a file for an auditor
+    #[command(subcommand)]
+    Key(AuditKeyCommand),
     /// Drop the rows older than a number of days (or a time), keeping the chain verifiable
     /// through an anchor row
     Prune(AuditPruneArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct AuditVerifyArgs {
+    /// Check with the key in this file (`gatehouse audit key export`) instead of the keyring's
+    #[arg(long, value_name = "FILE")]
+    pub key_file: Option<PathBuf>,
+    /// Also check the log against this copy of the head checkpoint (`gatehouse audit head`)
+    #[arg(long, value_name = "FILE")]
+    pub head: Option<PathBuf>,
+    /// Print the whole report as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuditKeyCommand {
+    /// Write the audit key to a new file (readable by you only) for an auditor, who checks a
+    /// copy of the database with `gatehouse --data-dir COPY audit verify --key-file FILE`
+    Export {
+        /// The file to create; an existing file is not replaced
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+    },
 }
 
 #[derive(Debug, Args)]

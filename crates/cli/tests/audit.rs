@@ -55,14 +55,24 @@ fn assert_broken(data: &Path, line: &str, why: &str) {
 #[tokio::test]
 async fn an_untouched_log_verifies() {
     let dir = data_with_rows(6).await;
+    let printed = ok(dir.path(), &["audit", "verify"]);
+    let lines: Vec<&str> = printed.lines().collect();
+    assert_eq!(lines.len(), 3, "{printed}");
+    assert_eq!(lines[0], "audit log intact: 6 rows");
+    assert!(
+        lines[1].starts_with("  rows 1 to 6: keyed, checked with the key ")
+            && lines[1].ends_with(" from the OS keyring"),
+        "which rows are keyed, and with what: {printed}"
+    );
     assert_eq!(
-        ok(dir.path(), &["audit", "verify"]),
-        "audit log intact: 6 rows\n"
+        lines[2], "  head checkpoint (OS keyring): row 6, in the log as recorded (0 newer rows)",
+        "the engine flushed its checkpoint when it closed"
     );
     let empty = tempfile::tempdir().expect("temp dir");
     assert_eq!(
         ok(empty.path(), &["audit", "verify"]),
-        "audit log intact: 0 rows\n",
+        "audit log intact: 0 rows\n  key: the OS keyring holds none for this data directory\n  \
+         head checkpoint (OS keyring): none kept yet\n",
         "a fresh data directory has an empty, intact log"
     );
 }

@@ -94,7 +94,7 @@ async fn prune_says_what_it_dropped_and_the_log_still_verifies() {
         Some(4),
         "rows 4 to 6 and the anchor: {listed}"
     );
-    assert_eq!(ok(data, &["audit", "verify"]), "audit log intact: 4 rows\n");
+    assert!(ok(data, &["audit", "verify"]).starts_with("audit log intact: 4 rows\n"));
     assert_eq!(
         ok(data, &["audit", "search", "old*"]),
         "no audit rows\n",
@@ -122,7 +122,7 @@ async fn prune_says_what_it_dropped_and_the_log_still_verifies() {
     assert_eq!(twice["anchor"]["seq"], 8);
     assert_eq!(twice["anchor"]["kind"], "retention");
     assert_eq!(twice["anchor"]["detail"]["throughSeq"], 7);
-    assert_eq!(ok(data, &["audit", "verify"]), "audit log intact: 1 rows\n");
+    assert!(ok(data, &["audit", "verify"]).starts_with("audit log intact: 1 rows\n"));
 
     exits(data, &["audit", "prune"], 2);
     exits(

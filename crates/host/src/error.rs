@@ -27,6 +27,10 @@ pub enum HostError {
     /// removed. Its own code, so a program can tell tampering from a database failure.
     #[error("audit log broken at row {seq}: {reason}")]
     AuditBroken { seq: i64, reason: String },
+    /// The audit log's chain holds together, but some rows cannot be vouched for: keyed rows
+    /// whose key is not at hand, or unkeyed rows after keyed ones.
+    #[error("audit log not verified: {reason}")]
+    AuditUnverified { reason: String },
     #[error("{0}")]
     Connection(#[from] gatehouse_mcp::McpError),
     /// The operation needs the server's live connection, and it has none (yet).
@@ -88,6 +92,7 @@ impl HostError {
             | HostError::Corrupt(_)
             | HostError::AuditWrite(_) => "storage",
             HostError::AuditBroken { .. } => "audit_broken",
+            HostError::AuditUnverified { .. } => "audit_unverified",
             HostError::Connection(_) => "connection",
             HostError::NotConnected(_) => "not_connected",
             HostError::Unsupported(_) => "unsupported",

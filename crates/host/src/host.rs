@@ -103,8 +103,8 @@ impl Host {
             Some(GroupLog::start(store.pool().clone())),
         ));
         let logs = crate::server_logs::ServerLogs::new(&data_dir);
+        let audit = AuditLog::new(store.pool().clone()).with_keyring(secrets.clone());
         let registry = Registry::new(store.pool().clone(), secrets, logs, launcher);
-        let audit = AuditLog::new(store.pool().clone());
         let events = EventBus::default();
         let timeout = match options.approval_timeout {
             Some(timeout) => timeout,
@@ -452,6 +452,9 @@ impl Host {
         self.registry.launcher().flush().await;
         if let Err(e) = self.gate.grants().end_session().await {
             tracing::warn!("cannot end this session's grants: {e}");
+        }
+        if let Err(e) = self.audit.flush_checkpoint().await {
+            tracing::warn!("cannot write the audit log's head checkpoint: {e}");
         }
         self.store.close().await;
     }

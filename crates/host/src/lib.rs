@@ -38,7 +38,8 @@ pub mod storage;
 
 pub use apps::{AppCsp, AppPermissions, AppSites, AppView, SiteList, ToolUi, ToolVisibility};
 pub use audit::{
-    AuditEvent, AuditFilter, AuditKind, AuditLog, AuditRow, ExportFormat, PruneReport, VerifyReport,
+    AuditEvent, AuditFilter, AuditKind, AuditLog, AuditRow, ChainReport, CheckOptions, Checkpoint,
+    ExportFormat, PruneReport, VerifyReport,
 };
 pub use connection::ServerConnection;
 pub use error::{HostError, Result};

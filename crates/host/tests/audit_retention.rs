@@ -379,8 +379,21 @@ async fn an_edited_anchor_is_named_even_when_rehashed_to_claim_more_rows() {
     rehash(pool, 9).await;
     assert_eq!(
         host.audit().verify().await.expect("verify"),
-        broken(10, "its prev_hash does not match the hash of row 9"),
-        "the anchor is covered by the row after it: rewriting it breaks that link"
+        broken(9, "its content does not match its hash"),
+        "the anchor is keyed: a plain SHA-256 over its content does not pass for its MAC"
+    );
+    // Made an unkeyed row, it checks on its own, but an unkeyed anchor after keyed rows is
+    // refused (and the keyed row after it covers its hash).
+    tamper(pool, "UPDATE audit_log SET key_id = NULL WHERE seq = 9").await;
+    rehash(pool, 9).await;
+    assert_eq!(
+        host.audit().verify().await.expect("verify"),
+        broken(
+            7,
+            "the retention anchor at row 9 that accounts for the rows before it is not keyed, \
+             though row 7 before it is: anyone who can write the file could have made it"
+        ),
+        "only a keyed anchor accounts for pruned rows once keying began"
     );
     host.shutdown().await;
 }

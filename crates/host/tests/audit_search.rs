@@ -177,12 +177,31 @@ async fn rows_older_than_the_index_are_searchable_and_the_chain_still_verifies()
         .run(&pool)
         .await
         .expect("migrate to the older schema");
-    let before = AuditLog::new(pool.clone());
-    let first = before
-        .append(call("everything", "echo", "written before the index"))
-        .await
-        .expect("append");
-    assert_eq!(first.prev_hash, GENESIS);
+    // A row as the Gatehouse of that schema wrote it: its hash the plain SHA-256 of its columns.
+    let columns = json!({
+        "seq": 1, "at": "2026-11-23T09:00:00.000Z", "kind": "request_received",
+        "server": "everything", "source": "user", "mcp_method_name": "tools/call",
+        "gen_ai_tool_name": "echo", "jsonrpc_request_id": null, "correlation": null,
+        "decision": null, "error_type": null, "network_transport": null, "duration_ms": null,
+        "detail": json!({"arguments": {"message": "written before the index"}}).to_string(),
+        "prev_hash": GENESIS,
+    });
+    sqlx::query(
+        "INSERT INTO audit_log (seq, at, kind, server, source, mcp_method_name, \
+         gen_ai_tool_name, detail, prev_hash, hash) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(columns["at"].as_str())
+    .bind(columns["kind"].as_str())
+    .bind(columns["server"].as_str())
+    .bind(columns["source"].as_str())
+    .bind(columns["mcp_method_name"].as_str())
+    .bind(columns["gen_ai_tool_name"].as_str())
+    .bind(columns["detail"].as_str())
+    .bind(GENESIS)
+    .bind(gatehouse_host::canonical::sha256(&columns))
+    .execute(&pool)
+    .await
+    .expect("a row of the older schema");
     pool.close().await;
 
     let host = open_host(dir.path(), false).await;
@@ -192,13 +211,15 @@ async fn rows_older_than_the_index_are_searchable_and_the_chain_still_verifies()
         .expect("append");
     assert_eq!(
         seqs(&host.audit().search("written", None).await.expect("search")),
-        [2, 1],
-        "the migration indexes the rows already there; a search indexes the new ones first"
+        [3, 1],
+        "the migration indexes the rows already there; a search indexes the new ones first \
+         (row 2 is where keying starts)"
     );
     assert_eq!(
         host.audit().verify().await.expect("verify"),
-        VerifyReport::Intact { rows: 2 },
-        "the index lives beside audit_log and changes none of its hashed columns"
+        VerifyReport::Intact { rows: 3 },
+        "the index lives beside audit_log and changes none of its hashed columns, and the old \
+         unkeyed row verifies as before, up to the keyed anchor"
     );
     host.shutdown().await;
 }

@@ -165,3 +165,152 @@ async fn child_without_a_keyring() {
         .expect("removed without a keyring");
     host.shutdown().await;
 }
+
+/// Set in the child of [`without_a_keyring_audit_rows_are_kept_unkeyed_and_say_so`].
+const CHILD_AUDIT_DIR: &str = "GATEHOUSE_TEST_NO_KEYRING_AUDIT_DIR";
+
+fn note(text: &str) -> gatehouse_host::AuditEvent {
+    gatehouse_host::AuditEvent {
+        kind: gatehouse_host::AuditKind::CallFinished,
+        detail: serde_json::json!({ "note": text }),
+        ..Default::default()
+    }
+}
+
+/// Without the keyring, audit rows are never lost and never pretend to be keyed: they are
+/// written unkeyed after a `keying` row saying why, `verify` says the keyed rows cannot be
+/// checked, and pruning (whose anchor must be keyed) is refused. Once the keyring is back,
+/// keying resumes from a keyed anchor, and the unkeyed stretch stays reported.
+#[tokio::test]
+async fn without_a_keyring_audit_rows_are_kept_unkeyed_and_say_so() {
+    use gatehouse_host::CheckOptions;
+    use gatehouse_host::audit::report::PartKind;
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("data");
+    let host = support::open_host(&data, false).await;
+    host.audit()
+        .append_all(vec![note("keyed-1"), note("keyed-2")])
+        .await
+        .expect("append");
+    host.shutdown().await;
+
+    let output = Command::new(std::env::current_exe().expect("this test binary"))
+        .args(["--exact", "child_audit_without_a_keyring", "--nocapture"])
+        .env(
+            "DBUS_SESSION_BUS_ADDRESS",
+            format!("unix:path={}", dir.path().join("no-such-bus").display()),
+        )
+        .env(CHILD_AUDIT_DIR, &data)
+        .output()
+        .expect("the test binary runs");
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && report.contains("1 passed"),
+        "the child's checks must pass: {report}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
+    let host = support::open_host(&data, false).await;
+    host.audit()
+        .append(note("keyed-again"))
+        .await
+        .expect("append");
+    let report = host
+        .audit()
+        .check(&CheckOptions::default())
+        .await
+        .expect("check");
+    let parts: Vec<(i64, i64, PartKind)> = report
+        .parts
+        .iter()
+        .map(|p| (p.from, p.to, p.kind))
+        .collect();
+    assert_eq!(
+        parts,
+        [
+            (1, 2, PartKind::Keyed),
+            (3, 5, PartKind::Unkeyed),
+            (6, 7, PartKind::Keyed)
+        ],
+        "rows 3 to 5 were written without the keyring (a keying row, then two rows); row 6 \
+         resumes keying"
+    );
+    assert_eq!(
+        report.result,
+        gatehouse_host::VerifyReport::Unverified {
+            rows: 7,
+            reason: "rows 3 to 5 are unkeyed, after keyed rows (row 2): written while the OS \
+                     keyring was unavailable, or rewritten by someone without the key"
+                .into()
+        },
+        "an unkeyed stretch is never passed as keyed"
+    );
+    host.shutdown().await;
+}
+
+/// The child's part of the test above; run on its own (without `CHILD_AUDIT_DIR`) it checks
+/// nothing.
+#[tokio::test]
+async fn child_audit_without_a_keyring() {
+    use gatehouse_host::audit::report::{CheckpointStatus, KeyStatus};
+    use gatehouse_host::{AuditKind, CheckOptions, VerifyReport};
+
+    let Some(data) = std::env::var_os(CHILD_AUDIT_DIR) else {
+        return;
+    };
+    let host = support::open_host(Path::new(&data), false).await;
+    let rows = host
+        .audit()
+        .append_all(vec![note("unkeyed-1"), note("unkeyed-2")])
+        .await
+        .expect("rows are written without the keyring");
+    assert_eq!(
+        rows.iter()
+            .map(|r| (r.seq, r.key_id.clone()))
+            .collect::<Vec<_>>(),
+        [(4, None), (5, None)],
+        "unkeyed, after the keying row 3"
+    );
+    let keying = host
+        .audit()
+        .list(&gatehouse_host::AuditFilter::default())
+        .await
+        .expect("list")
+        .into_iter()
+        .find(|r| r.seq == 3)
+        .expect("row 3");
+    assert_eq!(keying.event.kind, AuditKind::Keying);
+    assert_eq!(keying.event.detail["keyed"], false);
+    assert!(
+        keying.event.detail["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("the OS keyring is not available")),
+        "{keying:?}"
+    );
+    let report = host
+        .audit()
+        .check(&CheckOptions::default())
+        .await
+        .expect("check");
+    assert!(
+        matches!(report.key, KeyStatus::Unavailable { .. }),
+        "{report:?}"
+    );
+    assert!(
+        matches!(report.checkpoint, CheckpointStatus::Unavailable { .. }),
+        "{report:?}"
+    );
+    assert!(
+        matches!(&report.result, VerifyReport::Unverified { reason, .. }
+            if reason.starts_with("rows 1 to 2 are keyed with the audit key")),
+        "keyed rows without their key are not vouched for: {report:?}"
+    );
+    let refused = host
+        .audit()
+        .prune_older_than(std::time::Duration::ZERO)
+        .await
+        .expect_err("pruning needs the key");
+    assert_eq!(refused.code(), "keyring_unavailable");
+    host.shutdown().await;
+}

@@ -27,7 +27,7 @@ import type {
   RuleView,
   ServerPolicyView,
   ToolDefinitionRecord,
-  VerifyReport,
+  ChainReport,
   ServerInput,
   ServerLogEvent,
   ServerStatusEvent,
@@ -70,6 +70,10 @@ export type {
   ServerPolicyView,
   ToolDefinitionRecord,
   VerifyReport,
+  ChainReport,
+  ChainPart,
+  CheckpointStatus,
+  KeyStatus,
   CallEvent,
   CallResultView,
   EnvVar,
@@ -226,7 +230,7 @@ export function auditSearch(text: string, limit: number | null = null): Promise<
 }
 
 /** Recomputes the audit hash chain. */
-export function auditVerify(): Promise<VerifyReport> {
+export function auditVerify(): Promise<ChainReport> {
   return unwrap(() => commands.auditVerify());
 }
 

@@ -69,8 +69,12 @@ export const commands = {
 	auditList: (filter: AuditFilter) => typedError<AuditRow[], IpcError>(__TAURI_INVOKE("audit_list", { filter })),
 	/**  The rows holding every word of `text`, newest first (see `audit::search`). */
 	auditSearch: (text: string, limit: number | null) => typedError<AuditRow[], IpcError>(__TAURI_INVOKE("audit_search", { text, limit })),
-	/**  Recomputes the chain: intact with its row count, or the first row that breaks it. */
-	auditVerify: () => typedError<VerifyReport, IpcError>(__TAURI_INVOKE("audit_verify")),
+	/**
+	 *  Checks the chain with the keyring's key and the head against its checkpoint: intact with
+	 *  its row count, the first row that breaks it, or what cannot be vouched for; with which
+	 *  stretches are keyed and the checkpoint's state.
+	 */
+	auditVerify: () => typedError<ChainReport, IpcError>(__TAURI_INVOKE("audit_verify")),
 	/**
 	 *  Writes every row to the file at `path` (absolute, or `~/…` for the home directory), whole
 	 *  or not at all.
@@ -305,7 +309,12 @@ export type AuditKind =
 /**  A rule or standing approval changed. */
 "policy_change" | 
 /**  Old rows were pruned: the anchor the chain now starts from (see `audit::retention`). */
-"retention";
+"retention" | 
+/**
+ *  The chain's keying changed here: keyed rows follow unkeyed ones, or unkeyed rows (the
+ *  OS keyring unavailable) follow keyed ones (see `audit::writer`).
+ */
+"keying";
 
 /**  An event as stored, in the chain. */
 export type AuditRow = {
@@ -313,10 +322,18 @@ export type AuditRow = {
 	seq: number,
 	/**  When it was written: RFC 3339, UTC, milliseconds (`2026-11-23T09:00:00.123Z`). */
 	at: string,
-	/**  Hex SHA-256 of the row's canonical JSON (every column but this one). */
+	/**
+	 *  The row's hash over its canonical JSON (every column but this one): hex HMAC-SHA256
+	 *  under the audit key when `key_id` is set, else hex SHA-256.
+	 */
 	hash: string,
 	/**  The previous row's `hash`; 64 zeros for the first row. */
 	prevHash: string,
+	/**
+	 *  The id of the key the row is keyed with; `None` for an unkeyed row (written before
+	 *  keying began, or while the OS keyring was unavailable).
+	 */
+	keyId: string | null,
 } & AuditEvent;
 
 /**  What the engine knows about a server's sign-in; never the tokens themselves. */
@@ -369,6 +386,43 @@ export type CallResultView = {
 	/**  The call was cancelled before it answered; nothing else is set. */
 	cancelled: boolean,
 };
+
+/**  Rows `from` to `to`, all keyed alike. */
+export type ChainPart = {
+	from: number,
+	to: number,
+	kind: PartKind,
+	/**  The key's id, for keyed rows. */
+	keyId: string | null,
+};
+
+/**  The whole check. */
+export type ChainReport = {
+	/**  Intact, broken (with the first broken row) or unverified. */
+	result: VerifyReport,
+	/**  The keyed and unkeyed stretches, oldest first. */
+	parts: ChainPart[],
+	/**  Whether more stretches were found than listed. */
+	moreParts: boolean,
+	key: KeyStatus,
+	/**  The checkpoint in the keyring. */
+	checkpoint: CheckpointStatus,
+	/**  The copy given with `--head`, if any. */
+	headCopy: CheckpointStatus | null,
+};
+
+/**  What a head checkpoint says of the table. */
+export type CheckpointStatus = 
+/**  The table holds the row it records; `newer` rows were written after it. */
+{ state: "holds"; seq: number; newer: number } | 
+/**  The table does not hold the row it records (the result names what is missing). */
+{ state: "broken"; seq: number; reason: string } | 
+/**  None was kept yet (no keyed row was written, or not yet checkpointed). */
+{ state: "none" } | 
+/**  Its MAC does not check under the key at hand: it is not trusted. */
+{ state: "notAuthentic"; reason: string } | 
+/**  It could not be read or checked. */
+{ state: "unavailable"; reason: string };
 
 /**  One changed field of a tool's definition: what it was when the rule was made, and now. */
 export type DefinitionChange = {
@@ -447,6 +501,17 @@ export type IpcError = {
 	code: string,
 	message: string,
 };
+
+/**  Where the key that checked the keyed rows came from. */
+export type KeyStatus = 
+/**  The OS keyring's key for this data directory. */
+{ state: "keyring"; keyId: string } | 
+/**  A key file given to the check (an auditor's). */
+{ state: "file"; keyId: string } | 
+/**  The keyring holds no key for this data directory (nothing was keyed here yet). */
+{ state: "missing" } | 
+/**  The keyring could not be reached. */
+{ state: "unavailable"; reason: string };
 
 /**  One stderr line of a server, redacted. */
 export type LogLine = {
@@ -542,6 +607,15 @@ export type OAuthGrant =
  *  (2025-11-25 basic/lifecycle, "Capability Negotiation").
  */
 export type Offer = "tools" | "prompts" | "resources" | "completions" | "logging";
+
+/**  How a stretch of rows is keyed. */
+export type PartKind = 
+/**  MACed with the audit key, and checked with it. */
+"keyed" | 
+/**  Plain SHA-256: anyone who can write the file can recompute it. */
+"unkeyed" | 
+/**  MACed with a key that is not at hand: only the links were checked. */
+"unchecked";
 
 /**  How an argument's value is matched. */
 export type Pattern = 
@@ -880,7 +954,14 @@ export type VerifyReport =
 /**  Every row matches its hash and links to the one before. */
 { state: "intact"; rows: number } | 
 /**  The first row that does not; `reason` says how. */
-{ state: "broken"; seq: number; reason: string };
+{ state: "broken"; seq: number; reason: string } | 
+/**
+ *  Every row links to the one before and every row that could be checked matches, but
+ *  some rows cannot be vouched for (`reason` says which): keyed rows whose key is not at
+ *  hand, or unkeyed rows after keyed ones (written while the OS keyring was unavailable,
+ *  or rewritten by someone without the key: the two look alike).
+ */
+{ state: "unverified"; rows: number; reason: string };
 
 /* Tauri Specta runtime */
 async function typedError<T, E>(result: Promise<T>): Promise<{ status: "ok"; data: T } | { status: "error"; error: E }> {

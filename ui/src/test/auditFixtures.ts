@@ -1,6 +1,6 @@
 // Audit rows and policy rules for tests, in the shapes the engine sends.
 
-import type { AuditRow, RuleView, ToolDefinitionRecord } from "../api/gatehouse";
+import type { AuditRow, ChainReport, RuleView, ToolDefinitionRecord } from "../api/gatehouse";
 
 /** A `tools/call` audit row of server-everything's echo, with `fields` changed. */
 export function auditRow(seq: number, fields: Partial<AuditRow> = {}): AuditRow {
@@ -21,6 +21,20 @@ export function auditRow(seq: number, fields: Partial<AuditRow> = {}): AuditRow 
     detail: { arguments: { message: "hi" } },
     hash: `h${seq}`.padEnd(64, "0"),
     prevHash: "0".repeat(64),
+    keyId: "0e369210f73adb9b",
+    ...fields,
+  };
+}
+
+/** What "Verify chain" gets for an intact log of `rows` keyed rows, with `fields` changed. */
+export function chainReport(rows: number, fields: Partial<ChainReport> = {}): ChainReport {
+  return {
+    result: { state: "intact", rows },
+    parts: rows > 0 ? [{ from: 1, to: rows, kind: "keyed", keyId: "0e369210f73adb9b" }] : [],
+    moreParts: false,
+    key: { state: "keyring", keyId: "0e369210f73adb9b" },
+    checkpoint: { state: "holds", seq: rows, newer: 0 },
+    headCopy: null,
     ...fields,
   };
 }

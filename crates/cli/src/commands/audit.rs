@@ -1,11 +1,11 @@
-//! `gatehouse audit list|search|export|verify|prune`: the audit log, read from the database the
-//! app shares. `list` prints the newest rows as a table (or JSON), `search` those holding some
-//! words; `export` writes every row to stdout or a file (see [`super::audit_export`]); `verify`
-//! recomputes the hash chain and fails (status 1, one line) naming the first row that was
-//! changed or removed; `prune` drops old rows (see [`super::audit_prune`]). No connection is
-//! made.
+//! `gatehouse audit list|search|export|verify|head|key|prune`: the audit log, read from the
+//! database the app shares. `list` prints the newest rows as a table (or JSON), `search` those
+//! holding some words; `export` writes every row to stdout or a file (see
+//! [`super::audit_export`]); `verify`, `head` and `key` check the keyed chain (see
+//! [`super::audit_verify`]); `prune` drops old rows (see [`super::audit_prune`]). No
+//! connection is made.
 
-use gatehouse_host::{AuditFilter, AuditRow, Host, HostError, VerifyReport};
+use gatehouse_host::{AuditFilter, AuditRow, Host, HostError};
 use serde_json::json;
 
 use crate::audit_args::{AuditCommand, AuditListArgs, AuditSearchArgs};
@@ -16,7 +16,9 @@ pub async fn run(host: &Host, command: AuditCommand) -> Result<(), HostError> {
         AuditCommand::List(args) => list(host, args).await,
         AuditCommand::Search(args) => search(host, args).await,
         AuditCommand::Export(args) => super::audit_export::run(host, args).await,
-        AuditCommand::Verify => verify(host).await,
+        AuditCommand::Verify(args) => super::audit_verify::verify(host, args).await,
+        AuditCommand::Head => super::audit_verify::head(host).await,
+        AuditCommand::Key(command) => super::audit_verify::key(host, command).await,
         AuditCommand::Prune(args) => super::audit_prune::run(host, args).await,
     }
 }
@@ -73,14 +75,4 @@ fn cells(row: &AuditRow) -> [String; 7] {
         text(&row.event.decision),
         outcome,
     ]
-}
-
-async fn verify(host: &Host) -> Result<(), HostError> {
-    match host.audit().verify().await? {
-        VerifyReport::Intact { rows } => {
-            say!("audit log intact: {rows} rows");
-            Ok(())
-        }
-        VerifyReport::Broken { seq, reason } => Err(HostError::AuditBroken { seq, reason }),
-    }
 }

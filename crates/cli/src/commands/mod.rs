@@ -4,6 +4,7 @@ pub mod app_sites;
 pub mod audit;
 pub mod audit_export;
 pub mod audit_prune;
+pub mod audit_verify;
 pub mod auth;
 pub mod call;
 pub mod complete;

@@ -7,6 +7,8 @@
 //! A log starting at row `s` > 1 verifies only if a row of kind `retention` records
 //! `throughSeq` = `s - 1` and `throughHash` = row `s`'s `prev_hash`: so removing the first kept
 //! rows, or the anchor, is caught at the first row left, and editing the anchor at the anchor.
+//! Once keying began, the anchor must be keyed too: a forged one (replacing the oldest rows with
+//! a made-up "pruned" record) cannot carry a MAC that checks.
 
 use serde::{Deserialize, Serialize};
 use sqlx::{Row, SqliteConnection};
@@ -53,6 +55,31 @@ async fn find(conn: &mut SqliteConnection, condition: &str, value: i64) -> Resul
     }))
 }
 
+/// Why the anchor at row `seq` cannot be trusted, if it is unkeyed while a row before it is
+/// keyed: a legitimate pruning keys its anchor (it needs the key), so such an anchor is one
+/// anyone who can write the file could have forged. An unkeyed anchor before any keyed row is
+/// one written before keying began, and is checked as before.
+async fn unkeyed_after_keyed(conn: &mut SqliteConnection, seq: i64) -> Result<Option<String>> {
+    let key_id: Option<String> = sqlx::query_scalar("SELECT key_id FROM audit_log WHERE seq = ?")
+        .bind(seq)
+        .fetch_one(&mut *conn)
+        .await?;
+    if key_id.is_some() {
+        return Ok(None);
+    }
+    let keyed: Option<i64> =
+        sqlx::query_scalar("SELECT MIN(seq) FROM audit_log WHERE key_id IS NOT NULL AND seq < ?")
+            .bind(seq)
+            .fetch_one(&mut *conn)
+            .await?;
+    Ok(keyed.map(|keyed| {
+        format!(
+            "the retention anchor at row {seq} that accounts for the rows before it is not keyed, \
+             though row {keyed} before it is: anyone who can write the file could have made it"
+        )
+    }))
+}
+
 /// Where the chain starts for a log whose first row, `first`, is not row 1: `Ok` with the
 /// `seq` and `hash` that `first` must follow, as an anchor records them, or `Err` with why
 /// `first` breaks the chain. The anchor itself is checked with the rest of the chain.
@@ -75,6 +102,9 @@ pub(crate) async fn start_for(
     }) = exact
     {
         if anchor.through_hash == first.prev_hash {
+            if let Some(reason) = unkeyed_after_keyed(&mut *conn, seq).await? {
+                return Ok(Err(reason));
+            }
             return Ok(Ok((anchor.through_seq, anchor.through_hash)));
         }
         return Ok(Err(format!(

@@ -1,7 +1,14 @@
-//! The hash chain and the writer. A row's `hash` is the hex SHA-256 of the RFC 8785 canonical
-//! JSON (JCS) of an object holding every other column under its column name (`detail` as the
-//! stored JSON text), `prev_hash` included, so changing any stored byte of a row, or removing a
-//! row, breaks the chain from there on.
+//! The hash chain and the writer. A row's `hash` is computed over the RFC 8785 canonical JSON
+//! (JCS) of an object holding every other column under its column name (`detail` as the stored
+//! JSON text), `prev_hash` included, so changing any stored byte of a row, or removing a row,
+//! breaks the chain from there on:
+//!
+//! - a keyed row (its `key_id` names the key) holds the hex HMAC-SHA256 of that JSON under the
+//!   data directory's key ([`super::key`]), so only a holder of the key can write a row that
+//!   checks;
+//! - an unkeyed row (no `key_id`: written before keying began, or while the OS keyring was
+//!   unavailable) holds its plain hex SHA-256, which anyone can recompute. Its JSON has no
+//!   `key_id` member, so chains written before keying existed verify as they always did.
 //!
 //! Appending runs in one `BEGIN IMMEDIATE` transaction: it takes SQLite's write lock before
 //! reading the last row, so writers in several processes (the app and CLI processes on one
@@ -16,6 +23,8 @@ use sqlx::sqlite::SqliteRow;
 
 use super::AuditLog;
 use super::event::{AuditEvent, AuditRow};
+use super::key::AuditKey;
+use super::key_source::Keying;
 use super::redact::{self, KnownSecrets};
 use crate::error::{HostError, Result};
 
@@ -25,7 +34,7 @@ pub const GENESIS: &str = "00000000000000000000000000000000000000000000000000000
 /// The table's columns, in the order [`StoredRow::from_row`] reads them.
 pub(crate) const COLUMNS: &str = "seq, at, kind, server, source, mcp_method_name, \
     gen_ai_tool_name, jsonrpc_request_id, correlation, decision, error_type, network_transport, \
-    duration_ms, detail, prev_hash, hash";
+    duration_ms, detail, prev_hash, hash, key_id";
 
 /// How many rows are read at a time when the whole log is read (verifying, exporting).
 pub(crate) const PAGE: i64 = 1000;
@@ -50,11 +59,21 @@ pub(crate) struct StoredRow {
     pub prev_hash: String,
     #[serde(skip)]
     pub hash: String,
+    /// The id of the key this row is keyed with; `None` for an unkeyed row (and then left out
+    /// of the JSON, as before keying existed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key_id: Option<String>,
 }
 
 impl StoredRow {
-    /// The row to store for `event` (already redacted) at `seq`, after `prev_hash`.
-    pub fn new(event: &AuditEvent, detail: String, seq: i64, at: &str, prev_hash: &str) -> Self {
+    /// The row to store for `event` (already redacted) at `seq`, after `prev_hash`, keyed as
+    /// `keying` says.
+    pub fn new(
+        event: &AuditEvent,
+        detail: String,
+        (seq, at, prev_hash): (i64, &str, &str),
+        keying: &Keying,
+    ) -> Self {
         let mut row = StoredRow {
             seq,
             at: at.to_owned(),
@@ -74,8 +93,15 @@ impl StoredRow {
             detail,
             prev_hash: prev_hash.to_owned(),
             hash: String::new(),
+            key_id: None,
         };
-        row.hash = row.content_hash();
+        match keying {
+            Keying::Keyed(key) => {
+                row.key_id = Some(key.id().to_owned());
+                row.hash = row.mac(key);
+            }
+            Keying::Unkeyed(_) => row.hash = row.content_hash(),
+        }
         row
     }
 
@@ -97,12 +123,24 @@ impl StoredRow {
             detail: row.try_get("detail")?,
             prev_hash: row.try_get("prev_hash")?,
             hash: row.try_get("hash")?,
+            key_id: row.try_get("key_id")?,
         })
     }
 
-    /// Hex SHA-256 of the canonical JSON of every column but `hash`.
+    /// Hex SHA-256 of the canonical JSON of every column but `hash`: an unkeyed row's hash.
     pub fn content_hash(&self) -> String {
         crate::canonical::sha256(self)
+    }
+
+    /// Hex HMAC-SHA256 under `key` of the same JSON: a keyed row's hash.
+    pub fn mac(&self, key: &AuditKey) -> String {
+        key.mac_json(self)
+    }
+
+    /// Whether the stored `hash` is this row's hash under `key` (compared in constant time).
+    pub fn mac_checks(&self, key: &AuditKey) -> bool {
+        let text = serde_jcs::to_string(self).unwrap_or_default();
+        key.verifies(text.as_bytes(), &self.hash)
     }
 
     /// The row as listed, with `detail` parsed back.
@@ -129,6 +167,7 @@ impl StoredRow {
             },
             hash: self.hash,
             prev_hash: self.prev_hash,
+            key_id: self.key_id,
         })
     }
 }
@@ -176,7 +215,9 @@ impl AuditLog {
         }
         // Redacted before the write lock is taken, so it is held only for the inserts.
         let prepared = self.prepare(events);
-        self.writer.append(prepared).await
+        let keying = self.keying().await;
+        self.start_checkpoints();
+        self.writer.append(prepared, keying).await
     }
 
     /// `events` redacted, each with the JSON text of its bounded `detail`, ready to append.
@@ -195,6 +236,7 @@ pub(crate) async fn append_linked(
     tx: &mut SqliteConnection,
     (mut seq, mut prev_hash): (i64, String),
     prepared: Vec<(AuditEvent, String)>,
+    keying: &Keying,
 ) -> Result<Vec<AuditRow>> {
     let at: String = sqlx::query_scalar("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")
         .fetch_one(&mut *tx)
@@ -202,7 +244,7 @@ pub(crate) async fn append_linked(
     let mut written = Vec::with_capacity(prepared.len());
     for (event, detail) in prepared {
         seq += 1;
-        let row = StoredRow::new(&event, detail, seq, &at, &prev_hash);
+        let row = StoredRow::new(&event, detail, (seq, &at, &prev_hash), keying);
         insert(&mut *tx, &row).await?;
         prev_hash.clone_from(&row.hash);
         written.push(AuditRow {
@@ -211,6 +253,7 @@ pub(crate) async fn append_linked(
             event,
             hash: row.hash,
             prev_hash: row.prev_hash,
+            key_id: row.key_id,
         });
     }
     Ok(written)
@@ -238,7 +281,8 @@ pub(crate) async fn page_after(conn: &mut SqliteConnection, after: i64) -> Resul
 
 async fn insert(tx: &mut SqliteConnection, row: &StoredRow) -> Result<()> {
     let sql = format!(
-        "INSERT INTO audit_log ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO audit_log ({COLUMNS}) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     );
     sqlx::query(&sql)
         .bind(row.seq)
@@ -257,6 +301,7 @@ async fn insert(tx: &mut SqliteConnection, row: &StoredRow) -> Result<()> {
         .bind(&row.detail)
         .bind(&row.prev_hash)
         .bind(&row.hash)
+        .bind(&row.key_id)
         .execute(tx)
         .await?;
     Ok(())
@@ -273,7 +318,13 @@ mod tests {
             tool: Some("echo".into()),
             ..Default::default()
         };
-        StoredRow::new(&event, detail.into(), 1, "2026-11-23T09:00:00.000Z", prev)
+        let unkeyed = Keying::Unkeyed("test".into());
+        StoredRow::new(
+            &event,
+            detail.into(),
+            (1, "2026-11-23T09:00:00.000Z", prev),
+            &unkeyed,
+        )
     }
 
     #[test]

@@ -34,11 +34,14 @@ pub enum AuditKind {
     PolicyChange,
     /// Old rows were pruned: the anchor the chain now starts from (see `audit::retention`).
     Retention,
+    /// The chain's keying changed here: keyed rows follow unkeyed ones, or unkeyed rows (the
+    /// OS keyring unavailable) follow keyed ones (see `audit::writer`).
+    Keying,
 }
 
 impl AuditKind {
     /// Every kind, in declaration order.
-    pub const ALL: [AuditKind; 7] = [
+    pub const ALL: [AuditKind; 8] = [
         AuditKind::RequestReceived,
         AuditKind::Decision,
         AuditKind::CallStarted,
@@ -46,10 +49,11 @@ impl AuditKind {
         AuditKind::Connection,
         AuditKind::PolicyChange,
         AuditKind::Retention,
+        AuditKind::Keying,
     ];
 
     /// The stored text: `request_received`, `decision`, `call_started`, `call_finished`,
-    /// `connection`, `policy_change`, `retention`.
+    /// `connection`, `policy_change`, `retention`, `keying`.
     pub fn as_str(self) -> &'static str {
         match self {
             AuditKind::RequestReceived => "request_received",
@@ -59,6 +63,7 @@ impl AuditKind {
             AuditKind::Connection => "connection",
             AuditKind::PolicyChange => "policy_change",
             AuditKind::Retention => "retention",
+            AuditKind::Keying => "keying",
         }
     }
 }
@@ -121,10 +126,14 @@ pub struct AuditRow {
     pub at: String,
     #[serde(flatten)]
     pub event: AuditEvent,
-    /// Hex SHA-256 of the row's canonical JSON (every column but this one).
+    /// The row's hash over its canonical JSON (every column but this one): hex HMAC-SHA256
+    /// under the audit key when `key_id` is set, else hex SHA-256.
     pub hash: String,
     /// The previous row's `hash`; 64 zeros for the first row.
     pub prev_hash: String,
+    /// The id of the key the row is keyed with; `None` for an unkeyed row (written before
+    /// keying began, or while the OS keyring was unavailable).
+    pub key_id: Option<String>,
 }
 
 impl AuditRow {
@@ -174,6 +183,7 @@ mod tests {
             },
             hash: "ab".into(),
             prev_hash: "cd".into(),
+            key_id: None,
         };
         let json = serde_json::to_value(&row).unwrap_or_default();
         assert_eq!(json["kind"], "call_finished");

@@ -19,7 +19,7 @@ use super::event::AuditRow;
 use crate::error::{HostError, Result};
 
 /// The CSV header: the JSON keys of an [`AuditRow`], in its order.
-pub const CSV_HEADER: [&str; 16] = [
+pub const CSV_HEADER: [&str; 17] = [
     "seq",
     "at",
     "kind",
@@ -36,6 +36,7 @@ pub const CSV_HEADER: [&str; 16] = [
     "detail",
     "hash",
     "prevHash",
+    "keyId",
 ];
 
 /// How rows are written.
@@ -116,7 +117,7 @@ impl<W: Write> Sink<W> {
 }
 
 /// A row's CSV record, in [`CSV_HEADER`]'s order.
-fn csv_record(row: &StoredRow) -> [String; 16] {
+fn csv_record(row: &StoredRow) -> [String; 17] {
     let text = |field: &Option<String>| field.clone().unwrap_or_default();
     [
         row.seq.to_string(),
@@ -135,6 +136,7 @@ fn csv_record(row: &StoredRow) -> [String; 16] {
         row.detail.clone(),
         row.hash.clone(),
         row.prev_hash.clone(),
+        text(&row.key_id),
     ]
 }
 
@@ -165,6 +167,7 @@ mod tests {
             },
             hash: "a".into(),
             prev_hash: "b".into(),
+            key_id: None,
         };
         let json = serde_json::to_value(&row).unwrap_or_default();
         let keys: Vec<&str> = json

@@ -14,6 +14,8 @@
 //!    a trigger removes them from the search index);
 //! 5. a `retention` row, the anchor (see [`super::anchor`]), is appended after the last row,
 //!    recording the seq and hash of the last row dropped, how many were dropped and the cutoff.
+//!    The anchor is keyed: pruning needs the audit key, and is refused while the OS keyring
+//!    cannot be reached, since an unkeyed anchor is one anyone could forge.
 //!
 //! Readers (`verify`, `export`) read in one transaction, so they see the log either before or
 //! after a pruning, never half of it.
@@ -26,6 +28,8 @@ use super::AuditLog;
 use super::anchor::Anchor;
 use super::chain::{self, append_linked};
 use super::event::{AuditEvent, AuditKind, AuditRow};
+use super::key::AuditKey;
+use super::key_source::Keying;
 use super::verify::{VerifyReport, walk};
 use crate::error::{HostError, Result};
 
@@ -72,6 +76,17 @@ impl AuditLog {
             before,
             anchor: None,
         };
+        let keying = self.keying().await;
+        let key = match &keying {
+            Keying::Keyed(key) => key.clone(),
+            Keying::Unkeyed(reason) => {
+                return Err(HostError::KeyringUnavailable {
+                    action: "key the retention anchor (pruning needs the audit key)".into(),
+                    detail: reason.clone(),
+                });
+            }
+        };
+        let keys: [&AuditKey; 1] = [&key];
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let (last_seq, last_hash) = chain::last_link(&mut tx).await?;
         let first_kept: Option<i64> =
@@ -91,7 +106,8 @@ impl AuditLog {
         }
         // The rows to drop and the first row kept must verify: dropping a broken range would
         // destroy the evidence of what broke it.
-        if let VerifyReport::Broken { seq, reason } = walk(&mut tx, Some(through + 1)).await? {
+        let walked = walk(&mut tx, Some(through + 1), &keys).await?;
+        if let VerifyReport::Broken { seq, reason } = walked.result {
             return Err(HostError::AuditBroken {
                 seq,
                 reason: format!(
@@ -129,7 +145,7 @@ impl AuditLog {
             ..Default::default()
         };
         let prepared = self.prepare(vec![event]);
-        let mut written = append_linked(&mut tx, (last_seq, last_hash), prepared).await?;
+        let mut written = append_linked(&mut tx, (last_seq, last_hash), prepared, &keying).await?;
         tx.commit().await?;
         Ok(PruneReport {
             dropped: deleted,

@@ -13,6 +13,12 @@
 //! path: once it has been idle for [`IDLE`], or has appended [`super::indexer::BACKLOG`] rows
 //! since it last did, and whenever a search asks it to.
 //!
+//! Each append comes with its [`Keying`]: its rows are keyed with the audit key, or unkeyed
+//! (the keyring unavailable). Where the keying changes from the row before, a `keying` row
+//! says so first: keyed, where keying starts (or resumes) after unkeyed rows; unkeyed, with
+//! the reason, where keyed rows are followed by unkeyed ones. After each commit the newest row,
+//! when keyed, is published as the head for the checkpoint ([`super::checkpoint`]).
+//!
 //! The thread is started by the first append and ends when the last handle to the log is
 //! dropped (its queue closes); it owns the connection, which closes with it.
 
@@ -22,11 +28,14 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
-use tokio::sync::oneshot;
+use serde_json::json;
+use tokio::sync::{oneshot, watch};
 
 use super::chain::{COLUMNS, GENESIS, StoredRow};
-use super::event::{AuditEvent, AuditRow};
+use super::checkpoint::Head;
+use super::event::{AuditEvent, AuditKind, AuditRow};
 use super::indexer;
+use super::key_source::Keying;
 use crate::error::{HostError, Result};
 
 /// Appends that may wait for the writer before appending tasks wait in turn.
@@ -52,6 +61,7 @@ pub(crate) type Prepared = Vec<(AuditEvent, String)>;
 enum Job {
     Append {
         prepared: Prepared,
+        keying: Keying,
         done: oneshot::Sender<Result<Vec<AuditRow>>>,
     },
     /// Index every row not yet in the search index.
@@ -63,20 +73,29 @@ enum Job {
 pub(crate) struct Writer {
     path: PathBuf,
     queue: Arc<OnceLock<SyncSender<Job>>>,
+    heads: Arc<watch::Sender<Option<Head>>>,
 }
 
 impl Writer {
-    pub(crate) fn new(path: PathBuf) -> Self {
+    /// The writer of the database at `path`, publishing each new keyed head to `heads`.
+    pub(crate) fn new(path: PathBuf, heads: Arc<watch::Sender<Option<Head>>>) -> Self {
         Writer {
             path,
             queue: Arc::default(),
+            heads,
         }
     }
 
-    /// Appends `prepared` after the last row and returns the rows once they are committed.
-    pub(crate) async fn append(&self, prepared: Prepared) -> Result<Vec<AuditRow>> {
+    /// Appends `prepared` after the last row, keyed as `keying` says, and returns the rows
+    /// once they are committed.
+    pub(crate) async fn append(&self, prepared: Prepared, keying: Keying) -> Result<Vec<AuditRow>> {
         let (done, written) = oneshot::channel();
-        self.send(Job::Append { prepared, done }).await?;
+        self.send(Job::Append {
+            prepared,
+            keying,
+            done,
+        })
+        .await?;
         written.await.map_err(|_| writer_gone())?
     }
 
@@ -88,7 +107,10 @@ impl Writer {
     }
 
     async fn send(&self, job: Job) -> Result<()> {
-        let queue = self.queue.get_or_init(|| start(self.path.clone())).clone();
+        let queue = self
+            .queue
+            .get_or_init(|| start(self.path.clone(), self.heads.clone()))
+            .clone();
         match queue.try_send(job) {
             Ok(()) => Ok(()),
             Err(TrySendError::Full(job)) => {
@@ -108,11 +130,11 @@ fn writer_gone() -> HostError {
 }
 
 /// Starts the thread; it ends when every sender is dropped.
-fn start(path: PathBuf) -> SyncSender<Job> {
+fn start(path: PathBuf, heads: Arc<watch::Sender<Option<Head>>>) -> SyncSender<Job> {
     let (sender, receiver) = mpsc::sync_channel(QUEUE);
     let spawned = std::thread::Builder::new()
         .name("audit-writer".into())
-        .spawn(move || run(&path, &receiver));
+        .spawn(move || run(&path, &receiver, &heads));
     if let Err(e) = spawned {
         // The receiver went with the closure: every append reports the writer gone.
         tracing::error!("cannot start the audit writer thread: {e}");
@@ -120,7 +142,7 @@ fn start(path: PathBuf) -> SyncSender<Job> {
     sender
 }
 
-fn run(path: &Path, receiver: &Receiver<Job>) {
+fn run(path: &Path, receiver: &Receiver<Job>, heads: &watch::Sender<Option<Head>>) {
     let mut connection = open(path);
     // Rows appended since the search index last caught up, and commits since the last
     // checkpoint.
@@ -148,7 +170,11 @@ fn run(path: &Path, receiver: &Receiver<Job>) {
         let mut next = Some(first);
         while let Some(job) = next {
             match job {
-                Job::Append { prepared, done } => appends.push((prepared, done)),
+                Job::Append {
+                    prepared,
+                    keying,
+                    done,
+                } => appends.push(((prepared, keying), done)),
                 Job::CatchUp { done } => catch_ups.push(done),
             }
             next = if appends.len() < BATCH {
@@ -158,8 +184,8 @@ fn run(path: &Path, receiver: &Receiver<Job>) {
             };
         }
         if !appends.is_empty() {
-            unindexed += appends.iter().map(|(p, _)| p.len()).sum::<usize>();
-            commit(&mut connection, path, appends);
+            unindexed += appends.iter().map(|((p, _), _)| p.len()).sum::<usize>();
+            commit(&mut connection, path, appends, heads);
             commits += 1;
             if commits >= CHECKPOINT_EVERY {
                 checkpoint(&connection);
@@ -181,21 +207,28 @@ fn run(path: &Path, receiver: &Receiver<Job>) {
     }
 }
 
-/// Writes a batch of appends and answers each.
+/// An append's events and how they are keyed.
+type Batch = (Prepared, Keying);
+
+/// Writes a batch of appends, answers each and publishes the new head.
 fn commit(
     connection: &mut rusqlite::Result<Connection>,
     path: &Path,
-    appends: Vec<(Prepared, oneshot::Sender<Result<Vec<AuditRow>>>)>,
+    appends: Vec<(Batch, oneshot::Sender<Result<Vec<AuditRow>>>)>,
+    heads: &watch::Sender<Option<Head>>,
 ) {
-    let (prepared, dones): (Vec<_>, Vec<_>) = appends.into_iter().unzip();
+    let (batches, dones): (Vec<_>, Vec<_>) = appends.into_iter().unzip();
     let outcome = match connection {
-        Ok(connection) => write(connection, prepared),
+        Ok(connection) => write(connection, batches),
         Err(e) => Err(HostError::AuditWrite(format!(
             "cannot open the database: {e}"
         ))),
     };
     match outcome {
-        Ok(rows) => {
+        Ok((rows, head)) => {
+            if let Some(head) = head {
+                heads.send_replace(Some(head));
+            }
             for (done, rows) in dones.into_iter().zip(rows) {
                 let _ = done.send(Ok(rows));
             }
@@ -253,8 +286,12 @@ fn open(path: &Path) -> rusqlite::Result<Connection> {
     Ok(connection)
 }
 
-/// Appends every batch's events, in order, in one transaction.
-fn write(connection: &mut Connection, batches: Vec<Prepared>) -> Result<Vec<Vec<AuditRow>>> {
+/// Appends every batch's events, in order, in one transaction; returns each batch's rows and
+/// the new head when the newest row is keyed.
+fn write(
+    connection: &mut Connection,
+    batches: Vec<Batch>,
+) -> Result<(Vec<Vec<AuditRow>>, Option<Head>)> {
     let tx = connection
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(failed)?;
@@ -265,59 +302,123 @@ fn write(connection: &mut Connection, batches: Vec<Prepared>) -> Result<Vec<Vec<
         .map_err(failed)?;
     let last = tx
         .query_row(
-            "SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1",
+            "SELECT seq, hash, key_id FROM audit_log ORDER BY seq DESC LIMIT 1",
             [],
-            |row| Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?)),
+            |row| {
+                Ok((
+                    row.get::<_, i64>(0)?,
+                    row.get::<_, String>(1)?,
+                    row.get::<_, Option<String>>(2)?,
+                ))
+            },
         )
         .optional()
         .map_err(failed)?;
-    let (mut seq, mut prev_hash) = last.unwrap_or_else(|| (0, GENESIS.to_owned()));
+    let mut link = match last {
+        Some((seq, hash, key_id)) => Link { seq, hash, key_id },
+        None => Link {
+            seq: 0,
+            hash: GENESIS.to_owned(),
+            key_id: None,
+        },
+    };
     let mut written = Vec::with_capacity(batches.len());
     {
         let sql = format!(
             "INSERT INTO audit_log ({COLUMNS}) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         );
         let mut insert = tx.prepare_cached(&sql).map_err(failed)?;
-        for prepared in batches {
+        let mut append = |event: &AuditEvent, detail: String, keying: &Keying, link: &mut Link| {
+            let row = StoredRow::new(event, detail, (link.seq + 1, &at, &link.hash), keying);
+            insert
+                .execute(params![
+                    row.seq,
+                    row.at,
+                    row.kind,
+                    row.server,
+                    row.source,
+                    row.mcp_method_name,
+                    row.gen_ai_tool_name,
+                    row.jsonrpc_request_id,
+                    row.correlation,
+                    row.decision,
+                    row.error_type,
+                    row.network_transport,
+                    row.duration_ms,
+                    row.detail,
+                    row.prev_hash,
+                    row.hash,
+                    row.key_id,
+                ])
+                .map_err(failed)?;
+            link.seq = row.seq;
+            link.hash.clone_from(&row.hash);
+            link.key_id.clone_from(&row.key_id);
+            Ok::<_, HostError>(row)
+        };
+        for (prepared, keying) in batches {
+            if let Some((event, detail)) = keying_row(&link, &keying) {
+                append(&event, detail, &keying, &mut link)?;
+            }
             let mut rows = Vec::with_capacity(prepared.len());
             for (event, detail) in prepared {
-                seq += 1;
-                let row = StoredRow::new(&event, detail, seq, &at, &prev_hash);
-                insert
-                    .execute(params![
-                        row.seq,
-                        row.at,
-                        row.kind,
-                        row.server,
-                        row.source,
-                        row.mcp_method_name,
-                        row.gen_ai_tool_name,
-                        row.jsonrpc_request_id,
-                        row.correlation,
-                        row.decision,
-                        row.error_type,
-                        row.network_transport,
-                        row.duration_ms,
-                        row.detail,
-                        row.prev_hash,
-                        row.hash,
-                    ])
-                    .map_err(failed)?;
-                prev_hash.clone_from(&row.hash);
+                let row = append(&event, detail, &keying, &mut link)?;
                 rows.push(AuditRow {
-                    seq,
+                    seq: row.seq,
                     at: row.at,
                     event,
                     hash: row.hash,
                     prev_hash: row.prev_hash,
+                    key_id: row.key_id,
                 });
             }
             written.push(rows);
         }
     }
     tx.commit().map_err(failed)?;
-    Ok(written)
+    let head = link.key_id.map(|key_id| Head {
+        seq: link.seq,
+        hash: link.hash,
+        key_id,
+    });
+    Ok((written, head))
+}
+
+/// The newest row: what the next one links to.
+struct Link {
+    seq: i64,
+    hash: String,
+    key_id: Option<String>,
+}
+
+/// The `keying` row to write before rows keyed as `keying` after `last`, if the keying
+/// changes there: keyed rows after unkeyed ones (or after rows of another key), or unkeyed rows
+/// after keyed ones. A new log needs none.
+fn keying_row(last: &Link, keying: &Keying) -> Option<(AuditEvent, String)> {
+    if last.seq == 0 {
+        return None;
+    }
+    let detail = match (keying, &last.key_id) {
+        (Keying::Keyed(key), previous) if previous.as_deref() != Some(key.id()) => json!({
+            "keyed": true,
+            "keyId": key.id(),
+            "previousKeyId": previous,
+        }),
+        (Keying::Unkeyed(reason), Some(previous)) => json!({
+            "keyed": false,
+            "previousKeyId": previous,
+            "reason": reason,
+        }),
+        _ => return None,
+    };
+    let text = detail.to_string();
+    let event = AuditEvent {
+        kind: AuditKind::Keying,
+        detail,
+        ..Default::default()
+    };
+    Some((event, text))
 }
 
 fn failed(e: rusqlite::Error) -> HostError {

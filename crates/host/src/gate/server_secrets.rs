@@ -1,7 +1,9 @@
 //! The secret values (secret env values and headers, from the keyring) of the servers the gate
 //! has sent requests to, so the audit log can hide them wherever they turn up in arguments,
 //! results or errors. They are read once per configuration of a server (again after an edit)
-//! and kept only in memory.
+//! and kept only in memory. An HTTP server's OAuth tokens are read from the keyring with them
+//! and noted in [`crate::secrets::tokens_seen`], where every token the connections load or
+//! save later (a refresh, a sign-in) is noted too, so the audit log hides those as well.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -45,6 +47,15 @@ impl ServerSecrets {
             .into_iter()
             .map(|secret| secret.value)
             .collect();
+        if matches!(config.spec, crate::registry::model::ServerSpec::Http { .. }) {
+            // A server without tokens, or a keyring that cannot be read now, leaves nothing to
+            // note; the token store notes what a connection loads.
+            match crate::secrets::oauth::tokens(registry.secrets(), server_id).await {
+                Ok(Some(tokens)) => crate::secrets::tokens_seen::saw(server_id, &tokens),
+                Ok(None) => {}
+                Err(e) => tracing::debug!("cannot read the OAuth tokens of {server_id}: {e}"),
+            }
+        }
         let all = {
             let mut by_server = self.lock();
             by_server.insert(server_id.to_owned(), (config.updated_at, values));

@@ -106,6 +106,8 @@ fn action(verb: &str, key: &SecretKey) -> String {
         SecretKey::IdpSession { issuer, .. } => {
             format!("{verb} the sign-in at identity provider {issuer}")
         }
+        SecretKey::AuditKey { .. } => format!("{verb} the audit log's key"),
+        SecretKey::AuditHead { .. } => format!("{verb} the audit log's head checkpoint"),
     }
 }
 

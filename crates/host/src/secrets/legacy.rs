@@ -25,7 +25,9 @@ fn attributes(key: &SecretKey) -> Option<HashMap<&str, &str>> {
         ])),
         SecretKey::OAuthTokens { .. }
         | SecretKey::OAuthClient { .. }
-        | SecretKey::IdpSession { .. } => None,
+        | SecretKey::IdpSession { .. }
+        | SecretKey::AuditKey { .. }
+        | SecretKey::AuditHead { .. } => None,
     }
 }
 

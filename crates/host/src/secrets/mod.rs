@@ -1,6 +1,6 @@
 //! Secret values (secret environment variables and HTTP headers of servers, OAuth tokens and
-//! client credentials) live only in the OS keyring; SQLite keeps just a marker that a value
-//! exists. The store is a small trait so the engine does not depend on one keyring
+//! client credentials, the audit chain's key) live only in the OS keyring; SQLite keeps just a
+//! marker that a value exists. The store is a small trait so the engine does not depend on one keyring
 //! implementation; the real one, [`KeyringStore`], is the system's own keyring reached through
 //! the `keyring-core` crate family, and never caches a value. Values come back as
 //! [`Sensitive`], so printing one shows `<redacted>`.
@@ -10,6 +10,7 @@ mod keyring;
 mod legacy;
 pub mod oauth;
 mod token_store;
+pub mod tokens_seen;
 
 use gatehouse_mcp::Sensitive;
 use gatehouse_mcp::transport::BoxFuture;
@@ -56,6 +57,10 @@ pub enum SecretKey {
     /// one JSON entry), by the IdP's issuer and Gatehouse's client id there: shared by every
     /// server that uses that identity provider (enterprise-managed authorization).
     IdpSession { issuer: String, client_id: String },
+    /// The key of a data directory's audit chain (see `audit::key`), by the directory's id.
+    AuditKey { data_dir_id: String },
+    /// The checkpoint of a data directory's audit chain head (see `audit::checkpoint`).
+    AuditHead { data_dir_id: String },
 }
 
 impl SecretKey {
@@ -91,6 +96,8 @@ impl SecretKey {
             SecretKey::IdpSession { issuer, client_id } => {
                 format!("idp-session/{client_id}@{issuer}")
             }
+            SecretKey::AuditKey { data_dir_id } => format!("audit/{data_dir_id}/key"),
+            SecretKey::AuditHead { data_dir_id } => format!("audit/{data_dir_id}/head"),
         }
     }
 }

@@ -1,7 +1,8 @@
 //! [`KeyringTokenStore`]: the protocol crate's [`TokenStore`] on the host's [`SecretStore`], so
 //! an HTTP server's OAuth tokens live in the OS keyring (see [`super::oauth`]). Tokens are keyed
 //! by the server's id (the `server` the authorizer passes is the id: see
-//! `Authorizer::with_store_key`), client credentials by their issuer. Nothing is cached here:
+//! `Authorizer::with_store_key`), client credentials by their issuer. Every token loaded or
+//! saved is noted in [`super::tokens_seen`] for the audit log to hide. Nothing is cached here:
 //! the authorizer keeps what it read, and another process (the app, the CLI) may change the
 //! entries at any time.
 
@@ -10,7 +11,7 @@ use std::sync::Arc;
 use gatehouse_mcp::auth::{AuthError, ClientCredentials, TokenStore, Tokens};
 use gatehouse_mcp::transport::BoxFuture;
 
-use super::{SecretStore, oauth};
+use super::{SecretStore, oauth, tokens_seen};
 use crate::error::HostError;
 
 /// OAuth tokens and client credentials in the keyring.
@@ -35,9 +36,13 @@ impl TokenStore for KeyringTokenStore {
         server: &'a str,
     ) -> BoxFuture<'a, Result<Option<Tokens>, AuthError>> {
         Box::pin(async move {
-            oauth::tokens(self.secrets.as_ref(), server)
+            let tokens = oauth::tokens(self.secrets.as_ref(), server)
                 .await
-                .map_err(store_error)
+                .map_err(store_error)?;
+            if let Some(tokens) = &tokens {
+                tokens_seen::saw(server, tokens);
+            }
+            Ok(tokens)
         })
     }
 
@@ -46,6 +51,8 @@ impl TokenStore for KeyringTokenStore {
         server: &'a str,
         tokens: Tokens,
     ) -> BoxFuture<'a, Result<(), AuthError>> {
+        // Noted first: a request may carry the new token before the keyring write returns.
+        tokens_seen::saw(server, &tokens);
         Box::pin(async move {
             oauth::put_tokens(self.secrets.as_ref(), server, server, &tokens)
                 .await

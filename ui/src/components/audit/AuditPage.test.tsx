@@ -1,11 +1,12 @@
 // Tests for the Audit page: empty state, the rows and their detail, filters and search calling
-// the engine with the right arguments, the chain verified (intact or broken) and the export.
+// the engine with the right arguments, the chain verified (intact, broken or unverified, with
+// which rows are keyed and the head checkpoint's state) and the export.
 
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GatehouseError } from "../../api/GatehouseError";
-import { auditRow } from "../../test/auditFixtures";
+import { auditRow, chainReport } from "../../test/auditFixtures";
 import * as fake from "../../test/fakeGatehouse";
 import { giveElementsASize, renderWithClient } from "../../test/renderWithClient";
 import { AUDIT_PAGE, AuditPage } from "./AuditPage";
@@ -96,18 +97,72 @@ describe("AuditPage", () => {
     expect(screen.getByTestId("audit-count")).toHaveTextContent("3 rows matching");
   });
 
-  it("shows an intact chain with its row count", async () => {
-    fake.auditVerify.mockResolvedValue({ state: "intact", rows: 12 });
+  it("shows an intact chain with its row count, keyed, and the checkpoint matching", async () => {
+    fake.auditVerify.mockResolvedValue(chainReport(12, { checkpoint: { state: "holds", seq: 10, newer: 2 } }));
     renderWithClient(<AuditPage />);
     await userEvent.click(screen.getByTestId("verify-chain"));
     const result = await screen.findByTestId("verify-result");
-    expect(result).toHaveTextContent("Chain intact (12 rows)");
+    expect(result).toHaveTextContent("Chain intact (12 rows): no row was changed or removed, every row keyed.");
     expect(result.dataset.state).toBe("intact");
+    expect(result.dataset.keyed).toBe("keyed");
+    expect(within(result).getByTestId("verify-details")).toHaveTextContent("Rows 1–12: keyed, checked with the key 0e369210f73adb9b from the OS keyring");
+    expect(within(result).getByTestId("verify-checkpoint")).toHaveTextContent("Head checkpoint (OS keyring): row 10 is in the log as recorded (2 newer rows)");
+  });
+
+  it("says which rows are unkeyed, and never calls an unverified log intact", async () => {
+    fake.auditVerify.mockResolvedValue(
+      chainReport(9, {
+        result: {
+          state: "unverified",
+          rows: 9,
+          reason: "rows 6 to 9 are unkeyed, after keyed rows (row 5): written while the OS keyring was unavailable, or rewritten by someone without the key",
+        },
+        parts: [
+          { from: 1, to: 5, kind: "keyed", keyId: "0e369210f73adb9b" },
+          { from: 6, to: 9, kind: "unkeyed", keyId: null },
+        ],
+        checkpoint: { state: "holds", seq: 5, newer: 4 },
+      }),
+    );
+    renderWithClient(<AuditPage />);
+    await userEvent.click(screen.getByTestId("verify-chain"));
+    const result = await screen.findByTestId("verify-result");
+    expect(result.dataset.state).toBe("unverified");
+    expect(result.dataset.keyed).toBe("not-keyed");
+    expect(result).toHaveTextContent("Chain not verified: rows 6 to 9 are unkeyed");
+    expect(result).not.toHaveTextContent("Chain intact");
+    expect(within(result).getByTestId("verify-details")).toHaveTextContent("Rows 6–9: unkeyed — anyone who can write the database could have rewritten them");
+  });
+
+  it("names the rows the head checkpoint finds missing, and a keyring that cannot be reached", async () => {
+    fake.auditVerify.mockResolvedValue(
+      chainReport(3, {
+        result: { state: "broken", seq: 4, reason: "rows 4 to 5 are missing (the log ends at row 3, but the head checkpoint records row 5)" },
+        checkpoint: { state: "broken", seq: 4, reason: "rows 4 to 5 are missing (the log ends at row 3, but the head checkpoint records row 5)" },
+      }),
+    );
+    renderWithClient(<AuditPage />);
+    await userEvent.click(screen.getByTestId("verify-chain"));
+    let result = await screen.findByTestId("verify-result");
+    expect(result).toHaveTextContent("Chain broken at row 4: rows 4 to 5 are missing");
+    expect(within(result).getByTestId("verify-checkpoint").dataset.state).toBe("broken");
+    await userEvent.click(within(result).getByRole("button", { name: "Dismiss" }));
+
+    fake.auditVerify.mockResolvedValue(
+      chainReport(0, {
+        key: { state: "unavailable", reason: "the OS keyring is not available" },
+        checkpoint: { state: "unavailable", reason: "the OS keyring is not available" },
+      }),
+    );
+    await userEvent.click(screen.getByTestId("verify-chain"));
+    result = await screen.findByTestId("verify-result");
+    expect(result).toHaveTextContent("Key: none at hand — the OS keyring is not available");
+    expect(within(result).getByTestId("verify-checkpoint")).toHaveTextContent("not checked: the OS keyring is not available");
   });
 
   it("names the first broken row and opens it", async () => {
     fake.auditList.mockResolvedValue(ROWS);
-    fake.auditVerify.mockResolvedValue({ state: "broken", seq: 2, reason: "its hash does not match its content" });
+    fake.auditVerify.mockResolvedValue(chainReport(3, { result: { state: "broken", seq: 2, reason: "its hash does not match its content" } }));
     renderWithClient(<AuditPage />);
     await screen.findAllByTestId("audit-row");
     await userEvent.click(screen.getByTestId("verify-chain"));
@@ -118,7 +173,7 @@ describe("AuditPage", () => {
   });
 
   it("names a broken row that is not listed, without offering to open it", async () => {
-    fake.auditVerify.mockResolvedValue({ state: "broken", seq: 99, reason: "row 99 is missing (seq jumps from 98 to 100)" });
+    fake.auditVerify.mockResolvedValue(chainReport(100, { result: { state: "broken", seq: 99, reason: "row 99 is missing (seq jumps from 98 to 100)" } }));
     renderWithClient(<AuditPage />);
     await screen.findByTestId("audit-empty");
     await userEvent.click(screen.getByTestId("verify-chain"));

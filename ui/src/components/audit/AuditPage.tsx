@@ -157,7 +157,7 @@ export function AuditPage() {
           report={verify.data}
           onDismiss={() => verify.reset()}
           // The broken row can be opened when it is among the rows listed.
-          onShowRow={verify.data.state === "broken" && rowBySeq(verify.data.seq) !== null ? (seq) => setOpen(rowBySeq(seq)) : null}
+          onShowRow={verify.data.result.state === "broken" && rowBySeq(verify.data.result.seq) !== null ? (seq) => setOpen(rowBySeq(seq)) : null}
         />
       )}
       {verify.isError && <ErrorBanner message={`Could not verify the chain: ${errorMessage(verify.error)}`} onDismiss={() => verify.reset()} />}
