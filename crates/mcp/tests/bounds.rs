@@ -1,6 +1,7 @@
 //! Bounds on what a server can make the client hold: requests from the server answered at once
-//! (a scripted server sends 100 that the handler never answers), and the reconnection delay a
-//! server asks for with SSE `retry:` (a raw local HTTP server asks for 11 days).
+//! (a scripted server sends 100 that the handler never answers), the reconnection delay a
+//! server asks for with SSE `retry:` (a raw local HTTP server asks for 11 days), and the bytes
+//! of one listing (a scripted server pages forever with 1 MiB pages).
 
 mod support;
 
@@ -104,4 +105,44 @@ async fn a_server_cannot_make_the_client_wait_days_to_reconnect() {
         retry <= Duration::from_secs(60),
         "a server's retry: is capped, not taken as {retry:?}"
     );
+}
+
+#[tokio::test]
+async fn a_listing_is_bounded_in_bytes_across_its_pages() {
+    // Every page is one tool with a 1 MiB description and a cursor to the next, without end:
+    // 1,000 pages would be 1 GiB held at once.
+    let body = r#"
+handshake({"tools": {}})
+n = 0
+while True:
+    message = read()
+    if message.get("method") != "tools/list":
+        if "id" in message:
+            fail(message)
+        continue
+    n += 1
+    reply(message, {"tools": [tool(f"t{n}", description="x" * (1 << 20))], "nextCursor": str(n)})
+"#;
+    let client = support::connect_stdio(&support::scripted(body))
+        .await
+        .expect("connect");
+    let listing = tokio::time::timeout(Duration::from_secs(60), client.list_tools())
+        .await
+        .expect("the listing ends");
+    let error = listing.expect_err("pages past the byte limit are refused");
+    let text = error.to_string();
+    assert!(
+        text.contains("33554432 bytes (32 MiB)") && text.contains("limit of one listing"),
+        "the error names the limit: {text}"
+    );
+    assert!(
+        text.contains("its 32 pages"),
+        "it stops at the page that passes 32 MiB, not after 1,000: {text}"
+    );
+    assert_eq!(
+        gatehouse_mcp::client::MAX_LIST_BYTES,
+        32 << 20,
+        "the documented default"
+    );
+    client.close().await.expect("close");
 }
