@@ -1,7 +1,8 @@
 //! Bounds on what a server can make the client hold: requests from the server answered at once
 //! (a scripted server sends 100 that the handler never answers), the reconnection delay a
-//! server asks for with SSE `retry:` (a raw local HTTP server asks for 11 days), and the bytes
-//! of one listing (a scripted server pages forever with 1 MiB pages).
+//! server asks for with SSE `retry:` (a raw local HTTP server asks for 11 days), the bytes
+//! of one listing (a scripted server pages forever with 1 MiB pages), and the bytes of the
+//! result cache (reads of many distinct URIs with large, cacheable bodies).
 
 mod support;
 
@@ -143,6 +144,41 @@ while True:
         gatehouse_mcp::client::MAX_LIST_BYTES,
         32 << 20,
         "the documented default"
+    );
+    client.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn reads_of_many_distinct_uris_stay_within_the_cache_bytes() {
+    // Every read of every URI is a 256 KiB body the server says stays fresh for a minute, as a
+    // view reading URIs of its choosing through its server would get.
+    let body = r#"
+def answer(method, params):
+    if method == "tools/list":
+        return {"tools": [tool("t")], "ttlMs": 60000}
+    if method == "resources/read":
+        return {"contents": [{"uri": params["uri"], "text": "x" * (256 << 10)}], "ttlMs": 60000}
+serve({"tools": {}, "resources": {}}, answer)
+"#;
+    let client = support::connect_stdio(&support::scripted(body))
+        .await
+        .expect("connect");
+    support::assert_tools(&client, &["t"], "listed and cached").await;
+    for n in 0..100 {
+        client
+            .read_resource(&format!("ui://app/{n}"))
+            .await
+            .expect("read");
+    }
+    let cache = client.peer().cache();
+    assert!(
+        cache.bytes() <= gatehouse_mcp::cache::MAX_CACHED_BYTES / 2,
+        "reads hold {} bytes, past their half of the cache",
+        cache.bytes()
+    );
+    assert!(
+        cache.get("tools/list", None).is_some(),
+        "the reads did not push the tool list out"
     );
     client.close().await.expect("close");
 }
