@@ -28,7 +28,7 @@ pub fn encoded_len(value: &Value) -> usize {
 /// `bytes` for a message: "33554432 bytes (32 MiB)", or plain bytes when not whole MiB.
 pub fn describe(bytes: usize) -> String {
     const MIB: usize = 1 << 20;
-    if bytes >= MIB && bytes % MIB == 0 {
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
         format!("{bytes} bytes ({} MiB)", bytes / MIB)
     } else {
         format!("{bytes} bytes")
