@@ -132,7 +132,10 @@ async fn a_server_that_forgets_every_session_on_its_get_stream_gets_three_new_on
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let gets = log.iter().filter(|e| e["http"] == "GET").count();
-    assert_eq!(gets, 4, "the four sessions' GET streams within 10 s: {log:?}");
+    assert_eq!(
+        gets, 4,
+        "the four sessions' GET streams within 10 s: {log:?}"
+    );
     let result = client
         .call_tool("slow", None, CallOptions::default())
         .await
