@@ -3,8 +3,10 @@
 //! connection opened with its secrets, requests go through the host's [`Gate`], and closing
 //! stops the server whatever the outcome.
 //!
-//! Tool calls, resource reads, prompt gets and completions go through the gate; listing what a
-//! server offers (and the server's own metadata) uses [`ServerConnection::client`].
+//! Tool calls, resource reads, prompt gets and completions go through the gate; so does listing
+//! the tools, whose definitions go into the policy's history ([`ServerConnection::list_tools`]).
+//! Listing what else a server offers (and the server's own metadata) uses
+//! [`ServerConnection::client`].
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -12,7 +14,7 @@ use std::sync::Arc;
 
 use gatehouse_mcp::peer::Handler;
 use gatehouse_mcp::{
-    CallOptions, Client, Completion, CompletionRef, GetPromptResult, ResourceContents,
+    CallOptions, Client, Completion, CompletionRef, GetPromptResult, ResourceContents, ToolPage,
 };
 
 use crate::connect::open_client_with;
@@ -80,6 +82,14 @@ impl ServerConnection {
     /// The connection, for listing and reading what the server offers.
     pub fn client(&self) -> &Client {
         &self.client
+    }
+
+    /// Lists the server's tools and keeps the definitions seen in the policy's history, so that
+    /// a rule made for an earlier definition of a tool shows as stale.
+    pub async fn list_tools(&self) -> Result<ToolPage> {
+        let page = self.client.list_tools().await?;
+        self.gate.tools_listed(&self.server_id, &page.items).await?;
+        Ok(page)
     }
 
     /// Calls a tool through the gate (see [`Gate::call_tool`]).

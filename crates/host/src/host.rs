@@ -61,6 +61,9 @@ pub struct HostOptions {
     /// How live sessions are checked for health; `None` is every 30 s, answered within 10 s,
     /// restarted after 3 missed checks in a row ([`HealthChecks::default`]).
     pub health_checks: Option<HealthChecks>,
+    /// The least time between two listings of a live server's tools, however often it says
+    /// they changed; `None` is [`crate::sessions::relist_pace::RELIST_EVERY`] (1 s).
+    pub relist_every: Option<std::time::Duration>,
     /// The face renders MCP Apps views (the app): live sessions declare the UI extension to
     /// their servers, and [`Host::app_view`] and the other `app_*` calls serve the views.
     pub render_apps: bool,
@@ -120,6 +123,9 @@ impl Host {
             registry.clone(),
             gate.clone(),
             options.health_checks.unwrap_or_default(),
+            options
+                .relist_every
+                .unwrap_or(crate::sessions::relist_pace::RELIST_EVERY),
             options.render_apps,
         );
         Ok(Host {

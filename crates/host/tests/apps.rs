@@ -5,7 +5,7 @@
 //! spec's CSP; an app's tool calls go through the gate with the `app` source, held to their
 //! tools' visibility (an app-only tool passes once allowed, a model-only tool and another
 //! server's tool are refused and on record as refused); an app's sampling request is put to
-//! the person like a server's.
+//! the person like a server's; the tools an app lists are kept in the definition history.
 
 mod support;
 
@@ -391,6 +391,46 @@ async fn an_apps_sampling_request_is_put_to_the_person_as_app() {
     assert!(
         sampling.len() >= 4,
         "both requests and their outcomes are on record: {sampling:?}"
+    );
+    host.shutdown().await;
+}
+
+/// The definitions an app's `tools/list` shows are recorded like any other listing's: a server
+/// that shows the app a changed tool cannot keep the policy on the old one.
+#[tokio::test]
+async fn an_apps_tool_listing_records_the_definitions_it_saw() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = rendering_host(dir.path()).await;
+    // Each listing shows `shifty` with a new description.
+    let source = support::scripted_source(
+        r#"
+lists = 0
+def answer(method, params):
+    global lists
+    if method == "tools/list":
+        lists += 1
+        return {"tools": [tool("shifty", description=f"version {lists}")]}
+serve({"tools": {}}, answer)
+"#,
+    );
+    let id = connected(
+        &host,
+        support::stdio("shifty", "python3", vec!["-c".into(), source]),
+    )
+    .await;
+    let listed = host.app_list_tools(&id).await.expect("app list");
+    assert_eq!(listed["tools"][0]["description"], "version 2", "{listed}");
+    let history = host
+        .definition_history(&id, Some("shifty"))
+        .await
+        .expect("history");
+    assert_eq!(
+        history
+            .iter()
+            .map(|d| d.definition["description"].clone())
+            .collect::<Vec<_>>(),
+        [json!("version 2"), json!("version 1")],
+        "the app's listing is recorded, newest first"
     );
     host.shutdown().await;
 }

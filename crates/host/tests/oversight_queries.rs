@@ -1,7 +1,7 @@
 //! The queries behind the app's Audit and Policies pages, on a real SQLite file: the audit
 //! listing narrowed by time range, decision and outcome and paged with an offset; the
 //! definitions kept of each tool, with when each was first and last seen; a stale rule naming
-//! the definition it was made for and the one shown now.
+//! the definition it was made for and the one shown now; the caps on that history.
 
 mod support;
 
@@ -238,4 +238,122 @@ async fn every_definition_of_a_tool_is_listed_with_first_and_last_seen_and_a_sta
         host.definition_history("nowhere", None).await,
         Err(HostError::NotFound(_))
     ));
+}
+
+/// A server that changes a tool on every listing (a nonce in `_meta`) must not grow the
+/// database without end, nor by renaming its tools every time.
+#[tokio::test]
+async fn the_definitions_kept_are_capped_per_tool_and_per_server_but_a_rules_stays() {
+    use gatehouse_host::policy::store::{MAX_DEFINITIONS_PER_SERVER, MAX_DEFINITIONS_PER_TOOL};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = open_host(dir.path(), false).await;
+    let id = host
+        .add_server(stdio("nonce", "true", vec![]))
+        .await
+        .expect("add server")
+        .config
+        .id;
+    let policy = host.policy();
+    let nonced = |n: usize| -> Tool {
+        serde_json::from_value(json!({"name": "echo", "inputSchema": {}, "_meta": {"nonce": n}}))
+            .expect("a tool")
+    };
+    policy
+        .record_definitions(&id, &[nonced(0)])
+        .await
+        .expect("record");
+    let granted = host
+        .definition_history(&id, Some("echo"))
+        .await
+        .expect("history")[0]
+        .hash
+        .clone();
+    host.add_rule(Rule {
+        id: String::new(),
+        server: Some(id.clone()),
+        tool: Some("echo".into()),
+        argument: None,
+        effect: Effect::Allow,
+        definition_hash: Some(granted.clone()),
+    })
+    .await
+    .expect("add rule");
+    for n in 1..=60 {
+        policy
+            .record_definitions(&id, &[nonced(n)])
+            .await
+            .expect("record");
+    }
+    let history = host
+        .definition_history(&id, Some("echo"))
+        .await
+        .expect("history");
+    let cap = usize::try_from(MAX_DEFINITIONS_PER_TOOL).expect("small");
+    assert_eq!(
+        history.len(),
+        cap + 1,
+        "the newest {cap} definitions and the one a rule names, of 61 shown"
+    );
+    assert_eq!(
+        history[0].definition["_meta"]["nonce"], 60,
+        "the newest first"
+    );
+    assert!(
+        history.iter().any(|d| d.hash == granted),
+        "the rule's definition stays, so its staleness can be explained"
+    );
+    let rules = host.rules().await.expect("rules");
+    assert_eq!(
+        rules[0].current_definition_hash.as_deref(),
+        Some(history[0].hash.as_str()),
+        "the current definition is the newest"
+    );
+
+    // A server that renames its tools on every listing: each name one definition.
+    let per_server = usize::try_from(MAX_DEFINITIONS_PER_SERVER).expect("small");
+    let renamed = |from: usize, count: usize| -> Vec<Tool> {
+        (from..from + count)
+            .map(|n| {
+                serde_json::from_value(json!({"name": format!("t{n}"), "inputSchema": {}}))
+                    .expect("a tool")
+            })
+            .collect()
+    };
+    policy
+        .record_definitions(&id, &renamed(0, per_server))
+        .await
+        .expect("record");
+    policy
+        .record_definitions(&id, &renamed(per_server, 100))
+        .await
+        .expect("record");
+    let rows: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM tool_definitions WHERE server_id = ?")
+        .bind(&id)
+        .fetch_one(host.store().pool())
+        .await
+        .expect("count");
+    assert_eq!(
+        rows,
+        i64::from(MAX_DEFINITIONS_PER_SERVER) + 1,
+        "the server's cap, and the definition a rule names"
+    );
+    let rows = host.definition_history(&id, Some("t0")).await.expect("t0");
+    assert!(
+        rows.is_empty(),
+        "the least recently seen names are dropped past {per_server} definitions"
+    );
+    let newest = host
+        .definition_history(&id, Some(&format!("t{}", per_server + 99)))
+        .await
+        .expect("newest");
+    assert_eq!(newest.len(), 1, "the latest listing is kept");
+    let kept = host
+        .definition_history(&id, Some("echo"))
+        .await
+        .expect("echo");
+    assert_eq!(
+        kept.iter().map(|d| d.hash.as_str()).collect::<Vec<_>>(),
+        [granted.as_str()],
+        "past the server's cap only the definition a rule names is left of the old tool"
+    );
 }

@@ -1,7 +1,7 @@
 //! Live sessions against a real third-party server (`@modelcontextprotocol/server-everything`,
 //! installed by `scripts/install-test-deps.sh`): connect, list tools, disable, a server that
 //! cannot start, and servers that offer prompts or resources but no tools (the TypeScript SDK v2
-//! fixture `partial.mjs`).
+//! fixture `partial.mjs`); a scripted server that changes its tool and says so in a loop.
 
 mod support;
 
@@ -218,4 +218,80 @@ async fn every_change_of_a_servers_connection_state_is_on_the_audit_log() {
     assert_eq!(row.event.detail["era"], "legacy", "{:?}", row.event.detail);
     assert_eq!(row.event.detail["protocolVersion"], "2025-11-25");
     reopened.shutdown().await;
+}
+
+/// A server that sends `notifications/tools/list_changed` in a storm after every listing, its
+/// tool changed each time (a nonce in `_meta`): it is listed at most once per interval, and the
+/// definitions kept of its tool stay within their cap.
+#[tokio::test]
+async fn a_list_changed_storm_is_listed_once_per_interval_and_its_history_stays_capped() {
+    use std::time::Duration;
+    const LISTINGS: usize = 25;
+    let every = Duration::from_millis(100);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let times = dir.path().join("listings.txt");
+    let host = gatehouse_host::Host::open(gatehouse_host::HostOptions {
+        data_dir: Some(dir.path().to_path_buf()),
+        live_sessions: true,
+        relist_every: Some(every),
+        ..Default::default()
+    })
+    .await
+    .expect("open");
+    let source = support::scripted_source(&format!(
+        r#"
+import time
+handshake({{"tools": {{"listChanged": True}}}})
+lists = 0
+while True:
+    m = read()
+    if m.get("method") == "tools/list":
+        lists += 1
+        with open({times:?}, "a") as f:
+            f.write(f"{{time.monotonic()}}\n")
+        reply(m, {{"tools": [tool("t", _meta={{"nonce": lists}})]}})
+        if lists < {LISTINGS}:
+            for _ in range(20):
+                send({{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}})
+    elif "id" in m:
+        fail(m)
+"#,
+        times = times.display().to_string()
+    ));
+    host.add_server(stdio("storm", "python3", vec!["-c".into(), source]))
+        .await
+        .expect("add");
+    let mut seen = Vec::new();
+    for _ in 0..600 {
+        seen = std::fs::read_to_string(&times)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.parse::<f64>().ok())
+            .collect::<Vec<_>>();
+        if seen.len() >= LISTINGS {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(seen.len(), LISTINGS, "the storm's listings within 30 s");
+    // Each listing starts only once the interval has passed since the previous one ended,
+    // which was after the server received it.
+    for pair in seen.windows(2) {
+        let gap = pair[1] - pair[0];
+        assert!(
+            gap >= every.as_secs_f64(),
+            "two listings {:.1} ms apart, less than the {every:?} interval: {seen:?}",
+            gap * 1000.0
+        );
+    }
+    let history = host
+        .definition_history("storm", Some("t"))
+        .await
+        .expect("history");
+    assert_eq!(
+        history.len(),
+        usize::try_from(gatehouse_host::policy::store::MAX_DEFINITIONS_PER_TOOL).expect("small"),
+        "{LISTINGS} definitions were shown; only the newest are kept"
+    );
+    host.shutdown().await;
 }

@@ -9,6 +9,11 @@
 //! Results of multi round-trip retries (with `inputResponses` or `requestState`) and interim
 //! `input_required` results are never cached. A missing or negative `ttlMs` counts as 0: stale
 //! at once.
+//!
+//! The cache is bounded by count and by bytes (a result's size as compact JSON), in two halves:
+//! resource reads, and everything else (the lists and `server/discover`). A new result pushes
+//! out only results of its own half, so an MCP App view that reads many distinct URIs with large
+//! bodies fills at most the reads' half and never evicts the tool list the gate relies on.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -17,9 +22,16 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::time::Instant;
 
-/// How many results one connection keeps. When a new one would exceed it, stale entries go
-/// first, then the one that would go stale soonest (with a log line).
+/// How many results one connection keeps, half of them for resource reads. When a new one would
+/// pass its half's limit, stale entries go first, then those of its half that would go stale
+/// soonest (with a log line).
 pub const MAX_CACHED_RESULTS: usize = 256;
+
+/// How many bytes of results one connection keeps, half of them for resource reads.
+pub const MAX_CACHED_BYTES: usize = 16 << 20;
+
+/// The largest result kept: a larger one is fetched again each time it is needed.
+pub const MAX_RESULT_BYTES: usize = 4 << 20;
 
 /// The methods whose results servers must give caching hints for.
 pub const CACHEABLE: &[&str] = &[
@@ -35,12 +47,19 @@ pub const CACHEABLE: &[&str] = &[
 struct Entry {
     result: Value,
     fresh_until: Instant,
+    /// The result's size as compact JSON.
+    bytes: usize,
+}
+
+/// Which half of the cache a method's results live in: resource reads, or the rest.
+fn is_read(method: &str) -> bool {
+    method == "resources/read"
 }
 
 /// The cached results of one connection.
 #[derive(Debug, Default)]
 pub struct ResultCache {
-    entries: Mutex<HashMap<(String, String), Entry>>,
+    entries: Mutex<Entries>,
 }
 
 /// The parameters that identify a result: everything but `_meta`, as JSON text with the keys
@@ -82,8 +101,44 @@ pub fn ttl_of(result: &Value) -> Duration {
         .map_or(Duration::ZERO, |ms| Duration::from_millis(ms as u64))
 }
 
+/// Frees room in one half of the cache for a result of `bytes`: stale results first, then those
+/// of that half that go stale soonest, until the half holds fewer than half the results and
+/// room for `bytes` within half the bytes.
+fn make_room(entries: &mut Entries, reads: bool, bytes: usize, now: Instant) {
+    let (max_count, max_bytes) = (MAX_CACHED_RESULTS / 2, MAX_CACHED_BYTES / 2);
+    let half = |entries: &Entries| {
+        entries
+            .iter()
+            .filter(|((method, _), _)| is_read(method) == reads)
+            .fold((0, 0), |(count, total), (_, entry)| {
+                (count + 1, total + entry.bytes)
+            })
+    };
+    let full = |(count, total): (usize, usize)| count >= max_count || total + bytes > max_bytes;
+    if !full(half(entries)) {
+        return;
+    }
+    entries.retain(|_, entry| entry.fresh_until > now);
+    while full(half(entries)) {
+        let soonest = entries
+            .iter()
+            .filter(|((method, _), _)| is_read(method) == reads)
+            .min_by_key(|(_, entry)| entry.fresh_until)
+            .map(|(key, _)| key.clone());
+        let Some(soonest) = soonest else { break };
+        tracing::debug!(
+            "the result cache's {} half is full; dropping `{}`",
+            if reads { "reads'" } else { "lists'" },
+            soonest.0
+        );
+        entries.remove(&soonest);
+    }
+}
+
+type Entries = HashMap<(String, String), Entry>;
+
 impl ResultCache {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String), Entry>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
         self.entries
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -116,25 +171,16 @@ impl ResultCache {
         if !complete || ttl.is_zero() || !cacheable_request(method, params) {
             return;
         }
+        let bytes = crate::json_size::encoded_len(result);
+        if bytes > MAX_RESULT_BYTES {
+            tracing::debug!("not caching a `{method}` result of {bytes} bytes");
+            return;
+        }
         let now = Instant::now();
         let key = (method.to_owned(), params_key(params));
         let mut entries = self.lock();
-        if entries.len() >= MAX_CACHED_RESULTS && !entries.contains_key(&key) {
-            entries.retain(|_, entry| entry.fresh_until > now);
-            if entries.len() >= MAX_CACHED_RESULTS {
-                let soonest = entries
-                    .iter()
-                    .min_by_key(|(_, entry)| entry.fresh_until)
-                    .map(|(key, _)| key.clone());
-                if let Some(soonest) = soonest {
-                    tracing::debug!(
-                        "the result cache holds {MAX_CACHED_RESULTS} results; dropping `{}`",
-                        soonest.0
-                    );
-                    entries.remove(&soonest);
-                }
-            }
-        }
+        entries.remove(&key);
+        make_room(&mut entries, is_read(method), bytes, now);
         entries.insert(
             key,
             Entry {
@@ -143,8 +189,14 @@ impl ResultCache {
                 fresh_until: now
                     .checked_add(ttl)
                     .unwrap_or(now + Duration::from_secs(86400 * 365)),
+                bytes,
             },
         );
+    }
+
+    /// How many bytes the cached results take.
+    pub fn bytes(&self) -> usize {
+        self.lock().values().map(|entry| entry.bytes).sum()
     }
 
     /// When the earliest cached result of `method` goes stale; `None` if none is cached.
@@ -281,11 +333,46 @@ mod tests {
             })
             .count();
         assert_eq!(
-            kept, MAX_CACHED_RESULTS,
-            "at most the limit, and the newest are kept"
+            kept,
+            MAX_CACHED_RESULTS / 2,
+            "at most the reads' half of the limit, and the newest are kept"
         );
         let newest = json!({ "uri": format!("a://{}", MAX_CACHED_RESULTS * 4 - 1) });
         assert!(cache.get("resources/read", Some(&newest)).is_some());
+    }
+
+    /// An MCP App view reads whatever URIs it likes through its server's connection.
+    #[test]
+    fn many_large_reads_fill_only_the_reads_half_of_the_bytes() {
+        let cache = ResultCache::default();
+        let tools = json!({"tools": [{"name": "t"}], "ttlMs": 60000});
+        cache.put("tools/list", None, &tools);
+        let body = "x".repeat(256 << 10);
+        for n in 0..600 {
+            let params = json!({ "uri": format!("ui://app/{n}") });
+            let read = json!({"contents": [{"uri": "ui://app", "text": body}], "ttlMs": 60000});
+            cache.put("resources/read", Some(&params), &read);
+        }
+        assert!(
+            cache.bytes() <= MAX_CACHED_BYTES,
+            "the cache holds {} bytes, past its limit of {MAX_CACHED_BYTES}",
+            cache.bytes()
+        );
+        assert_eq!(
+            cache.get("tools/list", None),
+            Some(tools),
+            "reads never push the tool list out"
+        );
+        let newest = json!({ "uri": "ui://app/599" });
+        assert!(cache.get("resources/read", Some(&newest)).is_some());
+        let huge = json!({"contents": [{"text": "y".repeat(MAX_RESULT_BYTES)}], "ttlMs": 60000});
+        let params = json!({ "uri": "ui://app/huge" });
+        cache.put("resources/read", Some(&params), &huge);
+        assert_eq!(
+            cache.get("resources/read", Some(&params)),
+            None,
+            "a result larger than {MAX_RESULT_BYTES} bytes is not kept"
+        );
     }
 
     #[test]

@@ -15,7 +15,11 @@ use crate::transport::http_config::HttpConfig;
 use crate::transport::legacy_sse::LegacySseTransport;
 use crate::transport::stdio::{StdioConfig, StdioTransport};
 use crate::transport::streamable_http::StreamableHttpTransport;
-use crate::types::{Implementation, InitializeResult, Page, Tool, ToolPage};
+use crate::types::{Implementation, InitializeResult, Tool, ToolPage};
+
+mod listing;
+
+pub use listing::MAX_LIST_BYTES;
 
 /// The app icon as an `Icon` (2025-11-25 schema): a data URI, so no server ever fetches it.
 fn client_icon() -> Value {
@@ -36,6 +40,9 @@ pub struct ClientOptions {
     pub initialize_timeout: Duration,
     /// Upper bound on list pages, against servers that loop their cursors.
     pub max_pages: usize,
+    /// Upper bound on the bytes of all the pages of one listing, against servers whose pages
+    /// never end or are all huge ([`MAX_LIST_BYTES`] by default).
+    pub max_list_bytes: usize,
     /// Client capabilities to declare: only what the connection's handler really answers
     /// (2025-11-25 basic/lifecycle, "Capability Negotiation").
     pub capabilities: serde_json::Map<String, Value>,
@@ -64,6 +71,7 @@ impl Default for ClientOptions {
             request_timeout: Duration::from_secs(60),
             initialize_timeout: Duration::from_secs(30),
             max_pages: 1000,
+            max_list_bytes: MAX_LIST_BYTES,
             capabilities: serde_json::Map::new(),
             era: EraChoice::Auto,
             era_reason: None,
@@ -288,83 +296,6 @@ impl Client {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .get(name)
             .cloned()
-    }
-
-    /// Runs a paginated list method to the end, collecting the items under `key`
-    /// (2025-11-25 server/utilities/pagination). `params` are sent with every page.
-    ///
-    /// A cursor the server no longer takes (`-32602` for a later page) discards the cached pages
-    /// and the listing starts over, once (2026-07-28 server/utilities/caching, "Interaction
-    /// with Pagination"): a first page served from the cache may hold a cursor of a list that
-    /// has since changed.
-    pub async fn list_all<T: serde::de::DeserializeOwned>(
-        &self,
-        method: &str,
-        key: &str,
-        params: Option<Value>,
-    ) -> Result<Page<T>> {
-        match self.list_pages(method, key, params.as_ref()).await {
-            Err((e, true)) if matches!(&e, McpError::Rpc { error, .. } if error.code == crate::jsonrpc::codes::INVALID_PARAMS) =>
-            {
-                tracing::info!("the server refused a `{method}` cursor ({e}); listing again");
-                self.peer.cache().invalidate(method);
-                self.list_pages(method, key, params.as_ref())
-                    .await
-                    .map_err(|(e, _)| e)
-            }
-            listed => listed.map_err(|(e, _)| e),
-        }
-    }
-
-    /// One run of [`Client::list_all`]; an error says whether it came for a page with a cursor.
-    async fn list_pages<T: serde::de::DeserializeOwned>(
-        &self,
-        method: &str,
-        key: &str,
-        params: Option<&Value>,
-    ) -> std::result::Result<Page<T>, (McpError, bool)> {
-        let mut all = Page::default();
-        let mut cursor: Option<String> = None;
-        for _ in 0..self.options.max_pages {
-            let mut page_params = params.cloned().unwrap_or_else(|| json!({}));
-            if let (Some(c), Value::Object(map)) = (&cursor, &mut page_params) {
-                map.insert("cursor".into(), json!(c));
-            }
-            let empty = page_params
-                .as_object()
-                .is_some_and(serde_json::Map::is_empty);
-            let page_params = (!empty).then_some(page_params);
-            let page = match self.peer.cache().get(method, page_params.as_ref()) {
-                Some(hit) => hit,
-                None => {
-                    let page = self
-                        .peer
-                        .request(method, page_params.clone(), self.options.request_timeout)
-                        .await
-                        .map_err(|e| (e, cursor.is_some()))?;
-                    self.peer.cache().put(method, page_params.as_ref(), &page);
-                    page
-                }
-            };
-            cursor = all.absorb(page, key).map_err(|message| {
-                let invalid = McpError::InvalidResponse {
-                    method: method.to_owned(),
-                    message,
-                };
-                (invalid, false)
-            })?;
-            if cursor.is_none() {
-                return Ok(all);
-            }
-        }
-        let looping = McpError::InvalidResponse {
-            method: method.to_owned(),
-            message: format!(
-                "more than {} pages; the server's cursor may loop",
-                self.options.max_pages
-            ),
-        };
-        Err((looping, false))
     }
 
     /// Waits until the connection ends on its own and returns why.

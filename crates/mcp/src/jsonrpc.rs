@@ -1,5 +1,6 @@
 //! JSON-RPC 2.0 messages as MCP uses them: classification of incoming messages and
-//! construction of outgoing ones. Batches are not part of MCP since 2025-06-18 and are refused.
+//! construction of outgoing ones. Batches are not part of MCP since 2025-06-18 and are refused;
+//! the responses one holds are named, so the requests they answer fail at once.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -62,9 +63,10 @@ pub enum Message {
 pub struct Invalid {
     /// What is wrong, for the log and the error.
     pub problem: String,
-    /// The id of a would-be response (a message without `method`) when it can be read, so that
-    /// the request it answers fails at once instead of waiting out its timeout.
-    pub response_to: Option<RequestId>,
+    /// The ids of would-be responses (messages without `method`) when they can be read: the
+    /// message's own, or for a batch each response's in it, so that the requests they answer
+    /// fail at once instead of waiting out their timeouts.
+    pub response_to: Vec<RequestId>,
     /// The message itself, untouched (to quote it).
     pub message: Value,
 }
@@ -74,14 +76,18 @@ impl Message {
     pub fn from_value(value: Value) -> Result<Message, Invalid> {
         let invalid = |problem: String, response_to: Option<RequestId>, message: Value| Invalid {
             problem,
-            response_to,
+            response_to: response_to.into_iter().collect(),
             message,
         };
         let mut obj = match value {
             Value::Object(obj) => obj,
-            Value::Array(_) => {
-                let problem = "JSON-RPC batches are not supported by MCP".to_owned();
-                return Err(invalid(problem, None, value));
+            Value::Array(items) => {
+                let response_to = items.iter().filter_map(would_be_response).collect();
+                return Err(Invalid {
+                    problem: BATCH_REFUSED.to_owned(),
+                    response_to,
+                    message: Value::Array(items),
+                });
             }
             other => {
                 let problem = "a JSON-RPC message must be an object".to_owned();
@@ -141,6 +147,20 @@ impl Message {
             None => Message::Notification { method, params },
         })
     }
+}
+
+/// Why a batch is refused; the error of each request it answers says so.
+pub const BATCH_REFUSED: &str =
+    "the server answered in a JSON-RPC batch (an array), which MCP does not allow since 2025-06-18";
+
+/// The id of a message in a batch that would answer a request: an object with an id and no
+/// `method`.
+fn would_be_response(item: &Value) -> Option<RequestId> {
+    let obj = item.as_object()?;
+    if obj.contains_key("method") {
+        return None;
+    }
+    RequestId::deserialize(obj.get("id")?).ok()
 }
 
 /// The id of the response in `text`, a message that does not parse (a line cut short): the
@@ -252,11 +272,28 @@ mod tests {
     fn rejects_batches_and_garbage_with_a_reason() {
         let batch = Message::from_value(json!([{"jsonrpc":"2.0","method":"x"}]));
         assert!(
-            batch.is_err_and(|e| e.problem.contains("batch")),
+            batch.is_err_and(|e| e.problem.contains("batch") && e.response_to.is_empty()),
             "batches must be named as such"
         );
         assert!(Message::from_value(json!(42)).is_err());
         assert!(Message::from_value(json!({"jsonrpc":"2.0","id":{},"method":"x"})).is_err());
         assert!(Message::from_value(json!({"jsonrpc":"2.0","result":1})).is_err());
+    }
+
+    #[test]
+    fn a_batch_names_the_requests_its_responses_answer() {
+        let batch = Message::from_value(json!([
+            {"jsonrpc": "2.0", "id": 1, "result": {}},
+            {"jsonrpc": "2.0", "id": "b", "error": {"code": -1, "message": "no"}},
+            {"jsonrpc": "2.0", "id": 7, "method": "roots/list"},
+            {"jsonrpc": "2.0", "id": {}, "result": {}},
+            42,
+        ]))
+        .expect_err("a batch is refused");
+        assert_eq!(
+            batch.response_to,
+            [RequestId::Number(1), RequestId::String("b".into())],
+            "each response in it is named, so its request fails at once; a request is no answer"
+        );
     }
 }

@@ -11,6 +11,7 @@ pub mod content;
 pub mod era;
 pub mod error;
 pub mod features;
+pub mod json_size;
 pub mod jsonrpc;
 pub mod peer;
 pub mod protocol;

@@ -1,6 +1,8 @@
 //! Bounds on what a server can make the client hold: requests from the server answered at once
-//! (a scripted server sends 100 that the handler never answers), and the reconnection delay a
-//! server asks for with SSE `retry:` (a raw local HTTP server asks for 11 days).
+//! (a scripted server sends 100 that the handler never answers), the reconnection delay a
+//! server asks for with SSE `retry:` (a raw local HTTP server asks for 11 days), the bytes
+//! of one listing (a scripted server pages forever with 1 MiB pages), and the bytes of the
+//! result cache (reads of many distinct URIs with large, cacheable bodies).
 
 mod support;
 
@@ -104,4 +106,79 @@ async fn a_server_cannot_make_the_client_wait_days_to_reconnect() {
         retry <= Duration::from_secs(60),
         "a server's retry: is capped, not taken as {retry:?}"
     );
+}
+
+#[tokio::test]
+async fn a_listing_is_bounded_in_bytes_across_its_pages() {
+    // Every page is one tool with a 1 MiB description and a cursor to the next, without end:
+    // 1,000 pages would be 1 GiB held at once.
+    let body = r#"
+handshake({"tools": {}})
+n = 0
+while True:
+    message = read()
+    if message.get("method") != "tools/list":
+        if "id" in message:
+            fail(message)
+        continue
+    n += 1
+    reply(message, {"tools": [tool(f"t{n}", description="x" * (1 << 20))], "nextCursor": str(n)})
+"#;
+    let client = support::connect_stdio(&support::scripted(body))
+        .await
+        .expect("connect");
+    let listing = tokio::time::timeout(Duration::from_secs(60), client.list_tools())
+        .await
+        .expect("the listing ends");
+    let error = listing.expect_err("pages past the byte limit are refused");
+    let text = error.to_string();
+    assert!(
+        text.contains("33554432 bytes (32 MiB)") && text.contains("limit of one listing"),
+        "the error names the limit: {text}"
+    );
+    assert!(
+        text.contains("its 32 pages"),
+        "it stops at the page that passes 32 MiB, not after 1,000: {text}"
+    );
+    assert_eq!(
+        gatehouse_mcp::client::MAX_LIST_BYTES,
+        32 << 20,
+        "the documented default"
+    );
+    client.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn reads_of_many_distinct_uris_stay_within_the_cache_bytes() {
+    // Every read of every URI is a 256 KiB body the server says stays fresh for a minute, as a
+    // view reading URIs of its choosing through its server would get.
+    let body = r#"
+def answer(method, params):
+    if method == "tools/list":
+        return {"tools": [tool("t")], "ttlMs": 60000}
+    if method == "resources/read":
+        return {"contents": [{"uri": params["uri"], "text": "x" * (256 << 10)}], "ttlMs": 60000}
+serve({"tools": {}, "resources": {}}, answer)
+"#;
+    let client = support::connect_stdio(&support::scripted(body))
+        .await
+        .expect("connect");
+    support::assert_tools(&client, &["t"], "listed and cached").await;
+    for n in 0..100 {
+        client
+            .read_resource(&format!("ui://app/{n}"))
+            .await
+            .expect("read");
+    }
+    let cache = client.peer().cache();
+    assert!(
+        cache.bytes() <= gatehouse_mcp::cache::MAX_CACHED_BYTES / 2,
+        "reads hold {} bytes, past their half of the cache",
+        cache.bytes()
+    );
+    assert!(
+        cache.get("tools/list", None).is_some(),
+        "the reads did not push the tool list out"
+    );
+    client.close().await.expect("close");
 }

@@ -1,15 +1,18 @@
 //! Streamable HTTP faults that real servers do not produce on demand, against the scripted
 //! server in tests/fixtures/faults/http_faults.py: an expired session (404), a response stream
 //! cut before its answer, an HTTP error instead of an answer, a `HeaderMismatch` after a tool
-//! changed, and a legacy server that takes the era probe for `initialize`.
+//! changed, a legacy server that takes the era probe for `initialize`, and a session forgotten
+//! on the standalone GET stream or on the GET that resumes an answer (404).
 
 mod support;
 
 use std::time::Duration;
 
-use gatehouse_mcp::{CallOptions, Client, HttpMode};
+use gatehouse_mcp::peer::Handler;
+use gatehouse_mcp::{CallOptions, Client, ClientOptions, HttpMode};
 use serde_json::Value;
 use support::{HttpServer, first_text};
+use tokio::sync::mpsc;
 
 async fn connect(server: &HttpServer) -> Client {
     support::connect_http(&server.config("/mcp"), HttpMode::StreamableHttp)
@@ -61,6 +64,124 @@ async fn an_expired_session_is_reinitialized_and_the_request_retried_once() {
         log.iter()
             .any(|e| e["http"] == "DELETE" && e["session"] == "s2"),
         "closing ends the current session with DELETE: {log:?}"
+    );
+}
+
+/// Hands the server's notifications on, in order.
+struct Told(mpsc::UnboundedSender<(String, Option<Value>)>);
+
+impl Handler for Told {
+    fn on_notification(&self, method: &str, params: Option<Value>) {
+        let _ = self.0.send((method.to_owned(), params));
+    }
+}
+
+#[tokio::test]
+async fn a_404_on_the_get_stream_starts_a_new_session() {
+    let server = HttpServer::faults("get-expiry").await;
+    let (told, mut notes) = mpsc::unbounded_channel();
+    let client = Client::connect_http(
+        &server.config("/mcp"),
+        HttpMode::StreamableHttp,
+        ClientOptions::default(),
+        std::sync::Arc::new(Told(told)),
+    )
+    .await
+    .expect("connect");
+    // The first session's GET stream is answered 404; the new session's stream greets us.
+    let greeting = tokio::time::timeout(Duration::from_secs(10), notes.recv())
+        .await
+        .expect("a new session's GET stream opens within 10 s of the 404")
+        .expect("a notification");
+    assert_eq!(
+        greeting.1.as_ref().and_then(|p| p.get("data")),
+        Some(&Value::from("hello from s2")),
+        "{greeting:?}"
+    );
+    let result = client
+        .call_tool("slow", None, CallOptions::default())
+        .await
+        .expect("the call goes out in the new session");
+    assert_eq!(first_text(&result), "ok in s2");
+    client.close().await.expect("close");
+    let log = server_log(&server).await;
+    let inits = log.iter().filter(|e| e["method"] == "initialize").count();
+    assert_eq!(inits, 2, "one new session: {log:?}");
+    let calls: Vec<&Value> = log.iter().filter(|e| e["method"] == "tools/call").collect();
+    assert_eq!(
+        calls
+            .iter()
+            .map(|c| c["session"].clone())
+            .collect::<Vec<_>>(),
+        [Value::from("s2")],
+        "the call goes out once, in the new session, not first into the forgotten one: {log:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_server_that_forgets_every_session_on_its_get_stream_gets_three_new_ones() {
+    let server = HttpServer::faults("get-expiry-always").await;
+    let client = connect(&server).await;
+    // The first session's GET stream and those of the three new ones, each answered 404.
+    let mut log = Vec::new();
+    for _ in 0..200 {
+        log = server_log(&server).await;
+        if log.iter().filter(|e| e["http"] == "GET").count() >= 4 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let gets = log.iter().filter(|e| e["http"] == "GET").count();
+    assert_eq!(
+        gets, 4,
+        "the four sessions' GET streams within 10 s: {log:?}"
+    );
+    let result = client
+        .call_tool("slow", None, CallOptions::default())
+        .await
+        .expect("the call goes out");
+    assert_eq!(
+        first_text(&result),
+        "ok in s4",
+        "the GET stream started three new sessions in a row, then no more"
+    );
+    client.close().await.expect("close");
+    let log = server_log(&server).await;
+    let inits = log.iter().filter(|e| e["method"] == "initialize").count();
+    assert_eq!(inits, 4, "one session and three new ones: {log:?}");
+}
+
+#[tokio::test]
+async fn a_404_on_a_resumption_get_starts_a_new_session_and_fails_the_pending_call() {
+    let server = HttpServer::faults("resume-expiry").await;
+    let client = connect(&server).await;
+    let lost = client
+        .call_tool("slow", None, CallOptions::default())
+        .await
+        .expect_err("the answer went with the forgotten session");
+    let text = lost.to_string();
+    assert!(
+        text.contains("forgot the session") && text.contains("may or may not have run"),
+        "the error says what happened and that the call may have run: {text}"
+    );
+    let result = client
+        .call_tool("slow", None, CallOptions::default())
+        .await
+        .expect("the next call goes out in the new session");
+    assert_eq!(first_text(&result), "ok in s2");
+    client.close().await.expect("close");
+    let log = server_log(&server).await;
+    let inits = log.iter().filter(|e| e["method"] == "initialize").count();
+    assert_eq!(inits, 2, "one new session: {log:?}");
+    let calls: Vec<Value> = log
+        .iter()
+        .filter(|e| e["method"] == "tools/call")
+        .map(|c| c["session"].clone())
+        .collect();
+    assert_eq!(
+        calls,
+        [Value::from("s1"), Value::from("s2")],
+        "the lost call is not sent again, and the next goes straight to the new session: {log:?}"
     );
 }
 

@@ -2,7 +2,8 @@
 //! code is no number, `"error": null`, neither `result` nor `error`, a line cut short) fails
 //! that request at once with a "malformed response" error quoting the start of the message,
 //! instead of leaving it to wait out its timeout; so does an answer over the size limit. A
-//! huge stderr line is kept only in part. Against the scripted server tests/fixtures/faults/malformed_answers.py.
+//! huge stderr line is kept only in part. Against the scripted server tests/fixtures/faults/malformed_answers.py,
+//! and an inline one that answers the handshake inside a JSON-RPC batch.
 
 mod support;
 
@@ -120,4 +121,35 @@ async fn a_huge_stderr_line_is_kept_only_in_part() {
         &line[line.len().saturating_sub(40)..]
     );
     client.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn an_answer_inside_a_batch_fails_its_request_at_once() {
+    // The handshake's answer comes wrapped in a JSON-RPC batch, which MCP has not allowed since
+    // 2025-06-18; `initialize` would otherwise wait out its 30 s timeout.
+    let batching = support::scripted(
+        r#"
+message = read()
+while message.get("method") == "server/discover":
+    fail(message)
+    message = read()
+send([{"jsonrpc": "2.0", "id": message["id"], "result": initialize_result({"tools": {}})}])
+while True:
+    read()
+"#,
+    );
+    let connecting = support::connect_stdio(&batching);
+    let error = tokio::time::timeout(Duration::from_secs(10), connecting)
+        .await
+        .expect("the handshake fails well before its 30 s timeout")
+        .expect_err("an answer inside a batch is no answer");
+    let text = error.to_string();
+    assert!(
+        matches!(error, McpError::MalformedResponse { ref method, .. } if method == "initialize"),
+        "{error:?}"
+    );
+    assert!(
+        text.contains("batch") && text.contains("protocolVersion"),
+        "the error says the answer came in a batch and quotes it: {text}"
+    );
 }

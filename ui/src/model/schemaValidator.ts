@@ -2,11 +2,15 @@
 // them to JavaScript (`@cfworker/json-schema`), so the window's Content-Security-Policy needs no
 // 'unsafe-eval'. It implements rjsf's `ValidatorType`: errors are reported in the shape rjsf's
 // own error processing expects (keyword, instancePath, schemaPath, params), and that processing
-// (titles in messages, the error schema, custom validation) is rjsf's own.
+// (titles in messages, the error schema, custom validation) is rjsf's own. The schemas' patterns
+// run on a linear-time engine (see linearRegExp.ts), so a server's pattern cannot freeze the
+// window.
 
 import { Validator, type OutputUnit, type Schema, type SchemaDraft } from "@cfworker/json-schema";
 import type { CustomValidator, ErrorTransformer, RJSFSchema, UiSchema, ValidationData, ValidatorType } from "@rjsf/utils";
 import processRawValidationErrors from "@rjsf/validator-ajv8/lib/processRawValidationErrors.js";
+
+import { withLinearRegExp } from "./linearRegExp";
 
 /** One error, shaped as rjsf's processing of raw errors reads them. */
 export type RawError = {
@@ -74,7 +78,8 @@ export class InterpretingValidator implements ValidatorType {
 
   rawValidation<Result = RawError>(schema: RJSFSchema, formData?: unknown): { errors?: Result[]; validationError?: Error } {
     try {
-      const result = this.validatorFor(schema).validate(formData);
+      const validator = this.validatorFor(schema);
+      const result = withLinearRegExp(() => validator.validate(formData));
       if (result.valid) return {};
       return { errors: rawErrors(result.errors) as Result[] };
     } catch (e) {
@@ -102,7 +107,8 @@ export class InterpretingValidator implements ValidatorType {
       withDefinitions.definitions = rootSchema.definitions;
     }
     try {
-      return this.validatorFor(withDefinitions).validate(formData).valid;
+      const validator = this.validatorFor(withDefinitions);
+      return withLinearRegExp(() => validator.validate(formData).valid);
     } catch {
       return false;
     }

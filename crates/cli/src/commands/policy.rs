@@ -150,13 +150,8 @@ async fn current_definition(
         return Ok(hash);
     }
     let connection = Connection::open(host, server).await?;
-    let listed = connection
-        .client()
-        .list_tools()
-        .await
-        .map_err(HostError::from);
+    let listed = connection.list_tools().await;
     let page = connection.close(listed).await?;
-    host.gate().tools_listed(server_id, &page.items).await?;
     page.items
         .iter()
         .find(|t| t.name == tool)

@@ -1,4 +1,5 @@
-//! `gatehouse tools <server>`: connect, list the tools, disconnect cleanly. A server that
+//! `gatehouse tools <server>`: connect, list the tools (their definitions kept in the policy's
+//! history, so a rule made for an earlier one shows as stale), disconnect cleanly. A server that
 //! declares no tools is not asked for them; the command says what the server offers instead.
 
 use gatehouse_host::{Host, HostError, Offer, ToolInfo, ToolVisibility};
@@ -12,11 +13,7 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
     let connection = Connection::open(host, server).await?;
     let offers = Offer::of(connection.client());
     let listed = if offers.contains(&Offer::Tools) {
-        connection
-            .client()
-            .list_tools()
-            .await
-            .map_err(HostError::from)
+        connection.list_tools().await
     } else {
         Ok(ToolPage::default())
     };

@@ -126,10 +126,12 @@ impl Host {
         Ok(json!({ "resourceTemplates": page.items }))
     }
 
-    /// `tools/list` of the app's own server: only the tools apps may call.
+    /// `tools/list` of the app's own server: only the tools apps may call. Every definition
+    /// listed goes into the policy's history, as with any listing.
     pub async fn app_list_tools(&self, server_id: &str) -> Result<Value> {
-        let (_, live) = self.app_server(server_id).await?;
+        let (config, live) = self.app_server(server_id).await?;
         let page = live.client.list_tools().await?;
+        self.gate.tools_listed(&config.id, &page.items).await?;
         let tools: Vec<_> = page
             .items
             .into_iter()

@@ -1,6 +1,12 @@
-//! Where the policy lives: its rules, each server's "trust read-only hints" setting, and every
-//! definition a server has shown of each tool (with when it was first and last seen), in the
+//! Where the policy lives: its rules, each server's "trust read-only hints" setting, and the
+//! definitions a server has shown of each tool (with when each was first and last seen), in the
 //! same SQLite database the app and the CLI share.
+//!
+//! The history is bounded, so that a server that changes a tool (a `_meta` nonce, say) on every
+//! listing cannot grow the database without end: of each tool, the [`MAX_DEFINITIONS_PER_TOOL`]
+//! most recently seen definitions are kept, and of each server the
+//! [`MAX_DEFINITIONS_PER_SERVER`] most recently seen; a definition a rule or a grant was made
+//! for is always kept, so a stale rule can still show what changed.
 
 use gatehouse_mcp::Tool;
 use serde::{Deserialize, Serialize};
@@ -17,6 +23,26 @@ const COLUMNS: &str =
 
 /// The most definitions [`PolicyStore::definitions`] returns.
 pub const MAX_DEFINITIONS: u32 = 1_000;
+
+/// How many definitions of one tool are kept (besides those a rule or grant names).
+pub const MAX_DEFINITIONS_PER_TOOL: u32 = 20;
+
+/// How many definitions of one server's tools are kept (besides those a rule or grant names).
+pub const MAX_DEFINITIONS_PER_SERVER: u32 = 10_000;
+
+/// Deletes a server's definitions past the caps, newest first by `last_seen` (then by when they
+/// were stored), sparing those a rule or a grant names.
+const PRUNE: &str = "DELETE FROM tool_definitions WHERE rowid IN ( \
+     SELECT rowid FROM ( \
+       SELECT rowid, hash, \
+         ROW_NUMBER() OVER (PARTITION BY tool \
+           ORDER BY last_seen DESC, first_seen DESC, rowid DESC) AS of_tool, \
+         ROW_NUMBER() OVER (ORDER BY last_seen DESC, first_seen DESC, rowid DESC) AS of_server \
+       FROM tool_definitions WHERE server_id = ?1) \
+     WHERE (of_tool > ?2 OR of_server > ?3) \
+       AND hash NOT IN (SELECT definition_hash FROM policy_rules \
+                        WHERE definition_hash IS NOT NULL) \
+       AND hash NOT IN (SELECT definition_hash FROM grants WHERE definition_hash IS NOT NULL))";
 
 /// One definition a server showed of a tool, with when it was first and last seen.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -176,7 +202,8 @@ impl PolicyStore {
     }
 
     /// Keeps the definitions a server showed of its tools, in one transaction: a new
-    /// definition is added, one seen before has its `last_seen` moved on.
+    /// definition is added, one seen before has its `last_seen` moved on, and the server's
+    /// history is cut back to its caps.
     pub async fn record_definitions(&self, server_id: &str, tools: &[Tool]) -> Result<()> {
         let mut transaction = self.pool.begin().await?;
         for tool in tools {
@@ -192,6 +219,16 @@ impl PolicyStore {
             .execute(&mut *transaction)
             .await?;
         }
+        let pruned = sqlx::query(PRUNE)
+            .bind(server_id)
+            .bind(i64::from(MAX_DEFINITIONS_PER_TOOL))
+            .bind(i64::from(MAX_DEFINITIONS_PER_SERVER))
+            .execute(&mut *transaction)
+            .await?
+            .rows_affected();
+        if pruned > 0 {
+            tracing::debug!("dropped {pruned} old tool definitions of server {server_id}");
+        }
         transaction.commit().await?;
         Ok(())
     }
@@ -204,7 +241,7 @@ impl PolicyStore {
     ) -> Result<Option<(String, Value)>> {
         let row = sqlx::query(
             "SELECT hash, definition FROM tool_definitions WHERE server_id = ? AND tool = ? \
-             ORDER BY last_seen DESC, first_seen DESC LIMIT 1",
+             ORDER BY last_seen DESC, first_seen DESC, rowid DESC LIMIT 1",
         )
         .bind(server_id)
         .bind(tool)
@@ -251,7 +288,7 @@ impl PolicyStore {
         let rows = sqlx::query(
             "SELECT tool, hash, definition, first_seen, last_seen FROM tool_definitions \
              WHERE server_id = ? AND (? IS NULL OR tool = ?) \
-             ORDER BY tool, last_seen DESC, first_seen DESC LIMIT ?",
+             ORDER BY tool, last_seen DESC, first_seen DESC, rowid DESC LIMIT ?",
         )
         .bind(server_id)
         .bind(tool)

@@ -9,9 +9,12 @@
 //! with a modern one the session keeps a `subscriptions/listen` stream open (reopened with
 //! backoff, the list fetched again after each reopening) and honours the list's `ttlMs`: a
 //! stale list is still shown while it is fetched again (2026-07-28 server/utilities/caching).
+//! However often a server says its tools changed, they are listed at most once per interval
+//! ([`relist_pace`]).
 
 mod follow;
 pub mod health;
+pub mod relist_pace;
 pub mod restarts;
 mod runner;
 pub mod status;
@@ -90,6 +93,8 @@ pub struct Sessions {
     next_generation: Arc<std::sync::atomic::AtomicU64>,
     /// How open connections are checked.
     health: health::HealthChecks,
+    /// The least time between two listings of a server's tools.
+    relist_every: Duration,
     /// Views of MCP Apps are rendered: the UI extension is declared.
     render_apps: bool,
     /// Held by every change to the set of running sessions that follows the registry: a sync,
@@ -124,10 +129,12 @@ impl Sessions {
         registry: Registry,
         gate: Gate,
         health: health::HealthChecks,
+        relist_every: Duration,
         render_apps: bool,
     ) -> Self {
         Self {
             health,
+            relist_every,
             render_apps,
             slots: Slots::default(),
             events,
@@ -218,6 +225,7 @@ impl Sessions {
                 registry: self.registry.clone(),
                 gate: self.gate.clone(),
                 health: self.health,
+                relist_every: self.relist_every,
                 render_apps: self.render_apps,
             };
             (

@@ -1,6 +1,7 @@
 //! The task that owns one server's connection: connects, lists the tools (if it offers any),
 //! and then reacts to what happens (the connection ending, a list change pushed or delivered on
 //! a subscription, a stale tool list, new roots, tasks to follow) until it is told to stop.
+//! Listings the server calls for are paced ([`super::relist_pace`]).
 //! While it is open the connection sits in the server's slot for the gate's tool calls; when it
 //! ends they are told, and the connection is closed once they have let go of it.
 //!
@@ -23,6 +24,7 @@ use gatehouse_mcp::{Listener, ListenerEvent, NotificationFilter};
 use tokio::sync::{oneshot, watch};
 
 use super::health::{self, Check, HealthChecks};
+use super::relist_pace::RelistPace;
 use super::restarts::{Next, Restarts};
 use super::status::{Offer, ServerStatus, ToolInfo};
 use super::{LiveClient, Slots, TASK_TICK, lock, task_follow};
@@ -75,6 +77,7 @@ pub(super) struct Runner {
     pub(super) registry: Registry,
     pub(super) gate: Gate,
     pub(super) health: HealthChecks,
+    pub(super) relist_every: Duration,
     pub(super) render_apps: bool,
 }
 
@@ -275,6 +278,8 @@ impl Runner {
         if let Err(ended) = self.refresh_tools(client, stop).await {
             return ended;
         }
+        let mut pace = RelistPace::new(self.relist_every);
+        pace.listed();
         let modern = client.era() == gatehouse_mcp::Era::Modern;
         let mut listener = Listener::new(NotificationFilter::all_lists(Vec::new()));
         let mut first_subscription = true;
@@ -348,7 +353,7 @@ impl Runner {
                     // Whatever changed while no subscription was open went unannounced.
                     ListenerEvent::Opened(_) if !std::mem::take(&mut first_subscription) => {
                         client.peer().cache().clear();
-                        if let Err(ended) = self.refresh_tools(client, stop).await {
+                        if pace.ask() && let Err(ended) = self.relist(client, stop, &mut pace).await {
                             return ended;
                         }
                     }
@@ -371,9 +376,14 @@ impl Runner {
                         last_stderr: Vec::new(),
                     };
                 }
+                () = pace.due() => {
+                    if let Err(ended) = self.relist(client, stop, &mut pace).await {
+                        return ended;
+                    }
+                }
                 Some(notice) = notices.recv() => match notice {
                     ServerNotice::ToolsChanged | ServerNotice::ToolsStale => {
-                        if let Err(ended) = self.refresh_tools(client, stop).await {
+                        if pace.ask() && let Err(ended) = self.relist(client, stop, &mut pace).await {
                             return ended;
                         }
                     }
@@ -430,6 +440,18 @@ impl Runner {
             }
             Err(e) => Err(Ended::Failed(format!("listing tools failed: {e}"))),
         }
+    }
+
+    /// Lists the tools again, and notes when for the pace of the next listing.
+    async fn relist(
+        &self,
+        client: &gatehouse_mcp::Client,
+        stop: &mut oneshot::Receiver<()>,
+        pace: &mut RelistPace,
+    ) -> Result<(), Ended> {
+        let listed = self.refresh_tools(client, stop).await;
+        pace.listed();
+        listed
     }
 
     /// Puts the connection in the slot, or takes it out, if this task is still the server's

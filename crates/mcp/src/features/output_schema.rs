@@ -7,6 +7,15 @@
 //! timed, and when tools are listed it runs off the async runtime (`spawn_blocking` under a
 //! timeout). A schema past a limit is never run: the refusal, naming the limit, is what a check
 //! reports. Remote `$ref`s are never fetched (the validator is built offline).
+//!
+//! A schema's `pattern`s and `patternProperties` are the server's regular expressions, run on
+//! data the server also chooses. They run on the `regex` crate, which matches in time linear in
+//! the input, never on the crate's default `fancy-regex`, which backtracks: jsonschema's
+//! `ValidationOptions::with_pattern_options(PatternOptions::regex())`, with the compiled size
+//! and the lazy DFA's cache bounded (`PatternOptions::size_limit`, `dfa_size_limit`). A pattern
+//! that needs backtracking (look-around, back-references) does not compile there, so its schema
+//! is reported as not run. A tool result is checked on a blocking thread under
+//! [`Limits::check_time`] ([`OutputSchemas::check_off_runtime`]).
 
 mod bounded_cache;
 
@@ -32,7 +41,13 @@ pub struct Limits {
     pub max_subschemas: usize,
     /// How long compiling it may take.
     pub compile_time: Duration,
+    /// How long checking one result against it may take, off the async runtime.
+    pub check_time: Duration,
 }
+
+/// The most a server's one regular expression may take compiled, and its lazy DFA's cache.
+const PATTERN_SIZE_LIMIT: usize = 2 << 20;
+const PATTERN_DFA_LIMIT: usize = 1 << 20;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -41,6 +56,7 @@ impl Default for Limits {
             max_depth: 64,
             max_subschemas: 10_000,
             compile_time: Duration::from_secs(2),
+            check_time: Duration::from_secs(2),
         }
     }
 }
@@ -135,6 +151,53 @@ impl OutputSchemas {
         }
     }
 
+    /// Like [`OutputSchemas::check`], with the validator built (if it is not cached) and run on
+    /// blocking threads, each under its time limit: a check past [`Limits::check_time`] is
+    /// reported as not run to the end (the thread finishes on its own; its answer is dropped).
+    pub async fn check_off_runtime(
+        &self,
+        name: &str,
+        schema: &Value,
+        structured: &Value,
+    ) -> Option<String> {
+        let prepared = match self.lookup(name, schema) {
+            Ok(prepared) => prepared,
+            Err((key, bytes)) => {
+                let prepared = match within_shape(schema, &self.limits) {
+                    Ok(()) => self.compile_off_runtime(schema).await,
+                    Err(refused) => Err(refused),
+                };
+                self.validators.insert(key, prepared.clone(), bytes);
+                prepared
+            }
+        };
+        let validator = match prepared {
+            Ok(validator) => validator,
+            Err(refused) => {
+                return Some(format!(
+                    "the outputSchema of `{name}` was not run: {refused}"
+                ));
+            }
+        };
+        let value = structured.clone();
+        let checking = tokio::task::spawn_blocking(move || problems(&validator, &value));
+        match tokio::time::timeout(self.limits.check_time, checking).await {
+            Ok(Ok(problems)) if problems.is_empty() => None,
+            Ok(Ok(problems)) => Some(format!(
+                "structuredContent does not match the outputSchema: {}",
+                problems.join("; ")
+            )),
+            Ok(Err(failed)) => Some(format!(
+                "checking against the outputSchema of `{name}` failed: {failed}"
+            )),
+            Err(_) => Some(format!(
+                "the outputSchema of `{name}` was not run to the end: checking took longer \
+                 than the limit of {:?}",
+                self.limits.check_time
+            )),
+        }
+    }
+
     /// Where `value` does not match `schema` (the schema of `name`, which keys the cache):
     /// each problem with its place, none when it matches; `Err` says why the schema was not
     /// run. Any JSON Schema can be checked this way, such as a tool's `inputSchema`.
@@ -153,10 +216,7 @@ impl OutputSchemas {
             prepared
         });
         let validator = prepared.map_err(|refused| refused.to_string())?;
-        Ok(validator
-            .iter_errors(value)
-            .map(|e| format!("{} at `{}`", e, e.instance_path()))
-            .collect())
+        Ok(problems(&validator, value))
     }
 
     /// Compiles on a blocking thread, refusing the schema if that takes past the limit (the
@@ -222,11 +282,32 @@ impl Write for LimitedDigest {
     }
 }
 
-/// Compiles the schema offline and times it.
+/// How many problems a check names; past that it says how the list goes on.
+const MAX_PROBLEMS: usize = 20;
+
+/// Where `value` does not match: each problem with its place, at most [`MAX_PROBLEMS`].
+fn problems(validator: &jsonschema::Validator, value: &Value) -> Vec<String> {
+    let mut found: Vec<String> = validator
+        .iter_errors(value)
+        .take(MAX_PROBLEMS + 1)
+        .map(|e| format!("{} at `{}`", e, e.instance_path()))
+        .collect();
+    if found.len() > MAX_PROBLEMS {
+        found.truncate(MAX_PROBLEMS);
+        found.push("and more".to_owned());
+    }
+    found
+}
+
+/// Compiles the schema offline, its patterns for the linear-time `regex` engine, and times it.
 fn compile(schema: &Value, limits: &Limits) -> Prepared {
     let started = Instant::now();
+    let patterns = jsonschema::PatternOptions::regex()
+        .size_limit(PATTERN_SIZE_LIMIT)
+        .dfa_size_limit(PATTERN_DFA_LIMIT);
     let validator = jsonschema::options()
         .offline()
+        .with_pattern_options(patterns)
         .build(schema)
         .map_err(|e| SchemaRefused::Invalid(e.to_string()))?;
     if started.elapsed() > limits.compile_time {
@@ -374,6 +455,75 @@ mod tests {
             slow.compiled(),
             1,
             "and it is not compiled again on the next check"
+        );
+    }
+
+    /// A back-reference makes `fancy-regex` backtrack: on 25 letters and a `!` this pattern takes
+    /// about half a second a string, so a hundred of them would hold a thread for most of a
+    /// minute. The linear engine does not take it, so the schema is not run.
+    #[tokio::test]
+    async fn a_pattern_that_needs_backtracking_is_not_run() {
+        let schemas = OutputSchemas::new(Limits::default());
+        let schema = json!({"type": "array", "items": {"type": "string",
+            "pattern": "^(([a-z])+.)+[A-Z]([a-z])+\\2$"}});
+        let strings = json!(vec![format!("{}!", "a".repeat(25)); 100]);
+        let checking =
+            tokio::task::spawn_blocking(move || schemas.check("bomb", &schema, &strings));
+        let problem = tokio::time::timeout(Duration::from_secs(10), checking)
+            .await
+            .expect("the check ends at once, not after a minute of backtracking")
+            .expect("the check");
+        assert!(
+            says(&problem, "was not run") && says(&problem, "regex"),
+            "the schema is refused for its pattern: {problem:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn nested_quantifiers_run_in_linear_time() {
+        let schemas = OutputSchemas::new(Limits::default());
+        let schema = json!({"type": "string", "pattern": "^(a+)+$"});
+        let evil = json!(format!("{}!", "a".repeat(100_000)));
+        let problem = tokio::time::timeout(
+            Duration::from_secs(10),
+            schemas.check_off_runtime("nested", &schema, &evil),
+        )
+        .await
+        .expect("a linear-time match");
+        assert!(
+            says(&problem, "does not match"),
+            "the pattern still runs, and the mismatch is reported: {problem:?}"
+        );
+        let fine = json!("a".repeat(100_000));
+        assert_eq!(
+            schemas.check_off_runtime("nested", &schema, &fine).await,
+            None
+        );
+    }
+
+    /// The check runs on a blocking thread, so the runtime (here one thread) goes on meanwhile
+    /// and its time limit can end the wait.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_check_past_its_time_is_reported_and_the_runtime_goes_on() {
+        let schemas = OutputSchemas::new(Limits {
+            check_time: Duration::from_millis(1),
+            ..Limits::default()
+        });
+        let schema = json!({"type": "array", "items": {"type": "string", "pattern": "^a+$"}});
+        let many = json!(vec!["aaaa"; 1_000_000]);
+        let problem = schemas.check_off_runtime("many", &schema, &many).await;
+        assert!(
+            says(&problem, "not run to the end") && says(&problem, "1ms"),
+            "checking a million strings takes longer than 1 ms, and says so: {problem:?}"
+        );
+        let schema = json!({"type": "array", "items": {"type": "integer"}});
+        let wrong = json!(vec!["x"; 100]);
+        let problem = OutputSchemas::new(Limits::default())
+            .check_off_runtime("wrong", &schema, &wrong)
+            .await;
+        assert!(
+            says(&problem, "/19") && !says(&problem, "/20") && says(&problem, "and more"),
+            "at most 20 problems are named: {problem:?}"
         );
     }
 

@@ -48,7 +48,7 @@ impl Client {
                 None => followed.await?,
             };
         guard.disarm();
-        self.task_outcome(tool, task)
+        self.task_outcome(tool, task).await
     }
 
     async fn poll_until_terminal(
@@ -101,7 +101,7 @@ impl Client {
     }
 
     /// The call's outcome from a terminal task: its result, its error, or its cancellation.
-    fn task_outcome(&self, tool: &str, task: Task) -> Result<CallToolResult> {
+    async fn task_outcome(&self, tool: &str, task: Task) -> Result<CallToolResult> {
         let mut extra = task.extra;
         match task.status.as_str() {
             "completed" => {
@@ -111,10 +111,7 @@ impl Client {
                         method: "tasks/get".into(),
                         message: "a completed task must carry its `result`".into(),
                     })?;
-                Ok(CallToolResult::parse(
-                    result,
-                    self.cached_tool(tool).as_ref(),
-                ))
+                Ok(CallToolResult::parse(result, self.cached_tool(tool).as_ref()).await)
             }
             "failed" => {
                 let error = extra

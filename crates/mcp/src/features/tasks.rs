@@ -150,7 +150,7 @@ impl Client {
             .peer()
             .request("tasks/result", Some(json!({ "taskId": task_id })), timeout)
             .await?;
-        Ok(CallToolResult::parse(raw, tool))
+        Ok(CallToolResult::parse(raw, tool).await)
     }
 
     /// Every task the server knows of for this client.

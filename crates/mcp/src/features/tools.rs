@@ -55,8 +55,9 @@ pub struct CallToolResult {
 }
 
 impl CallToolResult {
-    /// Parses a result, checking it against the tool's `outputSchema` when known.
-    pub fn parse(raw: Value, tool: Option<&Tool>) -> CallToolResult {
+    /// Parses a result, checking it against the tool's `outputSchema` when known (off the
+    /// async runtime).
+    pub async fn parse(raw: Value, tool: Option<&Tool>) -> CallToolResult {
         let mut fields = match raw {
             Value::Object(map) => map,
             other => Map::from_iter([(
@@ -70,8 +71,10 @@ impl CallToolResult {
             .remove("isError")
             .and_then(|v| v.as_bool())
             .unwrap_or(false);
-        let schema_problem =
-            tool.and_then(|t| check_output(t, structured_content.as_ref(), is_error));
+        let schema_problem = match tool {
+            Some(tool) => check_output(tool, structured_content.as_ref(), is_error).await,
+            None => None,
+        };
         CallToolResult {
             content,
             structured_content,
@@ -82,8 +85,13 @@ impl CallToolResult {
     }
 }
 
-/// Checks structured output against the tool's declared `outputSchema`.
-pub fn check_output(tool: &Tool, structured: Option<&Value>, is_error: bool) -> Option<String> {
+/// Checks structured output against the tool's declared `outputSchema`, off the async runtime
+/// and within the schema limits (`output_schema`).
+pub async fn check_output(
+    tool: &Tool,
+    structured: Option<&Value>,
+    is_error: bool,
+) -> Option<String> {
     let schema = tool.extra.get("outputSchema")?;
     if is_error {
         return None;
@@ -94,7 +102,9 @@ pub fn check_output(tool: &Tool, structured: Option<&Value>, is_error: bool) -> 
             tool.name
         ));
     };
-    crate::features::output_schema::shared().check(&tool.name, schema, structured)
+    crate::features::output_schema::shared()
+        .check_off_runtime(&tool.name, schema, structured)
+        .await
 }
 
 /// Whether the tool declares that calling it again has no further effect
@@ -185,7 +195,7 @@ impl Client {
                 .follow_task(name, raw, options.task_status, options.max_total)
                 .await;
         }
-        Ok(CallToolResult::parse(raw, self.cached_tool(name).as_ref()))
+        Ok(CallToolResult::parse(raw, self.cached_tool(name).as_ref()).await)
     }
 }
 
@@ -201,44 +211,46 @@ mod tests {
         serde_json::from_value(raw).expect("tool")
     }
 
-    #[test]
-    fn reports_structured_output_that_breaks_the_schema() {
+    #[tokio::test]
+    async fn reports_structured_output_that_breaks_the_schema() {
         let schema =
             json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
         let t = tool(Some(schema));
         let good = CallToolResult::parse(
             json!({"content": [], "structuredContent": {"n": 1}}),
             Some(&t),
-        );
+        )
+        .await;
         assert_eq!(good.schema_problem, None);
         let bad = CallToolResult::parse(
             json!({"content": [], "structuredContent": {"n": "x"}}),
             Some(&t),
-        );
+        )
+        .await;
         assert!(
             bad.schema_problem.is_some_and(|p| p.contains("/n")),
             "the mismatch names the field"
         );
-        let missing = CallToolResult::parse(json!({"content": []}), Some(&t));
+        let missing = CallToolResult::parse(json!({"content": []}), Some(&t)).await;
         assert!(
             missing
                 .schema_problem
                 .is_some_and(|p| p.contains("no structuredContent"))
         );
-        let failed = CallToolResult::parse(json!({"content": [], "isError": true}), Some(&t));
+        let failed = CallToolResult::parse(json!({"content": [], "isError": true}), Some(&t)).await;
         assert!(
             failed.is_error && failed.schema_problem.is_none(),
             "an error result needs no structure"
         );
     }
 
-    #[test]
-    fn honours_the_schema_dialect() {
+    #[tokio::test]
+    async fn honours_the_schema_dialect() {
         // Draft 4 has `exclusiveMaximum` as a boolean; 2020-12 as a number.
         let draft4 = json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "number", "maximum": 5, "exclusiveMaximum": true});
         let t = tool(Some(draft4));
         let at_limit =
-            CallToolResult::parse(json!({"content": [], "structuredContent": 5}), Some(&t));
+            CallToolResult::parse(json!({"content": [], "structuredContent": 5}), Some(&t)).await;
         assert!(
             at_limit.schema_problem.is_some(),
             "draft-04 exclusiveMaximum: true excludes 5"

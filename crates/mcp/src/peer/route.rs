@@ -2,7 +2,8 @@
 //! responses to their waiting requests, progress to its request, notifications of long-lived
 //! requests to their stream, other notifications and server requests to the [`Handler`].
 //! A transport's out-of-band failure fails its request; so does a malformed message that
-//! carries a pending request's id (quoted in the error), rather than leaving it to time out.
+//! carries a pending request's id (quoted in the error), and a batch holding a pending
+//! request's answer, rather than leaving it to time out.
 
 use std::sync::Arc;
 
@@ -61,7 +62,15 @@ pub(super) async fn route(
                 problem,
                 response_to,
                 message,
-            }) => malformed(&inner, response_to, problem, &message.to_string()),
+            }) => {
+                let text = message.to_string();
+                if response_to.is_empty() {
+                    malformed(&inner, None, problem.clone(), &text);
+                }
+                for id in response_to {
+                    malformed(&inner, Some(id), problem.clone(), &text);
+                }
+            }
         }
     };
     inner.closed.send_replace(Some(reason));

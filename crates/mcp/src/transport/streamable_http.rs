@@ -7,7 +7,8 @@
 //! request sent meanwhile, wait for the new session and go out with it. A response
 //! stream that ends before the answer is resumed with GET and `Last-Event-ID` after the
 //! server's `retry:` delay (SEP-1699 polling). A standalone GET stream carries server-initiated
-//! messages; 405 means the server has none. Closing sends DELETE for the session.
+//! messages; 405 means the server has none. A 404 on a GET starts a new session as well
+//! ([`session_expiry`]). Closing sends DELETE for the session.
 //!
 //! In the 2026-07-28 era a request is cancelled by closing its response stream (2026-07-28
 //! basic/patterns/cancellation, "Transport-Specific Cancellation"): the peer's
@@ -35,6 +36,8 @@ use crate::auth::AccessToken;
 use crate::auth::challenge::BearerChallenge;
 use crate::error::Result;
 use crate::jsonrpc::{self, RequestId};
+
+mod session_expiry;
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
@@ -78,6 +81,8 @@ struct Listener {
     task: Option<OwnedTask>,
     /// The transport is closing or dropped: no new GET stream may start.
     stopped: bool,
+    /// New sessions the GET stream started in a row ([`session_expiry`]).
+    renewals: u32,
 }
 
 fn get<T: Clone>(slot: &Mutex<Option<T>>) -> Option<T> {
@@ -580,12 +585,16 @@ async fn receive(shared: &Arc<Shared>, response: reqwest::Response, outgoing: &O
             return broke(shared, outgoing, format!("{why} before answering")).await;
         };
         tokio::time::sleep(end.retry.unwrap_or(shared.config.default_retry)).await;
+        let session = get(&shared.session_id);
         match resume(shared, &last).await {
+            Err((Some(StatusCode::NOT_FOUND), _)) if let Some(stale) = session => {
+                return session_expiry::answer_lost(shared, outgoing, &stale).await;
+            }
             Ok(response) => {
                 failures = 0;
                 answered = read_stream(shared, response, outgoing, &mut end).await;
             }
-            Err(e) => {
+            Err((_, e)) => {
                 failures += 1;
                 if failures > shared.config.max_reconnects {
                     let message = format!("resuming the response stream failed: {e}");
@@ -623,18 +632,22 @@ fn answers(message: &Value, id: Option<&RequestId>) -> bool {
     is_response && id.is_some_and(|id| message.get("id") == Some(&json!(id)))
 }
 
-/// Opens a GET that resumes a stream after `last_event_id`.
+/// Opens a GET that resumes a stream after `last_event_id`; a failure with the status it came
+/// with, if any.
 async fn resume(
     shared: &Shared,
     last_event_id: &str,
-) -> std::result::Result<reqwest::Response, String> {
+) -> std::result::Result<reqwest::Response, (Option<StatusCode>, String)> {
     let response = get_stream(shared, Some(last_event_id))
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| (None, e.to_string()))?;
     if response.status().is_success() && is_event_stream(&response) {
         Ok(response)
     } else {
-        Err(format!("HTTP {}", response.status()))
+        Err((
+            Some(response.status()),
+            format!("HTTP {}", response.status()),
+        ))
     }
 }
 
@@ -693,6 +706,7 @@ async fn listen(shared: Arc<Shared>) {
     let mut end = StreamEnd::default();
     let mut failures = 0u32;
     loop {
+        let session = get(&shared.session_id);
         let response = get_stream(&shared, end.last_event_id.as_deref()).await;
         shared.ready.send_replace(true);
         let response = match response {
@@ -711,11 +725,15 @@ async fn listen(shared: Arc<Shared>) {
             tracing::debug!("the server offers no GET stream (405)");
             return;
         }
+        if let (StatusCode::NOT_FOUND, Some(stale)) = (response.status(), &session) {
+            return session_expiry::renew_for_listener(&shared, stale).await;
+        }
         if !response.status().is_success() || !is_event_stream(&response) {
             tracing::debug!("GET stream refused: HTTP {}", response.status());
             return;
         }
         failures = 0;
+        session_expiry::stream_opened(&shared);
         let none = Outgoing {
             method: None,
             id: None,

@@ -1,0 +1,107 @@
+//! Paginated lists (2025-11-25 server/utilities/pagination): [`Client::list_all`], the one
+//! cursor loop every list uses, bounded in pages (`ClientOptions::max_pages`, against cursors
+//! that loop) and in the bytes of all its pages together (`ClientOptions::max_list_bytes`,
+//! against a server whose pages never end or are each as large as a message may be).
+
+use serde_json::{Value, json};
+
+use super::Client;
+use crate::error::{McpError, Result};
+use crate::json_size;
+use crate::types::Page;
+
+/// The default cap on one listing's pages together: 32 MiB, twice the largest single message
+/// (16 MiB), far beyond any real server's list.
+pub const MAX_LIST_BYTES: usize = 32 << 20;
+
+impl Client {
+    /// Runs a paginated list method to the end, collecting the items under `key`
+    /// (2025-11-25 server/utilities/pagination). `params` are sent with every page.
+    ///
+    /// A cursor the server no longer takes (`-32602` for a later page) discards the cached pages
+    /// and the listing starts over, once (2026-07-28 server/utilities/caching, "Interaction
+    /// with Pagination"): a first page served from the cache may hold a cursor of a list that
+    /// has since changed.
+    pub async fn list_all<T: serde::de::DeserializeOwned>(
+        &self,
+        method: &str,
+        key: &str,
+        params: Option<Value>,
+    ) -> Result<Page<T>> {
+        match self.list_pages(method, key, params.as_ref()).await {
+            Err((e, true)) if matches!(&e, McpError::Rpc { error, .. } if error.code == crate::jsonrpc::codes::INVALID_PARAMS) =>
+            {
+                tracing::info!("the server refused a `{method}` cursor ({e}); listing again");
+                self.peer.cache().invalidate(method);
+                self.list_pages(method, key, params.as_ref())
+                    .await
+                    .map_err(|(e, _)| e)
+            }
+            listed => listed.map_err(|(e, _)| e),
+        }
+    }
+
+    /// One run of [`Client::list_all`]; an error says whether it came for a page with a cursor.
+    async fn list_pages<T: serde::de::DeserializeOwned>(
+        &self,
+        method: &str,
+        key: &str,
+        params: Option<&Value>,
+    ) -> std::result::Result<Page<T>, (McpError, bool)> {
+        let mut all = Page::default();
+        let mut cursor: Option<String> = None;
+        let mut bytes = 0usize;
+        for pages in 1..=self.options.max_pages {
+            let mut page_params = params.cloned().unwrap_or_else(|| json!({}));
+            if let (Some(c), Value::Object(map)) = (&cursor, &mut page_params) {
+                map.insert("cursor".into(), json!(c));
+            }
+            let empty = page_params
+                .as_object()
+                .is_some_and(serde_json::Map::is_empty);
+            let page_params = (!empty).then_some(page_params);
+            let page = match self.peer.cache().get(method, page_params.as_ref()) {
+                Some(hit) => hit,
+                None => {
+                    let page = self
+                        .peer
+                        .request(method, page_params.clone(), self.options.request_timeout)
+                        .await
+                        .map_err(|e| (e, cursor.is_some()))?;
+                    self.peer.cache().put(method, page_params.as_ref(), &page);
+                    page
+                }
+            };
+            bytes = bytes.saturating_add(json_size::encoded_len(&page));
+            if bytes > self.options.max_list_bytes {
+                let too_large = McpError::InvalidResponse {
+                    method: method.to_owned(),
+                    message: format!(
+                        "its {pages} pages add up to more than {}, the limit of one listing; \
+                         the list is too large or its pages never end",
+                        json_size::describe(self.options.max_list_bytes)
+                    ),
+                };
+                return Err((too_large, false));
+            }
+            cursor = all.absorb(page, key).map_err(|message| {
+                let invalid = McpError::InvalidResponse {
+                    method: method.to_owned(),
+                    message,
+                };
+                (invalid, false)
+            })?;
+            if cursor.is_none() {
+                return Ok(all);
+            }
+        }
+        let looping = McpError::InvalidResponse {
+            method: method.to_owned(),
+            message: format!(
+                "more than {} pages; the server's cursor may loop",
+                self.options.max_pages
+            ),
+        };
+        Err((looping, false))
+    }
+}
