@@ -1,14 +1,17 @@
 //! The person at the terminal answers what the host asks: a tool call a rule asks about
 //! (allow once, for the session, for some minutes, always, with edited arguments, or deny with
 //! a reason), a server's sampling request (the person types the reply, or declines), and a
-//! server's elicitation ([`crate::terminal_form`]). Without a terminal (stdin and stderr not
-//! both terminals) nobody is there to ask, and the host refuses such requests at once, naming
-//! the rule that would allow them.
+//! server's elicitation ([`crate::terminal_form`]). A grant ("session", "time") covers these
+//! arguments or any, as the person says (the question's default first); "always" is offered
+//! only where a rule would decide. A request withdrawn by its server is not asked, or says so
+//! while it is. Without a terminal (stdin and stderr not both terminals) nobody is there to
+//! ask, and the host refuses such requests at once, naming the rule that would allow them.
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use gatehouse_host::approvals::{Answer, Approvals, PendingApproval, Question, Scope};
+use gatehouse_host::approvals::{Answer, Approvals, CAPACITY, PendingApproval, Question, Scope};
+use gatehouse_host::policy::Covers;
 use gatehouse_host::{EngineEvent, Host};
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
@@ -17,12 +20,12 @@ use tokio::task::JoinHandle;
 use crate::terminal_form::{ask_with, read};
 use crate::terminal_text::visible;
 
-/// The terminal, shared so that two requests never ask at once.
-static TERMINAL: Mutex<()> = Mutex::new(());
-
 /// How many times an answer the host refuses (edited arguments that do not match) is asked
 /// again.
 const ATTEMPTS: usize = 3;
+
+/// The request being asked at the terminal right now, by id.
+type AskingNow = Arc<Mutex<Option<String>>>;
 
 /// The task answering at the terminal; stopped when dropped.
 pub struct Attending(JoinHandle<()>);
@@ -33,7 +36,10 @@ impl Drop for Attending {
     }
 }
 
-/// Starts answering at the terminal, when there is one.
+/// Starts answering at the terminal, when there is one. The questions are asked one at a time,
+/// in order, by a thread of their own (reading the terminal blocks, and a prompt still open
+/// must not keep the command from ending); a request withdrawn before its turn is not asked,
+/// and one withdrawn while it is asked says so.
 pub fn attend(host: &Host) -> Option<Attending> {
     if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
         return None;
@@ -41,17 +47,46 @@ pub fn attend(host: &Host) -> Option<Attending> {
     host.set_attended(true);
     let approvals = host.gate().approvals().clone();
     let mut events = host.subscribe();
+    let asking_now = AskingNow::default();
+    let (to_ask, questions) = std::sync::mpsc::sync_channel::<Box<PendingApproval>>(CAPACITY);
+    let prompts = {
+        let asking_now = asking_now.clone();
+        std::thread::Builder::new()
+            .name("terminal-approvals".into())
+            .spawn(move || {
+                while let Ok(pending) = questions.recv() {
+                    let mut input = std::io::stdin().lock();
+                    put(
+                        &approvals,
+                        &pending,
+                        &asking_now,
+                        &mut input,
+                        &mut std::io::stderr(),
+                    );
+                }
+            })
+    };
+    if let Err(e) = prompts {
+        tracing::warn!("cannot ask at the terminal: {e}");
+        host.set_attended(false);
+        return None;
+    }
     Some(Attending(tokio::spawn(async move {
         loop {
             match events.recv().await {
                 Ok(EngineEvent::ApprovalAsked(pending)) => {
-                    let approvals = approvals.clone();
-                    let asked = tokio::task::spawn_blocking(move || {
-                        put(&approvals, &pending);
-                    })
-                    .await;
-                    if let Err(e) = asked {
-                        tracing::warn!("the terminal prompt failed: {e}");
+                    if to_ask.try_send(pending).is_err() {
+                        tracing::warn!("too many requests wait for the terminal");
+                    }
+                }
+                Ok(EngineEvent::ApprovalWithdrawn { id, reason }) => {
+                    let current = lock(&asking_now).clone();
+                    if current.as_deref() == Some(id.as_str()) {
+                        let _ = writeln!(
+                            std::io::stderr(),
+                            "\n  withdrawn: {}. Nothing needs your answer; press Enter.",
+                            visible(&reason)
+                        );
                     }
                 }
                 Ok(_) | Err(RecvError::Lagged(_)) => {}
@@ -61,14 +96,28 @@ pub fn attend(host: &Host) -> Option<Attending> {
     })))
 }
 
-/// Puts one request to the person, asking again while the host refuses the answer.
-fn put(approvals: &Approvals, pending: &PendingApproval) {
-    let _turn = TERMINAL
+fn lock(asking_now: &AskingNow) -> std::sync::MutexGuard<'_, Option<String>> {
+    asking_now
         .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let (mut input, mut out) = (std::io::stdin().lock(), std::io::stderr().lock());
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Puts one request to the person, asking again while the host refuses the answer; a request
+/// no longer waiting (withdrawn, answered elsewhere, timed out) is not asked.
+fn put(
+    approvals: &Approvals,
+    pending: &PendingApproval,
+    asking_now: &AskingNow,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) {
+    if !approvals.pending().iter().any(|p| p.id == pending.id) {
+        return;
+    }
+    *lock(asking_now) = Some(pending.id.clone());
+    let _asked = Asked(asking_now);
     for _ in 0..ATTEMPTS {
-        let answer = match ask(pending, &mut input, &mut out) {
+        let answer = match ask(pending, input, out) {
             Ok(answer) => answer,
             // The terminal went away: the request waits out its timeout elsewhere, or ends.
             Err(_) => Answer::Deny {
@@ -81,7 +130,14 @@ fn put(approvals: &Approvals, pending: &PendingApproval) {
                 let _ = writeln!(out, "  {refused}");
             }
             // Answered or withdrawn meanwhile: nothing more to ask.
-            Err(_) => return,
+            Err(_) => {
+                let _ = writeln!(
+                    out,
+                    "  that request no longer waits (withdrawn, answered or timed out): your \
+                     answer was not used"
+                );
+                return;
+            }
         }
     }
     let _ = approvals.answer(
@@ -90,6 +146,15 @@ fn put(approvals: &Approvals, pending: &PendingApproval) {
             reason: Some("no valid answer at the terminal".into()),
         },
     );
+}
+
+/// Clears the request being asked when its prompt ends.
+struct Asked<'a>(&'a AskingNow);
+
+impl Drop for Asked<'_> {
+    fn drop(&mut self) {
+        *lock(self.0) = None;
+    }
 }
 
 /// Asks about one request.
@@ -127,6 +192,7 @@ fn ask(
                 Answer::Allow {
                     scope: Scope::Once,
                     arguments: None,
+                    covers: None,
                 }
             } else {
                 Answer::Deny { reason: None }
@@ -158,6 +224,8 @@ fn ask_tool_call(
         annotations,
         arguments,
         changes,
+        default_covers,
+        always_offered,
         ..
     } = &pending.question
     else {
@@ -200,19 +268,21 @@ fn ask_tool_call(
             visible(&change.after.to_string())
         )?;
     }
-    let line = read(
-        input,
-        out,
-        "Allow? [o]nce, [s]ession, [t]ime, [a]lways, [e]dit arguments, [d]eny (default): ",
-    )?;
+    let prompt = if *always_offered {
+        "Allow? [o]nce, [s]ession, [t]ime, [a]lways (any arguments), [e]dit arguments, [d]eny (default): "
+    } else {
+        "Allow? [o]nce, [s]ession, [t]ime, [e]dit arguments, [d]eny (default): "
+    };
+    let line = read(input, out, prompt)?;
     let allow = |scope| Answer::Allow {
         scope,
         arguments: None,
+        covers: None,
     };
     Ok(match line.to_lowercase().as_str() {
         "o" | "once" => allow(Scope::Once),
-        "s" | "session" => allow(Scope::Session),
-        "a" | "always" => allow(Scope::Always),
+        "s" | "session" => grant(Scope::Session, *default_covers, input, out)?,
+        "a" | "always" if *always_offered => allow(Scope::Always),
         "t" | "time" => {
             let minutes = read(input, out, "For how many minutes? [10] ")?;
             let minutes = if minutes.is_empty() {
@@ -220,7 +290,7 @@ fn ask_tool_call(
             } else {
                 minutes.parse().unwrap_or(0)
             };
-            allow(Scope::For { minutes })
+            grant(Scope::For { minutes }, *default_covers, input, out)?
         }
         "e" | "edit" => {
             let text = read(input, out, "Arguments (one line of JSON): ")?;
@@ -228,6 +298,7 @@ fn ask_tool_call(
                 Ok(edited) => Answer::Allow {
                     scope: Scope::Once,
                     arguments: Some(edited),
+                    covers: None,
                 },
                 Err(e) => {
                     writeln!(out, "  that is not JSON ({e}); the call is denied")?;
@@ -243,6 +314,37 @@ fn ask_tool_call(
                 reason: (!reason.is_empty()).then_some(reason),
             }
         }
+    })
+}
+
+/// An "allow" that leaves a grant: for `scope`, covering what the person says.
+fn grant(
+    scope: Scope,
+    default: Covers,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> std::io::Result<Answer> {
+    Ok(Answer::Allow {
+        scope,
+        arguments: None,
+        covers: Some(covers(default, input, out)?),
+    })
+}
+
+/// Whether a grant covers these arguments only or any, the question's default first.
+fn covers(
+    default: Covers,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> std::io::Result<Covers> {
+    let prompt = match default {
+        Covers::These => "For [t]hese arguments only (default), or [a]ny arguments? ",
+        Covers::Any => "For [t]hese arguments only, or [a]ny arguments (default)? ",
+    };
+    Ok(match read(input, out, prompt)?.to_lowercase().as_str() {
+        "t" | "these" => Covers::These,
+        "a" | "any" => Covers::Any,
+        _ => default,
     })
 }
 
@@ -332,6 +434,8 @@ mod tests {
                 before: json!("Reads"),
                 after: json!("Writes text"),
             }],
+            default_covers: Covers::These,
+            always_offered: true,
         }
     }
 
@@ -357,21 +461,24 @@ mod tests {
             once,
             Answer::Allow {
                 scope: Scope::Once,
-                arguments: None
+                arguments: None,
+                covers: None
             }
         );
         assert_eq!(
-            answer(tool_call(), "t\n30\n").1,
+            answer(tool_call(), "t\n30\n\n").1,
             Answer::Allow {
                 scope: Scope::For { minutes: 30 },
-                arguments: None
+                arguments: None,
+                covers: Some(Covers::These)
             }
         );
         assert_eq!(
             answer(tool_call(), "e\n{\"path\": \"/tmp/b\"}\n").1,
             Answer::Allow {
                 scope: Scope::Once,
-                arguments: Some(json!({"path": "/tmp/b"}))
+                arguments: Some(json!({"path": "/tmp/b"})),
+                covers: None
             }
         );
         assert_eq!(
@@ -380,6 +487,69 @@ mod tests {
                 reason: Some("not today".into())
             },
             "deny is the default"
+        );
+    }
+
+    #[test]
+    fn a_grant_covers_these_arguments_unless_the_person_says_any() {
+        let (shown, these) = answer(tool_call(), "s\n\n");
+        assert!(
+            shown.contains("[t]hese arguments only (default)"),
+            "{shown}"
+        );
+        assert_eq!(
+            these,
+            Answer::Allow {
+                scope: Scope::Session,
+                arguments: None,
+                covers: Some(Covers::These)
+            }
+        );
+        assert_eq!(
+            answer(tool_call(), "s\na\n").1,
+            Answer::Allow {
+                scope: Scope::Session,
+                arguments: None,
+                covers: Some(Covers::Any)
+            },
+            "any arguments is the person's explicit choice"
+        );
+    }
+
+    #[test]
+    fn always_is_not_offered_where_a_rule_could_not_decide() {
+        let mut question = tool_call();
+        if let Question::ToolCall { always_offered, .. } = &mut question {
+            *always_offered = false;
+        }
+        let (shown, typed_a) = answer(question, "a\n\n");
+        assert!(!shown.contains("[a]lways"), "{shown}");
+        assert_eq!(
+            typed_a,
+            Answer::Deny { reason: None },
+            "an `a` there is no answer, so the default (deny) holds"
+        );
+    }
+
+    #[test]
+    fn a_request_that_no_longer_waits_is_not_asked() {
+        let approvals = Approvals::new(
+            gatehouse_host::EventBus::default(),
+            std::time::Duration::from_secs(30),
+        );
+        approvals.set_attended(true);
+        let mut out = Vec::new();
+        put(
+            &approvals,
+            &pending(tool_call()),
+            &AskingNow::default(),
+            &mut "o\n".as_bytes(),
+            &mut out,
+        );
+        assert!(
+            out.is_empty(),
+            "a request withdrawn before its turn is not put to the person: {}",
+            String::from_utf8_lossy(&out)
         );
     }
 

@@ -134,6 +134,7 @@ async fn an_allow_rule_for_another_definition_is_listed_as_stale() {
         argument: None,
         effect: Effect::Allow,
         definition_hash: Some("0".repeat(64)),
+        source: None,
     })
     .await
     .expect("add");
