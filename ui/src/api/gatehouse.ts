@@ -48,6 +48,7 @@ export type {
   ServerLogEvent,
   Answer,
   ApprovalsChangedEvent,
+  Covers,
   DefinitionChange,
   Grant,
   GrantScope,
