@@ -40,7 +40,7 @@ pub(super) struct Asked<'t, 'a> {
 /// What became of the tool between the question and the answer.
 enum Relisted {
     Same,
-    Changed(Tool),
+    Changed(Box<Tool>),
     Gone,
 }
 
@@ -138,7 +138,7 @@ impl Gate {
                         .as_ref()
                         .map(|t| serde_json::to_value(t).unwrap_or(Value::Null));
                     changed_to(&mut request, &now);
-                    definition = Some(now);
+                    definition = Some(*now);
                     let snapshot = self.snapshot(target.server_id).await?;
                     verdict = verdict_of(&snapshot, &request, target.server_id, None);
                     if verdict.effect != Effect::Ask {
@@ -201,7 +201,7 @@ impl Gate {
             None if shown.is_some() => Relisted::Gone,
             None => Relisted::Same,
             Some(now) if Some(definition_hash(&now)) == *shown => Relisted::Same,
-            Some(now) => Relisted::Changed(now),
+            Some(now) => Relisted::Changed(Box::new(now)),
         })
     }
 
