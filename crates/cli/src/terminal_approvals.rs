@@ -267,8 +267,8 @@ fn ask_sampling(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gatehouse_host::policy::Covers;
     use gatehouse_host::Source;
+    use gatehouse_host::policy::Covers;
 
     fn pending(question: Question) -> PendingApproval {
         PendingApproval {
