@@ -93,6 +93,7 @@ impl Gated {
                 argument: None,
                 effect: Effect::Allow,
                 definition_hash: Some(definition_hash(tool)),
+                source: None,
             })
             .await?;
         let rows_before = newest_seq(&host).await?;

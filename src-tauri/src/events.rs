@@ -49,6 +49,9 @@ pub async fn forward(app: AppHandle, mut events: broadcast::Receiver<EngineEvent
             Ok(EngineEvent::ApprovalAsked(pending)) => {
                 crate::approval_notice::notify_if_unfocused(&app, &pending);
             }
+            // The window follows the queue through `ApprovalsChanged`, which a withdrawal
+            // sends too: the withdrawn request leaves the dialog and the Approvals page.
+            Ok(EngineEvent::ApprovalWithdrawn { .. }) => {}
             Err(broadcast::error::RecvError::Lagged(n)) => {
                 tracing::warn!(
                     "{n} engine events were dropped; the window will catch up on its next refresh"

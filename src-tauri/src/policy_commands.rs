@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use gatehouse_host::policy::{ArgumentMatch, Effect, Rule, RuleView, ToolDefinitionRecord};
-use gatehouse_host::{Host, HostError};
+use gatehouse_host::{Host, HostError, Source};
 use serde::{Deserialize, Serialize};
 use tauri::State;
 
@@ -33,6 +33,9 @@ pub struct RuleInput {
     pub tool: Option<String>,
     pub argument: Option<ArgumentMatch>,
     pub decision: Effect,
+    /// Only for requests from this source; none: every source.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// Every rule, with its server's name and whether it is stale.
@@ -97,6 +100,7 @@ async fn add_rule(host: &Host, input: RuleInput) -> Result<Rule, HostError> {
         argument: input.argument,
         effect: input.decision,
         definition_hash,
+        source: input.source,
     })
     .await
 }
@@ -119,7 +123,9 @@ pub async fn policy_set_server_default(
 ) -> Result<(), IpcError> {
     let config = host.registry().get(&server).await?;
     for rule in host.policy().rules_for(&config.id).await? {
-        if rule.server.as_deref() == Some(config.id.as_str()) && rule.tool.is_none() {
+        // The default for every source; a server rule for one source stays.
+        let default = rule.tool.is_none() && rule.source.is_none();
+        if rule.server.as_deref() == Some(config.id.as_str()) && default {
             host.remove_rule(&rule.id).await?;
         }
     }
@@ -131,6 +137,7 @@ pub async fn policy_set_server_default(
             argument: None,
             effect: decision,
             definition_hash: None,
+            source: None,
         })
         .await?;
     }

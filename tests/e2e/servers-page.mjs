@@ -227,7 +227,8 @@ export const approvalOf = (kind) => `${APPROVAL_DIALOG} .approval[data-kind="${k
 
 /**
  * Waits until the approval dialog puts a question of `kind` (toolCall, sampling, elicitation,
- * openUrl, request) to the person, and resolves to the CSS selector of that question. A dialog
+ * openUrl, request) to the person and takes answers (it is disarmed for a moment after a
+ * request appears, `data-armed`), and resolves to the CSS selector of that question. A dialog
  * asking something else ends the wait at once.
  */
 export async function waitForApproval(app, kind, { timeout = 20_000 } = {}) {
@@ -238,9 +239,9 @@ export async function waitForApproval(app, kind, { timeout = 20_000 } = {}) {
       if (!inner) return false;
       const shown = await s.getAttribute(inner, 'data-kind');
       if (shown !== kind) throw fatal(`the approval dialog asks a ${shown} question, not the expected ${kind} one`);
-      return true;
+      return (await s.getAttribute(inner, 'data-armed')) === 'true';
     },
-    { timeout, interval: 250, message: `the approval dialog with a ${kind} question (the server's request must reach the window)` },
+    { timeout, interval: 250, message: `the approval dialog with a ${kind} question, armed (the server's request must reach the window)` },
   );
   return approvalOf(kind);
 }

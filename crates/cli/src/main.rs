@@ -18,6 +18,7 @@ mod progress;
 mod stdout;
 mod terminal_approvals;
 mod terminal_form;
+mod terminal_tool_call;
 
 use std::process::ExitCode;
 

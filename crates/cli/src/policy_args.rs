@@ -32,6 +32,21 @@ pub enum OnOff {
     Off,
 }
 
+/// Who a rule is for.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum RuleSource {
+    /// The person's own calls (app window or CLI)
+    User,
+    /// A server's own requests
+    Server,
+    /// MCP App views
+    App,
+    /// A chat model
+    Model,
+    /// Agents through the gateway
+    Gateway,
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum Decision {
     Allow,
@@ -60,6 +75,9 @@ pub struct PolicySetArgs {
     /// With --arg or --arg-regex: apply when the value does NOT match
     #[arg(long)]
     pub outside: bool,
+    /// Only for requests from this source (default: every source)
+    #[arg(long, value_enum, value_name = "SOURCE")]
+    pub source: Option<RuleSource>,
     /// What the rule says
     #[arg(value_enum)]
     pub decision: Decision,

@@ -1,14 +1,16 @@
 //! The person at the terminal answers what the host asks: a tool call a rule asks about
 //! (allow once, for the session, for some minutes, always, with edited arguments, or deny with
 //! a reason), a server's sampling request (the person types the reply, or declines), and a
-//! server's elicitation ([`crate::terminal_form`]). Without a terminal (stdin and stderr not
-//! both terminals) nobody is there to ask, and the host refuses such requests at once, naming
-//! the rule that would allow them.
+//! server's elicitation ([`crate::terminal_form`]). A grant ("session", "time") covers these
+//! arguments or any, as the person says (the question's default first); "always" is offered
+//! only where a rule would decide. A request withdrawn by its server is not asked, or says so
+//! while it is. Without a terminal (stdin and stderr not both terminals) nobody is there to
+//! ask, and the host refuses such requests at once, naming the rule that would allow them.
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use gatehouse_host::approvals::{Answer, Approvals, PendingApproval, Question, Scope};
+use gatehouse_host::approvals::{Answer, Approvals, CAPACITY, PendingApproval, Question, Scope};
 use gatehouse_host::{EngineEvent, Host};
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
@@ -17,12 +19,12 @@ use tokio::task::JoinHandle;
 use crate::terminal_form::{ask_with, read};
 use crate::terminal_text::visible;
 
-/// The terminal, shared so that two requests never ask at once.
-static TERMINAL: Mutex<()> = Mutex::new(());
-
 /// How many times an answer the host refuses (edited arguments that do not match) is asked
 /// again.
 const ATTEMPTS: usize = 3;
+
+/// The request being asked at the terminal right now, by id.
+type AskingNow = Arc<Mutex<Option<String>>>;
 
 /// The task answering at the terminal; stopped when dropped.
 pub struct Attending(JoinHandle<()>);
@@ -33,7 +35,10 @@ impl Drop for Attending {
     }
 }
 
-/// Starts answering at the terminal, when there is one.
+/// Starts answering at the terminal, when there is one. The questions are asked one at a time,
+/// in order, by a thread of their own (reading the terminal blocks, and a prompt still open
+/// must not keep the command from ending); a request withdrawn before its turn is not asked,
+/// and one withdrawn while it is asked says so.
 pub fn attend(host: &Host) -> Option<Attending> {
     if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
         return None;
@@ -41,17 +46,46 @@ pub fn attend(host: &Host) -> Option<Attending> {
     host.set_attended(true);
     let approvals = host.gate().approvals().clone();
     let mut events = host.subscribe();
+    let asking_now = AskingNow::default();
+    let (to_ask, questions) = std::sync::mpsc::sync_channel::<Box<PendingApproval>>(CAPACITY);
+    let prompts = {
+        let asking_now = asking_now.clone();
+        std::thread::Builder::new()
+            .name("terminal-approvals".into())
+            .spawn(move || {
+                while let Ok(pending) = questions.recv() {
+                    let mut input = std::io::stdin().lock();
+                    put(
+                        &approvals,
+                        &pending,
+                        &asking_now,
+                        &mut input,
+                        &mut std::io::stderr(),
+                    );
+                }
+            })
+    };
+    if let Err(e) = prompts {
+        tracing::warn!("cannot ask at the terminal: {e}");
+        host.set_attended(false);
+        return None;
+    }
     Some(Attending(tokio::spawn(async move {
         loop {
             match events.recv().await {
                 Ok(EngineEvent::ApprovalAsked(pending)) => {
-                    let approvals = approvals.clone();
-                    let asked = tokio::task::spawn_blocking(move || {
-                        put(&approvals, &pending);
-                    })
-                    .await;
-                    if let Err(e) = asked {
-                        tracing::warn!("the terminal prompt failed: {e}");
+                    if to_ask.try_send(pending).is_err() {
+                        tracing::warn!("too many requests wait for the terminal");
+                    }
+                }
+                Ok(EngineEvent::ApprovalWithdrawn { id, reason }) => {
+                    let current = lock(&asking_now).clone();
+                    if current.as_deref() == Some(id.as_str()) {
+                        let _ = writeln!(
+                            std::io::stderr(),
+                            "\n  withdrawn: {}. Nothing needs your answer; press Enter.",
+                            visible(&reason)
+                        );
                     }
                 }
                 Ok(_) | Err(RecvError::Lagged(_)) => {}
@@ -61,14 +95,28 @@ pub fn attend(host: &Host) -> Option<Attending> {
     })))
 }
 
-/// Puts one request to the person, asking again while the host refuses the answer.
-fn put(approvals: &Approvals, pending: &PendingApproval) {
-    let _turn = TERMINAL
+fn lock(asking_now: &AskingNow) -> std::sync::MutexGuard<'_, Option<String>> {
+    asking_now
         .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let (mut input, mut out) = (std::io::stdin().lock(), std::io::stderr().lock());
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Puts one request to the person, asking again while the host refuses the answer; a request
+/// no longer waiting (withdrawn, answered elsewhere, timed out) is not asked.
+fn put(
+    approvals: &Approvals,
+    pending: &PendingApproval,
+    asking_now: &AskingNow,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) {
+    if !approvals.pending().iter().any(|p| p.id == pending.id) {
+        return;
+    }
+    *lock(asking_now) = Some(pending.id.clone());
+    let _asked = Asked(asking_now);
     for _ in 0..ATTEMPTS {
-        let answer = match ask(pending, &mut input, &mut out) {
+        let answer = match ask(pending, input, out) {
             Ok(answer) => answer,
             // The terminal went away: the request waits out its timeout elsewhere, or ends.
             Err(_) => Answer::Deny {
@@ -81,7 +129,14 @@ fn put(approvals: &Approvals, pending: &PendingApproval) {
                 let _ = writeln!(out, "  {refused}");
             }
             // Answered or withdrawn meanwhile: nothing more to ask.
-            Err(_) => return,
+            Err(_) => {
+                let _ = writeln!(
+                    out,
+                    "  that request no longer waits (withdrawn, answered or timed out): your \
+                     answer was not used"
+                );
+                return;
+            }
         }
     }
     let _ = approvals.answer(
@@ -92,6 +147,15 @@ fn put(approvals: &Approvals, pending: &PendingApproval) {
     );
 }
 
+/// Clears the request being asked when its prompt ends.
+struct Asked<'a>(&'a AskingNow);
+
+impl Drop for Asked<'_> {
+    fn drop(&mut self) {
+        *lock(self.0) = None;
+    }
+}
+
 /// Asks about one request.
 fn ask(
     pending: &PendingApproval,
@@ -100,7 +164,7 @@ fn ask(
 ) -> std::io::Result<Answer> {
     let server = visible(&pending.server).into_owned();
     match &pending.question {
-        Question::ToolCall { .. } => ask_tool_call(pending, input, out),
+        Question::ToolCall { .. } => crate::terminal_tool_call::ask(pending, input, out),
         Question::Sampling { params } => ask_sampling(&server, params, input, out),
         Question::Elicitation {
             message,
@@ -127,6 +191,7 @@ fn ask(
                 Answer::Allow {
                     scope: Scope::Once,
                     arguments: None,
+                    covers: None,
                 }
             } else {
                 Answer::Deny { reason: None }
@@ -144,106 +209,6 @@ fn elicited(result: Value) -> Answer {
         Some("cancel") => Answer::Cancel,
         _ => Answer::Deny { reason: None },
     }
-}
-
-fn ask_tool_call(
-    pending: &PendingApproval,
-    input: &mut impl BufRead,
-    out: &mut impl Write,
-) -> std::io::Result<Answer> {
-    let Question::ToolCall {
-        tool,
-        title,
-        description,
-        annotations,
-        arguments,
-        changes,
-        ..
-    } = &pending.question
-    else {
-        return Ok(Answer::Deny { reason: None });
-    };
-    writeln!(
-        out,
-        "\n`{}` wants to call `{}`{} (source: {})",
-        visible(&pending.server),
-        visible(tool),
-        title
-            .as_deref()
-            .map(|t| format!(" — {}", visible(t)))
-            .unwrap_or_default(),
-        pending.source.as_str()
-    )?;
-    if let Some(description) = description {
-        writeln!(out, "  {}", visible(description))?;
-    }
-    let hints: Vec<&str> = [
-        "readOnlyHint",
-        "destructiveHint",
-        "idempotentHint",
-        "openWorldHint",
-    ]
-    .into_iter()
-    .filter(|hint| annotations.get(*hint).and_then(Value::as_bool) == Some(true))
-    .collect();
-    if !hints.is_empty() {
-        writeln!(out, "  the server says (hints): {}", hints.join(", "))?;
-    }
-    writeln!(out, "  arguments: {}", visible(&arguments.to_string()))?;
-    writeln!(out, "  why you are asked: {}", visible(&pending.reason))?;
-    for change in changes {
-        writeln!(
-            out,
-            "  CHANGED {}: {} → {}",
-            visible(&change.field),
-            visible(&change.before.to_string()),
-            visible(&change.after.to_string())
-        )?;
-    }
-    let line = read(
-        input,
-        out,
-        "Allow? [o]nce, [s]ession, [t]ime, [a]lways, [e]dit arguments, [d]eny (default): ",
-    )?;
-    let allow = |scope| Answer::Allow {
-        scope,
-        arguments: None,
-    };
-    Ok(match line.to_lowercase().as_str() {
-        "o" | "once" => allow(Scope::Once),
-        "s" | "session" => allow(Scope::Session),
-        "a" | "always" => allow(Scope::Always),
-        "t" | "time" => {
-            let minutes = read(input, out, "For how many minutes? [10] ")?;
-            let minutes = if minutes.is_empty() {
-                10
-            } else {
-                minutes.parse().unwrap_or(0)
-            };
-            allow(Scope::For { minutes })
-        }
-        "e" | "edit" => {
-            let text = read(input, out, "Arguments (one line of JSON): ")?;
-            match serde_json::from_str::<Value>(&text) {
-                Ok(edited) => Answer::Allow {
-                    scope: Scope::Once,
-                    arguments: Some(edited),
-                },
-                Err(e) => {
-                    writeln!(out, "  that is not JSON ({e}); the call is denied")?;
-                    Answer::Deny {
-                        reason: Some("the edited arguments were not JSON".into()),
-                    }
-                }
-            }
-        }
-        _ => {
-            let reason = read(input, out, "Reason (optional): ")?;
-            Answer::Deny {
-                reason: (!reason.is_empty()).then_some(reason),
-            }
-        }
-    })
 }
 
 fn ask_sampling(
@@ -303,6 +268,7 @@ fn ask_sampling(
 mod tests {
     use super::*;
     use gatehouse_host::Source;
+    use gatehouse_host::policy::Covers;
 
     fn pending(question: Question) -> PendingApproval {
         PendingApproval {
@@ -332,6 +298,8 @@ mod tests {
                 before: json!("Reads"),
                 after: json!("Writes text"),
             }],
+            default_covers: Covers::These,
+            always_offered: true,
         }
     }
 
@@ -357,21 +325,24 @@ mod tests {
             once,
             Answer::Allow {
                 scope: Scope::Once,
-                arguments: None
+                arguments: None,
+                covers: None
             }
         );
         assert_eq!(
-            answer(tool_call(), "t\n30\n").1,
+            answer(tool_call(), "t\n30\n\n").1,
             Answer::Allow {
                 scope: Scope::For { minutes: 30 },
-                arguments: None
+                arguments: None,
+                covers: Some(Covers::These)
             }
         );
         assert_eq!(
             answer(tool_call(), "e\n{\"path\": \"/tmp/b\"}\n").1,
             Answer::Allow {
                 scope: Scope::Once,
-                arguments: Some(json!({"path": "/tmp/b"}))
+                arguments: Some(json!({"path": "/tmp/b"})),
+                covers: None
             }
         );
         assert_eq!(
@@ -380,6 +351,69 @@ mod tests {
                 reason: Some("not today".into())
             },
             "deny is the default"
+        );
+    }
+
+    #[test]
+    fn a_grant_covers_these_arguments_unless_the_person_says_any() {
+        let (shown, these) = answer(tool_call(), "s\n\n");
+        assert!(
+            shown.contains("[t]hese arguments only (default)"),
+            "{shown}"
+        );
+        assert_eq!(
+            these,
+            Answer::Allow {
+                scope: Scope::Session,
+                arguments: None,
+                covers: Some(Covers::These)
+            }
+        );
+        assert_eq!(
+            answer(tool_call(), "s\na\n").1,
+            Answer::Allow {
+                scope: Scope::Session,
+                arguments: None,
+                covers: Some(Covers::Any)
+            },
+            "any arguments is the person's explicit choice"
+        );
+    }
+
+    #[test]
+    fn always_is_not_offered_where_a_rule_could_not_decide() {
+        let mut question = tool_call();
+        if let Question::ToolCall { always_offered, .. } = &mut question {
+            *always_offered = false;
+        }
+        let (shown, typed_a) = answer(question, "a\n\n");
+        assert!(!shown.contains("[a]lways"), "{shown}");
+        assert_eq!(
+            typed_a,
+            Answer::Deny { reason: None },
+            "an `a` there is no answer, so the default (deny) holds"
+        );
+    }
+
+    #[test]
+    fn a_request_that_no_longer_waits_is_not_asked() {
+        let approvals = Approvals::new(
+            gatehouse_host::EventBus::default(),
+            std::time::Duration::from_secs(30),
+        );
+        approvals.set_attended(true);
+        let mut out = Vec::new();
+        put(
+            &approvals,
+            &pending(tool_call()),
+            &AskingNow::default(),
+            &mut "o\n".as_bytes(),
+            &mut out,
+        );
+        assert!(
+            out.is_empty(),
+            "a request withdrawn before its turn is not put to the person: {}",
+            String::from_utf8_lossy(&out)
         );
     }
 

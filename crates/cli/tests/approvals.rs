@@ -1,7 +1,7 @@
 //! Approvals in the CLI: a rule that asks about `echo` puts the call to the person at the
 //! terminal (under a pseudo-terminal from `script`), whose answer decides it: allowed for some
-//! minutes, the grant is listed by `gatehouse grants list` and holds for the next command until
-//! it is revoked. Without a terminal, nobody can be asked: the call exits 4, naming the rule
+//! minutes (for any arguments, the default for the person's own call), the grant is listed by
+//! `gatehouse grants list` and holds for the next command until it is revoked. Without a terminal, nobody can be asked: the call exits 4, naming the rule
 //! that would allow it.
 
 mod support;
@@ -19,7 +19,7 @@ fn an_ask_rule_is_answered_at_the_terminal_and_a_timed_grant_holds_until_revoked
     let (screen, succeeded) = on_terminal(
         dir.path(),
         r#"call everything echo --args '{"message":"asked first"}'"#,
-        "t\n15\n",
+        "t\n15\n\n",
     );
     assert!(succeeded, "allowed at the terminal: {screen}");
     assert!(
@@ -40,6 +40,11 @@ fn an_ask_rule_is_answered_at_the_terminal_and_a_timed_grant_holds_until_revoked
     assert_eq!(listed.len(), 1, "{grants}");
     assert_eq!(listed[0]["tool"], "echo");
     assert_eq!(listed[0]["scope"], "timed");
+    assert_eq!(
+        (&listed[0]["source"], &listed[0]["covers"]),
+        (&serde_json::json!("user"), &serde_json::json!("any")),
+        "Enter took the default for the person's own call asked about by a tool rule: {grants}"
+    );
     let id = listed[0]["id"].as_str().expect("id").to_owned();
 
     // The grant covers the next command, which has no terminal to ask at.

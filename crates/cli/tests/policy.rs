@@ -1,8 +1,8 @@
 //! `gatehouse policy` against server-everything: a deny rule for a tool stops the person's own
 //! call (status 4, naming the rule), removing it lets the call through, malformed rules are
 //! refused with the reason, an allow rule made for another definition of the tool is listed as
-//! stale (also when the change was seen only by `gatehouse tools`), and every change is on
-//! record in the audit log.
+//! stale (also when the change was seen only by `gatehouse tools`), a rule for one source
+//! concerns only that source, and every change is on record in the audit log.
 
 mod support;
 
@@ -76,6 +76,43 @@ fn a_deny_rule_stops_a_call_until_it_is_removed() {
 }
 
 #[test]
+fn a_rule_for_one_source_is_listed_with_it_and_leaves_the_others_alone() {
+    let dir = data_with_everything("everything");
+    let data = dir.path();
+    ok(
+        data,
+        &[
+            "policy",
+            "set",
+            "everything",
+            "--tool",
+            "echo",
+            "--source",
+            "app",
+            "deny",
+        ],
+    );
+    let listed = ok_json(data, &["policy", "list", "--json"]);
+    assert_eq!(listed["rules"][0]["source"], "app", "{listed}");
+    let table = ok(data, &["policy", "list"]);
+    assert!(
+        table.contains("SOURCE") && table.contains("app"),
+        "the table shows the source: {table}"
+    );
+    let args = [
+        "call",
+        "everything",
+        "echo",
+        "--args",
+        r#"{"message": "mine"}"#,
+    ];
+    assert!(
+        ok(data, &args).contains("mine"),
+        "a deny rule for apps does not stop the person's own call"
+    );
+}
+
+#[test]
 fn malformed_rules_are_refused_with_the_reason() {
     let dir = data_with_everything("everything");
     let data = dir.path();
@@ -135,6 +172,7 @@ async fn an_allow_rule_for_another_definition_is_listed_as_stale() {
         argument: None,
         effect: Effect::Allow,
         definition_hash: Some("0".repeat(64)),
+        source: None,
     })
     .await
     .expect("add");

@@ -17,6 +17,9 @@ pub enum EngineEvent {
     ApprovalAsked(Box<PendingApproval>),
     /// The number of requests waiting for an answer changed.
     ApprovalsChanged { pending: usize },
+    /// The request `id` was withdrawn by its requester before an answer (a server cancelled
+    /// its request): whoever shows it stops asking.
+    ApprovalWithdrawn { id: String, reason: String },
 }
 
 /// The sending side; cloning shares the channel.

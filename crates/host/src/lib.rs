@@ -43,7 +43,7 @@ pub use audit::{
 };
 pub use connection::ServerConnection;
 pub use error::{HostError, Result};
-pub use events::EngineEvent;
+pub use events::{EngineEvent, EventBus};
 pub use gate::{CallOutcome, Source, ToolCall};
 pub use host::{Host, HostOptions};
 pub use loopback_prompt::LoopbackPrompt;

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use gatehouse_host::approvals::{Answer, PendingApproval, Question, Scope};
-use gatehouse_host::policy::{Effect, Rule};
+use gatehouse_host::policy::{Covers, Effect, Rule};
 use gatehouse_host::server_requests::HostHandler;
 use gatehouse_host::{
     AuditFilter, AuditKind, AuditRow, CallOutcome, Host, HostOptions, ServerConnection, Source,
@@ -65,6 +65,17 @@ fn allow(scope: Scope) -> impl Fn(&PendingApproval) -> Answer + Send + 'static {
     move |_| Answer::Allow {
         scope,
         arguments: None,
+        covers: None,
+    }
+}
+
+/// Allows for `scope`, with the grant covering any arguments (the person's explicit choice; an
+/// app's grant covers only the arguments asked about otherwise).
+fn allow_any(scope: Scope) -> impl Fn(&PendingApproval) -> Answer + Send + 'static {
+    move |_| Answer::Allow {
+        scope,
+        arguments: None,
+        covers: Some(Covers::Any),
     }
 }
 
@@ -108,6 +119,7 @@ async fn allow_once_runs_the_edited_arguments_and_records_who_answered() {
         Answer::Allow {
             scope: Scope::Once,
             arguments: edited,
+            covers: None,
         }
     });
     let connection = connect(&host).await;
@@ -161,7 +173,7 @@ async fn allow_once_runs_the_edited_arguments_and_records_who_answered() {
 async fn a_session_grant_covers_the_tool_until_it_is_revoked() {
     let dir = tempfile::tempdir().expect("temp dir");
     let host = support::open_host(dir.path(), false).await;
-    let mut asked = support::answer_with(&host, allow(Scope::Session));
+    let mut asked = support::answer_with(&host, allow_any(Scope::Session));
     let connection = connect(&host).await;
     call(&connection, "first").await.expect("allowed");
     call(&connection, "second")
@@ -205,7 +217,7 @@ async fn a_session_grant_covers_the_tool_until_it_is_revoked() {
 async fn a_timed_grant_holds_everywhere_until_it_expires() {
     let dir = tempfile::tempdir().expect("temp dir");
     let host = support::open_host(dir.path(), false).await;
-    let mut asked = support::answer_with(&host, allow(Scope::For { minutes: 10 }));
+    let mut asked = support::answer_with(&host, allow_any(Scope::For { minutes: 10 }));
     let connection = connect(&host).await;
     call(&connection, "first").await.expect("allowed");
     assert!(asked.recv().await.is_some());
@@ -309,7 +321,7 @@ async fn no_answer_in_time_and_nobody_to_ask_are_refusals_that_name_the_rule_to_
     let message = unattended.to_string();
     assert!(
         message.contains("nobody can be asked")
-            && message.contains("gatehouse policy set everything --tool echo allow"),
+            && message.contains("gatehouse policy set everything --tool echo --source app allow"),
         "{message}"
     );
 
@@ -365,6 +377,7 @@ async fn a_tool_changed_since_its_rule_is_asked_about_with_what_changed() {
         argument: None,
         effect: Effect::Allow,
         definition_hash: Some(gatehouse_host::gate::definition::definition_hash(&then)),
+        source: None,
     })
     .await
     .expect("rule");

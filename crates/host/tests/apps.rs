@@ -65,6 +65,7 @@ async fn allow_all(host: &Host, id: &str) {
         argument: None,
         effect: Effect::Allow,
         definition_hash: None,
+        source: None,
     })
     .await
     .expect("rule");

@@ -73,6 +73,7 @@ fn allow_all(server_id: &str) -> Rule {
         argument: None,
         effect: Effect::Allow,
         definition_hash: None,
+        source: None,
     }
 }
 

@@ -192,6 +192,7 @@ async fn stored_rules_decide_and_a_changed_definition_voids_a_grant() {
         argument: None,
         effect,
         definition_hash: hash.map(str::to_owned),
+        source: None,
     };
     let granted = host
         .policy()
@@ -400,6 +401,7 @@ async fn a_rule_another_process_adds_or_removes_applies_to_the_next_call() {
             argument: None,
             effect: Effect::Allow,
             definition_hash: None,
+            source: None,
         })
         .await
         .expect("add");

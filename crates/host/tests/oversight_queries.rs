@@ -182,6 +182,7 @@ async fn every_definition_of_a_tool_is_listed_with_first_and_last_seen_and_a_sta
             argument: None,
             effect: Effect::Allow,
             definition_hash: Some(granted.clone()),
+            source: None,
         })
         .await
         .expect("add rule");
@@ -275,6 +276,7 @@ async fn the_definitions_kept_are_capped_per_tool_and_per_server_but_a_rules_sta
         argument: None,
         effect: Effect::Allow,
         definition_hash: Some(granted.clone()),
+        source: None,
     })
     .await
     .expect("add rule");

@@ -1,7 +1,8 @@
 //! What the host answers when server-everything asks it for roots, sampling and elicitation:
 //! with nobody to ask, only roots are declared (and listed); with a person there, the person
 //! writes the sampling reply and fills in the form, and the server receives both; a mode the
-//! host did not declare is `-32602`.
+//! host did not declare is `-32602`. A server that withdraws its elicitation (a scripted one
+//! that cancels it) takes it off the person's screens and gets no answer.
 
 mod support;
 
@@ -231,5 +232,161 @@ async fn a_server_that_keeps_asking_is_refused_past_ten_a_minute_and_it_is_recor
         "the refusal is on record with who made it: {refusals:?}"
     );
     connection.close(Ok(())).await.expect("close");
+    host.shutdown().await;
+}
+
+/// A legacy server whose `ask` tool sends an elicitation (id `e-1`) and waits; `withdraw`
+/// cancels it and then ends `ask`; `responses` lists the ids of the responses it received.
+fn withdrawing_server() -> gatehouse_host::ServerInput {
+    let source = support::scripted_source(
+        r#"
+handshake({"tools": {}})
+responses = []
+asking = None
+while True:
+    m = read()
+    if "method" not in m:
+        responses.append(m.get("id"))
+        continue
+    if "id" not in m:
+        continue
+    if m["method"] == "tools/list":
+        reply(m, {"tools": [tool("ask"), tool("withdraw"), tool("responses")]})
+    elif m["method"] == "tools/call" and m["params"]["name"] == "ask":
+        asking = m
+        send({"jsonrpc": "2.0", "id": "e-1", "method": "elicitation/create",
+              "params": {"message": "Your name?", "requestedSchema": {"type": "object",
+                         "properties": {"name": {"type": "string"}}}}})
+    elif m["method"] == "tools/call" and m["params"]["name"] == "withdraw":
+        send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+              "params": {"requestId": "e-1", "reason": "no longer needed"}})
+        reply(m, {"content": [{"type": "text", "text": "withdrawn"}]})
+        reply(asking, {"content": [{"type": "text", "text": "asked"}]})
+    elif m["method"] == "tools/call" and m["params"]["name"] == "responses":
+        reply(m, {"content": [{"type": "text", "text": json.dumps(responses)}]})
+    else:
+        fail(m)
+"#,
+    );
+    support::stdio("withdrawing", "python3", vec!["-c".into(), source])
+}
+
+/// Waits (at most 10 s) until the host's pending list satisfies `done`.
+async fn pending_until(
+    host: &Host,
+    step: &str,
+    done: impl Fn(&[PendingApproval]) -> bool,
+) -> Vec<PendingApproval> {
+    for _ in 0..500 {
+        let pending = host.pending_approvals();
+        if done(&pending) {
+            return pending;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    panic!(
+        "{step}: not within 10 s; pending: {:?}",
+        host.pending_approvals()
+    );
+}
+
+#[tokio::test]
+async fn an_elicitation_the_server_withdraws_leaves_the_person_and_gets_no_answer() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), false).await;
+    host.set_attended(true);
+    host.add_server(withdrawing_server()).await.expect("add");
+    let connection = host
+        .connect("withdrawing", |config| {
+            std::sync::Arc::new(gatehouse_host::server_requests::HostHandler::for_config(
+                config,
+            ))
+        })
+        .await
+        .expect("connect");
+    let call = |tool: &str| ToolCall {
+        tool: tool.into(),
+        arguments: Some(json!({})),
+        source: Source::User,
+    };
+    let text = |outcome: gatehouse_host::Result<CallOutcome>| match outcome.expect("the call") {
+        CallOutcome::Done(result) => texts(&result),
+        CallOutcome::Cancelled => panic!("not cancelled"),
+    };
+    let asking = connection.call_tool(call("ask"), CallOptions::default(), std::future::pending());
+    let withdrawing = async {
+        let pending = pending_until(&host, "the elicitation is put to the person", |p| {
+            p.len() == 1
+        })
+        .await;
+        assert!(matches!(pending[0].question, Question::Elicitation { .. }));
+        let withdrawn = connection
+            .call_tool(
+                call("withdraw"),
+                CallOptions::default(),
+                std::future::pending(),
+            )
+            .await;
+        assert_eq!(text(withdrawn), "withdrawn");
+        pending_until(&host, "the withdrawn elicitation leaves the person", |p| {
+            p.is_empty()
+        })
+        .await;
+        let late = host.answer_approval(
+            &pending[0].id,
+            Answer::Accept {
+                content: Some(json!({"name": "Ada"})),
+            },
+        );
+        assert_eq!(
+            late.expect_err("nothing waits for an answer any more")
+                .code(),
+            "not_found"
+        );
+    };
+    let (asked, ()) = tokio::join!(asking, withdrawing);
+    assert_eq!(text(asked), "asked");
+    let responses = connection
+        .call_tool(
+            call("responses"),
+            CallOptions::default(),
+            std::future::pending(),
+        )
+        .await;
+    assert_eq!(
+        text(responses),
+        "[]",
+        "the server received no response for the request it withdrew"
+    );
+    connection.close(Ok(())).await.expect("close");
+
+    let filter = gatehouse_host::AuditFilter {
+        source: Some("server".into()),
+        ..gatehouse_host::AuditFilter::default()
+    };
+    let mut rows = host.audit().list(&filter).await.expect("list");
+    rows.reverse();
+    let decided: Vec<(Option<&str>, Option<&str>)> = rows
+        .iter()
+        .map(|r| (r.event.decision.as_deref(), r.event.error_type.as_deref()))
+        .collect();
+    assert_eq!(
+        decided,
+        [
+            (None, None),
+            (Some("ask"), None),
+            (Some("deny"), None),
+            (None, Some("withdrawn"))
+        ],
+        "received, asked, withdrawn and not answered: all on record"
+    );
+    assert_eq!(rows[2].event.detail["answeredBy"], "server");
+    assert!(
+        rows[2].event.detail["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("no longer needed")),
+        "{}",
+        rows[2].event.detail
+    );
     host.shutdown().await;
 }

@@ -49,6 +49,7 @@ export type {
   ServerLogEvent,
   Answer,
   ApprovalsChangedEvent,
+  Covers,
   DefinitionChange,
   Grant,
   GrantScope,

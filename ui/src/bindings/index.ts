@@ -154,9 +154,10 @@ export const events = {
 export type Answer = 
 /**
  *  Let the request go on; a tool call may go on with edited `arguments`, which must match
- *  the tool's `inputSchema`.
+ *  the tool's `inputSchema`. A grant ("session", "for") covers `covers`: the arguments
+ *  allowed, or any; none is the question's `defaultCovers`.
  */
-{ kind: "allow"; scope: Scope; arguments: Value | null } | 
+{ kind: "allow"; scope: Scope; arguments: Value | null; covers?: Covers | null } | 
 /**  Refuse it; the requester is told, with the reason if one is given. */
 { kind: "deny"; reason: string | null } | 
 /**  A sampling request answered by the person: the text of the assistant's message. */
@@ -424,6 +425,13 @@ export type CheckpointStatus =
 /**  It could not be read or checked. */
 { state: "unavailable"; reason: string };
 
+/**  Which calls of its tool a grant covers. */
+export type Covers = 
+/**  Only calls with the very arguments the person allowed. */
+"these" | 
+/**  Calls with any arguments (that the same rule asks about). */
+"any";
+
 /**  One changed field of a tool's definition: what it was when the rule was made, and now. */
 export type DefinitionChange = {
 	/**  `description`, `inputSchema`, `annotations`, … */
@@ -473,6 +481,16 @@ export type Grant = {
 	server: string | null,
 	tool: string,
 	definitionHash: string | null,
+	/**
+	 *  The source whose requests it covers, and the caller within it, if that source has
+	 *  several.
+	 */
+	source: Source,
+	caller: string | null,
+	/**  The rule whose "ask" it answers; none for a default, a hint or a changed definition. */
+	rule: string | null,
+	/**  Whether it covers only the arguments the person allowed, or any. */
+	covers: Covers,
 	scope: GrantScope,
 	/**  For a timed grant: RFC 3339 UTC. */
 	expiresAt: string | null,
@@ -651,7 +669,18 @@ export type Question =
 /**  The server's annotations: hints, shown as badges, never trusted. */
 annotations: Value; arguments: Value; inputSchema: Value; definitionHash: string | null; 
 /**  What changed in the tool since a rule was made for it (empty when nothing did). */
-changes: DefinitionChange[] } | 
+changes: DefinitionChange[]; 
+/**
+ *  What a grant made here covers unless the person chooses otherwise: these arguments
+ *  for a request from anyone but the person, or one an argument rule asks about; any
+ *  arguments for the person's own call.
+ */
+defaultCovers: Covers; 
+/**
+ *  Whether "always" is offered: a rule for the tool would decide such a call (not when
+ *  a rule for the tool or one of its arguments asks, which a new rule cannot overrule).
+ */
+alwaysOffered: boolean } | 
 /**
  *  `sampling/createMessage`: the server asks for a model's answer. Until models are
  *  connected, the person writes it (or declines). `params` carries `messages`,
@@ -670,7 +699,8 @@ changes: DefinitionChange[] } |
 
 /**
  *  One rule. No server: the global default; a server without a tool: that server's default;
- *  a tool: a rule for that tool; a tool with an argument match: an argument rule.
+ *  a tool: a rule for that tool; a tool with an argument match: an argument rule. A rule with
+ *  a source applies only to requests from that source (none: every source).
  */
 export type Rule = {
 	id: string,
@@ -683,6 +713,11 @@ export type Rule = {
 	 *  changes, an allow rule with another hash is void (stale).
 	 */
 	definitionHash: string | null,
+	/**
+	 *  Only requests from this source (an app's "always allow" is for apps); none: every
+	 *  source.
+	 */
+	source?: Source | null,
 };
 
 /**
@@ -695,6 +730,8 @@ export type RuleInput = {
 	tool: string | null,
 	argument: ArgumentMatch | null,
 	decision: Effect,
+	/**  Only for requests from this source; none: every source. */
+	source?: Source | null,
 };
 
 /**  A rule as shown to the person. */
@@ -707,6 +744,8 @@ export type RuleView = {
 	argument: ArgumentMatch | null,
 	decision: Effect,
 	definitionHash: string | null,
+	/**  Only requests from this source; none: every source. */
+	source: Source | null,
 	/**  An allow rule for a tool whose current definition is not the one it was made for. */
 	stale: boolean,
 	/**
@@ -720,11 +759,17 @@ export type RuleView = {
 export type Scope = 
 /**  This request only. */
 { kind: "once" } | 
-/**  This tool, for as long as this Gatehouse process runs. */
+/**
+ *  This tool (these arguments, or any), from this source, for as long as this Gatehouse
+ *  process runs.
+ */
 { kind: "session" } | 
-/**  This tool, for the next `minutes` minutes, in every Gatehouse process. */
+/**  The same, for the next `minutes` minutes, in every Gatehouse process. */
 { kind: "for"; minutes: number } | 
-/**  This tool from now on: a rule is made, tied to the tool's current definition. */
+/**
+ *  This tool from now on, with any arguments, from this source: a rule is made, tied to the
+ *  tool's current definition.
+ */
 { kind: "always" };
 
 /**  A stored server configuration. */

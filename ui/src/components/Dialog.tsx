@@ -1,10 +1,11 @@
 // Accessible modal dialog on Radix Dialog: labelled by its title, traps focus, closes on Escape,
 // and returns focus to whatever was focused before it opened. A click outside does not close
-// it (a half-filled form must not vanish). Callers render it while it is open.
+// it (a half-filled form must not vanish). Callers render it while it is open. A dialog that
+// must not be answered by a stray key (the approval dialog) focuses itself, not a control.
 
 import * as RadixDialog from "@radix-ui/react-dialog";
 import { useRef } from "react";
-import type { ReactNode } from "react";
+import type { KeyboardEvent, ReactNode } from "react";
 
 type DialogProps = {
   title: string;
@@ -16,18 +17,26 @@ type DialogProps = {
   describedBy?: string;
   size?: "small" | "large";
   testId?: string;
+  /** Where the focus goes on opening: the first control (default), or the dialog itself. */
+  initialFocus?: "first" | "dialog";
+  /** Keys pressed anywhere in the dialog. */
+  onKeyDown?: (event: KeyboardEvent<HTMLDivElement>) => void;
 };
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
-export function Dialog({ title, onClose, children, role = "dialog", describedBy, size = "small", testId }: DialogProps) {
+export function Dialog({ title, onClose, children, role = "dialog", describedBy, size = "small", testId, initialFocus = "first", onKeyDown }: DialogProps) {
   const panelRef = useRef<HTMLDivElement>(null);
 
   // The element marked data-autofocus first, else the first focusable one, else the panel.
   const focusFirst = (event: Event) => {
     event.preventDefault();
     const panel = panelRef.current;
+    if (initialFocus === "dialog") {
+      panel?.focus();
+      return;
+    }
     const preferred = panel?.querySelector<HTMLElement>("[data-autofocus]");
     (preferred ?? panel?.querySelector<HTMLElement>(FOCUSABLE) ?? panel)?.focus();
   };
@@ -45,6 +54,7 @@ export function Dialog({ title, onClose, children, role = "dialog", describedBy,
             onOpenAutoFocus={focusFirst}
             onPointerDownOutside={(e) => e.preventDefault()}
             onInteractOutside={(e) => e.preventDefault()}
+            onKeyDown={onKeyDown}
           >
             <RadixDialog.Title className="dialog-title">{title}</RadixDialog.Title>
             {children}

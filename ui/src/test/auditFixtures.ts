@@ -49,6 +49,7 @@ export function ruleView(id: string, fields: Partial<RuleView> = {}): RuleView {
     argument: null,
     decision: "ask",
     definitionHash: null,
+    source: null,
     stale: false,
     currentDefinitionHash: null,
     ...fields,

@@ -1,8 +1,9 @@
 //! `gatehouse grants list|revoke`: the standing grants made from approvals ("for this session"
-//! in the process that made it, "for a time" everywhere until it expires), shared with the app.
+//! in the process that made it, "for a time" everywhere until it expires), shared with the app,
+//! each with the source it covers and whether it covers only the arguments it was made for.
 //! Revoking is audited.
 
-use gatehouse_host::policy::{Grant, GrantScope};
+use gatehouse_host::policy::{Covers, Grant, GrantScope};
 use gatehouse_host::{Host, HostError};
 use serde_json::json;
 
@@ -20,8 +21,8 @@ pub async fn run(host: &Host, command: GrantsCommand) -> Result<(), HostError> {
                 say!("no standing grants");
                 return Ok(());
             }
-            let rows: Vec<[String; 4]> = grants.iter().map(row).collect();
-            output::print_table(["ID", "SERVER", "TOOL", "HOLDS"], &rows);
+            let rows: Vec<[String; 6]> = grants.iter().map(row).collect();
+            output::print_table(["ID", "SERVER", "TOOL", "SOURCE", "COVERS", "HOLDS"], &rows);
             Ok(())
         }
         GrantsCommand::Revoke { id } => {
@@ -36,7 +37,7 @@ pub async fn run(host: &Host, command: GrantsCommand) -> Result<(), HostError> {
     }
 }
 
-fn row(grant: &Grant) -> [String; 4] {
+fn row(grant: &Grant) -> [String; 6] {
     let holds = match grant.scope {
         GrantScope::Timed => format!("until {}", grant.expires_at.as_deref().unwrap_or("?")),
         GrantScope::Session => match grant.pid {
@@ -51,6 +52,15 @@ fn row(grant: &Grant) -> [String; 4] {
             .clone()
             .unwrap_or_else(|| grant.server_id.clone()),
         grant.tool.clone(),
+        match &grant.caller {
+            Some(caller) => format!("{} ({caller})", grant.source.as_str()),
+            None => grant.source.as_str().to_owned(),
+        },
+        match (grant.covers, &grant.rule) {
+            (Covers::These, _) => "these arguments".to_owned(),
+            (Covers::Any, Some(rule)) => format!("any arguments rule {rule} asks about"),
+            (Covers::Any, None) => "any arguments".to_owned(),
+        },
         holds,
     ]
 }

@@ -4,12 +4,12 @@
 
 use gatehouse_host::gate::definition::definition_hash;
 use gatehouse_host::policy::{ArgumentMatch, Effect, Pattern, Rule, RuleView};
-use gatehouse_host::{Host, HostError};
+use gatehouse_host::{Host, HostError, Source};
 use serde_json::json;
 
 use crate::commands::connection::Connection;
 use crate::output;
-use crate::policy_args::{Decision, OnOff, PolicyCommand, PolicySetArgs};
+use crate::policy_args::{Decision, OnOff, PolicyCommand, PolicySetArgs, RuleSource};
 
 pub async fn run(host: &Host, command: PolicyCommand) -> Result<(), HostError> {
     match command {
@@ -41,12 +41,15 @@ async fn list(host: &Host, json: bool) -> Result<(), HostError> {
         say!("no rules: a person's own calls are allowed, anything else asks");
         return Ok(());
     }
-    let rows: Vec<[String; 5]> = rules.iter().map(row).collect();
-    output::print_table(["ID", "SERVER", "TOOL", "WHEN", "DECISION"], &rows);
+    let rows: Vec<[String; 6]> = rules.iter().map(row).collect();
+    output::print_table(
+        ["ID", "SERVER", "TOOL", "SOURCE", "WHEN", "DECISION"],
+        &rows,
+    );
     Ok(())
 }
 
-fn row(rule: &RuleView) -> [String; 5] {
+fn row(rule: &RuleView) -> [String; 6] {
     let when = match &rule.argument {
         Some(a) => describe_argument(a),
         None => String::new(),
@@ -60,6 +63,7 @@ fn row(rule: &RuleView) -> [String; 5] {
         rule.id.clone(),
         rule.server.clone().unwrap_or_else(|| "*".into()),
         rule.tool.clone().unwrap_or_else(|| "*".into()),
+        rule.source.map_or("*", Source::as_str).to_owned(),
         when,
         decision,
     ]
@@ -132,6 +136,13 @@ async fn set(host: &Host, args: PolicySetArgs) -> Result<(), HostError> {
             Decision::Deny => Effect::Deny,
         },
         definition_hash,
+        source: args.source.map(|source| match source {
+            RuleSource::User => Source::User,
+            RuleSource::Server => Source::Server,
+            RuleSource::App => Source::App,
+            RuleSource::Model => Source::Model,
+            RuleSource::Gateway => Source::Gateway,
+        }),
     };
     let added = host.add_rule(rule).await?;
     say!("added rule {}", added.id);

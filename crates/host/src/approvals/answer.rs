@@ -1,9 +1,12 @@
 //! What a person answers: allow (once, for the session, for a time, or always, possibly with
-//! edited arguments), deny with an optional reason, a written response to a sampling request,
-//! or an elicitation's form content (accept, or cancel).
+//! edited arguments, and for a grant whether it covers these arguments or any), deny with an
+//! optional reason, a written response to a sampling request, or an elicitation's form content
+//! (accept, or cancel).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use crate::policy::Covers;
 
 /// How far an "allow" reaches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -12,11 +15,13 @@ use serde_json::Value;
 pub enum Scope {
     /// This request only.
     Once,
-    /// This tool, for as long as this Gatehouse process runs.
+    /// This tool (these arguments, or any), from this source, for as long as this Gatehouse
+    /// process runs.
     Session,
-    /// This tool, for the next `minutes` minutes, in every Gatehouse process.
+    /// The same, for the next `minutes` minutes, in every Gatehouse process.
     For { minutes: u32 },
-    /// This tool from now on: a rule is made, tied to the tool's current definition.
+    /// This tool from now on, with any arguments, from this source: a rule is made, tied to the
+    /// tool's current definition.
     Always,
 }
 
@@ -37,10 +42,13 @@ impl Scope {
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Answer {
     /// Let the request go on; a tool call may go on with edited `arguments`, which must match
-    /// the tool's `inputSchema`.
+    /// the tool's `inputSchema`. A grant ("session", "for") covers `covers`: the arguments
+    /// allowed, or any; none is the question's `defaultCovers`.
     Allow {
         scope: Scope,
         arguments: Option<Value>,
+        #[serde(default)]
+        covers: Option<Covers>,
     },
     /// Refuse it; the requester is told, with the reason if one is given.
     Deny { reason: Option<String> },

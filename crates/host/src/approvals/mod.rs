@@ -4,15 +4,20 @@
 //! the terminal, and where nobody can answer (no window, no terminal) a request is refused at
 //! once instead of waiting.
 //!
-//! Bounded: at most [`CAPACITY`] requests wait at once (more are refused, saying why), and each
-//! waits at most the timeout (default [`DEFAULT_TIMEOUT`]), after which it is denied. A request
-//! whose requester gives up (a cancelled call, a server that went away) leaves the queue at once.
+//! Bounded and shared fairly: at most [`CAPACITY`] requests wait at once, and each asker (a
+//! server, a server's app, later a gateway client) has its own share ([`quota`]): a few waiting
+//! at once and a few a minute, so one asker cannot fill the queue for the others. A request
+//! past a bound is refused at once, saying why. Each waits at most the timeout (default
+//! [`DEFAULT_TIMEOUT`]), after which it is denied. A request whose requester gives up (a
+//! cancelled call, a server that withdrew its request or went away) leaves the queue at once.
 
 mod answer;
 pub mod changes;
 mod question;
+pub mod quota;
 pub mod site;
 
+use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -22,6 +27,7 @@ use tokio::sync::oneshot;
 
 pub use answer::{Answer, AnsweredBy, Scope};
 pub use question::{DefinitionChange, PendingApproval, Question};
+pub use quota::Asker;
 
 use crate::error::{HostError, Result};
 use crate::events::{EngineEvent, EventBus};
@@ -44,8 +50,10 @@ pub enum Outcome {
     TimedOut(Duration),
     /// Nobody can answer here.
     Unattended,
-    /// Too many requests are waiting already.
-    Full,
+    /// Refused at once: the queue is full, or the asker used up its share (why, in words).
+    Limited(String),
+    /// The requester withdrew it before an answer (why, in words).
+    Withdrawn(String),
 }
 
 /// What a request needs the person to judge, as the gate hands it over.
@@ -64,8 +72,17 @@ struct Waiting {
     reply: oneshot::Sender<Answer>,
 }
 
+/// The queue's state, under one lock: what waits, each asker's share, and the places taken
+/// (a place is taken from [`Approvals::reserve`] until its request leaves).
+#[derive(Default)]
+struct State {
+    waiting: Vec<Waiting>,
+    quota: quota::Quota,
+    taken: usize,
+}
+
 struct Inner {
-    waiting: Mutex<Vec<Waiting>>,
+    state: Mutex<State>,
     attended: AtomicBool,
     timeout: Duration,
     events: EventBus,
@@ -80,9 +97,30 @@ pub struct Approvals {
 impl std::fmt::Debug for Approvals {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Approvals")
-            .field("pending", &self.lock().len())
+            .field("pending", &self.lock().waiting.len())
             .field("attended", &self.attended())
             .finish()
+    }
+}
+
+/// A place in the queue for one request of one asker, taken by [`Approvals::reserve`] and
+/// given back when it is dropped.
+pub struct Slot {
+    approvals: Approvals,
+    asker: Asker,
+}
+
+impl std::fmt::Debug for Slot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Slot").field("asker", &self.asker).finish()
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut state = self.approvals.lock();
+        state.taken = state.taken.saturating_sub(1);
+        state.quota.leave(&self.asker);
     }
 }
 
@@ -91,7 +129,7 @@ impl Approvals {
     pub fn new(events: EventBus, timeout: Duration) -> Self {
         Self {
             inner: Arc::new(Inner {
-                waiting: Mutex::new(Vec::new()),
+                state: Mutex::new(State::default()),
                 attended: AtomicBool::new(false),
                 timeout,
                 events,
@@ -129,54 +167,50 @@ impl Approvals {
 
     /// What is waiting, oldest first.
     pub fn pending(&self) -> Vec<PendingApproval> {
-        self.lock().iter().map(|w| w.pending.clone()).collect()
+        self.lock()
+            .waiting
+            .iter()
+            .map(|w| w.pending.clone())
+            .collect()
+    }
+
+    /// Takes a place in the queue for a request of `asker`, or refuses at once: nobody can
+    /// answer ([`Outcome::Unattended`]), or the queue is full or the asker has used up its share
+    /// ([`Outcome::Limited`], saying which). The time is tokio's clock.
+    pub fn reserve(&self, asker: Asker) -> std::result::Result<Slot, Outcome> {
+        if !self.attended() {
+            return Err(Outcome::Unattended);
+        }
+        let mut state = self.lock();
+        if state.taken >= CAPACITY {
+            tracing::warn!(
+                "refused a request for `{}`: {CAPACITY} requests already wait for an answer",
+                asker.server_id
+            );
+            return Err(Outcome::Limited(format!(
+                "{CAPACITY} requests already wait for an answer; answer them first"
+            )));
+        }
+        if let Err(why) = state.quota.admit(&asker, tokio::time::Instant::now()) {
+            tracing::warn!("refused a request for `{}`: {why}", asker.server_id);
+            return Err(Outcome::Limited(why));
+        }
+        state.taken += 1;
+        drop(state);
+        Ok(Slot {
+            approvals: self.clone(),
+            asker,
+        })
     }
 
     /// Puts a request to the person and waits for the answer, the timeout, or (when the
-    /// returned future is dropped) the requester giving up, which takes it off the queue.
+    /// returned future is dropped) the requester giving up, which takes it off the queue. Its
+    /// asker is its server and source.
     pub async fn ask(&self, asking: Asking) -> Outcome {
-        if !self.attended() {
-            return Outcome::Unattended;
-        }
-        let (reply, answered) = oneshot::channel();
-        let now = epoch_ms(SystemTime::now());
-        let pending = PendingApproval {
-            id: uuid::Uuid::new_v4().to_string(),
-            server: asking.server,
-            server_id: asking.server_id,
-            source: asking.source,
-            reason: asking.reason,
-            rule: asking.rule,
-            asked_at_ms: now,
-            expires_at_ms: now + self.inner.timeout.as_secs_f64() * 1000.0,
-            question: asking.question,
-        };
-        {
-            let mut waiting = self.lock();
-            if waiting.len() >= CAPACITY {
-                tracing::warn!(
-                    "refused a request from `{}`: {CAPACITY} requests already wait for an answer",
-                    pending.server
-                );
-                return Outcome::Full;
-            }
-            waiting.push(Waiting {
-                pending: pending.clone(),
-                reply,
-            });
-        }
-        let _leaves = Leaves {
-            approvals: self,
-            id: pending.id.clone(),
-        };
-        self.inner
-            .events
-            .publish(EngineEvent::ApprovalAsked(Box::new(pending)));
-        self.changed();
-        match tokio::time::timeout(self.inner.timeout, answered).await {
-            Ok(Ok(answer)) => Outcome::Answered(answer),
-            // The sender went with the queue entry: treated as no answer.
-            Ok(Err(_)) | Err(_) => Outcome::TimedOut(self.inner.timeout),
+        let asker = Asker::new(&asking.server_id, asking.source, None);
+        match self.reserve(asker) {
+            Ok(slot) => slot.ask(asking, std::future::pending()).await,
+            Err(refused) => refused,
         }
     }
 
@@ -185,7 +219,8 @@ impl Approvals {
     /// waiting.
     pub fn answer(&self, id: &str, answer: Answer) -> Result<()> {
         let waiting = {
-            let mut waiting = self.lock();
+            let mut state = self.lock();
+            let waiting = &mut state.waiting;
             let Some(at) = waiting.iter().position(|w| w.pending.id == id) else {
                 return Err(HostError::NotFound(format!(
                     "pending request {id} (it was answered, timed out or withdrawn)"
@@ -201,17 +236,69 @@ impl Approvals {
     }
 
     fn changed(&self) {
-        let pending = self.lock().len();
+        let pending = self.lock().waiting.len();
         self.inner
             .events
             .publish(EngineEvent::ApprovalsChanged { pending });
     }
 
-    fn lock(&self) -> MutexGuard<'_, Vec<Waiting>> {
+    fn lock(&self) -> MutexGuard<'_, State> {
         self.inner
-            .waiting
+            .state
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Slot {
+    /// Puts the request to the person in this place and waits for the answer, the timeout, or
+    /// `withdrawn` (the requester taking it back, with why), which takes it off the queue and
+    /// off the person's screens. Dropping the returned future takes it off too. The place is
+    /// kept until the slot is dropped, so the same request can be asked again in it.
+    pub async fn ask(&self, asking: Asking, withdrawn: impl Future<Output = String>) -> Outcome {
+        let approvals = &self.approvals;
+        let (reply, answered) = oneshot::channel();
+        let now = epoch_ms(SystemTime::now());
+        let timeout = approvals.inner.timeout;
+        let pending = PendingApproval {
+            id: uuid::Uuid::new_v4().to_string(),
+            server: asking.server,
+            server_id: asking.server_id,
+            source: asking.source,
+            reason: asking.reason,
+            rule: asking.rule,
+            asked_at_ms: now,
+            expires_at_ms: now + timeout.as_secs_f64() * 1000.0,
+            question: asking.question,
+        };
+        approvals.lock().waiting.push(Waiting {
+            pending: pending.clone(),
+            reply,
+        });
+        let id = pending.id.clone();
+        let _leaves = Leaves {
+            approvals,
+            id: id.clone(),
+        };
+        approvals
+            .inner
+            .events
+            .publish(EngineEvent::ApprovalAsked(Box::new(pending)));
+        approvals.changed();
+        tokio::select! {
+            answer = tokio::time::timeout(timeout, answered) => match answer {
+                Ok(Ok(answer)) => Outcome::Answered(answer),
+                // The sender went with the queue entry: treated as no answer.
+                Ok(Err(_)) | Err(_) => Outcome::TimedOut(timeout),
+            },
+            reason = withdrawn => {
+                approvals
+                    .inner
+                    .events
+                    .publish(EngineEvent::ApprovalWithdrawn { id, reason: reason.clone() });
+                Outcome::Withdrawn(reason)
+            }
+        }
     }
 }
 
@@ -293,7 +380,8 @@ struct Leaves<'a> {
 impl Drop for Leaves<'_> {
     fn drop(&mut self) {
         let removed = {
-            let mut waiting = self.approvals.lock();
+            let mut state = self.approvals.lock();
+            let waiting = &mut state.waiting;
             let before = waiting.len();
             waiting.retain(|w| w.pending.id != self.id);
             waiting.len() != before

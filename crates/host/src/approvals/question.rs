@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::gate::Source;
+use crate::policy::Covers;
 
 /// One changed field of a tool's definition: what it was when the rule was made, and now.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -42,6 +43,13 @@ pub enum Question {
         definition_hash: Option<String>,
         /// What changed in the tool since a rule was made for it (empty when nothing did).
         changes: Vec<DefinitionChange>,
+        /// What a grant made here covers unless the person chooses otherwise: these arguments
+        /// for a request from anyone but the person, or one an argument rule asks about; any
+        /// arguments for the person's own call.
+        default_covers: Covers,
+        /// Whether "always" is offered: a rule for the tool would decide such a call (not when
+        /// a rule for the tool or one of its arguments asks, which a new rule cannot overrule).
+        always_offered: bool,
     },
     /// `sampling/createMessage`: the server asks for a model's answer. Until models are
     /// connected, the person writes it (or declines). `params` carries `messages`,
@@ -72,10 +80,17 @@ impl Question {
         use super::Answer;
         match (self, answer) {
             (_, Answer::Deny { .. }) => true,
-            (Question::ToolCall { .. }, Answer::Allow { .. }) => true,
-            (Question::Request { .. }, Answer::Allow { scope, arguments }) => {
-                *scope == super::Scope::Once && arguments.is_none()
+            (Question::ToolCall { always_offered, .. }, Answer::Allow { scope, .. }) => {
+                *scope != super::Scope::Always || *always_offered
             }
+            (
+                Question::Request { .. },
+                Answer::Allow {
+                    scope,
+                    arguments,
+                    covers,
+                },
+            ) => *scope == super::Scope::Once && arguments.is_none() && covers.is_none(),
             (Question::Sampling { .. }, Answer::Respond { .. }) => true,
             (Question::Elicitation { .. }, Answer::Accept { content }) => content.is_some(),
             (Question::Elicitation { .. }, Answer::Cancel) => true,

@@ -1,5 +1,6 @@
 //! The queue on its own: answers, refusals of answers that do not fit, timeouts, nobody to
-//! ask, the bound, and a requester that gives up.
+//! ask, the bound, each asker's fair share of it and its rate on tokio's paused clock, and a
+//! requester that gives up or withdraws its request.
 
 use std::time::Duration;
 
@@ -32,7 +33,18 @@ fn tool_call() -> Asking {
                 "properties": {"path": {"type": "string"}, "text": {"type": "string"}}}),
             definition_hash: Some("h".into()),
             changes: vec![],
+            default_covers: crate::policy::Covers::These,
+            always_offered: true,
         },
+    }
+}
+
+/// The same call, asked for the server `server_id` by `source`.
+fn tool_call_of(server_id: &str, source: Source) -> Asking {
+    Asking {
+        server_id: server_id.into(),
+        source,
+        ..tool_call()
     }
 }
 
@@ -66,6 +78,7 @@ async fn an_answer_reaches_the_asker_and_the_request_leaves_the_queue() {
             Answer::Allow {
                 scope: Scope::Once,
                 arguments: Some(edited.clone()),
+                covers: None,
             },
         )
         .expect("a fitting answer");
@@ -73,7 +86,8 @@ async fn an_answer_reaches_the_asker_and_the_request_leaves_the_queue() {
         asker.await.expect("the asker"),
         Outcome::Answered(Answer::Allow {
             scope: Scope::Once,
-            arguments: Some(edited)
+            arguments: Some(edited),
+            covers: None
         })
     );
     assert!(approvals.pending().is_empty());
@@ -103,6 +117,7 @@ async fn answers_that_do_not_fit_are_refused_and_the_request_keeps_waiting() {
         Answer::Allow {
             scope: Scope::Once,
             arguments: Some(json!({"text": 3})),
+            covers: None,
         },
     );
     let message = missing
@@ -118,7 +133,8 @@ async fn answers_that_do_not_fit_are_refused_and_the_request_keeps_waiting() {
                 &id,
                 Answer::Allow {
                     scope: Scope::Once,
-                    arguments: Some(json!([1]))
+                    arguments: Some(json!([1])),
+                    covers: None
                 }
             )
             .is_err(),
@@ -159,9 +175,9 @@ async fn the_queue_is_bounded_and_a_requester_that_gives_up_leaves_it() {
     let mut askers = Vec::new();
     for _ in 0..CAPACITY {
         let approvals = approvals.clone();
-        askers.push(tokio::spawn(
-            async move { approvals.ask(tool_call()).await },
-        ));
+        // The person's own calls have no share to use up: only the bound holds them.
+        let asking = tool_call_of("s-1", Source::User);
+        askers.push(tokio::spawn(async move { approvals.ask(asking).await }));
     }
     for _ in 0..200 {
         if approvals.pending().len() == CAPACITY {
@@ -170,7 +186,11 @@ async fn the_queue_is_bounded_and_a_requester_that_gives_up_leaves_it() {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     assert_eq!(approvals.pending().len(), CAPACITY);
-    assert_eq!(approvals.ask(tool_call()).await, Outcome::Full);
+    assert!(
+        matches!(approvals.ask(tool_call_of("s-2", Source::User)).await,
+            Outcome::Limited(why) if why.contains("64 requests already wait")),
+        "past the bound, a request is refused at once, saying why"
+    );
     for asker in &askers {
         asker.abort();
     }
@@ -227,4 +247,150 @@ async fn an_elicitation_is_answered_with_content_that_matches_its_schema() {
             content: Some(good)
         })
     );
+}
+
+/// Waits until `count` requests are pending.
+async fn pending_count(approvals: &Approvals, count: usize) {
+    for _ in 0..200 {
+        if approvals.pending().len() == count {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    panic!(
+        "{count} requests were not pending: {}",
+        approvals.pending().len()
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn one_asker_filling_its_share_does_not_make_another_servers_asks_fail() {
+    let (approvals, _events) = queue(Duration::from_secs(600));
+    let mut flood = Vec::new();
+    for _ in 0..quota::WAITING {
+        let approvals = approvals.clone();
+        flood.push(tokio::spawn(async move {
+            approvals.ask(tool_call_of("hostile", Source::App)).await
+        }));
+    }
+    pending_count(&approvals, quota::WAITING).await;
+    let refused = approvals.ask(tool_call_of("hostile", Source::App)).await;
+    assert!(
+        matches!(&refused, Outcome::Limited(why) if why.contains("waiting")),
+        "the app past its share is refused at once, saying why: {refused:?}"
+    );
+    assert_eq!(
+        approvals.pending().len(),
+        quota::WAITING,
+        "the refused one never waited"
+    );
+
+    // Another server's request, and the same server's own (another asker than its app), still
+    // reach the person.
+    for (server, source) in [("other", Source::Server), ("hostile", Source::Server)] {
+        let asker = tokio::spawn({
+            let approvals = approvals.clone();
+            async move { approvals.ask(tool_call_of(server, source)).await }
+        });
+        pending_count(&approvals, quota::WAITING + 1).await;
+        let id = approvals
+            .pending()
+            .into_iter()
+            .find(|p| p.server_id == server && p.source == source)
+            .expect("asked")
+            .id;
+        approvals
+            .answer(&id, Answer::Deny { reason: None })
+            .expect("answered");
+        assert_eq!(
+            asker.await.expect("the asker"),
+            Outcome::Answered(Answer::Deny { reason: None })
+        );
+    }
+    for asker in &flood {
+        asker.abort();
+    }
+    for asker in flood {
+        let _ = asker.await;
+    }
+    assert!(
+        approvals
+            .reserve(Asker::new("hostile", Source::App, None))
+            .is_ok(),
+        "once its requests leave, the app has its share again"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_asker_puts_at_most_ten_a_minute_to_the_person_on_the_clock() {
+    let (approvals, _events) = queue(Duration::from_secs(600));
+    for _ in 0..quota::PER_MINUTE {
+        let asker = tokio::spawn({
+            let approvals = approvals.clone();
+            async move { approvals.ask(tool_call_of("chatty", Source::App)).await }
+        });
+        pending_count(&approvals, 1).await;
+        let id = approvals.pending()[0].id.clone();
+        approvals
+            .answer(&id, Answer::Deny { reason: None })
+            .expect("answered");
+        asker.await.expect("the asker");
+        tokio::time::advance(Duration::from_secs(1)).await;
+    }
+    let refused = approvals.ask(tool_call_of("chatty", Source::App)).await;
+    assert!(
+        matches!(&refused, Outcome::Limited(why) if why.contains("last minute")),
+        "the eleventh in a minute is refused: {refused:?}"
+    );
+    assert!(approvals.pending().is_empty(), "and never shown");
+    tokio::time::advance(Duration::from_secs(50)).await;
+    let asker = tokio::spawn({
+        let approvals = approvals.clone();
+        async move { approvals.ask(tool_call_of("chatty", Source::App)).await }
+    });
+    pending_count(&approvals, 1).await;
+    asker.abort();
+    let _ = asker.await;
+}
+
+#[tokio::test]
+async fn a_withdrawn_request_leaves_the_queue_and_says_so() {
+    let (approvals, mut events) = queue(Duration::from_secs(30));
+    let (withdraw, withdrawn) = tokio::sync::oneshot::channel::<String>();
+    let slot = approvals
+        .reserve(Asker::new("s-1", Source::Server, None))
+        .expect("a place");
+    let asker = tokio::spawn(async move {
+        slot.ask(tool_call_of("s-1", Source::Server), async {
+            withdrawn.await.unwrap_or_default()
+        })
+        .await
+    });
+    let id = first_pending(&approvals).await;
+    withdraw
+        .send("the server cancelled it".into())
+        .expect("send");
+    assert_eq!(
+        asker.await.expect("the asker"),
+        Outcome::Withdrawn("the server cancelled it".into())
+    );
+    assert!(approvals.pending().is_empty(), "no longer asked");
+    assert!(
+        approvals
+            .answer(&id, Answer::Deny { reason: None })
+            .is_err(),
+        "a withdrawn request cannot be answered"
+    );
+    loop {
+        match events.recv().await.expect("events") {
+            EngineEvent::ApprovalWithdrawn { id: gone, reason } => {
+                assert_eq!(
+                    (gone.as_str(), reason.as_str()),
+                    (id.as_str(), "the server cancelled it")
+                );
+                break;
+            }
+            _ => continue,
+        }
+    }
 }

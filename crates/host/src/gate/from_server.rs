@@ -3,18 +3,20 @@
 //! too: each is written to the audit log with the `server` source before it is answered, and
 //! its answer (or refusal) is on record before it goes back to the server. Sampling and
 //! elicitation are put to the person through the approval queue ([`super::person`]); the rest
-//! is answered by the connection's own handler (the host's roots). An MCP App's own requests
-//! of the host (its `sampling/createMessage`) take the same path with the `app` source.
+//! is answered by the connection's own handler (the host's roots). A request the server
+//! withdraws (`notifications/cancelled`) while it waits is taken off the person's screens, its
+//! withdrawal recorded, and nothing is sent back. An MCP App's own requests of the host (its
+//! `sampling/createMessage`) take the same path with the `app` source.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use gatehouse_mcp::error::RpcError;
-use gatehouse_mcp::peer::Handler;
+use gatehouse_mcp::peer::{Handler, Withdrawal};
 use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Value, json};
 
-use super::person::{ServerAsk, needs_person};
+use super::person::{ServerAsk, WITHDRAWN, needs_person};
 use super::{Gate, Source};
 use crate::audit::{AuditEvent, AuditKind};
 
@@ -45,6 +47,15 @@ impl Handler for AuditedHandler {
         method: String,
         params: Option<Value>,
     ) -> BoxFuture<'static, Result<Value, RpcError>> {
+        self.on_withdrawable_request(method, params, Withdrawal::never())
+    }
+
+    fn on_withdrawable_request(
+        &self,
+        method: String,
+        params: Option<Value>,
+        withdrawal: Withdrawal,
+    ) -> BoxFuture<'static, Result<Value, RpcError>> {
         let inner = self.inner.clone();
         let gate = self.gate.clone();
         let (server, server_id) = (self.server.clone(), self.server_id.clone());
@@ -54,7 +65,8 @@ impl Handler for AuditedHandler {
                 server_id: &server_id,
                 source: Source::Server,
             };
-            gate.answer_asked(asked, method, params, Some(inner)).await
+            gate.answer_asked(asked, method, params, Some(inner), withdrawal)
+                .await
         })
     }
 
@@ -77,12 +89,14 @@ impl Gate {
     /// Answers a request made of the host, on record: received with its source before it is
     /// answered, and its answer (or refusal) before it goes back. Sampling and elicitation are
     /// put to the person; anything else is `inner`'s to answer (an app has none: refused).
+    /// `withdrawal` comes if the requester takes the request back before the answer.
     pub async fn answer_asked(
         &self,
         asked: Asked<'_>,
         method: String,
         params: Option<Value>,
         inner: Option<Arc<dyn Handler>>,
+        withdrawal: Withdrawal,
     ) -> Result<Value, RpcError> {
         let audit = self.audit();
         let base = AuditEvent {
@@ -112,9 +126,13 @@ impl Gate {
                     method: &method,
                     base: &base,
                 };
-                asking.answer(params).await
+                asking.answer(params, withdrawal).await
             }
-            Some(inner) => inner.on_request(method.clone(), params).await,
+            Some(inner) => {
+                inner
+                    .on_withdrawable_request(method.clone(), params, withdrawal)
+                    .await
+            }
             None => Err(RpcError {
                 code: gatehouse_mcp::jsonrpc::codes::METHOD_NOT_FOUND,
                 message: format!("`{method}` is not something Gatehouse answers here"),
@@ -123,6 +141,14 @@ impl Gate {
         };
         let (error_type, detail) = match &answer {
             Ok(result) => (declined(result), json!({ "result": result })),
+            Err(error)
+                if error
+                    .data
+                    .as_ref()
+                    .is_some_and(|d| d.get(WITHDRAWN).is_some()) =>
+            {
+                (Some(WITHDRAWN.to_owned()), json!({ "error": error }))
+            }
             Err(error) => (Some(error.code.to_string()), json!({ "error": error })),
         };
         let finished = AuditEvent {

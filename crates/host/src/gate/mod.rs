@@ -14,14 +14,15 @@
 
 mod admission;
 mod app_visibility;
+mod asking;
 mod audit_record;
 pub mod definition;
 pub mod from_server;
 pub mod person;
-mod person_rate;
 pub mod request;
 mod server_secrets;
 mod snapshot;
+mod standing;
 mod task_statuses;
 
 use std::future::Future;
@@ -94,7 +95,6 @@ pub struct Gate {
     approvals: Approvals,
     secrets: ServerSecrets,
     snapshots: Snapshots,
-    person_rate: person_rate::PersonRate,
 }
 
 /// The server a request goes to: its registered name and id, and its live connection.
@@ -117,7 +117,6 @@ impl Gate {
             approvals,
             secrets: ServerSecrets::default(),
             snapshots,
-            person_rate: person_rate::PersonRate::default(),
         }
     }
 
@@ -245,6 +244,7 @@ impl Gate {
         let request = GateRequest {
             id: uuid::Uuid::new_v4().to_string(),
             source: ask.source,
+            caller: None,
             server: target.server.to_owned(),
             kind: ask.kind,
         };
@@ -289,6 +289,7 @@ impl Gate {
         let request = GateRequest {
             id: uuid::Uuid::new_v4().to_string(),
             source: call.source,
+            caller: None,
             server: target.server.to_owned(),
             kind: RequestKind::ToolCall {
                 tool: call.tool,

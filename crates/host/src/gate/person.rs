@@ -1,22 +1,28 @@
 //! Server requests only a person can answer: `sampling/createMessage` (until models are
 //! connected, the person writes the assistant's reply or declines) and `elicitation/create`
 //! (a form to fill in, or a URL to agree to open). Each is checked against the deny rules of
-//! its server and its rate limit ([`super::person_rate`]), put to the person through the
-//! approval queue, and its decision recorded with who made it. Nobody there to ask, or no
-//! answer in time, is a refusal.
+//! its server and its asker's share of the approval queue ([`crate::approvals::quota`]), put to
+//! the person through the queue, and its decision recorded with who made it. Nobody there to
+//! ask, or no answer in time, is a refusal; a request the server withdraws (its
+//! `notifications/cancelled`) leaves the person's screens and is answered with nothing.
 
 use gatehouse_mcp::error::RpcError;
 use gatehouse_mcp::features::elicitation::check_mode;
+use gatehouse_mcp::peer::Withdrawal;
 use serde_json::{Value, json};
 
 use super::Gate;
-use crate::approvals::{Answer, Asking, Outcome, Question, site};
+use crate::approvals::{Answer, Asker, Asking, Outcome, Question, site};
 use crate::audit::{AuditEvent, AuditKind};
 use crate::gate::Source;
 use crate::policy::{self, Effect, PolicyInput};
 
 /// The `model` named in a reply the person wrote.
 pub const PERSON_MODEL: &str = "gatehouse-person";
+
+/// The key in an unsent error's `data` that says the server withdrew its request (with its
+/// reason), and the `error.type` of its outcome on the audit log.
+pub(super) const WITHDRAWN: &str = "withdrawn";
 
 /// Whether a method is one the person answers.
 pub fn needs_person(method: &str) -> bool {
@@ -35,8 +41,14 @@ pub(super) struct ServerAsk<'a> {
 }
 
 impl ServerAsk<'_> {
-    /// Puts the request to the person and makes their answer (or its absence) the result.
-    pub(super) async fn answer(&self, params: Option<Value>) -> Result<Value, RpcError> {
+    /// Puts the request to the person and makes their answer (or its absence) the result. Once
+    /// `withdrawal` comes, the person is no longer asked and the result is an error the
+    /// connection does not send.
+    pub(super) async fn answer(
+        &self,
+        params: Option<Value>,
+        withdrawal: Withdrawal,
+    ) -> Result<Value, RpcError> {
         let sampling = self.method == "sampling/createMessage";
         if !sampling {
             check_mode(params.as_ref())?;
@@ -82,15 +94,17 @@ impl ServerAsk<'_> {
             .await?;
             return refusal(sampling, &verdict.reason);
         }
-        let _waiting = match self
-            .gate
-            .person_rate
-            .admit(self.server_id, std::time::Instant::now())
-        {
-            Ok(admitted) => admitted,
-            Err(why) => {
+        let asker = Asker::new(self.server_id, self.source, None);
+        let slot = match self.gate.approvals().reserve(asker) {
+            Ok(slot) => slot,
+            Err(Outcome::Limited(why)) => {
                 self.record(false, "rate limit", &why, Value::Null).await?;
                 return refusal(sampling, &why);
+            }
+            Err(_) => {
+                let why = "nobody can be asked here (no window, no terminal)";
+                self.record(false, "nobody", why, Value::Null).await?;
+                return refusal(sampling, why);
             }
         };
         let who = if self.source == Source::App {
@@ -110,18 +124,15 @@ impl ServerAsk<'_> {
             ..self.base.clone()
         })
         .await?;
-        let outcome = self
-            .gate
-            .approvals()
-            .ask(Asking {
-                server: self.server.to_owned(),
-                server_id: self.server_id.to_owned(),
-                source: self.source,
-                reason: reason.clone(),
-                rule: None,
-                question,
-            })
-            .await;
+        let asking = Asking {
+            server: self.server.to_owned(),
+            server_id: self.server_id.to_owned(),
+            source: self.source,
+            reason: reason.clone(),
+            rule: None,
+            question,
+        };
+        let outcome = slot.ask(asking, withdrawal.withdrawn()).await;
         let (allowed, by, why, result) = match outcome {
             Outcome::Answered(Answer::Respond { text }) if sampling => (
                 true,
@@ -171,9 +182,16 @@ impl ServerAsk<'_> {
                 let why = "nobody can be asked here (no window, no terminal)".to_owned();
                 (false, "nobody", why.clone(), refusal(sampling, &why))
             }
-            Outcome::Full => {
-                let why = "too many requests already wait for an answer".to_owned();
-                (false, "nobody", why.clone(), refusal(sampling, &why))
+            Outcome::Limited(why) => (false, "rate limit", why.clone(), refusal(sampling, &why)),
+            Outcome::Withdrawn(reason) => {
+                let why = format!("withdrawn by the server before an answer: {reason}");
+                // Never sent: the connection sends nothing for a withdrawn request.
+                let error = RpcError {
+                    code: gatehouse_mcp::jsonrpc::codes::INTERNAL_ERROR,
+                    message: why.clone(),
+                    data: Some(json!({ WITHDRAWN: reason })),
+                };
+                (false, "server", why, Err(error))
             }
         };
         self.record(allowed, by, &why, Value::Null).await?;

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Who started a request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
@@ -30,6 +30,19 @@ impl Source {
             Source::Model => "model",
             Source::Gateway => "gateway",
         }
+    }
+
+    /// The source named `text` (as [`Source::as_str`] spells it).
+    pub fn parse(text: &str) -> Option<Source> {
+        [
+            Source::User,
+            Source::Server,
+            Source::App,
+            Source::Model,
+            Source::Gateway,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == text)
     }
 }
 
@@ -78,6 +91,9 @@ pub struct GateRequest {
     /// Ties together the audit rows of this request.
     pub id: String,
     pub source: Source,
+    /// The calling client within `source`, for a source with several (the gateway's clients,
+    /// to come); none for the others. Grants and the approval queue's shares are per caller.
+    pub caller: Option<String>,
     /// The server's name.
     pub server: String,
     pub kind: RequestKind,

@@ -141,8 +141,8 @@ impl Host {
     }
 
     /// `sampling/createMessage` from the app of `server_id`: put to the person through the
-    /// same approval as a server's (they write the reply or decline), rate limited with the
-    /// server's, on record with the `app` source. A refusal is [`HostError::Denied`].
+    /// same approval as a server's (they write the reply or decline), within the app's own
+    /// share of the approval queue, on record with the `app` source. A refusal is [`HostError::Denied`].
     pub async fn app_create_message(&self, server_id: &str, params: Value) -> Result<Value> {
         let config = self.registry.get(server_id).await?;
         let asked = Asked {
@@ -151,7 +151,13 @@ impl Host {
             source: Source::App,
         };
         self.gate
-            .answer_asked(asked, "sampling/createMessage".into(), Some(params), None)
+            .answer_asked(
+                asked,
+                "sampling/createMessage".into(),
+                Some(params),
+                None,
+                gatehouse_mcp::peer::Withdrawal::never(),
+            )
             .await
             .map_err(|e| HostError::Denied {
                 reason: e.message,

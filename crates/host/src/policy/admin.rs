@@ -25,6 +25,8 @@ pub struct RuleView {
     pub argument: Option<ArgumentMatch>,
     pub decision: Effect,
     pub definition_hash: Option<String>,
+    /// Only requests from this source; none: every source.
+    pub source: Option<crate::gate::Source>,
     /// An allow rule for a tool whose current definition is not the one it was made for.
     pub stale: bool,
     /// For a rule on a tool: the hash of the definition the server shows now, when one is
@@ -92,6 +94,7 @@ impl Host {
                 argument: rule.argument,
                 decision: rule.effect,
                 definition_hash: rule.definition_hash,
+                source: rule.source,
                 stale,
                 current_definition_hash: current,
             });

@@ -33,11 +33,13 @@ pub struct PolicyInput<'a> {
     pub trust_read_only: bool,
 }
 
-/// The decision, the rule that made it (none for a default), why, and the rules found void.
+/// The decision, the rule that made it (none for a default) and its layer, why, and the rules
+/// found void.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     pub effect: Effect,
     pub rule: Option<String>,
+    pub layer: Option<Layer>,
     pub reason: String,
     pub stale: Vec<String>,
 }
@@ -48,6 +50,7 @@ pub fn evaluate(rules: &[Rule], input: &PolicyInput<'_>) -> Verdict {
     let concerns = |rule: &&Rule| {
         rule.server.as_deref().is_none_or(|s| s == input.server)
             && rule.tool.as_deref().is_none_or(|t| t == input.tool)
+            && rule.concerns_source(input.source)
     };
     let mut stale = Vec::new();
     let mut decided = None;
@@ -74,6 +77,7 @@ pub fn evaluate(rules: &[Rule], input: &PolicyInput<'_>) -> Verdict {
         Some((layer, rule)) => Verdict {
             effect: rule.effect,
             rule: Some(rule.id.clone()),
+            layer: Some(layer),
             reason: format!(
                 "{} by rule {} ({})",
                 rule.effect.as_str(),
@@ -85,6 +89,7 @@ pub fn evaluate(rules: &[Rule], input: &PolicyInput<'_>) -> Verdict {
         None => Verdict {
             effect: Effect::Ask,
             rule: None,
+            layer: None,
             reason: "no rule applies; the default is to ask".into(),
             stale: Vec::new(),
         },

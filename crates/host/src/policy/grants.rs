@@ -1,13 +1,54 @@
 //! Standing grants: what a person allowed from an approval for longer than one request. "For
 //! this session" holds in the Gatehouse process that made it (the app until it quits, a CLI
-//! command until it ends); "for a time" holds in every process until it expires. A grant is
-//! for one tool of one server and the definition it was made for: a changed tool is not
-//! covered. "Always" is not a grant but a rule (see [`super::admin`]).
+//! command until it ends); "for a time" holds in every process until it expires. A grant
+//! answers only the question it was given for: one tool of one server as it was defined then
+//! (a changed tool is not covered), the source that asked (and, for a source with several
+//! callers, the caller), the rule whose "ask" the person answered, and the arguments they saw
+//! (by digest), unless they chose "any arguments". "Always" is not a grant but a rule (see
+//! [`super::admin`]).
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use sqlx::{Row, SqlitePool};
 
 use crate::error::{HostError, Result};
+use crate::gate::Source;
+
+/// Which calls of its tool a grant covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "lowercase")]
+pub enum Covers {
+    /// Only calls with the very arguments the person allowed.
+    These,
+    /// Calls with any arguments (that the same rule asks about).
+    Any,
+}
+
+/// What a grant is for: a tool of a server as defined, who asked, the rule that asked, and the
+/// arguments (the digest of [`arguments_digest`]; none: any arguments). To find a covering
+/// grant, `arguments` is the digest of the request's arguments.
+#[derive(Debug, Clone, Copy)]
+pub struct GrantKey<'a> {
+    pub server_id: &'a str,
+    pub tool: &'a str,
+    pub definition_hash: Option<&'a str>,
+    pub source: Source,
+    /// The calling client, for a source with several (none for the others).
+    pub caller: Option<&'a str>,
+    /// The rule whose "ask" was answered; none for a default, a hint or a changed definition.
+    pub rule: Option<&'a str>,
+    pub arguments: Option<&'a str>,
+}
+
+/// The digest a grant keeps of a call's arguments: SHA-256 of their canonical JSON (missing
+/// arguments are `{}`), so key order and spacing do not matter and the values are not stored.
+pub fn arguments_digest(arguments: Option<&Value>) -> String {
+    match arguments {
+        Some(arguments) => crate::canonical::sha256(arguments),
+        None => crate::canonical::sha256(&serde_json::json!({})),
+    }
+}
 
 /// How long a grant holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -31,6 +72,14 @@ pub struct Grant {
     pub server: Option<String>,
     pub tool: String,
     pub definition_hash: Option<String>,
+    /// The source whose requests it covers, and the caller within it, if that source has
+    /// several.
+    pub source: Source,
+    pub caller: Option<String>,
+    /// The rule whose "ask" it answers; none for a default, a hint or a changed definition.
+    pub rule: Option<String>,
+    /// Whether it covers only the arguments the person allowed, or any.
+    pub covers: Covers,
     pub scope: GrantScope,
     /// For a timed grant: RFC 3339 UTC.
     pub expires_at: Option<String>,
@@ -48,7 +97,8 @@ pub struct Grants {
 }
 
 const COLUMNS: &str = "g.id, g.server_id, s.name AS server, g.tool, g.definition_hash, g.scope, \
-                       g.expires_at, g.created_at, g.pid";
+                       g.expires_at, g.created_at, g.pid, g.source, g.caller, g.rule_id, \
+                       g.arguments_digest";
 
 /// The longest "allow for a time": a week.
 pub const MAX_MINUTES: u32 = 7 * 24 * 60;
@@ -61,15 +111,8 @@ impl Grants {
         }
     }
 
-    /// Grants `tool` of `server_id` (as defined by `definition_hash`) for this process's
-    /// session, or for `minutes` minutes when given.
-    pub async fn add(
-        &self,
-        server_id: &str,
-        tool: &str,
-        definition_hash: Option<&str>,
-        minutes: Option<u32>,
-    ) -> Result<Grant> {
+    /// Grants what `key` says for this process's session, or for `minutes` minutes when given.
+    pub async fn add(&self, key: &GrantKey<'_>, minutes: Option<u32>) -> Result<Grant> {
         if let Some(minutes) = minutes
             && !(1..=MAX_MINUTES).contains(&minutes)
         {
@@ -88,42 +131,51 @@ impl Grants {
         };
         let offset = minutes.map(|m| format!("+{} seconds", u64::from(m) * 60));
         sqlx::query(
-            "INSERT INTO grants (id, server_id, tool, definition_hash, scope, instance, pid, expires_at) \
+            "INSERT INTO grants (id, server_id, tool, definition_hash, scope, instance, pid, expires_at, \
+                                 source, caller, rule_id, arguments_digest) \
              VALUES (?, ?, ?, ?, ?, ?, ?, \
-                     CASE WHEN ? IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?) END)",
+                     CASE WHEN ? IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?) END, \
+                     ?, ?, ?, ?)",
         )
         .bind(&id)
-        .bind(server_id)
-        .bind(tool)
-        .bind(definition_hash)
+        .bind(key.server_id)
+        .bind(key.tool)
+        .bind(key.definition_hash)
         .bind(scope)
         .bind(instance)
         .bind(pid)
         .bind(&offset)
         .bind(&offset)
+        .bind(key.source.as_str())
+        .bind(key.caller)
+        .bind(key.rule)
+        .bind(key.arguments)
         .execute(&self.pool)
         .await?;
         self.get(&id).await
     }
 
-    /// The grant that covers a call of `tool` of `server_id` with this definition here and now.
-    pub async fn covering(
-        &self,
-        server_id: &str,
-        tool: &str,
-        definition_hash: Option<&str>,
-    ) -> Result<Option<Grant>> {
+    /// The grant that covers, here and now, the request `key` describes (its `arguments` the
+    /// digest of the request's): same tool, definition, source, caller and asking rule, made
+    /// for these arguments or for any.
+    pub async fn covering(&self, key: &GrantKey<'_>) -> Result<Option<Grant>> {
         let sql = format!(
             "SELECT {COLUMNS} FROM grants g LEFT JOIN servers s ON s.id = g.server_id \
              WHERE g.server_id = ? AND g.tool = ? AND g.definition_hash IS ? \
+               AND g.source = ? AND g.caller IS ? AND g.rule_id IS ? \
+               AND (g.arguments_digest IS NULL OR g.arguments_digest = ?) \
                AND ((g.scope = 'session' AND g.instance = ?) \
                  OR (g.scope = 'timed' AND g.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))) \
              ORDER BY g.created_at LIMIT 1"
         );
         let row = sqlx::query(&sql)
-            .bind(server_id)
-            .bind(tool)
-            .bind(definition_hash)
+            .bind(key.server_id)
+            .bind(key.tool)
+            .bind(key.definition_hash)
+            .bind(key.source.as_str())
+            .bind(key.caller)
+            .bind(key.rule)
+            .bind(key.arguments)
             .bind(&self.instance)
             .fetch_optional(&self.pool)
             .await?;
@@ -204,7 +256,18 @@ impl Grants {
 fn to_grant(row: &sqlx::sqlite::SqliteRow) -> Result<Grant> {
     let scope: String = row.try_get("scope")?;
     let pid: Option<i64> = row.try_get("pid")?;
+    let source: String = row.try_get("source")?;
+    let digest: Option<String> = row.try_get("arguments_digest")?;
     Ok(Grant {
+        source: Source::parse(&source)
+            .ok_or_else(|| HostError::Corrupt(format!("a grant has source `{source}`")))?,
+        caller: row.try_get("caller")?,
+        rule: row.try_get("rule_id")?,
+        covers: if digest.is_some() {
+            Covers::These
+        } else {
+            Covers::Any
+        },
         id: row.try_get("id")?,
         server_id: row.try_get("server_id")?,
         server: row.try_get("server")?,

@@ -1,6 +1,7 @@
 //! The policy: rules in layers that say whether a request is allowed, asked about or denied
 //! ([`rule`]), their deterministic evaluation ([`evaluate`]), and where they are kept with the
-//! tool definitions seen ([`store`]), and the standing grants made from approvals ([`grants`]). The gate asks it about every request.
+//! tool definitions seen ([`store`]), and the standing grants made from approvals
+//! ([`grants`]). The gate asks it about every request.
 
 pub mod admin;
 pub mod evaluate;
@@ -16,6 +17,6 @@ mod tests;
 
 pub use admin::RuleView;
 pub use evaluate::{PolicyInput, Verdict, evaluate};
-pub use grants::{Grant, GrantScope, Grants};
-pub use rule::{ArgumentMatch, Effect, Pattern, Rule};
+pub use grants::{Covers, Grant, GrantKey, GrantScope, Grants, arguments_digest};
+pub use rule::{ArgumentMatch, Effect, Layer, Pattern, Rule};
 pub use store::{PolicyStore, ToolDefinitionRecord};

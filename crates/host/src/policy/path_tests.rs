@@ -39,6 +39,7 @@ fn path_rule(id: &str, pattern: Pattern, outside: bool, effect: Effect) -> Rule 
         }),
         effect,
         definition_hash: None,
+        source: None,
     }
 }
 

@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::path_glob;
 use crate::error::{HostError, Result};
 use crate::fs_path::{self, PathValue};
+use crate::gate::Source;
 
 /// What a rule (or a decision) says.
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -55,7 +56,8 @@ pub struct ArgumentMatch {
 }
 
 /// One rule. No server: the global default; a server without a tool: that server's default;
-/// a tool: a rule for that tool; a tool with an argument match: an argument rule.
+/// a tool: a rule for that tool; a tool with an argument match: an argument rule. A rule with
+/// a source applies only to requests from that source (none: every source).
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -68,6 +70,10 @@ pub struct Rule {
     /// For a rule on a tool: the definition hash it was made for. When the tool's definition
     /// changes, an allow rule with another hash is void (stale).
     pub definition_hash: Option<String>,
+    /// Only requests from this source (an app's "always allow" is for apps); none: every
+    /// source.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// The layer a rule belongs to, most specific first (the order of evaluation).
@@ -112,6 +118,11 @@ impl Rule {
             argument.pattern.compile()?;
         }
         Ok(())
+    }
+
+    /// Whether the rule concerns requests from `source`.
+    pub(super) fn concerns_source(&self, source: Source) -> bool {
+        self.source.is_none_or(|s| s == source)
     }
 
     /// Whether the rule applies to a request with these arguments. An argument rule whose value

@@ -16,10 +16,11 @@ use sqlx::sqlite::{SqlitePool, SqliteRow};
 
 use super::rule::{ArgumentMatch, Effect, Pattern, Rule};
 use crate::error::{HostError, Result};
+use crate::gate::Source;
 use crate::gate::definition::definition_hash;
 
 const COLUMNS: &str =
-    "id, server_id, tool, pointer, pattern_kind, pattern, outside, effect, definition_hash";
+    "id, server_id, tool, pointer, pattern_kind, pattern, outside, effect, definition_hash, source";
 
 /// The most definitions [`PolicyStore::definitions`] returns.
 pub const MAX_DEFINITIONS: u32 = 1_000;
@@ -100,6 +101,13 @@ fn row_to_rule(row: &SqliteRow) -> Result<Rule> {
     })
     .transpose()?;
     let effect: String = row.try_get("effect")?;
+    let source: Option<String> = row.try_get("source")?;
+    let source = source
+        .map(|text| {
+            Source::parse(&text)
+                .ok_or_else(|| HostError::Corrupt(format!("a policy rule has source `{text}`")))
+        })
+        .transpose()?;
     Ok(Rule {
         id: row.try_get("id")?,
         server: row.try_get("server_id")?,
@@ -107,6 +115,7 @@ fn row_to_rule(row: &SqliteRow) -> Result<Rule> {
         argument,
         effect: effect_of(&effect)?,
         definition_hash: row.try_get("definition_hash")?,
+        source,
     })
 }
 
@@ -150,7 +159,7 @@ impl PolicyStore {
         };
         sqlx::query(
             "INSERT INTO policy_rules (id, server_id, tool, pointer, pattern_kind, pattern, outside, \
-             effect, definition_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             effect, definition_hash, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(&rule.id)
         .bind(&rule.server)
@@ -161,6 +170,7 @@ impl PolicyStore {
         .bind(outside)
         .bind(rule.effect.as_str())
         .bind(&rule.definition_hash)
+        .bind(rule.source.map(Source::as_str))
         .execute(&self.pool)
         .await?;
         Ok(rule)

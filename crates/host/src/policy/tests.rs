@@ -13,6 +13,7 @@ fn rule(id: &str, server: Option<&str>, tool: Option<&str>, effect: Effect) -> R
         argument: None,
         effect,
         definition_hash: None,
+        source: None,
     }
 }
 
@@ -147,6 +148,55 @@ fn within_a_layer_the_most_restrictive_rule_wins_whatever_the_order() {
             (Effect::Deny, Some("b"))
         );
     }
+}
+
+#[test]
+fn a_rule_with_a_source_concerns_only_that_sources_requests() {
+    let for_apps = Rule {
+        source: Some(Source::App),
+        ..rule("apps", Some("fs"), Some("write"), Effect::Allow)
+    };
+    let app = decide(
+        std::slice::from_ref(&for_apps),
+        Ask {
+            source: Source::App,
+            ..Ask::default()
+        },
+    );
+    assert_eq!(
+        (app.effect, app.rule.as_deref(), app.layer),
+        (Effect::Allow, Some("apps"), Some(Layer::Tool))
+    );
+    for source in [Source::Model, Source::Gateway, Source::Server] {
+        let other = decide(
+            std::slice::from_ref(&for_apps),
+            Ask {
+                source,
+                ..Ask::default()
+            },
+        );
+        assert_eq!(
+            (other.effect, other.rule),
+            (Effect::Ask, None),
+            "an app's \"always\" does not allow {source:?}'s calls"
+        );
+    }
+    let deny_for_models = Rule {
+        source: Some(Source::Model),
+        ..rule("models", Some("fs"), None, Effect::Deny)
+    };
+    let person = decide(
+        std::slice::from_ref(&deny_for_models),
+        Ask {
+            source: Source::User,
+            ..Ask::default()
+        },
+    );
+    assert_eq!(
+        person.effect,
+        Effect::Allow,
+        "a deny for models leaves the person alone"
+    );
 }
 
 #[test]
@@ -345,6 +395,7 @@ fn annotations_are_hints_never_a_bypass() {
 fn an_allow_granted_for_another_definition_is_stale_and_asks() {
     let granted = Rule {
         definition_hash: Some("h0".into()),
+        source: None,
         ..rule("always", Some("fs"), Some("write"), Effect::Allow)
     };
     let verdict = decide(std::slice::from_ref(&granted), Ask::default());
@@ -399,6 +450,7 @@ fn an_ask_rule_asks_even_about_a_persons_own_call() {
     // The default (no rule) and a changed definition are covered by starting the call.
     let changed = [Rule {
         definition_hash: Some("old".into()),
+        source: None,
         ..rule("granted", Some("fs"), Some("write"), Effect::Allow)
     }];
     assert_eq!(decide(&changed, user()).effect, Effect::Allow);

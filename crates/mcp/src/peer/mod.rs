@@ -10,6 +10,7 @@
 //! long-lived requests such as `subscriptions/listen` get their notifications routed to them by
 //! `io.modelcontextprotocol/subscriptionId` ([`stream`]).
 
+mod answering;
 pub mod failure;
 mod result_type;
 mod route;
@@ -26,6 +27,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use crate::error::{McpError, Result, RpcError};
 use crate::jsonrpc::{self, RequestId, codes};
 use crate::transport::{BoxFuture, Link, Outbound, Wire};
+pub use answering::Withdrawal;
 pub use failure::Failure;
 pub use route::MAX_SERVER_REQUESTS;
 
@@ -43,6 +45,30 @@ pub trait Handler: Send + Sync + 'static {
                 message: format!("method not found: {method}"),
                 data: None,
             })
+        })
+    }
+
+    /// Answers a server→client request that the server may withdraw: `withdrawn` completes,
+    /// with the server's reason, once the server sends `notifications/cancelled` for it. No
+    /// response is sent for a withdrawn request, whatever this answers; the default answers
+    /// with [`Handler::on_request`] and drops that answer at once on a withdrawal. A handler
+    /// that overrides it should end promptly once withdrawn (say, after recording it).
+    fn on_withdrawable_request(
+        &self,
+        method: String,
+        params: Option<Value>,
+        withdrawn: Withdrawal,
+    ) -> BoxFuture<'static, Result<Value, RpcError>> {
+        let answer = self.on_request(method, params);
+        Box::pin(async move {
+            tokio::select! {
+                answer = answer => answer,
+                reason = withdrawn.withdrawn() => Err(RpcError {
+                    code: codes::INTERNAL_ERROR,
+                    message: format!("the server withdrew the request: {reason}"),
+                    data: None,
+                }),
+            }
         })
     }
 

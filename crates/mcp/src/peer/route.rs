@@ -1,16 +1,16 @@
 //! The inbound side of the peer: classifies each message from the server and hands it on:
 //! responses to their waiting requests, progress to its request, notifications of long-lived
-//! requests to their stream, other notifications and server requests to the [`Handler`].
+//! requests to their stream, other notifications and server requests to the [`Handler`]
+//! (a server's cancellation of its own request withdraws it: [`super::answering`]).
 //! A transport's out-of-band failure fails its request; so does a malformed message that
 //! carries a pending request's id (quoted in the error), and a batch holding a pending
 //! request's answer, rather than leaving it to time out.
 
 use std::sync::Arc;
 
-use serde_json::json;
 use tokio::sync::mpsc;
-use tokio::task::JoinSet;
 
+use super::answering::Answering;
 use super::{Failure, Handler, Inner, Reply, is_modern, lock, progress_key, stream};
 use crate::error::RpcError;
 use crate::jsonrpc::{self, Invalid, Message, RequestId, codes};
@@ -19,9 +19,6 @@ use crate::jsonrpc::{self, Invalid, Message, RequestId, codes};
 /// may wait on a person; more than this are refused at once with an error, and a log line.
 pub const MAX_SERVER_REQUESTS: usize = 32;
 
-/// The tasks answering the server's requests. The route owns them, so they end with the
-/// connection.
-type Answering = JoinSet<()>;
 use crate::transport::Inbound;
 
 pub(super) async fn route(
@@ -29,11 +26,11 @@ pub(super) async fn route(
     mut inbound: mpsc::Receiver<Inbound>,
     handler: Arc<dyn Handler>,
 ) {
-    let mut answering = Answering::new();
+    let mut answering = Answering::default();
     let reason = loop {
         let event = tokio::select! {
             event = inbound.recv() => event,
-            Some(_) = answering.join_next(), if !answering.is_empty() => continue,
+            () = answering.next_done(), if !answering.is_empty() => continue,
         };
         let Some(event) = event else {
             break "the transport stopped".to_owned();
@@ -126,6 +123,12 @@ fn dispatch(
         {
             tracing::debug!("the server ended a subscription: {params:?}");
         }
+        Message::Notification { method, params }
+            if method == "notifications/cancelled" && answering.withdraw(params.as_ref()) =>
+        {
+            tracing::debug!("the server withdrew one of its requests: {params:?}");
+            handler.on_notification(&method, params);
+        }
         Message::Notification { method, params } => {
             inner.cache.on_notification(&method, params.as_ref());
             let sink = stream::subscription_of(params.as_ref())
@@ -167,20 +170,7 @@ fn dispatch(
             return Some(jsonrpc::error_response(&id, &error));
         }
         Message::Request { id, method, params } => {
-            let outbound = inner.outbound.clone();
-            let handler = handler.clone();
-            answering.spawn(async move {
-                let reply = if method == "ping" {
-                    Ok(json!({}))
-                } else {
-                    handler.on_request(method, params).await
-                };
-                let message = match reply {
-                    Ok(result) => jsonrpc::response(&id, result),
-                    Err(error) => jsonrpc::error_response(&id, &error),
-                };
-                let _ = outbound.send(message.into()).await;
-            });
+            answering.answer(id, method, params, handler.clone(), inner.outbound.clone());
         }
     }
     None

@@ -1,19 +1,33 @@
 // The approval dialog over the window: it shows what the engine holds (so a reloaded window
 // asks again), sends each kind of answer in the engine's shape, checks edited arguments, keeps
-// the request open when the engine refuses an answer, and the badge counts what waits.
+// the request open when the engine refuses an answer, and the badge counts what waits. It
+// cannot be answered by accident: the focus is on the dialog, not on an answer; keys and clicks
+// count only once it is armed (on a clock the tests move: vitest's fake Date); keys in a text
+// field are typing. A grant covers these arguments or any, as the person chooses.
 
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PendingApproval, Question } from "../../api/gatehouse";
 import { GatehouseError } from "../../api/GatehouseError";
 import { AppFrame } from "../../App";
+import { ARMING_DELAY_MS } from "../../hooks/useArming";
 import * as fake from "../../test/fakeGatehouse";
 import { renderWithClient } from "../../test/renderWithClient";
 
 vi.mock("../../api/gatehouse", () => import("../../test/fakeGatehouse"));
 
-beforeEach(() => fake.resetFakeGatehouse());
+beforeEach(() => {
+  fake.resetFakeGatehouse();
+  vi.useFakeTimers({ toFake: ["Date"] });
+});
+
+afterEach(() => vi.useRealTimers());
+
+/** Moves the clock on by `ms` (by default, past the arming delay). */
+function wait(ms = ARMING_DELAY_MS) {
+  vi.setSystemTime(Date.now() + ms);
+}
 
 function pending(question: Question, id = "p-1"): PendingApproval {
   return {
@@ -39,12 +53,17 @@ const writeFile: Question = {
   inputSchema: { type: "object", required: ["path"], properties: { path: { type: "string" }, text: { type: "string" } } },
   definitionHash: "h",
   changes: [{ field: "description", before: "Reads a file", after: "Writes text to a path" }],
+  defaultCovers: "these",
+  alwaysOffered: true,
 };
 
-async function openWith(question: Question) {
+/** Opens the window with `question` waiting; armed unless told otherwise. */
+async function openWith(question: Question, armed = true) {
   fake.listApprovals.mockResolvedValue([pending(question)]);
   renderWithClient(<AppFrame />, "/servers");
-  return screen.findByTestId("approval-dialog");
+  const dialog = await screen.findByTestId("approval-dialog");
+  if (armed) wait();
+  return dialog;
 }
 
 describe("ApprovalDialog", () => {
@@ -70,22 +89,104 @@ describe("ApprovalDialog", () => {
     await userEvent.clear(editor);
     await userEvent.paste('{"path": "/tmp/b"}');
     await userEvent.click(within(dialog).getByTestId("allow-once"));
-    expect(fake.answerApproval).toHaveBeenCalledWith("p-1", { kind: "allow", scope: { kind: "once" }, arguments: { path: "/tmp/b" } });
+    expect(fake.answerApproval).toHaveBeenCalledWith("p-1", { kind: "allow", scope: { kind: "once" }, arguments: { path: "/tmp/b" }, covers: null });
   });
 
   it("answers for a time, always, and deny with a reason, also from the keyboard", async () => {
     const dialog = await openWith(writeFile);
     await userEvent.selectOptions(within(dialog).getByTestId("allow-for-minutes"), "60");
     await userEvent.click(within(dialog).getByTestId("allow-for"));
-    expect(fake.answerApproval).toHaveBeenLastCalledWith("p-1", { kind: "allow", scope: { kind: "for", minutes: 60 }, arguments: null });
+    expect(fake.answerApproval).toHaveBeenLastCalledWith("p-1", { kind: "allow", scope: { kind: "for", minutes: 60 }, arguments: null, covers: "these" });
     await userEvent.click(within(dialog).getByTestId("allow-always"));
-    expect(fake.answerApproval).toHaveBeenLastCalledWith("p-1", { kind: "allow", scope: { kind: "always" }, arguments: null });
+    expect(fake.answerApproval).toHaveBeenLastCalledWith("p-1", { kind: "allow", scope: { kind: "always" }, arguments: null, covers: null });
     await userEvent.type(within(dialog).getByTestId("deny-reason"), "not now");
     await userEvent.click(within(dialog).getByTestId("deny"));
     expect(fake.answerApproval).toHaveBeenLastCalledWith("p-1", { kind: "deny", reason: "not now" });
     within(dialog).getByTestId("allow-once").focus();
     await userEvent.keyboard("s");
-    expect(fake.answerApproval).toHaveBeenLastCalledWith("p-1", { kind: "allow", scope: { kind: "session" }, arguments: null });
+    expect(fake.answerApproval).toHaveBeenLastCalledWith("p-1", { kind: "allow", scope: { kind: "session" }, arguments: null, covers: "these" });
+  });
+
+  it("puts the focus on the dialog itself, never on an answer", async () => {
+    const dialog = await openWith(writeFile, false);
+    await waitFor(() => expect(document.activeElement).toBe(dialog));
+    for (const id of ["allow-once", "allow-session", "allow-for", "allow-always", "deny"]) {
+      expect(within(dialog).getByTestId(id)).not.toHaveFocus();
+    }
+  });
+
+  it("ignores keys and clicks until it is armed, and takes them after", async () => {
+    const dialog = await openWith(writeFile, false);
+    await userEvent.keyboard("w");
+    await userEvent.click(within(dialog).getByTestId("allow-once"));
+    await userEvent.click(within(dialog).getByTestId("deny"));
+    expect(fake.answerApproval).not.toHaveBeenCalled();
+    wait(ARMING_DELAY_MS - 1);
+    await userEvent.click(within(dialog).getByTestId("allow-session"));
+    expect(fake.answerApproval).not.toHaveBeenCalled();
+    wait(1);
+    await userEvent.click(within(dialog).getByTestId("allow-once"));
+    expect(fake.answerApproval).toHaveBeenLastCalledWith("p-1", { kind: "allow", scope: { kind: "once" }, arguments: null, covers: null });
+  });
+
+  it("stays disarmed while someone keeps typing, and arms a moment after they stop", async () => {
+    const dialog = await openWith(writeFile, false);
+    dialog.focus();
+    for (let i = 0; i < 10; i++) {
+      await userEvent.keyboard("w");
+      wait(ARMING_DELAY_MS / 2);
+    }
+    expect(fake.answerApproval).not.toHaveBeenCalled();
+    wait(ARMING_DELAY_MS / 2);
+    await userEvent.keyboard("a");
+    expect(fake.answerApproval).toHaveBeenLastCalledWith("p-1", { kind: "allow", scope: { kind: "once" }, arguments: null, covers: null });
+  });
+
+  it("is disarmed again for a new request", async () => {
+    const dialog = await openWith(writeFile);
+    expect(dialog.querySelector("[data-approval-id]")).toHaveAttribute("data-approval-id", "p-1");
+    fake.listApprovals.mockResolvedValue([pending(writeFile, "p-2")]);
+    act(() => fake.emitApprovalsChanged({ pending: 1 }));
+    const next = await waitFor(() => {
+      const shown = screen.getByTestId("approval-dialog").querySelector("[data-approval-id]");
+      expect(shown).toHaveAttribute("data-approval-id", "p-2");
+      return screen.getByTestId("approval-dialog");
+    });
+    await userEvent.keyboard("a");
+    await userEvent.click(within(next).getByTestId("allow-once"));
+    expect(fake.answerApproval).not.toHaveBeenCalled();
+    wait();
+    await userEvent.click(within(next).getByTestId("allow-once"));
+    expect(fake.answerApproval).toHaveBeenLastCalledWith("p-2", { kind: "allow", scope: { kind: "once" }, arguments: null, covers: null });
+  });
+
+  it("takes keys typed in a text field as typing, never as answers", async () => {
+    const dialog = await openWith(writeFile);
+    await userEvent.type(within(dialog).getByTestId("deny-reason"), "wasd");
+    await userEvent.click(within(dialog).getByTestId("edit-arguments"));
+    await userEvent.type(within(dialog).getByTestId("arguments-editor"), " wasd");
+    expect(fake.answerApproval).not.toHaveBeenCalled();
+    expect(within(dialog).getByTestId("deny-reason")).toHaveValue("wasd");
+  });
+
+  it("lets the person choose what a grant covers, these arguments by default for an app", async () => {
+    const dialog = await openWith(writeFile);
+    expect(within(dialog).getByTestId("covers-these")).toBeChecked();
+    await userEvent.click(within(dialog).getByTestId("allow-session"));
+    expect(fake.answerApproval).toHaveBeenLastCalledWith("p-1", { kind: "allow", scope: { kind: "session" }, arguments: null, covers: "these" });
+    await userEvent.click(within(dialog).getByTestId("covers-any"));
+    await userEvent.click(within(dialog).getByTestId("allow-session"));
+    expect(fake.answerApproval).toHaveBeenLastCalledWith("p-1", { kind: "allow", scope: { kind: "session" }, arguments: null, covers: "any" });
+    expect(within(dialog).getByTestId("allow-always")).toHaveTextContent("any arguments, calls from apps");
+  });
+
+  it("does not offer always where a rule for the tool or its arguments asks", async () => {
+    const dialog = await openWith({ ...writeFile, alwaysOffered: false });
+    expect(within(dialog).queryByTestId("allow-always")).toBeNull();
+    expect(within(dialog).getByTestId("no-always")).toHaveTextContent("Policies page");
+    dialog.focus();
+    await userEvent.keyboard("w");
+    expect(fake.answerApproval).not.toHaveBeenCalled();
   });
 
   it("keeps the request open and says why when the engine refuses the answer", async () => {

@@ -2,10 +2,17 @@
 // itself (a tool call, a sampling request, a form, a URL, another request), with its answers.
 // Closing it (Escape, "Decide later") leaves the request waiting on the Approvals page; it is
 // denied only by an answer or by the engine's timeout.
+//
+// It cannot be answered by accident: the focus goes to the dialog itself, never to an answer;
+// every answer (key or click) is disarmed for a moment after the request appears
+// (`useArming`), and again after each key pressed meanwhile; keyboard answers are never taken
+// from a text field.
 
-import { useState } from "react";
+import { useRef, useState } from "react";
+import type { KeyboardEvent } from "react";
 import type { Answer, PendingApproval } from "../../api/gatehouse";
 import { errorMessage } from "../../api/GatehouseError";
+import { isTextField, useArming } from "../../hooks/useArming";
 import { useAnswerApproval } from "../../hooks/useApprovals";
 import { useNow } from "../../hooks/useNow";
 import { approvalTitle, timeLeft } from "../../model/describeApproval";
@@ -22,18 +29,27 @@ type ApprovalDialogProps = {
   onLater: () => void;
 };
 
+/** Keyboard answers: a lower-case key and what it does. */
+export type Shortcuts = Record<string, () => void>;
+
 /** What each kind of question needs: a way to answer, and whether an answer is being sent. */
 export type AnswerProps = {
+  /** Sends the answer; one given while the dialog is disarmed is ignored (false). */
   answer: (answer: Answer) => Promise<boolean>;
   busy: boolean;
+  /** Offers keyboard answers while the body is shown (null: none). */
+  setShortcuts: (shortcuts: Shortcuts | null) => void;
 };
 
 export function ApprovalDialog({ pending, onLater }: ApprovalDialogProps) {
   const mutation = useAnswerApproval();
   const [error, setError] = useState<string | null>(null);
   const now = useNow(1000);
+  const arming = useArming(pending.id);
+  const shortcuts = useRef<Shortcuts | null>(null);
 
   const answer = async (given: Answer): Promise<boolean> => {
+    if (!arming.armedNow()) return false;
     setError(null);
     try {
       await mutation.mutateAsync({ id: pending.id, answer: given });
@@ -43,12 +59,30 @@ export function ApprovalDialog({ pending, onLater }: ApprovalDialogProps) {
       return false;
     }
   };
-  const props: AnswerProps = { answer, busy: mutation.isPending };
+  const setShortcuts = (given: Shortcuts | null) => {
+    shortcuts.current = given;
+  };
+  const props: AnswerProps = { answer, busy: mutation.isPending, setShortcuts };
   const q = pending.question;
 
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (isTextField(e.target) || e.ctrlKey || e.metaKey || e.altKey || e.key.length !== 1) return;
+    if (!arming.armedNow()) {
+      // Someone is typing: whatever they type is not an answer, and the delay starts again.
+      arming.restart();
+      e.preventDefault();
+      return;
+    }
+    const act = shortcuts.current?.[e.key.toLowerCase()];
+    if (act !== undefined) {
+      e.preventDefault();
+      act();
+    }
+  };
+
   return (
-    <Dialog title={approvalTitle(q)} onClose={onLater} size="large" testId="approval-dialog">
-      <div className="approval" data-kind={q.kind} data-approval-id={pending.id}>
+    <Dialog title={approvalTitle(q)} onClose={onLater} size="large" testId="approval-dialog" initialFocus="dialog" onKeyDown={onKeyDown}>
+      <div className={`approval${arming.armed ? "" : " approval-arming"}`} data-kind={q.kind} data-approval-id={pending.id} data-armed={arming.armed}>
         <dl className="approval-who">
           <div>
             <dt>Server</dt>
@@ -68,7 +102,7 @@ export function ApprovalDialog({ pending, onLater }: ApprovalDialogProps) {
         <p className="approval-reason" data-testid="approval-reason">
           {pending.reason}
         </p>
-        {q.kind === "toolCall" && <ToolCallApproval question={q} {...props} />}
+        {q.kind === "toolCall" && <ToolCallApproval question={q} source={pending.source} {...props} />}
         {q.kind === "sampling" && <SamplingApproval params={q.params} {...props} />}
         {q.kind === "elicitation" && <ElicitationApproval question={q} {...props} />}
         {q.kind === "openUrl" && <OpenUrlApproval question={q} {...props} />}

@@ -19,6 +19,10 @@ const grant: Grant = {
   server: "fs",
   tool: "write_file",
   definitionHash: "h",
+  source: "app",
+  caller: null,
+  rule: null,
+  covers: "these",
   scope: "timed",
   expiresAt: "2026-11-23T11:00:00.000Z",
   createdAt: "2026-11-23T10:00:00.000Z",
@@ -26,7 +30,7 @@ const grant: Grant = {
 };
 
 describe("GrantList", () => {
-  it("lists the grants and revokes one", async () => {
+  it("lists the grants with what each covers, and revokes one", async () => {
     fake.listGrants.mockResolvedValueOnce([grant]).mockResolvedValue([]);
     fake.revokeGrant.mockResolvedValue(grant);
     renderWithClient(
@@ -37,6 +41,7 @@ describe("GrantList", () => {
     const row = await screen.findByTestId("grant-row");
     expect(row).toHaveTextContent("write_file");
     expect(row).toHaveTextContent("until");
+    expect(row).toHaveTextContent("app: the arguments it was given for");
     await userEvent.click(screen.getByTestId("revoke-grant"));
     expect(fake.revokeGrant).toHaveBeenCalledWith("g-1");
     await waitFor(() => expect(screen.getByTestId("no-grants")).toBeInTheDocument());

@@ -1,4 +1,5 @@
-// The standing grants from approvals ("for this session", "for a time"), each with Revoke.
+// The standing grants from approvals ("for this session", "for a time"), each with the source
+// it covers, whether it covers only the arguments it was made for, and Revoke.
 
 import type { Grant } from "../../api/gatehouse";
 import { errorMessage } from "../../api/GatehouseError";
@@ -8,6 +9,18 @@ import { ErrorBanner } from "../ErrorBanner";
 function holds(grant: Grant): string {
   if (grant.scope === "timed") return grant.expiresAt !== null ? `until ${new Date(grant.expiresAt).toLocaleString()}` : "for a time";
   return grant.pid !== null ? `while Gatehouse (process ${grant.pid}) runs` : "this session";
+}
+
+/** Which calls a grant covers: its source (and caller), and these arguments or any. */
+function covered(grant: Grant): string {
+  const who = grant.caller === null ? grant.source : `${grant.source} (${grant.caller})`;
+  const what =
+    grant.covers === "these"
+      ? "the arguments it was given for"
+      : grant.rule === null
+        ? "any arguments"
+        : `any arguments rule ${grant.rule} asks about`;
+  return `${who}: ${what}`;
 }
 
 export function GrantList() {
@@ -29,6 +42,7 @@ export function GrantList() {
             <tr>
               <th>Server</th>
               <th>Tool</th>
+              <th>Covers</th>
               <th>Holds</th>
               <th>
                 <span className="visually-hidden">Revoke</span>
@@ -42,6 +56,7 @@ export function GrantList() {
                 <td>
                   <code>{grant.tool}</code>
                 </td>
+                <td data-testid="grant-covers">{covered(grant)}</td>
                 <td>{holds(grant)}</td>
                 <td className="approvals-table-action">
                   <button

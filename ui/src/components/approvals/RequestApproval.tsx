@@ -24,7 +24,6 @@ export function RequestApproval({ question, answer, busy }: { question: RequestQ
           disabled={busy}
           onClick={() => void answer({ kind: "allow", scope: { kind: "once" }, arguments: null })}
           data-testid="allow-once"
-          data-autofocus
         >
           Allow
         </button>

@@ -86,7 +86,6 @@ export function SamplingApproval({ params, answer, busy }: { params: Value } & A
           onChange={(e) => setReply(e.target.value)}
           rows={5}
           data-testid="sampling-reply"
-          data-autofocus
         />
       </label>
       <div className="approval-actions">

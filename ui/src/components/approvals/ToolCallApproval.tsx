@@ -1,12 +1,13 @@
 // A tool call waiting for the person: the tool (title, description), the server's hints as
 // badges (never trusted), what changed since a rule allowed it, and the arguments, highlighted
 // and editable (edits are checked against the tool's inputSchema here and again by the
-// engine). Answers: allow once, for this session, for a time, always, or deny with a reason;
-// keyboard: A, S, T, W, D when no field has the focus.
+// engine). Answers: allow once, for this session, for a time (a grant covering these arguments
+// or any, the engine's default chosen first), always (a rule for the tool, any arguments, for
+// this source; offered only where such a rule would decide), or deny with a reason; keyboard:
+// A, S, T, W, D (taken by the dialog, never from a text field, and only once it is armed).
 
-import { useMemo, useState } from "react";
-import type { KeyboardEvent } from "react";
-import type { Question, Scope } from "../../api/gatehouse";
+import { useEffect, useId, useMemo, useState } from "react";
+import type { Covers, Question, Scope, Source } from "../../api/gatehouse";
 import type { Value } from "../../bindings";
 import { annotationHints } from "../../model/describeApproval";
 import { argumentProblems } from "../../model/argumentProblems";
@@ -24,11 +25,18 @@ const DURATIONS: readonly (readonly [number, string])[] = [
   [24 * 60, "1 day"],
 ];
 
-export function ToolCallApproval({ question, answer, busy }: { question: ToolCallQuestion } & AnswerProps) {
+/** Who "always" allows: the source that asked. */
+function forSource(source: Source): string {
+  return source === "user" ? "your own calls" : `calls from ${source === "app" ? "apps" : source}`;
+}
+
+export function ToolCallApproval({ question, source, answer, busy, setShortcuts }: { question: ToolCallQuestion; source: Source } & AnswerProps) {
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(() => JSON.stringify(question.arguments ?? {}, null, 2));
   const [minutes, setMinutes] = useState(10);
   const [reason, setReason] = useState("");
+  const [covers, setCovers] = useState<Covers>(question.defaultCovers);
+  const coversName = useId();
   const hints = annotationHints(question.annotations);
 
   const edited = useMemo((): { value: Value | null; problems: string[] } => {
@@ -43,35 +51,28 @@ export function ToolCallApproval({ question, answer, busy }: { question: ToolCal
   }, [editing, text, question.inputSchema]);
   const blocked = busy || edited.problems.length > 0;
 
-  const allow = (scope: Scope) =>
-    void answer({ kind: "allow", scope, arguments: editing ? edited.value : null });
+  const allow = (scope: Scope) => {
+    const grant = scope.kind === "session" || scope.kind === "for";
+    void answer({ kind: "allow", scope, arguments: editing ? edited.value : null, covers: grant ? covers : null });
+  };
   const deny = () => void answer(denial(reason));
 
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const target = e.target as HTMLElement;
-    if (["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName) || e.ctrlKey || e.metaKey || e.altKey) return;
-    const key = e.key.toLowerCase();
-    if (key === "d") {
-      e.preventDefault();
-      if (!busy) deny();
-      return;
+  // The dialog takes the keys; these are the answers they give now.
+  useEffect(() => {
+    const keys: Record<string, () => void> = {};
+    if (!busy) keys.d = deny;
+    if (!blocked) {
+      keys.a = () => allow({ kind: "once" });
+      keys.s = () => allow({ kind: "session" });
+      keys.t = () => allow({ kind: "for", minutes });
+      if (question.alwaysOffered) keys.w = () => allow({ kind: "always" });
     }
-    if (blocked) return;
-    const scopes: Record<string, () => void> = {
-      a: () => allow({ kind: "once" }),
-      s: () => allow({ kind: "session" }),
-      t: () => allow({ kind: "for", minutes }),
-      w: () => allow({ kind: "always" }),
-    };
-    const act = scopes[key];
-    if (act !== undefined) {
-      e.preventDefault();
-      act();
-    }
-  };
+    setShortcuts(keys);
+    return () => setShortcuts(null);
+  });
 
   return (
-    <div className="approval-body" onKeyDown={onKeyDown} data-testid="tool-call-approval">
+    <div className="approval-body" data-testid="tool-call-approval">
       <div className="approval-tool">
         <h3>
           <code data-testid="approval-tool">{question.tool}</code>
@@ -120,8 +121,19 @@ export function ToolCallApproval({ question, answer, busy }: { question: ToolCal
           <JsonView value={question.arguments} label="Arguments" testId="approval-arguments" />
         )}
       </div>
+      <fieldset className="approval-covers" data-testid="grant-covers">
+        <legend>A grant for this session or a time covers</legend>
+        <label className="checkbox">
+          <input type="radio" name={coversName} checked={covers === "these"} onChange={() => setCovers("these")} data-testid="covers-these" />
+          these arguments only{editing ? " (as edited)" : ""}
+        </label>
+        <label className="checkbox">
+          <input type="radio" name={coversName} checked={covers === "any"} onChange={() => setCovers("any")} data-testid="covers-any" />
+          any arguments{question.defaultCovers === "these" ? " (you choose it: the request did not)" : ""}
+        </label>
+      </fieldset>
       <div className="approval-actions" role="group" aria-label="Answer">
-        <button type="button" className="button button-primary" disabled={blocked} onClick={() => allow({ kind: "once" })} data-testid="allow-once" data-autofocus>
+        <button type="button" className="button button-primary" disabled={blocked} onClick={() => allow({ kind: "once" })} data-testid="allow-once">
           Allow once <kbd>A</kbd>
         </button>
         <button type="button" className="button" disabled={blocked} onClick={() => allow({ kind: "session" })} data-testid="allow-session">
@@ -139,10 +151,18 @@ export function ToolCallApproval({ question, answer, busy }: { question: ToolCal
             ))}
           </select>
         </span>
-        <button type="button" className="button" disabled={blocked} onClick={() => allow({ kind: "always" })} data-testid="allow-always">
-          Always allow <kbd>W</kbd>
-        </button>
+        {question.alwaysOffered && (
+          <button type="button" className="button" disabled={blocked} onClick={() => allow({ kind: "always" })} data-testid="allow-always">
+            Always allow, any arguments, {forSource(source)} <kbd>W</kbd>
+          </button>
+        )}
       </div>
+      {!question.alwaysOffered && (
+        <p className="muted approval-no-always" data-testid="no-always">
+          &ldquo;Always&rdquo; is not offered: a rule for this tool or its arguments asks, and a new rule would not overrule
+          it. Change that rule on the Policies page.
+        </p>
+      )}
       <DenyWithReason reason={reason} onReason={setReason} onDeny={deny} busy={busy} label={<>Deny <kbd>D</kbd></>} />
     </div>
   );

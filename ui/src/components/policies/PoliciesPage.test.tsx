@@ -99,6 +99,7 @@ describe("PoliciesPage", () => {
       tool: "write_file",
       argument: { pointer: "/path", pattern: { kind: "glob", pattern: "~/projects/**" }, outside: true },
       decision: "deny",
+      source: null,
     });
     await waitFor(() => expect(fake.policyRules.mock.calls.length).toBeGreaterThan(listed));
   });
@@ -118,6 +119,27 @@ describe("PoliciesPage", () => {
     expect(screen.getByRole("dialog", { name: "Add rule" })).toBeInTheDocument();
   });
 
+  it("shows the source a rule is for and adds one for a single source", async () => {
+    fake.policyRules.mockResolvedValue([
+      ruleView("r-apps", { tool: "send_email", decision: "allow", source: "app" }),
+      ruleView("r-all", { tool: "echo", decision: "deny" }),
+    ]);
+    fake.policyAddRule.mockResolvedValue({ id: "r-new", server: "s-files", tool: null, argument: null, effect: "deny", definitionHash: null, source: "model" });
+    renderWithClient(<PoliciesPage />);
+    await screen.findAllByTestId("rule-row");
+    expect(within(ruleRow("r-apps")).getByTestId("rule-source")).toHaveTextContent("app");
+    expect(within(ruleRow("r-all")).getByTestId("rule-source")).toHaveTextContent("every source");
+    await userEvent.click(screen.getByTestId("add-rule"));
+    const dialog = screen.getByRole("dialog", { name: "Add rule" });
+    await userEvent.selectOptions(within(dialog).getByTestId("rule-server"), "s-files");
+    await userEvent.selectOptions(within(dialog).getByTestId("rule-source"), "model");
+    await userEvent.click(within(dialog).getByRole("radio", { name: "Deny" }));
+    await userEvent.click(within(dialog).getByTestId("rule-save"));
+    await waitFor(() =>
+      expect(fake.policyAddRule).toHaveBeenCalledWith({ server: "s-files", tool: null, argument: null, decision: "deny", source: "model" }),
+    );
+  });
+
   it("deletes a rule after confirmation", async () => {
     fake.policyRules.mockResolvedValue([ruleView("r-1", { tool: "echo", decision: "deny" })]);
     fake.policyRemoveRule.mockResolvedValue(null);
@@ -131,8 +153,8 @@ describe("PoliciesPage", () => {
     expect(fake.policyRemoveRule).toHaveBeenCalledWith("r-1");
   });
 
-  it("edits a rule by adding the changed one and then removing the old", async () => {
-    fake.policyRules.mockResolvedValue([ruleView("r-1", { tool: "echo", decision: "deny" })]);
+  it("edits a rule by adding the changed one and then removing the old, keeping its source", async () => {
+    fake.policyRules.mockResolvedValue([ruleView("r-1", { tool: "echo", decision: "deny", source: "app" })]);
     fake.policyAddRule.mockResolvedValue({ id: "r-2", server: "s-everything", tool: "echo", argument: null, effect: "ask", definitionHash: null });
     fake.policyRemoveRule.mockResolvedValue(null);
     renderWithClient(<PoliciesPage />);
@@ -141,10 +163,11 @@ describe("PoliciesPage", () => {
     const dialog = screen.getByRole("dialog", { name: "Edit rule" });
     expect(within(dialog).getByTestId("rule-tool")).toHaveValue("echo");
     expect(within(dialog).getByRole("radio", { name: "Deny" })).toBeChecked();
+    expect(within(dialog).getByTestId("rule-source")).toHaveValue("app");
     await userEvent.click(within(dialog).getByRole("radio", { name: "Ask" }));
     await userEvent.click(within(dialog).getByTestId("rule-save"));
     await waitFor(() => expect(fake.policyRemoveRule).toHaveBeenCalledWith("r-1"));
-    expect(fake.policyAddRule).toHaveBeenCalledWith({ server: "s-everything", tool: "echo", argument: null, decision: "ask" });
+    expect(fake.policyAddRule).toHaveBeenCalledWith({ server: "s-everything", tool: "echo", argument: null, decision: "ask", source: "app" });
     const addOrder = fake.policyAddRule.mock.invocationCallOrder[0] ?? Infinity;
     const removeOrder = fake.policyRemoveRule.mock.invocationCallOrder[0] ?? -Infinity;
     expect(addOrder).toBeLessThan(removeOrder);

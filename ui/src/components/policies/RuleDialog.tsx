@@ -1,11 +1,11 @@
 // Adding or editing a rule: the server (or every server), an optional tool, an optional
 // argument condition (a JSON Pointer, a glob or regex, and whether the value must fall outside
-// it) and the decision. Editing adds the changed rule first and then removes the old one, so a
+// it), the source it is for (or every source) and the decision. Editing adds the changed rule first and then removes the old one, so a
 // rule the engine refuses leaves the old one in place. The engine's message is shown as is.
 
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import type { Effect, RuleInput, RuleView, ServerPolicyView } from "../../api/gatehouse";
+import type { Effect, RuleInput, RuleView, ServerPolicyView, Source } from "../../api/gatehouse";
 import * as api from "../../api/gatehouse";
 import { errorMessage } from "../../api/GatehouseError";
 import { Dialog } from "../Dialog";
@@ -20,6 +20,14 @@ type RuleDialogProps = {
 
 type PatternKind = "glob" | "regex";
 
+const SOURCES: readonly [Source, string][] = [
+  ["user", "Your own calls"],
+  ["app", "MCP App views"],
+  ["server", "Servers' own requests"],
+  ["model", "A chat model"],
+  ["gateway", "Agents through the gateway"],
+];
+
 const EFFECTS: readonly [Effect, string, string][] = [
   ["allow", "Allow", "without asking"],
   ["ask", "Ask", "each time"],
@@ -27,7 +35,7 @@ const EFFECTS: readonly [Effect, string, string][] = [
 ];
 
 export function RuleDialog({ servers, editing, onClose }: RuleDialogProps) {
-  const ids = { server: useId(), tool: useId(), pointer: useId(), pattern: useId(), tools: useId() };
+  const ids = { server: useId(), tool: useId(), pointer: useId(), pattern: useId(), tools: useId(), source: useId() };
   const [server, setServer] = useState(editing?.serverId ?? servers[0]?.serverId ?? "");
   const [tool, setTool] = useState(editing?.tool ?? "");
   const [withArgument, setWithArgument] = useState((editing?.argument ?? null) !== null);
@@ -36,6 +44,7 @@ export function RuleDialog({ servers, editing, onClose }: RuleDialogProps) {
   const [pattern, setPattern] = useState(editing?.argument?.pattern.pattern ?? "");
   const [outside, setOutside] = useState(editing?.argument?.outside === true);
   const [decision, setDecision] = useState<Effect>(editing?.decision ?? "ask");
+  const [source, setSource] = useState<Source | "">(editing?.source ?? "");
   const definitions = useDefinitions(server);
   const refresh = useRefreshPolicy();
   const toolNames = [...new Set((definitions.data ?? []).map((d) => d.tool))];
@@ -45,6 +54,7 @@ export function RuleDialog({ servers, editing, onClose }: RuleDialogProps) {
     tool: tool.trim() === "" ? null : tool.trim(),
     argument: withArgument ? { pointer: pointer.trim(), pattern: { kind, pattern }, outside } : null,
     decision,
+    source: source === "" ? null : source,
   });
   const save = useMutation({
     mutationFn: async (rule: RuleInput) => {
@@ -158,6 +168,19 @@ export function RuleDialog({ servers, editing, onClose }: RuleDialogProps) {
               </div>
             )}
           </fieldset>
+          <div className="field">
+            <label className="field-label" htmlFor={ids.source}>
+              From
+            </label>
+            <select id={ids.source} className="input" value={source} onChange={(e) => setSource(e.target.value as Source | "")} data-testid="rule-source">
+              <option value="">Every source</option>
+              {SOURCES.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </div>
           <fieldset className="field">
             <legend className="field-label">Decision</legend>
             <div className="segmented segmented-3" role="radiogroup" aria-label="Decision">

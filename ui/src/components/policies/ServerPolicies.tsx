@@ -25,7 +25,8 @@ export function ServerPolicies({ servers, rules }: ServerPoliciesProps) {
     mutationFn: ({ server, trust }: { server: string; trust: boolean }) => api.policySetTrustReadOnly(server, trust),
     onSettled: refresh,
   });
-  const global = rules.find((r) => r.serverId === null && r.tool === null);
+  // Defaults are the rules for every source; a rule for one source is listed with the rules.
+  const global = rules.find((r) => r.serverId === null && r.tool === null && r.source === null);
   // With no global rule, what is not decided otherwise is asked about.
   const globalText = global?.decision ?? "ask";
   const error = setDefault.error ?? setTrust.error;
@@ -51,7 +52,7 @@ export function ServerPolicies({ servers, rules }: ServerPoliciesProps) {
         </thead>
         <tbody>
           {servers.map((server) => {
-            const own = rules.find((r) => r.serverId === server.serverId && r.tool === null);
+            const own = rules.find((r) => r.serverId === server.serverId && r.tool === null && r.source === null);
             const busy =
               (setDefault.isPending && setDefault.variables.server === server.serverId) ||
               (setTrust.isPending && setTrust.variables.server === server.serverId);

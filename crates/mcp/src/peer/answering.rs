@@ -1,0 +1,139 @@
+//! The tasks answering the server's own requests (sampling, elicitation, roots), and their
+//! withdrawal: a server's `notifications/cancelled` naming one of its requests still being
+//! answered (2025-11-25 basic/utilities/cancellation) tells the handler through a
+//! [`Withdrawal`], and no response is sent for it, whatever the handler answers. The route owns
+//! the tasks, so they end with the connection.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinSet;
+
+use super::Handler;
+use crate::jsonrpc::{self, RequestId};
+use crate::transport::Outbound;
+
+/// The server's withdrawal of one of its requests, as the handler answering it sees it.
+#[derive(Debug)]
+pub struct Withdrawal(Option<oneshot::Receiver<String>>);
+
+impl Withdrawal {
+    /// A withdrawal that never comes (for a request answered outside a connection).
+    pub fn never() -> Self {
+        Self(None)
+    }
+
+    /// Completes, with the server's reason, once the server withdraws the request; never
+    /// otherwise.
+    pub async fn withdrawn(self) -> String {
+        match self.0 {
+            Some(receiver) => match receiver.await {
+                Ok(reason) => reason,
+                // The route let go of it: the request was not withdrawn.
+                Err(_) => std::future::pending().await,
+            },
+            None => std::future::pending().await,
+        }
+    }
+}
+
+/// Tells the task answering one request that the server withdrew it.
+struct Withdraw {
+    reason: oneshot::Sender<String>,
+    withdrawn: Arc<AtomicBool>,
+}
+
+/// The requests being answered, each with what withdraws it.
+#[derive(Default)]
+pub(super) struct Answering {
+    tasks: JoinSet<RequestId>,
+    withdrawals: HashMap<RequestId, Withdraw>,
+}
+
+impl Answering {
+    pub(super) fn len(&self) -> usize {
+        self.tasks.len()
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.tasks.is_empty()
+    }
+
+    /// Waits for a request to be answered (or withdrawn) and forgets it; pending while none is
+    /// being answered.
+    pub(super) async fn next_done(&mut self) {
+        match self.tasks.join_next().await {
+            Some(Ok(id)) => {
+                self.withdrawals.remove(&id);
+            }
+            Some(Err(e)) => tracing::warn!("a task answering the server ended abnormally: {e}"),
+            None => std::future::pending().await,
+        }
+    }
+
+    /// Answers the server's request `id` with `handler` and sends the response, unless the
+    /// server withdraws the request first. `ping` is answered here.
+    pub(super) fn answer(
+        &mut self,
+        id: RequestId,
+        method: String,
+        params: Option<Value>,
+        handler: Arc<dyn Handler>,
+        outbound: mpsc::Sender<Outbound>,
+    ) {
+        let (reason, withdrawal) = oneshot::channel();
+        let withdrawn = Arc::new(AtomicBool::new(false));
+        self.withdrawals.insert(
+            id.clone(),
+            Withdraw {
+                reason,
+                withdrawn: withdrawn.clone(),
+            },
+        );
+        self.tasks.spawn(async move {
+            let reply = if method == "ping" {
+                Ok(json!({}))
+            } else {
+                let withdrawal = Withdrawal(Some(withdrawal));
+                handler
+                    .on_withdrawable_request(method, params, withdrawal)
+                    .await
+            };
+            if withdrawn.load(Ordering::SeqCst) {
+                tracing::debug!("request {id} was withdrawn by the server; no response is sent");
+                return id;
+            }
+            let message = match reply {
+                Ok(result) => jsonrpc::response(&id, result),
+                Err(error) => jsonrpc::error_response(&id, &error),
+            };
+            let _ = outbound.send(message.into()).await;
+            id
+        });
+    }
+
+    /// Withdraws the request a server's `notifications/cancelled` (`params`) names, if it is
+    /// being answered; says whether it was.
+    pub(super) fn withdraw(&mut self, params: Option<&Value>) -> bool {
+        let Some(id) = params
+            .and_then(|p| p.get("requestId"))
+            .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok())
+        else {
+            return false;
+        };
+        let Some(withdraw) = self.withdrawals.remove(&id) else {
+            return false;
+        };
+        let reason = params
+            .and_then(|p| p.get("reason"))
+            .and_then(Value::as_str)
+            .unwrap_or("no reason given")
+            .to_owned();
+        withdraw.withdrawn.store(true, Ordering::SeqCst);
+        let _ = withdraw.reason.send(reason);
+        true
+    }
+}
