@@ -74,6 +74,41 @@ export async function viewWindowOf(app, uri) {
 }
 
 /**
+ * Scrolls the window so the whole app panel of `uri` shows below the sticky header, and waits
+ * until the view's webview shows all of the view (its proxy page lays the view frame out
+ * unshifted), so that a pointer click inside the view lands where WebDriver aims it.
+ */
+export async function showWholeView(app, uri) {
+  const s = app.session;
+  await s.executeScript(
+    `const el = document.querySelector(arguments[0]);
+     if (!el) return;
+     el.scrollIntoView({ block: 'start' });
+     const header = document.querySelector('header');
+     const below = header ? header.getBoundingClientRect().bottom + 8 : 0;
+     const scroller = document.scrollingElement;
+     scroller.scrollBy(0, el.getBoundingClientRect().top - below);`,
+    [`${appPanelOf(uri)} [data-testid="app-frame"]`],
+  );
+  const handle = await viewWindowOf(app, uri);
+  try {
+    await waitFor(
+      async () => {
+        await s.switchToWindow(handle);
+        return s.executeScript(
+          `const view = document.getElementById('app-view');
+           const at = (v) => v === '' || parseFloat(v) === 0;
+           return !!view && at(view.style.top) && at(view.style.left);`,
+        );
+      },
+      { timeout: 10_000, interval: 200, message: `the whole view of ${uri} to show in its webview` },
+    );
+  } finally {
+    await s.switchToWindow(app.mainHandle);
+  }
+}
+
+/**
  * Runs `fn(where)` with the WebDriver session switched into the app's own document: the view's
  * webview (the sandbox proxy page), then its inner `#app-view` frame. `where` is
  * `{ outer: <script result in the proxy page>, handle }` for checks made on the way in. Always

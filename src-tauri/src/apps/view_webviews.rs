@@ -50,9 +50,16 @@ pub async fn place<R: Runtime>(
         // `add_child` waits for the main thread: off the async runtime.
         let webview = tauri::async_runtime::spawn_blocking(move || {
             let allowed = url.clone();
+            let named = label.clone();
             let builder = WebviewBuilder::new(label, WebviewUrl::CustomProtocol(url))
                 .focused(false)
-                .on_navigation(move |to| view_may_load(to, &allowed))
+                .on_navigation(move |to| {
+                    let may = view_may_load(to, &allowed);
+                    if !may {
+                        tracing::warn!("refused to navigate the webview {named} to {to}");
+                    }
+                    may
+                })
                 .on_new_window(|_, _| NewWindowResponse::Deny)
                 .on_download(|_, _| false);
             let (position, size) =
