@@ -2,7 +2,7 @@
 // example servers from npm (basic-vanillajs, budget-allocator, system-monitor, debug 2.0.3, over
 // stdio with --stdio) are added through the form; each one's UI tool is called from its Call
 // form, its app renders in the panel below the result, and the test looks into the app's own
-// document (the outer sandbox frame, then the inner #app-view frame) for what the app renders
+// document (the view's own webview, then its inner #app-view frame) for what the app renders
 // once it has the tool's result; a screenshot of each goes to artifacts/app-<name>.png. The
 // system-monitor app polls its app-only tool; the Audit page shows those calls succeeded with
 // the source app. The debug app is told of a theme switch and of fullscreen (its own event log

@@ -70,6 +70,7 @@ mod tests {
             "about:blank",
             "data:text/html,hi",
             "tauri://localhost.example.com/",
+            "tauri://user@localhost/",
         ] {
             assert!(!main_may_load(&url(elsewhere)), "{elsewhere}");
         }
