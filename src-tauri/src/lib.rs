@@ -53,6 +53,7 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
         .plugin(tauri_plugin_notification::init())
         .plugin(tauri_plugin_opener::init())
         .plugin(apps::navigation::guard())
+        .plugin(apps::view_webviews::forget_on_reload())
         .invoke_handler(specta.invoke_handler())
         .manage(apps::OpenViews::default())
         .register_asynchronous_uri_scheme_protocol(

@@ -16,7 +16,7 @@
 // - the main window frames nothing, and cannot be navigated away from the app's origin;
 // - a view cannot navigate its frame away, even where its policy would let it (the view's
 //   webview refuses it before it starts);
-// - closing the view closes its webview.
+// - closing the view closes its webview, and so does reloading the window.
 //
 // Prerequisites: scripts/install-test-deps.sh, and a debug build of the app.
 
@@ -378,6 +378,33 @@ describe('MCP Apps sandbox: a webview of its own, on its own origin, without the
         timeout: 10_000,
         message: "the view's webview to close",
       });
+    });
+  });
+
+  it('closes every view\'s webview when the window loads again', { timeout: 60_000 }, async (t) => {
+    await app.withFailureCapture(t.name, async () => {
+      const s = app.session;
+      await s.switchToWindow(app.mainHandle);
+      const again = await invoke(s, 'app_open_view', { serverId, uri: VIEW_URI });
+      await invoke(s, 'app_place_view', {
+        view: again.sandboxUrl,
+        placement: { visible: true, x: 700, y: 500, width: 480, height: 240, viewWidth: 480, viewHeight: 240, offsetX: 0, offsetY: 0 },
+      });
+      await waitFor(() => windowOf(s, again.sandboxUrl, app.mainHandle), {
+        timeout: 15_000,
+        message: "the second view's webview",
+      });
+      // A reloaded window has no panel left to place or close its views.
+      await s.executeScript(`setTimeout(() => location.reload(), 10);`);
+      await waitFor(async () => (await s.getWindowHandles()).length === 1, {
+        timeout: 15_000,
+        message: "the view's webview to close when the window reloads",
+      });
+      await waitFor(
+        async () => (await s.executeScript(`return document.readyState === 'complete' && !!window.__TAURI_INTERNALS__;`).catch(() => false)) === true,
+        { timeout: 15_000, message: 'the window to load again' },
+      );
+      assert.equal(await invoke(s, 'app_close_view', { view: again.sandboxUrl }), false, 'the view was forgotten');
     });
   });
 });

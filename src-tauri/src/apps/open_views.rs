@@ -166,6 +166,11 @@ impl OpenViews {
         views.remove(at).map(|open| open.webview)
     }
 
+    /// Forgets every view; the labels of their webviews.
+    pub fn close_all(&self) -> Vec<String> {
+        self.lock().drain(..).map(|open| open.webview).collect()
+    }
+
     /// How many views are open.
     #[cfg(test)]
     fn len(&self) -> usize {
@@ -309,7 +314,9 @@ mod tests {
             "the latest placement is kept"
         );
         assert_eq!(views.close(&a), Some(label_a.clone()));
-        assert_eq!(views.webviews(), vec![label_b]);
+        assert_eq!(views.webviews(), vec![label_b.clone()]);
+        assert_eq!(views.close_all(), vec![label_b], "a reloaded window forgets them all");
+        assert!(views.webviews().is_empty());
         assert!(
             views.place(&a, shown).is_none(),
             "a closed view is placed nowhere"

@@ -1,6 +1,7 @@
 //! Each app view in a webview of its own: created in the main window over the view's panel the
 //! first time the window places it, moved and shown or hidden as the window asks, told what the
-//! host sends it, and closed with the view.
+//! host sends it, and closed with the view, or when the main webview loads again (its panels,
+//! and whatever placed the views, are gone then).
 //!
 //! A view's webview holds no capability (`capabilities/` grants the app's commands to the
 //! `main` webview only), so Tauri refuses every command it sends, whatever key it has. It may
@@ -8,7 +9,8 @@
 //! download.
 
 use serde_json::Value;
-use tauri::webview::{NewWindowResponse, WebviewBuilder};
+use tauri::plugin::TauriPlugin;
+use tauri::webview::{NewWindowResponse, PageLoadEvent, WebviewBuilder};
 use tauri::{AppHandle, LogicalPosition, LogicalSize, Manager, Runtime, Url, Webview, WebviewUrl};
 
 use super::navigation::view_may_load;
@@ -147,4 +149,22 @@ pub fn close_forgotten<R: Runtime>(app: &AppHandle<R>, views: &OpenViews) {
             close(app, &label);
         }
     }
+}
+
+/// Forgets every view, and closes its webview, whenever the main webview starts loading a page
+/// (a reload leaves no panel to place or close them).
+pub fn forget_on_reload<R: Runtime>() -> TauriPlugin<R> {
+    tauri::plugin::Builder::new("app-views")
+        .on_page_load(|webview, payload| {
+            if webview.label() != MAIN_WEBVIEW || payload.event() != PageLoadEvent::Started {
+                return;
+            }
+            let app = webview.app_handle();
+            let views = app.state::<OpenViews>();
+            for label in views.close_all() {
+                close(app, &label);
+            }
+            close_forgotten(app, &views);
+        })
+        .build()
 }
