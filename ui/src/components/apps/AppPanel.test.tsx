@@ -319,11 +319,14 @@ describe("AppPanel", () => {
     act(() => {
       document.documentElement.dataset.theme = "dark";
     });
-    await waitFor(() =>
-      expect(sandbox.sent.at(-1)?.message).toMatchObject({
-        method: "ui/notifications/host-context-changed",
-        params: { theme: "dark" },
-      }),
+    await waitFor(
+      () =>
+        expect(sandbox.sent.at(-1)?.message).toMatchObject({
+          method: "ui/notifications/host-context-changed",
+          params: { theme: "dark" },
+        }),
+      // The host context goes through React state, then the relay: give a busy machine time.
+      { timeout: 3000 },
     );
   });
 
