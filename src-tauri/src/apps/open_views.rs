@@ -315,7 +315,11 @@ mod tests {
         );
         assert_eq!(views.close(&a), Some(label_a.clone()));
         assert_eq!(views.webviews(), vec![label_b.clone()]);
-        assert_eq!(views.close_all(), vec![label_b], "a reloaded window forgets them all");
+        assert_eq!(
+            views.close_all(),
+            vec![label_b],
+            "a reloaded window forgets them all"
+        );
         assert!(views.webviews().is_empty());
         assert!(
             views.place(&a, shown).is_none(),
