@@ -15,7 +15,7 @@ use tauri_plugin_opener::OpenerExt;
 
 use crate::apps::download::{self, DownloadError, Item};
 use crate::apps::origins::{SANDBOX_ORIGIN, sandbox_url, token_of};
-use crate::apps::{OpenViews, ViewEntry, link};
+use crate::apps::{OpenViews, ViewEntry, link, view_webviews};
 use crate::ipc_error::IpcError;
 
 type HostState<'a> = State<'a, Arc<Host>>;
@@ -55,10 +55,12 @@ pub struct DownloadResult {
     pub paths: Vec<String>,
 }
 
-/// Reads the UI resource `uri` of the server and opens a view of it.
+/// Reads the UI resource `uri` of the server and opens a view of it (its webview is made when
+/// the window first places it, `app_place_view`).
 #[tauri::command]
 #[specta::specta]
 pub async fn app_open_view(
+    app: tauri::AppHandle,
     host: HostState<'_>,
     views: State<'_, OpenViews>,
     server_id: String,
@@ -71,6 +73,8 @@ pub async fn app_open_view(
         uri: view.uri.clone(),
         policy: view.policy.clone(),
     });
+    // The oldest view may have been forgotten to make room.
+    view_webviews::close_forgotten(&app, &views);
     Ok(AppFrame {
         sandbox_url: sandbox_url(&token),
         sandbox_origin: SANDBOX_ORIGIN.to_owned(),
@@ -102,11 +106,16 @@ fn view_closed(outcome: &str) -> IpcError {
     }
 }
 
-/// Forgets a view, by its token or its sandbox URL; false if it was not open.
+/// Forgets a view, by its token or its sandbox URL, and closes its webview; false if it was
+/// not open.
 #[tauri::command]
 #[specta::specta]
-pub fn app_close_view(views: State<'_, OpenViews>, view: String) -> bool {
-    views.close(token_of(&view))
+pub fn app_close_view(app: tauri::AppHandle, views: State<'_, OpenViews>, view: String) -> bool {
+    let Some(webview) = views.close(token_of(&view)) else {
+        return false;
+    };
+    view_webviews::close(&app, &webview);
+    true
 }
 
 /// `tools/call` from the open view `view` (its token or sandbox URL): on the view's own
@@ -309,7 +318,7 @@ mod tests {
         let entry = open_view(&views, &url, "listing tools").expect("open");
         assert_eq!(entry.server_id, "srv-1");
         assert!(open_view(&views, "gatehouse-app://localhost/sandbox?view=0", "x").is_err());
-        assert!(views.close(&token));
+        assert!(views.close(&token).is_some());
         let closed = open_view(&views, &url, "reading `file:///a`").expect_err("closed");
         assert_eq!(closed.code, "not_found");
         assert!(

@@ -27,10 +27,29 @@ pub fn list_approvals(host: HostState<'_>) -> Vec<PendingApproval> {
 /// Answers a waiting request. An answer that does not fit (edited arguments that do not match
 /// the tool's inputSchema, a form that does not match its schema) is a `validation` error, and
 /// the request keeps waiting.
+///
+/// Checking an answer runs a server's JSON Schema over what the person typed, which can take a
+/// while: the command is async (a sync command runs on the main thread, which draws the window)
+/// and the check runs on the blocking pool, off the async runtime's workers.
 #[tauri::command]
 #[specta::specta]
-pub fn answer_approval(host: HostState<'_>, id: String, answer: Answer) -> Result<(), IpcError> {
-    Ok(host.answer_approval(&id, answer)?)
+pub async fn answer_approval(
+    host: HostState<'_>,
+    id: String,
+    answer: Answer,
+) -> Result<(), IpcError> {
+    answer_off_thread(Arc::clone(&host), id, answer).await
+}
+
+/// Answers request `id` on the blocking pool.
+async fn answer_off_thread(host: Arc<Host>, id: String, answer: Answer) -> Result<(), IpcError> {
+    tauri::async_runtime::spawn_blocking(move || host.answer_approval(&id, answer))
+        .await
+        .map_err(|e| IpcError {
+            code: "io".into(),
+            message: format!("the answer was not checked: {e}"),
+        })?
+        .map_err(IpcError::from)
 }
 
 /// The standing grants that still hold.
@@ -81,4 +100,90 @@ pub fn open_external_url(app: tauri::AppHandle, url: String) -> Result<(), IpcEr
             code: "io".into(),
             message: format!("cannot open the browser: {e}"),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use gatehouse_host::approvals::{Asking, Outcome, Question};
+    use gatehouse_host::{HostOptions, Source};
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    /// A form whose check takes a while: many strings, each matched against a pattern.
+    fn slow_form() -> (Value, Value) {
+        let schema = json!({
+            "type": "object",
+            "properties": {"lines": {"type": "array", "items": {"type": "string", "pattern": "^(ab|cd)*e$"}}}
+        });
+        let line = format!("{}e", "ab".repeat(200));
+        (schema, json!({ "lines": vec![line; 20_000] }))
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn checking_an_answer_leaves_the_runtime_free() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let host = Arc::new(
+            Host::open(HostOptions {
+                data_dir: Some(dir.path().into()),
+                ..Default::default()
+            })
+            .await
+            .expect("open"),
+        );
+        host.set_attended(true);
+        let (schema, content) = slow_form();
+        let approvals = host.gate().approvals().clone();
+        let asked = tokio::spawn(async move {
+            approvals
+                .ask(Asking {
+                    server: "s".into(),
+                    server_id: "s".into(),
+                    source: Source::Server,
+                    reason: "a form".into(),
+                    rule: None,
+                    question: Question::Elicitation {
+                        message: "fill it".into(),
+                        requested_schema: schema,
+                    },
+                })
+                .await
+        });
+        let id = loop {
+            if let Some(pending) = host.pending_approvals().first() {
+                break pending.id.clone();
+            }
+            tokio::task::yield_now().await;
+        };
+
+        // One thread runs both: while the answer is checked, the other task must go on.
+        let done = Arc::new(AtomicBool::new(false));
+        let spinning = Arc::clone(&done);
+        let ticker = tokio::spawn(async move {
+            let mut turns = 0_u64;
+            while !spinning.load(Ordering::Acquire) {
+                turns += 1;
+                tokio::task::yield_now().await;
+            }
+            turns
+        });
+        let answer = Answer::Accept {
+            content: Some(content),
+        };
+        answer_off_thread(Arc::clone(&host), id, answer)
+            .await
+            .expect("a fitting answer");
+        done.store(true, Ordering::Release);
+        let turns = ticker.await.expect("ticker");
+        assert!(
+            turns > 10,
+            "the runtime's thread was blocked while the answer was checked ({turns} turns)"
+        );
+        assert!(matches!(
+            asked.await.expect("asked"),
+            Outcome::Answered(Answer::Accept { .. })
+        ));
+    }
 }

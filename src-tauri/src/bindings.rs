@@ -4,13 +4,14 @@
 use std::path::Path;
 
 use specta_typescript::Typescript;
-use tauri_specta::{Builder, collect_commands, collect_events};
+use tauri_specta::{Builder, Commands, collect_commands, collect_events};
 
+use crate::apps::relay::AppViewMessagesEvent;
 use crate::events::{ApprovalsChangedEvent, ServerStatusEvent, TasksChangedEvent};
 use crate::log_events::ServerLogEvent;
 use crate::{
-    app_commands, app_site_commands, approval_commands, audit_commands, auth_commands, commands,
-    log_events, policy_commands,
+    app_commands, app_site_commands, app_view_commands, approval_commands, audit_commands,
+    auth_commands, commands, log_events, policy_commands,
 };
 
 /// The path of the generated bindings, relative to the repository root.
@@ -19,66 +20,85 @@ pub const BINDINGS_PATH: &str = "ui/src/bindings/index.ts";
 /// The specta builder shared by the app and the bindings generator.
 pub fn specta_builder() -> Builder<tauri::Wry> {
     Builder::<tauri::Wry>::new()
-        .commands(collect_commands![
-            commands::list_servers,
-            commands::add_server,
-            commands::update_server,
-            commands::remove_server,
-            commands::set_server_enabled,
-            commands::reconnect_server,
-            commands::stop_server,
-            commands::start_server,
-            commands::list_tools,
-            commands::list_tasks,
-            commands::call_tool,
-            commands::cancel_call,
-            log_events::server_logs,
-            approval_commands::list_approvals,
-            approval_commands::answer_approval,
-            approval_commands::list_grants,
-            approval_commands::revoke_grant,
-            approval_commands::open_external_url,
-            approval_commands::describe_url,
-            auth_commands::auth_status,
-            auth_commands::sign_in,
-            auth_commands::sign_out,
-            auth_commands::forget_idp_sign_in,
-            audit_commands::audit_list,
-            audit_commands::audit_search,
-            audit_commands::audit_verify,
-            audit_commands::audit_export,
-            audit_commands::audit_export_suggestion,
-            policy_commands::policy_rules,
-            policy_commands::policy_servers,
-            policy_commands::policy_add_rule,
-            policy_commands::policy_remove_rule,
-            policy_commands::policy_set_server_default,
-            policy_commands::policy_set_trust_read_only,
-            policy_commands::policy_definition_history,
-            app_commands::app_open_view,
-            app_commands::app_close_view,
-            app_commands::app_call_tool,
-            app_commands::app_read_resource,
-            app_commands::app_list_resources,
-            app_commands::app_list_resource_templates,
-            app_commands::app_list_tools,
-            app_commands::app_create_message,
-            app_commands::app_open_link,
-            app_commands::app_download_file,
-            app_site_commands::app_sites,
-            app_site_commands::app_site_add,
-            app_site_commands::app_site_remove,
-        ])
+        .commands(commands())
         .events(collect_events![
             ServerStatusEvent,
             TasksChangedEvent,
             ApprovalsChangedEvent,
-            ServerLogEvent
+            ServerLogEvent,
+            AppViewMessagesEvent
         ])
         // JSON values (tool schemas) hold numbers; they cross IPC as JSON, so as JS numbers.
         .dangerously_cast_bigints_to_number()
         // One TypeScript type per Rust type: the UI reads and writes the same shapes.
         .disable_serde_phases()
+}
+
+/// Every command the window may invoke. Each must also be in `ipc_commands::IPC_COMMANDS` (the
+/// app manifest), or Tauri refuses it.
+fn commands() -> Commands<tauri::Wry> {
+    collect_commands![
+        commands::list_servers,
+        commands::add_server,
+        commands::update_server,
+        commands::remove_server,
+        commands::set_server_enabled,
+        commands::reconnect_server,
+        commands::stop_server,
+        commands::start_server,
+        commands::list_tools,
+        commands::list_tasks,
+        commands::call_tool,
+        commands::cancel_call,
+        log_events::server_logs,
+        approval_commands::list_approvals,
+        approval_commands::answer_approval,
+        approval_commands::list_grants,
+        approval_commands::revoke_grant,
+        approval_commands::open_external_url,
+        approval_commands::describe_url,
+        auth_commands::auth_status,
+        auth_commands::sign_in,
+        auth_commands::sign_out,
+        auth_commands::forget_idp_sign_in,
+        audit_commands::audit_list,
+        audit_commands::audit_search,
+        audit_commands::audit_verify,
+        audit_commands::audit_export,
+        audit_commands::audit_export_suggestion,
+        policy_commands::policy_rules,
+        policy_commands::policy_servers,
+        policy_commands::policy_add_rule,
+        policy_commands::policy_remove_rule,
+        policy_commands::policy_set_server_default,
+        policy_commands::policy_set_trust_read_only,
+        policy_commands::policy_definition_history,
+        app_commands::app_open_view,
+        app_commands::app_close_view,
+        app_commands::app_call_tool,
+        app_commands::app_read_resource,
+        app_commands::app_list_resources,
+        app_commands::app_list_resource_templates,
+        app_commands::app_list_tools,
+        app_commands::app_create_message,
+        app_commands::app_open_link,
+        app_commands::app_download_file,
+        app_view_commands::app_place_view,
+        app_view_commands::app_post_to_view,
+        app_site_commands::app_sites,
+        app_site_commands::app_site_add,
+        app_site_commands::app_site_remove,
+    ]
+}
+
+/// The names of the commands [`specta_builder`] registers.
+pub fn command_names() -> Vec<String> {
+    let collected = (commands().1)(&mut specta::Types::default());
+    collected
+        .functions
+        .iter()
+        .map(|function| function.name().to_string())
+        .collect()
 }
 
 /// Writes the TypeScript bindings to `path`.

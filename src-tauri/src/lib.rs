@@ -3,6 +3,7 @@
 
 mod app_commands;
 mod app_site_commands;
+mod app_view_commands;
 mod approval_commands;
 mod approval_notice;
 mod apps;
@@ -12,9 +13,14 @@ pub mod bindings;
 mod calls;
 mod commands;
 mod events;
+// The app manifest's list is read by build.rs; the lib only tests it.
+#[cfg(test)]
+mod ipc_commands;
 mod ipc_error;
 mod log_events;
 mod policy_commands;
+#[cfg(unix)]
+pub mod stderr_filter;
 pub mod webkit_compositing;
 
 use std::path::PathBuf;
@@ -23,14 +29,31 @@ use std::sync::Arc;
 use gatehouse_host::{Host, HostOptions};
 use tauri::{Manager, RunEvent};
 
-/// Starts the app with the given Tauri context (built in `main.rs`, where the UI is embedded).
-pub fn run(context: tauri::Context<tauri::Wry>) -> Result<(), String> {
+/// What keeps the invoke key out of the app's output: the stderr filter on Unix (see
+/// `stderr_filter`); elsewhere nothing (a Windows GUI app has no stderr).
+#[cfg(unix)]
+pub type OutputGuard = stderr_filter::StderrFilter;
+/// What keeps the invoke key out of the app's output: nothing outside Unix.
+#[cfg(not(unix))]
+#[derive(Debug, Default)]
+pub struct OutputGuard;
+#[cfg(not(unix))]
+impl OutputGuard {
+    fn withhold(&self, _secret: &str) {}
+    fn finish(&mut self) {}
+}
+
+/// Starts the app with the given Tauri context (built in `main.rs`, where the UI is embedded);
+/// `output` withholds the invoke key from what the app writes.
+pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Result<(), String> {
     init_logging();
     let data_dir = data_dir_arg(std::env::args().skip(1));
     let specta = bindings::specta_builder();
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_notification::init())
         .plugin(tauri_plugin_opener::init())
+        .plugin(apps::navigation::guard())
+        .plugin(apps::view_webviews::forget_on_reload())
         .invoke_handler(specta.invoke_handler())
         .manage(apps::OpenViews::default())
         .register_asynchronous_uri_scheme_protocol(
@@ -39,6 +62,11 @@ pub fn run(context: tauri::Context<tauri::Wry>) -> Result<(), String> {
         )
         .setup(move |app| {
             specta.mount_events(app);
+            // App views are laid over the window's main webview (Linux needs help for that).
+            #[cfg(target_os = "linux")]
+            if let Some(window) = app.get_window(apps::origins::MAIN_WEBVIEW) {
+                apps::view_layer::install(&window)?;
+            }
             let options = HostOptions {
                 data_dir: data_dir.clone(),
                 live_sessions: true,
@@ -70,11 +98,14 @@ pub fn run(context: tauri::Context<tauri::Wry>) -> Result<(), String> {
         })
         .build(context)
         .map_err(|e| format!("cannot start Gatehouse: {e}"))?;
-    app.run(|handle, event| {
-        if let RunEvent::Exit = event
-            && let Some(host) = handle.try_state::<Arc<Host>>()
-        {
-            tauri::async_runtime::block_on(host.shutdown());
+    // Any webview that sends a wrong key makes Tauri print the right one.
+    output.withhold(app.handle().invoke_key());
+    app.run(move |handle, event| {
+        if let RunEvent::Exit = event {
+            if let Some(host) = handle.try_state::<Arc<Host>>() {
+                tauri::async_runtime::block_on(host.shutdown());
+            }
+            output.finish();
         }
     });
     Ok(())

@@ -1,8 +1,8 @@
 // What a person does with MCP Apps in the window, driven through WebDriver: call a tool that
 // has a UI from its Call form, wait until the app panel below the result says the app is
-// ready, and look inside the app's own document (the outer sandbox frame, then the inner
-// `#app-view` frame); set a server's default decision on the Policies page; read the rows
-// of one tool on the Audit page.
+// ready, and look inside the app's own document (the view's own webview, a window handle of
+// its own whose page is the sandbox proxy, then its inner `#app-view` frame); set a server's
+// default decision on the Policies page; read the rows of one tool on the Audit page.
 
 import { waitFor, fatal } from './harness.mjs';
 import { APPROVAL_DIALOG, fillField, openCallForm, openPage, submitCall } from './servers-page.mjs';
@@ -45,18 +45,80 @@ export async function waitForAppReady(app, uri, { timeout = 45_000 } = {}) {
 }
 
 /**
- * Runs `fn(where)` with the WebDriver session switched into the app's own document: the panel's
- * outer frame (`app-frame`, the sandbox proxy page), then its inner `#app-view` frame.
- * `where` is `{ outer: <script result in the proxy page> }` for checks made on the way in.
- * Always switches back to the top-level document.
+ * The WebDriver window handle of the webview the app panel of `uri` shows its view in: the
+ * handle whose page is the panel's sandbox URL (`data-sandbox-url` of its frame area). Leaves
+ * the session in the main webview.
+ */
+export async function viewWindowOf(app, uri) {
+  const s = app.session;
+  const area = await app.waitForElement(`${appPanelOf(uri)} [data-testid="app-frame"]`, {
+    message: `the frame area of the app panel of ${uri}`,
+  });
+  const url = await s.getAttribute(area, 'data-sandbox-url');
+  if (!url) throw fatal(`the app panel of ${uri} names no sandbox URL`);
+  try {
+    return await waitFor(
+      async () => {
+        for (const handle of await s.getWindowHandles()) {
+          if (handle === app.mainHandle) continue;
+          await s.switchToWindow(handle);
+          if ((await s.getUrl().catch(() => null)) === url) return handle;
+        }
+        return null;
+      },
+      { timeout: 15_000, interval: 250, message: `the webview of the app view ${url}` },
+    );
+  } finally {
+    await s.switchToWindow(app.mainHandle);
+  }
+}
+
+/**
+ * Scrolls the window so the whole app panel of `uri` shows below the sticky header, and waits
+ * until the view's webview shows all of the view (its proxy page lays the view frame out
+ * unshifted), so that a pointer click inside the view lands where WebDriver aims it.
+ */
+export async function showWholeView(app, uri) {
+  const s = app.session;
+  await s.executeScript(
+    `const el = document.querySelector(arguments[0]);
+     if (!el) return;
+     el.scrollIntoView({ block: 'start' });
+     const header = document.querySelector('header');
+     const below = header ? header.getBoundingClientRect().bottom + 8 : 0;
+     const scroller = document.scrollingElement;
+     scroller.scrollBy(0, el.getBoundingClientRect().top - below);`,
+    [`${appPanelOf(uri)} [data-testid="app-frame"]`],
+  );
+  const handle = await viewWindowOf(app, uri);
+  try {
+    await waitFor(
+      async () => {
+        await s.switchToWindow(handle);
+        return s.executeScript(
+          `const view = document.getElementById('app-view');
+           const at = (v) => v === '' || parseFloat(v) === 0;
+           return !!view && at(view.style.top) && at(view.style.left);`,
+        );
+      },
+      { timeout: 10_000, interval: 200, message: `the whole view of ${uri} to show in its webview` },
+    );
+  } finally {
+    await s.switchToWindow(app.mainHandle);
+  }
+}
+
+/**
+ * Runs `fn(where)` with the WebDriver session switched into the app's own document: the view's
+ * webview (the sandbox proxy page), then its inner `#app-view` frame. `where` is
+ * `{ outer: <script result in the proxy page>, handle }` for checks made on the way in. Always
+ * switches back to the main webview.
  */
 export async function insideApp(app, uri, fn, { probeOuter } = {}) {
   const s = app.session;
-  const outer = await app.waitForElement(`${appPanelOf(uri)} [data-testid="app-frame"]`, {
-    message: `the outer frame of the app panel of ${uri}`,
-  });
+  const handle = await viewWindowOf(app, uri);
   try {
-    await s.switchToFrame(outer);
+    await s.switchToWindow(handle);
     const outerResult = probeOuter ? await s.executeScript(probeOuter) : undefined;
     const inner = await waitFor(
       async () => {
@@ -67,9 +129,9 @@ export async function insideApp(app, uri, fn, { probeOuter } = {}) {
       { timeout: 15_000, interval: 250, message: `the inner #app-view frame in the proxy page of ${uri}` },
     );
     await s.switchToFrame(inner);
-    return await fn({ outer: outerResult });
+    return await fn({ outer: outerResult, handle });
   } finally {
-    await s.switchToTopFrame();
+    await s.switchToWindow(app.mainHandle);
   }
 }
 

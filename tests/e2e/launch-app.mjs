@@ -101,6 +101,8 @@ export class App {
 
     this.session = await this.createSession({ sessionTimeoutMs, args, browserName });
     log(`WebDriver session ${this.session.sessionId}`);
+    // The app's main webview (its UI); MCP App views get webviews (window handles) of their own.
+    this.mainHandle = await this.session.getWindowHandle();
 
     if (!waitForLoad) return;
     await waitFor(

@@ -154,6 +154,23 @@ export class WebDriverSession {
     return this.cmd('POST', '/timeouts', { implicit, pageLoad, script });
   }
 
+  // --- windows ----------------------------------------------------------------
+
+  /** The handle of the current top-level browsing context (a webview of the app). */
+  getWindowHandle() {
+    return this.cmd('GET', '/window');
+  }
+
+  /** The handles of every top-level browsing context (each webview of the app has one). */
+  getWindowHandles() {
+    return this.cmd('GET', '/window/handles');
+  }
+
+  /** Switch To Window: later commands act in that webview's top-level document. */
+  switchToWindow(handle) {
+    return this.cmd('POST', '/window', { handle });
+  }
+
   // --- frames -----------------------------------------------------------------
 
   /** Switch To Frame: later commands act in the document of the iframe element `el`. */
@@ -227,6 +244,31 @@ export class WebDriverSession {
 
   getTagName(el) {
     return this.cmd('GET', `/element/${elementId(el)}/name`);
+  }
+
+  // --- input actions ----------------------------------------------------------
+
+  /** Perform Actions (W3C input sources), e.g. key presses to the focused element. */
+  performActions(actions) {
+    return this.cmd('POST', '/actions', { actions });
+  }
+
+  /** Release Actions: lets go of every key and button still pressed. */
+  releaseActions() {
+    return this.cmd('DELETE', '/actions');
+  }
+
+  /**
+   * Types `text` as key actions (each character pressed and released) into whatever has the
+   * focus in the current browsing context, as a person's keyboard would.
+   */
+  async typeKeys(text) {
+    const actions = [...String(text)].flatMap((value) => [
+      { type: 'keyDown', value },
+      { type: 'keyUp', value },
+    ]);
+    await this.performActions([{ type: 'key', id: 'keyboard', actions }]);
+    await this.releaseActions();
   }
 
   // --- scripts ----------------------------------------------------------------

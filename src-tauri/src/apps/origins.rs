@@ -3,6 +3,9 @@
 //! registered URI scheme). wry serves a custom scheme `x` as `x://localhost` on Linux and macOS,
 //! and as `http://x.localhost` on Windows (the app does not set `use_https_scheme`).
 
+/// The label of the main window and of its webview, where the UI runs.
+pub const MAIN_WEBVIEW: &str = "main";
+
 /// The URI scheme the sandbox proxy page is served from.
 pub const SANDBOX_SCHEME: &str = "gatehouse-app";
 

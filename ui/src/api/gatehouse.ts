@@ -7,6 +7,7 @@ import { commands, events } from "../bindings";
 import type {
   AppFrame,
   AppSites,
+  AppViewMessagesEvent,
   Answer,
   ApprovalsChangedEvent,
   AuthStatus,
@@ -38,6 +39,7 @@ import type {
   ToolInfo,
   UrlSite,
   Value,
+  ViewPlacement,
 } from "../bindings";
 import { GatehouseError } from "./GatehouseError";
 
@@ -90,7 +92,19 @@ export type {
   TasksChangedEvent,
   ToolInfo,
 } from "../bindings";
-export type { AppCsp, AppFrame, AppPermissions, AppSites, DownloadResult, SiteList, ToolUi, ToolVisibility, UrlSite } from "../bindings";
+export type {
+  AppCsp,
+  AppFrame,
+  AppPermissions,
+  AppSites,
+  AppViewMessagesEvent,
+  DownloadResult,
+  SiteList,
+  ToolUi,
+  ToolVisibility,
+  UrlSite,
+  ViewPlacement,
+} from "../bindings";
 export type { Value as JsonValue } from "../bindings";
 // The generated name is ServerTransport; the UI calls it Transport.
 export type { ServerTransport as Transport } from "../bindings";
@@ -414,9 +428,30 @@ export function appOpenView(serverId: string, uri: string): Promise<AppFrame> {
   return unwrap(() => commands.appOpenView(serverId, uri));
 }
 
-/** Forgets an open view (its sandbox page stops being served); false if it was not open. */
+/** Forgets an open view and closes its webview (its sandbox page stops being served); false if
+ * it was not open. */
 export function appCloseView(sandboxUrl: string): Promise<boolean> {
   return invokePlain(() => commands.appCloseView(sandboxUrl));
+}
+
+/** Shows the open view `sandboxUrl` in its own webview where `placement` says (over its panel),
+ * or hides it; the webview is created the first time. */
+export function appPlaceView(sandboxUrl: string, placement: ViewPlacement): Promise<null> {
+  return unwrap(() => commands.appPlaceView(sandboxUrl, placement));
+}
+
+/** Hands the open view `sandboxUrl` a JSON-RPC message of the host (its proxy page relays it). */
+export function appPostToView(sandboxUrl: string, message: object): Promise<null> {
+  return unwrap(() => commands.appPostToView(sandboxUrl, message as JsonValue));
+}
+
+/**
+ * Listens to what the open views send the host (relayed by their proxy pages, in order). Resolves
+ * once the listener is registered (a view placed after that cannot be missed), to the function
+ * that stops it.
+ */
+export function listenAppViewMessages(onEvent: (event: AppViewMessagesEvent) => void): Promise<() => void> {
+  return events.appViewMessagesEvent.listen((e) => onEvent(e.payload));
 }
 
 /** `tools/call` from the open view `sandboxUrl`, on its own server: refused with `denied` for a

@@ -1,12 +1,13 @@
-// Tests for one view's session over a fake sandbox frame: the proxy handshake pinned to the
-// sandbox origin, nothing sent to the view before `initialized`, the tool call after it, the
-// requests a view makes (forwarded for its own server, refused or confirmed), and teardown.
+// Tests for one view's session over a fake proxy page in the view's own webview: the handshake
+// taken only from this view's relayed messages, nothing sent to the view before `initialized`,
+// the tool call after it, the requests a view makes (forwarded for its own server, refused or
+// confirmed), and teardown.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { GatehouseError } from "../api/GatehouseError";
 import { answerDisplayModeRequest } from "../model/appDisplayMode";
 import * as fake from "../test/fakeGatehouse";
-import { attachedFrameWindow, fakeSandbox, makeAppFrame, SANDBOX_ORIGIN } from "../test/fakeSandbox";
+import { fakeSandbox, makeAppFrame, SANDBOX_ORIGIN } from "../test/fakeSandbox";
 import type { ViewHost } from "./appRequestHandlers";
 import { AppViewSession, VIEW_SANDBOX } from "./AppViewSession";
 import type { ViewOutcome } from "./AppViewSession";
@@ -36,13 +37,11 @@ function testHost() {
 let sessions: AppViewSession[] = [];
 
 async function startSession(outcome: ViewOutcome = RESULT) {
-  const frameWindow = attachedFrameWindow();
-  const sandbox = fakeSandbox(frameWindow);
+  const sandbox = fakeSandbox(FRAME.sandboxUrl);
   const host = testHost();
   const onReady = vi.fn();
   const session = new AppViewSession({
     frame: FRAME,
-    frameWindow,
     permissions: { camera: true, microphone: false, geolocation: false, clipboardWrite: false },
     hostContext: { theme: "dark", displayMode: "inline", platform: "desktop" },
     input: { n: 6 },
@@ -67,17 +66,19 @@ afterEach(async () => {
 });
 
 describe("AppViewSession", () => {
-  it("sends the resource only to a proxy of the exact sandbox origin, with only the agreed permissions", async () => {
+  it("answers only its own view's proxy, with the resource and only the agreed permissions", async () => {
     const { sandbox } = await startSession();
-    sandbox.notify("ui/notifications/sandbox-proxy-ready", {}, "https://evil.example");
-    sandbox.notify("ui/notifications/sandbox-proxy-ready", {}, "gatehouse-app://localhost.evil");
+    sandbox.notify("ui/notifications/sandbox-proxy-ready", {}, `${SANDBOX_ORIGIN}/sandbox?view=t2`);
+    sandbox.post("not JSON-RPC");
+    sandbox.post({ id: 3, method: "ui/initialize" });
     await new Promise((r) => setTimeout(r, 20));
-    expect(sandbox.sent, "a frame that navigated to another origin must not receive the app").toEqual([]);
+    expect(sandbox.sent, "another view's messages, and malformed ones, get nothing").toEqual([]);
+    expect(fake.appPostToView).not.toHaveBeenCalled();
 
     sandbox.notify("ui/notifications/sandbox-proxy-ready");
     await vi.waitFor(() => expect(sandbox.methods()).toEqual(["ui/notifications/sandbox-resource-ready"]));
     const [ready] = sandbox.sent;
-    expect(ready?.targetOrigin, "never posted with '*'").toBe(SANDBOX_ORIGIN);
+    expect(fake.appPostToView.mock.calls.every(([view]) => view === FRAME.sandboxUrl), "sent to this view only").toBe(true);
     expect(ready?.message.params).toEqual({
       html: FRAME.html,
       sandbox: VIEW_SANDBOX,

@@ -1,4 +1,5 @@
-// One rendered view, from the sandbox proxy's handshake to teardown (SEP-1865 "Lifecycle"):
+// One rendered view, from the sandbox proxy's handshake to teardown (SEP-1865 "Lifecycle"), over
+// the relay to the view's own webview (RelayTransport):
 // answers `sandbox-proxy-ready` with the resource, lets the AppBridge answer `ui/initialize` with
 // the host's info, capabilities and context, and sends the view nothing until it says
 // `ui/notifications/initialized`; then the tool's input and its result (or that it was
@@ -11,7 +12,7 @@ import type { AppFrame, AppPermissions } from "../api/gatehouse";
 import { permissionObjects } from "../model/appPermissions";
 import { installRequestHandlers } from "./appRequestHandlers";
 import type { ViewHost } from "./appRequestHandlers";
-import { SandboxTransport } from "./SandboxTransport";
+import { RelayTransport } from "./RelayTransport";
 import { ViewBridge } from "./ViewBridge";
 
 export const HOST_INFO = { name: "Gatehouse", version: "0.1.0" };
@@ -31,8 +32,6 @@ export type ViewOutcome = { kind: "result"; result: CallToolResult } | { kind: "
 export type ViewSessionOptions = {
   /** The open view: what it asks for goes to its own server, through its sandbox URL. */
   frame: AppFrame;
-  /** The sandbox proxy frame's window. */
-  frameWindow: Window;
   /** The permissions the person agreed to (a subset of what the resource declares). */
   permissions: AppPermissions;
   hostContext: McpUiHostContext;
@@ -84,10 +83,9 @@ export class AppViewSession {
     this.bridge.addEventListener("initialized", () => this.onInitialized());
   }
 
-  /** Starts listening to the sandbox frame (create the session before the frame loads). */
+  /** Starts listening to the view's proxy page; place the view (create its webview) after this. */
   async start(): Promise<void> {
-    const { frameWindow, frame } = this.options;
-    await this.bridge.connect(new SandboxTransport(frameWindow, frame.sandboxOrigin));
+    await this.bridge.connect(new RelayTransport(this.options.frame.sandboxUrl));
   }
 
   /** Whether the view has said `initialized`. */

@@ -35,6 +35,10 @@ export const commands = {
 	 *  Answers a waiting request. An answer that does not fit (edited arguments that do not match
 	 *  the tool's inputSchema, a form that does not match its schema) is a `validation` error, and
 	 *  the request keeps waiting.
+	 * 
+	 *  Checking an answer runs a server's JSON Schema over what the person typed, which can take a
+	 *  while: the command is async (a sync command runs on the main thread, which draws the window)
+	 *  and the check runs on the blocking pool, off the async runtime's workers.
 	 */
 	answerApproval: (id: string, answer: Answer) => typedError<null, IpcError>(__TAURI_INVOKE("answer_approval", { id, answer })),
 	/**  The standing grants that still hold. */
@@ -105,9 +109,15 @@ export const commands = {
 	 *  within each tool.
 	 */
 	policyDefinitionHistory: (server: string, tool: string | null) => typedError<ToolDefinitionRecord[], IpcError>(__TAURI_INVOKE("policy_definition_history", { server, tool })),
-	/**  Reads the UI resource `uri` of the server and opens a view of it. */
+	/**
+	 *  Reads the UI resource `uri` of the server and opens a view of it (its webview is made when
+	 *  the window first places it, `app_place_view`).
+	 */
 	appOpenView: (serverId: string, uri: string) => typedError<AppFrame, IpcError>(__TAURI_INVOKE("app_open_view", { serverId, uri })),
-	/**  Forgets a view, by its token or its sandbox URL; false if it was not open. */
+	/**
+	 *  Forgets a view, by its token or its sandbox URL, and closes its webview; false if it was
+	 *  not open.
+	 */
 	appCloseView: (view: string) => __TAURI_INVOKE<boolean>("app_close_view", { view }),
 	/**
 	 *  `tools/call` from the open view `view` (its token or sandbox URL): on the view's own
@@ -133,6 +143,13 @@ export const commands = {
 	 *  read from the view's own server.
 	 */
 	appDownloadFile: (view: string, params: Value) => typedError<DownloadResult, IpcError>(__TAURI_INVOKE("app_download_file", { view, params })),
+	/**
+	 *  Shows the open view `view` (its token or sandbox URL) where `placement` says, or hides it;
+	 *  its webview is created the first time.
+	 */
+	appPlaceView: (view: string, placement: ViewPlacement) => typedError<null, IpcError>(__TAURI_INVOKE("app_place_view", { view, placement })),
+	/**  Hands the open view `view` a JSON-RPC message of the host. */
+	appPostToView: (view: string, message: Value) => typedError<null, IpcError>(__TAURI_INVOKE("app_post_to_view", { view, message })),
 	/**  Both lists. */
 	appSites: () => typedError<AppSites, IpcError>(__TAURI_INVOKE("app_sites")),
 	/**  Puts a domain (or a URL's host) on a list, moving it off the other; both lists afterwards. */
@@ -143,6 +160,7 @@ export const commands = {
 
 /** Events */
 export const events = {
+	appViewMessagesEvent: makeEvent<AppViewMessagesEvent, AppViewMessagesEvent>("app-view-messages-event"),
 	approvalsChangedEvent: makeEvent<ApprovalsChangedEvent, ApprovalsChangedEvent>("approvals-changed-event"),
 	serverLogEvent: makeEvent<ServerLogEvent, ServerLogEvent>("server-log-event"),
 	serverStatusEvent: makeEvent<ServerStatusEvent, ServerStatusEvent>("server-status-event"),
@@ -218,6 +236,13 @@ export type AppPermissions = {
 export type AppSites = {
 	allow: string[],
 	block: string[],
+};
+
+/**  Messages a view sent to the host, in order (to the main webview only). */
+export type AppViewMessagesEvent = {
+	/**  The view's sandbox URL (`AppFrame.sandboxUrl`). */
+	view: string,
+	messages: Value[],
 };
 
 /**
@@ -1007,6 +1032,25 @@ export type VerifyReport =
  *  or rewritten by someone without the key: the two look alike).
  */
 { state: "unverified"; rows: number; reason: string };
+
+/**  How the window wants a view shown, in its CSS pixels (the webview's logical pixels), rounded. */
+export type ViewPlacement = {
+	/**
+	 *  False hides the view's webview: its panel is hidden or scrolled out of sight, or a
+	 *  dialog or menu of the window is open (the webview would cover it).
+	 */
+	visible: boolean,
+	/**  The part of the view that shows, in the window. */
+	x: number,
+	y: number,
+	width: number,
+	height: number,
+	/**  The view's whole area, of which that part shows from (`offsetX`, `offsetY`). */
+	viewWidth: number,
+	viewHeight: number,
+	offsetX: number,
+	offsetY: number,
+};
 
 /* Tauri Specta runtime */
 async function typedError<T, E>(result: Promise<T>): Promise<{ status: "ok"; data: T } | { status: "error"; error: E }> {

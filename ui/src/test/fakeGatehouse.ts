@@ -4,7 +4,13 @@
 
 import { vi } from "vitest";
 import type * as real from "../api/gatehouse";
-import type { ApprovalsChangedEvent, ServerLogEvent, ServerStatusEvent, TasksChangedEvent } from "../api/gatehouse";
+import type {
+  AppViewMessagesEvent,
+  ApprovalsChangedEvent,
+  ServerLogEvent,
+  ServerStatusEvent,
+  TasksChangedEvent,
+} from "../api/gatehouse";
 
 export const listServers = vi.fn<typeof real.listServers>();
 export const addServer = vi.fn<typeof real.addServer>();
@@ -48,6 +54,8 @@ export const appListResources = vi.fn<typeof real.appListResources>();
 export const appListResourceTemplates = vi.fn<typeof real.appListResourceTemplates>();
 export const appListTools = vi.fn<typeof real.appListTools>();
 export const appCreateMessage = vi.fn<typeof real.appCreateMessage>();
+export const appPlaceView = vi.fn<typeof real.appPlaceView>(() => Promise.resolve(null));
+export const appPostToView = vi.fn<typeof real.appPostToView>(() => Promise.resolve(null));
 export const appOpenLink = vi.fn<typeof real.appOpenLink>(() => Promise.resolve(null));
 export const appDownloadFile = vi.fn<typeof real.appDownloadFile>();
 export const forgetIdpSignIn = vi.fn<typeof real.forgetIdpSignIn>();
@@ -92,6 +100,15 @@ export const subscribeServerStatus = vi.fn<typeof real.subscribeServerStatus>(st
 export const subscribeTasksChanged = vi.fn<typeof real.subscribeTasksChanged>(tasksChannel.subscribe);
 const logsChannel = eventChannel<ServerLogEvent>();
 export const subscribeServerLogs = vi.fn<typeof real.subscribeServerLogs>(logsChannel.subscribe);
+const viewMessagesChannel = eventChannel<AppViewMessagesEvent>();
+export const listenAppViewMessages = vi.fn<typeof real.listenAppViewMessages>((onEvent) =>
+  Promise.resolve(viewMessagesChannel.subscribe(onEvent)),
+);
+
+/** Delivers messages relayed from an app view to every listener, as the shell would. */
+export function emitAppViewMessages(event: AppViewMessagesEvent): void {
+  viewMessagesChannel.emit(event);
+}
 
 /** Delivers new stderr lines to every current subscriber, as the engine would. */
 export function emitServerLog(event: ServerLogEvent): void {
@@ -172,6 +189,8 @@ export function resetFakeGatehouse(): void {
     appCreateMessage,
     appOpenLink,
     appDownloadFile,
+    appPlaceView,
+    appPostToView,
     appSites,
     appSiteAdd,
     appSiteRemove,
@@ -179,6 +198,8 @@ export function resetFakeGatehouse(): void {
     fn.mockReset();
   }
   appCloseView.mockResolvedValue(true);
+  appPlaceView.mockResolvedValue(null);
+  appPostToView.mockResolvedValue(null);
   appOpenLink.mockResolvedValue(null);
   listApprovals.mockResolvedValue([]);
   answerApproval.mockResolvedValue(null);
@@ -204,6 +225,7 @@ export function resetFakeGatehouse(): void {
   statusChannel.clear();
   tasksChannel.clear();
   approvalsChannel.clear();
+  viewMessagesChannel.clear();
 }
 
 

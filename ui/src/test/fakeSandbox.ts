@@ -1,9 +1,10 @@
-// A stand-in for the sandbox proxy frame in jsdom (which cannot load a cross-origin page): a real
-// jsdom iframe window whose postMessage is captured, and messages "from" it dispatched on the
-// window with the origin of our choosing, as the browser would deliver them.
+// A stand-in for an app view's proxy page, which runs in a webview of its own (jsdom has none):
+// what the host sends it (`app_post_to_view`) is recorded, and messages "from" it are delivered
+// as the shell relays them (an `AppViewMessagesEvent` naming the view).
 
 import { vi } from "vitest";
-import type { AppFrame, AppPermissions } from "../api/gatehouse";
+import type { AppFrame, AppPermissions, AppViewMessagesEvent } from "../api/gatehouse";
+import * as fake from "./fakeGatehouse";
 
 export const SANDBOX_ORIGIN = "gatehouse-app://localhost";
 
@@ -30,27 +31,31 @@ export function makeAppFrame(extra: Partial<AppFrame> = {}): AppFrame {
 /** A JSON-RPC answer as the view receives it. */
 export type Answer = { result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
 
-type Sent = { message: Record<string, unknown>; targetOrigin: string };
+type AppViewMessage = AppViewMessagesEvent["messages"][number];
+
+type Sent = { message: Record<string, unknown> };
 
 export type FakeSandbox = ReturnType<typeof fakeSandbox>;
 
-/** Wraps `frameWindow` (an iframe's contentWindow, attached to the document). */
-export function fakeSandbox(frameWindow: Window, origin = SANDBOX_ORIGIN) {
+/** The proxy page of the view `sandboxUrl` (the default frame's unless told otherwise). */
+export function fakeSandbox(sandboxUrl = makeAppFrame().sandboxUrl) {
   const sent: Sent[] = [];
-  vi.spyOn(frameWindow, "postMessage").mockImplementation((message: unknown, target?: unknown) => {
-    sent.push({ message: message as Record<string, unknown>, targetOrigin: typeof target === "string" ? target : "" });
+  fake.appPostToView.mockImplementation((view, message) => {
+    if (view === sandboxUrl) sent.push({ message: message as Record<string, unknown> });
+    return Promise.resolve(null);
   });
   let nextId = 1000;
 
-  const post = (data: unknown, from = origin) => {
-    window.dispatchEvent(new MessageEvent("message", { data, origin: from, source: frameWindow }));
+  /** Relays `data` as a message of the view `from` (this one unless told otherwise). */
+  const post = (data: unknown, from = sandboxUrl) => {
+    fake.emitAppViewMessages({ view: from, messages: [data as AppViewMessage] });
   };
 
   /** The messages sent to the frame, by method (notifications and requests). */
   const methods = () => sent.map((s) => s.message.method).filter((m): m is string => typeof m === "string");
 
   /** Sends a request as the view and waits for the host's answer. */
-  const request = async (method: string, params: unknown, from = origin) => {
+  const request = async (method: string, params: unknown, from = sandboxUrl) => {
     const id = nextId++;
     post({ jsonrpc: "2.0", id, method, params }, from);
     return vi.waitFor<Answer>(
@@ -63,7 +68,7 @@ export function fakeSandbox(frameWindow: Window, origin = SANDBOX_ORIGIN) {
     );
   };
 
-  const notify = (method: string, params: unknown = {}, from = origin) =>
+  const notify = (method: string, params: unknown = {}, from = sandboxUrl) =>
     post({ jsonrpc: "2.0", method, params }, from);
 
   /** The proxy's handshake and the view's ui/initialize + initialized, as a real view does them. */
@@ -83,11 +88,3 @@ export function fakeSandbox(frameWindow: Window, origin = SANDBOX_ORIGIN) {
   return { sent, post, methods, request, notify, initialize };
 }
 
-/** A jsdom iframe attached to the document, for a session to talk to. */
-export function attachedFrameWindow(): Window {
-  const iframe = document.createElement("iframe");
-  document.body.append(iframe);
-  const win = iframe.contentWindow;
-  if (win === null) throw new Error("jsdom gave the iframe no window");
-  return win;
-}

@@ -189,16 +189,14 @@ pub(super) async fn verdict_of(
     }
     let (snapshot, request, server_id) = (snapshot.clone(), request.clone(), server_id.to_owned());
     let arguments = arguments.cloned();
-    tokio::task::spawn_blocking(move || {
-        decide(&snapshot, &request, &server_id, arguments.as_ref())
-    })
-    .await
-    .map_err(|e| {
-        HostError::io(
-            "the policy's decision did not finish",
-            std::io::Error::other(e),
-        )
-    })
+    tokio::task::spawn_blocking(move || decide(&snapshot, &request, &server_id, arguments.as_ref()))
+        .await
+        .map_err(|e| {
+            HostError::io(
+                "the policy's decision did not finish",
+                std::io::Error::other(e),
+            )
+        })
 }
 
 /// [`verdict_of`], on the calling thread.

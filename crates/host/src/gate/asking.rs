@@ -166,7 +166,8 @@ impl Gate {
             }
             if let Some(edited) = &edited {
                 let snapshot = self.snapshot(target.server_id).await?;
-                let checked = verdict_of(&snapshot, &request, target.server_id, Some(edited)).await?;
+                let checked =
+                    verdict_of(&snapshot, &request, target.server_id, Some(edited)).await?;
                 if checked.effect == Effect::Deny {
                     let mut decision = Decision::by_policy(&checked);
                     decision.reason =

@@ -1,6 +1,8 @@
-// Tests for the app panel over a fake sandbox frame (jsdom cannot run the real cross-origin
-// proxy): the frame and its states, the permission prompt, the link and download confirmations,
-// display modes, size changes, the app's messages, theme changes, and teardown before removal.
+// Tests for the app panel over a fake proxy page (the real one runs in the view's own webview,
+// which jsdom has not): the view's area and its states, where the view's webview is placed (and
+// hidden under the window's dialogs), the permission prompt, the link and download
+// confirmations, display modes, size changes, the app's messages, theme changes, and teardown
+// before removal.
 
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -28,13 +30,14 @@ async function renderPanel(frame: AppFrame = FRAME) {
 }
 
 async function showFrame() {
-  const iframe = await screen.findByTestId<HTMLIFrameElement>("app-frame");
-  const frameWindow = iframe.contentWindow;
-  if (frameWindow === null) throw new Error("the frame has no window");
-  const sandbox = fakeSandbox(frameWindow);
-  expect(iframe.getAttribute("src")).toBe(FRAME.sandboxUrl);
-  return { iframe, sandbox };
+  const sandbox = fakeSandbox(FRAME.sandboxUrl);
+  const area = await screen.findByTestId("app-frame");
+  expect(area.dataset.sandboxUrl).toBe(FRAME.sandboxUrl);
+  return { area, sandbox };
 }
+
+/** The placements asked for the view, in order. */
+const placements = () => fake.appPlaceView.mock.calls.filter(([view]) => view === FRAME.sandboxUrl).map(([, placement]) => placement);
 
 const panel = () => screen.getByTestId("app-panel");
 
@@ -49,13 +52,18 @@ afterEach(() => {
 });
 
 describe("AppPanel", () => {
-  it("shows the view in a sandbox frame, loading until the view says initialized, then ready", async () => {
-    const { iframe, sandbox } = await renderPanel();
+  it("shows the view in its own webview, loading until the view says initialized, then ready", async () => {
+    const { area, sandbox } = await renderPanel();
     expect(fake.appOpenView).toHaveBeenCalledWith("srv-1", URI);
     expect(panel()).toHaveAttribute("data-app-uri", URI);
     expect(panel()).toHaveAttribute("data-app-state", "loading");
-    expect(iframe).toHaveAttribute("sandbox", "allow-scripts allow-same-origin");
-    expect(iframe, "no permission was declared, so none is delegated").not.toHaveAttribute("allow");
+    expect(area.tagName, "the window frames nothing of the view").not.toBe("IFRAME");
+    expect(panel().querySelector("iframe")).toBeNull();
+    await waitFor(() => expect(placements().length).toBeGreaterThan(0));
+    expect(
+      fake.listenAppViewMessages.mock.invocationCallOrder[0],
+      "the window listens to the view before its webview is made",
+    ).toBeLessThan(fake.appPlaceView.mock.invocationCallOrder[0] ?? 0);
 
     const answer = await sandbox.initialize();
     expect(answer.result?.hostContext).toMatchObject({
@@ -108,6 +116,46 @@ describe("AppPanel", () => {
     }
   });
 
+  it("places the view's webview over the visible part of its area, and hides it under a dialog", async () => {
+    // jsdom lays nothing out: the view's area is 600 by 320 at (100, 40), under a 60 px header.
+    const rect = (left: number, top: number, width: number, height: number) =>
+      ({ left, top, right: left + width, bottom: top + height, width, height, x: left, y: top }) as DOMRect;
+    const header = document.createElement("header");
+    header.className = "app-header";
+    document.body.prepend(header);
+    vi.spyOn(HTMLElement.prototype, "getBoundingClientRect").mockImplementation(function (this: HTMLElement) {
+      if (this.dataset.testid === "app-frame") return rect(100, 40, 600, 320);
+      if (this === header) return rect(0, 0, 1024, 60);
+      return rect(0, 0, 1024, 2000);
+    });
+    try {
+      const { sandbox } = await renderPanel();
+      await waitFor(() =>
+        expect(placements().at(-1)).toEqual({
+          visible: true,
+          x: 100,
+          y: 60,
+          width: 600,
+          height: 300,
+          viewWidth: 600,
+          viewHeight: 320,
+          offsetX: 0,
+          offsetY: 20,
+        }),
+      );
+      await sandbox.initialize();
+      const pending = sandbox.request("ui/open-link", { url: "https://example.com/" });
+      await screen.findByRole("alertdialog", { name: "Open this link?" });
+      await waitFor(() => expect(placements().at(-1), "the dialog must not be under the view").toMatchObject({ visible: false }));
+      await userEvent.click(screen.getByRole("button", { name: "Cancel" }));
+      await pending;
+      await waitFor(() => expect(placements().at(-1)).toMatchObject({ visible: true, y: 60 }));
+    } finally {
+      vi.restoreAllMocks();
+      header.remove();
+    }
+  });
+
   it("says why the view could not be opened", async () => {
     fake.appOpenView.mockRejectedValue(new Error("the resource is not text/html;profile=mcp-app"));
     render(<AppPanel serverId="srv-1" tool={TOOL} uri={URI} call={CALL} onClosed={vi.fn()} />);
@@ -134,8 +182,7 @@ describe("AppPanel", () => {
     await userEvent.click(screen.getByTestId("app-permission-camera"));
     await userEvent.click(screen.getByTestId("app-permissions-continue"));
 
-    const { iframe, sandbox } = await showFrame();
-    expect(iframe).toHaveAttribute("allow", "camera");
+    const { sandbox } = await showFrame();
     sandbox.notify("ui/notifications/sandbox-proxy-ready");
     await waitFor(() => expect(sandbox.sent[0]?.message.params).toMatchObject({ permissions: { camera: {} } }));
     expect(screen.queryByTestId("app-permissions"), "asked once per view").toBeNull();
@@ -301,11 +348,14 @@ describe("AppPanel", () => {
     act(() => {
       document.documentElement.dataset.theme = "dark";
     });
-    await waitFor(() =>
-      expect(sandbox.sent.at(-1)?.message).toMatchObject({
-        method: "ui/notifications/host-context-changed",
-        params: { theme: "dark" },
-      }),
+    await waitFor(
+      () =>
+        expect(sandbox.sent.at(-1)?.message).toMatchObject({
+          method: "ui/notifications/host-context-changed",
+          params: { theme: "dark" },
+        }),
+      // The host context goes through React state, then the relay: give a busy machine time.
+      { timeout: 3000 },
     );
   });
 

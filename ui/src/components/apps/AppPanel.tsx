@@ -200,6 +200,7 @@ export function AppPanel(props: AppPanelProps) {
             outcome={call.outcome}
             context={context}
             host={host}
+            fullscreen={fullscreen}
             onReady={onReady}
             sessionRef={sessionRef}
           />

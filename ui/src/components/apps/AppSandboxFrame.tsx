@@ -1,24 +1,18 @@
-// The sandbox proxy frame of one app view (SEP-1865 "Sandbox proxy"): an iframe on the sandbox's
-// own origin (never the window's), with `allow-scripts allow-same-origin` as the spec requires of
-// the proxy, and `allow` only for the permissions the person agreed to. Its session starts in a
-// layout effect, in the same task as the frame's insertion, so it listens before the sandbox page
-// can load and say it is ready; it is torn down (best effort) and closed when the frame goes.
+// Where one app view shows in its panel. The view runs in a webview of its own (SEP-1865
+// "Sandbox proxy": the proxy page on the sandbox's own origin, the view in its frame), which holds
+// no Tauri capability, laid by the shell over this element's area (useViewPlacement). The session
+// starts in a layout effect; the view is placed (its webview created) only once the window
+// listens to what it relays, so the proxy's ready message cannot be missed. When the element
+// goes, the session is torn down (best effort) and closed.
 
 import type { McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
-import { buildAllowAttribute } from "@modelcontextprotocol/ext-apps/app-bridge";
-import { useEffect, useEffectEvent, useLayoutEffect, useRef } from "react";
+import { useEffect, useEffectEvent, useLayoutEffect, useState } from "react";
 import type { RefObject } from "react";
 import type { AppFrame, AppPermissions } from "../../api/gatehouse";
 import type { ViewHost } from "../../apps/appRequestHandlers";
 import { AppViewSession } from "../../apps/AppViewSession";
 import type { ViewOutcome } from "../../apps/AppViewSession";
-import { permissionObjects } from "../../model/appPermissions";
-
-/**
- * The outer (proxy) frame's sandbox: exactly what SEP-1865 requires of it ("Sandbox proxy" 2); no
- * popups, no top navigation. The view's own frame is sandboxed further by the proxy.
- */
-export const PROXY_SANDBOX = "allow-scripts allow-same-origin";
+import { useViewPlacement } from "../../hooks/useViewPlacement";
 
 type AppSandboxFrameProps = {
   title: string;
@@ -28,14 +22,17 @@ type AppSandboxFrameProps = {
   outcome: ViewOutcome;
   context: McpUiHostContext;
   host: ViewHost;
+  /** The panel covers the window (the view then also covers the window's header). */
+  fullscreen: boolean;
   onReady: () => void;
   /** Set to the live session while the frame is shown, for the panel's teardown. */
   sessionRef: RefObject<AppViewSession | null>;
 };
 
 export function AppSandboxFrame(props: AppSandboxFrameProps) {
-  const { title, frame, permissions, input, outcome, context, host, sessionRef } = props;
-  const frameRef = useRef<HTMLIFrameElement>(null);
+  const { title, frame, permissions, input, outcome, context, host, fullscreen, sessionRef } = props;
+  const [area, setArea] = useState<HTMLDivElement | null>(null);
+  const [listening, setListening] = useState(false);
 
   // The session lives as long as the frame; these see the panel's latest state when called.
   const confirmOpenLink = useEffectEvent(host.confirmOpenLink);
@@ -48,12 +45,8 @@ export function AppSandboxFrame(props: AppSandboxFrameProps) {
   const initialContext = useEffectEvent(() => context);
 
   useLayoutEffect(() => {
-    const iframe = frameRef.current;
-    const frameWindow = iframe?.contentWindow;
-    if (iframe === null || frameWindow === null || frameWindow === undefined) return;
     const session = new AppViewSession({
       frame,
-      frameWindow,
       permissions,
       hostContext: initialContext(),
       input,
@@ -69,8 +62,16 @@ export function AppSandboxFrame(props: AppSandboxFrameProps) {
       onReady: () => onReady(),
     });
     sessionRef.current = session;
-    session.start().catch((e: unknown) => console.warn("Gatehouse: could not connect to the app frame", e));
+    let live = true;
+    session
+      .start()
+      .then(() => {
+        if (live) setListening(true);
+      })
+      .catch((e: unknown) => console.warn("Gatehouse: could not connect to the app view", e));
     return () => {
+      live = false;
+      setListening(false);
       if (sessionRef.current === session) sessionRef.current = null;
       // The panel normally tore the view down already; this covers a panel that just vanished.
       void session.teardown("The app was closed.").finally(() => void session.close());
@@ -81,17 +82,16 @@ export function AppSandboxFrame(props: AppSandboxFrameProps) {
     sessionRef.current?.updateContext(context);
   }, [context, sessionRef]);
 
-  const allow = buildAllowAttribute(permissionObjects(permissions));
+  useViewPlacement(area, frame.sandboxUrl, { active: listening, fullscreen });
+
   return (
-    <iframe
-      ref={frameRef}
+    <div
+      ref={setArea}
       className="app-frame"
       data-testid="app-frame"
-      src={frame.sandboxUrl}
-      title={title}
-      sandbox={PROXY_SANDBOX}
-      {...(allow !== "" && { allow })}
-      referrerPolicy="no-referrer"
+      data-sandbox-url={frame.sandboxUrl}
+      aria-label={title}
+      role="region"
     />
   );
 }

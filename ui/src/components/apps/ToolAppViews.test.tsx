@@ -43,8 +43,8 @@ describe("ToolAppViews", () => {
     expect(panel, "prefersBorder: false is honoured").not.toHaveClass("app-panel-bordered");
     expect(fake.appOpenView).toHaveBeenCalledWith("srv-1", URI);
 
-    const frame = await screen.findByTestId<HTMLIFrameElement>("app-frame");
-    const sandbox = fakeSandbox(frame.contentWindow!);
+    const sandbox = fakeSandbox(FRAME.sandboxUrl);
+    await screen.findByTestId("app-frame");
     await sandbox.initialize();
     await waitFor(() => expect(sandbox.methods()).toContain("ui/notifications/tool-result"));
     const params = (m: string) => sandbox.sent.find((s) => s.message.method === m)?.message.params;
@@ -69,8 +69,8 @@ describe("ToolAppViews", () => {
     fake.callTool.mockResolvedValueOnce(DONE);
     render(<ToolCallPanel serverId="srv-1" tool={UI_TOOL} />);
     await userEvent.click(screen.getByTestId("tool-call-submit"));
-    const frame = await screen.findByTestId<HTMLIFrameElement>("app-frame");
-    const sandbox = fakeSandbox(frame.contentWindow!);
+    const sandbox = fakeSandbox(FRAME.sandboxUrl);
+    await screen.findByTestId("app-frame");
     await sandbox.initialize();
     await waitFor(() => expect(screen.getByTestId("app-panel")).toHaveAttribute("data-app-state", "ready"));
 
