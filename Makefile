@@ -60,7 +60,7 @@ clippy: ui-build
 	@echo "==> cargo clippy"
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
-## spec-matrix: every test docs/spec-compliance.md cites must exist (the check first proves itself).
+## spec-matrix: every test docs/spec-compliance.md and docs/security.md cite must exist (the check first proves itself).
 spec-matrix:
 	@echo "==> spec compliance matrix"
 	python3 scripts/check-spec-matrix.py --self-test && python3 scripts/check-spec-matrix.py
