@@ -180,7 +180,7 @@ async fn the_hostile_apps_calls_are_held_to_visibility_and_to_its_own_server() {
         .map(|t| t["name"].as_str().unwrap_or_default().to_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["hostile", "report"]);
+    assert_eq!(names, ["hostile", "report", "wipe"]);
 
     // Every call of both servers is allowed by rule: what refuses is the app guard.
     host.policy()
