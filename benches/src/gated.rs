@@ -112,6 +112,7 @@ impl Gated {
             tool: "echo".into(),
             arguments: Some(json!({"message": "hello"})),
             source: Source::User,
+            caller: None,
         };
         let outcome = self
             .connection

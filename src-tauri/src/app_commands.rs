@@ -72,6 +72,7 @@ pub async fn app_open_view(
         server_id: view.server_id.clone(),
         uri: view.uri.clone(),
         policy: view.policy.clone(),
+        caller: format!("view {}", uuid::Uuid::new_v4().simple()),
     });
     // The oldest view may have been forgotten to make room.
     view_webviews::close_forgotten(&app, &views);
@@ -137,6 +138,7 @@ pub async fn app_call_tool(
     let outcome = host
         .app_call_tool(
             &entry.server_id,
+            &entry.caller,
             &tool,
             arguments,
             CallOptions::default(),
@@ -178,7 +180,9 @@ pub async fn app_read_resource(
     uri: String,
 ) -> Result<Value, IpcError> {
     let entry = open_view(&views, &view, &format!("reading `{uri}`"))?;
-    Ok(host.app_read_resource(&entry.server_id, &uri).await?)
+    Ok(host
+        .app_read_resource(&entry.server_id, &entry.caller, &uri)
+        .await?)
 }
 
 /// `resources/list` from the open view `view`, on its own server.
@@ -227,7 +231,9 @@ pub async fn app_create_message(
     params: Value,
 ) -> Result<Value, IpcError> {
     let entry = open_view(&views, &view, "sampling")?;
-    Ok(host.app_create_message(&entry.server_id, params).await?)
+    Ok(host
+        .app_create_message(&entry.server_id, &entry.caller, params)
+        .await?)
 }
 
 /// `ui/open-link`, after the person confirmed: http and https only, in the system browser.
@@ -254,14 +260,16 @@ pub async fn app_download_file(
     view: String,
     params: Value,
 ) -> Result<DownloadResult, IpcError> {
-    let server_id = open_view(&views, &view, "the download")?.server_id;
+    let entry = open_view(&views, &view, "the download")?;
     let items = download::parse(&params).map_err(download_error)?;
     let mut files = Vec::with_capacity(items.len());
     for item in items {
         files.push(match item {
             Item::Embedded { name, bytes } => (name, bytes),
             Item::Link { uri, name } => {
-                let read = host.app_read_resource(&server_id, &uri).await?;
+                let read = host
+                    .app_read_resource(&entry.server_id, &entry.caller, &uri)
+                    .await?;
                 let first = read.get("contents").and_then(|c| c.get(0)).ok_or_else(|| {
                     download_error(DownloadError::Invalid(format!("`{uri}` has no contents")))
                 })?;
@@ -289,7 +297,7 @@ pub async fn app_download_file(
         message: format!("cannot save the file: {e}"),
     })?;
     let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    tracing::info!("saved an app's download of {server_id}: {paths:?}");
+    tracing::info!("saved an app's download of {}: {paths:?}", entry.server_id);
     Ok(DownloadResult {
         path: paths.first().cloned().unwrap_or_default(),
         paths,
@@ -313,6 +321,7 @@ mod tests {
             server_id: "srv-1".into(),
             uri: "ui://a/view.html".into(),
             policy: "default-src 'none'".into(),
+            caller: "view test".into(),
         });
         let url = sandbox_url(&token);
         let entry = open_view(&views, &url, "listing tools").expect("open");

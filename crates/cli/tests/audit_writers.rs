@@ -96,6 +96,7 @@ async fn cli_processes_and_the_app_keep_one_chain() {
             tool: "echo".into(),
             arguments: Some(json!({ "message": message })),
             source: Source::User,
+            caller: None,
         };
         let outcome = app
             .call_tool(

@@ -111,6 +111,7 @@ impl ServerConnection {
                 uri: uri.to_owned(),
             },
             source,
+            caller: None,
         };
         self.gate
             .run(self.target(), ask, self.client.read_resource(uri))
@@ -130,6 +131,7 @@ impl ServerConnection {
                 arguments: serde_json::json!(arguments),
             },
             source,
+            caller: None,
         };
         self.gate
             .run(self.target(), ask, self.client.get_prompt(name, arguments))
@@ -152,6 +154,7 @@ impl ServerConnection {
                 value: value.to_owned(),
             },
             source,
+            caller: None,
         };
         let send = self.client.complete(reference, argument, value, context);
         self.gate.run(self.target(), ask, send).await

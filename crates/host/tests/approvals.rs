@@ -39,6 +39,7 @@ fn app_echo(message: &str) -> ToolCall {
         tool: "echo".into(),
         arguments: Some(json!({ "message": message })),
         source: Source::App,
+        caller: None,
     }
 }
 

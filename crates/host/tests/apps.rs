@@ -11,8 +11,8 @@ mod support;
 
 use std::time::Duration;
 
-use gatehouse_host::approvals::Answer;
-use gatehouse_host::policy::{Effect, Rule};
+use gatehouse_host::approvals::{Answer, Scope};
+use gatehouse_host::policy::{Covers, Effect, Rule};
 use gatehouse_host::{AuditFilter, CallOutcome, Host, ServerInput, ToolVisibility};
 use gatehouse_mcp::CallOptions;
 use serde_json::{Value, json};
@@ -80,6 +80,7 @@ async fn app_call(
 ) -> gatehouse_host::Result<CallOutcome> {
     host.app_call_tool(
         id,
+        "view 1",
         tool,
         arguments,
         CallOptions::default(),
@@ -236,6 +237,41 @@ async fn an_apps_calls_pass_the_gate_as_app_and_are_held_to_visibility() {
     host.shutdown().await;
 }
 
+#[tokio::test]
+async fn each_app_view_asks_for_itself() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = rendering_host(dir.path()).await;
+    let id = connected(&host, example("server-system-monitor")).await;
+    let mut asked = support::answer_with(&host, |_| Answer::Allow {
+        scope: Scope::Session,
+        arguments: None,
+        covers: Some(Covers::Any),
+    });
+    let poll = |view: &'static str| {
+        host.app_call_tool(
+            &id,
+            view,
+            "poll-system-stats",
+            Some(json!({})),
+            CallOptions::default(),
+            std::future::pending(),
+        )
+    };
+    for view in ["view a", "view a", "view b"] {
+        let outcome = poll(view).await.expect("allowed");
+        assert!(matches!(outcome, CallOutcome::Done(_)), "{view}");
+    }
+    let mut questions = 0;
+    while asked.try_recv().is_ok() {
+        questions += 1;
+    }
+    assert_eq!(
+        questions, 2,
+        "view a is asked once for its session, view b for itself"
+    );
+    host.shutdown().await;
+}
+
 /// A scripted server with a model-only tool, which records the `initialize` it got in `file`.
 fn recording_server(name: &str, file: &std::path::Path) -> ServerInput {
     let source = support::scripted_source(&format!(
@@ -318,6 +354,7 @@ async fn a_model_only_tool_is_refused_to_apps_even_where_a_rule_allows_it() {
                 tool: "model_only".into(),
                 arguments: None,
                 source: gatehouse_host::Source::User,
+                caller: None,
             },
             CallOptions::default(),
             std::future::pending(),
@@ -350,13 +387,13 @@ async fn an_apps_sampling_request_is_put_to_the_person_as_app() {
 
     // Nobody there to ask: refused, on record.
     let refused = host
-        .app_create_message(&id, params.clone())
+        .app_create_message(&id, "view 1", params.clone())
         .await
         .expect_err("nobody to ask");
     assert_eq!(refused.code(), "denied", "{refused}");
 
     host.set_attended(true);
-    let asking = host.app_create_message(&id, params);
+    let asking = host.app_create_message(&id, "view 1", params);
     let answering = async {
         for _ in 0..500 {
             if let Some(pending) = host.pending_approvals().first() {

@@ -91,6 +91,7 @@ async fn app_call(
 ) -> gatehouse_host::Result<CallOutcome> {
     host.app_call_tool(
         server_id,
+        "view 1",
         tool,
         Some(arguments),
         CallOptions::default(),
@@ -236,6 +237,7 @@ async fn the_hostile_apps_calls_are_held_to_visibility_and_to_its_own_server() {
             tool: "model_only".into(),
             arguments: Some(json!({})),
             source: gatehouse_host::Source::User,
+            caller: None,
         },
         CallOptions::default(),
         std::future::pending(),

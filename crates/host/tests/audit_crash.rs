@@ -73,6 +73,7 @@ async fn call_echo_until_killed() {
             tool: "echo".into(),
             arguments: Some(json!({ "message": message(n) })),
             source: Source::User,
+            caller: None,
         };
         let outcome = connection
             .call_tool(call, CallOptions::default(), std::future::pending())

@@ -26,6 +26,7 @@ fn whoami() -> ToolCall {
         tool: "whoami".into(),
         arguments: Some(serde_json::json!({})),
         source: Source::User,
+        caller: None,
     }
 }
 

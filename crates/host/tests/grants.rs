@@ -38,10 +38,21 @@ async fn echo(
     source: Source,
     message: &str,
 ) -> gatehouse_host::Result<String> {
+    echo_as(connection, source, None, message).await
+}
+
+/// [`echo`] from one `caller` of its source (an app view).
+async fn echo_as(
+    connection: &ServerConnection,
+    source: Source,
+    caller: Option<&str>,
+    message: &str,
+) -> gatehouse_host::Result<String> {
     let call = ToolCall {
         tool: "echo".into(),
         arguments: Some(json!({ "message": message })),
         source,
+        caller: caller.map(str::to_owned),
     };
     let outcome = connection
         .call_tool(call, CallOptions::default(), std::future::pending())
@@ -136,6 +147,42 @@ async fn an_apps_session_grant_covers_only_the_arguments_the_person_saw_unless_t
         drain(&mut asked),
         ["something else"],
         "another source's call is another question"
+    );
+    connection.close(Ok(())).await.expect("close");
+}
+
+#[tokio::test]
+async fn an_app_views_grant_is_that_views_alone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), false).await;
+    let mut asked = support::answer_with(&host, |_| Answer::Allow {
+        scope: Scope::Session,
+        arguments: None,
+        covers: Some(Covers::Any),
+    });
+    let connection = connect(&host).await;
+    let view_a = Some("view 5f2a");
+    echo_as(&connection, Source::App, view_a, "first")
+        .await
+        .expect("allowed by the person");
+    echo_as(&connection, Source::App, view_a, "second")
+        .await
+        .expect("covered for the view it was given to");
+    echo_as(&connection, Source::App, Some("view 9c41"), "second")
+        .await
+        .expect("asked, and allowed");
+    assert_eq!(
+        drain(&mut asked),
+        ["first", "second"],
+        "another view of the same app is asked for itself"
+    );
+    let grants = host.grants().await.expect("grants");
+    assert_eq!(
+        grants
+            .iter()
+            .filter_map(|g| g.caller.as_deref())
+            .collect::<Vec<_>>(),
+        ["view 5f2a", "view 9c41"]
     );
     connection.close(Ok(())).await.expect("close");
 }
@@ -358,6 +405,7 @@ async fn changed_while_asked(
                     tool: "send".into(),
                     arguments: Some(json!({})),
                     source: Source::App,
+                    caller: None,
                 },
                 CallOptions::default(),
                 std::future::pending(),
@@ -387,6 +435,7 @@ async fn changed_while_asked(
                     tool: "mutate".into(),
                     arguments: Some(mutation.clone()),
                     source: Source::User,
+                    caller: None,
                 };
                 connection
                     .call_tool(mutate, CallOptions::default(), std::future::pending())

@@ -169,6 +169,7 @@ async fn checks_missed_during_a_long_call_on_a_one_at_a_time_server_do_not_resta
                 tool: "work".to_owned(),
                 arguments: Some(serde_json::json!({})),
                 source: Source::User,
+                caller: None,
             },
             Default::default(),
             std::future::pending(),

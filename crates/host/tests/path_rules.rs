@@ -54,6 +54,7 @@ async fn app_write(host: &Host, id: &str, path: &str) -> gatehouse_host::Result<
     let arguments = json!({ "path": path, "content": "ssh-ed25519 AAAA intruder" });
     host.app_call_tool(
         id,
+        "view 1",
         "write_file",
         Some(arguments),
         CallOptions::default(),
@@ -147,6 +148,7 @@ async fn an_apps_call_cannot_escape_a_path_rule() {
         tool: "write_file".into(),
         arguments: Some(json!({ "path": &escaping[0], "content": "x" })),
         source: Source::User,
+        caller: None,
     };
     let own = host
         .call_tool(&id, call, CallOptions::default(), std::future::pending())

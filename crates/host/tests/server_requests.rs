@@ -112,6 +112,7 @@ async fn the_person_writes_the_sampling_reply_and_fills_in_the_form() {
         tool: tool.into(),
         arguments: Some(arguments),
         source: Source::User,
+        caller: None,
     };
     let sampled = connection
         .call_tool(
@@ -197,6 +198,7 @@ async fn a_server_that_keeps_asking_is_refused_past_ten_a_minute_and_it_is_recor
                     tool: "trigger-sampling-request".into(),
                     arguments: Some(json!({"prompt": "Say hi", "maxTokens": 10})),
                     source: Source::User,
+                    caller: None,
                 },
                 CallOptions::default(),
                 std::future::pending(),
@@ -308,6 +310,7 @@ async fn an_elicitation_the_server_withdraws_leaves_the_person_and_gets_no_answe
         tool: tool.into(),
         arguments: Some(json!({})),
         source: Source::User,
+        caller: None,
     };
     let text = |outcome: gatehouse_host::Result<CallOutcome>| match outcome.expect("the call") {
         CallOutcome::Done(result) => texts(&result),

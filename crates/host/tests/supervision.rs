@@ -240,6 +240,7 @@ async fn scenario_4_a_crash_mid_call_fails_the_call_at_once_and_the_server_resta
         tool: "work".into(),
         arguments: Some(serde_json::json!({})),
         source: Source::User,
+        caller: None,
     };
     let began = Instant::now();
     let outcome = tokio::time::timeout(

@@ -28,6 +28,9 @@ pub struct ViewEntry {
     pub uri: String,
     /// The view's Content-Security-Policy (`AppView.policy`).
     pub policy: String,
+    /// Who the view is to the gate (`view <uuid>`, never its token): its own share of the
+    /// approval queue, and the caller its grants are bound to.
+    pub caller: String,
 }
 
 /// One open view: its token, what is kept about it, its webview, and the sender whose drop
@@ -211,6 +214,7 @@ mod tests {
             server_id: "s".into(),
             uri: format!("ui://app/{n}"),
             policy: format!("default-src 'none'; img-src data: /* {n} */"),
+            caller: "view test".into(),
         }
     }
 

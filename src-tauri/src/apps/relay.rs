@@ -163,6 +163,7 @@ mod tests {
             server_id: "s".into(),
             uri: "ui://app/main".into(),
             policy: "default-src 'none'".into(),
+            caller: "view test".into(),
         });
         let webview = views.webview_of(&token).expect("open");
         (token, webview)

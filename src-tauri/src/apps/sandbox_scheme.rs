@@ -154,6 +154,7 @@ mod tests {
             server_id: "s".into(),
             uri: "ui://app/main".into(),
             policy: policy.into(),
+            caller: "view test".into(),
         });
         let webview = views.webview_of(&token).expect("open");
         (token, webview)

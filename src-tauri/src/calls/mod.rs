@@ -44,6 +44,7 @@ pub async fn run(
         tool: request.tool,
         arguments: (!request.arguments.is_null()).then_some(request.arguments),
         source: Source::User,
+        caller: None,
     };
     let cancelled = async {
         // A sender dropped without a word is not a cancellation.

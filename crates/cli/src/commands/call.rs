@@ -35,6 +35,7 @@ pub async fn run(host: &Host, args: CallArgs) -> Result<Finish, HostError> {
         tool: args.tool.clone(),
         arguments: args.args.clone().map(Value::Object),
         source: Source::User,
+        caller: None,
     };
     let outcome = connection.call_tool(call, options, interrupted()).await;
     let outcome = connection.close(outcome).await;

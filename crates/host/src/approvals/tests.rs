@@ -394,3 +394,21 @@ async fn a_withdrawn_request_leaves_the_queue_and_says_so() {
         }
     }
 }
+
+#[tokio::test(start_paused = true)]
+async fn each_app_view_has_its_own_share_of_the_queue() {
+    let (approvals, _events) = queue(Duration::from_secs(600));
+    let view = |caller: &str| Asker::new("hostile", Source::App, Some(caller));
+    let held: Vec<Slot> = (0..quota::WAITING)
+        .map(|_| approvals.reserve(view("view a")).expect("within its share"))
+        .collect();
+    assert!(
+        matches!(approvals.reserve(view("view a")), Err(Outcome::Limited(_))),
+        "a view past its share is refused"
+    );
+    assert!(
+        approvals.reserve(view("view b")).is_ok(),
+        "another view of the same server still has its own"
+    );
+    drop(held);
+}

@@ -64,6 +64,7 @@ impl Handler for AuditedHandler {
                 server: &server,
                 server_id: &server_id,
                 source: Source::Server,
+                caller: None,
             };
             gate.answer_asked(asked, method, params, Some(inner), withdrawal)
                 .await
@@ -83,6 +84,9 @@ pub struct Asked<'a> {
     /// The server itself, or the app it rendered (SEP-1865: a view's `sampling/createMessage`
     /// goes through the same approval as its server's).
     pub source: Source,
+    /// Which one of its source asked, where it has several (an app view): its own share of
+    /// the approval queue.
+    pub caller: Option<&'a str>,
 }
 
 impl Gate {
@@ -123,6 +127,7 @@ impl Gate {
                     server: asked.server,
                     server_id: asked.server_id,
                     source: asked.source,
+                    caller: asked.caller,
                     method: &method,
                     base: &base,
                 };

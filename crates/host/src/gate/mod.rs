@@ -244,7 +244,7 @@ impl Gate {
         let request = GateRequest {
             id: uuid::Uuid::new_v4().to_string(),
             source: ask.source,
-            caller: None,
+            caller: ask.caller,
             server: target.server.to_owned(),
             kind: ask.kind,
         };
@@ -289,7 +289,7 @@ impl Gate {
         let request = GateRequest {
             id: uuid::Uuid::new_v4().to_string(),
             source: call.source,
-            caller: None,
+            caller: call.caller,
             server: target.server.to_owned(),
             kind: RequestKind::ToolCall {
                 tool: call.tool,

@@ -36,6 +36,8 @@ pub(super) struct ServerAsk<'a> {
     pub server_id: &'a str,
     /// The server, or an app it rendered.
     pub source: Source,
+    /// The app view that asked, when one did: its own share of the approval queue.
+    pub caller: Option<&'a str>,
     pub method: &'a str,
     pub base: &'a AuditEvent,
 }
@@ -94,7 +96,7 @@ impl ServerAsk<'_> {
             .await?;
             return refusal(sampling, &verdict.reason);
         }
-        let asker = Asker::new(self.server_id, self.source, None);
+        let asker = Asker::new(self.server_id, self.source, self.caller);
         let slot = match self.gate.approvals().reserve(asker) {
             Ok(slot) => slot,
             Err(Outcome::Limited(why)) => {

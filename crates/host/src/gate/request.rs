@@ -51,6 +51,9 @@ impl Source {
 pub struct Ask {
     pub kind: RequestKind,
     pub source: Source,
+    /// Which one of its source asked, where it has several (an app view; a client through
+    /// the gateway): see [`GateRequest::caller`].
+    pub caller: Option<String>,
 }
 
 /// A tool call as the gate sees it.
@@ -59,6 +62,9 @@ pub struct ToolCall {
     pub tool: String,
     pub arguments: Option<Value>,
     pub source: Source,
+    /// Which one of its source asked, where it has several (an app view; a client through
+    /// the gateway): see [`GateRequest::caller`].
+    pub caller: Option<String>,
 }
 
 /// What a request asks for, with what the gate knows about its target.
@@ -91,8 +97,9 @@ pub struct GateRequest {
     /// Ties together the audit rows of this request.
     pub id: String,
     pub source: Source,
-    /// The calling client within `source`, for a source with several (the gateway's clients,
-    /// to come); none for the others. Grants and the approval queue's shares are per caller.
+    /// The calling one within `source`, for a source with several: the app view (`view
+    /// <token>`), the gateway's clients (to come); none for the others. Grants and the
+    /// approval queue's shares are per caller.
     pub caller: Option<String>,
     /// The server's name.
     pub server: String,

@@ -31,7 +31,9 @@ impl Host {
             )));
         }
         let (config, live) = self.app_server(server_id).await?;
-        let contents = self.app_read(&config, &live, uri, Source::User).await?;
+        let contents = self
+            .app_read(&config, &live, uri, Source::User, None)
+            .await?;
         // The listing's `_meta.ui` fills in what the read item lacks; a server that lists no
         // resources (UI-only ones may be left out) is not an error.
         let listed = match live.client.list_resources().await {
@@ -87,11 +89,13 @@ impl Host {
         }
     }
 
-    /// `tools/call` from the app of `server_id`: through the gate with the `app` source; the
-    /// gate refuses a tool that server does not list or whose visibility lacks `"app"`.
+    /// `tools/call` from the app view `view` (its caller id, `view <uuid>`) of `server_id`:
+    /// through the gate with the `app` source; the gate refuses a tool that server does not
+    /// list or whose visibility lacks `"app"`. Each view is its own asker.
     pub async fn app_call_tool(
         &self,
         server_id: &str,
+        view: &str,
         tool: &str,
         arguments: Option<Value>,
         options: CallOptions,
@@ -101,14 +105,18 @@ impl Host {
             tool: tool.to_owned(),
             arguments,
             source: Source::App,
+            caller: Some(view.to_owned()),
         };
         self.call_tool(server_id, call, options, cancel).await
     }
 
-    /// `resources/read` from the app of `server_id`, through the gate; the result as JSON.
-    pub async fn app_read_resource(&self, server_id: &str, uri: &str) -> Result<Value> {
+    /// `resources/read` from the app view `view` of `server_id`, through the gate; the result
+    /// as JSON.
+    pub async fn app_read_resource(&self, server_id: &str, view: &str, uri: &str) -> Result<Value> {
         let (config, live) = self.app_server(server_id).await?;
-        let contents = self.app_read(&config, &live, uri, Source::App).await?;
+        let contents = self
+            .app_read(&config, &live, uri, Source::App, Some(view))
+            .await?;
         Ok(json!({ "contents": contents }))
     }
 
@@ -143,12 +151,18 @@ impl Host {
     /// `sampling/createMessage` from the app of `server_id`: put to the person through the
     /// same approval as a server's (they write the reply or decline), within the app's own
     /// share of the approval queue, on record with the `app` source. A refusal is [`HostError::Denied`].
-    pub async fn app_create_message(&self, server_id: &str, params: Value) -> Result<Value> {
+    pub async fn app_create_message(
+        &self,
+        server_id: &str,
+        view: &str,
+        params: Value,
+    ) -> Result<Value> {
         let config = self.registry.get(server_id).await?;
         let asked = Asked {
             server: &config.name,
             server_id: &config.id,
             source: Source::App,
+            caller: Some(view),
         };
         self.gate
             .answer_asked(
@@ -173,6 +187,7 @@ impl Host {
         live: &LiveClient,
         uri: &str,
         source: Source,
+        caller: Option<&str>,
     ) -> Result<Vec<gatehouse_mcp::ResourceContents>> {
         let target = Target {
             server: &config.name,
@@ -184,6 +199,7 @@ impl Host {
                 uri: uri.to_owned(),
             },
             source,
+            caller: caller.map(str::to_owned),
         };
         self.gate
             .run(target, ask, live.client.read_resource(uri))
