@@ -4,8 +4,8 @@
 //! (plain SHA-256, or MACs under a key of their own) is caught; removing the newest rows or
 //! rolling the file back is caught by the head checkpoint; a forged retention anchor is caught;
 //! an unkeyed chain (written before keying existed) is keyed from an anchor on and still
-//! verifies; the key reaches neither the database files nor an export; the checkpoint is
-//! written at most once per interval and never moves past a row the table lost.
+//! verifies; the key reaches neither the database files nor an export; the checkpoint never
+//! moves past a row the table lost. The checkpoint's own tests are in audit_checkpoint.rs.
 
 mod support;
 
@@ -16,30 +16,14 @@ use base64::Engine;
 use gatehouse_host::audit::key::AuditKey;
 use gatehouse_host::audit::report::{CheckpointStatus, KeyStatus, PartKind};
 use gatehouse_host::secrets::{KeyringStore, SecretKey, SecretStore};
-use gatehouse_host::{
-    AuditEvent, AuditKind, AuditLog, CheckOptions, Checkpoint, ExportFormat, Host, VerifyReport,
-};
+use gatehouse_host::{AuditKind, AuditLog, CheckOptions, ExportFormat, Host, VerifyReport};
 use serde_json::{Value, json};
 use sqlx::SqlitePool;
-use support::audit::{broken, check, columns, parts, tamper};
+use support::audit::{
+    append, broken, check, checkpoint, checkpoint_seq, columns, data_dir_id, forget_checkpoint,
+    keyed_log, parts, tamper,
+};
 use support::open_host;
-
-fn event(note: &str) -> AuditEvent {
-    AuditEvent {
-        kind: AuditKind::CallFinished,
-        server: Some("everything".into()),
-        source: Some("user".into()),
-        tool: Some("echo".into()),
-        detail: json!({"note": note}),
-        ..Default::default()
-    }
-}
-
-async fn append(log: &AuditLog, notes: &[&str]) {
-    log.append_all(notes.iter().map(|n| event(n)).collect())
-        .await
-        .expect("append");
-}
 
 /// Row `seq`'s columns as the chain covers them, with `key_id` when given.
 async fn content(pool: &SqlitePool, seq: i64, key_id: Option<&str>) -> Value {
@@ -111,13 +95,6 @@ async fn key_id_of(pool: &SqlitePool, seq: i64) -> Option<String> {
         .expect("key_id")
 }
 
-async fn data_dir_id(host: &Host) -> String {
-    sqlx::query_scalar("SELECT data_dir_id FROM audit_chain")
-        .fetch_one(host.store().pool())
-        .await
-        .expect("the data directory id")
-}
-
 /// The data directory's key, read from the keyring as a test with the keyring can.
 async fn keyring_key(host: &Host) -> AuditKey {
     let entry = SecretKey::AuditKey {
@@ -129,34 +106,6 @@ async fn keyring_key(host: &Host) -> AuditKey {
         .expect("keyring")
         .expect("a key was created on first use");
     AuditKey::decode(text.expose()).expect("a key")
-}
-
-/// Forgets the checkpoint the keyring holds, as if lost or rolled back with the keyring's file.
-async fn forget_checkpoint(host: &Host) {
-    KeyringStore
-        .delete(&SecretKey::AuditHead {
-            data_dir_id: data_dir_id(host).await,
-        })
-        .await
-        .expect("forget the checkpoint");
-}
-
-/// The checkpoint the keyring holds.
-async fn checkpoint(log: &AuditLog) -> Option<Checkpoint> {
-    log.checkpoint().await.expect("read")
-}
-
-/// The row the keyring's checkpoint records.
-async fn checkpoint_seq(log: &AuditLog) -> Option<i64> {
-    checkpoint(log).await.map(|c| c.seq)
-}
-
-/// Five keyed rows, checkpointed at row 5.
-async fn keyed_log(dir: &Path) -> Host {
-    let host = open_host(dir, false).await;
-    append(host.audit(), &["one", "two", "three", "four", "five"]).await;
-    host.audit().flush_checkpoint().await.expect("checkpoint");
-    host
 }
 
 #[tokio::test]
@@ -293,54 +242,6 @@ async fn deleting_the_newest_rows_or_rolling_the_file_back_is_caught() {
         broken(
             6,
             "rows 6 to 7 are missing (the log ends at row 5, but the head checkpoint records row 7)"
-        )
-    );
-    host.shutdown().await;
-}
-
-#[tokio::test]
-async fn a_head_copy_is_checked_and_a_forged_one_refused() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let host = keyed_log(dir.path()).await;
-    let copy = checkpoint(host.audit()).await.expect("kept");
-    assert_eq!(copy.seq, 5);
-    let file = dir.path().join("head.json");
-    std::fs::write(&file, serde_json::to_string(&copy).expect("json")).expect("write");
-    let options = CheckOptions {
-        head_copy: Some(file.clone()),
-        ..Default::default()
-    };
-    let report = host.audit().check(&options).await.expect("check");
-    assert_eq!(
-        report.head_copy,
-        Some(CheckpointStatus::Holds { seq: 5, newer: 0 })
-    );
-
-    // A copy edited to vouch for less is not trusted.
-    let mut forged = copy.clone();
-    forged.seq = 4;
-    std::fs::write(&file, serde_json::to_string(&forged).expect("json")).expect("write");
-    let report = host.audit().check(&options).await.expect("check");
-    assert!(
-        matches!(
-            report.head_copy,
-            Some(CheckpointStatus::NotAuthentic { .. })
-        ),
-        "{report:?}"
-    );
-
-    // The keyring's checkpoint lost (or rolled back with the keyring's file): the copy still
-    // catches the cut.
-    std::fs::write(&file, serde_json::to_string(&copy).expect("json")).expect("write");
-    forget_checkpoint(&host).await;
-    tamper(host.store().pool(), "DELETE FROM audit_log WHERE seq = 5").await;
-    let report = host.audit().check(&options).await.expect("check");
-    assert_eq!(report.checkpoint, CheckpointStatus::None);
-    assert_eq!(
-        report.result,
-        broken(
-            5,
-            "row 5 is missing (the log ends at row 4, but the head checkpoint records row 5)"
         )
     );
     host.shutdown().await;
@@ -485,37 +386,6 @@ async fn an_unkeyed_chain_is_keyed_from_an_anchor_on_and_still_verifies() {
         ),
         "rewriting old rows cannot pass past the keyed anchor: {report:?}"
     );
-    host.shutdown().await;
-}
-
-#[tokio::test]
-async fn the_checkpoint_is_written_at_most_once_per_interval() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let host = open_host(dir.path(), false).await;
-    let log = host.audit();
-    log.set_checkpoint_interval(Duration::from_secs(3600));
-    let mut written = log.checkpointed();
-    append(log, &["one"]).await;
-    tokio::time::timeout(Duration::from_secs(30), written.wait_for(|seq| *seq == 1))
-        .await
-        .expect("the first head is checkpointed at once")
-        .expect("the log is alive");
-    append(log, &["two", "three"]).await;
-    // A read of the keyring after the writer published row 3: within the interval the
-    // checkpoint stays at row 1.
-    assert_eq!(checkpoint_seq(log).await, Some(1));
-    let report = check(log).await;
-    assert_eq!(
-        report.checkpoint,
-        CheckpointStatus::Holds { seq: 1, newer: 2 }
-    );
-    log.flush_checkpoint().await.expect("flush");
-    assert_eq!(checkpoint_seq(log).await, Some(3));
-    // Shutting down flushes what is pending.
-    append(log, &["four"]).await;
-    host.shutdown().await;
-    let host = open_host(dir.path(), false).await;
-    assert_eq!(checkpoint_seq(host.audit()).await, Some(4));
     host.shutdown().await;
 }
 

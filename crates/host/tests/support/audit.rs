@@ -1,11 +1,67 @@
-//! The audit log in the host's integration tests, handled as someone with the database file
-//! would (the append-only triggers dropped, a row's columns read as the chain covers them), and
-//! what a check of it found.
+//! The audit log in the host's integration tests: a keyed log and its checkpoint in the
+//! keyring, the log handled as someone with the database file would (the append-only triggers
+//! dropped, a row's columns read as the chain covers them), and what a check of it found.
+
+use std::path::Path;
 
 use gatehouse_host::audit::report::PartKind;
-use gatehouse_host::{AuditLog, ChainReport, CheckOptions, VerifyReport};
-use serde_json::Value;
+use gatehouse_host::secrets::{KeyringStore, SecretKey, SecretStore};
+use gatehouse_host::{
+    AuditEvent, AuditKind, AuditLog, ChainReport, CheckOptions, Checkpoint, Host, VerifyReport,
+};
+use serde_json::{Value, json};
 use sqlx::SqlitePool;
+
+/// Appends a finished `echo` call noted `note` for each of `notes`, in one batch.
+pub async fn append(log: &AuditLog, notes: &[&str]) {
+    let event = |note: &str| AuditEvent {
+        kind: AuditKind::CallFinished,
+        server: Some("everything".into()),
+        source: Some("user".into()),
+        tool: Some("echo".into()),
+        detail: json!({"note": note}),
+        ..Default::default()
+    };
+    log.append_all(notes.iter().map(|n| event(n)).collect())
+        .await
+        .expect("append");
+}
+
+/// The engine on `dir` with five keyed rows, checkpointed at row 5.
+pub async fn keyed_log(dir: &Path) -> Host {
+    let host = super::open_host(dir, false).await;
+    append(host.audit(), &["one", "two", "three", "four", "five"]).await;
+    host.audit().flush_checkpoint().await.expect("checkpoint");
+    host
+}
+
+/// The id the data directory's key and checkpoint are kept under in the keyring.
+pub async fn data_dir_id(host: &Host) -> String {
+    sqlx::query_scalar("SELECT data_dir_id FROM audit_chain")
+        .fetch_one(host.store().pool())
+        .await
+        .expect("the data directory id")
+}
+
+/// The checkpoint the keyring holds.
+pub async fn checkpoint(log: &AuditLog) -> Option<Checkpoint> {
+    log.checkpoint().await.expect("read")
+}
+
+/// The row the keyring's checkpoint records.
+pub async fn checkpoint_seq(log: &AuditLog) -> Option<i64> {
+    checkpoint(log).await.map(|c| c.seq)
+}
+
+/// Forgets the checkpoint the keyring holds, as if lost or rolled back with the keyring's file.
+pub async fn forget_checkpoint(host: &Host) {
+    KeyringStore
+        .delete(&SecretKey::AuditHead {
+            data_dir_id: data_dir_id(host).await,
+        })
+        .await
+        .expect("forget the checkpoint");
+}
 
 /// Runs `sql`, which must change something, on the database as someone with the file would:
 /// the append-only triggers dropped first and put back after, all on one connection, as one
