@@ -12,8 +12,7 @@ use std::time::Duration;
 use gatehouse_host::approvals::{Answer, PendingApproval, Question, Scope};
 use gatehouse_host::policy::{Covers, Effect, Rule};
 use gatehouse_host::{
-    AuditFilter, AuditKind, AuditRow, Host, HostOptions, ServerConnection, Source, ToolCall,
-    VerifyReport,
+    AuditKind, AuditRow, Host, HostOptions, ServerConnection, Source, ToolCall, VerifyReport,
 };
 use gatehouse_mcp::CallOptions;
 use serde_json::json;
@@ -260,16 +259,15 @@ async fn a_denial_never_reaches_the_server_and_says_why() {
     assert_eq!(refused.code(), "denied");
     assert!(refused.to_string().contains("not this one"), "{refused}");
     connection.close(Ok(())).await.expect("close");
-    let filter = AuditFilter {
-        tool: Some("echo".into()),
-        ..AuditFilter::default()
-    };
-    let rows = host.audit().list(&filter).await.expect("list");
+    let rows = audited(&host, "echo").await;
     assert!(
         rows.iter().all(|r| r.event.kind != AuditKind::CallFinished),
         "nothing was sent, so nothing came back"
     );
-    assert_eq!(summary(&rows[0]), ("deny".to_owned(), "person".to_owned()));
+    assert_eq!(
+        summary(rows.last().expect("the newest row")),
+        ("deny".to_owned(), "person".to_owned())
+    );
 }
 
 #[tokio::test]

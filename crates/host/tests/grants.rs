@@ -11,9 +11,7 @@ use std::time::Duration;
 
 use gatehouse_host::approvals::{Answer, PendingApproval, Question, Scope};
 use gatehouse_host::policy::{ArgumentMatch, Covers, Effect, Pattern, Rule};
-use gatehouse_host::{
-    AuditFilter, AuditKind, EngineEvent, Host, ServerConnection, Source, ToolCall,
-};
+use gatehouse_host::{AuditKind, EngineEvent, Host, ServerConnection, Source, ToolCall};
 use gatehouse_mcp::CallOptions;
 use serde_json::{Value, json};
 use support::gate::{audited, connect, connect_everything, first_text, tool_rule};
@@ -246,16 +244,12 @@ async fn an_edit_a_deny_rule_catches_is_denied_and_on_record() {
     assert!(refused.to_string().contains("edited"), "{refused}");
     connection.close(Ok(())).await.expect("close");
 
-    let filter = AuditFilter {
-        tool: Some("echo".into()),
-        ..AuditFilter::default()
-    };
-    let rows = host.audit().list(&filter).await.expect("list");
+    let rows = audited(&host, "echo").await;
     assert!(
         rows.iter().all(|r| r.event.kind != AuditKind::CallFinished),
         "nothing was sent"
     );
-    let decided = &rows[0];
+    let decided = rows.last().expect("the decision, the newest row");
     assert_eq!(decided.event.decision.as_deref(), Some("deny"));
     assert_eq!(decided.event.detail["rule"], json!(deny.id));
     assert_eq!(
