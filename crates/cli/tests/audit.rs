@@ -8,48 +8,31 @@ mod support;
 
 use std::path::Path;
 
-use gatehouse_host::{AuditEvent, AuditKind, Host, HostOptions};
+use gatehouse_host::{AuditEvent, AuditKind};
 use serde_json::json;
-use support::{database, exits, gatehouse, ok, ok_json, sqlite3, stderr};
+use support::{
+    assert_broken, data_with_audit, database, exits, gatehouse, ok, ok_json, sqlite3, stderr,
+};
 use tempfile::TempDir;
 
 /// A data directory whose audit log holds `n` rows (row `i`'s detail says `marker-i`), written
 /// through the engine, which is then closed.
 async fn data_with_rows(n: usize) -> TempDir {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let host = Host::open(HostOptions {
-        data_dir: Some(dir.path().to_path_buf()),
+    data_with_audit((1..=n).map(|i| AuditEvent {
+        kind: if i % 2 == 0 {
+            AuditKind::CallFinished
+        } else {
+            AuditKind::CallStarted
+        },
+        server: Some(if i % 3 == 0 { "memory" } else { "everything" }.into()),
+        source: Some("user".into()),
+        method: Some("tools/call".into()),
+        tool: Some("echo".into()),
+        duration_ms: (i % 2 == 0).then_some(7),
+        detail: json!({"note": format!("marker-{i}")}),
         ..Default::default()
-    })
+    }))
     .await
-    .expect("open");
-    for i in 1..=n {
-        host.audit()
-            .append(AuditEvent {
-                kind: if i % 2 == 0 {
-                    AuditKind::CallFinished
-                } else {
-                    AuditKind::CallStarted
-                },
-                server: Some(if i % 3 == 0 { "memory" } else { "everything" }.into()),
-                source: Some("user".into()),
-                method: Some("tools/call".into()),
-                tool: Some("echo".into()),
-                duration_ms: (i % 2 == 0).then_some(7),
-                detail: json!({"note": format!("marker-{i}")}),
-                ..Default::default()
-            })
-            .await
-            .expect("append");
-    }
-    host.shutdown().await;
-    dir
-}
-
-/// `gatehouse audit verify` must fail with exactly this one line.
-fn assert_broken(data: &Path, line: &str, why: &str) {
-    let output = exits(data, &["audit", "verify"], 1);
-    assert_eq!(stderr(&output), format!("error: {line}\n"), "{why}");
 }
 
 #[tokio::test]
@@ -240,12 +223,7 @@ async fn search_finds_rows_by_their_words_as_a_table_or_json() {
 /// A data directory whose log holds 4 rows, the last with a secret under a secret-named key.
 async fn data_with_a_secret(secret: &str) -> TempDir {
     let dir = data_with_rows(3).await;
-    let host = Host::open(HostOptions {
-        data_dir: Some(dir.path().to_path_buf()),
-        ..Default::default()
-    })
-    .await
-    .expect("open");
+    let host = support::open_engine(dir.path()).await;
     host.audit()
         .append(AuditEvent {
             kind: AuditKind::RequestReceived,

@@ -12,32 +12,21 @@ use std::process::Output;
 
 use base64::Engine;
 use gatehouse_host::audit::key::AuditKey;
-use gatehouse_host::{AuditEvent, AuditKind, Host, HostOptions};
+use gatehouse_host::{AuditEvent, AuditKind};
 use serde_json::json;
-use support::{exits, ok, ok_json, sqlite3, stderr, stdout};
+use support::{exits, ok, ok_json, stderr, stdout, tamper};
 use tempfile::TempDir;
 
+/// A data directory whose audit log holds `n` keyed rows, written through the engine, which is
+/// then closed.
 async fn data_with_rows(n: usize) -> TempDir {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let host = Host::open(HostOptions {
-        data_dir: Some(dir.path().to_path_buf()),
+    support::data_with_audit((1..=n).map(|i| AuditEvent {
+        kind: AuditKind::CallFinished,
+        tool: Some("echo".into()),
+        detail: json!({"note": format!("marker-{i}")}),
         ..Default::default()
-    })
+    }))
     .await
-    .expect("open");
-    for i in 1..=n {
-        host.audit()
-            .append(AuditEvent {
-                kind: AuditKind::CallFinished,
-                tool: Some("echo".into()),
-                detail: json!({"note": format!("marker-{i}")}),
-                ..Default::default()
-            })
-            .await
-            .expect("append");
-    }
-    host.shutdown().await;
-    dir
 }
 
 /// `gatehouse ARGS` on `data` with every log line the engine writes.
@@ -80,11 +69,7 @@ async fn audit_head_prints_the_checkpoint_and_verify_head_checks_a_copy() {
         "{printed}"
     );
 
-    let (deleted, err) = sqlite3(
-        dir.path(),
-        "DROP TRIGGER audit_log_no_delete; DELETE FROM audit_log WHERE seq >= 4",
-    );
-    assert!(deleted, "{err}");
+    tamper(dir.path(), "DELETE FROM audit_log WHERE seq >= 4");
     let output = exits(dir.path(), &["audit", "verify", "--head", copy_arg], 1);
     assert_eq!(
         stderr(&output),

@@ -6,24 +6,18 @@
 
 mod support;
 
-use std::path::Path;
 use std::time::Duration;
 
-use gatehouse_host::{AuditEvent, AuditKind, Host, HostOptions};
+use gatehouse_host::{AuditEvent, AuditKind};
 use serde_json::json;
-use support::{exits, ok, ok_json, sqlite3, stderr};
+use support::{assert_broken, exits, ok, ok_json, stderr, tamper};
 use tempfile::TempDir;
 
 /// A data directory with rows 1 to 3 (`old-…`), then, a moment later, rows 4 to 6 (`new-…`),
 /// written through the engine; returns it with the time of row 4, a cutoff between the two.
 async fn old_then_new() -> (TempDir, String) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let host = Host::open(HostOptions {
-        data_dir: Some(dir.path().to_path_buf()),
-        ..Default::default()
-    })
-    .await
-    .expect("open");
+    let host = support::open_engine(dir.path()).await;
     let batch = |prefix: &str| {
         (1..=3)
             .map(|i| AuditEvent {
@@ -48,21 +42,6 @@ async fn pruned() -> TempDir {
     let (dir, cutoff) = old_then_new().await;
     ok(dir.path(), &["audit", "prune", "--before", &cutoff]);
     dir
-}
-
-/// Runs `sql` with the `sqlite3` tool, the append-only triggers dropped first.
-fn tamper(data: &Path, sql: &str) {
-    let (done, err) = sqlite3(
-        data,
-        &format!("DROP TRIGGER audit_log_no_update; DROP TRIGGER audit_log_no_delete; {sql}"),
-    );
-    assert!(done, "`{sql}`: {err}");
-}
-
-/// `gatehouse audit verify` must fail with exactly this one line.
-fn assert_broken(data: &Path, line: &str, why: &str) {
-    let output = exits(data, &["audit", "verify"], 1);
-    assert_eq!(stderr(&output), format!("error: {line}\n"), "{why}");
 }
 
 #[tokio::test]

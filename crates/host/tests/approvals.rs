@@ -7,31 +7,16 @@
 
 mod support;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use gatehouse_host::approvals::{Answer, PendingApproval, Question, Scope};
 use gatehouse_host::policy::{Covers, Effect, Rule};
-use gatehouse_host::server_requests::HostHandler;
 use gatehouse_host::{
-    AuditFilter, AuditKind, AuditRow, CallOutcome, Host, HostOptions, ServerConnection, Source,
-    ToolCall, VerifyReport,
+    AuditKind, AuditRow, Host, HostOptions, ServerConnection, Source, ToolCall, VerifyReport,
 };
 use gatehouse_mcp::CallOptions;
 use serde_json::json;
-
-async fn connect(host: &Host) -> ServerConnection {
-    if host.registry().get("everything").await.is_err() {
-        host.add_server(support::everything("everything"))
-            .await
-            .expect("add");
-    }
-    host.connect("everything", |config| {
-        Arc::new(HostHandler::for_config(config))
-    })
-    .await
-    .expect("connect")
-}
+use support::gate::{audited, connect_everything, first_text, tool_rule};
 
 /// An MCP App's `echo` call: no rule allows it, so the person is asked.
 fn app_echo(message: &str) -> ToolCall {
@@ -44,22 +29,14 @@ fn app_echo(message: &str) -> ToolCall {
 }
 
 async fn call(connection: &ServerConnection, message: &str) -> gatehouse_host::Result<String> {
-    let outcome = connection
+    connection
         .call_tool(
             app_echo(message),
             CallOptions::default(),
             std::future::pending(),
         )
-        .await?;
-    let CallOutcome::Done(result) = outcome else {
-        panic!("not cancelled");
-    };
-    Ok(result
-        .content
-        .first()
-        .and_then(|c| c.as_text())
-        .unwrap_or_default()
-        .to_owned())
+        .await
+        .map(first_text)
 }
 
 fn allow(scope: Scope) -> impl Fn(&PendingApproval) -> Answer + Send + 'static {
@@ -82,20 +59,11 @@ fn allow_any(scope: Scope) -> impl Fn(&PendingApproval) -> Answer + Send + 'stat
 
 /// The decision rows of `echo`, oldest first.
 async fn decisions(host: &Host) -> Vec<AuditRow> {
-    let filter = AuditFilter {
-        tool: Some("echo".into()),
-        ..AuditFilter::default()
-    };
-    let mut rows: Vec<AuditRow> = host
-        .audit()
-        .list(&filter)
+    audited(host, "echo")
         .await
-        .expect("list")
         .into_iter()
         .filter(|r| r.event.kind == AuditKind::Decision)
-        .collect();
-    rows.reverse();
-    rows
+        .collect()
 }
 
 fn summary(row: &AuditRow) -> (String, String) {
@@ -123,7 +91,7 @@ async fn allow_once_runs_the_edited_arguments_and_records_who_answered() {
             covers: None,
         }
     });
-    let connection = connect(&host).await;
+    let connection = connect_everything(&host).await;
     let text = call(&connection, "as sent").await.expect("allowed");
     assert!(text.contains("as edited"), "the edited call ran: {text}");
     let question = asked.recv().await.expect("asked");
@@ -175,7 +143,7 @@ async fn a_session_grant_covers_the_tool_until_it_is_revoked() {
     let dir = tempfile::tempdir().expect("temp dir");
     let host = support::open_host(dir.path(), false).await;
     let mut asked = support::answer_with(&host, allow_any(Scope::Session));
-    let connection = connect(&host).await;
+    let connection = connect_everything(&host).await;
     call(&connection, "first").await.expect("allowed");
     call(&connection, "second")
         .await
@@ -206,7 +174,7 @@ async fn a_session_grant_covers_the_tool_until_it_is_revoked() {
 
     // Another Gatehouse process (another CLI command) does not share this session's grant.
     let other = support::open_host(dir.path(), false).await;
-    let connection = connect(&other).await;
+    let connection = connect_everything(&other).await;
     let refused = call(&connection, "elsewhere")
         .await
         .expect_err("nobody to ask there");
@@ -219,7 +187,7 @@ async fn a_timed_grant_holds_everywhere_until_it_expires() {
     let dir = tempfile::tempdir().expect("temp dir");
     let host = support::open_host(dir.path(), false).await;
     let mut asked = support::answer_with(&host, allow_any(Scope::For { minutes: 10 }));
-    let connection = connect(&host).await;
+    let connection = connect_everything(&host).await;
     call(&connection, "first").await.expect("allowed");
     assert!(asked.recv().await.is_some());
     let grants = host.grants().await.expect("grants");
@@ -227,7 +195,7 @@ async fn a_timed_grant_holds_everywhere_until_it_expires() {
 
     // Another process, with nobody to ask, is covered by the timed grant.
     let other = support::open_host(dir.path(), false).await;
-    let elsewhere = connect(&other).await;
+    let elsewhere = connect_everything(&other).await;
     call(&elsewhere, "elsewhere")
         .await
         .expect("covered in every process");
@@ -252,7 +220,7 @@ async fn always_makes_a_rule_for_the_tools_current_definition() {
     let dir = tempfile::tempdir().expect("temp dir");
     let host = support::open_host(dir.path(), false).await;
     let mut asked = support::answer_with(&host, allow(Scope::Always));
-    let connection = connect(&host).await;
+    let connection = connect_everything(&host).await;
     call(&connection, "first").await.expect("allowed");
     let Question::ToolCall {
         definition_hash, ..
@@ -273,7 +241,7 @@ async fn always_makes_a_rule_for_the_tools_current_definition() {
     connection.close(Ok(())).await.expect("close");
 
     let other = support::open_host(dir.path(), false).await;
-    let elsewhere = connect(&other).await;
+    let elsewhere = connect_everything(&other).await;
     call(&elsewhere, "by rule")
         .await
         .expect("the rule allows it everywhere");
@@ -287,21 +255,20 @@ async fn a_denial_never_reaches_the_server_and_says_why() {
     let _asked = support::answer_with(&host, |_| Answer::Deny {
         reason: Some("not this one".into()),
     });
-    let connection = connect(&host).await;
+    let connection = connect_everything(&host).await;
     let refused = call(&connection, "no").await.expect_err("denied");
     assert_eq!(refused.code(), "denied");
     assert!(refused.to_string().contains("not this one"), "{refused}");
     connection.close(Ok(())).await.expect("close");
-    let filter = AuditFilter {
-        tool: Some("echo".into()),
-        ..AuditFilter::default()
-    };
-    let rows = host.audit().list(&filter).await.expect("list");
+    let rows = audited(&host, "echo").await;
     assert!(
         rows.iter().all(|r| r.event.kind != AuditKind::CallFinished),
         "nothing was sent, so nothing came back"
     );
-    assert_eq!(summary(&rows[0]), ("deny".to_owned(), "person".to_owned()));
+    assert_eq!(
+        summary(rows.last().expect("the newest row")),
+        ("deny".to_owned(), "person".to_owned())
+    );
 }
 
 #[tokio::test]
@@ -314,7 +281,7 @@ async fn no_answer_in_time_and_nobody_to_ask_are_refusals_that_name_the_rule_to_
     })
     .await
     .expect("open");
-    let connection = connect(&host).await;
+    let connection = connect_everything(&host).await;
 
     let unattended = call(&connection, "nobody")
         .await
@@ -347,7 +314,7 @@ async fn a_tool_changed_since_its_rule_is_asked_about_with_what_changed() {
     let dir = tempfile::tempdir().expect("temp dir");
     let host = support::open_host(dir.path(), false).await;
     let mut asked = support::answer_with(&host, allow(Scope::Once));
-    let connection = connect(&host).await;
+    let connection = connect_everything(&host).await;
     let id = connection.server_id().to_owned();
     let current = connection
         .client()
@@ -372,13 +339,8 @@ async fn a_tool_changed_since_its_rule_is_asked_about_with_what_changed() {
         .await
         .expect("history");
     host.add_rule(Rule {
-        id: String::new(),
-        server: Some(id.clone()),
-        tool: Some("echo".into()),
-        argument: None,
-        effect: Effect::Allow,
         definition_hash: Some(gatehouse_host::gate::definition::definition_hash(&then)),
-        source: None,
+        ..tool_rule(&id, "echo", Effect::Allow)
     })
     .await
     .expect("rule");

@@ -15,8 +15,9 @@ use gatehouse_host::audit::anchor::Anchor;
 use gatehouse_host::{
     AuditEvent, AuditFilter, AuditKind, AuditLog, AuditRow, Host, HostError, VerifyReport,
 };
-use serde_json::{Value, json};
+use serde_json::json;
 use sqlx::SqlitePool;
+use support::audit::{broken, columns, tamper};
 use support::{open_host, seqs};
 
 fn event(note: &str) -> AuditEvent {
@@ -61,52 +62,15 @@ fn anchor_of(row: &AuditRow) -> Anchor {
     serde_json::from_value(row.event.detail.clone()).expect("an anchor's detail")
 }
 
-/// Runs SQL on the database the way someone with the file would: the triggers dropped first.
-/// All on one connection, as one person's `sqlite3` session would be.
-async fn tamper(pool: &SqlitePool, sql: &str) {
-    let mut connection = pool.acquire().await.expect("a connection");
-    for guard in ["audit_log_no_update", "audit_log_no_delete"] {
-        sqlx::query(&format!("DROP TRIGGER IF EXISTS {guard}"))
-            .execute(&mut *connection)
-            .await
-            .expect("drop a trigger");
-    }
-    let done = sqlx::query(sql)
-        .execute(&mut *connection)
-        .await
-        .expect("tamper");
-    assert!(done.rows_affected() > 0, "`{sql}` must change something");
-}
-
 /// Rewrites row `seq`'s `hash` to match its (edited) content, as an attacker who knows the
 /// hashing scheme would: SHA-256 over the canonical JSON of every other column.
 async fn rehash(pool: &SqlitePool, seq: i64) {
-    let content: String = sqlx::query_scalar(
-        "SELECT json_object('seq', seq, 'at', at, 'kind', kind, 'server', server, \
-         'source', source, 'mcp_method_name', mcp_method_name, \
-         'gen_ai_tool_name', gen_ai_tool_name, 'jsonrpc_request_id', jsonrpc_request_id, \
-         'correlation', correlation, 'decision', decision, 'error_type', error_type, \
-         'network_transport', network_transport, 'duration_ms', duration_ms, \
-         'detail', detail, 'prev_hash', prev_hash) FROM audit_log WHERE seq = ?",
-    )
-    .bind(seq)
-    .fetch_one(pool)
-    .await
-    .expect("the row's columns");
-    let content: Value = serde_json::from_str(&content).expect("JSON");
-    let hash = gatehouse_host::canonical::sha256(&content);
+    let hash = gatehouse_host::canonical::sha256(&columns(pool, seq).await);
     tamper(
         pool,
         &format!("UPDATE audit_log SET hash = '{hash}' WHERE seq = {seq}"),
     )
     .await;
-}
-
-fn broken(seq: i64, reason: &str) -> VerifyReport {
-    VerifyReport::Broken {
-        seq,
-        reason: reason.to_owned(),
-    }
 }
 
 /// A log of 5 old and 3 new rows, pruned before the new ones: rows 6 to 8 kept, the anchor at

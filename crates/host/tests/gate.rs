@@ -6,37 +6,12 @@
 
 mod support;
 
-use std::sync::Arc;
-
-use gatehouse_host::server_requests::HostHandler;
 use gatehouse_host::{
-    AuditFilter, AuditKind, AuditRow, CallOutcome, Host, ServerConnection, ServerStatus, Source,
-    ToolCall, VerifyReport,
+    AuditFilter, AuditKind, CallOutcome, Host, ServerStatus, Source, ToolCall, VerifyReport,
 };
 use gatehouse_mcp::CallOptions;
 use serde_json::json;
-
-async fn connect(host: &Host) -> ServerConnection {
-    host.add_server(support::everything("everything"))
-        .await
-        .expect("add");
-    host.connect("everything", |config| {
-        Arc::new(HostHandler::for_config(config))
-    })
-    .await
-    .expect("connect")
-}
-
-/// The audit rows of the calls of `tool`, oldest first.
-async fn audited(host: &Host, tool: &str) -> Vec<AuditRow> {
-    let filter = AuditFilter {
-        tool: Some(tool.into()),
-        ..AuditFilter::default()
-    };
-    let mut rows = host.audit().list(&filter).await.expect("list");
-    rows.reverse();
-    rows
-}
+use support::gate::{audited, connect_everything, first_text, tool_rule};
 
 fn echo(source: Source) -> ToolCall {
     ToolCall {
@@ -45,19 +20,6 @@ fn echo(source: Source) -> ToolCall {
         source,
         caller: None,
     }
-}
-
-/// The text of a call's first content block.
-fn first_text(outcome: CallOutcome) -> String {
-    let CallOutcome::Done(result) = outcome else {
-        panic!("the call was not cancelled");
-    };
-    result
-        .content
-        .first()
-        .and_then(|c| c.as_text())
-        .unwrap_or_default()
-        .to_owned()
 }
 
 /// A person's `echo` call on the live session of the server `id`.
@@ -75,7 +37,7 @@ async fn echo_on(host: &Host, id: &str) -> gatehouse_host::Result<CallOutcome> {
 async fn a_persons_call_passes_and_others_need_a_rule() {
     let dir = tempfile::tempdir().expect("temp dir");
     let host = support::open_host(dir.path(), false).await;
-    let connection = connect(&host).await;
+    let connection = connect_everything(&host).await;
 
     let outcome = connection
         .call_tool(
@@ -173,7 +135,7 @@ async fn stored_rules_decide_and_a_changed_definition_voids_a_grant() {
     use gatehouse_host::policy::{Effect, Rule};
     let dir = tempfile::tempdir().expect("temp dir");
     let host = support::open_host(dir.path(), false).await;
-    let connection = connect(&host).await;
+    let connection = connect_everything(&host).await;
     let server_id = connection.server_id().to_owned();
     let call =
         |source| connection.call_tool(echo(source), CallOptions::default(), std::future::pending());
@@ -188,13 +150,8 @@ async fn stored_rules_decide_and_a_changed_definition_voids_a_grant() {
     assert_eq!(definition["name"], "echo");
 
     let rule = |effect, hash: Option<&str>| Rule {
-        id: String::new(),
-        server: Some(server_id.clone()),
-        tool: Some("echo".into()),
-        argument: None,
-        effect,
         definition_hash: hash.map(str::to_owned),
-        source: None,
+        ..tool_rule(&server_id, "echo", effect)
     };
     let granted = host
         .policy()
@@ -243,7 +200,7 @@ async fn a_servers_own_requests_are_on_record_with_their_answers() {
     let _declines = support::answer_with(&host, |_| gatehouse_host::approvals::Answer::Deny {
         reason: Some("not now".into()),
     });
-    let connection = connect(&host).await;
+    let connection = connect_everything(&host).await;
     for tool in ["trigger-elicitation-request", "get-roots-list"] {
         let call = ToolCall {
             tool: tool.into(),
@@ -386,10 +343,10 @@ async fn the_apps_call_runs_on_the_live_session_until_it_ends() {
 
 #[tokio::test]
 async fn a_rule_another_process_adds_or_removes_applies_to_the_next_call() {
-    use gatehouse_host::policy::{Effect, Rule};
+    use gatehouse_host::policy::Effect;
     let dir = tempfile::tempdir().expect("temp dir");
     let app = support::open_host(dir.path(), false).await;
-    let connection = connect(&app).await;
+    let connection = connect_everything(&app).await;
     let server_id = connection.server_id().to_owned();
     let call =
         |source| connection.call_tool(echo(source), CallOptions::default(), std::future::pending());
@@ -402,15 +359,7 @@ async fn a_rule_another_process_adds_or_removes_applies_to_the_next_call() {
     let cli = support::open_host(dir.path(), false).await;
     let allowed = cli
         .policy()
-        .add(Rule {
-            id: String::new(),
-            server: Some(server_id.clone()),
-            tool: Some("echo".into()),
-            argument: None,
-            effect: Effect::Allow,
-            definition_hash: None,
-            source: None,
-        })
+        .add(tool_rule(&server_id, "echo", Effect::Allow))
         .await
         .expect("add");
     call(Source::Model)

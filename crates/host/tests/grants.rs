@@ -7,30 +7,14 @@
 
 mod support;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use gatehouse_host::approvals::{Answer, PendingApproval, Question, Scope};
 use gatehouse_host::policy::{ArgumentMatch, Covers, Effect, Pattern, Rule};
-use gatehouse_host::server_requests::HostHandler;
-use gatehouse_host::{
-    AuditFilter, AuditKind, CallOutcome, EngineEvent, Host, ServerConnection, Source, ToolCall,
-};
+use gatehouse_host::{AuditKind, EngineEvent, Host, ServerConnection, Source, ToolCall};
 use gatehouse_mcp::CallOptions;
 use serde_json::{Value, json};
-
-async fn connect(host: &Host) -> ServerConnection {
-    if host.registry().get("everything").await.is_err() {
-        host.add_server(support::everything("everything"))
-            .await
-            .expect("add");
-    }
-    host.connect("everything", |config| {
-        Arc::new(HostHandler::for_config(config))
-    })
-    .await
-    .expect("connect")
-}
+use support::gate::{audited, connect, connect_everything, first_text, tool_rule};
 
 /// `echo {message}` from `source`; the echoed text, or the refusal.
 async fn echo(
@@ -54,18 +38,30 @@ async fn echo_as(
         source,
         caller: caller.map(str::to_owned),
     };
-    let outcome = connection
+    connection
         .call_tool(call, CallOptions::default(), std::future::pending())
-        .await?;
-    let CallOutcome::Done(result) = outcome else {
-        panic!("not cancelled");
-    };
-    Ok(result
-        .content
-        .first()
-        .and_then(|c| c.as_text())
-        .unwrap_or_default()
-        .to_owned())
+        .await
+        .map(first_text)
+}
+
+/// Adds a rule with `effect` on the `echo` calls of `connection`'s server whose message
+/// matches `glob`.
+async fn message_rule(
+    host: &Host,
+    connection: &ServerConnection,
+    glob: &str,
+    effect: Effect,
+) -> Rule {
+    host.add_rule(Rule {
+        argument: Some(ArgumentMatch {
+            pointer: "/message".into(),
+            pattern: Pattern::Glob(glob.into()),
+            outside: false,
+        }),
+        ..tool_rule(connection.server_id(), "echo", effect)
+    })
+    .await
+    .expect("rule")
 }
 
 /// The message of an `echo` question.
@@ -108,7 +104,7 @@ async fn an_apps_session_grant_covers_only_the_arguments_the_person_saw_unless_t
         // "to: me" is answered with the default; "anything" with "any arguments".
         covers: (message(pending) == "anything").then_some(Covers::Any),
     });
-    let connection = connect(&host).await;
+    let connection = connect_everything(&host).await;
     echo(&connection, Source::App, "to: me")
         .await
         .expect("allowed by the person");
@@ -196,24 +192,8 @@ async fn an_argument_rules_ask_is_answered_only_for_arguments_that_rule_treats_t
         arguments: None,
         covers: Some(Covers::Any),
     });
-    let connection = connect(&host).await;
-    let id = connection.server_id().to_owned();
-    let rule = host
-        .add_rule(Rule {
-            id: String::new(),
-            server: Some(id),
-            tool: Some("echo".into()),
-            argument: Some(ArgumentMatch {
-                pointer: "/message".into(),
-                pattern: Pattern::Glob("secret*".into()),
-                outside: false,
-            }),
-            effect: Effect::Ask,
-            definition_hash: None,
-            source: None,
-        })
-        .await
-        .expect("rule");
+    let connection = connect_everything(&host).await;
+    let rule = message_rule(&host, &connection, "secret*", Effect::Ask).await;
 
     // A grant for any arguments, made when no rule asked, is not an answer to the rule.
     echo(&connection, Source::App, "hello")
@@ -268,7 +248,7 @@ async fn always_for_an_apps_call_is_a_rule_for_apps_only() {
         arguments: None,
         covers: None,
     });
-    let connection = connect(&host).await;
+    let connection = connect_everything(&host).await;
     echo(&connection, Source::App, "first")
         .await
         .expect("allowed");
@@ -282,7 +262,7 @@ async fn always_for_an_apps_call_is_a_rule_for_apps_only() {
 
     // Another process, with nobody to ask: the rule allows apps, not a model.
     let other = support::open_host(dir.path(), false).await;
-    let elsewhere = connect(&other).await;
+    let elsewhere = connect_everything(&other).await;
     echo(&elsewhere, Source::App, "by rule")
         .await
         .expect("the rule allows apps everywhere");
@@ -302,24 +282,8 @@ async fn an_edit_a_deny_rule_catches_is_denied_and_on_record() {
         arguments: Some(json!({ "message": "forbidden: rm -rf" })),
         covers: None,
     });
-    let connection = connect(&host).await;
-    let id = connection.server_id().to_owned();
-    let deny = host
-        .add_rule(Rule {
-            id: String::new(),
-            server: Some(id),
-            tool: Some("echo".into()),
-            argument: Some(ArgumentMatch {
-                pointer: "/message".into(),
-                pattern: Pattern::Glob("forbidden*".into()),
-                outside: false,
-            }),
-            effect: Effect::Deny,
-            definition_hash: None,
-            source: None,
-        })
-        .await
-        .expect("rule");
+    let connection = connect_everything(&host).await;
+    let deny = message_rule(&host, &connection, "forbidden*", Effect::Deny).await;
     let refused = echo(&connection, Source::App, "harmless")
         .await
         .expect_err("the edited call meets the deny rule");
@@ -327,16 +291,12 @@ async fn an_edit_a_deny_rule_catches_is_denied_and_on_record() {
     assert!(refused.to_string().contains("edited"), "{refused}");
     connection.close(Ok(())).await.expect("close");
 
-    let filter = AuditFilter {
-        tool: Some("echo".into()),
-        ..AuditFilter::default()
-    };
-    let rows = host.audit().list(&filter).await.expect("list");
+    let rows = audited(&host, "echo").await;
     assert!(
         rows.iter().all(|r| r.event.kind != AuditKind::CallFinished),
         "nothing was sent"
     );
-    let decided = &rows[0];
+    let decided = rows.last().expect("the decision, the newest row");
     assert_eq!(decided.event.decision.as_deref(), Some("deny"));
     assert_eq!(decided.event.detail["rule"], json!(deny.id));
     assert_eq!(
@@ -391,15 +351,10 @@ async fn changed_while_asked(
     let host = support::open_host(dir.path(), false).await;
     host.set_attended(true);
     host.add_server(shifting_server()).await.expect("add");
-    let connection = host
-        .connect("shifting", |config| {
-            Arc::new(HostHandler::for_config(config))
-        })
-        .await
-        .expect("connect");
+    let connection = connect(&host, "shifting").await;
     let mut events = host.subscribe();
     let call = async {
-        let outcome = connection
+        connection
             .call_tool(
                 ToolCall {
                     tool: "send".into(),
@@ -410,16 +365,8 @@ async fn changed_while_asked(
                 CallOptions::default(),
                 std::future::pending(),
             )
-            .await;
-        outcome.map(|done| match done {
-            CallOutcome::Done(result) => result
-                .content
-                .first()
-                .and_then(|c| c.as_text())
-                .unwrap_or_default()
-                .to_owned(),
-            CallOutcome::Cancelled => panic!("not cancelled"),
-        })
+            .await
+            .map(first_text)
     };
     let person = async {
         let mut asked = Vec::new();
@@ -491,12 +438,7 @@ async fn a_tool_changed_while_the_person_was_asked_is_asked_about_again_with_wha
             &json!("Sends, version 2")
         )
     );
-    let filter = AuditFilter {
-        tool: Some("send".into()),
-        ..AuditFilter::default()
-    };
-    let mut rows = host.audit().list(&filter).await.expect("list");
-    rows.reverse();
+    let rows = audited(&host, "send").await;
     let decisions: Vec<&str> = rows
         .iter()
         .filter_map(|r| r.event.decision.as_deref())

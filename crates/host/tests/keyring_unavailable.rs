@@ -56,17 +56,22 @@ fn data_dir_bytes(dir: &Path) -> Vec<u8> {
     all
 }
 
-/// Runs the test `child` of this binary with `command`'s environment and checks what it left in
-/// its data directory.
-fn run_child(mut command: Command, child: &str, dir: &Path) {
-    let data = dir.join("data");
-    std::fs::create_dir(&data).expect("data dir");
-    let secret = format!("no-keyring-{}-5be1c0", std::process::id());
+/// A command whose session bus is a socket in `dir` that does not exist.
+fn without_a_bus(dir: &Path) -> Command {
+    let mut command = Command::new("env");
+    command.env(
+        "DBUS_SESSION_BUS_ADDRESS",
+        format!("unix:path={}", dir.join("no-such-bus").display()),
+    );
+    command
+}
+
+/// Runs the test `child` of this binary through `command` (with its environment), which must
+/// pass.
+fn run_passing(mut command: Command, child: &str) {
     let output = command
         .arg(std::env::current_exe().expect("this test binary"))
         .args(["--exact", child, "--nocapture"])
-        .env(CHILD_DIR, &data)
-        .env(CHILD_SECRET, &secret)
         .output()
         .expect("the test binary runs");
     let report = String::from_utf8_lossy(&output.stdout);
@@ -75,6 +80,16 @@ fn run_child(mut command: Command, child: &str, dir: &Path) {
         "the child's checks must pass: {report}{}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// Runs the test `child` of this binary with `command`'s environment and checks what it left in
+/// its data directory.
+fn run_child(mut command: Command, child: &str, dir: &Path) {
+    let data = dir.join("data");
+    std::fs::create_dir(&data).expect("data dir");
+    let secret = format!("no-keyring-{}-5be1c0", std::process::id());
+    command.env(CHILD_DIR, &data).env(CHILD_SECRET, &secret);
+    run_passing(command, child);
     let bytes = data_dir_bytes(&data);
     assert!(
         bytes.windows(5).any(|w| w == b"plain"),
@@ -89,12 +104,11 @@ fn run_child(mut command: Command, child: &str, dir: &Path) {
 #[test]
 fn without_a_session_bus_a_secret_is_refused_and_stored_nowhere() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut command = Command::new("env");
-    command.env(
-        "DBUS_SESSION_BUS_ADDRESS",
-        format!("unix:path={}", dir.path().join("no-such-bus").display()),
+    run_child(
+        without_a_bus(dir.path()),
+        "child_without_a_keyring",
+        dir.path(),
     );
-    run_child(command, "child_without_a_keyring", dir.path());
 }
 
 #[test]
@@ -183,8 +197,8 @@ fn note(text: &str) -> gatehouse_host::AuditEvent {
 /// keying resumes from a keyed anchor, and the unkeyed stretch stays reported.
 #[tokio::test]
 async fn without_a_keyring_audit_rows_are_kept_unkeyed_and_say_so() {
-    use gatehouse_host::CheckOptions;
     use gatehouse_host::audit::report::PartKind;
+    use support::audit::{check, parts};
 
     let dir = tempfile::tempdir().expect("temp dir");
     let data = dir.path().join("data");
@@ -195,39 +209,18 @@ async fn without_a_keyring_audit_rows_are_kept_unkeyed_and_say_so() {
         .expect("append");
     host.shutdown().await;
 
-    let output = Command::new(std::env::current_exe().expect("this test binary"))
-        .args(["--exact", "child_audit_without_a_keyring", "--nocapture"])
-        .env(
-            "DBUS_SESSION_BUS_ADDRESS",
-            format!("unix:path={}", dir.path().join("no-such-bus").display()),
-        )
-        .env(CHILD_AUDIT_DIR, &data)
-        .output()
-        .expect("the test binary runs");
-    let report = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success() && report.contains("1 passed"),
-        "the child's checks must pass: {report}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let mut command = without_a_bus(dir.path());
+    command.env(CHILD_AUDIT_DIR, &data);
+    run_passing(command, "child_audit_without_a_keyring");
 
     let host = support::open_host(&data, false).await;
     host.audit()
         .append(note("keyed-again"))
         .await
         .expect("append");
-    let report = host
-        .audit()
-        .check(&CheckOptions::default())
-        .await
-        .expect("check");
-    let parts: Vec<(i64, i64, PartKind)> = report
-        .parts
-        .iter()
-        .map(|p| (p.from, p.to, p.kind))
-        .collect();
+    let report = check(host.audit()).await;
     assert_eq!(
-        parts,
+        parts(&report),
         [
             (1, 2, PartKind::Keyed),
             (3, 5, PartKind::Unkeyed),
@@ -254,7 +247,7 @@ async fn without_a_keyring_audit_rows_are_kept_unkeyed_and_say_so() {
 #[tokio::test]
 async fn child_audit_without_a_keyring() {
     use gatehouse_host::audit::report::{CheckpointStatus, KeyStatus};
-    use gatehouse_host::{AuditKind, CheckOptions, VerifyReport};
+    use gatehouse_host::{AuditKind, VerifyReport};
 
     let Some(data) = std::env::var_os(CHILD_AUDIT_DIR) else {
         return;
@@ -288,11 +281,7 @@ async fn child_audit_without_a_keyring() {
             .is_some_and(|r| r.contains("the OS keyring is not available")),
         "{keying:?}"
     );
-    let report = host
-        .audit()
-        .check(&CheckOptions::default())
-        .await
-        .expect("check");
+    let report = support::audit::check(host.audit()).await;
     assert!(
         matches!(report.key, KeyStatus::Unavailable { .. }),
         "{report:?}"

@@ -11,6 +11,7 @@ use gatehouse_host::policy::{Effect, Rule};
 use gatehouse_host::{AuditEvent, AuditFilter, AuditKind, HostError};
 use gatehouse_mcp::Tool;
 use serde_json::json;
+use support::gate::tool_rule;
 use support::{open_host, seqs, stdio};
 
 fn decision(tool: &str, decision: &str) -> AuditEvent {
@@ -176,13 +177,8 @@ async fn every_definition_of_a_tool_is_listed_with_first_and_last_seen_and_a_sta
     let granted = first[0].hash.clone();
     let rule = host
         .add_rule(Rule {
-            id: String::new(),
-            server: Some(id.clone()),
-            tool: Some("echo".into()),
-            argument: None,
-            effect: Effect::Allow,
             definition_hash: Some(granted.clone()),
-            source: None,
+            ..tool_rule(&id, "echo", Effect::Allow)
         })
         .await
         .expect("add rule");
@@ -270,13 +266,8 @@ async fn the_definitions_kept_are_capped_per_tool_and_per_server_but_a_rules_sta
         .hash
         .clone();
     host.add_rule(Rule {
-        id: String::new(),
-        server: Some(id.clone()),
-        tool: Some("echo".into()),
-        argument: None,
-        effect: Effect::Allow,
         definition_hash: Some(granted.clone()),
-        source: None,
+        ..tool_rule(&id, "echo", Effect::Allow)
     })
     .await
     .expect("add rule");

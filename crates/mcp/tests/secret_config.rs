@@ -62,40 +62,6 @@ sys.stdin.read()
     );
 }
 
-#[tokio::test]
-async fn a_secret_header_reaches_an_http_server() {
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("listen");
-    let port = listener.local_addr().expect("address").port();
-    // Reads one request's head, answers 500, and hands the head back.
-    let server = tokio::spawn(async move {
-        let (mut socket, _) = listener.accept().await.expect("a request");
-        let mut head = Vec::new();
-        let mut buf = [0u8; 4096];
-        while !head.windows(4).any(|w| w == b"\r\n\r\n") {
-            let n = socket.read(&mut buf).await.expect("read");
-            if n == 0 {
-                break;
-            }
-            head.extend_from_slice(&buf[..n]);
-        }
-        let _ = socket
-            .write_all(b"HTTP/1.1 500 Internal Server Error\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
-            .await;
-        String::from_utf8_lossy(&head).to_lowercase()
-    });
-    let mut config = support::http_config(port, "/mcp");
-    config.secret_headers = vec![(
-        "Authorization".into(),
-        Sensitive::new(format!("Bearer {SECRET}")),
-    )];
-    let _ = support::connect_http(&config, HttpMode::StreamableHttp).await;
-    let head = server.await.expect("the server task");
-    assert!(
-        head.contains(&format!("authorization: bearer {SECRET}")),
-        "the request carries the secret header: {head}"
-    );
-}
-
 /// Reads one request's head from `socket`.
 async fn request_head(socket: &mut tokio::net::TcpStream) -> String {
     let mut head = Vec::new();
@@ -108,6 +74,32 @@ async fn request_head(socket: &mut tokio::net::TcpStream) -> String {
         head.extend_from_slice(&buf[..n]);
     }
     String::from_utf8_lossy(&head).to_lowercase()
+}
+
+#[tokio::test]
+async fn a_secret_header_reaches_an_http_server() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("listen");
+    let port = listener.local_addr().expect("address").port();
+    // Reads one request's head, answers 500, and hands the head back.
+    let server = tokio::spawn(async move {
+        let (mut socket, _) = listener.accept().await.expect("a request");
+        let head = request_head(&mut socket).await;
+        let _ = socket
+            .write_all(b"HTTP/1.1 500 Internal Server Error\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+            .await;
+        head
+    });
+    let mut config = support::http_config(port, "/mcp");
+    config.secret_headers = vec![(
+        "Authorization".into(),
+        Sensitive::new(format!("Bearer {SECRET}")),
+    )];
+    let _ = support::connect_http(&config, HttpMode::StreamableHttp).await;
+    let head = server.await.expect("the server task");
+    assert!(
+        head.contains(&format!("authorization: bearer {SECRET}")),
+        "the request carries the secret header: {head}"
+    );
 }
 
 #[tokio::test]

@@ -1,11 +1,14 @@
-//! What the CLI tests share: running the `gatehouse` binary as a user would, and the real
-//! servers it talks to (server-everything over stdio and over HTTP, a minimal script server).
+//! What the CLI tests share: running the `gatehouse` binary as a user would, the engine on the
+//! same data directory (as the app would hold it), going around the binary with the `sqlite3`
+//! tool, and the real servers it talks to (server-everything over stdio and over HTTP, a minimal
+//! script server).
 
 #![allow(dead_code)] // each test binary uses its own part
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output};
 
+use gatehouse_host::{AuditEvent, Host, HostOptions};
 use serde_json::Value;
 use tempfile::TempDir;
 
@@ -47,6 +50,43 @@ pub fn sqlite3(data: &Path, sql: &str) -> (bool, String) {
         .output()
         .expect("the sqlite3 tool runs (scripts/install-test-deps.sh installs it)");
     (output.status.success(), stderr(&output))
+}
+
+/// Runs `sql` with the `sqlite3` tool, the append-only triggers dropped first; it must succeed.
+pub fn tamper(data: &Path, sql: &str) {
+    let (done, err) = sqlite3(
+        data,
+        &format!("DROP TRIGGER audit_log_no_update; DROP TRIGGER audit_log_no_delete; {sql}"),
+    );
+    assert!(done, "`{sql}`: {err}");
+}
+
+/// The engine on the database in `data`, without live sessions.
+pub async fn open_engine(data: &Path) -> Host {
+    Host::open(HostOptions {
+        data_dir: Some(data.to_path_buf()),
+        ..Default::default()
+    })
+    .await
+    .expect("open")
+}
+
+/// A fresh data directory whose audit log holds `events`, appended one by one through the
+/// engine, which is then closed.
+pub async fn data_with_audit(events: impl IntoIterator<Item = AuditEvent>) -> TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = open_engine(dir.path()).await;
+    for event in events {
+        host.audit().append(event).await.expect("append");
+    }
+    host.shutdown().await;
+    dir
+}
+
+/// `gatehouse audit verify` must fail with exactly this one line.
+pub fn assert_broken(data: &Path, line: &str, why: &str) {
+    let output = exits(data, &["audit", "verify"], 1);
+    assert_eq!(stderr(&output), format!("error: {line}\n"), "{why}");
 }
 
 /// Runs a command that must succeed and returns its stdout.

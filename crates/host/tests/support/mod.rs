@@ -1,9 +1,12 @@
 //! Shared scaffolding of the host's integration tests: where the fixture servers are, a stdio
 //! server config, waiting for a live server's status (polled or announced), and the processes
-//! a fixture records.
+//! a fixture records; calling tools through the gate in [`gate`], going around the audit log in
+//! [`audit`].
 
 #![allow(dead_code)] // each test file is its own crate and uses a part of this
 
+pub mod audit;
+pub mod gate;
 pub mod oauth;
 
 use std::path::{Path, PathBuf};
