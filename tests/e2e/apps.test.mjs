@@ -324,6 +324,11 @@ describe('MCP Apps (real window)', () => {
 
       // "ui/open-link": the person sees the whole URL first; only Open hands it to the browser.
       const dialog = await app.waitForElement('[data-testid="app-link-dialog"]', { message: 'the Open this link? dialog' });
+      // The site, large, from the engine's description of the URL (Open waits for it).
+      const site = await app.waitForElement('[data-testid="app-link-dialog"] [data-testid="approval-domain"]', {
+        message: 'the site of the link in the dialog',
+      });
+      assert.equal(await s.getText(site), new URL(LINK).hostname);
       assert.equal(await s.getText(await s.findElement('[data-testid="app-link-url"]', dialog)), LINK);
       assertImage(await app.screenshot('app-link-dialog'));
       await s.click(await s.findElement('[data-testid="app-link-open"]', dialog));

@@ -31,9 +31,7 @@ export function AppLinkDialog({ url, onAnswer }: { url: string; onAnswer: (open:
           <code data-testid="app-link-url">{url}</code>
         </p>
       ) : (
-        <div data-testid="app-link-url">
-          <SiteSummary domain={site.domain} url={url} warnings={site.warnings} />
-        </div>
+        <SiteSummary domain={site.domain} url={url} warnings={site.warnings} urlTestId="app-link-url" />
       )}
       <div className="dialog-actions">
         <button type="button" className="button" onClick={() => onAnswer(false)} data-autofocus>
