@@ -156,7 +156,7 @@ async fn an_app_views_grant_is_that_views_alone() {
         arguments: None,
         covers: Some(Covers::Any),
     });
-    let connection = connect(&host).await;
+    let connection = connect_everything(&host).await;
     let view_a = Some("view 5f2a");
     echo_as(&connection, Source::App, view_a, "first")
         .await
