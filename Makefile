@@ -10,7 +10,8 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 APP := $(TARGET_DIR)/debug/gatehouse-app
 
 .PHONY: run test deps test-deps ui-deps bindings bindings-check ui-build ui-check app \
-        fmt-check clippy rust-test ui-test e2e lint conformance bench spec-matrix app-memory-check
+        fmt-check clippy rust-test ui-test e2e lint conformance bench spec-matrix app-memory-check \
+        structure architecture-map
 
 ## run: install what is missing, build the UI and the app, and open the window.
 run: deps ui-build app
@@ -64,6 +65,16 @@ clippy: ui-build
 spec-matrix:
 	@echo "==> spec compliance matrix"
 	python3 scripts/check-spec-matrix.py --self-test && python3 scripts/check-spec-matrix.py
+
+## structure: no import circles between a crate's files, no source file over 500 lines.
+structure:
+	@echo "==> structure: import circles and long files"
+	python3 scripts/check-structure.py --self-test && python3 scripts/check-structure.py
+
+## architecture-map: every path and module docs/ARCHITECTURE.md names exists, and every folder is on it.
+architecture-map:
+	@echo "==> the map in docs/ARCHITECTURE.md"
+	python3 scripts/check-architecture-map.py --self-test && python3 scripts/check-architecture-map.py
 
 lint: fmt-check bindings-check ui-check clippy spec-matrix
 
