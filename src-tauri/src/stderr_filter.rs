@@ -12,6 +12,10 @@
 //! dropping the filter) puts the real stderr back once every line written before it has been
 //! passed on. (Processes the app started keep writing into the pipe; the thread passes that on
 //! until the app exits.)
+//!
+//! The thread never stops reading (a write error to the real stderr is ignored), since a full
+//! pipe would block every writer; a line past 64 KiB is passed on in pieces that keep back the
+//! length of the longest withheld value, so no value is cut in two.
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::os::fd::{AsFd, OwnedFd};

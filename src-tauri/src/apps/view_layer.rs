@@ -8,6 +8,10 @@
 //! nothing; each view's webview is moved from the box into that layer, where it is placed and
 //! sized by hand. Everything here runs on the main thread (GTK's), through
 //! `run_on_main_thread` and `with_webview`.
+//!
+//! This leans on the widget tree of tauri-runtime-wry 2.12.3 and tao 0.37 (the box is the
+//! window's direct child); if that changes, the layer is not installed, an error is logged and
+//! views are stacked below the main webview until it is fixed (the e2e tests see it).
 
 use std::cell::RefCell;
 

@@ -1,6 +1,9 @@
 //! Tool calls from the window: a call runs on the server's live session through the host's
 //! gate, streams its progress and task statuses on the caller's channel, and can be cancelled
 //! by its id while it runs.
+//!
+//! The arguments are named `toolArguments` on the wire, since `arguments` cannot name a
+//! JavaScript parameter.
 
 mod pending;
 mod view;
