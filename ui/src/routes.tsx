@@ -1,4 +1,6 @@
 // The window's pages: one entry per page, in navigation order. The first is the start page.
+// The pages are Servers, Approvals, Audit and Policies; Audit and Policies are loaded the first
+// time they are visited.
 
 import { lazy, Suspense } from "react";
 import type { ReactNode } from "react";

@@ -1,10 +1,11 @@
 // One rendered view, from the sandbox proxy's handshake to teardown (SEP-1865 "Lifecycle"), over
-// the relay to the view's own webview (RelayTransport):
-// answers `sandbox-proxy-ready` with the resource, lets the AppBridge answer `ui/initialize` with
-// the host's info, capabilities and context, and sends the view nothing until it says
-// `ui/notifications/initialized`; then the tool's input and its result (or that it was
-// cancelled). Host-context changes made before that are held (ViewBridge) and sent once it is
-// initialized. Whoever creates a session closes it.
+// the relay to the view's own webview (RelayTransport), on the SDK's AppBridge:
+// answers `sandbox-proxy-ready` with `sandbox-resource-ready` (the resource's HTML, its CSP
+// domains, the permissions the person agreed to and the view's iframe sandbox), lets the AppBridge
+// answer `ui/initialize` with the host's info, capabilities and context, and sends the view
+// nothing until it says `ui/notifications/initialized`; then the tool's input and its result, or
+// `tool-cancelled` for a call that was cancelled or failed. Host-context changes made before that
+// are held (ViewBridge) and sent once it is initialized. Whoever creates a session closes it.
 
 import type { McpUiHostCapabilities, McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { CallToolResult } from "@modelcontextprotocol/client";

@@ -1,8 +1,16 @@
 // What a view may ask of the host (SEP-1865 "Requests (View → Host)" and "Standard MCP Messages",
 // plus the draft's `ui/download-file`, `ui/notifications/request-teardown` and
-// `sampling/createMessage`), installed on its AppBridge. Server requests go to the engine over IPC
-// for the app's own server only (gated and audited there, source `app`); the person is asked
-// before a link opens or a file is saved; an engine refusal goes back as a JSON-RPC error.
+// `sampling/createMessage`), installed on its AppBridge. The host capabilities a session declares
+// (AppViewSession's hostCapabilities) are exactly those handled here: openLinks, downloadFile,
+// serverTools, serverResources, logging, message, updateModelContext, sampling and sandbox.
+// Server requests (`tools/call`, `tools/list`, `resources/read`, `resources/list`,
+// `resources/templates/list`, `sampling/createMessage`) go to the engine over IPC, through the
+// `app_*` commands, for the app's own server only (gated and audited there, source `app`); an
+// engine refusal goes back as JSON-RPC error -32000 with the engine's message (and its code in
+// the error's data). `ui/open-link`: anything but an absolute http(s) URL is refused without
+// asking (model/appLink); others open only after the person agreed. `ui/download-file`: saved
+// only after the person agreed (declined: `isError`). `ui/notifications/request-teardown` closes
+// the panel (the view torn down first); `notifications/message` is logged to the console.
 
 import type {
   AppBridge,

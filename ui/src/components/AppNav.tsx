@@ -1,5 +1,5 @@
-// The page navigation in the header: one link per route, the current page marked, and an
-// optional count badge on an item (the Approvals item shows pending requests there).
+// The page navigation in the header: one link per route (a `NavItem`), the current page marked,
+// and an optional count badge on an item (the Approvals item shows pending requests there).
 
 import { NavLink } from "react-router";
 import { ROUTES } from "../routes";

@@ -1,6 +1,7 @@
 // A tool's result: its content blocks, its structured content (collapsible, with the schema
-// problem if it does not match the tool's output schema), a tool error marked as such, or that
-// the call was cancelled. Server text is only ever rendered as text.
+// problem if it does not match the tool's output schema), a tool error (`isError`) marked as such
+// with an alert, or that the call was cancelled. Server text is only ever rendered as text,
+// never as HTML.
 
 import type { CallResultView } from "../api/gatehouse";
 import { ContentBlock } from "./ContentBlock";

@@ -1,6 +1,8 @@
 // Explains a server's connection state in the detail view and offers Reconnect, Stop and Start
-// (and Enable, and Sign in when an HTTP server asks for authorization). A server that exited
-// shows its last stderr lines.
+// (and Enable, and Sign in when an HTTP server asks for authorization). Stop is offered while the
+// engine runs the server (or is about to); Start replaces Reconnect when the server is stopped or
+// crashed; Sign in shows for an HTTP server in `authRequired`. A server that exited shows its
+// last stderr lines.
 
 import type { ServerStatus } from "../api/gatehouse";
 import { lastStderr, statusExplanation } from "../model/describeStatus";

@@ -1,5 +1,8 @@
 // One content block of a tool result, by type: text, image, audio, a resource link, an
-// embedded resource, or a block of a type Gatehouse does not know, shown as JSON.
+// embedded resource, or a block of a type Gatehouse does not know, shown as JSON. Text keeps its
+// line breaks and wraps (pre-wrap). An image or audio block is shown as a data URL only when its
+// MIME type is of its own kind (image/…, audio/…; the window's CSP allows `data:` media);
+// otherwise it is shown as JSON.
 
 import type { CallResultView } from "../api/gatehouse";
 

@@ -1,7 +1,7 @@
 // The Logs tab of a server: its stderr as the engine keeps it (redacted of its secrets), the
 // newest at the bottom. Follows new lines (scrolling to them) until paused; a search box
-// filters the lines. The list is virtualised: 10,000 lines cost as much as the few on screen.
-// Each line is cut for display (a stderr line can be 64 KiB).
+// filters the lines. The list is virtualised (TanStack Virtual): 10,000 lines cost as much as
+// the few on screen. Each line is cut for display (a stderr line can be 64 KiB).
 
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";

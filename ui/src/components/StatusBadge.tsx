@@ -1,4 +1,6 @@
 // Coloured badge showing a server's connection state; a failure's message is in its tooltip.
+// A connected server's badge counts its tools, or names what a server without tools offers
+// ("Connected · prompts, resources").
 
 import type { ServerStatus } from "../api/gatehouse";
 import { statusLabel } from "../model/describeStatus";

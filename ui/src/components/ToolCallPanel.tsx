@@ -1,5 +1,7 @@
 // The Call form of one tool: fields generated from its input schema, a progress bar and Cancel
-// while the call runs, then its result, and for a tool with a UI resource its app below it.
+// while the call runs, then its result, and for a tool with a UI resource its app below it. The
+// form is rjsf's (`@rjsf/core`) with the validator of model/toolSchemaValidator. This module,
+// with the form library and its validator, is loaded the first time a tool's Call button is used.
 
 import Form from "@rjsf/core";
 import { useMemo } from "react";

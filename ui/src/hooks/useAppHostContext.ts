@@ -1,6 +1,9 @@
-// The host context of one app view, kept current: the window's theme and its style variables,
-// the display mode, the size of the element the view is shown in (its width inline; its width and
-// height in fullscreen), the locale and time zone, and the tool.
+// The host context of one app view, kept current: the window's theme (the one on <html>, through
+// useDocumentTheme, so a theme switch reaches the view as `host-context-changed`) and its style
+// variables (model/appHostStyles), the display mode and the modes offered (inline, fullscreen),
+// the size of the element the view is shown in (its width and a `maxHeight` of 600 inline; its
+// width and height in fullscreen), the locale and time zone, the platform (`desktop`), and the
+// tool.
 
 import type { McpUiDisplayMode, McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { useEffect, useMemo, useState } from "react";

@@ -1,6 +1,7 @@
 // The requests waiting for a person and the standing grants, on TanStack Query. Both lists
 // live in the engine: the window fetches them (so a reloaded window finds a pending request
-// again) and fetches them anew whenever the engine says the waiting requests changed.
+// again) and fetches them anew whenever the engine says the waiting requests changed
+// (`ApprovalsChangedEvent`).
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";

@@ -1,9 +1,10 @@
-// The approval dialog's arming delay: for a moment after a request appears (as browsers do
-// with their permission prompts) its answers are disarmed, so a key pressed or a click aimed
-// at what was under the dialog does not answer it. Every key pressed while disarmed starts the
-// delay again: someone typing elsewhere when the dialog pops up never answers by accident.
-// The check reads the clock at the moment of the key or click (`Date.now()`, which tests fake
-// with vitest's timers); a timer only refreshes how the dialog looks.
+// The approval dialog's arming delay: for a moment after a request appears (one second,
+// ARMING_DELAY_MS, as browsers do with their permission prompts) its answers are disarmed, so a
+// key pressed or a click aimed at what was under the dialog does not answer it. Every key pressed
+// while disarmed starts the delay again: someone typing elsewhere when the dialog pops up never
+// answers by accident. The check reads the clock at the moment of the key or click
+// (`Date.now()`, which tests fake with vitest's timers); a timer only refreshes how the dialog
+// looks.
 
 import { useCallback, useEffect, useRef, useState } from "react";
 

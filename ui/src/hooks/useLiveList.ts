@@ -1,7 +1,8 @@
 // Loads one server's list (tools, tasks) while enabled, through TanStack Query (key
-// `[name, serverId]`), keeps the last good list visible while it reloads, and reloads it when
-// asked or when the given live event says it changed. An answer that arrives after the server
-// or the load was superseded is discarded (a newer load cancels the older one's result).
+// `[name, serverId]`: `["tools", id]` and `["tasks", id]`), keeps the last good list visible while
+// it reloads, and reloads it when asked or when the given live event says it changed. A reload
+// cancels a load still in flight and starts anew, never joining it (its answer may predate the
+// change): an answer that arrives after the server or the load was superseded is discarded.
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect } from "react";

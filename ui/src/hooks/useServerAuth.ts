@@ -1,5 +1,6 @@
-// An HTTP server's sign-in: its state (a query, refreshed whenever the server's status
-// changes, since a sign-in or an expired token shows there first), and signing in and out.
+// An HTTP server's sign-in: its state (the `["auth", serverId]` query, refreshed whenever the
+// server's status changes, since a sign-in or an expired token shows there first), and the
+// mutations signing in and out.
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";

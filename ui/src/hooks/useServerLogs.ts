@@ -1,7 +1,7 @@
-// One server's stderr, live: the last lines from the engine, then the lines each batched
-// ServerLogEvent brings (skipping those already read, by sequence number). Pausing freezes the
-// shown list at the last line seen; lines that come meanwhile are counted and shown on resume.
-// At most MAX_LINES are held, the oldest going first, like the engine's own ring.
+// One server's stderr, live: the last lines from the engine (`server_logs`), then the lines each
+// batched ServerLogEvent brings (skipping those already read, by sequence number). Pausing
+// freezes the shown list at the last line seen; lines that come meanwhile are counted and shown
+// on resume. At most MAX_LINES are held, the oldest going first, like the engine's own ring.
 
 import { useEffect, useState } from "react";
 import { errorMessage } from "../api/GatehouseError";

@@ -1,5 +1,6 @@
 // Loads a server's task log (whatever its connection state: finished tasks stay in the log),
-// and reloads it whenever a live event says that server's tasks changed, or when asked to.
+// and reloads it whenever a live event (`TasksChangedEvent`) says that server's tasks changed, or
+// when asked to. The log is the `["tasks", serverId]` query of useLiveList.
 
 import * as api from "../api/gatehouse";
 import type { TaskRecord } from "../api/gatehouse";

@@ -1,5 +1,6 @@
 // Loads a server's tool list while it is connected, and reloads it whenever a live
-// status event reports that server (re)connected, or when asked to.
+// status event reports that server (re)connected, or when asked to. The list is the
+// `["tools", serverId]` query of useLiveList.
 
 import * as api from "../api/gatehouse";
 import type { ToolInfo } from "../api/gatehouse";

@@ -2,9 +2,10 @@
 // any change to the document, and every half second in case of something else), it measures, in
 // the next animation frame, the part of the panel's frame element the person can see (see
 // model/viewPlacement) and, when that changed, asks the shell to move the webview there
-// (`app_place_view`), one request at a time so they apply in order. While a dialog or menu of the
-// window is open the view is hidden (its webview is a layer over the window and would cover it);
-// when the panel goes, it is hidden too.
+// (`app_place_view`), one request at a time so they apply in order; a placement that would not
+// move it is not sent. While a dialog, side sheet or menu of the window is open
+// (OVERLAY_SELECTOR) the view is hidden (its webview is a layer over the window and would cover
+// it); when nothing of it shows, or the panel goes, it is hidden too.
 
 import { useEffect, useRef } from "react";
 import * as api from "../api/gatehouse";

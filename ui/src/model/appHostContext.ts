@@ -1,7 +1,8 @@
 // The host context Gatehouse gives a view (SEP-1865 "Host Context in McpUiInitializeResult"):
 // theme and the window's style variables, display mode (inline or fullscreen), the container's
 // size, locale, time zone, platform and the tool the view belongs to. Sent whole in the answer to
-// `ui/initialize`; later changes go out as `ui/notifications/host-context-changed`.
+// `ui/initialize`; later changes go out as `ui/notifications/host-context-changed`. Inline, a
+// view's height follows what it reports (`size-changed`), kept between 80 and 600 px.
 
 import type { McpUiDisplayMode, McpUiHostContext, McpUiStyles } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { ToolInfo } from "../api/gatehouse";

@@ -1,6 +1,7 @@
-// The browser permissions a UI resource may declare (SEP-1865 `_meta.ui.permissions`) and what
-// the person agreed to: only agreed ones reach the sandbox (its `allow` attribute and the
-// `permissions` of `sandbox-resource-ready`); none by default.
+// The browser permissions a UI resource may declare (SEP-1865 `_meta.ui.permissions`: camera,
+// microphone, geolocation and clipboard-write) and what the person agreed to: only agreed ones
+// reach the sandbox (its `allow` attribute and the `permissions` of `sandbox-resource-ready`);
+// none by default.
 
 import type { AppPermissions } from "../api/gatehouse";
 

@@ -1,5 +1,6 @@
 // Why edited arguments do not fit a tool's inputSchema, checked with the same validator (and
-// JSON Schema dialect) as the Call form; the engine checks them again.
+// JSON Schema dialect) as the Call form; the engine checks them again. The approval dialog's
+// tool-call body checks the arguments the person edits with it.
 
 import { formSchema } from "./toolSchemaValidator";
 

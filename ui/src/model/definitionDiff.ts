@@ -1,5 +1,6 @@
 // The difference between two definitions of a tool, field by field: for each top-level field
 // (description, schemas, annotations, …) the value before and after, and whether it changed.
+// The Policies page's definition history shows it for the two definitions selected.
 
 import type { Value } from "../bindings";
 

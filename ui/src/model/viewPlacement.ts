@@ -1,7 +1,8 @@
-// Where an app view's webview goes: the part of its panel the person can see. The view's webview
-// is a native layer over the window, so the window works out what of the panel shows (inside the
-// window, not under the sticky header, not scrolled out of a scrolling box) and hides the view
-// whenever a dialog or menu of the window is open (the webview would cover it).
+// Where an app view's webview goes: the part of its panel the person can see, in whole pixels.
+// The view's webview is a native layer over the window, so the window works out what of the panel
+// shows (inside the window, not under the sticky header, not scrolled out of a scrolling box) and
+// hides the view when nothing shows and whenever a dialog, side sheet or menu of the window is
+// open (OVERLAY_SELECTOR; the webview would cover it).
 
 import type { ViewPlacement } from "../api/gatehouse";
 

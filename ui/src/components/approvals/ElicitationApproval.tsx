@@ -1,5 +1,6 @@
-// A server's form elicitation: a form generated from the requested schema (defaults, choices
-// with their titles, validation), which the person accepts, declines or cancels.
+// A server's form elicitation: a form generated from the requested schema by rjsf (`@rjsf/core`,
+// with the Call form's validator: defaults, choices with their titles, validation), which the
+// person accepts, declines or cancels.
 
 import Form from "@rjsf/core";
 import { useMemo } from "react";

@@ -1,6 +1,6 @@
-// Asks the person before an app's files are saved (draft SEP-1865 `ui/download-file`): each file's
-// name, type and size as the app gives them. Gatehouse writes them into Downloads under a cleaned
-// name, never over an existing file.
+// Asks the person before an app's files are saved (draft SEP-1865 `ui/download-file`; "Save this
+// file?", asked through useConfirmation): each file's name, type and size as the app gives them.
+// Gatehouse writes them into Downloads under a cleaned name, never over an existing file.
 
 import type { McpUiDownloadFileRequest } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { useId } from "react";

@@ -1,6 +1,7 @@
-// Asks the person before an app's link opens in the system browser: the site is shown large with
-// the whole URL and the same warnings as a server's URL elicitation (the engine describes both),
-// and nothing opens unless they choose Open, which waits until the description is there.
+// Asks the person before an app's link opens in the system browser ("Open this link?", asked
+// through useConfirmation): the site is shown large with the whole URL and the same warnings as a
+// server's URL elicitation (the engine describes both), and nothing opens unless they choose
+// Open, which waits until the description is there.
 
 import { useEffect, useId, useState } from "react";
 import { describeUrl, type UrlSite } from "../../api/gatehouse";

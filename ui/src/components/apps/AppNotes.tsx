@@ -1,6 +1,7 @@
 // What an app sent for the conversation (`ui/message`) or the model's context
 // (`ui/update-model-context`). Gatehouse has no chat yet, so they are listed in the panel, newest
-// last; text is shown as text, anything else as JSON.
+// last; text is shown as text, anything else as JSON. The panel keeps at most 50 (MAX_NOTES):
+// older ones are counted, not kept.
 
 import type { AppNote } from "../../apps/appRequestHandlers";
 

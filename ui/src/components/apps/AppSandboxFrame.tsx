@@ -1,9 +1,10 @@
 // Where one app view shows in its panel. The view runs in a webview of its own (SEP-1865
 // "Sandbox proxy": the proxy page on the sandbox's own origin, the view in its frame), which holds
-// no Tauri capability, laid by the shell over this element's area (useViewPlacement). The session
-// starts in a layout effect; the view is placed (its webview created) only once the window
-// listens to what it relays, so the proxy's ready message cannot be missed. When the element
-// goes, the session is torn down (best effort) and closed.
+// no Tauri capability, laid by the shell over this element's area (useViewPlacement). The element
+// is `data-testid="app-frame"` and carries the view's `data-sandbox-url`. The session starts in a
+// layout effect; the view is placed (its webview created) only once the window listens to what
+// it relays, so the proxy's ready message cannot be missed. When the element goes, the session is
+// torn down (best effort) and closed.
 
 import type { McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { useEffect, useEffectEvent, useLayoutEffect, useState } from "react";

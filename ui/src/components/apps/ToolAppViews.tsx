@@ -1,8 +1,9 @@
-// The app views below a tool's Call form: one for the latest finished call. When another call
-// takes its place, the old view stays mounted (hidden) until it has answered its teardown, so a
-// view is never removed without `ui/resource-teardown` (SEP-1865 "Cleanup"); a view closed by
-// the person is removed once torn down. At most one view per call, each gone within the bounded
-// teardown wait.
+// The app views below a tool's Call form, for a tool whose `ToolInfo.ui.resourceUri` is set
+// (model/toolUi): one for the latest finished call. When another call starts, the old view is
+// hidden but stays mounted until it has answered its teardown, so a view is never removed without
+// `ui/resource-teardown` (SEP-1865 "Cleanup"); a view closed by the person is removed once torn
+// down. At most one view per call, each gone within the bounded teardown wait (3 s,
+// TEARDOWN_TIMEOUT_MS).
 
 import { useCallback, useState } from "react";
 import type { ToolInfo } from "../../api/gatehouse";

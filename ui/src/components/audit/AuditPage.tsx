@@ -1,6 +1,6 @@
 // The Audit page: the audit log as a virtualised table, narrowed by filters or found by full-
 // text search, each row's redacted detail in a side sheet, export to JSONL or CSV, and a check
-// of the hash chain.
+// of the hash chain. The export menu is a Radix Dropdown Menu (the window's only menu).
 
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";

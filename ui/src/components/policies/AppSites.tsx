@@ -1,7 +1,8 @@
 // The Policies page's "App sites" section: the global lists of outside sites MCP App views may
 // reach. A blocked domain (and its subdomains) is taken out of every view's policy whatever the
 // view declares; once the allow list has an entry, views reach only the declared sites it
-// covers. The engine applies them when a view opens and records each change.
+// covers. The person adds a domain to *Block* or *Allow* and removes any listed one. The engine
+// applies them when a view opens and records each change.
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
