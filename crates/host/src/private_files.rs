@@ -62,7 +62,8 @@ fn tighten(_path: &Path, _mode: u32) -> Result<()> {
     Ok(())
 }
 
-#[cfg(all(test, unix))]
+#[cfg(unix)]
+#[cfg(test)]
 mod tests {
     use std::os::unix::fs::PermissionsExt;
 

@@ -39,7 +39,8 @@ fn stat_fields(pid: u32) -> Option<Vec<String>> {
     Some(rest.split_whitespace().map(str::to_owned).collect())
 }
 
-#[cfg(all(test, target_os = "linux"))]
+#[cfg(target_os = "linux")]
+#[cfg(test)]
 mod tests {
     use super::*;
 

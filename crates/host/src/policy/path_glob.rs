@@ -86,7 +86,8 @@ pub(super) fn at_resolved_start(glob: &str) -> Option<String> {
     (resolved != start).then(|| join(&globset::escape(resolved), rest))
 }
 
-#[cfg(all(test, unix))]
+#[cfg(unix)]
+#[cfg(test)]
 mod tests {
     use super::*;
 

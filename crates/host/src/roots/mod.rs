@@ -129,7 +129,8 @@ fn name_of(path: &Path) -> String {
         .into_owned()
 }
 
-#[cfg(all(test, unix))]
+#[cfg(unix)]
+#[cfg(test)]
 mod tests {
     use super::*;
 
