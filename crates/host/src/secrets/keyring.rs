@@ -15,7 +15,8 @@ use gatehouse_mcp::Sensitive;
 use gatehouse_mcp::transport::BoxFuture;
 use keyring_core::{CredentialStore, Entry, Error};
 
-use super::{SecretKey, SecretStore};
+use super::entry::{SecretKey, text};
+use super::store::SecretStore;
 use crate::error::{HostError, Result};
 
 /// The keyring service name of every Gatehouse entry.
@@ -122,12 +123,6 @@ fn read(entry: &Entry) -> keyring_core::Result<Option<String>> {
         },
         Err(e) => Err(e),
     }
-}
-
-/// A value as stored: UTF-8 bytes. (Raw bytes rather than the stores' "password", which
-/// Credential Manager keeps as UTF-16 in half the room.)
-pub(super) fn text(bytes: Vec<u8>) -> keyring_core::Result<String> {
-    String::from_utf8(bytes).map_err(|e| Error::BadEncoding(e.into_bytes()))
 }
 
 /// Deletes an entry, and every duplicate of it; a missing one is fine.

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use keyring_core::{CredentialStore, Entry, Error};
 
-use super::SecretKey;
+use super::entry::{SecretKey, text};
 
 /// The attributes the old code gave the item of `key`; `None` for kinds it never stored.
 fn attributes(key: &SecretKey) -> Option<HashMap<&str, &str>> {
@@ -50,7 +50,7 @@ pub(super) fn migrate(
     let Some(first) = old.first() else {
         return Ok(None);
     };
-    let value = first.get_secret().and_then(super::keyring::text)?;
+    let value = first.get_secret().and_then(text)?;
     let label = old_label(first);
     match current(&label).and_then(|entry| entry.set_secret(value.as_bytes())) {
         Ok(()) => {

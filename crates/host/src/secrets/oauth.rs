@@ -11,7 +11,8 @@ use gatehouse_mcp::Sensitive;
 use gatehouse_mcp::auth::{ClientCredentials, IdpSession, Tokens};
 use serde::{Deserialize, Serialize};
 
-use super::{SecretKey, SecretStore};
+use super::entry::SecretKey;
+use super::store::SecretStore;
 use crate::error::{HostError, Result};
 
 fn to_json(value: &impl Serialize) -> Result<Sensitive<String>> {

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use gatehouse_mcp::auth::{AuthError, ClientCredentials, TokenStore, Tokens};
 use gatehouse_mcp::transport::BoxFuture;
 
-use super::{SecretStore, oauth, tokens_seen};
+use super::store::SecretStore;
+use super::{oauth, tokens_seen};
 use crate::error::HostError;
 
 /// OAuth tokens and client credentials in the keyring.
