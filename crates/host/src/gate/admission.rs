@@ -33,6 +33,16 @@ pub(super) enum Admitted {
     GaveUp(Record),
 }
 
+/// A request the policy asks about, on its way to the person.
+pub(super) struct Asked<'t, 'a> {
+    pub target: &'t Target<'a>,
+    pub request: GateRequest,
+    /// The tool as last listed, for a tool call.
+    pub definition: Option<Tool>,
+    pub verdict: Verdict,
+    pub record: Record,
+}
+
 impl Gate {
     /// Decides `request` (for a tool call, `definition` is the tool as last listed) and puts it
     /// and its decision on record. A denied request ends here with [`HostError::Denied`].
@@ -56,7 +66,7 @@ impl Gate {
             Effect::Ask => match self.granted(target, request, &verdict).await? {
                 Some(decision) => decision,
                 None => {
-                    let asked = super::asking::Asked {
+                    let asked = Asked {
                         target,
                         request: request.clone(),
                         definition: definition.cloned(),

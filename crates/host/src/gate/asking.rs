@@ -14,7 +14,7 @@ use std::pin::Pin;
 use gatehouse_mcp::Tool;
 use serde_json::{Value, json};
 
-use super::admission::{Admitted, verdict_of};
+use super::admission::{Admitted, Asked, verdict_of};
 use super::audit_record::Record;
 use super::definition::definition_hash;
 use super::request::{GateRequest, RequestKind};
@@ -26,16 +26,6 @@ use crate::policy::{Effect, Verdict};
 
 /// How many times one call is put to the person while its tool keeps changing under it.
 pub(super) const MAX_ROUNDS: usize = 3;
-
-/// A request the policy asks about, on its way to the person.
-pub(super) struct Asked<'t, 'a> {
-    pub target: &'t Target<'a>,
-    pub request: GateRequest,
-    /// The tool as last listed, for a tool call.
-    pub definition: Option<Tool>,
-    pub verdict: Verdict,
-    pub record: Record,
-}
 
 /// What became of the tool between the question and the answer.
 enum Relisted {
