@@ -13,8 +13,7 @@
 use serde::{Deserialize, Serialize};
 use sqlx::{Row, SqliteConnection};
 
-use super::chain::StoredRow;
-use super::verify::missing;
+use super::chain::{StoredRow, missing};
 use crate::error::Result;
 
 /// What an anchor records: its row's `detail`.

@@ -5,7 +5,7 @@
 //!
 //! The checkpoint is written at most once per interval ([`INTERVAL`] unless set otherwise):
 //! the first head at once, later ones when the interval since the last write has passed
-//! ([`Debounce`]), and whatever is pending when the host shuts down ([`AuditLog::flush_checkpoint`]).
+//! ([`Debounce`]), and whatever is pending when the host shuts down ([`AuditLog::flush_checkpoint`](super::AuditLog::flush_checkpoint)).
 //! Rows written after the last checkpoint and removed before the next are not caught by it.
 //!
 //! It only moves forward: a checkpoint is replaced only by a newer head, and only while the
@@ -23,7 +23,6 @@ use serde::{Deserialize, Serialize};
 use sqlx::{SqliteConnection, SqlitePool};
 use tokio::sync::{Mutex, watch};
 
-use super::AuditLog;
 use super::key::AuditKey;
 use super::key_source::KeySource;
 use crate::error::{HostError, Result};
@@ -158,55 +157,34 @@ impl Checkpoints {
     }
 }
 
-impl AuditLog {
+impl Checkpoints {
     /// Sets how often at most the head checkpoint is written (default [`INTERVAL`]).
-    pub fn set_checkpoint_interval(&self, interval: Duration) {
+    pub(crate) fn set_interval(&self, interval: Duration) {
         let ms = u64::try_from(interval.as_millis()).unwrap_or(u64::MAX);
-        self.checkpoints.interval_ms.store(ms, Ordering::Relaxed);
+        self.interval_ms.store(ms, Ordering::Relaxed);
     }
 
     /// The newest seq this process wrote to the checkpoint, as it changes.
-    pub fn checkpointed(&self) -> watch::Receiver<i64> {
-        self.checkpoints.written_seq.subscribe()
+    pub(crate) fn written(&self) -> watch::Receiver<i64> {
+        self.written_seq.subscribe()
     }
 
     /// Starts the task that writes published heads, once, on the current runtime.
-    pub(crate) fn start_checkpoints(&self) {
-        let Some(keys) = self.keys.clone() else {
-            return;
-        };
-        let checkpoints = &self.checkpoints;
-        checkpoints.task.get_or_init(|| {
+    pub(crate) fn start(self: &Arc<Self>, keys: KeySource, pool: SqlitePool) {
+        self.task.get_or_init(|| {
             // The task holds the shared state weakly, so it ends with the log.
-            let run = run(
-                Arc::downgrade(checkpoints),
-                checkpoints.heads.subscribe(),
-                keys,
-                self.pool.clone(),
-            );
+            let run = run(Arc::downgrade(self), self.heads.subscribe(), keys, pool);
             gatehouse_mcp::transport::owned_task::OwnedTask::spawn(run)
         });
     }
 
-    /// Writes the newest head now if it is not yet checkpointed (at shutdown, or before
-    /// printing the head).
-    pub async fn flush_checkpoint(&self) -> Result<()> {
-        let Some(keys) = &self.keys else {
-            return Ok(());
-        };
-        let head = self.checkpoints.heads.borrow().clone();
+    /// Writes the newest head now if it is not yet checkpointed.
+    pub(crate) async fn flush(&self, keys: &KeySource, pool: &SqlitePool) -> Result<()> {
+        let head = self.heads.borrow().clone();
         match head {
-            Some(head) => write(&self.checkpoints, keys, &self.pool, &head).await,
+            Some(head) => write(self, keys, pool, &head).await,
             None => Ok(()),
         }
-    }
-
-    /// The checkpoint the keyring holds for this data directory, if any.
-    pub async fn checkpoint(&self) -> Result<Option<Checkpoint>> {
-        let Some(keys) = &self.keys else {
-            return Ok(None);
-        };
-        stored(keys).await
     }
 }
 
@@ -328,7 +306,7 @@ pub(crate) async fn still_holds(
             if last < checkpoint.seq {
                 Ok(Some(format!(
                     "{} (the log ends at row {last}, but the head checkpoint records row {})",
-                    super::verify::missing(last + 1, checkpoint.seq),
+                    super::chain::missing(last + 1, checkpoint.seq),
                     checkpoint.seq
                 )))
             } else {

@@ -13,9 +13,9 @@ use std::io::Write;
 
 use serde::{Deserialize, Serialize};
 
-use super::AuditLog;
 use super::chain::{self, StoredRow};
 use super::event::AuditRow;
+use super::log::AuditLog;
 use crate::error::{HostError, Result};
 
 /// The CSV header: the JSON keys of an [`AuditRow`], in its order.

@@ -17,7 +17,6 @@ use std::time::{Duration, Instant};
 use sqlx::SqlitePool;
 use tokio::sync::Mutex;
 
-use super::AuditLog;
 use super::key::AuditKey;
 use crate::error::{HostError, Result};
 use crate::secrets::{SecretKey, SecretStore};
@@ -176,22 +175,5 @@ impl KeySource {
         })
         .await
         .map_err(|e| HostError::io("the audit key lock task failed", std::io::Error::other(e)))?
-    }
-}
-
-impl AuditLog {
-    /// Writes this data directory's audit key (created if there is none yet) to a new file at
-    /// `path`, readable by its owner only, for an auditor to check a copy of the database with
-    /// (`gatehouse audit verify --key-file`). Returns the key's id.
-    pub async fn export_key(&self, path: &std::path::Path) -> Result<String> {
-        let keys = self.keys.as_ref().ok_or_else(|| {
-            HostError::Validation("this audit log was opened without a keyring".into())
-        })?;
-        let key = keys
-            .load(true)
-            .await?
-            .ok_or_else(|| HostError::Secrets("the audit key could not be created".into()))?;
-        key.write_file(&keys.data_dir_id().await?, path)?;
-        Ok(key.id().to_owned())
     }
 }

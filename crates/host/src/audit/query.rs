@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::AuditLog;
 use super::chain::{COLUMNS, StoredRow};
 use super::event::AuditRow;
+use super::log::AuditLog;
 use crate::error::{HostError, Result};
 
 /// How many rows a listing returns when no limit is given.

@@ -24,12 +24,12 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::AuditLog;
 use super::anchor::Anchor;
 use super::chain::{self, append_linked};
 use super::event::{AuditEvent, AuditKind, AuditRow};
 use super::key::AuditKey;
 use super::key_source::Keying;
+use super::log::AuditLog;
 use super::verify::{VerifyReport, walk};
 use crate::error::{HostError, Result};
 

@@ -27,9 +27,10 @@ use serde::Serialize;
 use sqlx::SqliteConnection;
 
 use super::anchor;
+use super::chain::missing;
 use super::chain::{self, GENESIS, StoredRow};
 use super::key::AuditKey;
-use super::report::{ChainPart, PartKind, Parts};
+use super::parts::{ChainPart, PartKind, Parts};
 use crate::error::Result;
 
 /// What [`AuditLog::verify`] found.
@@ -120,15 +121,6 @@ impl<'k> ChainCheck<'k> {
     }
 }
 
-/// "row N is missing" or "rows N to M are missing".
-pub(super) fn missing(from: i64, to: i64) -> String {
-    if from == to {
-        format!("row {from} is missing")
-    } else {
-        format!("rows {from} to {to} are missing")
-    }
-}
-
 /// What a walk along the chain found.
 #[derive(Debug)]
 pub(crate) struct Walk {
@@ -156,7 +148,7 @@ impl Walk {
                 PartKind::Unchecked => format!(
                     "{} keyed with the audit key {}, which is not at hand: only their links \
                      were checked",
-                    super::report::rows_text(part.from, part.to),
+                    super::parts::rows_text(part.from, part.to),
                     part.key_id.as_deref().unwrap_or("?"),
                 ),
                 PartKind::Unkeyed => match keyed_before {
@@ -164,7 +156,7 @@ impl Walk {
                     Some(keyed) => format!(
                         "{} unkeyed, after keyed rows (row {keyed}): written while the OS \
                          keyring was unavailable, or rewritten by someone without the key",
-                        super::report::rows_text(part.from, part.to),
+                        super::parts::rows_text(part.from, part.to),
                     ),
                 },
             };
