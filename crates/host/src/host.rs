@@ -3,6 +3,8 @@
 
 mod app_requests;
 mod app_sites;
+mod rules;
+mod sign_in;
 
 use std::future::Future;
 use std::path::{Path, PathBuf};

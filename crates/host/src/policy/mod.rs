@@ -3,11 +3,11 @@
 //! tool definitions seen ([`store`]), and the standing grants made from approvals
 //! ([`grants`]). The gate asks it about every request.
 
-pub mod admin;
 pub mod evaluate;
 pub mod grants;
 mod path_glob;
 pub mod rule;
+pub mod rule_view;
 pub mod store;
 
 #[cfg(all(test, unix))]
@@ -15,8 +15,8 @@ mod path_tests;
 #[cfg(test)]
 mod tests;
 
-pub use admin::RuleView;
 pub use evaluate::{PolicyInput, Verdict, evaluate};
 pub use grants::{Covers, Grant, GrantKey, GrantScope, Grants, arguments_digest};
 pub use rule::{ArgumentMatch, Effect, Layer, Pattern, Rule};
+pub use rule_view::RuleView;
 pub use store::{PolicyStore, ToolDefinitionRecord};

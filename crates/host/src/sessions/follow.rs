@@ -11,7 +11,7 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use super::Sessions;
+use super::live::Sessions;
 
 /// How often the change counter is read.
 pub const POLL: Duration = Duration::from_millis(500);
@@ -85,5 +85,13 @@ async fn follow(sessions: Sessions, mut stopped: oneshot::Receiver<()>) {
             // Tried again on the next tick.
             seen = None;
         }
+    }
+}
+
+impl Sessions {
+    /// Starts a watcher that calls [`Sessions::follow_registry`] whenever the store's change
+    /// counter moves; it stops when the returned value is stopped or dropped.
+    pub(crate) fn follow_store(&self) -> StoreFollower {
+        StoreFollower::start(self.clone())
     }
 }

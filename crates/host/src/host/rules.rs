@@ -1,38 +1,15 @@
-//! Changing the policy from the app or the CLI: adding and removing rules, trusting a server's
-//! read-only hints, and listing the rules with their server's name and whether a rule made for
-//! one definition of a tool is stale, and listing and revoking standing grants. Every change is
-//! written to the audit log.
+//! Changing the policy from the app or the CLI, as [`Host`] operations: adding and removing
+//! rules, trusting a server's read-only hints, listing the rules as [`RuleView`]s (with their
+//! server's name and whether a rule made for one definition of a tool is stale), and listing
+//! and revoking standing grants. Every change is written to the audit log.
 
-use serde::{Deserialize, Serialize};
-use serde_json::json;
-
-use super::rule::{ArgumentMatch, Effect, Rule};
-use super::store::ToolDefinitionRecord;
 use crate::audit::{AuditEvent, AuditKind};
 use crate::error::Result;
 use crate::host::Host;
-
-/// A rule as shown to the person.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "camelCase")]
-pub struct RuleView {
-    pub id: String,
-    /// The server's name; `None` for a global rule.
-    pub server: Option<String>,
-    pub server_id: Option<String>,
-    pub tool: Option<String>,
-    pub argument: Option<ArgumentMatch>,
-    pub decision: Effect,
-    pub definition_hash: Option<String>,
-    /// Only requests from this source; none: every source.
-    pub source: Option<crate::gate::Source>,
-    /// An allow rule for a tool whose current definition is not the one it was made for.
-    pub stale: bool,
-    /// For a rule on a tool: the hash of the definition the server shows now, when one is
-    /// known (with `definition_hash`, what a stale rule's tool changed from and to).
-    pub current_definition_hash: Option<String>,
-}
+use crate::policy::RuleView;
+use crate::policy::rule::{Effect, Rule};
+use crate::policy::store::ToolDefinitionRecord;
+use serde_json::json;
 
 impl Host {
     /// Checks and stores a rule (its id is assigned), and records the change.
@@ -103,12 +80,12 @@ impl Host {
     }
 
     /// The standing grants that still hold somewhere.
-    pub async fn grants(&self) -> Result<Vec<super::Grant>> {
+    pub async fn grants(&self) -> Result<Vec<crate::policy::Grant>> {
         self.gate().grants().list().await
     }
 
     /// Revokes a standing grant, and records the change.
-    pub async fn revoke_grant(&self, id: &str) -> Result<super::Grant> {
+    pub async fn revoke_grant(&self, id: &str) -> Result<crate::policy::Grant> {
         let grant = self.gate().grants().revoke(id).await?;
         self.record_policy_change("grant revoked", json!({ "grant": grant }))
             .await?;
