@@ -15,9 +15,11 @@
 mod follow;
 pub mod health;
 mod live;
+mod publish;
 pub mod relist_pace;
 pub mod restarts;
 mod runner;
+mod serving;
 mod slots;
 pub mod status;
 mod task_follow;
