@@ -14,31 +14,31 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use gatehouse_mcp::CallOptions;
 use tokio::sync::broadcast;
 
-use crate::approvals::{Answer, Approvals, PendingApproval};
-use crate::audit::AuditLog;
-use crate::connection::ServerConnection;
+use crate::connections::connection::ServerConnection;
 use crate::error::{HostError, Result};
 use crate::events::{EngineEvent, EventBus};
-use crate::gate::{CallOutcome, Gate, Target, ToolCall};
-use crate::launch::Launcher;
-use crate::paths;
-use crate::process_groups::{self, GroupLog, SweepReport};
-use crate::registry::Registry;
-use crate::registry::model::{ServerConfig, ServerInput};
-use crate::registry::task_log::TaskRecord;
-use crate::secrets::{KeyringStore, SecretStore};
-use crate::sessions::Sessions;
-use crate::sessions::health::HealthChecks;
-use crate::sessions::status::{ServerStatus, ServerView, ToolInfo};
-use crate::storage::Store;
+use crate::oversight::approvals::{Answer, Approvals, PendingApproval};
+use crate::oversight::audit::AuditLog;
+use crate::oversight::gate::{CallOutcome, Gate, Target, ToolCall};
+use crate::running::launch::Launcher;
+use crate::running::process_groups::{self, GroupLog, SweepReport};
+use crate::running::sessions::Sessions;
+use crate::running::sessions::health::HealthChecks;
+use crate::running::sessions::status::{ServerStatus, ServerView, ToolInfo};
+use crate::store::paths;
+use crate::store::registry::Registry;
+use crate::store::registry::model::{ServerConfig, ServerInput};
+use crate::store::registry::task_log::TaskRecord;
+use crate::store::secrets::{KeyringStore, SecretStore};
+use crate::store::storage::Store;
 
 /// Whether an edit carries a new secret value (which needs a reconnect to take effect).
 fn secret_values_given(input: &ServerInput) -> bool {
     match &input.spec {
-        crate::registry::model::ServerSpec::Stdio { env, .. } => {
+        crate::store::registry::model::ServerSpec::Stdio { env, .. } => {
             env.iter().any(|v| v.secret && !v.value.is_empty())
         }
-        crate::registry::model::ServerSpec::Http { headers, .. } => {
+        crate::store::registry::model::ServerSpec::Http { headers, .. } => {
             headers.iter().any(|h| h.secret && !h.value.is_empty())
         }
     }
@@ -57,14 +57,14 @@ pub struct HostOptions {
     /// `GATEHOUSE_APPROVAL_TIMEOUT` (seconds), else 5 minutes.
     pub approval_timeout: Option<std::time::Duration>,
     /// The shell whose login environment stdio servers get (the app, which a desktop launcher
-    /// starts without the terminal's `PATH`: [`crate::login_env::user_shell`]); `None` gives
+    /// starts without the terminal's `PATH`: [`crate::running::login_env::user_shell`]); `None` gives
     /// them this process's environment (the CLI, started from a shell).
     pub login_shell: Option<PathBuf>,
     /// How live sessions are checked for health; `None` is every 30 s, answered within 10 s,
     /// restarted after 3 missed checks in a row ([`HealthChecks::default`]).
     pub health_checks: Option<HealthChecks>,
     /// The least time between two listings of a live server's tools, however often it says
-    /// they changed; `None` is [`crate::sessions::relist_pace::RELIST_EVERY`] (1 s).
+    /// they changed; `None` is [`crate::running::sessions::relist_pace::RELIST_EVERY`] (1 s).
     pub relist_every: Option<std::time::Duration>,
     /// The face renders MCP Apps views (the app): live sessions declare the UI extension to
     /// their servers, and [`Host::app_view`] and the other `app_*` calls serve the views.
@@ -84,9 +84,9 @@ pub struct Host {
     live: bool,
     swept: SweepReport,
     /// In live mode, once started: the watcher that follows changes other processes make.
-    follower: std::sync::Mutex<Option<crate::sessions::StoreFollower>>,
+    follower: std::sync::Mutex<Option<crate::running::sessions::StoreFollower>>,
     /// In live mode, once started: every change of a server's connection state, on record.
-    trail: std::sync::Mutex<Option<crate::connection_trail::ConnectionTrail>>,
+    trail: std::sync::Mutex<Option<crate::connections::connection_trail::ConnectionTrail>>,
 }
 
 impl Host {
@@ -107,7 +107,7 @@ impl Host {
             options.login_shell,
             Some(GroupLog::start(store.pool().clone())),
         ));
-        let logs = crate::server_logs::ServerLogs::new(&data_dir);
+        let logs = crate::running::server_logs::ServerLogs::new(&data_dir);
         let audit = AuditLog::new(store.pool().clone()).with_keyring(secrets.clone());
         let registry = Registry::new(store.pool().clone(), secrets, logs, launcher);
         let events = EventBus::default();
@@ -127,7 +127,7 @@ impl Host {
             options.health_checks.unwrap_or_default(),
             options
                 .relist_every
-                .unwrap_or(crate::sessions::relist_pace::RELIST_EVERY),
+                .unwrap_or(crate::running::sessions::relist_pace::RELIST_EVERY),
             options.render_apps,
         );
         Ok(Host {
@@ -152,8 +152,8 @@ impl Host {
     }
 
     /// The policy's rules, trust settings and tool definition history.
-    pub fn policy(&self) -> crate::policy::PolicyStore {
-        crate::policy::PolicyStore::new(self.store.pool().clone())
+    pub fn policy(&self) -> crate::oversight::policy::PolicyStore {
+        crate::oversight::policy::PolicyStore::new(self.store.pool().clone())
     }
 
     /// The path every request to a server takes.
@@ -207,7 +207,7 @@ impl Host {
 
     /// Each server's stderr, redacted: the last lines, new lines as they come, and the files
     /// `gatehouse logs` reads.
-    pub fn logs(&self) -> &crate::server_logs::ServerLogs {
+    pub fn logs(&self) -> &crate::running::server_logs::ServerLogs {
         self.registry.logs()
     }
 
@@ -224,8 +224,8 @@ impl Host {
     /// In live mode, connects every enabled server, and from then on follows the changes
     /// other processes (the CLI) make to the servers: an edited server is restarted, a
     /// disabled or removed one stopped, within about half a second (see
-    /// [`crate::sessions::FOLLOW_POLL`]). Every change of a server's connection state from
-    /// then on is recorded in the audit log ([`crate::connection_trail`]).
+    /// [`crate::running::sessions::FOLLOW_POLL`]). Every change of a server's connection state from
+    /// then on is recorded in the audit log ([`crate::connections::connection_trail`]).
     pub async fn start(&self) -> Result<()> {
         if self.live {
             {
@@ -234,11 +234,13 @@ impl Host {
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner);
                 if trail.is_none() {
-                    *trail = Some(crate::connection_trail::ConnectionTrail::start(
-                        &self.events,
-                        self.registry.clone(),
-                        self.audit.clone(),
-                    ));
+                    *trail = Some(
+                        crate::connections::connection_trail::ConnectionTrail::start(
+                            &self.events,
+                            self.registry.clone(),
+                            self.audit.clone(),
+                        ),
+                    );
                 }
             }
             self.sessions.follow_registry().await?;
@@ -469,7 +471,7 @@ impl Host {
 
     async fn apply(
         &self,
-        serial: &crate::sessions::Serial<'_>,
+        serial: &crate::running::sessions::Serial<'_>,
         config: ServerConfig,
     ) -> Result<ServerView> {
         if self.live {

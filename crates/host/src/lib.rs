@@ -2,39 +2,27 @@
 //! the SQLite store, the server registry, live sessions, the events they emit and the audit log.
 //! It has no Tauri dependency and is fully usable headless.
 
-pub mod approvals;
 pub mod apps;
-pub mod audit;
 pub mod canonical;
-pub mod connect;
-pub mod connection;
-pub mod connection_trail;
+pub mod connections;
 pub mod error;
 pub mod events;
 pub mod fs_path;
-pub mod gate;
-pub mod grant_sources;
 pub mod host;
-pub mod launch;
-pub mod log_rate;
-pub mod login_env;
-pub mod loopback_prompt;
-pub mod notice_queue;
-pub mod oauth_connection;
-pub mod paths;
-pub mod policy;
-mod private_files;
-pub mod process_groups;
-mod process_lives;
-mod process_table;
-pub mod registry;
+pub mod oversight;
 pub mod roots;
-pub mod secrets;
-pub mod server_logs;
-pub mod server_requests;
-pub mod sessions;
-pub mod sign_in;
-pub mod storage;
+pub mod running;
+pub mod store;
+
+pub use connections::{
+    connect, connection, connection_trail, grant_sources, loopback_prompt, oauth_connection,
+    server_requests, sign_in,
+};
+pub use oversight::{approvals, audit, gate, policy};
+pub use running::{
+    launch, log_rate, login_env, notice_queue, process_groups, server_logs, sessions,
+};
+pub use store::{paths, registry, secrets, storage};
 
 pub use apps::{AppCsp, AppPermissions, AppSites, AppView, SiteList, ToolUi, ToolVisibility};
 pub use audit::{

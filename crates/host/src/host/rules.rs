@@ -3,12 +3,12 @@
 //! server's name and whether a rule made for one definition of a tool is stale), and listing
 //! and revoking standing grants. Every change is written to the audit log.
 
-use crate::audit::{AuditEvent, AuditKind};
 use crate::error::Result;
 use crate::host::Host;
-use crate::policy::RuleView;
-use crate::policy::rule::{Effect, Rule};
-use crate::policy::store::ToolDefinitionRecord;
+use crate::oversight::audit::{AuditEvent, AuditKind};
+use crate::oversight::policy::RuleView;
+use crate::oversight::policy::rule::{Effect, Rule};
+use crate::oversight::policy::store::ToolDefinitionRecord;
 use serde_json::json;
 
 impl Host {
@@ -80,12 +80,12 @@ impl Host {
     }
 
     /// The standing grants that still hold somewhere.
-    pub async fn grants(&self) -> Result<Vec<crate::policy::Grant>> {
+    pub async fn grants(&self) -> Result<Vec<crate::oversight::policy::Grant>> {
         self.gate().grants().list().await
     }
 
     /// Revokes a standing grant, and records the change.
-    pub async fn revoke_grant(&self, id: &str) -> Result<crate::policy::Grant> {
+    pub async fn revoke_grant(&self, id: &str) -> Result<crate::oversight::policy::Grant> {
         let grant = self.gate().grants().revoke(id).await?;
         self.record_policy_change("grant revoked", json!({ "grant": grant }))
             .await?;

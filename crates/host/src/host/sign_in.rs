@@ -1,14 +1,14 @@
 //! Signing in to an OAuth-protected HTTP server and signing out, as [`Host`] operations (see
-//! [`crate::sign_in`] for what the engine knows of a sign-in): through a person's browser, or at
+//! [`crate::connections::sign_in`] for what the engine knows of a sign-in): through a person's browser, or at
 //! the enterprise identity provider, each recorded as a `connection` row in the audit log.
 
-use crate::audit::{AuditEvent, AuditKind};
+use crate::connections::oauth_connection::{authorization_error, authorizer, idp_client};
+use crate::connections::sign_in::AuthStatus;
 use crate::error::{HostError, Result};
 use crate::host::Host;
-use crate::oauth_connection::{authorization_error, authorizer, idp_client};
-use crate::registry::model::{OAuthGrant, ServerConfig, ServerSpec};
-use crate::secrets::oauth;
-use crate::sign_in::AuthStatus;
+use crate::oversight::audit::{AuditEvent, AuditKind};
+use crate::store::registry::model::{OAuthGrant, ServerConfig, ServerSpec};
+use crate::store::secrets::oauth;
 use gatehouse_mcp::auth::{AuthorizationPrompt, http_client, idp};
 use serde_json::json;
 use std::sync::Arc;
