@@ -3,6 +3,7 @@
 
 mod app_requests;
 mod app_sites;
+mod audit_log;
 mod rules;
 mod sign_in;
 
@@ -168,6 +169,11 @@ impl Host {
         self.gate.approvals().set_attended(attended);
     }
 
+    /// The approval queue, to follow and answer as requests come (clones share it).
+    pub fn approvals(&self) -> Approvals {
+        self.gate.approvals().clone()
+    }
+
     /// The requests waiting for a person, oldest first.
     pub fn pending_approvals(&self) -> Vec<PendingApproval> {
         self.gate.approvals().pending()
@@ -270,6 +276,11 @@ impl Host {
     pub async fn list_servers(&self) -> Result<Vec<ServerView>> {
         let configs = self.registry.list().await?;
         Ok(configs.into_iter().map(|c| self.view(c)).collect())
+    }
+
+    /// Every server's configuration, as stored, without its status.
+    pub async fn server_configs(&self) -> Result<Vec<ServerConfig>> {
+        self.registry.list().await
     }
 
     pub async fn server(&self, id_or_name: &str) -> Result<ServerView> {
