@@ -229,8 +229,8 @@ impl Host {
 
     /// In live mode, connects every enabled server, and from then on follows the changes
     /// other processes (the CLI) make to the servers: an edited server is restarted, a
-    /// disabled or removed one stopped, within about half a second (see
-    /// [`crate::running::sessions::FOLLOW_POLL`]). Every change of a server's connection state from
+    /// disabled or removed one stopped, within about half a second (the store is checked
+    /// every 500 ms). Every change of a server's connection state from
     /// then on is recorded in the audit log ([`crate::connections::connection_trail`]).
     pub async fn start(&self) -> Result<()> {
         if self.live {

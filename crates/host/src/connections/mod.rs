@@ -6,10 +6,10 @@
 //! answers when a server asks something of it ([`server_requests`]).
 
 pub mod connect;
-pub mod connection;
-pub mod connection_trail;
-pub mod grant_sources;
+pub(crate) mod connection;
+pub(crate) mod connection_trail;
+pub(crate) mod grant_sources;
 pub mod loopback_prompt;
-pub mod oauth_connection;
+pub(crate) mod oauth_connection;
 pub mod server_requests;
 pub mod sign_in;

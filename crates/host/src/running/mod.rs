@@ -5,12 +5,12 @@
 //! notices a session still has to act on ([`notice_queue`]), and what a server writes: its
 //! stderr kept ([`server_logs`]) and its log messages bounded ([`log_rate`]).
 
-pub mod launch;
-pub mod log_rate;
+pub(crate) mod launch;
+pub(crate) mod log_rate;
 pub mod login_env;
-pub mod notice_queue;
+pub(crate) mod notice_queue;
 pub mod process_groups;
 pub(crate) mod process_lives;
 pub(crate) mod process_table;
 pub mod server_logs;
-pub mod sessions;
+pub(crate) mod sessions;

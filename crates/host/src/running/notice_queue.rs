@@ -96,11 +96,13 @@ impl<T> NoticeReceiver<T> {
     }
 
     /// How many distinct notices wait.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         lock(&self.shared.pending).len()
     }
 
     /// Whether none waits.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

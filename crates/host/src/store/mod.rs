@@ -2,8 +2,8 @@
 //! files the person's alone through [`private_files`]), the server [`registry`], and the secret
 //! values in the OS keyring ([`secrets`]).
 
-pub mod paths;
+pub(crate) mod paths;
 pub(crate) mod private_files;
-pub mod registry;
+pub(crate) mod registry;
 pub mod secrets;
-pub mod storage;
+pub(crate) mod storage;

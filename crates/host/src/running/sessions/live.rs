@@ -88,13 +88,6 @@ impl Sessions {
         Serial(self.serial.lock().await)
     }
 
-    /// Makes the live state match `configs`: starts new or changed enabled servers, stops
-    /// disabled and removed ones. One sync runs at a time.
-    pub async fn sync(&self, configs: &[ServerConfig]) {
-        let serial = self.serial().await;
-        self.sync_held(&serial, configs).await;
-    }
-
     /// Makes the live state match the registry as it is now (read once no other sync or edit
     /// runs, so never older than what a running session was started from).
     pub async fn follow_registry(&self) -> crate::error::Result<()> {
@@ -104,7 +97,8 @@ impl Sessions {
         Ok(())
     }
 
-    /// [`Sessions::sync`], for a caller that holds the serial guard.
+    /// Makes the live state match `configs` (starts new or changed enabled servers, stops
+    /// disabled and removed ones), for a caller that holds the serial guard.
     pub(crate) async fn sync_held(&self, serial: &Serial<'_>, configs: &[ServerConfig]) {
         let gone: Vec<String> = {
             let slots = lock(&self.slots);
@@ -127,13 +121,8 @@ impl Sessions {
         }
     }
 
-    /// Stops any running connection for this server and starts it again if enabled.
-    pub async fn restart(&self, config: &ServerConfig) {
-        let serial = self.serial().await;
-        self.restart_held(&serial, config).await;
-    }
-
-    /// [`Sessions::restart`], for a caller that holds the serial guard.
+    /// Stops any running connection for this server and starts it again if enabled, for a
+    /// caller that holds the serial guard.
     pub(crate) async fn restart_held(&self, _serial: &Serial<'_>, config: &ServerConfig) {
         self.stop_task(&config.id).await;
         let generation = self
@@ -220,13 +209,7 @@ impl Sessions {
         }
     }
 
-    /// Stops a server's connection and forgets it.
-    pub async fn remove(&self, id: &str) {
-        let serial = self.serial().await;
-        self.remove_held(&serial, id).await;
-    }
-
-    /// [`Sessions::remove`], for a caller that holds the serial guard.
+    /// Stops a server's connection and forgets it, for a caller that holds the serial guard.
     pub(crate) async fn remove_held(&self, _serial: &Serial<'_>, id: &str) {
         self.stop_task(id).await;
         lock(&self.slots).remove(id);

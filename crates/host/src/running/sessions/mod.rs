@@ -1,6 +1,6 @@
 //! Live sessions: one connection task per enabled server, its status and its tool list. The
-//! live state follows the registry through [`Sessions::sync`], which is serialised (one at a
-//! time, and never in the middle of a change this host makes): two overlapping syncs cannot
+//! live state follows the registry through [`Sessions::follow_registry`], which is serialised
+//! (one at a time, and never in the middle of a change this host makes): two overlapping syncs cannot
 //! restart a server twice. Changes made by another process (the CLI) are picked up by
 //! [`follow::StoreFollower`], which watches the store's change counter; listing servers has
 //! no side effects.
@@ -24,7 +24,6 @@ mod slots;
 pub mod status;
 mod task_follow;
 
-pub use follow::POLL as FOLLOW_POLL;
 pub(crate) use follow::StoreFollower;
 pub(crate) use live::Serial;
 pub use live::Sessions;
