@@ -10,6 +10,7 @@ mod events;
 pub mod fs_path;
 mod host;
 mod oversight;
+pub mod protocol;
 pub mod roots;
 mod running;
 mod store;
