@@ -5,13 +5,13 @@
 //! rendered by the app's window in sandboxed frames on a separate origin; every request a view
 //! makes comes back through [`crate::Host`]'s `app_*` calls and the gate, with the `app` source.
 
-pub mod csp;
+pub(crate) mod csp;
 mod extension;
-pub mod site_store;
+pub(crate) mod site_store;
 pub mod sites;
-pub mod source_risk;
-pub mod tool_ui;
-pub mod view;
+pub(crate) mod source_risk;
+pub(crate) mod tool_ui;
+pub(crate) mod view;
 
 pub use csp::{AppCsp, CspError};
 pub use extension::{APP_MIME_TYPE, UI_EXTENSION};

@@ -6,7 +6,7 @@
 //! revisions' "Security Considerations": clients MUST "validate all root URIs to prevent path
 //! traversal" and "monitor root accessibility"; [`watch`] follows them while a session runs.
 
-pub mod watch;
+pub(crate) mod watch;
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};

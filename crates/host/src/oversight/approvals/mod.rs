@@ -12,9 +12,9 @@
 //! cancelled call, a server that withdrew its request or went away) leaves the queue at once.
 
 mod answer;
-pub mod changes;
+pub(crate) mod changes;
 mod question;
-pub mod quota;
+pub(crate) mod quota;
 pub mod site;
 
 use std::future::Future;

@@ -35,21 +35,21 @@
 pub mod anchor;
 mod append;
 pub mod chain;
-pub mod checkpoint;
-pub mod event;
+pub(crate) mod checkpoint;
+pub(crate) mod event;
 pub mod export;
 pub mod export_file;
 mod indexer;
 pub mod key;
 pub(crate) mod key_source;
 mod log;
-pub mod parts;
-pub mod query;
+pub(crate) mod parts;
+pub(crate) mod query;
 pub mod redact;
 pub mod report;
 pub mod retention;
-pub mod search;
-pub mod verify;
+pub(crate) mod search;
+pub(crate) mod verify;
 mod writer;
 
 pub use checkpoint::Checkpoint;

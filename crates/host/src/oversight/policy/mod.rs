@@ -3,11 +3,11 @@
 //! tool definitions seen ([`store`]), and the standing grants made from approvals
 //! ([`grants`]). The gate asks it about every request.
 
-pub mod evaluate;
-pub mod grants;
+pub(crate) mod evaluate;
+pub(crate) mod grants;
 mod path_glob;
-pub mod rule;
-pub mod rule_view;
+pub(crate) mod rule;
+pub(crate) mod rule_view;
 pub mod store;
 
 #[cfg(all(test, unix))]

@@ -10,10 +10,10 @@
 //! - [`output`]: the transport hook that redacts and keeps each line.
 //! - [`clock`]: the lines' UTC timestamps.
 
-pub mod clock;
+pub(crate) mod clock;
 pub mod files;
 mod line;
-pub mod output;
+pub(crate) mod output;
 pub mod ring;
 
 use std::collections::HashMap;

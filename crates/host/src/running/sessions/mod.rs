@@ -13,15 +13,15 @@
 //! ([`relist_pace`]).
 
 mod follow;
-pub mod health;
+pub(crate) mod health;
 mod live;
 mod publish;
-pub mod relist_pace;
-pub mod restarts;
+pub(crate) mod relist_pace;
+pub(crate) mod restarts;
 mod runner;
 mod serving;
 mod slots;
-pub mod status;
+pub(crate) mod status;
 mod task_follow;
 
 pub(crate) use follow::StoreFollower;

@@ -2,11 +2,11 @@
 //! SQLite. Servers are found by id or, for people and scripts, by name (case-insensitively).
 //! Secret env values and headers go to the OS keyring; the database only ever sees them blank.
 
-pub mod era_cache;
-pub mod model;
-pub mod secret_values;
-pub mod task_log;
-pub mod validate;
+pub(crate) mod era_cache;
+pub(crate) mod model;
+pub(crate) mod secret_values;
+pub(crate) mod task_log;
+pub(crate) mod validate;
 
 use std::sync::Arc;
 

@@ -12,7 +12,7 @@ mod legacy;
 pub mod oauth;
 mod store;
 mod token_store;
-pub mod tokens_seen;
+pub(crate) mod tokens_seen;
 
 pub use entry::{SecretKey, SecretKind};
 pub use keyring::KeyringStore;
