@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
+use gatehouse_host::protocol::{CallOptions, CallToolResult};
 use gatehouse_host::{AppCsp, AppPermissions, CallOutcome, Host, HostError};
-use gatehouse_mcp::{CallOptions, CallToolResult};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use tauri::State;
@@ -311,7 +311,7 @@ fn download_error(error: DownloadError) -> IpcError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gatehouse_mcp::Content;
+    use gatehouse_host::protocol::Content;
     use serde_json::json;
 
     #[test]

@@ -135,7 +135,7 @@ mod tests {
         );
         host.set_attended(true);
         let (schema, content) = slow_form();
-        let approvals = host.gate().approvals().clone();
+        let approvals = host.approvals();
         let asked = tokio::spawn(async move {
             approvals
                 .ask(Asking {

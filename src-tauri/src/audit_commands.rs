@@ -32,7 +32,7 @@ pub async fn audit_list(
     host: HostState<'_>,
     filter: AuditFilter,
 ) -> Result<Vec<AuditRow>, IpcError> {
-    Ok(host.audit().list(&filter).await?)
+    Ok(host.audit_rows(&filter).await?)
 }
 
 /// The rows holding every word of `text`, newest first (see `audit::search`).
@@ -43,7 +43,7 @@ pub async fn audit_search(
     text: String,
     limit: Option<u32>,
 ) -> Result<Vec<AuditRow>, IpcError> {
-    Ok(host.audit().search(&text, limit).await?)
+    Ok(host.search_audit(&text, limit).await?)
 }
 
 /// Checks the chain with the keyring's key and the head against its checkpoint: intact with
@@ -53,10 +53,10 @@ pub async fn audit_search(
 #[specta::specta]
 pub async fn audit_verify(host: HostState<'_>) -> Result<ChainReport, IpcError> {
     // This process's newest head is checkpointed first, so the check compares the latest.
-    if let Err(e) = host.audit().flush_checkpoint().await {
+    if let Err(e) = host.flush_audit_checkpoint().await {
         tracing::warn!("cannot write the audit log's head checkpoint: {e}");
     }
-    Ok(host.audit().check(&CheckOptions::default()).await?)
+    Ok(host.check_audit(&CheckOptions::default()).await?)
 }
 
 /// Writes every row to the file at `path` (absolute, or `~/…` for the home directory), whole
@@ -69,7 +69,7 @@ pub async fn audit_export(
     path: String,
 ) -> Result<ExportSummary, IpcError> {
     let file = export_path(&path)?;
-    let rows = host.audit().export_to_file(format, &file).await?;
+    let rows = host.export_audit_to_file(format, &file).await?;
     Ok(ExportSummary {
         rows: u32::try_from(rows).unwrap_or(u32::MAX),
         path,

@@ -40,7 +40,7 @@ pub async fn server_logs(
     id: String,
     lines: u32,
 ) -> Result<Vec<LogLine>, IpcError> {
-    let config = host.registry().get(&id).await?;
+    let config = host.server(&id).await?.config;
     let n = usize::try_from(lines)
         .unwrap_or(usize::MAX)
         .min(ring::MAX_LINES);

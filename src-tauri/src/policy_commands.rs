@@ -50,7 +50,7 @@ pub async fn policy_rules(host: HostState<'_>) -> Result<Vec<RuleView>, IpcError
 #[specta::specta]
 pub async fn policy_servers(host: HostState<'_>) -> Result<Vec<ServerPolicyView>, IpcError> {
     let mut views = Vec::new();
-    for config in host.registry().list().await? {
+    for config in host.server_configs().await? {
         views.push(ServerPolicyView {
             trust_read_only: host.policy().trusts_read_only(&config.id).await?,
             server_id: config.id,
@@ -70,7 +70,7 @@ pub async fn policy_add_rule(host: HostState<'_>, rule: RuleInput) -> Result<Rul
 
 async fn add_rule(host: &Host, input: RuleInput) -> Result<Rule, HostError> {
     let server = match &input.server {
-        Some(server) => Some(host.registry().get(server).await?),
+        Some(server) => Some(host.server(server).await?.config),
         None => None,
     };
     let tool = input
@@ -121,7 +121,7 @@ pub async fn policy_set_server_default(
     server: String,
     decision: Option<Effect>,
 ) -> Result<(), IpcError> {
-    let config = host.registry().get(&server).await?;
+    let config = host.server(&server).await?.config;
     for rule in host.policy().rules_for(&config.id).await? {
         // The default for every source; a server rule for one source stays.
         let default = rule.tool.is_none() && rule.source.is_none();

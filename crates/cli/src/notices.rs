@@ -10,10 +10,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use gatehouse_host::ServerConfig;
+use gatehouse_host::protocol::BoxFuture;
+use gatehouse_host::protocol::Handler;
+use gatehouse_host::protocol::RpcError;
 use gatehouse_host::server_requests::HostHandler;
-use gatehouse_mcp::error::RpcError;
-use gatehouse_mcp::peer::Handler;
-use gatehouse_mcp::transport::BoxFuture;
 use serde_json::Value;
 
 /// A server notification as a command receives it: method and params.

@@ -2,7 +2,7 @@
 //! prompt messages, resource contents) as a person reads them.
 
 use gatehouse_host::HostError;
-use gatehouse_mcp::{Content, KnownContent, Page, ResourceContents};
+use gatehouse_host::protocol::{Content, KnownContent, Page, ResourceContents};
 use serde::Serialize;
 
 /// Prints a value as pretty JSON on stdout.

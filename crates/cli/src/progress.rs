@@ -4,7 +4,7 @@
 
 use std::io::{IsTerminal, Write};
 
-use gatehouse_mcp::{Progress, Task};
+use gatehouse_host::protocol::{Progress, Task};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -40,7 +40,7 @@ pub fn spawn(mut updates: mpsc::Receiver<Progress>) -> JoinHandle<()> {
 /// A sender of task status updates that shows each one on the progress display, so a tool that
 /// runs as a task reads like any long call: `task working: Analyzing content...`.
 pub fn task_updates(updates: mpsc::Sender<Progress>) -> mpsc::Sender<Task> {
-    let (tasks, mut received) = mpsc::channel::<Task>(gatehouse_mcp::updates::UPDATE_BUFFER);
+    let (tasks, mut received) = mpsc::channel::<Task>(gatehouse_host::protocol::UPDATE_BUFFER);
     tokio::spawn(async move {
         let mut step = 0.0;
         while let Some(task) = received.recv().await {

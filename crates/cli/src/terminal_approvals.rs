@@ -44,7 +44,7 @@ pub fn attend(host: &Host) -> Option<Attending> {
         return None;
     }
     host.set_attended(true);
-    let approvals = host.gate().approvals().clone();
+    let approvals = host.approvals();
     let mut events = host.subscribe();
     let asking_now = AskingNow::default();
     let (to_ask, questions) = std::sync::mpsc::sync_channel::<Box<PendingApproval>>(CAPACITY);

@@ -6,7 +6,7 @@
 use std::io::{BufRead, Write};
 
 use crate::terminal_text::visible;
-use gatehouse_mcp::features::elicitation_form::{FieldKind, FormField, form_fields};
+use gatehouse_host::protocol::{FieldKind, FormField, form_fields};
 use serde_json::{Map, Value, json};
 
 /// How many times a field is asked again after an invalid answer.

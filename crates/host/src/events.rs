@@ -3,8 +3,8 @@
 
 use tokio::sync::broadcast;
 
-use crate::approvals::PendingApproval;
-use crate::sessions::status::ServerStatus;
+use crate::oversight::approvals::PendingApproval;
+use crate::running::sessions::status::ServerStatus;
 
 /// Something that happened in the engine.
 #[derive(Debug, Clone, PartialEq)]

@@ -3,6 +3,10 @@
 
 mod app_requests;
 mod app_sites;
+mod audit_log;
+mod rules;
+mod servers;
+mod sign_in;
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -12,35 +16,23 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use gatehouse_mcp::CallOptions;
 use tokio::sync::broadcast;
 
-use crate::approvals::{Answer, Approvals, PendingApproval};
-use crate::audit::AuditLog;
-use crate::connection::ServerConnection;
+use crate::connections::connection::ServerConnection;
 use crate::error::{HostError, Result};
 use crate::events::{EngineEvent, EventBus};
-use crate::gate::{CallOutcome, Gate, Target, ToolCall};
-use crate::launch::Launcher;
-use crate::paths;
-use crate::process_groups::{self, GroupLog, SweepReport};
-use crate::registry::Registry;
-use crate::registry::model::{ServerConfig, ServerInput};
-use crate::registry::task_log::TaskRecord;
-use crate::secrets::{KeyringStore, SecretStore};
-use crate::sessions::Sessions;
-use crate::sessions::health::HealthChecks;
-use crate::sessions::status::{ServerStatus, ServerView, ToolInfo};
-use crate::storage::Store;
-
-/// Whether an edit carries a new secret value (which needs a reconnect to take effect).
-fn secret_values_given(input: &ServerInput) -> bool {
-    match &input.spec {
-        crate::registry::model::ServerSpec::Stdio { env, .. } => {
-            env.iter().any(|v| v.secret && !v.value.is_empty())
-        }
-        crate::registry::model::ServerSpec::Http { headers, .. } => {
-            headers.iter().any(|h| h.secret && !h.value.is_empty())
-        }
-    }
-}
+use crate::oversight::approvals::{Answer, Approvals, PendingApproval};
+use crate::oversight::audit::AuditLog;
+use crate::oversight::gate::{CallOutcome, Gate, Target, ToolCall};
+use crate::running::launch::Launcher;
+use crate::running::process_groups::{self, GroupLog, SweepReport};
+use crate::running::sessions::Sessions;
+use crate::running::sessions::health::HealthChecks;
+use crate::running::sessions::status::{ServerStatus, ToolInfo};
+use crate::store::paths;
+use crate::store::registry::Registry;
+use crate::store::registry::model::ServerConfig;
+use crate::store::registry::task_log::TaskRecord;
+use crate::store::secrets::{KeyringStore, SecretStore};
+use crate::store::storage::Store;
 
 /// How to open the engine.
 #[derive(Debug, Clone, Default)]
@@ -55,14 +47,14 @@ pub struct HostOptions {
     /// `GATEHOUSE_APPROVAL_TIMEOUT` (seconds), else 5 minutes.
     pub approval_timeout: Option<std::time::Duration>,
     /// The shell whose login environment stdio servers get (the app, which a desktop launcher
-    /// starts without the terminal's `PATH`: [`crate::login_env::user_shell`]); `None` gives
+    /// starts without the terminal's `PATH`: [`crate::running::login_env::user_shell`]); `None` gives
     /// them this process's environment (the CLI, started from a shell).
     pub login_shell: Option<PathBuf>,
     /// How live sessions are checked for health; `None` is every 30 s, answered within 10 s,
     /// restarted after 3 missed checks in a row ([`HealthChecks::default`]).
     pub health_checks: Option<HealthChecks>,
     /// The least time between two listings of a live server's tools, however often it says
-    /// they changed; `None` is [`crate::sessions::relist_pace::RELIST_EVERY`] (1 s).
+    /// they changed; `None` is [`crate::running::sessions::relist_pace::RELIST_EVERY`] (1 s).
     pub relist_every: Option<std::time::Duration>,
     /// The face renders MCP Apps views (the app): live sessions declare the UI extension to
     /// their servers, and [`Host::app_view`] and the other `app_*` calls serve the views.
@@ -82,9 +74,9 @@ pub struct Host {
     live: bool,
     swept: SweepReport,
     /// In live mode, once started: the watcher that follows changes other processes make.
-    follower: std::sync::Mutex<Option<crate::sessions::StoreFollower>>,
+    follower: std::sync::Mutex<Option<crate::running::sessions::StoreFollower>>,
     /// In live mode, once started: every change of a server's connection state, on record.
-    trail: std::sync::Mutex<Option<crate::connection_trail::ConnectionTrail>>,
+    trail: std::sync::Mutex<Option<crate::connections::connection_trail::ConnectionTrail>>,
 }
 
 impl Host {
@@ -105,7 +97,7 @@ impl Host {
             options.login_shell,
             Some(GroupLog::start(store.pool().clone())),
         ));
-        let logs = crate::server_logs::ServerLogs::new(&data_dir);
+        let logs = crate::running::server_logs::ServerLogs::new(&data_dir);
         let audit = AuditLog::new(store.pool().clone()).with_keyring(secrets.clone());
         let registry = Registry::new(store.pool().clone(), secrets, logs, launcher);
         let events = EventBus::default();
@@ -125,7 +117,7 @@ impl Host {
             options.health_checks.unwrap_or_default(),
             options
                 .relist_every
-                .unwrap_or(crate::sessions::relist_pace::RELIST_EVERY),
+                .unwrap_or(crate::running::sessions::relist_pace::RELIST_EVERY),
             options.render_apps,
         );
         Ok(Host {
@@ -150,8 +142,8 @@ impl Host {
     }
 
     /// The policy's rules, trust settings and tool definition history.
-    pub fn policy(&self) -> crate::policy::PolicyStore {
-        crate::policy::PolicyStore::new(self.store.pool().clone())
+    pub fn policy(&self) -> crate::oversight::policy::PolicyStore {
+        crate::oversight::policy::PolicyStore::new(self.store.pool().clone())
     }
 
     /// The path every request to a server takes.
@@ -164,6 +156,11 @@ impl Host {
     /// declare sampling or elicitation to the servers it connects to.
     pub fn set_attended(&self, attended: bool) {
         self.gate.approvals().set_attended(attended);
+    }
+
+    /// The approval queue, to follow and answer as requests come (clones share it).
+    pub fn approvals(&self) -> Approvals {
+        self.gate.approvals().clone()
     }
 
     /// The requests waiting for a person, oldest first.
@@ -205,7 +202,7 @@ impl Host {
 
     /// Each server's stderr, redacted: the last lines, new lines as they come, and the files
     /// `gatehouse logs` reads.
-    pub fn logs(&self) -> &crate::server_logs::ServerLogs {
+    pub fn logs(&self) -> &crate::running::server_logs::ServerLogs {
         self.registry.logs()
     }
 
@@ -221,9 +218,9 @@ impl Host {
 
     /// In live mode, connects every enabled server, and from then on follows the changes
     /// other processes (the CLI) make to the servers: an edited server is restarted, a
-    /// disabled or removed one stopped, within about half a second (see
-    /// [`crate::sessions::FOLLOW_POLL`]). Every change of a server's connection state from
-    /// then on is recorded in the audit log ([`crate::connection_trail`]).
+    /// disabled or removed one stopped, within about half a second (the store is checked
+    /// every 500 ms). Every change of a server's connection state from
+    /// then on is recorded in the audit log ([`crate::connections::connection_trail`]).
     pub async fn start(&self) -> Result<()> {
         if self.live {
             {
@@ -232,11 +229,13 @@ impl Host {
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner);
                 if trail.is_none() {
-                    *trail = Some(crate::connection_trail::ConnectionTrail::start(
-                        &self.events,
-                        self.registry.clone(),
-                        self.audit.clone(),
-                    ));
+                    *trail = Some(
+                        crate::connections::connection_trail::ConnectionTrail::start(
+                            &self.events,
+                            self.registry.clone(),
+                            self.audit.clone(),
+                        ),
+                    );
                 }
             }
             self.sessions.follow_registry().await?;
@@ -260,88 +259,6 @@ impl Host {
             self.sessions.follow_registry().await?;
         }
         Ok(())
-    }
-
-    /// Every server with its status. It starts and stops nothing.
-    pub async fn list_servers(&self) -> Result<Vec<ServerView>> {
-        let configs = self.registry.list().await?;
-        Ok(configs.into_iter().map(|c| self.view(c)).collect())
-    }
-
-    pub async fn server(&self, id_or_name: &str) -> Result<ServerView> {
-        Ok(self.view(self.registry.get(id_or_name).await?))
-    }
-
-    // An edit holds the sessions' serial guard from writing the registry to applying the
-    // change, so the watcher of the store's changes cannot apply it a second time in between.
-
-    pub async fn add_server(&self, input: ServerInput) -> Result<ServerView> {
-        let serial = self.sessions.serial().await;
-        let config = self.registry.add(input).await?;
-        self.apply(&serial, config).await
-    }
-
-    pub async fn update_server(&self, id_or_name: &str, input: ServerInput) -> Result<ServerView> {
-        let serial = self.sessions.serial().await;
-        let before = self.registry.get(id_or_name).await?;
-        let new_secret = secret_values_given(&input);
-        let config = self.registry.update(id_or_name, input).await?;
-        let only_roots =
-            before.enabled == config.enabled && before.spec == config.spec && !new_secret;
-        if self.live && only_roots && before.roots != config.roots {
-            // A roots edit keeps the connection and tells the server instead.
-            self.sessions.update_roots(&config);
-            return Ok(self.view(config));
-        }
-        self.apply(&serial, config).await
-    }
-
-    pub async fn remove_server(&self, id_or_name: &str) -> Result<ServerConfig> {
-        let serial = self.sessions.serial().await;
-        let removed = self.registry.remove(id_or_name).await?;
-        self.sessions.remove_held(&serial, &removed.id).await;
-        self.registry.logs().remove(&removed.id);
-        Ok(removed)
-    }
-
-    pub async fn set_enabled(&self, id_or_name: &str, enabled: bool) -> Result<ServerView> {
-        let serial = self.sessions.serial().await;
-        let config = self.registry.set_enabled(id_or_name, enabled).await?;
-        self.apply(&serial, config).await
-    }
-
-    /// Starts a live session's server that was stopped, crashed or failed (or restarts a
-    /// running one). The server must be enabled.
-    pub async fn start_server(&self, id_or_name: &str) -> Result<ServerView> {
-        self.reconnect(id_or_name).await
-    }
-
-    /// Stops a live session's server by hand, gracefully (see [`crate::StopGrace`]); it shows
-    /// `Stopped` until started again. Its configuration is unchanged (it stays enabled).
-    pub async fn stop_server(&self, id_or_name: &str) -> Result<ServerView> {
-        let config = self.registry.get(id_or_name).await?;
-        if self.live {
-            self.sessions.stop(&config.id).await;
-        }
-        Ok(self.view(config))
-    }
-
-    /// Stops the server's connection and starts it again.
-    pub async fn restart_server(&self, id_or_name: &str) -> Result<ServerView> {
-        self.reconnect(id_or_name).await
-    }
-
-    /// Drops the server's connection and connects again.
-    pub async fn reconnect(&self, id_or_name: &str) -> Result<ServerView> {
-        let serial = self.sessions.serial().await;
-        let config = self.registry.get(id_or_name).await?;
-        if !config.enabled {
-            return Err(HostError::Validation(format!(
-                "`{}` is disabled; enable it to connect",
-                config.name
-            )));
-        }
-        self.apply(&serial, config).await
     }
 
     /// The tools of a connected server, from its live session.
@@ -463,28 +380,5 @@ impl Host {
             tracing::warn!("cannot write the audit log's head checkpoint: {e}");
         }
         self.store.close().await;
-    }
-
-    async fn apply(
-        &self,
-        serial: &crate::sessions::Serial<'_>,
-        config: ServerConfig,
-    ) -> Result<ServerView> {
-        if self.live {
-            self.sessions.restart_held(serial, &config).await;
-        }
-        Ok(self.view(config))
-    }
-
-    fn view(&self, config: ServerConfig) -> ServerView {
-        let status = self
-            .sessions
-            .status(&config.id)
-            .unwrap_or(if config.enabled {
-                ServerStatus::Connecting
-            } else {
-                ServerStatus::Disabled
-            });
-        ServerView { config, status }
     }
 }

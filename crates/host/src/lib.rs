@@ -2,56 +2,40 @@
 //! the SQLite store, the server registry, live sessions, the events they emit and the audit log.
 //! It has no Tauri dependency and is fully usable headless.
 
-pub mod approvals;
 pub mod apps;
-pub mod audit;
 pub mod canonical;
-pub mod connect;
-pub mod connection;
-pub mod connection_trail;
-pub mod error;
-pub mod events;
+mod connections;
+mod error;
+mod events;
 pub mod fs_path;
-pub mod gate;
-pub mod grant_sources;
-pub mod host;
-pub mod launch;
-pub mod log_rate;
-pub mod login_env;
-pub mod loopback_prompt;
-pub mod notice_queue;
-pub mod oauth_connection;
-pub mod paths;
-pub mod policy;
-mod private_files;
-pub mod process_groups;
-mod process_lives;
-mod process_table;
-pub mod registry;
+mod host;
+mod oversight;
+pub mod protocol;
 pub mod roots;
-pub mod secrets;
-pub mod server_logs;
-pub mod server_requests;
-pub mod sessions;
-pub mod sign_in;
-pub mod storage;
+mod running;
+mod store;
+
+pub use connections::{connect, loopback_prompt, server_requests, sign_in};
+pub use oversight::{approvals, audit, gate, policy};
+pub use running::{login_env, process_groups, server_logs};
+pub use store::secrets;
 
 pub use apps::{AppCsp, AppPermissions, AppSites, AppView, SiteList, ToolUi, ToolVisibility};
 pub use audit::{
     AuditEvent, AuditFilter, AuditKind, AuditLog, AuditRow, ChainReport, CheckOptions, Checkpoint,
     ExportFormat, PruneReport, VerifyReport,
 };
-pub use connection::ServerConnection;
+pub use connections::connection::ServerConnection;
 pub use error::{HostError, Result};
 pub use events::{EngineEvent, EventBus};
 pub use gate::{CallOutcome, Source, ToolCall};
 pub use host::{Host, HostOptions};
 pub use loopback_prompt::LoopbackPrompt;
-pub use registry::model::{
+pub use running::sessions::health::HealthChecks;
+pub use running::sessions::status::{Offer, ServerStatus, ServerView, ToolInfo};
+pub use sign_in::AuthStatus;
+pub use store::registry::model::{
     EnvVar, HttpHeader, OAuthClientSettings, OAuthGrant, ServerConfig, ServerInput, ServerSpec,
     ServerTransport, StopGrace,
 };
-pub use registry::task_log::TaskRecord;
-pub use sessions::health::HealthChecks;
-pub use sessions::status::{Offer, ServerStatus, ServerView, ToolInfo};
-pub use sign_in::AuthStatus;
+pub use store::registry::task_log::TaskRecord;

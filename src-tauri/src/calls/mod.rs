@@ -8,9 +8,9 @@
 mod pending;
 mod view;
 
+use gatehouse_host::protocol::CallOptions;
+use gatehouse_host::protocol::UPDATE_BUFFER;
 use gatehouse_host::{CallOutcome, Host, Source, ToolCall};
-use gatehouse_mcp::CallOptions;
-use gatehouse_mcp::updates::UPDATE_BUFFER;
 use serde_json::Value;
 use tauri::ipc::Channel;
 use tokio::sync::mpsc;

@@ -1,6 +1,6 @@
 //! What crosses IPC about a tool call: the events streamed while it runs and its result.
 
-use gatehouse_mcp::{CallToolResult, Progress, Task};
+use gatehouse_host::protocol::{CallToolResult, Progress, Task};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -93,7 +93,7 @@ impl From<CallToolResult> for CallResultView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gatehouse_mcp::Content;
+    use gatehouse_host::protocol::Content;
     use serde_json::json;
 
     #[test]

@@ -32,12 +32,12 @@ async fn list(host: &Host, args: AuditListArgs) -> Result<(), HostError> {
         limit: args.limit,
         ..AuditFilter::default()
     };
-    let rows = host.audit().list(&filter).await?;
+    let rows = host.audit_rows(&filter).await?;
     print_rows(&rows, args.json)
 }
 
 async fn search(host: &Host, args: AuditSearchArgs) -> Result<(), HostError> {
-    let rows = host.audit().search(&args.text, args.limit).await?;
+    let rows = host.search_audit(&args.text, args.limit).await?;
     print_rows(&rows, args.json)
 }
 

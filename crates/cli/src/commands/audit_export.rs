@@ -14,10 +14,10 @@ pub async fn run(host: &Host, args: AuditExportArgs) -> Result<(), HostError> {
     match &args.output {
         None => {
             let stdout = BufWriter::new(crate::stdout::Stdout);
-            host.audit().export(format, stdout).await?;
+            host.export_audit(format, stdout).await?;
         }
         Some(path) => {
-            host.audit().export_to_file(format, path).await?;
+            host.export_audit_to_file(format, path).await?;
         }
     }
     Ok(())

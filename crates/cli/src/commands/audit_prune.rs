@@ -15,8 +15,8 @@ const DAY: Duration = Duration::from_secs(24 * 60 * 60);
 
 pub async fn run(host: &Host, args: AuditPruneArgs) -> Result<(), HostError> {
     let report = match (args.older_than, &args.before) {
-        (Some(days), _) => host.audit().prune_older_than(DAY * days).await?,
-        (None, Some(before)) => host.audit().prune_before(before).await?,
+        (Some(days), _) => host.prune_audit_older_than(DAY * days).await?,
+        (None, Some(before)) => host.prune_audit_before(before).await?,
         // clap requires one of the two.
         (None, None) => {
             return Err(HostError::Validation(

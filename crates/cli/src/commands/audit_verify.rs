@@ -17,7 +17,7 @@ pub async fn verify(host: &Host, args: AuditVerifyArgs) -> Result<(), HostError>
         key_file: args.key_file,
         head_copy: args.head,
     };
-    let report = host.audit().check(&options).await?;
+    let report = host.check_audit(&options).await?;
     if args.json {
         output::print_json(&report)?;
     } else {
@@ -40,8 +40,8 @@ pub async fn verify(host: &Host, args: AuditVerifyArgs) -> Result<(), HostError>
 
 pub async fn head(host: &Host) -> Result<(), HostError> {
     // Whatever this process wrote is in the keyring before it is read.
-    host.audit().flush_checkpoint().await?;
-    match host.audit().checkpoint().await? {
+    host.flush_audit_checkpoint().await?;
+    match host.audit_checkpoint().await? {
         Some(checkpoint) => output::print_json(&checkpoint),
         None => Err(HostError::Validation(
             "no head checkpoint is kept yet: one is written once a keyed audit row is".into(),
@@ -52,7 +52,7 @@ pub async fn head(host: &Host) -> Result<(), HostError> {
 pub async fn key(host: &Host, command: AuditKeyCommand) -> Result<(), HostError> {
     match command {
         AuditKeyCommand::Export { output } => {
-            let id = host.audit().export_key(&output).await?;
+            let id = host.export_audit_key(&output).await?;
             say!(
                 "wrote the audit key {id} to {}: whoever holds it can check the log, and forge \
                  rows that check, so hand it only to your auditor",

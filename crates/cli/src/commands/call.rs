@@ -5,8 +5,8 @@
 //! of a call that runs as a task to the task log, where the app shows it (`gatehouse tasks
 //! <server>` lists it); the statuses are shown here as they come.
 
+use gatehouse_host::protocol::CallOptions;
 use gatehouse_host::{CallOutcome, Host, HostError, Source, ToolCall};
-use gatehouse_mcp::CallOptions;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -19,7 +19,7 @@ use crate::{output, progress};
 pub async fn run(host: &Host, args: CallArgs) -> Result<Finish, HostError> {
     let connection = Connection::open(host, &args.server).await?;
     let server = connection.server().to_owned();
-    let (updates, received) = mpsc::channel(gatehouse_mcp::updates::UPDATE_BUFFER);
+    let (updates, received) = mpsc::channel(gatehouse_host::protocol::UPDATE_BUFFER);
     let display = progress::spawn(received);
     let mut options = CallOptions {
         progress: Some(updates.clone()),
@@ -72,7 +72,7 @@ pub async fn run(host: &Host, args: CallArgs) -> Result<Finish, HostError> {
     Ok(Finish::Success)
 }
 
-fn print_result(result: &gatehouse_mcp::CallToolResult) -> Result<(), HostError> {
+fn print_result(result: &gatehouse_host::protocol::CallToolResult) -> Result<(), HostError> {
     for block in &result.content {
         say!("{}", output::describe_content(block));
     }

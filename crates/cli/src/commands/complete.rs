@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use gatehouse_host::protocol::CompletionRef;
 use gatehouse_host::{Host, HostError, Source};
-use gatehouse_mcp::CompletionRef;
 use serde_json::json;
 
 use crate::args::CompleteArgs;

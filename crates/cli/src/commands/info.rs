@@ -2,8 +2,8 @@
 //! connection was made: transport, negotiated protocol revision, era, serverInfo,
 //! capabilities and instructions.
 
+use gatehouse_host::protocol::Era;
 use gatehouse_host::{Host, HostError};
-use gatehouse_mcp::Era;
 use serde_json::{Map, Value, json};
 
 use crate::commands::connection::Connection;

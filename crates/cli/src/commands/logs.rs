@@ -17,7 +17,7 @@ use crate::ctrl_c::interrupted;
 const FOLLOW_EVERY: Duration = Duration::from_millis(200);
 
 pub async fn run(host: &Host, args: LogsArgs) -> Result<(), HostError> {
-    let config = host.registry().get(&args.server).await?;
+    let config = host.server(&args.server).await?.config;
     let dir = host.logs().dir().to_path_buf();
     let io = |e: std::io::Error| HostError::Io {
         context: format!("cannot read the log of `{}`", config.name),

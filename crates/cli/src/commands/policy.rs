@@ -98,7 +98,7 @@ async fn set(host: &Host, args: PolicySetArgs) -> Result<(), HostError> {
         }
         None
     } else {
-        Some(host.registry().get(&args.server).await?)
+        Some(host.server(&args.server).await?.config)
     };
     let argument = match (&args.arg, &args.arg_regex) {
         (Some(glob), _) => {

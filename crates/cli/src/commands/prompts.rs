@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use gatehouse_host::protocol::Prompt;
 use gatehouse_host::{Host, HostError, Source};
-use gatehouse_mcp::Prompt;
 use serde_json::json;
 
 use crate::commands::connection::Connection;

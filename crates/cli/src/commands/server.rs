@@ -15,12 +15,12 @@ use crate::output;
 pub async fn run(host: &Host, command: ServerCommand) -> Result<(), HostError> {
     match command {
         ServerCommand::Add(args) => {
-            let config = host.registry().add(input_from(*args)?).await?;
+            let config = host.add_server(input_from(*args)?).await?.config;
             say!("added server `{}` ({})", config.name, config.spec.kind());
             tell_withheld_roots(&config).await;
         }
         ServerCommand::List { json } => {
-            let servers = host.registry().list().await?;
+            let servers = host.server_configs().await?;
             if json {
                 output::print_json(&servers)?;
             } else {

@@ -8,7 +8,7 @@ use serde_json::json;
 use crate::output;
 
 pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
-    let config = host.registry().get(server).await?;
+    let config = host.server(server).await?.config;
     let tasks = host.tasks(&config.id).await?;
     if json {
         return output::print_json(&json!({ "server": config.name, "tasks": tasks }));

@@ -2,8 +2,8 @@
 //! history, so a rule made for an earlier one shows as stale), disconnect cleanly. A server that
 //! declares no tools is not asked for them; the command says what the server offers instead.
 
+use gatehouse_host::protocol::ToolPage;
 use gatehouse_host::{Host, HostError, Offer, ToolInfo, ToolVisibility};
-use gatehouse_mcp::ToolPage;
 use serde_json::json;
 
 use crate::commands::connection::Connection;
@@ -110,7 +110,7 @@ mod tests {
     use super::*;
 
     fn tool(ui: serde_json::Value) -> ToolInfo {
-        let tool: gatehouse_mcp::Tool = serde_json::from_value(json!({
+        let tool: gatehouse_host::protocol::Tool = serde_json::from_value(json!({
             "name": "t", "inputSchema": {}, "_meta": { "ui": ui }
         }))
         .expect("a tool");

@@ -5,8 +5,8 @@
 //! with `resources/subscribe` and its list changes arrive on their own. Status lines go to
 //! stderr, one notification per line to stdout (`--json`: one JSON object per line).
 
+use gatehouse_host::protocol::{Client, Era, ListenerEvent, NotificationFilter};
 use gatehouse_host::{Host, HostError};
-use gatehouse_mcp::{Client, Era, ListenerEvent, NotificationFilter};
 use serde_json::{Value, json};
 
 use crate::args::WatchArgs;
@@ -27,9 +27,9 @@ async fn watch(
     mut pushed: NoticeInlet,
 ) -> Result<(), HostError> {
     let mut listener = match client.era() {
-        Era::Modern => Some(gatehouse_mcp::Listener::new(NotificationFilter::all_lists(
-            args.resources.clone(),
-        ))),
+        Era::Modern => Some(gatehouse_host::protocol::Listener::new(
+            NotificationFilter::all_lists(args.resources.clone()),
+        )),
         Era::Legacy => {
             for uri in &args.resources {
                 client.subscribe(uri).await?;
@@ -95,7 +95,7 @@ async fn watch(
 
 async fn next_event(
     client: &Client,
-    listener: Option<&mut gatehouse_mcp::Listener>,
+    listener: Option<&mut gatehouse_host::protocol::Listener>,
 ) -> ListenerEvent {
     match listener {
         Some(listener) => listener.next(client).await,

@@ -5,19 +5,16 @@
 //! rendered by the app's window in sandboxed frames on a separate origin; every request a view
 //! makes comes back through [`crate::Host`]'s `app_*` calls and the gate, with the `app` source.
 
-pub mod csp;
-pub mod site_store;
+pub(crate) mod csp;
+mod extension;
+pub(crate) mod site_store;
 pub mod sites;
-pub mod source_risk;
-pub mod tool_ui;
-pub mod view;
+pub(crate) mod source_risk;
+pub(crate) mod tool_ui;
+pub(crate) mod view;
 
 pub use csp::{AppCsp, CspError};
+pub use extension::{APP_MIME_TYPE, UI_EXTENSION};
 pub use sites::{AppSites, SiteList};
 pub use tool_ui::{ToolUi, ToolVisibility, visible_to};
 pub use view::{AppPermissions, AppView};
-
-/// The extension's identifier, the key of its capability.
-pub const UI_EXTENSION: &str = "io.modelcontextprotocol/ui";
-/// The one UI resource type hosts render today.
-pub const APP_MIME_TYPE: &str = "text/html;profile=mcp-app";

@@ -11,37 +11,15 @@
 //! Only `/` separates (on Unix a `\` is an ordinary character of a name). Reading a path does
 //! filesystem I/O: call it off the async runtime's workers.
 
+mod escape;
 mod resolve;
 #[cfg(all(test, unix))]
 mod tests;
 
 use std::path::{Component, Path, PathBuf};
 
-pub use resolve::{MAX_LINKS, resolve};
-
-/// The longest path value read (Linux's `PATH_MAX`); a longer one is an [`Escape`].
-pub const MAX_PATH_BYTES: usize = 4096;
-
-/// Why a path cannot be placed: it escapes its start, or cannot be resolved.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Escape {
-    #[error("it climbs above where it starts (a leading `..`)")]
-    ClimbsAbove,
-    #[error("it is longer than {MAX_PATH_BYTES} bytes")]
-    TooLong,
-    #[error("it holds a NUL character")]
-    Nul,
-    #[error("it follows more than {MAX_LINKS} symbolic links (a loop?)")]
-    LinkLoop,
-    #[error("it is a file URI that is not a local path: {0}")]
-    NotLocal(String),
-    #[error("there is no home directory to expand `~` to")]
-    NoHome,
-    #[error("the filesystem cannot resolve it: {0}")]
-    Unresolvable(String),
-    #[error("it is not valid UTF-8 once resolved")]
-    NotUtf8,
-}
+pub use escape::{Escape, MAX_LINKS, MAX_PATH_BYTES};
+pub use resolve::resolve;
 
 /// A value read as a path.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,10 +11,7 @@ use std::ffi::OsString;
 use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 
-use super::{Escape, MAX_PATH_BYTES};
-
-/// How many symbolic links one resolution follows (Linux's `MAXSYMLINKS`).
-pub const MAX_LINKS: usize = 40;
+use super::escape::{Escape, MAX_LINKS, MAX_PATH_BYTES};
 
 /// One step still to take.
 enum Step {

@@ -12,12 +12,12 @@ use serde_json::{Value, json};
 
 use super::Host;
 use crate::apps::{self, AppView, ToolVisibility};
-use crate::audit::{AuditEvent, AuditKind};
 use crate::error::{HostError, Result};
-use crate::gate::from_server::Asked;
-use crate::gate::{Ask, CallOutcome, RequestKind, Source, Target, ToolCall};
-use crate::registry::model::ServerConfig;
-use crate::sessions::LiveClient;
+use crate::oversight::audit::{AuditEvent, AuditKind};
+use crate::oversight::gate::from_server::Asked;
+use crate::oversight::gate::{Ask, CallOutcome, RequestKind, Source, Target, ToolCall};
+use crate::running::sessions::LiveClient;
+use crate::store::registry::model::ServerConfig;
 
 impl Host {
     /// The UI resource `uri` of the server, read through the gate and made ready to render.

@@ -6,7 +6,7 @@
 //! revisions' "Security Considerations": clients MUST "validate all root URIs to prevent path
 //! traversal" and "monitor root accessibility"; [`watch`] follows them while a session runs.
 
-pub mod watch;
+pub(crate) mod watch;
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -129,7 +129,8 @@ fn name_of(path: &Path) -> String {
         .into_owned()
 }
 
-#[cfg(all(test, unix))]
+#[cfg(unix)]
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -19,9 +19,9 @@ use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 use tokio::sync::mpsc;
 
 use super::{ExposedRoot, expose};
+use crate::connections::server_requests::{ServerNotice, SharedRoots};
 use crate::fs_path;
-use crate::notice_queue::NoticeSender;
-use crate::server_requests::{ServerNotice, SharedRoots};
+use crate::running::notice_queue::NoticeSender;
 
 /// The paths whose changes matter: each root as configured and as resolved.
 type Interesting = Arc<RwLock<Vec<PathBuf>>>;

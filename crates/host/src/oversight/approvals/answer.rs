@@ -1,0 +1,82 @@
+//! What a person answers: allow (once, for the session, for a time, or always, possibly with
+//! edited arguments, and for a grant whether it covers these arguments or any), deny with an
+//! optional reason, a written response to a sampling request, or an elicitation's form content
+//! (accept, or cancel).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::oversight::policy::Covers;
+
+/// How far an "allow" reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Scope {
+    /// This request only.
+    Once,
+    /// This tool (these arguments, or any), from this source, for as long as this Gatehouse
+    /// process runs.
+    Session,
+    /// The same, for the next `minutes` minutes, in every Gatehouse process.
+    For { minutes: u32 },
+    /// This tool from now on, with any arguments, from this source: a rule is made, tied to the
+    /// tool's current definition.
+    Always,
+}
+
+impl Scope {
+    pub fn describe(self) -> String {
+        match self {
+            Scope::Once => "once".into(),
+            Scope::Session => "for this session".into(),
+            Scope::For { minutes } => format!("for {minutes} minutes"),
+            Scope::Always => "always (a rule was made)".into(),
+        }
+    }
+}
+
+/// An answer to a pending request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Answer {
+    /// Let the request go on; a tool call may go on with edited `arguments`, which must match
+    /// the tool's `inputSchema`. A grant ("session", "for") covers `covers`: the arguments
+    /// allowed, or any; none is the question's `defaultCovers`.
+    Allow {
+        scope: Scope,
+        arguments: Option<Value>,
+        #[serde(default)]
+        covers: Option<Covers>,
+    },
+    /// Refuse it; the requester is told, with the reason if one is given.
+    Deny { reason: Option<String> },
+    /// A sampling request answered by the person: the text of the assistant's message.
+    Respond { text: String },
+    /// An elicitation accepted: the form's `content` (none for a URL the person agreed to open).
+    Accept { content: Option<Value> },
+    /// An elicitation dismissed without a choice.
+    Cancel,
+}
+
+/// Who answered, for the audit log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnsweredBy {
+    /// A person, in the app or at the terminal.
+    Person,
+    /// Nobody answered in time.
+    Timeout,
+    /// Nobody can answer here (no window, no terminal).
+    Nobody,
+}
+
+impl AnsweredBy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnsweredBy::Person => "person",
+            AnsweredBy::Timeout => "timeout",
+            AnsweredBy::Nobody => "nobody",
+        }
+    }
+}

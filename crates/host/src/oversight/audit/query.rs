@@ -1,0 +1,141 @@
+//! Listing the audit log: the newest rows first, narrowed by time range, server, tool, source,
+//! decision and outcome, a page at a time (`limit` and `offset`).
+
+use serde::{Deserialize, Serialize};
+
+use super::chain::{COLUMNS, StoredRow};
+use super::event::AuditRow;
+use super::log::AuditLog;
+use crate::error::{HostError, Result};
+
+/// How many rows a listing returns when no limit is given.
+pub const DEFAULT_LIMIT: u32 = 100;
+
+/// The most rows one listing returns, whatever limit is asked for.
+pub const MAX_LIMIT: u32 = 10_000;
+
+/// Which rows to list. Empty fields do not narrow.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct AuditFilter {
+    /// Rows written at or after this time: RFC 3339 (`2026-11-23T09:00:00Z`, an offset such as
+    /// `+01:00`, or fractional seconds), or a date (`2026-11-23`, midnight UTC).
+    pub since: Option<String>,
+    /// Rows written before this time, in the same forms as `since`.
+    pub until: Option<String>,
+    /// The server's name, exactly.
+    pub server: Option<String>,
+    /// The tool's name (`gen_ai.tool.name`), exactly.
+    pub tool: Option<String>,
+    /// `user`, `server`, `app`, `model` or `gateway`.
+    pub source: Option<String>,
+    /// The decision of decision rows: `allow`, `deny`, `ask`, …, exactly.
+    pub decision: Option<String>,
+    /// How a row ended: `ok` (a finished call without an error), `error` (any `error.type`), or
+    /// one `error.type` exactly (such as `tool_error`).
+    pub outcome: Option<String>,
+    /// At most this many rows (default 100, at most 10 000).
+    pub limit: Option<u32>,
+    /// Skip this many of the matching rows first (default 0), for the next page.
+    pub offset: Option<u32>,
+}
+
+impl AuditLog {
+    /// The rows that match `filter`, newest first.
+    pub async fn list(&self, filter: &AuditFilter) -> Result<Vec<AuditRow>> {
+        let mut clauses: Vec<&str> = Vec::new();
+        let mut values: Vec<String> = Vec::new();
+        if let Some(text) = &filter.since {
+            clauses.push("at >= ?");
+            values.push(self.normalise_time(text).await?);
+        }
+        if let Some(text) = &filter.until {
+            clauses.push("at < ?");
+            values.push(self.normalise_time(text).await?);
+        }
+        for (value, clause) in [
+            (&filter.server, "server = ?"),
+            (&filter.tool, "gen_ai_tool_name = ?"),
+            (&filter.source, "source = ?"),
+            (&filter.decision, "decision = ?"),
+        ] {
+            if let Some(value) = value {
+                clauses.push(clause);
+                values.push(value.clone());
+            }
+        }
+        match filter.outcome.as_deref() {
+            None => {}
+            Some("ok") => clauses.push("kind = 'call_finished' AND error_type IS NULL"),
+            Some("error") => clauses.push("error_type IS NOT NULL"),
+            Some(error_type) => {
+                clauses.push("error_type = ?");
+                values.push(error_type.to_owned());
+            }
+        }
+        let mut sql = format!("SELECT {COLUMNS} FROM audit_log WHERE 1 = 1");
+        for clause in clauses {
+            sql.push_str(" AND (");
+            sql.push_str(clause);
+            sql.push(')');
+        }
+        sql.push_str(" ORDER BY seq DESC LIMIT ? OFFSET ?");
+        let mut query = sqlx::query(&sql);
+        for value in &values {
+            query = query.bind(value);
+        }
+        let limit = filter.limit.unwrap_or(DEFAULT_LIMIT).min(MAX_LIMIT);
+        let offset = filter.offset.unwrap_or(0);
+        let rows = query
+            .bind(i64::from(limit))
+            .bind(i64::from(offset))
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|row| StoredRow::from_row(row)?.into_audit_row())
+            .collect()
+    }
+
+    /// `text` as the stored form of a time (UTC, milliseconds), so that it compares as text.
+    pub(super) async fn normalise_time(&self, text: &str) -> Result<String> {
+        let parsed: Option<String> = sqlx::query_scalar("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', ?)")
+            .bind(text.trim())
+            .fetch_one(&self.pool)
+            .await?;
+        parsed.ok_or_else(|| {
+            HostError::Validation(format!(
+                "`{text}` is not a time: use RFC 3339, such as 2026-11-23T09:00:00Z"
+            ))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn since_accepts_rfc_3339_forms_and_refuses_anything_else() {
+        let pool = sqlx::sqlite::SqlitePoolOptions::new()
+            .connect("sqlite::memory:")
+            .await
+            .expect("in-memory database");
+        let log = AuditLog::new(pool);
+        for (given, stored) in [
+            ("2026-11-23T09:00:00Z", "2026-11-23T09:00:00.000Z"),
+            ("2026-11-23T10:00:00.5+01:00", "2026-11-23T09:00:00.500Z"),
+            ("2026-11-23", "2026-11-23T00:00:00.000Z"),
+        ] {
+            assert_eq!(
+                log.normalise_time(given).await.ok().as_deref(),
+                Some(stored),
+                "`{given}` must compare as the stored UTC text, or --since misses rows"
+            );
+        }
+        assert!(matches!(
+            log.normalise_time("yesterday").await,
+            Err(HostError::Validation(_))
+        ));
+    }
+}

@@ -1,0 +1,79 @@
+//! The secret values (secret env values and headers, from the keyring) of the servers the gate
+//! has sent requests to, so the audit log can hide them wherever they turn up in arguments,
+//! results or errors. They are read once per configuration of a server (again after an edit)
+//! and kept only in memory. An HTTP server's OAuth tokens are read from the keyring with them
+//! and noted in [`crate::store::secrets::tokens_seen`], where every token the connections load or
+//! save later (a refresh, a sign-in) is noted too, so the audit log hides those as well.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use gatehouse_mcp::Sensitive;
+
+use crate::error::Result;
+use crate::oversight::audit::AuditLog;
+use crate::store::registry::Registry;
+use crate::store::registry::secret_values;
+
+/// A server's secret values and the configuration version (`updated_at`) they were read for.
+type Known = HashMap<String, (String, Vec<Sensitive<String>>)>;
+
+/// Each server's secret values, by id.
+#[derive(Debug, Default, Clone)]
+pub(super) struct ServerSecrets {
+    by_server: Arc<Mutex<Known>>,
+}
+
+impl ServerSecrets {
+    /// Makes sure `audit` hides the secret values of `server_id` (and of every server seen),
+    /// as of its configuration's `version` (its `updated_at`).
+    pub(super) async fn learn(
+        &self,
+        registry: &Registry,
+        server_id: &str,
+        version: &str,
+        audit: &AuditLog,
+    ) -> Result<()> {
+        let known = self
+            .lock()
+            .get(server_id)
+            .is_some_and(|(known, _)| known == version);
+        if known {
+            return Ok(());
+        }
+        let config = registry.get(server_id).await?;
+        let values: Vec<Sensitive<String>> = secret_values::resolve(registry.secrets(), &config)
+            .await?
+            .into_iter()
+            .map(|secret| secret.value)
+            .collect();
+        if matches!(
+            config.spec,
+            crate::store::registry::model::ServerSpec::Http { .. }
+        ) {
+            // A server without tokens, or a keyring that cannot be read now, leaves nothing to
+            // note; the token store notes what a connection loads.
+            match crate::store::secrets::oauth::tokens(registry.secrets(), server_id).await {
+                Ok(Some(tokens)) => crate::store::secrets::tokens_seen::saw(server_id, &tokens),
+                Ok(None) => {}
+                Err(e) => tracing::debug!("cannot read the OAuth tokens of {server_id}: {e}"),
+            }
+        }
+        let all = {
+            let mut by_server = self.lock();
+            by_server.insert(server_id.to_owned(), (config.updated_at, values));
+            by_server
+                .values()
+                .flat_map(|(_, values)| values.iter().map(|v| v.expose().clone()))
+                .collect()
+        };
+        audit.set_secrets(all);
+        Ok(())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Known> {
+        self.by_server
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+}

@@ -1,0 +1,9 @@
+//! What Gatehouse keeps: where its data lives ([`paths`]), the SQLite store ([`storage`], its
+//! files the person's alone through [`private_files`]), the server [`registry`], and the secret
+//! values in the OS keyring ([`secrets`]).
+
+pub(crate) mod paths;
+pub(crate) mod private_files;
+pub(crate) mod registry;
+pub mod secrets;
+pub(crate) mod storage;
