@@ -100,9 +100,13 @@ def block_end(text: str, open_brace: int) -> int:
     return len(text)
 
 
+# `#[cfg(test)]`, and `#[cfg(all(test, unix))]` or any other `all(...)` that includes `test`.
+TEST_CFG = r"#\[cfg\((?:test|all\([^\]]*\btest\b[^\]]*\))\)\]"
+
+
 def strip_test_modules(text: str) -> str:
     """Inline `#[cfg(test)] mod x { ... }` blocks blanked (line breaks kept)."""
-    for m in reversed(list(re.finditer(r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*\{", text))):
+    for m in reversed(list(re.finditer(TEST_CFG + r"\s*(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*\{", text))):
         end = block_end(text, m.end() - 1)
         text = text[: m.start()] + "\n" * text.count("\n", m.start(), end) + text[end:]
     return text
@@ -200,7 +204,7 @@ class Crate:
         directory = path.parent if path.name in ("lib.rs", "main.rs", "mod.rs") or module[:1] == ("#bin",) and len(module) == 2 else path.with_suffix("")
         if module[:1] == ("#bin",):
             directory = path.with_suffix("")
-        for m in re.finditer(r"(#\[cfg\(test\)\]\s*)?(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", text):
+        for m in re.finditer(r"(" + TEST_CFG + r"\s*)?(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", text):
             if m.group(1):
                 continue
             name = m.group(2)
@@ -392,6 +396,7 @@ def self_test() -> None:
         (src / "gate" / "admission.rs").write_text(
             "use crate::events::Event;\npub fn admit() -> Event { Event }\n"
             "#[cfg(test)]\nmod tests { use crate::gate::Source; }\n"
+            "#[cfg(all(test, unix))]\nmod unix_tests { use crate::gate::Source; }\n"
         )
         (src / "events.rs").write_text("pub struct Event(crate::gate::Source);\n" + "\n" * 501)
         found = check_crate(src)
