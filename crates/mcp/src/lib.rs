@@ -11,6 +11,8 @@ pub mod content;
 pub mod era;
 pub mod error;
 pub mod features;
+pub mod future;
+pub(crate) mod http_body;
 pub mod json_size;
 pub mod jsonrpc;
 pub mod peer;

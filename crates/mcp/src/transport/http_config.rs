@@ -115,26 +115,6 @@ pub(crate) fn transport_error(message: String) -> McpError {
     McpError::Transport { message }
 }
 
-/// Reads a whole body, refusing one over `limit` bytes.
-pub(crate) async fn bounded_body(
-    response: reqwest::Response,
-    limit: usize,
-) -> std::result::Result<Vec<u8>, String> {
-    use futures_util::StreamExt;
-    let mut body = Vec::new();
-    let mut chunks = response.bytes_stream();
-    while let Some(chunk) = chunks.next().await {
-        let chunk = chunk.map_err(|e| format!("reading the response failed: {e}"))?;
-        if body.len() + chunk.len() > limit {
-            return Err(format!(
-                "the response is larger than the {limit}-byte limit"
-            ));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
-}
-
 /// Presents `token` on a `method` request to this configuration's URL (`Authorization:
 /// Bearer`, or `DPoP` with a proof), the values marked sensitive so reqwest never shows them.
 pub(crate) fn with_authorization(

@@ -12,8 +12,8 @@ use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use tokio::sync::{mpsc, oneshot};
 
 use super::http_config::{
-    HttpConfig, bounded_body, dpop_nonce, no_authorizer_failure, transport_error,
-    unauthorized_message, with_authorization, www_authenticate,
+    HttpConfig, dpop_nonce, no_authorizer_failure, transport_error, unauthorized_message,
+    with_authorization, www_authenticate,
 };
 use super::owned_task::OwnedTask;
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
@@ -21,6 +21,7 @@ use super::{BoxFuture, Inbound, Link, Outbound, Transport, TransportFailure};
 use crate::auth::AccessToken;
 use crate::auth::challenge::BearerChallenge;
 use crate::error::{McpError, Result};
+use crate::http_body::bounded_body;
 use crate::jsonrpc::RequestId;
 
 /// How long the server has to announce its endpoint.

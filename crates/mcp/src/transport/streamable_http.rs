@@ -26,8 +26,8 @@ use tokio::sync::mpsc;
 use tokio::task::{AbortHandle, JoinSet};
 
 use super::http_config::{
-    HttpConfig, bounded_body, dpop_nonce, no_authorizer_failure, unauthorized_message,
-    with_authorization, www_authenticate,
+    HttpConfig, dpop_nonce, no_authorizer_failure, unauthorized_message, with_authorization,
+    www_authenticate,
 };
 use super::owned_task::OwnedTask;
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
@@ -35,6 +35,7 @@ use super::{BoxFuture, Inbound, Link, Outbound, Transport, TransportFailure, Wir
 use crate::auth::AccessToken;
 use crate::auth::challenge::BearerChallenge;
 use crate::error::Result;
+use crate::http_body::bounded_body;
 use crate::jsonrpc::{self, RequestId};
 
 mod session_expiry;
