@@ -16,4 +16,5 @@ pub mod skills;
 pub mod subscriptions;
 pub mod task_handles;
 pub mod tasks;
+pub mod tool_list;
 pub mod tools;
