@@ -11,6 +11,8 @@
 //! managed), [`idp`] signs a person in at an enterprise identity provider (OpenID Connect), and
 //! [`client_assertion`] signs `private_key_jwt` assertions; [`dpop`] makes RFC 9449 proofs;
 //! [`store`] and [`prompt`] are the seams the host implements (keyring, browser).
+//! [`authorizer`] puts them together for one server, holding its tokens in [`kept_tokens`] and
+//! asking the server for its challenge with [`probe`]; [`error`] says why authorization failed.
 //!
 //! Secrets (tokens, client secrets) are [`Sensitive`](crate::Sensitive) strings: no `Debug`, log line or error shows them.
 
@@ -25,8 +27,10 @@ mod error;
 pub mod http_client;
 pub mod idp;
 pub mod iss;
+mod kept_tokens;
 pub mod machine_grant;
 pub mod metadata;
+mod probe;
 pub mod prompt;
 pub mod registration;
 pub mod resource;
