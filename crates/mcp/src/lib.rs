@@ -12,6 +12,7 @@ pub mod era;
 pub mod error;
 pub mod features;
 pub mod future;
+pub mod http_auth;
 pub(crate) mod http_body;
 pub mod json_size;
 pub mod jsonrpc;

@@ -30,6 +30,7 @@ use super::prompt::AuthorizationPrompt;
 use super::store::{TokenStore, Tokens};
 use super::{AuthError, probe, registration, scope};
 use crate::Sensitive;
+pub use crate::http_auth::AccessToken;
 
 /// How long before its expiry an access token is refreshed.
 const REFRESH_MARGIN: Duration = Duration::from_secs(60);
@@ -62,14 +63,6 @@ impl std::fmt::Debug for Authorizer {
             .field("interactive", &self.prompt.is_some())
             .finish_non_exhaustive()
     }
-}
-
-/// The access token to present, and how.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AccessToken {
-    pub token: Sensitive<String>,
-    /// DPoP-bound: `Authorization: DPoP` and a proof on every request (RFC 9449 §7.1).
-    pub dpop: bool,
 }
 
 impl Authorizer {

@@ -12,7 +12,9 @@
 //! [`client_assertion`] signs `private_key_jwt` assertions; [`dpop`] makes RFC 9449 proofs;
 //! [`store`] and [`prompt`] are the seams the host implements (keyring, browser).
 //! [`authorizer`] puts them together for one server, holding its tokens in [`kept_tokens`] and
-//! asking the server for its challenge with [`probe`]; [`error`] says why authorization failed.
+//! asking the server for its challenge with [`probe`], and [`for_transport`] presents it to the
+//! HTTP transports as their [`HttpAuthorizer`](crate::http_auth::HttpAuthorizer); [`error`] says
+//! why authorization failed.
 //!
 //! Secrets (tokens, client secrets) are [`Sensitive`](crate::Sensitive) strings: no `Debug`, log line or error shows them.
 
@@ -24,6 +26,7 @@ pub mod config;
 pub mod discovery;
 pub mod dpop;
 mod error;
+mod for_transport;
 pub mod http_client;
 pub mod idp;
 pub mod iss;

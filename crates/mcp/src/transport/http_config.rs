@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
-use crate::auth::{AccessToken, Authorizer};
 use crate::error::{McpError, Result};
+use crate::http_auth::{AccessToken, HttpAuthorizer};
 use crate::sensitive::Sensitive;
 
 /// How to reach an HTTP server.
@@ -27,7 +27,7 @@ pub struct HttpConfig {
     pub max_reconnects: u32,
     /// OAuth for servers that require it: puts the bearer token on every request and answers
     /// 401 and 403 `insufficient_scope` (see [`crate::auth`]). `None`: a 401 fails the request.
-    pub authorizer: Option<Arc<Authorizer>>,
+    pub authorizer: Option<Arc<dyn HttpAuthorizer>>,
 }
 
 impl HttpConfig {

@@ -5,8 +5,7 @@
 use reqwest::StatusCode;
 
 use super::shared::Shared;
-use crate::auth::AccessToken;
-use crate::auth::challenge::BearerChallenge;
+use crate::http_auth::{AccessToken, HttpAuthorizer};
 use crate::transport::TransportFailure;
 use crate::transport::http_config::{
     dpop_nonce, no_authorizer_failure, unauthorized_message, www_authenticate,
@@ -20,12 +19,15 @@ pub(super) struct AuthChallenge {
 }
 
 impl AuthChallenge {
-    pub(super) fn of(response: &reqwest::Response) -> Option<Self> {
+    /// Only an authorizer can answer a step-up: without one a 403 is any other HTTP error.
+    pub(super) fn of(
+        response: &reqwest::Response,
+        authorizer: Option<&dyn HttpAuthorizer>,
+    ) -> Option<Self> {
         let status = response.status();
         let www_authenticate = www_authenticate(response);
         let step_up = status == StatusCode::FORBIDDEN
-            && BearerChallenge::from_headers(www_authenticate.iter().map(String::as_str))
-                .is_some_and(|c| c.is_insufficient_scope());
+            && authorizer.is_some_and(|a| a.is_step_up(&www_authenticate));
         (status == StatusCode::UNAUTHORIZED || step_up).then(|| Self {
             status: status.as_u16(),
             www_authenticate,

@@ -133,7 +133,7 @@ pub(super) async fn post(shared: Arc<Shared>, outbound: Outbound, outgoing: Outg
             }
             continue;
         }
-        if let Some(challenge) = AuthChallenge::of(&response) {
+        if let Some(challenge) = AuthChallenge::of(&response, shared.config.authorizer.as_deref()) {
             match authorize(&shared, &challenge, token.as_ref(), &mut authorizations).await {
                 Ok(()) => continue,
                 Err(Some(failure)) => return fail(&shared, &outgoing, failure).await,

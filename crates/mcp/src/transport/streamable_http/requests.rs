@@ -12,7 +12,7 @@ use super::shared::{
     LAST_EVENT_HEADER, Outgoing, SESSION_HEADER, Shared, VERSION_HEADER, answers, deliver, get,
     with_version,
 };
-use crate::auth::AccessToken;
+use crate::http_auth::AccessToken;
 use crate::transport::Wire;
 use crate::transport::http_config::with_authorization;
 use crate::transport::sse::{SseItem, SseReader, StreamEnd};
