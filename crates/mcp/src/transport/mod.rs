@@ -1,6 +1,8 @@
 //! Transports move JSON-RPC messages between the peer and a server. Each one hands the peer a
 //! [`Link`] (messages out, messages in) and keeps a [`Transport`] handle for shutdown, so that
 //! Streamable HTTP and legacy SSE can slot in beside stdio without the peer knowing which it has.
+//! An HTTP transport authorizes through the [`HttpAuthorizer`](crate::http_auth::HttpAuthorizer)
+//! interface, never through the `auth` folder itself.
 
 use serde_json::Value;
 use tokio::sync::mpsc;
