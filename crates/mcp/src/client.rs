@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::era::{self, Era, EraChoice};
+use crate::era::{self, Era};
 use crate::error::{McpError, Result};
 use crate::peer::{Handler, Peer};
 use crate::protocol;
@@ -15,81 +15,15 @@ use crate::transport::http_config::HttpConfig;
 use crate::transport::legacy_sse::LegacySseTransport;
 use crate::transport::stdio::{StdioConfig, StdioTransport};
 use crate::transport::streamable_http::StreamableHttpTransport;
-use crate::types::{Implementation, InitializeResult, Tool, ToolPage};
+use crate::types::{InitializeResult, Tool};
 
 mod listing;
+pub(crate) mod options;
 
-pub use listing::MAX_LIST_BYTES;
-
-/// The app icon as an `Icon` (2025-11-25 schema): a data URI, so no server ever fetches it.
-fn client_icon() -> Value {
-    use base64::Engine as _;
-    const PNG: &[u8] = include_bytes!("../../../icons/32x32.png");
-    let data = base64::engine::general_purpose::STANDARD.encode(PNG);
-    json!({ "src": format!("data:image/png;base64,{data}"), "mimeType": "image/png", "sizes": ["32x32"] })
-}
+pub use options::{ClientOptions, EraChoice, HttpMode, MAX_LIST_BYTES};
 
 /// How long to wait for a transport to settle after the handshake.
 const READY_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// How a client presents itself and how long it waits.
-#[derive(Debug, Clone)]
-pub struct ClientOptions {
-    pub client_info: Implementation,
-    pub request_timeout: Duration,
-    pub initialize_timeout: Duration,
-    /// Upper bound on list pages, against servers that loop their cursors.
-    pub max_pages: usize,
-    /// Upper bound on the bytes of all the pages of one listing, against servers whose pages
-    /// never end or are all huge ([`MAX_LIST_BYTES`] by default).
-    pub max_list_bytes: usize,
-    /// Client capabilities to declare: only what the connection's handler really answers
-    /// (2025-11-25 basic/lifecycle, "Capability Negotiation").
-    pub capabilities: serde_json::Map<String, Value>,
-    /// Which era to speak; `Auto` probes with `server/discover` first.
-    pub era: EraChoice,
-    /// Why `era` was chosen when it is not `Auto`, as [`Client::era_reason`] says it (the host
-    /// remembered it from an earlier connection); `None` says it was requested.
-    pub era_reason: Option<String>,
-    /// How long the `server/discover` probe may take before the server counts as legacy.
-    pub discover_timeout: Duration,
-}
-
-impl Default for ClientOptions {
-    fn default() -> Self {
-        let mut client_info = Implementation::new("gatehouse", env!("CARGO_PKG_VERSION"));
-        client_info.title = Some("Gatehouse".to_owned());
-        client_info.extra.insert(
-            "description".into(),
-            json!("A desktop MCP host: servers, approvals and an audit log"),
-        );
-        client_info
-            .extra
-            .insert("icons".into(), json!([client_icon()]));
-        Self {
-            client_info,
-            request_timeout: Duration::from_secs(60),
-            initialize_timeout: Duration::from_secs(30),
-            max_pages: 1000,
-            max_list_bytes: MAX_LIST_BYTES,
-            capabilities: serde_json::Map::new(),
-            era: EraChoice::Auto,
-            era_reason: None,
-            discover_timeout: Duration::from_secs(5),
-        }
-    }
-}
-
-/// Which HTTP transport to speak.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum HttpMode {
-    /// Streamable HTTP, falling back to HTTP+SSE as the 2025-11-25 spec's backwards-compatibility
-    /// section describes (a 400, 404 or 405 answer to the `initialize` POST).
-    #[default]
-    Auto,
-    StreamableHttp,
-    Sse,
-}
 
 /// A live, initialized connection to one server.
 pub struct Client {
@@ -260,32 +194,14 @@ impl Client {
         &self.peer
     }
 
-    /// Lists every tool, following `nextCursor` until the last page.
-    pub async fn list_tools(&self) -> Result<ToolPage> {
-        self.require_capability("tools", "tools")?;
-        let mut page: ToolPage = self.list_all("tools/list", "tools", None).await?;
-        // A tool whose x-mcp-header annotations break the rules is left out (2026-07-28
-        // streamable-http, "Custom Headers from Tool Parameters").
-        for tool in std::mem::take(&mut page.items) {
-            match crate::features::param_headers::header_params(&tool) {
-                Ok(_) => page.items.push(tool),
-                Err(why) => {
-                    tracing::warn!("leaving out tool `{}`: {why}", tool.name);
-                    page.malformed
-                        .push(serde_json::to_value(&tool).unwrap_or_default());
-                }
-            }
-        }
-        crate::features::output_schema::shared()
-            .prepare(&page.items)
-            .await;
+    /// Replaces the tools remembered by name with `tools`, as just listed.
+    pub(crate) fn remember_tools(&self, tools: &[Tool]) {
         let mut cache = self
             .tools
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         cache.clear();
-        cache.extend(page.items.iter().map(|t| (t.name.clone(), t.clone())));
-        Ok(page)
+        cache.extend(tools.iter().map(|t| (t.name.clone(), t.clone())));
     }
 
     /// A tool's definition as last listed (for validating its results, and for the host to

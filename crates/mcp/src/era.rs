@@ -8,10 +8,15 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use crate::client::ClientOptions;
+use crate::client::options::ClientOptions;
+pub use crate::client::options::EraChoice;
 use crate::error::{McpError, Result};
 use crate::peer::Peer;
 use crate::types::{Implementation, InitializeResult};
+
+/// The tasks extension's identifier (ext-tasks), declared in every modern request's
+/// capabilities.
+pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 /// Modern revisions this client speaks, newest first.
 pub const MODERN: &[&str] = &["2026-07-28"];
@@ -38,16 +43,6 @@ impl Era {
             Era::Modern => "modern",
         }
     }
-}
-
-/// Which era to use when connecting.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum EraChoice {
-    /// Probe with `server/discover`, fall back to `initialize`.
-    #[default]
-    Auto,
-    Legacy,
-    Modern,
 }
 
 /// Whether an error came from a modern server (so falling back to `initialize` is wrong).
@@ -86,7 +81,7 @@ fn modern_capabilities(options: &ClientOptions) -> Map<String, Value> {
         .or_insert_with(|| json!({}))
     {
         extensions
-            .entry(crate::features::task_handles::TASKS_EXTENSION)
+            .entry(TASKS_EXTENSION)
             .or_insert_with(|| json!({}));
     }
     capabilities

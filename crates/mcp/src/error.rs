@@ -1,4 +1,5 @@
-//! The error type of the protocol client. Variants exist where a caller branches on them.
+//! The error types of the protocol client: [`McpError`] (variants exist where a caller branches
+//! on them), the server's JSON-RPC [`RpcError`] and the transport's [`TransportFailure`].
 
 use std::time::Duration;
 
@@ -52,7 +53,7 @@ pub enum McpError {
     #[error("`{method}` failed: {failure}")]
     RequestFailed {
         method: String,
-        failure: Box<crate::transport::TransportFailure>,
+        failure: Box<TransportFailure>,
     },
     /// The server answered with a message that carries the request's id but is no valid
     /// response (an error whose code is not a number, neither result nor error, a line cut
@@ -180,7 +181,7 @@ impl McpError {
         matches!(
             self,
             McpError::RequestFailed { failure, .. }
-                if matches!(**failure, crate::transport::TransportFailure::StreamBroken { .. })
+                if matches!(**failure, TransportFailure::StreamBroken { .. })
         )
     }
 
@@ -192,6 +193,37 @@ impl McpError {
             McpError::Rpc { http_status, .. } => *http_status,
             McpError::RequestFailed { failure, .. } => failure.http_status(),
             _ => None,
+        }
+    }
+}
+
+/// Why a transport could not deliver a request or its answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TransportFailure {
+    /// The request could not be sent, or its answer could not be read (no HTTP status).
+    #[error("{message}")]
+    Unreachable { message: String },
+    /// The server answered with an HTTP error status and no JSON-RPC error.
+    #[error("{message}")]
+    Status { status: u16, message: String },
+    /// The server answered with an HTTP error status and explained it with a JSON-RPC error
+    /// (2026-07-28 transports/streamable-http, "Server Validation").
+    #[error("{error}")]
+    Refused { status: u16, error: RpcError },
+    /// The response stream ended before the answer: the request may or may not have run. In
+    /// the 2026-07-28 era streams are not resumable, so the peer may send it again.
+    #[error("{message}")]
+    StreamBroken { message: String },
+}
+
+impl TransportFailure {
+    /// The HTTP status behind the failure, if there was one.
+    pub fn http_status(&self) -> Option<u16> {
+        match self {
+            TransportFailure::Status { status, .. } | TransportFailure::Refused { status, .. } => {
+                Some(*status)
+            }
+            TransportFailure::Unreachable { .. } | TransportFailure::StreamBroken { .. } => None,
         }
     }
 }

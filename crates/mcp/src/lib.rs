@@ -3,6 +3,10 @@
 //!
 //! Layers, bottom up: [`transport`] moves JSON lines, [`peer`] matches requests to responses and
 //! routes server-initiated messages, [`client`] runs the lifecycle and exposes typed features.
+//! Below them all sit small shared pieces that any layer may use without a circle: [`error`],
+//! [`jsonrpc`], [`future`] (the boxed future of object-safe async methods), [`http_auth`] (what
+//! an HTTP transport asks of an authorizer, which [`auth`] implements) and the bounded reading
+//! of an HTTP body.
 
 pub mod auth;
 pub mod cache;
@@ -11,6 +15,9 @@ pub mod content;
 pub mod era;
 pub mod error;
 pub mod features;
+pub mod future;
+pub mod http_auth;
+pub(crate) mod http_body;
 pub mod json_size;
 pub mod jsonrpc;
 pub mod peer;

@@ -23,12 +23,14 @@ use super::config::AuthConfig;
 use super::discovery::{self, Discovery};
 use super::dpop::DpopKey;
 use super::http_client::{OAuthHttp, auth_http_client};
+use super::kept_tokens::KeptTokens;
 use super::machine_grant::{self, MachineGrant};
 use super::metadata::AuthorizationServerMetadata;
 use super::prompt::AuthorizationPrompt;
 use super::store::{TokenStore, Tokens};
-use super::{AuthError, registration, resource, scope};
+use super::{AuthError, probe, registration, scope};
 use crate::Sensitive;
+pub use crate::http_auth::AccessToken;
 
 /// How long before its expiry an access token is refreshed.
 const REFRESH_MARGIN: Duration = Duration::from_secs(60);
@@ -36,19 +38,15 @@ const REFRESH_MARGIN: Duration = Duration::from_secs(60);
 /// Authorization for one MCP server.
 pub struct Authorizer {
     server: Url,
-    /// The store key of this server's tokens.
-    key: String,
     config: AuthConfig,
-    store: Arc<dyn TokenStore>,
+    /// This server's tokens, as kept in the store.
+    kept: KeptTokens,
     prompt: Option<Arc<dyn AuthorizationPrompt>>,
     http: reqwest::Client,
     /// The key DPoP-bound tokens are tied to, used where the authorization server offers DPoP.
     dpop: Arc<DpopKey>,
     /// Held while tokens are being obtained or refreshed.
     flow: tokio::sync::Mutex<Flow>,
-    /// The tokens as last read from or written to the store (`None`: not read yet), so that a
-    /// request does not cost a store read (a keyring round trip).
-    cached: std::sync::Mutex<Option<Option<Tokens>>>,
 }
 
 #[derive(Default)]
@@ -67,14 +65,6 @@ impl std::fmt::Debug for Authorizer {
     }
 }
 
-/// The access token to present, and how.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AccessToken {
-    pub token: Sensitive<String>,
-    /// DPoP-bound: `Authorization: DPoP` and a proof on every request (RFC 9449 §7.1).
-    pub dpop: bool,
-}
-
 impl Authorizer {
     /// `prompt` is `None` where no person can be asked: stored tokens and refreshes still work,
     /// anything needing a sign-in fails with [`AuthError::NeedsUser`].
@@ -86,22 +76,20 @@ impl Authorizer {
     ) -> Result<Self, AuthError> {
         let http = auth_http_client()?;
         Ok(Self {
-            key: server.to_string(),
+            kept: KeptTokens::new(server.clone(), store),
             server,
             config,
-            store,
             prompt,
             dpop: Arc::new(DpopKey::generate()?),
             http,
             flow: tokio::sync::Mutex::new(Flow::default()),
-            cached: std::sync::Mutex::new(None),
         })
     }
 
     /// Keys this server's tokens in the store by `key` instead of its URL (the host keys them
     /// by the server's id).
     pub fn with_store_key(mut self, key: impl Into<String>) -> Self {
-        self.key = key.into();
+        self.kept = self.kept.with_key(key);
         self
     }
 
@@ -120,15 +108,17 @@ impl Authorizer {
             return Err(AuthError::NeedsUser);
         }
         let mut flow = self.flow.lock().await;
-        let www_authenticate = self.probe().await;
+        let www_authenticate =
+            probe::challenge(&self.http, &self.server, &self.config.client_name).await;
         let challenge = BearerChallenge::from_headers(www_authenticate.iter().map(String::as_str));
         let discovery = discovery::discover(&self.http, &self.server, challenge.as_ref()).await?;
-        *self.cache() = None;
+        self.kept.reread();
         // The kept scopes and those a 403 `insufficient_scope` asked for while no one could
         // sign in (2025-11-25 basic/authorization, "Scope Challenge Handling"; 2026-07-28
         // "Step-Up Authorization Flow"): without the latter, the person would sign in and meet
         // the same 403 again. The new tokens no longer carry them.
         let (earlier, wanted) = self
+            .kept
             .load()
             .await
             .filter(|t| t.issuer == discovery.issuer())
@@ -145,47 +135,6 @@ impl Authorizer {
         Ok(())
     }
 
-    /// The `WWW-Authenticate` values of the server's answer to an `initialize` POST without a
-    /// token; none if it did not answer 401 (a legacy SSE endpoint refuses the POST otherwise,
-    /// and discovery then uses the well-known URLs).
-    async fn probe(&self) -> Vec<String> {
-        let body = serde_json::json!({
-            "jsonrpc": "2.0",
-            "id": 0,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": self.config.client_name, "version": "0"}
-            }
-        });
-        let sent = self
-            .http
-            .post(self.server.clone())
-            .header("accept", "application/json, text/event-stream")
-            .json(&body)
-            .send()
-            .await;
-        match sent {
-            Ok(response) if response.status() == reqwest::StatusCode::UNAUTHORIZED => response
-                .headers()
-                .get_all(reqwest::header::WWW_AUTHENTICATE)
-                .iter()
-                .filter_map(|v| v.to_str().ok())
-                .map(str::to_owned)
-                .collect(),
-            Ok(_) => Vec::new(),
-            Err(e) => {
-                tracing::info!(
-                    "asking {} for its challenge failed: {}",
-                    self.server,
-                    e.without_url()
-                );
-                Vec::new()
-            }
-        }
-    }
-
     pub fn max_attempts(&self) -> u32 {
         self.config.max_attempts
     }
@@ -197,12 +146,12 @@ impl Authorizer {
             token: tokens.access_token,
             dpop: tokens.dpop,
         };
-        let tokens = self.load().await?;
+        let tokens = self.kept.load().await?;
         if !tokens.due_for_refresh(REFRESH_MARGIN) || tokens.refresh_token.is_none() {
             return Some(present(tokens));
         }
         let mut flow = self.flow.lock().await;
-        let tokens = self.load().await?;
+        let tokens = self.kept.load().await?;
         if !tokens.due_for_refresh(REFRESH_MARGIN) {
             return Some(present(tokens));
         }
@@ -210,7 +159,7 @@ impl Authorizer {
             tracing::info!("refreshing the token for {} failed: {e}", self.server);
             return Some(present(tokens));
         }
-        self.load().await.map(present)
+        self.kept.load().await.map(present)
     }
 
     /// The headers that present `token` on a `method` request to `url`: `Authorization: Bearer`,
@@ -266,8 +215,8 @@ impl Authorizer {
         }
         let mut flow = self.flow.lock().await;
         // Read the store again: another process (the app, the CLI) may have new tokens.
-        *self.cache() = None;
-        let current = self.load().await;
+        self.kept.reread();
+        let current = self.kept.load().await;
         if current.as_ref().map(|t| &t.access_token) != sent {
             // Another request already got new tokens while this one waited.
             return Ok(());
@@ -285,7 +234,7 @@ impl Authorizer {
                 self.server,
                 discovery.issuer()
             );
-            self.forget().await?;
+            self.kept.forget().await?;
         }
         let step_up = status == 403;
         if !step_up
@@ -367,66 +316,13 @@ impl Authorizer {
         let mut wanting = tokens.clone();
         wanting.step_up_scopes = scope::union(&tokens.step_up_scopes, &missing);
         if wanting != *tokens
-            && let Err(e) = self.keep(wanting).await
+            && let Err(e) = self.kept.keep(wanting).await
         {
             tracing::warn!("keeping the scopes {} asked for failed: {e}", self.server);
         }
         AuthError::NeedsUserForScopes {
             scopes: missing.join(" "),
         }
-    }
-
-    fn cache(&self) -> std::sync::MutexGuard<'_, Option<Option<Tokens>>> {
-        self.cached
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// This server's tokens: read from the store once, then kept. Tokens requested for another
-    /// resource are taken as none: the store key may outlive the server's URL (the host keys
-    /// tokens by the server's id, and its URL can be edited), and a token issued for another
-    /// server must never be sent to this one (2025-11-25 basic/authorization, "Token
-    /// Handling"). They stay in the store until this server's own tokens replace them.
-    async fn load(&self) -> Option<Tokens> {
-        if let Some(known) = self.cache().clone() {
-            return known;
-        }
-        match self.store.load_tokens(&self.key).await {
-            Ok(tokens) => {
-                let tokens = tokens.filter(|t| {
-                    let ours = resource::identifies(&t.resource, &self.server);
-                    if !ours {
-                        tracing::warn!(
-                            "the kept tokens of {} were requested for {}; not sending them",
-                            self.server,
-                            t.resource
-                        );
-                    }
-                    ours
-                });
-                *self.cache() = Some(tokens.clone());
-                tokens
-            }
-            Err(e) => {
-                // Taken as none until the next 401 reads again, so that a keyring that is not
-                // there costs one failed read per connection, not one per request.
-                tracing::warn!("reading the tokens of {} failed: {e}", self.server);
-                *self.cache() = Some(None);
-                None
-            }
-        }
-    }
-
-    /// Stores `tokens` and keeps them.
-    async fn keep(&self, tokens: Tokens) -> Result<(), AuthError> {
-        *self.cache() = Some(Some(tokens.clone()));
-        self.store.save_tokens(&self.key, tokens).await
-    }
-
-    /// Drops this server's tokens.
-    async fn forget(&self) -> Result<(), AuthError> {
-        *self.cache() = Some(None);
-        self.store.remove_tokens(&self.key).await
     }
 
     /// Refreshes `tokens` at their issuer; the caller holds the flow lock.
@@ -448,7 +344,7 @@ impl Authorizer {
         let client = registration::client_for(
             &self.http,
             &self.config,
-            self.store.as_ref(),
+            self.kept.store(),
             &discovery.authorization_server,
             self.redirect_uri(),
         )
@@ -477,7 +373,7 @@ impl Authorizer {
             step_up_scopes: tokens.step_up_scopes.clone(),
         };
         let access = fresh.access_token.clone();
-        self.keep(fresh).await?;
+        self.kept.keep(fresh).await?;
         flow.refreshed = Some(access.clone());
         Ok(access)
     }
@@ -500,7 +396,7 @@ impl Authorizer {
         let client = registration::client_for(
             &self.http,
             &self.config,
-            self.store.as_ref(),
+            self.kept.store(),
             server,
             self.redirect_uri(),
         )
@@ -537,7 +433,7 @@ impl Authorizer {
             // Requested with `scopes`: nothing is wanted beyond them any more.
             step_up_scopes: Vec::new(),
         };
-        self.keep(tokens).await
+        self.kept.keep(tokens).await
     }
 
     /// The full authorization code flow with `scopes` at the discovered server.
@@ -556,7 +452,7 @@ impl Authorizer {
         let client = registration::client_for(
             &self.http,
             &self.config,
-            self.store.as_ref(),
+            self.kept.store(),
             server,
             redirect_uri,
         )

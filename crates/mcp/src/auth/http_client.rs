@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::AuthError;
 use super::dpop::DpopKey;
-use crate::transport::BoxFuture;
+use crate::future::BoxFuture;
 
 /// Longest token endpoint answer read, in bytes.
 const MAX_TOKEN_RESPONSE_BYTES: usize = 256 * 1024;
@@ -61,10 +61,9 @@ impl<'c> oauth2::AsyncHttpClient<'c> for OAuthHttp {
             for (name, value) in response.headers() {
                 builder = builder.header(name, value);
             }
-            let body =
-                crate::transport::http_config::bounded_body(response, MAX_TOKEN_RESPONSE_BYTES)
-                    .await
-                    .map_err(OAuthHttpError)?;
+            let body = crate::http_body::bounded_body(response, MAX_TOKEN_RESPONSE_BYTES)
+                .await
+                .map_err(OAuthHttpError)?;
             builder
                 .body(body)
                 .map_err(|e| OAuthHttpError(format!("invalid token response: {e}")))

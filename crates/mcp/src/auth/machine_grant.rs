@@ -16,7 +16,7 @@ use super::metadata::AuthorizationServerMetadata;
 use super::store::{ClientCredentials, TokenEndpointAuth};
 use super::{AuthError, client_assertion};
 use crate::Sensitive;
-use crate::transport::BoxFuture;
+use crate::future::BoxFuture;
 
 const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 const TOKEN_EXCHANGE: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -261,7 +261,7 @@ pub(crate) async fn request(
         .await
         .map_err(|e| AuthError::Token(format!("cannot reach {endpoint}: {e}")))?;
     let status = response.status();
-    let body = crate::transport::http_config::bounded_body(response, MAX_ANSWER_BYTES)
+    let body = crate::http_body::bounded_body(response, MAX_ANSWER_BYTES)
         .await
         .map_err(AuthError::Token)?;
     let answer: TokenAnswer = serde_json::from_slice(&body).map_err(|e| {

@@ -113,8 +113,7 @@ pub async fn fetch<T: serde::de::DeserializeOwned>(
     if !status.is_success() {
         return Fetched::Absent(status.as_u16());
     }
-    let body = match crate::transport::http_config::bounded_body(response, MAX_METADATA_BYTES).await
-    {
+    let body = match crate::http_body::bounded_body(response, MAX_METADATA_BYTES).await {
         Ok(body) => body,
         Err(e) => return Fetched::Failed(format!("{url}: {e}")),
     };

@@ -7,7 +7,7 @@
 use url::Url;
 
 use super::AuthError;
-use crate::transport::BoxFuture;
+use crate::future::BoxFuture;
 
 /// Asks a person to authorize the client.
 pub trait AuthorizationPrompt: Send + Sync + 'static {

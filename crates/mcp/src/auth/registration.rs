@@ -146,7 +146,7 @@ async fn register(
         .await
         .map_err(|e| failed(format!("cannot reach {endpoint}: {e}")))?;
     let status = response.status();
-    let body = crate::transport::http_config::bounded_body(response, MAX_REGISTRATION_BYTES)
+    let body = crate::http_body::bounded_body(response, MAX_REGISTRATION_BYTES)
         .await
         .map_err(failed)?;
     let answer: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);

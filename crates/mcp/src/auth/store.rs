@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::AuthError;
 use crate::Sensitive;
-use crate::transport::BoxFuture;
+use crate::future::BoxFuture;
 
 /// The tokens one MCP server accepts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

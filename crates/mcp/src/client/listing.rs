@@ -10,10 +10,6 @@ use crate::error::{McpError, Result};
 use crate::json_size;
 use crate::types::Page;
 
-/// The default cap on one listing's pages together: 32 MiB, twice the largest single message
-/// (16 MiB), far beyond any real server's list.
-pub const MAX_LIST_BYTES: usize = 32 << 20;
-
 impl Client {
     /// Runs a paginated list method to the end, collecting the items under `key`
     /// (2025-11-25 server/utilities/pagination). `params` are sent with every page.

@@ -14,6 +14,8 @@ pub mod prompts;
 pub mod resources;
 pub mod skills;
 pub mod subscriptions;
+pub mod task;
 pub mod task_handles;
 pub mod tasks;
+pub mod tool_list;
 pub mod tools;

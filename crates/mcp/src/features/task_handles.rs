@@ -17,8 +17,7 @@ use crate::error::{McpError, Result, RpcError};
 use crate::features::tasks::{CancelOnDrop, Task, parse_task};
 use crate::features::tools::CallToolResult;
 
-/// The extension's identifier, declared in every modern request's client capabilities.
-pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+pub use crate::era::TASKS_EXTENSION;
 
 impl Client {
     /// Follows a task handle returned by `tools/call` until the task ends, and returns what the

@@ -6,8 +6,7 @@
 
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use crate::client::Client;
@@ -16,79 +15,11 @@ use crate::features::tools::CallToolResult;
 use crate::peer::Peer;
 use crate::types::{Page, Tool};
 
+pub(crate) use super::task::parse_task;
+pub use super::task::{Task, TaskSupport};
+
 /// The capability that allows task-augmented tool calls.
 const TOOL_TASKS: &str = "tasks.requests.tools.call";
-
-/// Polling bounds, whatever `pollInterval` the server asks for.
-const MIN_POLL: Duration = Duration::from_millis(100);
-const MAX_POLL: Duration = Duration::from_secs(5);
-
-/// A task's state as the server reports it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Task {
-    pub task_id: String,
-    /// `working`, `input_required`, `completed`, `failed` or `cancelled`.
-    pub status: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status_message: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub poll_interval: Option<u64>,
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
-}
-
-impl Task {
-    /// Whether the task will not change any more.
-    pub fn is_terminal(&self) -> bool {
-        matches!(self.status.as_str(), "completed" | "failed" | "cancelled")
-    }
-
-    /// The polling interval the server suggests, in milliseconds: `pollInterval` (2025-11-25)
-    /// or `pollIntervalMs` (the tasks extension).
-    pub fn poll_interval_ms(&self) -> Option<u64> {
-        self.poll_interval
-            .or_else(|| self.extra.get("pollIntervalMs").and_then(Value::as_u64))
-    }
-
-    /// How long to wait before the next poll: the server's suggestion, within sane bounds.
-    pub(crate) fn poll_every(&self) -> Duration {
-        self.poll_interval_ms()
-            .map_or(Duration::from_secs(1), Duration::from_millis)
-            .clamp(MIN_POLL, MAX_POLL)
-    }
-}
-
-/// How a tool may be called as a task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TaskSupport {
-    Forbidden,
-    Optional,
-    Required,
-}
-
-impl TaskSupport {
-    /// A tool's `execution.taskSupport`; absent means forbidden.
-    pub fn of(tool: &Tool) -> TaskSupport {
-        match tool
-            .extra
-            .get("execution")
-            .and_then(|e| e.get("taskSupport"))
-            .and_then(Value::as_str)
-        {
-            Some("required") => TaskSupport::Required,
-            Some("optional") => TaskSupport::Optional,
-            _ => TaskSupport::Forbidden,
-        }
-    }
-}
-
-pub(crate) fn parse_task(method: &str, value: Value) -> Result<Task> {
-    serde_json::from_value(value).map_err(|e| McpError::InvalidResponse {
-        method: method.to_owned(),
-        message: format!("not a task: {e}"),
-    })
-}
 
 impl Client {
     /// Whether `tool` can be called as a task on this server (capability and tool both allow).

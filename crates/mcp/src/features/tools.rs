@@ -12,7 +12,7 @@ use tokio::sync::mpsc;
 use crate::client::Client;
 use crate::content::Content;
 use crate::error::{McpError, Result};
-use crate::features::tasks::TaskSupport;
+use crate::features::task::TaskSupport;
 use crate::peer::{DEFAULT_REISSUE, Progress, RequestOptions};
 use crate::types::Tool;
 
@@ -27,7 +27,7 @@ pub struct CallOptions {
     /// the latest; [`crate::updates::UPDATE_BUFFER`] is a fitting capacity.
     pub progress: Option<mpsc::Sender<Progress>>,
     /// Where status updates go when the tool runs as a task (the same way as progress).
-    pub task_status: Option<mpsc::Sender<crate::features::tasks::Task>>,
+    pub task_status: Option<mpsc::Sender<crate::features::task::Task>>,
 }
 
 impl Default for CallOptions {

@@ -12,33 +12,14 @@ use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinSet;
 
-use super::Handler;
+use super::handler::Handler;
+use super::withdrawal::Withdrawal;
 use crate::jsonrpc::{self, RequestId};
 use crate::transport::Outbound;
 
-/// The server's withdrawal of one of its requests, as the handler answering it sees it.
-#[derive(Debug)]
-pub struct Withdrawal(Option<oneshot::Receiver<String>>);
-
-impl Withdrawal {
-    /// A withdrawal that never comes (for a request answered outside a connection).
-    pub fn never() -> Self {
-        Self(None)
-    }
-
-    /// Completes, with the server's reason, once the server withdraws the request; never
-    /// otherwise.
-    pub async fn withdrawn(self) -> String {
-        match self.0 {
-            Some(receiver) => match receiver.await {
-                Ok(reason) => reason,
-                // The route let go of it: the request was not withdrawn.
-                Err(_) => std::future::pending().await,
-            },
-            None => std::future::pending().await,
-        }
-    }
-}
+/// How many of the server's requests may be answered at once. Each waits on the handler, which
+/// may wait on a person; more than this are refused at once with an error, and a log line.
+pub const MAX_SERVER_REQUESTS: usize = 32;
 
 /// Tells the task answering one request that the server withdrew it.
 struct Withdraw {

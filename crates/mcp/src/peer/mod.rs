@@ -10,195 +10,47 @@
 //! long-lived requests such as `subscriptions/listen` get their notifications routed to them by
 //! `io.modelcontextprotocol/subscriptionId` ([`stream`]).
 
+//!
+//! Files, one job each: [`handler`] is what answers the server; [`request`] sends one request
+//! and waits, as its [`options`] say, reporting [`progress`]; [`guard`] cancels an abandoned
+//! one; [`route`] hands each inbound message on; [`answering`] runs the answers to the server's
+//! requests, which a [`withdrawal`] can end; [`stream`] keeps long-lived requests open; [`state`]
+//! is what they all share.
+
 mod answering;
 pub mod failure;
+mod guard;
+pub mod handler;
+pub mod options;
+pub mod progress;
+mod request;
 mod result_type;
 mod route;
+mod state;
 pub mod stream;
+mod stream_item;
+pub mod withdrawal;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::AtomicI64;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{oneshot, watch};
 
-use crate::error::{McpError, Result, RpcError};
-use crate::jsonrpc::{self, RequestId, codes};
-use crate::transport::{BoxFuture, Link, Outbound, Wire};
-pub use answering::Withdrawal;
+use crate::error::{McpError, Result};
+use crate::jsonrpc::{self, RequestId};
+use crate::transport::{Link, Outbound, Wire};
+pub use answering::MAX_SERVER_REQUESTS;
 pub use failure::Failure;
-pub use route::MAX_SERVER_REQUESTS;
-
-/// Receives what the server sends on its own initiative.
-pub trait Handler: Send + Sync + 'static {
-    /// Answers a server→client request. The default refuses it as unknown.
-    fn on_request(
-        &self,
-        method: String,
-        _params: Option<Value>,
-    ) -> BoxFuture<'static, Result<Value, RpcError>> {
-        Box::pin(async move {
-            Err(RpcError {
-                code: codes::METHOD_NOT_FOUND,
-                message: format!("method not found: {method}"),
-                data: None,
-            })
-        })
-    }
-
-    /// Answers a server→client request that the server may withdraw: `withdrawn` completes,
-    /// with the server's reason, once the server sends `notifications/cancelled` for it. No
-    /// response is sent for a withdrawn request, whatever this answers; the default answers
-    /// with [`Handler::on_request`] and drops that answer at once on a withdrawal. A handler
-    /// that overrides it should end promptly once withdrawn (say, after recording it).
-    fn on_withdrawable_request(
-        &self,
-        method: String,
-        params: Option<Value>,
-        withdrawn: Withdrawal,
-    ) -> BoxFuture<'static, Result<Value, RpcError>> {
-        let answer = self.on_request(method, params);
-        Box::pin(async move {
-            tokio::select! {
-                answer = answer => answer,
-                reason = withdrawn.withdrawn() => Err(RpcError {
-                    code: codes::INTERNAL_ERROR,
-                    message: format!("the server withdrew the request: {reason}"),
-                    data: None,
-                }),
-            }
-        })
-    }
-
-    /// Receives a notification. It must return quickly.
-    fn on_notification(&self, _method: &str, _params: Option<Value>) {}
-}
-
-/// A handler that refuses every request and drops every notification.
-#[derive(Debug, Default)]
-pub struct RefusingHandler;
-
-impl Handler for RefusingHandler {}
-
-type Reply = std::result::Result<Value, Failure>;
+pub use handler::{Handler, RefusingHandler};
+pub use options::{DEFAULT_REISSUE, RequestOptions};
+pub use progress::{PROGRESS_QUEUE, Progress};
+use state::{EraState, Inner, Reply, is_modern, lock};
+pub use withdrawal::Withdrawal;
 
 /// How many requests may be in flight at once on one connection.
 pub const MAX_IN_FLIGHT: usize = 64;
-
-/// How many `notifications/progress` updates of one request may wait to be handled; beyond
-/// that the server is flooding, and updates are dropped (with a log line).
-pub const PROGRESS_QUEUE: usize = 64;
-
-/// How to wait for one request.
-#[derive(Debug, Clone)]
-pub struct RequestOptions {
-    /// How long to wait for the response (or for the next progress update, if it resets).
-    pub timeout: Duration,
-    /// Whether a progress update restarts `timeout`.
-    pub reset_timeout_on_progress: bool,
-    /// A cap on the total wait, whatever progress arrives.
-    pub max_total: Option<Duration>,
-    /// Where progress updates go; setting it sends a `progressToken`. A reader that falls
-    /// behind skips updates but always gets the latest ([`crate::updates::LatestSink`]).
-    pub progress: Option<mpsc::Sender<Progress>>,
-    /// Extra HTTP headers for this request (ignored by stdio).
-    pub headers: Vec<(String, String)>,
-    /// How many times the request is sent again, with a new id, when its response stream breaks
-    /// before the answer. Only safe for requests that may run twice: reads, lists, and tools
-    /// that declare themselves read-only or idempotent.
-    pub reissue: u32,
-}
-
-impl RequestOptions {
-    pub fn new(timeout: Duration) -> Self {
-        Self {
-            timeout,
-            reset_timeout_on_progress: true,
-            max_total: None,
-            progress: None,
-            headers: Vec::new(),
-            reissue: DEFAULT_REISSUE,
-        }
-    }
-
-    /// The same options, never re-sent after a broken stream (for requests with side effects).
-    pub fn without_reissue(mut self) -> Self {
-        self.reissue = 0;
-        self
-    }
-}
-
-/// Re-sends allowed by default: every request but a side-effecting tool call is safe to repeat.
-pub const DEFAULT_REISSUE: u32 = 2;
-
-/// One `notifications/progress` update.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Progress {
-    pub progress: f64,
-    pub total: Option<f64>,
-    pub message: Option<String>,
-}
-
-impl Progress {
-    fn from_params(params: &Value) -> Option<Progress> {
-        Some(Progress {
-            progress: params.get("progress")?.as_f64()?,
-            total: params.get("total").and_then(Value::as_f64),
-            message: params
-                .get("message")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-        })
-    }
-}
-
-/// Progress tokens are compared as their JSON text, so `1` and `"1"` stay distinct.
-fn progress_key(token: &Value) -> String {
-    token.to_string()
-}
-
-/// Adds `_meta.progressToken` (the request's own id) to the params.
-fn with_progress_token(params: Option<Value>, id: &RequestId) -> Value {
-    let mut params = match params {
-        Some(Value::Object(map)) => map,
-        _ => serde_json::Map::new(),
-    };
-    let meta = params.entry("_meta").or_insert_with(|| json!({}));
-    if let Value::Object(meta) = meta {
-        meta.insert("progressToken".into(), json!(id));
-    }
-    Value::Object(params)
-}
-
-/// The era the peer speaks, as the client told it (never read back from messages).
-#[derive(Debug, Default)]
-struct EraState {
-    wire: Wire,
-    /// Fields added to every outgoing request's and notification's `_meta` (the 2026-07-28 era
-    /// carries version, capabilities and client info there); empty in the legacy era.
-    meta: serde_json::Map<String, Value>,
-}
-
-struct Inner {
-    outbound: mpsc::Sender<Outbound>,
-    /// Long-lived requests' notification sinks, by subscription id ([`stream::stream_key`]).
-    streams: Mutex<HashMap<String, mpsc::Sender<stream::StreamItem>>>,
-    /// Cached list and read results, invalidated by the server's change notifications.
-    cache: crate::cache::ResultCache,
-    pending: Mutex<HashMap<RequestId, oneshot::Sender<Reply>>>,
-    /// Progress tokens of in-flight requests, to their request's update channel.
-    progress: Mutex<HashMap<String, mpsc::Sender<Value>>>,
-    /// Bounds the requests in flight at once.
-    in_flight: tokio::sync::Semaphore,
-    /// The era the client settled on, and what it stamps on every message.
-    era: Mutex<EraState>,
-    /// Answers server-initiated requests, and the input requests of multi round-trip results.
-    handler: Arc<dyn Handler>,
-    next_id: AtomicI64,
-    closed: watch::Sender<Option<String>>,
-}
 
 /// A cheap handle to one connection's peer.
 #[derive(Clone)]
@@ -234,156 +86,6 @@ impl Peer {
         Peer { inner }
     }
 
-    /// Sends a request and waits for its result, with a plain timeout.
-    pub async fn request(
-        &self,
-        method: &str,
-        params: Option<Value>,
-        timeout: Duration,
-    ) -> Result<Value> {
-        self.request_with(method, params, RequestOptions::new(timeout))
-            .await
-    }
-
-    /// Sends a request with progress reporting, a timeout that progress can reset, and an
-    /// overall cap (2025-11-25 basic/utilities/progress; basic/lifecycle "Timeouts"). A broken
-    /// response stream re-issues the request with a new id as often as `options.reissue` allows.
-    pub async fn request_with(
-        &self,
-        method: &str,
-        params: Option<Value>,
-        options: RequestOptions,
-    ) -> Result<Value> {
-        let started = tokio::time::Instant::now();
-        // Only a modern connection (its `_meta` stamped) has streams that break without resuming,
-        // so only there is a copy of the params kept for sending again.
-        let mut reissues = if self.is_modern() { options.reissue } else { 0 };
-        let mut params = params;
-        loop {
-            let kept = (reissues > 0).then(|| params.clone()).flatten();
-            match self.request_once(method, params, &options, started).await {
-                Err(e) if reissues > 0 && e.is_broken_stream() => {
-                    reissues -= 1;
-                    params = kept;
-                    tracing::info!("{e}; sending `{method}` again with a new id");
-                }
-                other => return other,
-            }
-        }
-    }
-
-    async fn request_once(
-        &self,
-        method: &str,
-        params: Option<Value>,
-        options: &RequestOptions,
-        started: tokio::time::Instant,
-    ) -> Result<Value> {
-        if let Some(reason) = self.closed_reason() {
-            return Err(McpError::Closed { reason });
-        }
-        let _permit = self
-            .inner
-            .in_flight
-            .acquire()
-            .await
-            .map_err(|_| self.closed_error())?;
-        let id = self.next_id();
-        let (tx, mut rx) = oneshot::channel();
-        self.lock_pending().insert(id.clone(), tx);
-        let (progress_tx, mut progress_rx) = mpsc::channel(PROGRESS_QUEUE);
-        let mut sink = options
-            .progress
-            .clone()
-            .map(crate::updates::LatestSink::new);
-        let token = options.progress.as_ref().map(|_| progress_key(&json!(id)));
-        if let Some(token) = &token {
-            lock(&self.inner.progress).insert(token.clone(), progress_tx);
-        }
-        let mut guard = PendingGuard {
-            inner: self.inner.clone(),
-            id: id.clone(),
-            progress_token: token.clone(),
-            // Neither the handshake nor the era probe is cancelled: before the era is settled
-            // a legacy server must see nothing but `initialize`.
-            cancellable: method != "initialize" && method != "server/discover",
-            reason: "the client no longer needs the result",
-            armed: true,
-        };
-        let params = match &token {
-            Some(_) => Some(with_progress_token(params, &id)),
-            None => params,
-        };
-        if !self
-            .send_request(&id, method, params, options.headers.clone())
-            .await
-        {
-            guard.disarm();
-            return Err(self.closed_error());
-        }
-        let cap = options.max_total.map(|max| started + max);
-        let mut deadline = tokio::time::Instant::now() + options.timeout;
-        loop {
-            let until = cap.map_or(deadline, |cap| cap.min(deadline));
-            tokio::select! {
-                reply = &mut rx => {
-                    guard.disarm();
-                    // Updates routed before the response must still reach the caller, in order.
-                    if let Some(sink) = &mut sink {
-                        while let Ok(update) = progress_rx.try_recv() {
-                            if let Some(progress) = Progress::from_params(&update) {
-                                sink.offer(progress);
-                            }
-                        }
-                        sink.flush();
-                    }
-                    return match reply {
-                        Ok(Ok(result)) => self.accept(method, result),
-                        Ok(Err(failure)) => Err(failure.into_error(method)),
-                        Err(_) => Err(self.closed_error()),
-                    };
-                }
-                Some(update) = progress_rx.recv() => {
-                    if options.reset_timeout_on_progress {
-                        deadline = tokio::time::Instant::now() + options.timeout;
-                    }
-                    if let (Some(sink), Some(progress)) = (&mut sink, Progress::from_params(&update)) {
-                        sink.offer(progress);
-                    }
-                }
-                () = held(&mut sink) => {}
-                () = tokio::time::sleep_until(until) => {
-                    guard.reason = "timed out";
-                    return Err(McpError::Timeout { method: method.to_owned(), timeout: until - started });
-                }
-            }
-        }
-    }
-
-    fn next_id(&self) -> RequestId {
-        RequestId::Number(self.inner.next_id.fetch_add(1, Ordering::Relaxed))
-    }
-
-    /// Sends one request with the stamped `_meta`; false if the transport is gone.
-    async fn send_request(
-        &self,
-        id: &RequestId,
-        method: &str,
-        params: Option<Value>,
-        headers: Vec<(String, String)>,
-    ) -> bool {
-        let params = self.with_meta(params);
-        self.inner
-            .outbound
-            .send(Outbound {
-                message: jsonrpc::request(id, method, params),
-                headers,
-                wire: self.wire(),
-            })
-            .await
-            .is_ok()
-    }
-
     /// Sends a notification.
     pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<()> {
         self.inner
@@ -416,21 +118,6 @@ impl Peer {
     /// The era messages are sent in now.
     pub fn wire(&self) -> Wire {
         lock(&self.inner.era).wire.clone()
-    }
-
-    /// A modern result whose `resultType` this client does not accept is an invalid response.
-    fn accept(&self, method: &str, result: Value) -> Result<Value> {
-        match self
-            .is_modern()
-            .then(|| result_type::problem(method, &result))
-            .flatten()
-        {
-            Some(message) => Err(McpError::InvalidResponse {
-                method: method.to_owned(),
-                message,
-            }),
-            None => Ok(result),
-        }
     }
 
     /// Speaks the 2026-07-28 era at `version` from now on, stamping `meta` into every
@@ -522,78 +209,10 @@ impl Peer {
     }
 }
 
-/// Sends a progress update that waits for room in the caller's channel; pending forever if
-/// there is none.
-async fn held(sink: &mut Option<crate::updates::LatestSink<Progress>>) {
-    match sink {
-        Some(sink) => sink.send_held().await,
-        None => std::future::pending().await,
-    }
-}
-
-/// See [`Peer::is_modern`].
-fn is_modern(inner: &Inner) -> bool {
-    lock(&inner.era).wire.is_modern()
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// Removes an abandoned request and tells the server to stop working on it.
-struct PendingGuard {
-    inner: Arc<Inner>,
-    id: RequestId,
-    progress_token: Option<String>,
-    cancellable: bool,
-    reason: &'static str,
-    armed: bool,
-}
-
-impl PendingGuard {
-    /// Forgets the request's bookkeeping (pending entry and progress token).
-    fn forget(&self) {
-        lock(&self.inner.pending).remove(&self.id);
-        if let Some(token) = &self.progress_token {
-            lock(&self.inner.progress).remove(token);
-        }
-    }
-
-    /// The request is over: forget it without cancelling it.
-    fn disarm(&mut self) {
-        self.armed = false;
-        self.forget();
-    }
-}
-
-impl Drop for PendingGuard {
-    fn drop(&mut self) {
-        if !self.armed {
-            return;
-        }
-        self.forget();
-        if self.cancellable && self.inner.closed.borrow().is_none() {
-            tracing::debug!("cancelling request {}: {}", self.id, self.reason);
-            let note = jsonrpc::notification(
-                "notifications/cancelled",
-                Some(json!({ "requestId": self.id, "reason": self.reason })),
-            );
-            let note = Outbound {
-                message: note,
-                headers: Vec::new(),
-                wire: lock(&self.inner.era).wire.clone(),
-            };
-            if self.inner.outbound.try_send(note).is_err() {
-                tracing::debug!("could not send cancellation for request {}", self.id);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use tokio::sync::mpsc;
+
     use super::*;
 
     /// The era is told to the peer, which stamps it on every message: the HTTP transport's

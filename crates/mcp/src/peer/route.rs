@@ -8,16 +8,17 @@
 
 use std::sync::Arc;
 
+use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::answering::Answering;
-use super::{Failure, Handler, Inner, Reply, is_modern, lock, progress_key, stream};
+use super::answering::{Answering, MAX_SERVER_REQUESTS};
+use super::failure::Failure;
+use super::handler::Handler;
+use super::progress::{PROGRESS_QUEUE, progress_key};
+use super::state::{Inner, Reply, is_modern, lock};
+use super::stream_item::{self, lost, request_key, stream_key};
 use crate::error::RpcError;
 use crate::jsonrpc::{self, Invalid, Message, RequestId, codes};
-
-/// How many of the server's requests may be answered at once. Each waits on the handler, which
-/// may wait on a person; more than this are refused at once with an error, and a log line.
-pub const MAX_SERVER_REQUESTS: usize = 32;
 
 use crate::transport::Inbound;
 
@@ -110,7 +111,7 @@ fn dispatch(
                     if let Err(mpsc::error::TrySendError::Full(_)) = sink.try_send(params) {
                         tracing::warn!(
                             "dropping a progress update: more than {} are waiting",
-                            super::PROGRESS_QUEUE
+                            PROGRESS_QUEUE
                         );
                     }
                 }
@@ -118,8 +119,7 @@ fn dispatch(
             }
         }
         Message::Notification { method, params }
-            if method == "notifications/cancelled"
-                && stream::end_by_server(inner, params.as_ref()) =>
+            if method == "notifications/cancelled" && end_by_server(inner, params.as_ref()) =>
         {
             tracing::debug!("the server ended a subscription: {params:?}");
         }
@@ -131,15 +131,15 @@ fn dispatch(
         }
         Message::Notification { method, params } => {
             inner.cache.on_notification(&method, params.as_ref());
-            let sink = stream::subscription_of(params.as_ref())
+            let sink = stream_item::subscription_of(params.as_ref())
                 .and_then(|key| lock(&inner.streams).get(&key).cloned());
             match sink {
                 Some(sink) => {
-                    let item = stream::StreamItem::Notification { method, params };
+                    let item = stream_item::StreamItem::Notification { method, params };
                     if let Err(mpsc::error::TrySendError::Full(_)) = sink.try_send(item) {
                         tracing::warn!(
                             "dropping a subscription notification: more than {} are waiting",
-                            stream::STREAM_QUEUE
+                            stream_item::STREAM_QUEUE
                         );
                     }
                 }
@@ -197,4 +197,32 @@ fn complete(inner: &Inner, id: &RequestId, reply: Reply) {
         }
         None => tracing::debug!("ignoring a response to request {id}, which is no longer pending"),
     }
+}
+
+/// Ends the long-lived request that a server's `notifications/cancelled` names, if it names one
+/// (2026-07-28 basic/patterns/cancellation: a server sends it only to tear down a
+/// `subscriptions/listen` stream). True if it did; the request then ends with an error, as a
+/// stream that ends without its closing result does.
+fn end_by_server(inner: &Inner, params: Option<&Value>) -> bool {
+    let Some(key) = params.and_then(|p| p.get("requestId")).and_then(stream_key) else {
+        return false;
+    };
+    if !lock(&inner.streams).contains_key(&key) {
+        return false;
+    }
+    let waiter = {
+        let mut pending = lock(&inner.pending);
+        let id = pending.keys().find(|id| request_key(id) == key).cloned();
+        id.and_then(|id| pending.remove(&id))
+    };
+    let reason = params
+        .and_then(|p| p.get("reason"))
+        .and_then(Value::as_str)
+        .unwrap_or("no reason given");
+    if let Some(waiter) = waiter {
+        let _ = waiter.send(Err(lost(format!(
+            "the server ended the subscription: {reason}"
+        ))));
+    }
+    true
 }

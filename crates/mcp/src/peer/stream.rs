@@ -8,52 +8,13 @@
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Failure, Peer, PendingGuard, Reply, lock};
+use super::Peer;
+use super::guard::PendingGuard;
+use super::state::{Reply, lock};
+pub use super::stream_item::{STREAM_QUEUE, SUBSCRIPTION_ID, StreamItem, stream_key};
+use super::stream_item::{lost, request_key};
 use crate::error::{McpError, Result};
 use crate::jsonrpc::RequestId;
-
-/// How many notifications of one long-lived request may wait to be read; beyond that they are
-/// dropped, with a log line.
-pub const STREAM_QUEUE: usize = 256;
-
-/// The `_meta` key naming the long-lived request a notification belongs to.
-pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
-
-/// What a long-lived request delivers.
-#[derive(Debug, Clone, PartialEq)]
-pub enum StreamItem {
-    /// A notification carrying the request's subscription id.
-    Notification {
-        method: String,
-        params: Option<Value>,
-    },
-    /// The request ended. `Ok` is the server's graceful closing result; `Err` is the server's
-    /// error, or why the stream ended without one.
-    Ended(std::result::Result<Value, Failure>),
-}
-
-/// The routing key for a subscription id: the id's text, so that a server that echoes the
-/// numeric id `1` as the string `"1"` is still understood.
-pub fn stream_key(id: &Value) -> Option<String> {
-    match id {
-        Value::Number(n) => Some(n.to_string()),
-        Value::String(s) => Some(s.clone()),
-        _ => None,
-    }
-}
-
-/// The routing key of one of our own request ids (see [`stream_key`]).
-fn request_key(id: &RequestId) -> String {
-    match id {
-        RequestId::Number(n) => n.to_string(),
-        RequestId::String(s) => s.clone(),
-    }
-}
-
-/// The subscription a notification's params name, if any.
-pub(super) fn subscription_of(params: Option<&Value>) -> Option<String> {
-    stream_key(params?.get("_meta")?.get(SUBSCRIPTION_ID)?)
-}
 
 /// A long-lived request in flight. Its guard holds the request's id and the peer's state.
 pub struct OpenRequest {
@@ -117,39 +78,6 @@ impl OpenRequest {
     fn unroute(&self) {
         lock(&self.guard.inner.streams).remove(&request_key(&self.guard.id));
     }
-}
-
-/// Ends the long-lived request that a server's `notifications/cancelled` names, if it names one
-/// (2026-07-28 basic/patterns/cancellation: a server sends it only to tear down a
-/// `subscriptions/listen` stream). True if it did; the request then ends with an error, as a
-/// stream that ends without its closing result does.
-pub(super) fn end_by_server(inner: &super::Inner, params: Option<&Value>) -> bool {
-    let Some(key) = params.and_then(|p| p.get("requestId")).and_then(stream_key) else {
-        return false;
-    };
-    if !lock(&inner.streams).contains_key(&key) {
-        return false;
-    }
-    let waiter = {
-        let mut pending = lock(&inner.pending);
-        let id = pending.keys().find(|id| request_key(id) == key).cloned();
-        id.and_then(|id| pending.remove(&id))
-    };
-    let reason = params
-        .and_then(|p| p.get("reason"))
-        .and_then(Value::as_str)
-        .unwrap_or("no reason given");
-    if let Some(waiter) = waiter {
-        let _ = waiter.send(Err(lost(format!(
-            "the server ended the subscription: {reason}"
-        ))));
-    }
-    true
-}
-
-/// The error for a stream that ended without an answer.
-fn lost(reason: String) -> Failure {
-    Failure::Ended(reason)
 }
 
 /// A receiver that already holds `value` (to put a consumed reply back).

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
-use crate::auth::{AccessToken, Authorizer};
 use crate::error::{McpError, Result};
+use crate::http_auth::{AccessToken, HttpAuthorizer};
 use crate::sensitive::Sensitive;
 
 /// How to reach an HTTP server.
@@ -27,7 +27,7 @@ pub struct HttpConfig {
     pub max_reconnects: u32,
     /// OAuth for servers that require it: puts the bearer token on every request and answers
     /// 401 and 403 `insufficient_scope` (see [`crate::auth`]). `None`: a 401 fails the request.
-    pub authorizer: Option<Arc<Authorizer>>,
+    pub authorizer: Option<Arc<dyn HttpAuthorizer>>,
 }
 
 impl HttpConfig {
@@ -113,26 +113,6 @@ pub(crate) fn unreachable(url: impl std::fmt::Display, error: &reqwest::Error) -
 
 pub(crate) fn transport_error(message: String) -> McpError {
     McpError::Transport { message }
-}
-
-/// Reads a whole body, refusing one over `limit` bytes.
-pub(crate) async fn bounded_body(
-    response: reqwest::Response,
-    limit: usize,
-) -> std::result::Result<Vec<u8>, String> {
-    use futures_util::StreamExt;
-    let mut body = Vec::new();
-    let mut chunks = response.bytes_stream();
-    while let Some(chunk) = chunks.next().await {
-        let chunk = chunk.map_err(|e| format!("reading the response failed: {e}"))?;
-        if body.len() + chunk.len() > limit {
-            return Err(format!(
-                "the response is larger than the {limit}-byte limit"
-            ));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
 }
 
 /// Presents `token` on a `method` request to this configuration's URL (`Authorization:

@@ -12,15 +12,15 @@ use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use tokio::sync::{mpsc, oneshot};
 
 use super::http_config::{
-    HttpConfig, bounded_body, dpop_nonce, no_authorizer_failure, transport_error,
-    unauthorized_message, with_authorization, www_authenticate,
+    HttpConfig, dpop_nonce, no_authorizer_failure, transport_error, unauthorized_message,
+    with_authorization, www_authenticate,
 };
 use super::owned_task::OwnedTask;
 use super::sse::{SseItem, SseReader, StreamEnd, is_event_stream};
 use super::{BoxFuture, Inbound, Link, Outbound, Transport, TransportFailure};
-use crate::auth::AccessToken;
-use crate::auth::challenge::BearerChallenge;
 use crate::error::{McpError, Result};
+use crate::http_auth::AccessToken;
+use crate::http_body::bounded_body;
 use crate::jsonrpc::RequestId;
 
 /// How long the server has to announce its endpoint.
@@ -254,9 +254,9 @@ async fn authorize(
 ) -> Option<std::result::Result<(), TransportFailure>> {
     let status = response.status();
     let www_authenticate = www_authenticate(response);
+    // Only an authorizer can answer a step-up; without one a 403 is any other HTTP error.
     let step_up = status == reqwest::StatusCode::FORBIDDEN
-        && BearerChallenge::from_headers(www_authenticate.iter().map(String::as_str))
-            .is_some_and(|c| c.is_insufficient_scope());
+        && (config.authorizer.as_ref()).is_some_and(|a| a.is_step_up(&www_authenticate));
     if status != reqwest::StatusCode::UNAUTHORIZED && !step_up {
         return None;
     }

@@ -1,14 +1,15 @@
 //! Transports move JSON-RPC messages between the peer and a server. Each one hands the peer a
 //! [`Link`] (messages out, messages in) and keeps a [`Transport`] handle for shutdown, so that
 //! Streamable HTTP and legacy SSE can slot in beside stdio without the peer knowing which it has.
-
-use std::future::Future;
-use std::pin::Pin;
+//! An HTTP transport authorizes through the [`HttpAuthorizer`](crate::http_auth::HttpAuthorizer)
+//! interface, never through the `auth` folder itself.
 
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use crate::error::{Result, RpcError};
+use crate::error::Result;
+pub use crate::error::TransportFailure;
+pub use crate::future::BoxFuture;
 use crate::jsonrpc::RequestId;
 
 mod child_guard;
@@ -57,37 +58,6 @@ pub(crate) fn unparsable_text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(kept).into_owned()
 }
 
-/// Why a transport could not deliver a request or its answer.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum TransportFailure {
-    /// The request could not be sent, or its answer could not be read (no HTTP status).
-    #[error("{message}")]
-    Unreachable { message: String },
-    /// The server answered with an HTTP error status and no JSON-RPC error.
-    #[error("{message}")]
-    Status { status: u16, message: String },
-    /// The server answered with an HTTP error status and explained it with a JSON-RPC error
-    /// (2026-07-28 transports/streamable-http, "Server Validation").
-    #[error("{error}")]
-    Refused { status: u16, error: RpcError },
-    /// The response stream ended before the answer: the request may or may not have run. In
-    /// the 2026-07-28 era streams are not resumable, so the peer may send it again.
-    #[error("{message}")]
-    StreamBroken { message: String },
-}
-
-impl TransportFailure {
-    /// The HTTP status behind the failure, if there was one.
-    pub fn http_status(&self) -> Option<u16> {
-        match self {
-            TransportFailure::Status { status, .. } | TransportFailure::Refused { status, .. } => {
-                Some(*status)
-            }
-            TransportFailure::Unreachable { .. } | TransportFailure::StreamBroken { .. } => None,
-        }
-    }
-}
-
 /// The era a message is sent in, as the peer was told it: never read back from the message.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Wire {
@@ -131,9 +101,6 @@ pub struct Link {
     pub outbound: mpsc::Sender<Outbound>,
     pub inbound: mpsc::Receiver<Inbound>,
 }
-
-/// A boxed future, for object-safe async methods.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// The owner's side of a transport: what kind it is and how to shut it down.
 pub trait Transport: Send + Sync + 'static {

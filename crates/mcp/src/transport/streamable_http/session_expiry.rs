@@ -12,7 +12,8 @@
 
 use std::sync::Arc;
 
-use super::{Outgoing, Shared, fail, lock_listener, reinitialize_once};
+use super::session::{ThenListen, reinitialize_once};
+use super::shared::{Outgoing, Shared, fail, lock_listener};
 use crate::transport::TransportFailure;
 
 /// How many new sessions in a row the standalone GET stream may start before one of its
@@ -21,7 +22,7 @@ pub(super) const MAX_GET_RENEWALS: u32 = 3;
 
 /// Replaces the session `stale` the server answered the standalone GET stream's request with
 /// 404. The new session's GET stream is a new listener task; the caller's ends.
-pub(super) async fn renew_for_listener(shared: &Arc<Shared>, stale: &str) {
+pub(super) async fn renew_for_listener(shared: &Arc<Shared>, stale: &str, then_listen: ThenListen) {
     {
         let mut listener = lock_listener(shared);
         if listener.renewals >= MAX_GET_RENEWALS {
@@ -33,7 +34,7 @@ pub(super) async fn renew_for_listener(shared: &Arc<Shared>, stale: &str) {
         }
         listener.renewals += 1;
     }
-    match reinitialize_once(shared, Some(stale)).await {
+    match reinitialize_once(shared, Some(stale), then_listen).await {
         Ok(()) => tracing::info!(
             "the server forgot the session (404 on the GET stream); started a new one"
         ),
@@ -51,8 +52,13 @@ pub(super) fn stream_opened(shared: &Shared) {
 
 /// Replaces the session `stale` the server answered a resumption GET with 404, and fails the
 /// request whose answer was pending on it.
-pub(super) async fn answer_lost(shared: &Arc<Shared>, outgoing: &Outgoing, stale: &str) {
-    let renewed = match reinitialize_once(shared, Some(stale)).await {
+pub(super) async fn answer_lost(
+    shared: &Arc<Shared>,
+    outgoing: &Outgoing,
+    stale: &str,
+    then_listen: ThenListen,
+) {
+    let renewed = match reinitialize_once(shared, Some(stale), then_listen).await {
         Ok(()) => "a new session was started".to_owned(),
         Err(e) => format!("starting a new session failed ({e})"),
     };
