@@ -32,7 +32,9 @@ DEFINITION = re.compile(
     r"(?:fn|struct|enum|trait|type|const|static|union|macro_rules!)\s+(\w+)",
     re.M,
 )
-PATH_IN_CODE = re.compile(r"(?<![\w:])((?:crate|super|self)(?:::\w+)+)")
+# A path in code: from `crate`/`super`/`self`, or from a name (a child module, or something a
+# `use` brought in, like `route::route(..)`); a name that is neither is another crate's.
+PATH_IN_CODE = re.compile(r"(?<![\w:])((?:crate|super|self|[a-z_][a-z0-9_]*)(?:::\w+)+)")
 
 
 def is_test_file(path: Path) -> bool:
@@ -410,8 +412,13 @@ def self_test() -> None:
         # `use super::x;` then `x::Y` is resolved through the alias.
         (src / "events.rs").write_text("use crate::gate;\npub struct Event(gate::Source);\n" + "\n" * 501)
         assert len(check_crate(src)) == 1, check_crate(src)
+        # A bare path through a child module (`admission::admit()`) is a use as well.
+        (src / "events.rs").write_text("pub struct Event;\n" + "\n" * 501)
+        (src / "gate" / "mod.rs").write_text("mod admission;\npub struct Source;\npub fn go() { admission::admit(); }\n")
+        (src / "gate" / "admission.rs").write_text("pub fn admit() -> super::Source { super::Source }\n")
+        assert len(check_crate(src)) == 1 and "gate/mod.rs:3 uses admission::admit" in check_crate(src)[0], check_crate(src)
         longs = long_files([src])
-        assert len(longs) == 1 and "events.rs: 503 lines" in longs[0], longs
+        assert len(longs) == 1 and "events.rs: 502 lines" in longs[0], longs
     print("check-structure self-test passed")
 
 
