@@ -133,7 +133,11 @@ async fn a_server_that_answers_its_checks_stays_connected() {
     let pings = file.with_extension("pings");
     support::wait::until("eleven checks", Duration::from_secs(20), || async {
         let answered = support::pids_in(&pings).len();
-        if answered >= 11 { Ok(()) } else { Err(answered) }
+        if answered >= 11 {
+            Ok(())
+        } else {
+            Err(answered)
+        }
     })
     .await;
     let mut later = Vec::new();
