@@ -6,8 +6,6 @@
 
 mod support;
 
-use std::time::Duration;
-
 use gatehouse_host::{AuditEvent, AuditKind};
 use serde_json::json;
 use support::{assert_broken, exits, ok, ok_json, stderr, tamper};
@@ -30,7 +28,7 @@ async fn old_then_new() -> (TempDir, String) {
             .collect::<Vec<_>>()
     };
     host.audit().append_all(batch("old")).await.expect("append");
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    support::wait::next_millisecond();
     let new = host.audit().append_all(batch("new")).await.expect("append");
     host.shutdown().await;
     let cutoff = new.first().map(|r| r.at.clone()).expect("row 4");
@@ -92,7 +90,7 @@ async fn prune_says_what_it_dropped_and_the_log_still_verifies() {
         "{young}"
     );
 
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    support::wait::next_millisecond();
     let twice = ok_json(data, &["audit", "prune", "--older-than", "0", "--json"]);
     assert_eq!(
         twice["dropped"], 4,

@@ -13,6 +13,37 @@ use std::time::Duration;
 use serde_json::Value;
 use support::{command, ok};
 
+/// `Ok` once process `pid` holds a `.log` file under `data` open at its end: it has taken the
+/// position it follows from. `Err` says what it holds instead.
+fn read_to_end(pid: u32, data: &std::path::Path) -> Result<(), String> {
+    let data = data.canonicalize().map_err(|e| e.to_string())?;
+    let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).map_err(|e| e.to_string())?;
+    let mut held = Vec::new();
+    for fd in fds.flatten() {
+        let Ok(target) = std::fs::read_link(fd.path()) else {
+            continue;
+        };
+        if !target.starts_with(&data) || target.extension().is_none_or(|e| e != "log") {
+            continue;
+        }
+        let info = std::fs::read_to_string(format!(
+            "/proc/{pid}/fdinfo/{}",
+            fd.file_name().to_string_lossy()
+        ))
+        .unwrap_or_default();
+        let pos = info
+            .lines()
+            .find_map(|l| l.strip_prefix("pos:"))
+            .and_then(|p| p.trim().parse::<u64>().ok());
+        let len = std::fs::metadata(&target).map(|m| m.len()).ok();
+        if pos.is_some() && pos == len {
+            return Ok(());
+        }
+        held.push(format!("{} at {pos:?} of {len:?}", target.display()));
+    }
+    Err(format!("log files held: {held:?}"))
+}
+
 fn add_talker(data: &std::path::Path, secret: &str) {
     let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/fixtures/faults/secret_on_stderr.py")
@@ -96,7 +127,11 @@ fn logs_prints_the_kept_lines_redacted_and_follows_new_ones() {
             }
         }
     });
-    std::thread::sleep(Duration::from_millis(300));
+    support::wait::until(
+        "the follower has read the log to its end",
+        Duration::from_secs(10),
+        || read_to_end(follower.id(), data),
+    );
     ok(data, &["call", "talker", "hello"]);
     let first = rx
         .recv_timeout(Duration::from_secs(10))

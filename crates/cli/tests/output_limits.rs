@@ -7,7 +7,7 @@ mod support;
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use support::{add_scripted, command, stderr};
 
@@ -39,18 +39,14 @@ fn read_then_close(data: &std::path::Path, args: &[&str], lines: usize) -> (Opti
         reader.read_line(&mut line).expect("a line");
     }
     drop(reader);
-    let started = Instant::now();
-    loop {
-        if let Ok(Some(_)) = child.try_wait() {
-            break;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "`gatehouse {}` must end once its reader is gone",
-            args.join(" ")
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let step = format!(
+        "`gatehouse {}` must end once its reader is gone",
+        args.join(" ")
+    );
+    support::wait::until(&step, Duration::from_secs(30), || match child.try_wait() {
+        Ok(Some(status)) => Ok(status),
+        other => Err(format!("{other:?}")),
+    });
     let output = child.wait_with_output().expect("output");
     (output.status.code(), stderr(&output))
 }

@@ -8,7 +8,9 @@ mod support;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use serde_json::Value;
 use support::{HttpFixture, add_everything, command, ok, stderr};
@@ -48,18 +50,16 @@ fn wait_until_watching(child: &mut Child) -> String {
 
 /// The child's stdout lines once it has exited on its own (at most `limit`).
 fn lines_at_exit(mut child: Child, limit: Duration) -> Vec<String> {
-    let started = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().expect("try_wait") {
-            assert!(status.success(), "watch exits 0 after --count: {status}");
-            break;
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            panic!("watch did not finish within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let exited = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        support::wait::until("watch finishes after --count", limit, || {
+            child.try_wait().expect("try_wait").ok_or("running")
+        })
+    }));
+    let status = exited.unwrap_or_else(|panic| {
+        let _ = child.kill();
+        std::panic::resume_unwind(panic)
+    });
+    assert!(status.success(), "watch exits 0 after --count: {status}");
     let out = child.stdout.take().expect("stdout");
     BufReader::new(out).lines().map_while(Result::ok).collect()
 }
@@ -141,9 +141,14 @@ for i in range(20000):
           "params": {"uri": "memo://%s/%d" % (pad, i)}})
 with open(os.environ["FLOOD_MARK"], "w") as mark:
     mark.write("flooded")
+# A ping after the flood: the client answers it once it has read everything before it.
+send({"jsonrpc": "2.0", "id": "after-flood", "method": "ping"})
 for line in sys.stdin:
     message = json.loads(line)
-    if "id" in message:
+    if message.get("id") == "after-flood" and "method" not in message:
+        with open(os.environ["FLOOD_MARK"] + ".read", "w") as mark:
+            mark.write("read")
+    elif "id" in message and "method" in message:
         reply(message, {})
 "#;
 
@@ -172,16 +177,30 @@ fn notifications_faster_than_the_terminal_reads_are_dropped_and_counted_not_kept
         .stderr(Stdio::piped())
         .spawn()
         .expect("gatehouse watch starts");
-    let started = Instant::now();
-    while !mark.exists() {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "the server floods within a minute"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    // Let the watcher take in what is still in flight.
-    std::thread::sleep(Duration::from_secs(2));
+    support::wait::until(
+        "the server floods within a minute",
+        Duration::from_secs(60),
+        || {
+            if mark.exists() {
+                Ok(())
+            } else {
+                Err("no mark yet")
+            }
+        },
+    );
+    // The watcher has taken in everything the server sent once it answers the ping sent last.
+    let read = mark.with_extension("read");
+    support::wait::until(
+        "the watcher answers the ping sent after the flood",
+        Duration::from_secs(30),
+        || {
+            if read.exists() {
+                Ok(())
+            } else {
+                Err("no answer yet")
+            }
+        },
+    );
     let peak = peak_kb(watch.id());
     eprintln!("watcher's peak memory while 200 MB of notifications came: {peak} kB");
     assert!(
@@ -190,9 +209,25 @@ fn notifications_faster_than_the_terminal_reads_are_dropped_and_counted_not_kept
     );
 
     let out = watch.stdout.take().expect("stdout");
-    let reader =
-        std::thread::spawn(move || BufReader::new(out).lines().map_while(Result::ok).count());
-    std::thread::sleep(Duration::from_secs(2));
+    let read_so_far = Arc::new(AtomicUsize::new(0));
+    let reader = {
+        let read_so_far = read_so_far.clone();
+        std::thread::spawn(move || {
+            for _ in BufReader::new(out).lines().map_while(Result::ok) {
+                read_so_far.fetch_add(1, Ordering::Relaxed);
+            }
+            read_so_far.load(Ordering::Relaxed)
+        })
+    };
+    // Interrupted once the queue's lower bound has been shown (the range below says how many).
+    support::wait::until(
+        "the watcher shows what its queue holds",
+        Duration::from_secs(30),
+        || match read_so_far.load(Ordering::Relaxed) {
+            shown if shown >= 1024 => Ok(()),
+            shown => Err(shown),
+        },
+    );
     let status = interrupt(&mut watch);
     let shown = reader.join().expect("reader");
     let mut err = String::new();

@@ -332,7 +332,7 @@ async fn a_tool_changed_since_its_rule_is_asked_about_with_what_changed() {
         .tools_listed(&id, std::slice::from_ref(&then))
         .await
         .expect("history");
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    support::wait::next_millisecond().await;
     // The server shows it as it is now (the gate keeps what is listed).
     host.gate()
         .tools_listed(&id, std::slice::from_ref(&current))
@@ -380,12 +380,19 @@ async fn a_waiting_call_ends_when_its_server_reconnects() {
         std::future::pending(),
     );
     let reconnect = async {
-        for _ in 0..200 {
-            if !host.pending_approvals().is_empty() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        support::wait::until(
+            "the call reaches the person",
+            Duration::from_secs(2),
+            || async {
+                let pending = host.pending_approvals();
+                if pending.is_empty() {
+                    Err(pending)
+                } else {
+                    Ok(())
+                }
+            },
+        )
+        .await;
         assert_eq!(
             host.pending_approvals().len(),
             1,

@@ -395,21 +395,25 @@ async fn an_apps_sampling_request_is_put_to_the_person_as_app() {
     host.set_attended(true);
     let asking = host.app_create_message(&id, "view 1", params);
     let answering = async {
-        for _ in 0..500 {
-            if let Some(pending) = host.pending_approvals().first() {
-                assert_eq!(pending.source, gatehouse_host::Source::App);
-                host.answer_approval(
-                    &pending.id,
-                    Answer::Respond {
-                        text: "written by the person".into(),
-                    },
-                )
-                .expect("answer");
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        panic!("the request never reached the person");
+        let pending = support::wait::until(
+            "the request reaches the person",
+            Duration::from_secs(5),
+            || async {
+                host.pending_approvals()
+                    .first()
+                    .cloned()
+                    .ok_or("nothing pending")
+            },
+        )
+        .await;
+        assert_eq!(pending.source, gatehouse_host::Source::App);
+        host.answer_approval(
+            &pending.id,
+            Answer::Respond {
+                text: "written by the person".into(),
+            },
+        )
+        .expect("answer");
     };
     let (answer, ()) = tokio::join!(asking, answering);
     let answer = answer.expect("answered");

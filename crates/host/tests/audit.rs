@@ -67,7 +67,7 @@ async fn appended_rows_are_listed_by_each_filter_and_verify_intact() {
         "each row links to the one before"
     );
 
-    tokio::time::sleep(Duration::from_millis(5)).await;
+    support::wait::next_millisecond().await;
     let later = log
         .append(call("everything", "echo", "gateway"))
         .await
@@ -364,6 +364,8 @@ async fn append_then_wait_to_be_killed() {
         .await
         .expect("append");
     println!("committed seq={}", row.seq);
+    // Not synchronisation: the child holds on until its parent kills it, and gives up after a
+    // minute if the parent never does.
     tokio::time::sleep(Duration::from_secs(60)).await;
 }
 

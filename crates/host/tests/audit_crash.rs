@@ -104,22 +104,22 @@ fn pids_with_env(entry: &str) -> Vec<i32> {
 }
 
 /// SIGKILLs every process holding `entry` in its environment until none is left (at most 10 s).
-fn kill_all_with_env(entry: &str) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let pids = pids_with_env(entry);
-        if pids.is_empty() {
-            return;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "processes {pids:?} outlived SIGKILL for 10 s"
-        );
-        for pid in pids {
-            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+async fn kill_all_with_env(entry: &str) {
+    support::wait::until(
+        "every process this test started is gone after SIGKILL",
+        Duration::from_secs(10),
+        || async {
+            let pids = pids_with_env(entry);
+            if pids.is_empty() {
+                return Ok(());
+            }
+            for &pid in &pids {
+                let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+            }
+            Err(pids)
+        },
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -179,7 +179,7 @@ async fn a_killed_host_keeps_the_rows_of_every_returned_call() {
     // Whatever the outcome, nothing this test started stays behind.
     let _ = killpg(group, Signal::SIGKILL);
     let _ = child.wait();
-    kill_all_with_env(&marker);
+    kill_all_with_env(&marker).await;
     reader
         .join()
         .expect("the reader ends with the child's stdout");

@@ -38,7 +38,7 @@ async fn old_then_new(log: &AuditLog, old: usize, new: usize) -> String {
     let old_events = (1..=old).map(|i| event(&format!("old-{i}"))).collect();
     log.append_all(old_events).await.expect("append old rows");
     // `at` has millisecond precision: leave no doubt which side of the cutoff a row is.
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    support::wait::next_millisecond().await;
     let new_events = (1..=new).map(|i| event(&format!("new-{i}"))).collect();
     let rows = log.append_all(new_events).await.expect("append new rows");
     rows.first().map(|r| r.at.clone()).unwrap_or_default()
@@ -199,7 +199,7 @@ async fn pruning_with_nothing_old_changes_nothing_and_pruning_again_works() {
         "the same cutoff again: nothing new to drop, and no second anchor"
     );
 
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    support::wait::next_millisecond().await;
     let third = log.append(event("third")).await.expect("append");
     let second = log.prune_before(&third.at).await.expect("prune twice");
     assert_eq!(
@@ -215,7 +215,7 @@ async fn pruning_with_nothing_old_changes_nothing_and_pruning_again_works() {
         "the chain starts from the newest anchor"
     );
 
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    support::wait::next_millisecond().await;
     let everything = log
         .prune_older_than(Duration::ZERO)
         .await
@@ -396,7 +396,7 @@ async fn readers_and_writers_never_see_a_pruning_half_done() {
     // 3,000 rows: verifying or pruning them takes several pages.
     let events = (0..3000).map(|i| event(&format!("row-{i}"))).collect();
     app.audit().append_all(events).await.expect("append");
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    support::wait::next_millisecond().await;
 
     let writer = {
         let log = app.audit().clone();

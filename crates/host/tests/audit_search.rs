@@ -257,14 +257,17 @@ async fn a_search_finds_what_another_process_just_appended_and_idle_writers_inde
         .await
         .expect("append");
     assert_eq!(indexed_through(&app).await, 1, "appending does not index");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while indexed_through(&app).await < 2 {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "an idle writer indexes the rows it appended"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    support::wait::until(
+        "an idle writer indexes the rows it appended",
+        std::time::Duration::from_secs(10),
+        || async {
+            match indexed_through(&app).await {
+                through if through >= 2 => Ok(()),
+                through => Err(through),
+            }
+        },
+    )
+    .await;
     app.shutdown().await;
     cli.shutdown().await;
 }
@@ -281,7 +284,7 @@ async fn pruning_rows_not_yet_indexed_keeps_the_index_whole() {
     )
     .await
     .expect("append");
-    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    support::wait::next_millisecond().await;
     let new = log
         .append_all(vec![call("everything", "echo", "new row")])
         .await

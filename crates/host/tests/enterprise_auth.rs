@@ -343,7 +343,9 @@ async fn an_expired_id_token_without_a_refresh_token_needs_a_new_sign_in() {
     connected(&host, "remote").await;
     assert_eq!(fixture.log("token_exchange").await.len(), 1);
 
-    tokio::time::sleep(Duration::from_secs(4)).await;
+    // Four seconds on: the ID token has expired.
+    let idp_client = format!("gatehouse-{}", fixture.port);
+    support::oauth::age_idp_session(&fixture.idp_issuer(), &idp_client, 4).await;
     assert_eq!(
         host.auth_status("remote")
             .await
@@ -383,7 +385,8 @@ async fn an_expired_id_token_is_refreshed_at_the_identity_provider_without_a_per
         .expect("keyring")
         .expect("kept");
 
-    tokio::time::sleep(Duration::from_secs(4)).await;
+    // Four seconds on: the ID token has expired.
+    support::oauth::age_idp_session(&fixture.idp_issuer(), &idp_client, 4).await;
     let status = host.auth_status("remote").await.expect("status");
     assert_eq!(status.idp_signed_in, Some(true), "expired but refreshable");
     host.sign_out("remote")

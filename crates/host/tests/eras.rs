@@ -124,16 +124,20 @@ async fn a_modern_session_follows_tool_changes_through_its_subscription() {
     )
     .await;
 
-    let mut listed = false;
-    for _ in 0..100 {
-        let tools = host.tools("modern").await.expect("tools");
-        if tools.iter().any(|t| t.name == "added_elsewhere") {
-            listed = true;
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    assert!(listed, "the session's tool list follows the server");
+    support::wait::until(
+        "the session's tool list follows the server",
+        std::time::Duration::from_secs(10),
+        || async {
+            let tools = host.tools("modern").await.expect("tools");
+            let names: Vec<String> = tools.into_iter().map(|t| t.name).collect();
+            if names.iter().any(|n| n == "added_elsewhere") {
+                Ok(())
+            } else {
+                Err(names)
+            }
+        },
+    )
+    .await;
     let mut announced = false;
     while let Ok(event) = events.try_recv() {
         announced |= matches!(event, gatehouse_host::EngineEvent::ServerStatus { ref id, status: ServerStatus::Connected { .. } } if !id.is_empty());
@@ -155,6 +159,9 @@ async fn a_tool_list_past_its_ttl_is_fetched_again_when_next_needed() {
         ServerStatus::Connected { .. }
     ));
     let listed = std::time::Instant::now();
+    // The list's life runs on tokio's clock (the one the session's cache reads), which the
+    // test moves forward rather than waiting out.
+    let listed_at = tokio::time::Instant::now();
 
     // A change nobody announces: the session learns of it only when its list goes stale.
     add_tool_from_another_client(
@@ -174,22 +181,34 @@ async fn a_tool_list_past_its_ttl_is_fetched_again_when_next_needed() {
             !fresh.iter().any(|n| n == "silently_added"),
             "a fresh list is not fetched again: {fresh:?}"
         );
-        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        advance(std::time::Duration::from_millis(500)).await;
     }
     assert!(
         listed.elapsed() < std::time::Duration::from_millis(3800),
         "the checks ran while the list was fresh"
     );
-    tokio::time::sleep_until((listed + std::time::Duration::from_millis(4100)).into()).await;
-    let mut seen = false;
-    for _ in 0..50 {
-        // Asking for a stale list returns it and fetches it again in the background.
-        if names(host.tools("ttl").await.expect("tools")).contains(&"silently_added".to_owned()) {
-            seen = true;
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    assert!(seen, "the stale list was fetched again");
+    let stale_at = listed_at + std::time::Duration::from_millis(4100);
+    advance(stale_at.saturating_duration_since(tokio::time::Instant::now())).await;
+    // Asking for a stale list returns it and fetches it again in the background.
+    support::wait::until(
+        "the stale list is fetched again",
+        std::time::Duration::from_secs(5),
+        || async {
+            let listed = names(host.tools("ttl").await.expect("tools"));
+            if listed.contains(&"silently_added".to_owned()) {
+                Ok(())
+            } else {
+                Err(listed)
+            }
+        },
+    )
+    .await;
     host.shutdown().await;
+}
+
+/// Moves tokio's clock forward by `by` at once, then lets it run on with the real one.
+async fn advance(by: std::time::Duration) {
+    tokio::time::pause();
+    tokio::time::advance(by).await;
+    tokio::time::resume();
 }

@@ -68,6 +68,8 @@ async fn a_persons_call_passes_and_others_need_a_rule() {
     };
     let cancelled = connection
         .call_tool(long, CallOptions::default(), async {
+            // Not synchronisation: the person cancels the 30-second call partway through,
+            // wherever it has got to; the outcome is `Cancelled` either way.
             tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         })
         .await

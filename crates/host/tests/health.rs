@@ -129,8 +129,17 @@ async fn a_server_that_answers_its_checks_stays_connected() {
             .any(|s| matches!(s, ServerStatus::Connected { .. }))
     })
     .await;
-    // Ten checks' worth.
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    // Ten checks answered, and an eleventh asked: the ten were taken in.
+    let pings = file.with_extension("pings");
+    support::wait::until("eleven checks", Duration::from_secs(20), || async {
+        let answered = support::pids_in(&pings).len();
+        if answered >= 11 {
+            Ok(())
+        } else {
+            Err(answered)
+        }
+    })
+    .await;
     let mut later = Vec::new();
     while let Ok(event) = events.try_recv() {
         if let EngineEvent::ServerStatus { status, .. } = event {

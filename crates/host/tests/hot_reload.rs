@@ -44,14 +44,16 @@ async fn connected(host: &Host, name: &str) {
 
 /// Waits until the file counts `count` starts (at most `within`), and returns them.
 async fn started(file: &Path, count: usize, within: Duration) -> Vec<u32> {
-    let deadline = Instant::now() + within;
-    loop {
+    support::wait::within_time(within, || async {
         let pids = support::pids_in(file);
-        if pids.len() >= count || Instant::now() >= deadline {
-            return pids;
+        if pids.len() >= count {
+            Ok(pids)
+        } else {
+            Err(pids)
         }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    })
+    .await
+    .unwrap_or_else(|pids| pids)
 }
 
 #[tokio::test]
@@ -75,8 +77,19 @@ async fn overlapping_syncs_restart_an_edited_server_once() {
     );
     a.and(b).and(c).expect("sync");
     connected(&app, "s").await;
-    // Time for a second restart to show, if there were one.
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // A later change, synced after the three and seen to take effect: by then a second
+    // restart of `s`, were there one, would have been made (syncs take turns).
+    let witness = dir.path().join("witness");
+    cli.add_server(server("w", "steady", &witness, StopGrace::default()))
+        .await
+        .expect("add a witness");
+    app.follow_changes().await.expect("sync");
+    support::wait::until("the witness starts", Duration::from_secs(10), || async {
+        let pids = support::pids_in(&witness);
+        if pids.is_empty() { Err(pids) } else { Ok(()) }
+    })
+    .await;
+    connected(&app, "w").await;
     let pids = support::pids_in(&file);
     assert_eq!(
         pids.len(),
@@ -158,16 +171,33 @@ async fn a_server_disabled_by_another_process_is_stopped_gracefully() {
         *s == ServerStatus::Disabled
     })
     .await;
-    while support::alive(pid) && disabled.elapsed() < Duration::from_secs(10) {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    // Bounded; the asserts below say what a stop that took too long means.
+    let _ = support::wait::within_time(Duration::from_secs(10), || async {
+        if support::alive(pid) {
+            Err(pid)
+        } else {
+            Ok(())
+        }
+    })
+    .await;
     let took = disabled.elapsed();
     assert!(!support::alive(pid), "the disabled server is stopped");
     assert!(
         took < Duration::from_secs(3),
         "stopped by closing its stdin, within the poll and the first wait: {took:?}"
     );
-    tokio::time::sleep(Duration::from_millis(1200)).await;
+    // A later change the app follows on its own, seen to take effect: by then the app's
+    // watcher has passed over the disabled server again (it applies changes in turn).
+    let witness = dir.path().join("witness");
+    cli.add_server(server("w", "steady", &witness, StopGrace::default()))
+        .await
+        .expect("add a witness");
+    support::wait::until("the witness starts", Duration::from_secs(10), || async {
+        let pids = support::pids_in(&witness);
+        if pids.is_empty() { Err(pids) } else { Ok(()) }
+    })
+    .await;
+    connected(&app, "w").await;
     assert_eq!(
         support::pids_in(&file).len(),
         1,
@@ -190,6 +220,8 @@ async fn listing_servers_starts_nothing() {
         let views = app.list_servers().await.expect("list");
         assert_eq!(views.len(), 1);
     }
+    // Not yet bounded by an event: the window in which a start, were listing to cause one,
+    // would show.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert!(
         support::pids_in(&file).is_empty(),

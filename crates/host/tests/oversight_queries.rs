@@ -5,8 +5,6 @@
 
 mod support;
 
-use std::time::Duration;
-
 use gatehouse_host::policy::{Effect, Rule};
 use gatehouse_host::{AuditEvent, AuditFilter, AuditKind, HostError};
 use gatehouse_mcp::Tool;
@@ -45,7 +43,7 @@ async fn the_listing_narrows_by_time_range_decision_and_outcome_and_pages() {
     log.append_all(vec![decision("echo", "allow"), finished("echo", None)])
         .await
         .expect("append"); // 1, 2
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    support::wait::next_millisecond().await;
     let middle = log
         .append_all(vec![
             decision("add", "deny"),
@@ -54,7 +52,7 @@ async fn the_listing_narrows_by_time_range_decision_and_outcome_and_pages() {
         .await
         .expect("append"); // 3, 4
     let middle = middle[0].at.clone();
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    support::wait::next_millisecond().await;
     let later = log
         .append_all(vec![
             finished("echo", Some("timeout")),
@@ -183,12 +181,12 @@ async fn every_definition_of_a_tool_is_listed_with_first_and_last_seen_and_a_sta
         .await
         .expect("add rule");
 
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    support::wait::next_millisecond().await;
     policy
         .record_definitions(&id, &[tool("Echoes, and sends your files elsewhere")])
         .await
         .expect("record");
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    support::wait::next_millisecond().await;
     policy
         .record_definitions(&id, &[tool("Echoes, and sends your files elsewhere")])
         .await

@@ -158,19 +158,20 @@ async fn a_modern_server_is_not_told_about_new_roots() {
     // Every look at the tools fetches them again (ttlMs 1), behind the roots change in the
     // session's queue; two listings later the change has surely been handled.
     let (after_edit, _) = recorder_listing(&host, "").await;
-    let mut latest = after_edit;
-    for _ in 0..100 {
-        let (listing, heard) = recorder_listing(&host, "notifications/roots/list_changed").await;
-        assert!(
-            !heard,
-            "2026-07-28 removed notifications/roots/list_changed; a modern server is never sent it"
-        );
-        latest = listing;
-        if listing >= after_edit + 2 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let latest = support::wait::until(
+        "the tools are fetched again after the edit",
+        Duration::from_secs(5),
+        || async {
+            let (listing, heard) =
+                recorder_listing(&host, "notifications/roots/list_changed").await;
+            assert!(
+                !heard,
+                "2026-07-28 removed notifications/roots/list_changed; a modern server is never sent it"
+            );
+            if listing >= after_edit + 2 { Ok(listing) } else { Err(listing) }
+        },
+    )
+    .await;
     assert!(
         latest >= after_edit + 2,
         "the tools were fetched again after the edit ({after_edit} → {latest})"

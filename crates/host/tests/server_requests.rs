@@ -279,17 +279,15 @@ async fn pending_until(
     step: &str,
     done: impl Fn(&[PendingApproval]) -> bool,
 ) -> Vec<PendingApproval> {
-    for _ in 0..500 {
+    support::wait::until(step, std::time::Duration::from_secs(10), || async {
         let pending = host.pending_approvals();
         if done(&pending) {
-            return pending;
+            Ok(pending)
+        } else {
+            Err(pending)
         }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
-    panic!(
-        "{step}: not within 10 s; pending: {:?}",
-        host.pending_approvals()
-    );
+    })
+    .await
 }
 
 #[tokio::test]

@@ -261,18 +261,19 @@ while True:
     host.add_server(stdio("storm", "python3", vec!["-c".into(), source]))
         .await
         .expect("add");
-    let mut seen = Vec::new();
-    for _ in 0..600 {
-        seen = std::fs::read_to_string(&times)
+    let seen = support::wait::until("the storm's listings", Duration::from_secs(30), || async {
+        let seen = std::fs::read_to_string(&times)
             .unwrap_or_default()
             .lines()
             .filter_map(|l| l.parse::<f64>().ok())
             .collect::<Vec<_>>();
         if seen.len() >= LISTINGS {
-            break;
+            Ok(seen)
+        } else {
+            Err(seen)
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    })
+    .await;
     assert_eq!(seen.len(), LISTINGS, "the storm's listings within 30 s");
     // Each listing starts only once the interval has passed since the previous one ended,
     // which was after the server received it.

@@ -238,7 +238,8 @@ async fn a_background_connection_refreshes_kept_tokens_without_a_person() {
         .expect("keyring")
         .expect("tokens");
 
-    tokio::time::sleep(Duration::from_secs(5)).await;
+    // Five seconds on: the token has expired.
+    support::oauth::age_tokens(&id, "remote", 5).await;
     host.restart_server("remote").await.expect("restart");
     support::status_until(&host, "remote", SETTLE, |s| {
         matches!(s, ServerStatus::Connected { .. })

@@ -88,26 +88,26 @@ fn marked(marker: &str) -> Vec<u32> {
 
 /// Waits until no process holds `marker` (at most `within`); returns the survivors.
 async fn gone_within(marker: &str, within: Duration) -> Vec<u32> {
-    let deadline = Instant::now() + within;
-    loop {
+    support::wait::within_time(within, || async {
         let left = marked(marker);
-        if left.is_empty() || Instant::now() >= deadline {
-            return left;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+        if left.is_empty() { Ok(left) } else { Err(left) }
+    })
+    .await
+    .unwrap_or_else(|left| left)
 }
 
 /// Waits until `count` processes hold `marker` (at most 20 s).
 async fn started(marker: &str, count: usize) -> Vec<u32> {
-    for _ in 0..400 {
+    let step = format!("{count} processes marked {marker} start");
+    support::wait::until(&step, Duration::from_secs(20), || async {
         let pids = marked(marker);
         if pids.len() >= count {
-            return pids;
+            Ok(pids)
+        } else {
+            Err(pids)
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("{count} processes marked {marker} did not start within 20 s");
+    })
+    .await
 }
 
 /// SIGKILLs whatever holds `marker`, so a failing test leaves nothing behind.
@@ -383,6 +383,7 @@ async fn scenario_5_a_crash_loop_ends_in_the_crashed_state_without_a_busy_loop()
         gone_within(&marker, Duration::from_secs(2)).await,
         Vec::<u32>::new()
     );
+    // Not yet bounded by an event: a window for a sixth start that must not come.
     tokio::time::sleep(Duration::from_secs(2)).await;
     assert!(
         marked(&marker).is_empty(),
@@ -644,8 +645,13 @@ async fn scenario_12_the_next_start_reaps_what_a_killed_host_and_watchdog_left()
     let _ = child.wait();
     // The servers die with their parent; their own children are orphans in their groups.
     let orphans = started(&marker, SERVERS).await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let orphans_left = marked(&marker).len();
+    // The servers are gone once no more than their children are left.
+    let orphans_left = support::wait::within_time(Duration::from_secs(5), || async {
+        let left = marked(&marker).len();
+        if left <= SERVERS { Ok(left) } else { Err(left) }
+    })
+    .await
+    .unwrap_or_else(|left| left);
     eprintln!(
         "scenario 12 (watchdog killed too): {orphans_left} orphans before the next start ({orphans:?})"
     );

@@ -14,19 +14,14 @@ use support::{fixtures, settled, stdio};
 
 /// The server's one logged task once it has finished (at most 20 s).
 async fn finished(host: &Host, server: &str) -> TaskRecord {
-    for _ in 0..200 {
+    support::wait::until("the task finishes", Duration::from_secs(20), || async {
         let tasks = host.tasks(server).await.expect("tasks");
-        if let [task] = tasks.as_slice()
-            && task.is_finished()
-        {
-            return task.clone();
+        match tasks.as_slice() {
+            [task] if task.is_finished() => Ok(task.clone()),
+            _ => Err(tasks),
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!(
-        "the task must finish within 20 s: {:?}",
-        host.tasks(server).await
-    );
+    })
+    .await
 }
 
 #[tokio::test]

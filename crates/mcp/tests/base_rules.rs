@@ -39,7 +39,17 @@ while True:
 "#;
     let client = connect_legacy(body).await;
     assert!(tool_names(&client).await.is_empty());
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The ping came after both notifications: once its answer is heard, an answer to either
+    // notification would have been written before it.
+    support::wait::until(
+        "the server hears the ping's answer",
+        Duration::from_secs(10),
+        || async {
+            let heard = tool_names(&client).await;
+            if heard.is_empty() { Err(heard) } else { Ok(()) }
+        },
+    )
+    .await;
     assert_tools(
         &client,
         &[r#"{"id": "srv-ping", "jsonrpc": "2.0", "result": {}}"#],
@@ -161,16 +171,17 @@ open({path:?}, "w").write(json.dumps(received))
         matches!(&error, McpError::Timeout { method, .. } if method == "initialize"),
         "{error:?}"
     );
-    let mut received = None;
-    for _ in 0..100 {
-        if let Ok(text) = std::fs::read_to_string(&record) {
-            received = serde_json::from_str::<Vec<Option<String>>>(&text).ok();
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let received = support::wait::until(
+        "the server writes what it received",
+        Duration::from_secs(5),
+        || async {
+            let text = std::fs::read_to_string(&record).map_err(|e| e.to_string())?;
+            serde_json::from_str::<Vec<Option<String>>>(&text).map_err(|_| text)
+        },
+    )
+    .await;
     assert_eq!(
-        received.expect("the server wrote what it received"),
+        received,
         [
             Some("server/discover".to_owned()),
             Some("initialize".to_owned())
@@ -188,6 +199,7 @@ msg = read()
 while True:
     token = msg["params"]["_meta"]["progressToken"]
     send({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": 1}})
+    # Behaviour, not synchronisation: the server reports progress every 100 ms.
     time.sleep(0.1)
 "#;
     let client = connect_legacy(body).await;

@@ -24,16 +24,18 @@ fn alive() -> usize {
         .num_alive_tasks()
 }
 
-/// Waits up to 10 s for the live task count to fall back to `baseline`; the count it settled
-/// at otherwise.
-async fn settle_to(baseline: usize) -> usize {
-    for _ in 0..200 {
-        if alive() <= baseline {
-            return alive();
+/// Waits up to 10 s for the live task count to fall back to `baseline`.
+async fn settle_to(baseline: usize, clients: &str) -> usize {
+    let step = format!("the tasks of {clients} dropped without close() end");
+    support::wait::until(&step, Duration::from_secs(10), || async {
+        let alive = alive();
+        if alive <= baseline {
+            Ok(alive)
+        } else {
+            Err(format!("{} tasks left running", alive - baseline))
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    alive()
+    })
+    .await
 }
 
 /// Connects `CLIENTS` clients with `connect`, checks each is live, and drops them all.
@@ -57,7 +59,7 @@ where
 }
 
 async fn assert_no_task_survives(baseline: usize, clients: &str) {
-    let settled = settle_to(baseline).await;
+    let settled = settle_to(baseline, clients).await;
     assert!(
         settled <= baseline,
         "{clients} dropped without close() left {} tasks running",

@@ -123,14 +123,19 @@ async fn a_server_that_forgets_every_session_on_its_get_stream_gets_three_new_on
     let server = HttpServer::faults("get-expiry-always").await;
     let client = connect(&server).await;
     // The first session's GET stream and those of the three new ones, each answered 404.
-    let mut log = Vec::new();
-    for _ in 0..200 {
-        log = server_log(&server).await;
-        if log.iter().filter(|e| e["http"] == "GET").count() >= 4 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let log = support::wait::until(
+        "the four sessions' GET streams",
+        Duration::from_secs(10),
+        || async {
+            let log = server_log(&server).await;
+            if log.iter().filter(|e| e["http"] == "GET").count() >= 4 {
+                Ok(log)
+            } else {
+                Err(log)
+            }
+        },
+    )
+    .await;
     let gets = log.iter().filter(|e| e["http"] == "GET").count();
     assert_eq!(
         gets, 4,
@@ -405,10 +410,19 @@ async fn requests_that_meet_an_expired_session_at_once_reinitialize_it_once() {
     let client = connect(&server).await;
     client.list_tools().await.expect("tools/list expires s1");
     // Five calls meet the 404 together; a sixth is sent while the new session is being made
-    // (the server takes 300 ms to initialize).
+    // (the server takes 300 ms to answer that initialize: the sixth goes once it has arrived).
     let calls = (0..5).map(|_| client.call_tool("slow", None, CallOptions::default()));
     let late = async {
-        tokio::time::sleep(Duration::from_millis(150)).await;
+        support::wait::until(
+            "the new session's initialize reaches the server",
+            Duration::from_secs(10),
+            || async {
+                let log = server_log(&server).await;
+                let inits = log.iter().filter(|e| e["method"] == "initialize").count();
+                if inits >= 2 { Ok(()) } else { Err(log) }
+            },
+        )
+        .await;
         client.call_tool("slow", None, CallOptions::default()).await
     };
     let (results, late) = tokio::join!(futures_util::future::join_all(calls), late);

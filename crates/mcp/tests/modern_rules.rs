@@ -80,8 +80,9 @@ while True:
 "#;
     let client = connect_modern(body).await;
     assert!(tool_names(&client).await.is_empty());
-    // Time for an answer to go out, were one written.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The first listing's reply came after both requests, and the client routes what it reads
+    // in order: by the time it had that reply, it had met both requests, so an answer to
+    // either was written before the second listing, which reports it.
     assert_tools(
         &client,
         &[],
@@ -253,7 +254,10 @@ while True:
 "#;
     let client = connect_modern(body).await;
     assert_eq!(tool_names(&client).await, ["first-1", "second-1"]);
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    // The second page's 1 ms of life runs out on tokio's clock, which the cache reads.
+    tokio::time::pause();
+    tokio::time::advance(Duration::from_millis(2)).await;
+    tokio::time::resume();
     assert_tools(
         &client,
         &["first-1", "second-2"],

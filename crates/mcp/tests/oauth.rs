@@ -14,7 +14,7 @@ mod support;
 use std::sync::Arc;
 use std::time::Duration;
 
-use gatehouse_mcp::auth::{AuthConfig, Authorizer, HeadlessPrompt, MemoryTokenStore};
+use gatehouse_mcp::auth::{AuthConfig, Authorizer, HeadlessPrompt, MemoryTokenStore, TokenStore};
 use gatehouse_mcp::{CallOptions, HttpConfig, HttpMode};
 use serde_json::{Value, json};
 use support::HttpServer;
@@ -135,13 +135,42 @@ async fn a_401_to_a_known_token_is_answered_with_one_refresh_not_a_new_sign_in()
 #[tokio::test]
 async fn a_token_about_to_expire_is_refreshed_before_it_is_sent() {
     let server = HttpServer::oauth("short-lived").await;
-    let config = authorized(&server, true);
+    let store = Arc::new(MemoryTokenStore::default());
+    let mut config = server.config("/mcp");
+    config.authorizer = Some(sharing(&config, &store, true));
+    let signing_in = support::connect_http(&config, HttpMode::StreamableHttp)
+        .await
+        .expect("connects");
+    signing_in.list_tools().await.expect("tools/list");
+    signing_in.close().await.expect("closes");
+    // The token lives 4 s and is due at half its life: it is aged 2.5 s in the store (the
+    // server's tokens do not expire on its clock), rather than waited for.
+    let key = config.url.to_string();
+    let mut tokens = store
+        .load_tokens(&key)
+        .await
+        .expect("the store")
+        .expect("the signed-in tokens");
+    let age = |at: Option<u64>| at.map(|at| at.saturating_sub(3));
+    let lifetime = tokens.expires_at.zip(tokens.issued_at).map(|(e, i)| e - i);
+    assert_eq!(lifetime, Some(4), "{tokens:?}");
+    tokens.issued_at = age(tokens.issued_at);
+    tokens.expires_at = age(tokens.expires_at);
+    store.save_tokens(&key, tokens).await.expect("the store");
+    assert!(
+        store
+            .load_tokens(&key)
+            .await
+            .expect("the store")
+            .expect("the aged tokens")
+            .due_for_refresh(Duration::from_secs(60)),
+        "the aged token is due"
+    );
+    // A connection on the aged tokens.
+    config.authorizer = Some(sharing(&config, &store, true));
     let client = support::connect_http(&config, HttpMode::StreamableHttp)
         .await
         .expect("connects");
-    client.list_tools().await.expect("tools/list");
-    // The token lives 4 s and is due at half its life.
-    tokio::time::sleep(Duration::from_millis(2500)).await;
     client
         .call_tool("echo", Some(json!({})), CallOptions::default())
         .await

@@ -63,22 +63,27 @@ async fn server_filesystem_works_inside_the_roots_the_client_gives() {
     )
     .await
     .expect("connect");
-    let mut allowed = String::new();
-    for _ in 0..50 {
-        let result = client
-            .call_tool(
-                "list_allowed_directories",
-                Some(json!({})),
-                CallOptions::default(),
-            )
-            .await
-            .expect("list_allowed_directories");
-        allowed = text(&result);
-        if allowed.contains(&root.display().to_string()) {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    let allowed = support::wait::until(
+        "the root becomes an allowed directory",
+        std::time::Duration::from_secs(5),
+        || async {
+            let result = client
+                .call_tool(
+                    "list_allowed_directories",
+                    Some(json!({})),
+                    CallOptions::default(),
+                )
+                .await
+                .expect("list_allowed_directories");
+            let allowed = text(&result);
+            if allowed.contains(&root.display().to_string()) {
+                Ok(allowed)
+            } else {
+                Err(allowed)
+            }
+        },
+    )
+    .await;
     assert!(
         allowed.contains(&root.display().to_string()),
         "the root becomes an allowed directory: {allowed}"

@@ -3,8 +3,6 @@
 
 mod support;
 
-use std::time::Duration;
-
 use gatehouse_mcp::{CallOptions, Client, TaskSupport};
 use serde_json::json;
 
@@ -92,7 +90,16 @@ async fn a_task_can_be_polled_listed_and_cancelled() {
         .await
         .expect("tasks/cancel");
     assert_eq!(cancelled.status, "cancelled");
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // The same research, started after the cancellation, runs to its end: by then the
+    // cancelled task would have finished too, had the cancellation not held.
+    client
+        .call_tool(
+            "simulate-research-query",
+            Some(json!({"topic": "moats"})),
+            CallOptions::default(),
+        )
+        .await
+        .expect("a second research runs to its end");
     let after = client
         .get_task(&task.task_id)
         .await

@@ -123,14 +123,19 @@ async fn exercise(client: Client, handler: &Answers) {
         task = rx.recv() => task.expect("the handle is reported"),
     };
     drop(long);
-    let mut status = String::new();
-    for _ in 0..100 {
-        status = task_status(&client, &handle.task_id).await;
-        if status == "cancelled" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let status = support::wait::until(
+        "the dropped call cancels its task",
+        Duration::from_secs(5),
+        || async {
+            let status = task_status(&client, &handle.task_id).await;
+            if status == "cancelled" {
+                Ok(status)
+            } else {
+                Err(status)
+            }
+        },
+    )
+    .await;
     assert_eq!(status, "cancelled", "the dropped call cancelled its task");
     client.close().await.expect("close");
 }

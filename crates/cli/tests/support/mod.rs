@@ -5,6 +5,8 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
+pub mod wait;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output};
 
@@ -235,13 +237,11 @@ impl HttpFixture {
             .spawn()
             .expect("node starts");
         let server = HttpFixture { child, port };
-        for _ in 0..200 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                return server;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        panic!("the fixture server did not listen on port {port} within 10 s");
+        let step = format!("the fixture server listens on port {port}");
+        wait::until(&step, std::time::Duration::from_secs(10), || {
+            std::net::TcpStream::connect(("127.0.0.1", port))
+        });
+        server
     }
 
     /// tests/fixtures/faults/oauth_server.py in `mode`: an MCP server at `/mcp` behind OAuth,
@@ -285,14 +285,11 @@ pub fn on_terminal(data: &std::path::Path, args: &str, typed: &str) -> (String, 
         .expect("script runs (util-linux)");
     let mut stdin = child.stdin.take().expect("stdin");
     std::io::Write::write_all(&mut stdin, typed.as_bytes()).expect("type");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while child.try_wait().expect("wait").is_none() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the command must finish"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    wait::until(
+        "the command must finish",
+        std::time::Duration::from_secs(60),
+        || child.try_wait().expect("wait").ok_or("running"),
+    );
     drop(stdin);
     let output = child.wait_with_output().expect("output");
     (

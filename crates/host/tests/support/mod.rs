@@ -8,6 +8,7 @@
 pub mod audit;
 pub mod gate;
 pub mod oauth;
+pub mod wait;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -168,14 +169,15 @@ pub fn offering_only(name: &str, feature: &str) -> ServerInput {
 
 /// The server's status once it is no longer connecting (at most 60 s).
 pub async fn settled(host: &Host, name: &str) -> ServerStatus {
-    for _ in 0..600 {
+    let step = format!("{name} leaves `connecting`");
+    wait::until(&step, Duration::from_secs(60), || async {
         let status = host.server(name).await.expect("the server exists").status;
-        if !matches!(status, ServerStatus::Connecting) {
-            return status;
+        match status {
+            ServerStatus::Connecting => Err(status),
+            _ => Ok(status),
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{name} must leave `connecting` within 60 s");
+    })
+    .await
 }
 
 /// A live host on `dir` whose health checks run as `checks` says.
@@ -190,25 +192,23 @@ pub async fn open_checked_host(dir: &Path, checks: HealthChecks) -> Host {
     .expect("open")
 }
 
-/// The server's status once `done` says so (at most `within`), polled every 20 ms.
+/// The server's status once `done` says so (at most `within`).
 pub async fn status_until(
     host: &Host,
     name: &str,
     within: Duration,
     done: impl Fn(&ServerStatus) -> bool,
 ) -> ServerStatus {
-    let deadline = std::time::Instant::now() + within;
-    loop {
+    let step = format!("{name} reaches the status awaited");
+    wait::until(&step, within, || async {
         let status = host.server(name).await.expect("the server exists").status;
         if done(&status) {
-            return status;
+            Ok(status)
+        } else {
+            Err(status)
         }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "{name} is still {status:?} after {within:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    })
+    .await
 }
 
 /// The statuses announced on `events` until `done` says so of them (at most `within`).
@@ -271,16 +271,12 @@ pub async fn ts_sdk_v2_http_with(env: &[(&str, &str)]) -> (tokio::process::Child
         .kill_on_drop(true)
         .spawn()
         .expect("node starts");
-    for _ in 0..300 {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_ok()
-        {
-            return (child, format!("http://127.0.0.1:{port}/mcp"));
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the TypeScript server did not listen on port {port}");
+    let step = format!("the TypeScript server listens on port {port}");
+    wait::until(&step, Duration::from_secs(15), || async {
+        tokio::net::TcpStream::connect(("127.0.0.1", port)).await
+    })
+    .await;
+    (child, format!("http://127.0.0.1:{port}/mcp"))
 }
 
 /// An enabled HTTP server at `url`, transport chosen automatically.

@@ -1,11 +1,14 @@
 //! tests/fixtures/faults/oauth_server.py (an MCP server behind OAuth with its own authorization
 //! server), and a browser played by the test: it GETs the authorization URL and follows the
-//! redirect back to the loopback listener, as a person's browser would.
+//! redirect back to the loopback listener, as a person's browser would. Kept tokens and
+//! sign-ins are aged in the keyring rather than waited out (the host reads their times from
+//! there; the fixture's tokens do not expire on its clock, its ID tokens only when exchanged).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use gatehouse_host::LoopbackPrompt;
+use gatehouse_host::secrets::{KeyringStore, oauth};
 use tokio::sync::mpsc;
 
 /// The fixture, killed when dropped.
@@ -41,19 +44,15 @@ impl OAuthServer {
             .kill_on_drop(true)
             .spawn()
             .expect("python3 starts");
-        for _ in 0..200 {
-            if tokio::net::TcpStream::connect(("127.0.0.1", port))
-                .await
-                .is_ok()
-            {
-                return OAuthServer {
-                    _child: child,
-                    port,
-                };
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
+        let step = format!("the OAuth fixture listens on port {port}");
+        super::wait::until(&step, Duration::from_secs(10), || async {
+            tokio::net::TcpStream::connect(("127.0.0.1", port)).await
+        })
+        .await;
+        OAuthServer {
+            _child: child,
+            port,
         }
-        panic!("the OAuth fixture did not listen on port {port}");
     }
 
     /// The MCP endpoint.
@@ -119,4 +118,32 @@ pub async fn browser_prompt(timeout: Duration) -> (Arc<LoopbackPrompt>, mpsc::Re
         .await
         .expect("the loopback prompt binds");
     (prompt, seen)
+}
+
+/// Ages the tokens kept for server `id` (named `name`) by `secs`: issued and expiring that
+/// much earlier, as if kept that long.
+pub async fn age_tokens(id: &str, name: &str, secs: u64) {
+    let mut tokens = oauth::tokens(&KeyringStore, id)
+        .await
+        .expect("keyring")
+        .expect("kept tokens");
+    tokens.issued_at = tokens.issued_at.map(|at| at.saturating_sub(secs));
+    tokens.expires_at = tokens.expires_at.map(|at| at.saturating_sub(secs));
+    oauth::put_tokens(&KeyringStore, id, name, &tokens)
+        .await
+        .expect("keyring");
+}
+
+/// Ages the sign-in kept at identity provider `issuer` as `client_id` by `secs`: received and
+/// expiring that much earlier, as if kept that long.
+pub async fn age_idp_session(issuer: &str, client_id: &str, secs: u64) {
+    let mut session = oauth::idp_session(&KeyringStore, issuer, client_id)
+        .await
+        .expect("keyring")
+        .expect("a kept sign-in");
+    session.received_at = session.received_at.saturating_sub(secs);
+    session.expires_at = session.expires_at.saturating_sub(secs);
+    oauth::put_idp_session(&KeyringStore, &session)
+        .await
+        .expect("keyring");
 }

@@ -158,14 +158,12 @@ pub async fn assert_a_dropped_call_is_cancelled(client: &Client, arguments: Valu
         update = rx.recv() => assert!(update.is_some(), "the long call reports progress"),
     }
     drop(long);
-    let mut seen = before;
-    for _ in 0..100 {
-        seen = cancelled_count(client).await;
-        if seen > before {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let step = format!("the server sees the dropped call cancelled ({what})");
+    let seen = super::wait::until(&step, Duration::from_secs(5), || async {
+        let seen = cancelled_count(client).await;
+        if seen > before { Ok(seen) } else { Err(seen) }
+    })
+    .await;
     assert_eq!(
         seen,
         before + 1,

@@ -8,6 +8,7 @@
 //! unused carry `#[allow(dead_code)]`.
 
 pub mod answers;
+pub mod wait;
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -19,9 +20,6 @@ use gatehouse_mcp::{
     CallToolResult, Client, ClientOptions, HttpConfig, HttpMode, McpError, StdioConfig,
 };
 use tokio::process::{Child, Command};
-
-/// How often a starting HTTP server is probed.
-const POLL: Duration = Duration::from_millis(50);
 
 /// A path under tests/fixtures at the workspace root.
 fn fixture(path: &str) -> PathBuf {
@@ -211,19 +209,15 @@ impl HttpServer {
             .kill_on_drop(true)
             .spawn()
             .unwrap_or_else(|e| panic!("{program} starts: {e:?}"));
-        for _ in 0..seconds * 20 {
-            if tokio::net::TcpStream::connect(("127.0.0.1", port))
-                .await
-                .is_ok()
-            {
-                return HttpServer {
-                    _child: child,
-                    port,
-                };
-            }
-            tokio::time::sleep(POLL).await;
+        let step = format!("{name} listens on port {port}");
+        wait::until(&step, Duration::from_secs(seconds.into()), || async {
+            tokio::net::TcpStream::connect(("127.0.0.1", port)).await
+        })
+        .await;
+        HttpServer {
+            _child: child,
+            port,
         }
-        panic!("{name} did not listen on port {port} within {seconds} s");
     }
 
     /// The HTTP configuration for `path` on this server.
