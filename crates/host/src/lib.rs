@@ -10,6 +10,7 @@ pub mod connect;
 pub mod connection;
 pub mod connection_trail;
 pub mod error;
+pub mod error_code;
 pub mod events;
 pub mod fs_path;
 pub mod gate;
@@ -43,6 +44,7 @@ pub use audit::{
 };
 pub use connection::ServerConnection;
 pub use error::{HostError, Result};
+pub use error_code::ErrorCode;
 pub use events::{EngineEvent, EventBus};
 pub use gate::{CallOutcome, Source, ToolCall};
 pub use host::{Host, HostOptions};
