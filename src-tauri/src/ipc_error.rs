@@ -28,7 +28,7 @@ mod tests {
         let error = IpcError::from(HostError::DuplicateName("everything".into()));
         assert_eq!(error.code, ErrorCode::DuplicateName);
         assert_eq!(
-            serde_json::to_value(&error).unwrap(),
+            serde_json::to_value(&error).expect("an IpcError serialises"),
             serde_json::json!({
                 "code": "duplicate_name",
                 "message": "a server named `everything` already exists",

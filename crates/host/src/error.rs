@@ -203,11 +203,12 @@ mod tests {
             let code = error.code();
             assert_eq!(code.as_str(), wire, "{error:?}");
             assert_eq!(
-                serde_json::to_value(code).unwrap(),
+                serde_json::to_value(code).expect("a code serialises"),
                 serde_json::Value::String(wire.to_owned()),
                 "{error:?} must serialise as `{wire}`"
             );
-            let back: ErrorCode = serde_json::from_value(serde_json::json!(wire)).unwrap();
+            let back: ErrorCode =
+                serde_json::from_value(serde_json::json!(wire)).expect("a wire string reads back");
             assert_eq!(back, code, "`{wire}` must read back as {code:?}");
         }
     }
@@ -218,7 +219,10 @@ mod tests {
             (ErrorCode::Cancelled, "cancelled"),
             (ErrorCode::TooManyCalls, "too_many_calls"),
         ] {
-            assert_eq!(serde_json::to_value(code).unwrap(), serde_json::json!(wire));
+            assert_eq!(
+                serde_json::to_value(code).expect("a code serialises"),
+                serde_json::json!(wire)
+            );
             assert_eq!(code, wire);
         }
     }

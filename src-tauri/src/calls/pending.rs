@@ -92,7 +92,7 @@ mod tests {
         let refused = pending.begin("one more").err().expect("the map is full");
         assert_eq!(refused.code, "too_many_calls", "{}", refused.message);
         assert_eq!(
-            pending.begin("0").err().map(|e| e.code).as_deref(),
+            pending.begin("0").err().map(|e| e.code.as_str()),
             Some("validation"),
             "an id in flight cannot be reused"
         );
