@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use gatehouse_host::protocol::{CallOptions, CallToolResult};
-use gatehouse_host::{AppCsp, AppPermissions, CallOutcome, Host, HostError};
+use gatehouse_host::{AppCsp, AppPermissions, CallOutcome, ErrorCode, Host, HostError};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use tauri::State;
@@ -102,7 +102,7 @@ fn open_view(views: &OpenViews, view: &str, what: &str) -> Result<ViewEntry, Ipc
 /// The refusal of a request from a view that is closed; `outcome` says what did not happen.
 fn view_closed(outcome: &str) -> IpcError {
     IpcError {
-        code: "not_found".into(),
+        code: ErrorCode::NotFound,
         message: format!("the app's view is closed; {outcome}"),
     }
 }
@@ -148,7 +148,7 @@ pub async fn app_call_tool(
     match outcome {
         CallOutcome::Done(result) => Ok(call_result_json(result)),
         CallOutcome::Cancelled => Err(IpcError {
-            code: "cancelled".into(),
+            code: ErrorCode::Cancelled,
             message: format!("the call to `{tool}` was cancelled"),
         }),
     }
@@ -244,7 +244,7 @@ pub fn app_open_link(app: tauri::AppHandle, url: String) -> Result<(), IpcError>
     app.opener()
         .open_url(&url, None::<&str>)
         .map_err(|e| IpcError {
-            code: "io".into(),
+            code: ErrorCode::Io,
             message: format!("cannot open the browser: {e}"),
         })
 }
@@ -278,7 +278,7 @@ pub async fn app_download_file(
         });
     }
     let dir = download::downloads_dir().ok_or_else(|| IpcError {
-        code: "io".into(),
+        code: ErrorCode::Io,
         message: "there is no Downloads folder to save into".into(),
     })?;
     let paths = tokio::task::spawn_blocking(move || {
@@ -289,11 +289,11 @@ pub async fn app_download_file(
     })
     .await
     .map_err(|e| IpcError {
-        code: "io".into(),
+        code: ErrorCode::Io,
         message: format!("cannot save the file: {e}"),
     })?
     .map_err(|e| IpcError {
-        code: "io".into(),
+        code: ErrorCode::Io,
         message: format!("cannot save the file: {e}"),
     })?;
     let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();

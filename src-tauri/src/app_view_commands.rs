@@ -11,6 +11,7 @@ use crate::apps::origins::token_of;
 use crate::apps::placement::ViewPlacement;
 use crate::apps::view_webviews::{self, ViewWebviewError};
 use crate::ipc_error::IpcError;
+use gatehouse_host::ErrorCode;
 
 /// Shows the open view `view` (its token or sandbox URL) where `placement` says, or hides it;
 /// its webview is created the first time.
@@ -41,11 +42,11 @@ pub async fn app_post_to_view(
 
 fn ipc_error(error: ViewWebviewError) -> IpcError {
     let code = match error {
-        ViewWebviewError::Closed => "not_found",
-        ViewWebviewError::NoWindow | ViewWebviewError::Tauri(_) => "io",
+        ViewWebviewError::Closed => ErrorCode::NotFound,
+        ViewWebviewError::NoWindow | ViewWebviewError::Tauri(_) => ErrorCode::Io,
     };
     IpcError {
-        code: code.into(),
+        code,
         message: error.to_string(),
     }
 }

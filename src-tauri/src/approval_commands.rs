@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use gatehouse_host::approvals::{Answer, PendingApproval, site};
 use gatehouse_host::policy::Grant;
-use gatehouse_host::{Host, HostError};
+use gatehouse_host::{ErrorCode, Host, HostError};
 use tauri::State;
 use tauri_plugin_opener::OpenerExt;
 
@@ -46,7 +46,7 @@ async fn answer_off_thread(host: Arc<Host>, id: String, answer: Answer) -> Resul
     tauri::async_runtime::spawn_blocking(move || host.answer_approval(&id, answer))
         .await
         .map_err(|e| IpcError {
-            code: "io".into(),
+            code: ErrorCode::Io,
             message: format!("the answer was not checked: {e}"),
         })?
         .map_err(IpcError::from)
@@ -97,7 +97,7 @@ pub fn open_external_url(app: tauri::AppHandle, url: String) -> Result<(), IpcEr
     app.opener()
         .open_url(&url, None::<&str>)
         .map_err(|e| IpcError {
-            code: "io".into(),
+            code: ErrorCode::Io,
             message: format!("cannot open the browser: {e}"),
         })
 }

@@ -15,6 +15,7 @@ mod notices;
 mod output;
 mod policy_args;
 mod progress;
+mod server_args;
 mod stdout;
 mod terminal_approvals;
 mod terminal_form;

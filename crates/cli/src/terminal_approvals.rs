@@ -125,7 +125,7 @@ fn put(
         };
         match approvals.answer(&pending.id, answer) {
             Ok(()) => return,
-            Err(refused) if refused.code() == "validation" => {
+            Err(refused) if refused.code() == gatehouse_host::ErrorCode::Validation => {
                 let _ = writeln!(out, "  {refused}");
             }
             // Answered or withdrawn meanwhile: nothing more to ask.

@@ -1,6 +1,8 @@
 //! The engine's error type. Each variant has a stable machine-readable [`HostError::code`],
 //! which crosses the IPC boundary and the CLI's JSON output unchanged.
 
+use crate::error_code::ErrorCode;
+
 #[derive(Debug, thiserror::Error)]
 pub enum HostError {
     /// Input that breaks a rule; the message says which and how to fix it.
@@ -78,29 +80,28 @@ pub enum HostError {
 }
 
 impl HostError {
-    /// A stable code for programs: `validation`, `duplicate_name`, `not_found`, `storage`,
-    /// `audit_broken`, `connection`, `not_connected`, `unsupported`, `denied`, `secrets`,
-    /// `keyring_unavailable`, `authorization`, `io`.
-    pub fn code(&self) -> &'static str {
+    /// The stable [`ErrorCode`] for programs (its wire string, e.g. `duplicate_name`, is what
+    /// the UI and the CLI's JSON output see).
+    pub fn code(&self) -> ErrorCode {
         match self {
-            HostError::Validation(_) => "validation",
-            HostError::DuplicateName(_) => "duplicate_name",
-            HostError::NotFound(_) => "not_found",
+            HostError::Validation(_) => ErrorCode::Validation,
+            HostError::DuplicateName(_) => ErrorCode::DuplicateName,
+            HostError::NotFound(_) => ErrorCode::NotFound,
             HostError::Storage(_)
             | HostError::Sqlite(_)
             | HostError::Migration(_)
             | HostError::Corrupt(_)
-            | HostError::AuditWrite(_) => "storage",
-            HostError::AuditBroken { .. } => "audit_broken",
-            HostError::AuditUnverified { .. } => "audit_unverified",
-            HostError::Connection(_) => "connection",
-            HostError::NotConnected(_) => "not_connected",
-            HostError::Unsupported(_) => "unsupported",
-            HostError::Denied { .. } => "denied",
-            HostError::Secrets(_) => "secrets",
-            HostError::KeyringUnavailable { .. } => "keyring_unavailable",
-            HostError::Authorization { .. } => "authorization",
-            HostError::Io { .. } => "io",
+            | HostError::AuditWrite(_) => ErrorCode::Storage,
+            HostError::AuditBroken { .. } => ErrorCode::AuditBroken,
+            HostError::AuditUnverified { .. } => ErrorCode::AuditUnverified,
+            HostError::Connection(_) => ErrorCode::Connection,
+            HostError::NotConnected(_) => ErrorCode::NotConnected,
+            HostError::Unsupported(_) => ErrorCode::Unsupported,
+            HostError::Denied { .. } => ErrorCode::Denied,
+            HostError::Secrets(_) => ErrorCode::Secrets,
+            HostError::KeyringUnavailable { .. } => ErrorCode::KeyringUnavailable,
+            HostError::Authorization { .. } => ErrorCode::Authorization,
+            HostError::Io { .. } => ErrorCode::Io,
         }
     }
 
@@ -125,3 +126,104 @@ pub const KEYRING_FIX: &str = "start gnome-keyring or another Secret Service pro
 KWallet) in this desktop session, or unlock the login keyring, and try again";
 
 pub type Result<T, E = HostError> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn io_error() -> std::io::Error {
+        std::io::Error::new(std::io::ErrorKind::PermissionDenied, "permission denied")
+    }
+
+    /// Every variant, with the wire string the UI and the CLI see for it.
+    fn every_variant() -> Vec<(HostError, &'static str)> {
+        let text = || "x".to_owned();
+        vec![
+            (HostError::Validation(text()), "validation"),
+            (HostError::DuplicateName(text()), "duplicate_name"),
+            (HostError::NotFound(text()), "not_found"),
+            (HostError::Storage(sqlx::Error::RowNotFound), "storage"),
+            (
+                HostError::Sqlite(rusqlite::Error::QueryReturnedNoRows),
+                "storage",
+            ),
+            (
+                HostError::Migration(sqlx::migrate::MigrateError::VersionMissing(1)),
+                "storage",
+            ),
+            (HostError::Corrupt(text()), "storage"),
+            (HostError::AuditWrite(text()), "storage"),
+            (
+                HostError::AuditBroken {
+                    seq: 3,
+                    reason: text(),
+                },
+                "audit_broken",
+            ),
+            (
+                HostError::AuditUnverified { reason: text() },
+                "audit_unverified",
+            ),
+            (
+                HostError::Connection(gatehouse_mcp::McpError::Closed { reason: text() }),
+                "connection",
+            ),
+            (HostError::NotConnected(text()), "not_connected"),
+            (HostError::Unsupported(text()), "unsupported"),
+            (
+                HostError::Denied {
+                    reason: text(),
+                    rule: None,
+                },
+                "denied",
+            ),
+            (HostError::Secrets(text()), "secrets"),
+            (
+                HostError::KeyringUnavailable {
+                    action: text(),
+                    detail: text(),
+                },
+                "keyring_unavailable",
+            ),
+            (
+                HostError::Authorization {
+                    server: text(),
+                    detail: text(),
+                    hint: text(),
+                },
+                "authorization",
+            ),
+            (HostError::io(text(), io_error()), "io"),
+        ]
+    }
+
+    #[test]
+    fn each_variant_maps_to_its_typed_code_and_wire_string() {
+        for (error, wire) in every_variant() {
+            let code = error.code();
+            assert_eq!(code.as_str(), wire, "{error:?}");
+            assert_eq!(
+                serde_json::to_value(code).expect("a code serialises"),
+                serde_json::Value::String(wire.to_owned()),
+                "{error:?} must serialise as `{wire}`"
+            );
+            let back: ErrorCode =
+                serde_json::from_value(serde_json::json!(wire)).expect("a wire string reads back");
+            assert_eq!(back, code, "`{wire}` must read back as {code:?}");
+        }
+    }
+
+    #[test]
+    fn the_shells_own_codes_keep_their_wire_strings() {
+        for (code, wire) in [
+            (ErrorCode::Cancelled, "cancelled"),
+            (ErrorCode::TooManyCalls, "too_many_calls"),
+        ] {
+            assert_eq!(
+                serde_json::to_value(code).expect("a code serialises"),
+                serde_json::json!(wire)
+            );
+            assert_eq!(code, wire);
+        }
+    }
+}

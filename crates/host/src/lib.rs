@@ -6,6 +6,7 @@ pub mod apps;
 pub mod canonical;
 mod connections;
 mod error;
+mod error_code;
 mod events;
 pub mod fs_path;
 mod host;
@@ -27,6 +28,7 @@ pub use audit::{
 };
 pub use connections::connection::ServerConnection;
 pub use error::{HostError, Result};
+pub use error_code::ErrorCode;
 pub use events::{EngineEvent, EventBus};
 pub use gate::{CallOutcome, Source, ToolCall};
 pub use host::{Host, HostOptions};

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use tokio::sync::oneshot;
 
 use crate::ipc_error::IpcError;
+use gatehouse_host::ErrorCode;
 
 /// How many calls may run at once.
 pub const MAX_IN_FLIGHT: usize = 32;
@@ -42,13 +43,13 @@ impl PendingCalls {
         let mut senders = lock(&self.senders);
         if senders.contains_key(id) {
             return Err(IpcError {
-                code: "validation".into(),
+                code: ErrorCode::Validation,
                 message: format!("a call with id `{id}` is already running"),
             });
         }
         if senders.len() >= MAX_IN_FLIGHT {
             return Err(IpcError {
-                code: "too_many_calls".into(),
+                code: ErrorCode::TooManyCalls,
                 message: format!(
                     "{MAX_IN_FLIGHT} tool calls are already running; wait for one to end"
                 ),
@@ -91,7 +92,7 @@ mod tests {
         let refused = pending.begin("one more").err().expect("the map is full");
         assert_eq!(refused.code, "too_many_calls", "{}", refused.message);
         assert_eq!(
-            pending.begin("0").err().map(|e| e.code).as_deref(),
+            pending.begin("0").err().map(|e| e.code.as_str()),
             Some("validation"),
             "an id in flight cannot be reused"
         );

@@ -1,47 +1,21 @@
-// The ONLY module that touches the generated IPC bindings: unwraps Result values into
+// The ONLY module that calls the generated IPC bindings: unwraps Result values into
 // plain promises (throwing GatehouseError) and re-exports the contract types.
 // When the generated bindings change, this is the one file to adapt; tests mock it.
 
 import { Channel } from "@tauri-apps/api/core";
 import { commands, events } from "../bindings";
 import type {
-  AppFrame,
-  AppSites,
-  AppViewMessagesEvent,
-  Answer,
   ApprovalsChangedEvent,
-  AuthStatus,
-  Grant,
-  PendingApproval,
-  AuditFilter,
-  AuditRow,
+  AppViewMessagesEvent,
   CallEvent,
   CallResultView,
-  DownloadResult,
-  Effect,
-  ExportFormat,
-  ExportSummary,
   IpcError,
-  LogLine,
-  Rule,
-  RuleInput,
-  RuleView,
-  ServerPolicyView,
-  ToolDefinitionRecord,
-  ChainReport,
-  ServerInput,
   ServerLogEvent,
   ServerStatusEvent,
-  ServerView,
-  SiteList,
-  TaskRecord,
   TasksChangedEvent,
-  ToolInfo,
-  UrlSite,
   Value,
-  ViewPlacement,
 } from "../bindings";
-import { GatehouseError } from "./GatehouseError";
+import { GatehouseError, isErrorCode, type GatehouseErrorCode } from "./GatehouseError";
 
 export type {
   AuthStatus,
@@ -80,6 +54,7 @@ export type {
   CallEvent,
   CallResultView,
   EnvVar,
+  ErrorCode,
   HttpHeader,
   Offer,
   ServerConfig,
@@ -109,19 +84,50 @@ export type { Value as JsonValue } from "../bindings";
 // The generated name is ServerTransport; the UI calls it Transport.
 export type { ServerTransport as Transport } from "../bindings";
 
-// The shape every generated command resolves to. Declared here rather than imported because
-// not every tauri-specta release exports a named `Result` type.
+type Commands = typeof commands;
+
+// What a generated command that can fail resolves to (tauri-specta's typedError shape).
 type CommandResult<T> = { status: "ok"; data: T } | { status: "error"; error: IpcError };
 
-async function unwrap<T>(call: () => Promise<CommandResult<T>>): Promise<T> {
-  let result: CommandResult<T>;
+// The generated commands that resolve to a CommandResult, and what each yields on success.
+type FallibleName = {
+  [K in keyof Commands]: Awaited<ReturnType<Commands[K]>> extends CommandResult<unknown> ? K : never;
+}[keyof Commands];
+type DataOf<K extends keyof Commands> = Awaited<ReturnType<Commands[K]>> extends CommandResult<infer T> ? T : never;
+
+/** The API function for a generated command that can fail: same arguments, resolves to the
+ * data, throws GatehouseError with the engine's typed code. */
+function fallible<K extends FallibleName>(name: K): (...args: Parameters<Commands[K]>) => Promise<DataOf<K>> {
+  return (...args) => {
+    const command = commands[name] as (...a: Parameters<Commands[K]>) => Promise<CommandResult<DataOf<K>>>;
+    return unwrap(() => command(...args));
+  };
+}
+
+/** The API function for a generated command that cannot fail in the engine: only the IPC itself
+ * can, which throws GatehouseError `internal`. */
+function infallible<K extends Exclude<keyof Commands, FallibleName>>(
+  name: K,
+): (...args: Parameters<Commands[K]>) => Promise<Awaited<ReturnType<Commands[K]>>> {
+  return (...args) => {
+    const command = commands[name] as (...a: Parameters<Commands[K]>) => Promise<Awaited<ReturnType<Commands[K]>>>;
+    return reachEngine(() => command(...args));
+  };
+}
+
+async function reachEngine<T>(call: () => Promise<T>): Promise<T> {
   try {
-    result = await call();
+    return await call();
   } catch (e) {
     // A thrown JS error means the IPC itself failed (e.g. not running inside Tauri).
     const message = e instanceof Error ? e.message : String(e);
     throw new GatehouseError("internal", message || "The Gatehouse engine is not reachable");
   }
+}
+
+/** The one unwrapper: a command's Result into its data, or a thrown GatehouseError. */
+async function unwrap<T>(call: () => Promise<CommandResult<T>>): Promise<T> {
+  const result = await reachEngine(call);
   if (result.status === "error") {
     const { code, message } = normalizeIpcError(result.error);
     throw new GatehouseError(code, message);
@@ -130,78 +136,37 @@ async function unwrap<T>(call: () => Promise<CommandResult<T>>): Promise<T> {
 }
 
 // The engine always sends {code, message}, but be defensive about what crosses the bridge.
-function normalizeIpcError(error: unknown): IpcError {
+function normalizeIpcError(error: unknown): { code: GatehouseErrorCode; message: string } {
   if (typeof error === "object" && error !== null) {
     const { code, message } = error as Partial<Record<keyof IpcError, unknown>>;
     return {
-      code: typeof code === "string" ? code : "internal",
+      code: isErrorCode(code) ? code : "internal",
       message: typeof message === "string" && message ? message : "Unknown error",
     };
   }
   return { code: "internal", message: typeof error === "string" && error ? error : "Unknown error" };
 }
 
-export function listServers(): Promise<ServerView[]> {
-  return unwrap(() => commands.listServers());
-}
-
-export function addServer(input: ServerInput): Promise<ServerView> {
-  return unwrap(() => commands.addServer(input));
-}
-
-export function updateServer(id: string, input: ServerInput): Promise<ServerView> {
-  return unwrap(() => commands.updateServer(id, input));
-}
-
-export function removeServer(id: string): Promise<null> {
-  return unwrap(() => commands.removeServer(id));
-}
-
-export function setServerEnabled(id: string, enabled: boolean): Promise<ServerView> {
-  return unwrap(() => commands.setServerEnabled(id, enabled));
-}
-
-export function reconnectServer(id: string): Promise<ServerView> {
-  return unwrap(() => commands.reconnectServer(id));
-}
-
+export const listServers = fallible("listServers");
+export const addServer = fallible("addServer");
+export const updateServer = fallible("updateServer");
+export const removeServer = fallible("removeServer");
+export const setServerEnabled = fallible("setServerEnabled");
+export const reconnectServer = fallible("reconnectServer");
 /** Stops a server's live session gracefully; it stays stopped until started. */
-export function stopServer(id: string): Promise<ServerView> {
-  return unwrap(() => commands.stopServer(id));
-}
-
+export const stopServer = fallible("stopServer");
 /** Starts a server that was stopped, crashed or failed. */
-export function startServer(id: string): Promise<ServerView> {
-  return unwrap(() => commands.startServer(id));
-}
-
+export const startServer = fallible("startServer");
 /** What the engine knows about an HTTP server's sign-in (never the tokens). */
-export function authStatus(id: string): Promise<AuthStatus> {
-  return unwrap(() => commands.authStatus(id));
-}
-
+export const authStatus = fallible("authStatus");
 /** Signs in to an HTTP server in the system browser; resolves once the person has finished there. */
-export function signIn(id: string): Promise<AuthStatus> {
-  return unwrap(() => commands.signIn(id));
-}
-
+export const signIn = fallible("signIn");
 /** Deletes the server's tokens from the keyring. */
-export function signOut(id: string): Promise<null> {
-  return unwrap(() => commands.signOut(id));
-}
-
+export const signOut = fallible("signOut");
 /** Forgets the sign-in at the server's enterprise identity provider (for every server using it). */
-export function forgetIdpSignIn(id: string): Promise<null> {
-  return unwrap(() => commands.forgetIdpSignIn(id));
-}
-
-export function listTools(id: string): Promise<ToolInfo[]> {
-  return unwrap(() => commands.listTools(id));
-}
-
-export function listTasks(id: string): Promise<TaskRecord[]> {
-  return unwrap(() => commands.listTasks(id));
-}
+export const forgetIdpSignIn = fallible("forgetIdpSignIn");
+export const listTools = fallible("listTools");
+export const listTasks = fallible("listTasks");
 
 /**
  * Calls `tool` on the server's live session as the person's own call. `callId` names the call
@@ -218,147 +183,59 @@ export function callTool(
   const channel = new Channel<CallEvent>();
   channel.onmessage = onEvent;
   // JSON arguments cross IPC as they are.
-  const toolArguments = args as CallArguments;
-  return unwrap(() => commands.callTool(serverId, callId, tool, toolArguments, channel));
+  return fallible("callTool")(serverId, callId, tool, args as Value, channel);
 }
-
-type CallArguments = Parameters<typeof commands.callTool>[3];
 
 /** Cancels a running call; false when no call with that id is running. */
-export async function cancelCall(callId: string): Promise<boolean> {
-  try {
-    return await commands.cancelCall(callId);
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    throw new GatehouseError("internal", message || "The Gatehouse engine is not reachable");
-  }
-}
-
+export const cancelCall = infallible("cancelCall");
 /** Audit rows matching `filter`, newest first. */
-export function auditList(filter: AuditFilter): Promise<AuditRow[]> {
-  return unwrap(() => commands.auditList(filter));
-}
-
-/** Audit rows holding every word of `text`, newest first. */
-export function auditSearch(text: string, limit: number | null = null): Promise<AuditRow[]> {
-  return unwrap(() => commands.auditSearch(text, limit));
-}
-
+export const auditList = fallible("auditList");
+/** Audit rows holding every word of `text` (at most `limit`, or the engine's default), newest first. */
+export const auditSearch = fallible("auditSearch");
 /** Recomputes the audit hash chain. */
-export function auditVerify(): Promise<ChainReport> {
-  return unwrap(() => commands.auditVerify());
-}
-
+export const auditVerify = fallible("auditVerify");
 /** Writes every audit row to the file at `path` (absolute or `~/…`), whole or not at all. */
-export function auditExport(format: ExportFormat, path: string): Promise<ExportSummary> {
-  return unwrap(() => commands.auditExport(format, path));
-}
-
+export const auditExport = fallible("auditExport");
 /** The file an export goes to unless the person names another. */
-export async function auditExportSuggestion(format: ExportFormat): Promise<string> {
-  try {
-    return await commands.auditExportSuggestion(format);
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    throw new GatehouseError("internal", message || "The Gatehouse engine is not reachable");
-  }
-}
-
+export const auditExportSuggestion = infallible("auditExportSuggestion");
 /** Every policy rule, with its server's name and stale mark. */
-export function policyRules(): Promise<RuleView[]> {
-  return unwrap(() => commands.policyRules());
-}
-
+export const policyRules = fallible("policyRules");
 /** Every server with its read-only trust setting. */
-export function policyServers(): Promise<ServerPolicyView[]> {
-  return unwrap(() => commands.policyServers());
-}
-
+export const policyServers = fallible("policyServers");
 /** Adds a rule; a rule for a tool is made for the tool's current definition. */
-export function policyAddRule(rule: RuleInput): Promise<Rule> {
-  return unwrap(() => commands.policyAddRule(rule));
-}
-
-export function policyRemoveRule(id: string): Promise<null> {
-  return unwrap(() => commands.policyRemoveRule(id));
-}
-
+export const policyAddRule = fallible("policyAddRule");
+export const policyRemoveRule = fallible("policyRemoveRule");
 /** Sets (or with null removes) a server's default decision. */
-export function policySetServerDefault(server: string, decision: Effect | null): Promise<null> {
-  return unwrap(() => commands.policySetServerDefault(server, decision));
-}
-
-export function policySetTrustReadOnly(server: string, trust: boolean): Promise<null> {
-  return unwrap(() => commands.policySetTrustReadOnly(server, trust));
-}
-
+export const policySetServerDefault = fallible("policySetServerDefault");
+export const policySetTrustReadOnly = fallible("policySetTrustReadOnly");
 /** The global lists of outside sites app views may reach. */
-export function appSites(): Promise<AppSites> {
-  return unwrap(() => commands.appSites());
-}
-
+export const appSites = fallible("appSites");
 /** Puts a domain (or a URL's host) on the allow or block list, moving it off the other. */
-export function appSiteAdd(list: SiteList, domain: string): Promise<AppSites> {
-  return unwrap(() => commands.appSiteAdd(list, domain));
-}
-
+export const appSiteAdd = fallible("appSiteAdd");
 /** Takes a domain off whichever app site list it is on. */
-export function appSiteRemove(domain: string): Promise<AppSites> {
-  return unwrap(() => commands.appSiteRemove(domain));
-}
-
+export const appSiteRemove = fallible("appSiteRemove");
 /** Every definition kept of a server's tools (or one tool's), most recently seen first per tool. */
-export function policyDefinitionHistory(server: string, tool: string | null): Promise<ToolDefinitionRecord[]> {
-  return unwrap(() => commands.policyDefinitionHistory(server, tool));
-}
-
+export const policyDefinitionHistory = fallible("policyDefinitionHistory");
 /** The requests waiting for a person, oldest first (held by the engine, not the window). */
-export function listApprovals(): Promise<PendingApproval[]> {
-  return invokePlain(() => commands.listApprovals());
-}
-
+export const listApprovals = infallible("listApprovals");
 /**
  * Answers a waiting request. An answer that does not fit (edited arguments that do not match
  * the tool's inputSchema, a form that does not match its schema) fails with `validation`, and
  * the request keeps waiting.
  */
-export function answerApproval(id: string, answer: Answer): Promise<null> {
-  return unwrap(() => commands.answerApproval(id, answer));
-}
-
+export const answerApproval = fallible("answerApproval");
 /** The standing grants that still hold. */
-export function listGrants(): Promise<Grant[]> {
-  return unwrap(() => commands.listGrants());
-}
-
+export const listGrants = fallible("listGrants");
 /** Revokes a standing grant. */
-export function revokeGrant(id: string): Promise<Grant> {
-  return unwrap(() => commands.revokeGrant(id));
-}
-
+export const revokeGrant = fallible("revokeGrant");
 /** Opens an http or https URL in the system browser (the engine refuses anything else). */
-export function openExternalUrl(url: string): Promise<null> {
-  return unwrap(() => commands.openExternalUrl(url));
-}
-
+export const openExternalUrl = fallible("openExternalUrl");
 /** Where a URL leads, as the person sees it before agreeing to open it (site and warnings). */
-export function describeUrl(url: string): Promise<UrlSite> {
-  return invokePlain(() => commands.describeUrl(url));
-}
+export const describeUrl = infallible("describeUrl");
 
 /** Subscribes to changes of the waiting requests; same unsubscribe semantics as below. */
 export function subscribeApprovalsChanged(onEvent: (event: ApprovalsChangedEvent) => void): () => void {
   return subscribe(events.approvalsChangedEvent, "approvals", onEvent);
-}
-
-// A command that cannot fail in the engine, so it resolves to its value (or the IPC fails).
-async function invokePlain<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    throw new GatehouseError("internal", message || "The Gatehouse engine is not reachable");
-  }
 }
 
 /**
@@ -378,9 +255,7 @@ export function subscribeTasksChanged(onEvent: (event: TasksChangedEvent) => voi
 }
 
 /** The last `lines` stderr lines of a server (at most 10,000), oldest first, redacted. */
-export function serverLogs(id: string, lines: number): Promise<LogLine[]> {
-  return unwrap(() => commands.serverLogs(id, lines));
-}
+export const serverLogs = fallible("serverLogs");
 
 /**
  * Subscribes to new stderr lines of every server, batched (an event at most every 100 ms per
@@ -421,28 +296,20 @@ function subscribe<T>(source: EventSource<T>, what: string, onEvent: (payload: T
 // Every request an app makes is for its own server only, and goes through the engine's gate
 // (policy, approval, audit) with source `app`.
 
-type JsonValue = Value;
-
 /** Reads the UI resource `uri` of the server and opens a sandbox page (its own origin) for it. */
-export function appOpenView(serverId: string, uri: string): Promise<AppFrame> {
-  return unwrap(() => commands.appOpenView(serverId, uri));
-}
+export const appOpenView = fallible("appOpenView");
 
 /** Forgets an open view and closes its webview (its sandbox page stops being served); false if
  * it was not open. */
-export function appCloseView(sandboxUrl: string): Promise<boolean> {
-  return invokePlain(() => commands.appCloseView(sandboxUrl));
-}
+export const appCloseView = infallible("appCloseView");
 
 /** Shows the open view `sandboxUrl` in its own webview where `placement` says (over its panel),
  * or hides it; the webview is created the first time. */
-export function appPlaceView(sandboxUrl: string, placement: ViewPlacement): Promise<null> {
-  return unwrap(() => commands.appPlaceView(sandboxUrl, placement));
-}
+export const appPlaceView = fallible("appPlaceView");
 
 /** Hands the open view `sandboxUrl` a JSON-RPC message of the host (its proxy page relays it). */
 export function appPostToView(sandboxUrl: string, message: object): Promise<null> {
-  return unwrap(() => commands.appPostToView(sandboxUrl, message as JsonValue));
+  return fallible("appPostToView")(sandboxUrl, message as Value);
 }
 
 /**
@@ -456,40 +323,24 @@ export function listenAppViewMessages(onEvent: (event: AppViewMessagesEvent) => 
 
 /** `tools/call` from the open view `sandboxUrl`, on its own server: refused with `denied` for a
  * tool that is not app-visible; cancelled when the view is closed. */
-export function appCallTool(sandboxUrl: string, tool: string, args: JsonValue | null): Promise<JsonValue> {
-  return unwrap(() => commands.appCallTool(sandboxUrl, tool, args));
-}
+export const appCallTool = fallible("appCallTool");
 
 /** `resources/read` from the open view `sandboxUrl` (as the list calls below), on its own server;
  * refused with `not_found` once the view is closed. */
-export function appReadResource(sandboxUrl: string, uri: string): Promise<JsonValue> {
-  return unwrap(() => commands.appReadResource(sandboxUrl, uri));
-}
+export const appReadResource = fallible("appReadResource");
 
-export function appListResources(sandboxUrl: string): Promise<JsonValue> {
-  return unwrap(() => commands.appListResources(sandboxUrl));
-}
+export const appListResources = fallible("appListResources");
 
-export function appListResourceTemplates(sandboxUrl: string): Promise<JsonValue> {
-  return unwrap(() => commands.appListResourceTemplates(sandboxUrl));
-}
+export const appListResourceTemplates = fallible("appListResourceTemplates");
 
 /** The server's tools an app may call, as a ListToolsResult. */
-export function appListTools(sandboxUrl: string): Promise<JsonValue> {
-  return unwrap(() => commands.appListTools(sandboxUrl));
-}
+export const appListTools = fallible("appListTools");
 
 /** `sampling/createMessage` from an app: the person answers it in the approval dialog. */
-export function appCreateMessage(sandboxUrl: string, params: JsonValue): Promise<JsonValue> {
-  return unwrap(() => commands.appCreateMessage(sandboxUrl, params));
-}
+export const appCreateMessage = fallible("appCreateMessage");
 
 /** Opens an http(s) link from an app in the system browser, once the person agreed. */
-export function appOpenLink(url: string): Promise<null> {
-  return unwrap(() => commands.appOpenLink(url));
-}
+export const appOpenLink = fallible("appOpenLink");
 
 /** Saves a file an app offers into Downloads (never over an existing file), once the person agreed. */
-export function appDownloadFile(sandboxUrl: string, params: JsonValue): Promise<DownloadResult> {
-  return unwrap(() => commands.appDownloadFile(sandboxUrl, params));
-}
+export const appDownloadFile = fallible("appDownloadFile");

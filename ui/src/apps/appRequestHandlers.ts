@@ -30,18 +30,21 @@ import type {
 } from "@modelcontextprotocol/client";
 import * as api from "../api/gatehouse";
 import type { JsonValue } from "../api/gatehouse";
-import { errorMessage, GatehouseError } from "../api/GatehouseError";
+import { errorMessage, GatehouseError, type GatehouseErrorCode } from "../api/GatehouseError";
 import { linkRefusal } from "../model/appLink";
 
 /** Implementation-defined JSON-RPC error code the spec uses for a denied or failed request. */
 export const APP_REQUEST_DENIED = -32000;
 
+/** Why a view's request was refused: the engine's error code, or the window's own refusal. */
+export type RefusalReason = GatehouseErrorCode | "invalid_url" | "declined";
+
 /** A JSON-RPC error for the view: the SDK answers with this `code`, `message` and `data`. */
 export class AppRequestError extends Error {
   readonly code: number;
-  readonly data: { reason: string } | undefined;
+  readonly data: { reason: RefusalReason } | undefined;
 
-  constructor(message: string, reason?: string) {
+  constructor(message: string, reason?: RefusalReason) {
     super(message);
     this.name = "AppRequestError";
     this.code = APP_REQUEST_DENIED;

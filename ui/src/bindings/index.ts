@@ -487,6 +487,40 @@ export type EnvVar = {
 	secret: boolean,
 };
 
+export type ErrorCode = 
+/**  Input that breaks a rule. */
+"validation" | 
+/**  A server with that name already exists. */
+"duplicate_name" | 
+/**  No such server, view or record. */
+"not_found" | 
+/**  The database failed, or what it holds is corrupt or cannot be written. */
+"storage" | 
+/**  The audit log's hash chain does not hold. */
+"audit_broken" | 
+/**  The audit log's chain holds, but some rows cannot be vouched for. */
+"audit_unverified" | 
+/**  Talking to the server failed. */
+"connection" | 
+/**  The server has no live connection (yet). */
+"not_connected" | 
+/**  Not available for this server yet. */
+"unsupported" | 
+/**  The gate refused the request. */
+"denied" | 
+/**  The OS keyring failed, or a secret is missing from it. */
+"secrets" | 
+/**  No OS keyring could be reached. */
+"keyring_unavailable" | 
+/**  Signing in to the server's authorization server failed. */
+"authorization" | 
+/**  A file, the browser or a window could not be used. */
+"io" | 
+/**  The operation was cancelled before it finished. */
+"cancelled" | 
+/**  Too many tool calls are already running. */
+"too_many_calls";
+
 /**  How rows are written. */
 export type ExportFormat = "jsonl" | "csv";
 
@@ -541,7 +575,7 @@ export type HttpHeader = {
 };
 
 export type IpcError = {
-	code: string,
+	code: ErrorCode,
 	message: string,
 };
 

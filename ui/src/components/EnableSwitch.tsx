@@ -1,4 +1,6 @@
-// On/off switch (a real button with role="switch") for enabling or disabling a server.
+// On/off switch (Radix Switch: a button with role="switch") for enabling or disabling a server.
+
+import * as Switch from "@radix-ui/react-switch";
 
 type EnableSwitchProps = {
   serverName: string;
@@ -9,20 +11,18 @@ type EnableSwitchProps = {
 
 export function EnableSwitch({ serverName, enabled, busy, onChange }: EnableSwitchProps) {
   return (
-    <button
-      type="button"
-      role="switch"
-      aria-checked={enabled}
+    <Switch.Root
+      checked={enabled}
+      onCheckedChange={onChange}
       aria-label={`Enable ${serverName}`}
       className={`switch${enabled ? " switch-on" : ""}`}
       data-testid="server-toggle"
       disabled={busy}
-      onClick={() => onChange(!enabled)}
     >
       <span className="switch-track" aria-hidden="true">
-        <span className="switch-thumb" />
+        <Switch.Thumb className="switch-thumb" />
       </span>
       <span className="switch-text">{enabled ? "On" : "Off"}</span>
-    </button>
+    </Switch.Root>
   );
 }

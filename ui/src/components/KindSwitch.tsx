@@ -1,5 +1,7 @@
-// Radio group choosing how Gatehouse talks to a server: a local stdio process or an HTTP endpoint.
+// Radio group (Radix RadioGroup: arrow keys move the choice) choosing how Gatehouse talks to a
+// server: a local stdio process or an HTTP endpoint.
 
+import * as RadioGroup from "@radix-ui/react-radio-group";
 import { useId } from "react";
 import type { ServerKind } from "../model/serverFormValues";
 
@@ -14,26 +16,28 @@ const KINDS: readonly { value: ServerKind; label: string; hint: string }[] = [
 ];
 
 export function KindSwitch({ kind, onChange }: KindSwitchProps) {
-  const name = useId();
+  const legend = useId();
   return (
     <fieldset className="field kind-switch">
-      <legend className="field-label">Kind</legend>
-      <div className="segmented">
+      <legend className="field-label" id={legend}>
+        Kind
+      </legend>
+      <RadioGroup.Root
+        className="segmented"
+        value={kind}
+        onValueChange={(value) => onChange(value as ServerKind)}
+        aria-labelledby={legend}
+      >
         {KINDS.map((k) => (
           <label key={k.value} className={`segment${kind === k.value ? " segment-active" : ""}`}>
-            <input
-              type="radio"
-              name={name}
-              value={k.value}
-              data-testid={`server-kind-${k.value}`}
-              checked={kind === k.value}
-              onChange={() => onChange(k.value)}
-            />
+            <RadioGroup.Item value={k.value} className="segment-radio" data-testid={`server-kind-${k.value}`} aria-label={k.label}>
+              <RadioGroup.Indicator className="segment-radio-dot" />
+            </RadioGroup.Item>
             <span className="segment-label">{k.label}</span>
             <span className="segment-hint">{k.hint}</span>
           </label>
         ))}
-      </div>
+      </RadioGroup.Root>
     </fieldset>
   );
 }

@@ -317,3 +317,30 @@ describe("ServerDetail", () => {
     expect(screen.getByTestId("config-env")).toHaveTextContent("none");
   });
 });
+
+describe("ServerDetail tabs", () => {
+  it("shows each tab's panel, labelled by its tab, and moves between tabs with the arrow keys", async () => {
+    fake.listTools.mockResolvedValue([]);
+    fake.serverLogs.mockResolvedValue([]);
+    renderDetail(connected(0), { kind: "http", url: "https://h/mcp", transport: "auto", headers: [] });
+    const overview = screen.getByRole("tab", { name: "Overview" });
+    expect(overview).toHaveAttribute("aria-selected", "true");
+    const panel = screen.getByRole("tabpanel");
+    expect(panel).toHaveAttribute("aria-labelledby", overview.id);
+    expect(within(panel).getByText("Configuration")).toBeInTheDocument();
+
+    await userEvent.click(overview);
+    await userEvent.keyboard("{ArrowRight}");
+    const logs = screen.getByTestId("tab-logs");
+    expect(logs).toHaveFocus();
+    expect(logs).toHaveAttribute("aria-selected", "true");
+    expect(screen.getByRole("tabpanel")).toHaveAttribute("aria-labelledby", logs.id);
+    expect(screen.queryByText("Configuration")).toBeNull();
+
+    await userEvent.keyboard("{ArrowRight}");
+    expect(screen.getByTestId("tab-auth")).toHaveAttribute("aria-selected", "true");
+    await userEvent.keyboard("{ArrowRight}");
+    expect(overview).toHaveFocus();
+    expect(overview).toHaveAttribute("aria-selected", "true");
+  });
+});

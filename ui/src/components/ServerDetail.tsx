@@ -3,6 +3,7 @@
 // sign-in on the Sign-in tab. What the server says about itself (name, version) is cut for
 // display.
 
+import * as Tabs from "@radix-ui/react-tabs";
 import { useState } from "react";
 import type { ServerView } from "../api/gatehouse";
 import { useServerAuth } from "../hooks/useServerAuth";
@@ -87,27 +88,15 @@ export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnabl
         onSignIn={http ? () => auth.signIn.mutate() : undefined}
         signingIn={auth.signIn.isPending}
       />
-      <div className="detail-tabs" role="tablist" aria-label="Server detail">
-        {tabsOf(http).map(([id, label]) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            className="detail-tab"
-            aria-selected={tab === id}
-            data-testid={`tab-${id}`}
-            onClick={() => setTab(id)}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
-      {tab === "logs" ? (
-        <ServerLogs serverId={config.id} />
-      ) : tab === "auth" ? (
-        <ServerAuth auth={auth} />
-      ) : (
-        <>
+      <Tabs.Root value={tab} onValueChange={(id) => setTab(id as Tab)} className="detail-tabs-root">
+        <Tabs.List className="detail-tabs" aria-label="Server detail">
+          {tabsOf(http).map(([id, label]) => (
+            <Tabs.Trigger key={id} value={id} className="detail-tab" data-testid={`tab-${id}`}>
+              {label}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        <Tabs.Content value="overview" className="detail-tab-panel">
           {offersTools ? (
             <ToolList serverId={config.id} state={tools} />
           ) : status.state === "connected" ? (
@@ -123,8 +112,16 @@ export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnabl
             <h3 id="config-heading">Configuration</h3>
             <ServerConfigSummary config={config} />
           </section>
-        </>
-      )}
+        </Tabs.Content>
+        <Tabs.Content value="logs" className="detail-tab-panel">
+          <ServerLogs serverId={config.id} />
+        </Tabs.Content>
+        {http && (
+          <Tabs.Content value="auth" className="detail-tab-panel">
+            <ServerAuth auth={auth} />
+          </Tabs.Content>
+        )}
+      </Tabs.Root>
     </section>
   );
 }

@@ -4,7 +4,7 @@
 import { useState } from "react";
 import type { FormEvent } from "react";
 import type { ServerInput } from "../api/gatehouse";
-import { errorMessage, GatehouseError } from "../api/GatehouseError";
+import { errorMessage, GatehouseError, type GatehouseErrorCode } from "../api/GatehouseError";
 import { buildServerInput } from "../model/buildServerInput";
 import type { ServerFormErrors, ServerFormField, ServerFormValues, ServerKind } from "../model/serverFormValues";
 import { Dialog } from "./Dialog";
@@ -22,7 +22,7 @@ type ServerFormDialogProps = {
   onClose: () => void;
 };
 
-type SubmitError = { code: string; message: string };
+type SubmitError = { code: GatehouseErrorCode; message: string };
 
 export function ServerFormDialog({ mode, initialValues, onSubmit, onClose }: ServerFormDialogProps) {
   const [values, setValues] = useState<ServerFormValues>(initialValues);

@@ -1,8 +1,8 @@
 // Server list state on TanStack Query: the list is the ["servers"] query (listServers), live
-// status events update it in place, and every mutation updates it from its result and then
-// has it re-fetched from the engine.
+// status events update it in place, and every mutation (a TanStack useMutation) updates it from
+// its result and then has it re-fetched from the engine.
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef } from "react";
 import * as api from "../api/gatehouse";
 import type { ServerInput, ServerStatusEvent, ServerView } from "../api/gatehouse";
@@ -69,37 +69,47 @@ export function useServers(): ServersController {
     [client, refresh],
   );
 
-  const mutate = useCallback(
-    async <T>(op: () => Promise<T>, apply: (prev: ServerView[], result: T) => ServerView[]): Promise<T> => {
-      try {
-        const result = await op();
-        client.setQueryData<ServerView[]>(SERVERS_KEY, (prev) => apply(prev ?? [], result));
-        return result;
-      } finally {
-        void refresh();
-      }
+  // Every mutation updates the list from its result, then has it re-fetched from the engine
+  // (on failure too: the engine may have done part of it).
+  const onSettled = () => {
+    void refresh();
+  };
+  const upsert = (view: ServerView) => {
+    client.setQueryData<ServerView[]>(SERVERS_KEY, (prev) => upsertServerView(prev ?? [], view));
+  };
+  const saving = useMutation({
+    mutationFn: ({ id, input }: { id: string | null; input: ServerInput }) =>
+      id === null ? api.addServer(input) : api.updateServer(id, input),
+    onSuccess: upsert,
+    onSettled,
+  });
+  const removing = useMutation({
+    mutationFn: (id: string) => api.removeServer(id),
+    onSuccess: (_done: null, id: string) => {
+      client.setQueryData<ServerView[]>(SERVERS_KEY, (prev) => (prev ?? []).filter((s) => s.config.id !== id));
     },
-    [client, refresh],
-  );
+    onSettled,
+  });
+  const enabling = useMutation({
+    mutationFn: ({ id, enabled }: { id: string; enabled: boolean }) => api.setServerEnabled(id, enabled),
+    onSuccess: upsert,
+    onSettled,
+  });
+  const reconnecting = useMutation({ mutationFn: (id: string) => api.reconnectServer(id), onSuccess: upsert, onSettled });
+  const stopping = useMutation({ mutationFn: (id: string) => api.stopServer(id), onSuccess: upsert, onSettled });
+  const starting = useMutation({ mutationFn: (id: string) => api.startServer(id), onSuccess: upsert, onSettled });
 
-  const save = useCallback(
-    (id: string | null, input: ServerInput) =>
-      mutate(() => (id === null ? api.addServer(input) : api.updateServer(id, input)), upsertServerView),
-    [mutate],
-  );
+  const saveAsync = saving.mutateAsync;
+  const removeAsync = removing.mutateAsync;
+  const enableAsync = enabling.mutateAsync;
+  const save = useCallback((id: string | null, input: ServerInput) => saveAsync({ id, input }), [saveAsync]);
   const remove = useCallback(
     async (id: string) => {
-      await mutate(
-        () => api.removeServer(id),
-        (prev) => prev.filter((s) => s.config.id !== id),
-      );
+      await removeAsync(id);
     },
-    [mutate],
+    [removeAsync],
   );
-  const setEnabled = useCallback((id: string, enabled: boolean) => mutate(() => api.setServerEnabled(id, enabled), upsertServerView), [mutate]);
-  const reconnect = useCallback((id: string) => mutate(() => api.reconnectServer(id), upsertServerView), [mutate]);
-  const stop = useCallback((id: string) => mutate(() => api.stopServer(id), upsertServerView), [mutate]);
-  const start = useCallback((id: string) => mutate(() => api.startServer(id), upsertServerView), [mutate]);
+  const setEnabled = useCallback((id: string, enabled: boolean) => enableAsync({ id, enabled }), [enableAsync]);
 
   return {
     servers,
@@ -109,8 +119,8 @@ export function useServers(): ServersController {
     save,
     remove,
     setEnabled,
-    reconnect,
-    stop,
-    start,
+    reconnect: reconnecting.mutateAsync,
+    stop: stopping.mutateAsync,
+    start: starting.mutateAsync,
   };
 }

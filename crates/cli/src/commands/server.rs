@@ -7,10 +7,10 @@ use gatehouse_host::{
     StopGrace,
 };
 
-use crate::args::{
+use crate::output;
+use crate::server_args::{
     AddArgs, IDP_CLIENT_SECRET_ENV, OAUTH_CLIENT_SECRET_ENV, OAuthGrantArg, ServerCommand,
 };
-use crate::output;
 
 pub async fn run(host: &Host, command: ServerCommand) -> Result<(), HostError> {
     match command {

@@ -3,6 +3,7 @@
 // it), the source it is for (or every source) and the decision. Editing adds the changed rule first and then removes the old one, so a
 // rule the engine refuses leaves the old one in place. The engine's message is shown as is.
 
+import * as RadioGroup from "@radix-ui/react-radio-group";
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import type { Effect, RuleInput, RuleView, ServerPolicyView, Source } from "../../api/gatehouse";
@@ -183,15 +184,22 @@ export function RuleDialog({ servers, editing, onClose }: RuleDialogProps) {
           </div>
           <fieldset className="field">
             <legend className="field-label">Decision</legend>
-            <div className="segmented segmented-3" role="radiogroup" aria-label="Decision">
+            <RadioGroup.Root
+              className="segmented segmented-3"
+              aria-label="Decision"
+              value={decision}
+              onValueChange={(value) => setDecision(value as Effect)}
+            >
               {EFFECTS.map(([value, label, hint]) => (
                 <label key={value} className={`segment${decision === value ? " segment-active" : ""}`} data-testid={`rule-decision-${value}`}>
-                  <input type="radio" name="decision" value={value} checked={decision === value} onChange={() => setDecision(value)} aria-label={label} />
+                  <RadioGroup.Item value={value} className="segment-radio" aria-label={label}>
+                    <RadioGroup.Indicator className="segment-radio-dot" />
+                  </RadioGroup.Item>
                   <span className="segment-label">{label}</span>
                   <span className="segment-hint">{hint}</span>
                 </label>
               ))}
-            </div>
+            </RadioGroup.Root>
           </fieldset>
           {(localProblem !== null || save.isError) && (
             <p className="form-error" role="alert" data-testid="rule-error">

@@ -1,6 +1,7 @@
 // Each server's own policy: its default decision (or the global default) and whether its
 // tools' read-only hints are trusted.
 
+import * as Switch from "@radix-ui/react-switch";
 import { useMutation } from "@tanstack/react-query";
 import type { Effect, RuleView, ServerPolicyView } from "../../api/gatehouse";
 import * as api from "../../api/gatehouse";
@@ -79,21 +80,19 @@ export function ServerPolicies({ servers, rules }: ServerPoliciesProps) {
                   </select>
                 </td>
                 <td>
-                  <button
-                    type="button"
-                    role="switch"
-                    aria-checked={server.trustReadOnly}
+                  <Switch.Root
+                    checked={server.trustReadOnly}
+                    onCheckedChange={(trust) => setTrust.mutate({ server: server.serverId, trust })}
                     aria-label={`Trust read-only hints of ${server.server}`}
                     className={`switch${server.trustReadOnly ? " switch-on" : ""}`}
                     disabled={busy}
-                    onClick={() => setTrust.mutate({ server: server.serverId, trust: !server.trustReadOnly })}
                     data-testid="trust-toggle"
                   >
                     <span className="switch-track" aria-hidden="true">
-                      <span className="switch-thumb" />
+                      <Switch.Thumb className="switch-thumb" />
                     </span>
                     <span className="switch-text">{server.trustReadOnly ? "Trusted" : "Not trusted"}</span>
-                  </button>
+                  </Switch.Root>
                 </td>
               </tr>
             );
