@@ -11,6 +11,7 @@ mod args;
 mod audit_args;
 mod commands;
 mod ctrl_c;
+mod finish;
 mod notices;
 mod output;
 mod policy_args;
@@ -27,6 +28,7 @@ use clap::Parser;
 use gatehouse_host::{Host, HostError, HostOptions};
 
 use args::{Cli, Command};
+use finish::Finish;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -64,27 +66,6 @@ fn main() -> ExitCode {
             context: "the command failed".into(),
             source: std::io::Error::other(e),
         }),
-    }
-}
-
-/// How a run that did not fail ends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Finish {
-    /// Everything worked: exit status 0.
-    Success,
-    /// The protocol worked but the called tool reported an error (`isError`): exit status 3.
-    ToolError,
-    /// The user pressed Ctrl-C; the request was cancelled on the server: exit status 130.
-    Interrupted,
-}
-
-impl Finish {
-    fn exit_code(self) -> ExitCode {
-        match self {
-            Finish::Success => ExitCode::SUCCESS,
-            Finish::ToolError => ExitCode::from(3),
-            Finish::Interrupted => ExitCode::from(130),
-        }
     }
 }
 

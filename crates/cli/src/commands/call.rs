@@ -10,10 +10,10 @@ use gatehouse_host::{CallOutcome, Host, HostError, Source, ToolCall};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use crate::Finish;
 use crate::args::CallArgs;
 use crate::commands::connection::Connection;
 use crate::ctrl_c::interrupted;
+use crate::finish::Finish;
 use crate::{output, progress};
 
 pub async fn run(host: &Host, args: CallArgs) -> Result<Finish, HostError> {
