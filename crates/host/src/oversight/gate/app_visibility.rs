@@ -6,7 +6,7 @@
 use gatehouse_mcp::Tool;
 use serde_json::Value;
 
-use super::Decision;
+use super::decision::Decision;
 use super::request::{GateRequest, RequestKind, Source};
 use crate::apps::{ToolVisibility, visible_to};
 

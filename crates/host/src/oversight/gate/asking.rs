@@ -16,10 +16,11 @@ use serde_json::{Value, json};
 
 use super::admission::{Admitted, Asked, verdict_of};
 use super::audit_record::Record;
+use super::decision::Decision;
 use super::definition::definition_hash;
 use super::request::{GateRequest, RequestKind};
 use super::standing::Offered;
-use super::{Decision, Gate, Target};
+use super::state::{Gate, Target};
 use crate::error::Result;
 use crate::oversight::approvals::{Answer, Asker, Asking, Outcome, Question, changes};
 use crate::oversight::policy::{Effect, Verdict};

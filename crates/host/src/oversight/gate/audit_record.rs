@@ -9,7 +9,7 @@ use std::time::Duration;
 use gatehouse_mcp::{CallToolResult, McpError};
 use serde_json::{Value, json};
 
-use super::Decision;
+use super::decision::Decision;
 use super::request::{GateRequest, RequestKind};
 use crate::oversight::audit::{AuditEvent, AuditKind};
 use crate::oversight::policy::Verdict;

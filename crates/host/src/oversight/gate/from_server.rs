@@ -17,7 +17,8 @@ use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Value, json};
 
 use super::person::{ServerAsk, WITHDRAWN, needs_person};
-use super::{Gate, Source};
+use super::request::Source;
+use super::state::Gate;
 use crate::oversight::audit::{AuditEvent, AuditKind};
 
 /// A handler whose requests pass the gate on their way through.

@@ -9,8 +9,10 @@
 
 use serde_json::{Value, json};
 
+use super::decision::Decision;
+use super::request::Source;
 use super::request::{GateRequest, RequestKind};
-use super::{Decision, Gate, Source, Target};
+use super::state::{Gate, Target};
 use crate::error::Result;
 use crate::oversight::approvals::Scope;
 use crate::oversight::audit::{AuditEvent, AuditKind};
