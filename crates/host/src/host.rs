@@ -18,7 +18,6 @@ use tokio::sync::broadcast;
 
 use crate::connections::connection::ServerConnection;
 use crate::error::{HostError, Result};
-use crate::events::{EngineEvent, EventBus};
 use crate::oversight::approvals::{Answer, Approvals, PendingApproval};
 use crate::oversight::audit::AuditLog;
 use crate::oversight::gate::{CallOutcome, Gate, Target, ToolCall};
@@ -33,6 +32,7 @@ use crate::store::registry::model::ServerConfig;
 use crate::store::registry::task_log::TaskRecord;
 use crate::store::secrets::{KeyringStore, SecretStore};
 use crate::store::storage::Store;
+use crate::vocabulary::events::{EngineEvent, EventBus};
 
 /// How to open the engine.
 #[derive(Debug, Clone, Default)]

@@ -6,7 +6,6 @@ pub mod apps;
 pub mod canonical;
 mod connections;
 mod error;
-mod events;
 pub mod fs_path;
 mod host;
 mod oversight;
@@ -14,6 +13,7 @@ pub mod protocol;
 pub mod roots;
 mod running;
 mod store;
+mod vocabulary;
 
 pub use connections::{connect, loopback_prompt, server_requests, sign_in};
 pub use oversight::{approvals, audit, gate, policy};
@@ -27,7 +27,6 @@ pub use audit::{
 };
 pub use connections::connection::ServerConnection;
 pub use error::{HostError, Result};
-pub use events::{EngineEvent, EventBus};
 pub use gate::{CallOutcome, Source, ToolCall};
 pub use host::{Host, HostOptions};
 pub use loopback_prompt::LoopbackPrompt;
@@ -39,3 +38,4 @@ pub use store::registry::model::{
     ServerTransport, StopGrace,
 };
 pub use store::registry::task_log::TaskRecord;
+pub use vocabulary::events::{EngineEvent, EventBus};

@@ -11,11 +11,11 @@ use tokio::sync::mpsc;
 
 use super::admission;
 use super::decision::CallOutcome;
-use super::definition;
-use super::request::{Ask, GateRequest, RequestKind, ToolCall};
 use super::state::{Gate, Target};
 use super::task_statuses::TaskStatuses;
 use crate::error::Result;
+use crate::vocabulary::definition;
+use crate::vocabulary::request::{Ask, GateRequest, RequestKind, ToolCall};
 
 /// How long, after a cancellation, to wait for a round trip, so that the cancellation sent
 /// before it has gone out before the connection closes.

@@ -18,16 +18,15 @@ mod asking;
 mod audit_record;
 mod calls;
 mod decision;
-pub mod definition;
 pub(crate) mod from_server;
 pub(crate) mod person;
-pub(crate) mod request;
 mod server_secrets;
 mod snapshot;
 mod standing;
 mod state;
 mod task_statuses;
 
+pub use crate::vocabulary::definition;
+pub use crate::vocabulary::request::{Ask, GateRequest, RequestKind, Source, ToolCall};
 pub use decision::{CallOutcome, Decision};
-pub use request::{Ask, GateRequest, RequestKind, Source, ToolCall};
 pub use state::{Gate, Target};
