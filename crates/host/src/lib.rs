@@ -8,10 +8,12 @@ mod connections;
 mod error;
 pub mod fs_path;
 mod host;
+mod os;
 mod oversight;
 pub mod protocol;
 pub mod roots;
 mod running;
+mod sessions;
 mod store;
 mod vocabulary;
 
@@ -30,8 +32,8 @@ pub use error::{HostError, Result};
 pub use gate::{CallOutcome, Source, ToolCall};
 pub use host::{Host, HostOptions};
 pub use loopback_prompt::LoopbackPrompt;
-pub use running::sessions::health::HealthChecks;
-pub use running::sessions::status::{Offer, ServerStatus, ServerView, ToolInfo};
+pub use sessions::health::HealthChecks;
+pub use sessions::status::{Offer, ServerStatus, ServerView, ToolInfo};
 pub use sign_in::AuthStatus;
 pub use store::registry::model::{
     EnvVar, HttpHeader, OAuthClientSettings, OAuthGrant, ServerConfig, ServerInput, ServerSpec,

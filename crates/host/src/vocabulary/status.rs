@@ -1,5 +1,5 @@
 //! What the engine reports about a server's live connection: its state and what it offers
-//! (the server's configuration with it, and its tools, are in `running::sessions::status`).
+//! (the server's configuration with it, and its tools, are in `sessions::status`).
 
 use serde::{Deserialize, Serialize};
 

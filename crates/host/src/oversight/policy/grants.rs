@@ -219,7 +219,7 @@ impl Grants {
         for (id, pid) in sessions {
             let lives = pid
                 .and_then(|p| u32::try_from(p).ok())
-                .is_some_and(crate::running::process_lives::process_lives);
+                .is_some_and(crate::os::process_lives::process_lives);
             if !lives {
                 sqlx::query("DELETE FROM grants WHERE id = ?")
                     .bind(id)
