@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MAX_LINES = 500
 CRATE_SRC = ["crates/mcp/src", "crates/host/src", "crates/cli/src", "src-tauri/src"]
 # Crates whose folders must stack as tiers (rule 3).
-FOLDER_TIERS: list[str] = []
+FOLDER_TIERS = ["crates/mcp/src", "crates/host/src"]
 UI_SRC = "ui/src"
 DEFINITION = re.compile(
     r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:unsafe\s+)?"

@@ -1,5 +1,5 @@
 //! A server process's life, below the connection that talks to it: how a stdio server is
-//! started ([`launch`], with the login shell's environment from [`login_env`]), its process
+//! started ([`launch`], with the login shell's environment from [`login_env`], stopped within its [`stop_grace`]), its process
 //! group recorded and swept ([`process_groups`], with [`crate::os`] telling a recorded process
 //! from a later one), the notices a session still has to act on ([`notice_queue`]), and what a
 //! server writes: its stderr kept ([`server_logs`]) and its log messages bounded
@@ -11,3 +11,4 @@ pub mod login_env;
 pub(crate) mod notice_queue;
 pub mod process_groups;
 pub mod server_logs;
+pub(crate) mod stop_grace;
