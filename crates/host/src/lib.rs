@@ -1,6 +1,13 @@
 //! The Gatehouse engine, shared by the desktop app and the `gatehouse` CLI: where data lives,
 //! the SQLite store, the server registry, live sessions, the events they emit and the audit log.
 //! It has no Tauri dependency and is fully usable headless.
+//!
+//! Its folders stack in tiers, each using only those below it (`scripts/check-structure.py`
+//! fails on a folder circle), lowest first: `vocabulary` (the shared words: `Source`,
+//! `GateRequest`, the definition hash, `PendingApproval`, `ServerStatus`, the events), beside
+//! `error`, [`canonical`], [`fs_path`] and `os`; then [`apps`] and [`roots`]; `running` (a
+//! server process's life); `store` (registry, secrets, storage); `oversight` (its `gate` above
+//! `policy`, `approvals` and `audit`); `connections`; `sessions`; and `host` on top.
 
 pub mod apps;
 pub mod canonical;
