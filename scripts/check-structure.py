@@ -12,8 +12,16 @@ Two rules from the project's standards, checked on every Rust crate of the works
 2. No non-test source file over 500 lines (Rust in crates/*/src and src-tauri/src, TypeScript in
    ui/src).
 
-Prints each circle with the lines that make it, then each long file, and exits 1 if either is
-found. `--self-test` first proves the check finds a circle and a long file in a made-up crate.
+3. In the crates listed in FOLDER_TIERS, no circle between sibling folders either: at every
+   directory level the folders and files side by side (at a crate's root `running`, `oversight`,
+   `store`, ...; inside `oversight` its `gate`, `policy`, `approvals`, `audit`) depend on each
+   other in one direction only, so they stack as tiers. A folder and its same-named file
+   (`host/` and `host.rs`) are one; the level's own `mod.rs`/`lib.rs` is left out.
+
+Prints each circle with the lines that make it, then each long file, and exits 1 if any is
+found. `--folders CRATE_SRC` prints the edges between sibling folders at every level of one
+crate and the circles among them. `--self-test` first proves the check finds a circle, a folder
+circle and a long file in a made-up crate.
 """
 
 from __future__ import annotations
@@ -26,6 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MAX_LINES = 500
 CRATE_SRC = ["crates/mcp/src", "crates/host/src", "crates/cli/src", "src-tauri/src"]
+# Crates whose folders must stack as tiers (rule 3).
+FOLDER_TIERS = ["crates/mcp/src", "crates/host/src"]
 UI_SRC = "ui/src"
 DEFINITION = re.compile(
     r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:unsafe\s+)?"
@@ -371,6 +381,62 @@ def check_crate(src: Path) -> list[str]:
     return problems
 
 
+def folder_graphs(crate: Crate, graph: dict) -> dict:
+    """For every directory level (a module path), the edges between its children: child name ->
+    child name -> (file, line, path) of the first use that makes the edge."""
+    levels: dict = {}
+    for a, targets in graph.items():
+        for b, (line, path) in targets.items():
+            common = 0
+            while common < min(len(a), len(b)) and a[common] == b[common]:
+                common += 1
+            level = a[:common]
+            # The level's own file (its `mod.rs`) is not one of its children.
+            if len(a) == common or len(b) == common or level[:1] == ("#bin",) and common < 2:
+                continue
+            edges = levels.setdefault(level, {})
+            edges.setdefault(a[common], {}).setdefault(b[common], (crate.name(a), line, path))
+    for level in levels:
+        for targets in list(levels[level].values()):
+            for b in targets:
+                levels[level].setdefault(b, {})
+    return levels
+
+
+def folder_circles(src: Path) -> list[str]:
+    crate = Crate(src)
+    problems = []
+    for level, edges in sorted(folder_graphs(crate, crate.edges()).items()):
+        shown = "/".join((str(src.relative_to(ROOT) if src.is_relative_to(ROOT) else src),) + level)
+        for component in sorted(circles(edges), key=sorted):
+            cycle = shortest_cycle(edges, component)
+            lines = [f"folder circle of {len(component)} in {shown}: {' -> '.join(cycle + cycle[:1])}"]
+            for a, b in zip(cycle, cycle[1:] + cycle[:1]):
+                file, line, path = edges[a][b]
+                lines.append(f"    {a} -> {b}: {file}:{line} uses {path}")
+            others = sorted(set(component) - set(cycle))
+            if others:
+                lines.append(f"    and in the same circle: {', '.join(others)}")
+            problems.append("\n".join(lines))
+    return problems
+
+
+def print_folders(src: Path) -> int:
+    crate = Crate(src)
+    levels = folder_graphs(crate, crate.edges())
+    for level, edges in sorted(levels.items()):
+        print(f"{'/'.join((str(src),) + level)}:")
+        for a in sorted(edges):
+            for b in sorted(edges[a]):
+                file, line, path = edges[a][b]
+                print(f"    {a} -> {b}    ({file}:{line} uses {path})")
+    problems = folder_circles(src)
+    for problem in problems:
+        print(problem)
+    print(f"{len(problems)} folder circle(s)")
+    return 1 if problems else 0
+
+
 def long_files(roots: list[Path]) -> list[str]:
     problems = []
     for root in roots:
@@ -419,6 +485,30 @@ def self_test() -> None:
         assert len(check_crate(src)) == 1 and "gate/mod.rs:3 uses admission::admit" in check_crate(src)[0], check_crate(src)
         longs = long_files([src])
         assert len(longs) == 1 and "events.rs: 502 lines" in longs[0], longs
+    with tempfile.TemporaryDirectory() as tmp:
+        # Folders: no file circle, but `a/` and `b/` lean on each other through different files.
+        src = Path(tmp) / "src"
+        for folder in ("a", "b"):
+            (src / folder).mkdir(parents=True)
+        (src / "lib.rs").write_text("mod a;\nmod b;\nmod low;\n")
+        (src / "low.rs").write_text("pub struct Word;\n")
+        (src / "a" / "mod.rs").write_text("pub mod one;\npub mod two;\n")
+        (src / "a" / "one.rs").write_text("pub struct One(crate::low::Word);\n")
+        (src / "a" / "two.rs").write_text("pub struct Two(crate::b::Three);\n")
+        (src / "b" / "mod.rs").write_text("mod three;\npub use three::Three;\n")
+        (src / "b" / "three.rs").write_text("pub struct Three(crate::a::one::One);\n")
+        assert check_crate(src) == [], check_crate(src)
+        found = folder_circles(src)
+        assert len(found) == 1 and "a -> b -> a" in found[0], found
+        assert "two.rs:1 uses crate::b::Three" in found[0] and "three.rs:1 uses crate::a::one::One" in found[0], found
+        levels = folder_graphs(Crate(src), Crate(src).edges())
+        assert set(levels[()]["a"]) == {"b", "low"} and levels[()]["low"] == {}, levels
+        assert ("a",) not in levels, levels  # one.rs and two.rs do not use each other
+        # The back edge moved down into the low file: the folders stack.
+        (src / "low.rs").write_text("pub struct Word;\npub struct One(pub Word);\n")
+        (src / "a" / "one.rs").write_text("pub use crate::low::One;\n")
+        (src / "b" / "three.rs").write_text("pub struct Three(crate::low::One);\n")
+        assert folder_circles(src) == [], folder_circles(src)
     print("check-structure self-test passed")
 
 
@@ -426,16 +516,24 @@ def main() -> int:
     if "--self-test" in sys.argv:
         self_test()
         return 0
+    if "--folders" in sys.argv:
+        at = sys.argv.index("--folders")
+        if at + 1 >= len(sys.argv):
+            print("usage: check-structure.py --folders CRATE_SRC", file=sys.stderr)
+            return 2
+        return print_folders(Path(sys.argv[at + 1]).resolve())
     problems: list[str] = []
     for src in CRATE_SRC:
         problems += check_crate(ROOT / src)
+    for src in FOLDER_TIERS:
+        problems += folder_circles(ROOT / src)
     problems += long_files([ROOT / s for s in CRATE_SRC] + [ROOT / UI_SRC])
     for problem in problems:
         print(problem)
     if problems:
-        print(f"\n{len(problems)} structure problem(s): no import circles between a crate's files, no source file over {MAX_LINES} lines")
+        print(f"\n{len(problems)} structure problem(s): no import circles between a crate's files (nor its folders in {', '.join(FOLDER_TIERS)}), no source file over {MAX_LINES} lines")
         return 1
-    print(f"structure: no import circles in {', '.join(CRATE_SRC)}; no source file over {MAX_LINES} lines")
+    print(f"structure: no import circles in {', '.join(CRATE_SRC)}; no folder circles in {', '.join(FOLDER_TIERS)}; no source file over {MAX_LINES} lines")
     return 0
 
 

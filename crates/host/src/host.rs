@@ -18,21 +18,21 @@ use tokio::sync::broadcast;
 
 use crate::connections::connection::ServerConnection;
 use crate::error::{HostError, Result};
-use crate::events::{EngineEvent, EventBus};
 use crate::oversight::approvals::{Answer, Approvals, PendingApproval};
 use crate::oversight::audit::AuditLog;
 use crate::oversight::gate::{CallOutcome, Gate, Target, ToolCall};
 use crate::running::launch::Launcher;
 use crate::running::process_groups::{self, GroupLog, SweepReport};
-use crate::running::sessions::Sessions;
-use crate::running::sessions::health::HealthChecks;
-use crate::running::sessions::status::{ServerStatus, ToolInfo};
+use crate::sessions::Sessions;
+use crate::sessions::health::HealthChecks;
+use crate::sessions::status::{ServerStatus, ToolInfo};
 use crate::store::paths;
 use crate::store::registry::Registry;
 use crate::store::registry::model::ServerConfig;
 use crate::store::registry::task_log::TaskRecord;
 use crate::store::secrets::{KeyringStore, SecretStore};
 use crate::store::storage::Store;
+use crate::vocabulary::events::{EngineEvent, EventBus};
 
 /// How to open the engine.
 #[derive(Debug, Clone, Default)]
@@ -54,7 +54,7 @@ pub struct HostOptions {
     /// restarted after 3 missed checks in a row ([`HealthChecks::default`]).
     pub health_checks: Option<HealthChecks>,
     /// The least time between two listings of a live server's tools, however often it says
-    /// they changed; `None` is [`crate::running::sessions::relist_pace::RELIST_EVERY`] (1 s).
+    /// they changed; `None` is [`crate::sessions::relist_pace::RELIST_EVERY`] (1 s).
     pub relist_every: Option<std::time::Duration>,
     /// The face renders MCP Apps views (the app): live sessions declare the UI extension to
     /// their servers, and [`Host::app_view`] and the other `app_*` calls serve the views.
@@ -74,7 +74,7 @@ pub struct Host {
     live: bool,
     swept: SweepReport,
     /// In live mode, once started: the watcher that follows changes other processes make.
-    follower: std::sync::Mutex<Option<crate::running::sessions::StoreFollower>>,
+    follower: std::sync::Mutex<Option<crate::sessions::StoreFollower>>,
     /// In live mode, once started: every change of a server's connection state, on record.
     trail: std::sync::Mutex<Option<crate::connections::connection_trail::ConnectionTrail>>,
 }
@@ -117,7 +117,7 @@ impl Host {
             options.health_checks.unwrap_or_default(),
             options
                 .relist_every
-                .unwrap_or(crate::running::sessions::relist_pace::RELIST_EVERY),
+                .unwrap_or(crate::sessions::relist_pace::RELIST_EVERY),
             options.render_apps,
         );
         Ok(Host {

@@ -1,20 +1,29 @@
 //! The Gatehouse engine, shared by the desktop app and the `gatehouse` CLI: where data lives,
 //! the SQLite store, the server registry, live sessions, the events they emit and the audit log.
 //! It has no Tauri dependency and is fully usable headless.
+//!
+//! Its folders stack in tiers, each using only those below it (`scripts/check-structure.py`
+//! fails on a folder circle), lowest first: `vocabulary` (the shared words: `Source`,
+//! `GateRequest`, the definition hash, `PendingApproval`, `ServerStatus`, the events), beside
+//! `error`, [`canonical`], [`fs_path`] and `os`; then [`apps`] and [`roots`]; `running` (a
+//! server process's life); `store` (registry, secrets, storage); `oversight` (its `gate` above
+//! `policy`, `approvals` and `audit`); `connections`; `sessions`; and `host` on top.
 
 pub mod apps;
 pub mod canonical;
 mod connections;
 mod error;
 mod error_code;
-mod events;
 pub mod fs_path;
 mod host;
+mod os;
 mod oversight;
 pub mod protocol;
 pub mod roots;
 mod running;
+mod sessions;
 mod store;
+mod vocabulary;
 
 pub use connections::{connect, loopback_prompt, server_requests, sign_in};
 pub use oversight::{approvals, audit, gate, policy};
@@ -29,15 +38,15 @@ pub use audit::{
 pub use connections::connection::ServerConnection;
 pub use error::{HostError, Result};
 pub use error_code::ErrorCode;
-pub use events::{EngineEvent, EventBus};
 pub use gate::{CallOutcome, Source, ToolCall};
 pub use host::{Host, HostOptions};
 pub use loopback_prompt::LoopbackPrompt;
-pub use running::sessions::health::HealthChecks;
-pub use running::sessions::status::{Offer, ServerStatus, ServerView, ToolInfo};
+pub use sessions::health::HealthChecks;
+pub use sessions::status::{Offer, ServerStatus, ServerView, ToolInfo};
 pub use sign_in::AuthStatus;
 pub use store::registry::model::{
     EnvVar, HttpHeader, OAuthClientSettings, OAuthGrant, ServerConfig, ServerInput, ServerSpec,
     ServerTransport, StopGrace,
 };
 pub use store::registry::task_log::TaskRecord;
+pub use vocabulary::events::{EngineEvent, EventBus};

@@ -18,9 +18,8 @@ use crate::transport::streamable_http::StreamableHttpTransport;
 use crate::types::{InitializeResult, Tool};
 
 mod listing;
-pub(crate) mod options;
 
-pub use options::{ClientOptions, EraChoice, HttpMode, MAX_LIST_BYTES};
+pub use crate::client_options::{ClientOptions, EraChoice, HttpMode, MAX_LIST_BYTES};
 
 /// How long to wait for a transport to settle after the handshake.
 const READY_TIMEOUT: Duration = Duration::from_secs(5);

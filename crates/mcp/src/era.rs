@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use crate::client::options::ClientOptions;
-pub use crate::client::options::EraChoice;
+use crate::client_options::ClientOptions;
+pub use crate::client_options::EraChoice;
 use crate::error::{McpError, Result};
 use crate::peer::Peer;
 use crate::types::{Implementation, InitializeResult};

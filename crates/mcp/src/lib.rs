@@ -11,6 +11,7 @@
 pub mod auth;
 pub mod cache;
 pub mod client;
+pub(crate) mod client_options;
 pub mod content;
 pub mod era;
 pub mod error;

@@ -14,10 +14,10 @@ use serde_json::{Value, json};
 use tokio::sync::{broadcast, oneshot};
 use tokio::task::JoinHandle;
 
-use crate::events::{EngineEvent, EventBus};
 use crate::oversight::audit::{AuditEvent, AuditKind, AuditLog};
-use crate::running::sessions::status::ServerStatus;
 use crate::store::registry::Registry;
+use crate::vocabulary::events::{EngineEvent, EventBus};
+use crate::vocabulary::status::ServerStatus;
 
 /// The task that records the trail; dropping it stops the task.
 #[derive(Debug)]

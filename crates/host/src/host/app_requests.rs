@@ -16,7 +16,7 @@ use crate::error::{HostError, Result};
 use crate::oversight::audit::{AuditEvent, AuditKind};
 use crate::oversight::gate::from_server::Asked;
 use crate::oversight::gate::{Ask, CallOutcome, RequestKind, Source, Target, ToolCall};
-use crate::running::sessions::LiveClient;
+use crate::sessions::LiveClient;
 use crate::store::registry::model::ServerConfig;
 
 impl Host {

@@ -5,7 +5,7 @@
 
 use super::Host;
 use crate::error::{HostError, Result};
-use crate::running::sessions::status::{ServerStatus, ServerView};
+use crate::sessions::status::{ServerStatus, ServerView};
 use crate::store::registry::model::{ServerConfig, ServerInput};
 
 /// Whether an edit carries a new secret value (which needs a reconnect to take effect).
@@ -110,7 +110,7 @@ impl Host {
 
     async fn apply(
         &self,
-        serial: &crate::running::sessions::Serial<'_>,
+        serial: &crate::sessions::Serial<'_>,
         config: ServerConfig,
     ) -> Result<ServerView> {
         if self.live {

@@ -4,9 +4,7 @@
 //! they are given ([`expose`]: only a root that resolves to a directory this user can read is
 //! given, as the directory it resolves to; the others are withheld with the reason). Both
 //! revisions' "Security Considerations": clients MUST "validate all root URIs to prevent path
-//! traversal" and "monitor root accessibility"; [`watch`] follows them while a session runs.
-
-pub(crate) mod watch;
+//! traversal" and "monitor root accessibility"; `sessions::root_watch` follows them while a session runs.
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use gatehouse_mcp::StdioConfig;
 use tokio::sync::OnceCell;
 
+use super::stop_grace::StopGrace;
 use crate::running::login_env::{self, LoginEnv};
 use crate::running::process_groups::GroupLog;
-use crate::store::registry::model::StopGrace;
 
 /// What every stdio server of this process is started with.
 #[derive(Debug, Default)]

@@ -23,8 +23,8 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use crate::error::Result;
-use crate::running::process_lives::process_lives;
-use crate::running::process_table;
+use crate::os::process_lives::process_lives;
+use crate::os::process_table;
 
 /// Changes waiting to be written: at most this many (a server start or stop each). When full,
 /// a change is dropped with a warning; a missing row only means the sweep does not know that

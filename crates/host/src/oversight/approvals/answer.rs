@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::oversight::policy::Covers;
+use crate::vocabulary::approval::{Covers, Question};
 
 /// How far an "allow" reaches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,6 +77,31 @@ impl AnsweredBy {
             AnsweredBy::Person => "person",
             AnsweredBy::Timeout => "timeout",
             AnsweredBy::Nobody => "nobody",
+        }
+    }
+}
+
+impl Question {
+    /// The answers that make sense for this question.
+    pub fn accepts(&self, answer: &Answer) -> bool {
+        match (self, answer) {
+            (_, Answer::Deny { .. }) => true,
+            (Question::ToolCall { always_offered, .. }, Answer::Allow { scope, .. }) => {
+                *scope != Scope::Always || *always_offered
+            }
+            (
+                Question::Request { .. },
+                Answer::Allow {
+                    scope,
+                    arguments,
+                    covers,
+                },
+            ) => *scope == Scope::Once && arguments.is_none() && covers.is_none(),
+            (Question::Sampling { .. }, Answer::Respond { .. }) => true,
+            (Question::Elicitation { .. }, Answer::Accept { content }) => content.is_some(),
+            (Question::Elicitation { .. }, Answer::Cancel) => true,
+            (Question::OpenUrl { .. }, Answer::Accept { content }) => content.is_none(),
+            _ => false,
         }
     }
 }

@@ -13,7 +13,6 @@
 
 mod answer;
 pub(crate) mod changes;
-mod question;
 pub(crate) mod quota;
 pub mod site;
 
@@ -25,13 +24,13 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde_json::Value;
 use tokio::sync::oneshot;
 
+pub use crate::vocabulary::approval::{DefinitionChange, PendingApproval, Question};
 pub use answer::{Answer, AnsweredBy, Scope};
-pub use question::{DefinitionChange, PendingApproval, Question};
 pub use quota::Asker;
 
 use crate::error::{HostError, Result};
-use crate::events::{EngineEvent, EventBus};
-use crate::oversight::gate::Source;
+use crate::vocabulary::events::{EngineEvent, EventBus};
+use crate::vocabulary::request::Source;
 
 /// How many requests may wait for a person at once.
 pub const CAPACITY: usize = 64;

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::oversight::gate::Source;
+use crate::vocabulary::request::Source;
 
 /// Requests one asker may have waiting for the person at once.
 pub const WAITING: usize = 3;

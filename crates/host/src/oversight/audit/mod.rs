@@ -45,7 +45,7 @@ pub(crate) mod key_source;
 mod log;
 pub(crate) mod parts;
 pub(crate) mod query;
-pub mod redact;
+pub use crate::vocabulary::redact;
 pub mod report;
 pub mod retention;
 pub(crate) mod search;

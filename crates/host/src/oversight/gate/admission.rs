@@ -14,13 +14,14 @@ use gatehouse_mcp::Tool;
 use serde_json::{Value, json};
 
 use super::audit_record::Record;
-use super::request::{GateRequest, RequestKind};
+use super::decision::Decision;
 use super::snapshot::Snapshot;
-use super::{Decision, Gate, Target};
+use super::state::{Gate, Target};
 use crate::error::{HostError, Result};
 use crate::oversight::approvals::{Answer, Outcome};
 use crate::oversight::audit::AuditEvent;
 use crate::oversight::policy::{self, Effect, PolicyInput, Verdict};
+use crate::vocabulary::request::{GateRequest, RequestKind};
 
 /// What admission let through.
 pub(super) enum Admitted {
@@ -248,7 +249,7 @@ fn decide(
 /// The command that would allow such a request without asking.
 fn allow_hint(server: &str, request: &GateRequest) -> String {
     let source = match request.source {
-        super::Source::User => String::new(),
+        crate::vocabulary::request::Source::User => String::new(),
         other => format!(" --source {}", other.as_str()),
     };
     match request.tool() {

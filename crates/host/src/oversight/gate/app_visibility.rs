@@ -6,9 +6,9 @@
 use gatehouse_mcp::Tool;
 use serde_json::Value;
 
-use super::Decision;
-use super::request::{GateRequest, RequestKind, Source};
+use super::decision::Decision;
 use crate::apps::{ToolVisibility, visible_to};
+use crate::vocabulary::request::{GateRequest, RequestKind, Source};
 
 /// The refusal of an app's tool call its tool's visibility does not allow; `None` for
 /// everything else.

@@ -16,13 +16,14 @@ use serde_json::{Value, json};
 
 use super::admission::{Admitted, Asked, verdict_of};
 use super::audit_record::Record;
-use super::definition::definition_hash;
-use super::request::{GateRequest, RequestKind};
+use super::decision::Decision;
 use super::standing::Offered;
-use super::{Decision, Gate, Target};
+use super::state::{Gate, Target};
 use crate::error::Result;
 use crate::oversight::approvals::{Answer, Asker, Asking, Outcome, Question, changes};
 use crate::oversight::policy::{Effect, Verdict};
+use crate::vocabulary::definition::definition_hash;
+use crate::vocabulary::request::{GateRequest, RequestKind};
 
 /// How many times one call is put to the person while its tool keeps changing under it.
 pub(super) const MAX_ROUNDS: usize = 3;

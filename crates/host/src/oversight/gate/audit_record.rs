@@ -9,10 +9,10 @@ use std::time::Duration;
 use gatehouse_mcp::{CallToolResult, McpError};
 use serde_json::{Value, json};
 
-use super::Decision;
-use super::request::{GateRequest, RequestKind};
+use super::decision::Decision;
 use crate::oversight::audit::{AuditEvent, AuditKind};
 use crate::oversight::policy::Verdict;
+use crate::vocabulary::request::{GateRequest, RequestKind};
 
 /// What every row of one request shares, and what the request asked.
 pub(super) struct Record {

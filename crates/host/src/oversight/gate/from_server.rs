@@ -17,8 +17,9 @@ use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Value, json};
 
 use super::person::{ServerAsk, WITHDRAWN, needs_person};
-use super::{Gate, Source};
+use super::state::Gate;
 use crate::oversight::audit::{AuditEvent, AuditKind};
+use crate::vocabulary::request::Source;
 
 /// A handler whose requests pass the gate on their way through.
 pub struct AuditedHandler {

@@ -11,11 +11,11 @@ use gatehouse_mcp::features::elicitation::check_mode;
 use gatehouse_mcp::peer::Withdrawal;
 use serde_json::{Value, json};
 
-use super::Gate;
+use super::state::Gate;
 use crate::oversight::approvals::{Answer, Asker, Asking, Outcome, Question, site};
 use crate::oversight::audit::{AuditEvent, AuditKind};
-use crate::oversight::gate::Source;
 use crate::oversight::policy::{self, Effect, PolicyInput};
+use crate::vocabulary::request::Source;
 
 /// The `model` named in a reply the person wrote.
 pub const PERSON_MODEL: &str = "gatehouse-person";

@@ -9,12 +9,14 @@
 
 use serde_json::{Value, json};
 
-use super::request::{GateRequest, RequestKind};
-use super::{Decision, Gate, Source, Target};
+use super::decision::Decision;
+use super::state::{Gate, Target};
 use crate::error::Result;
 use crate::oversight::approvals::Scope;
 use crate::oversight::audit::{AuditEvent, AuditKind};
 use crate::oversight::policy::{Covers, Effect, GrantKey, Layer, Rule, Verdict, arguments_digest};
+use crate::vocabulary::request::Source;
+use crate::vocabulary::request::{GateRequest, RequestKind};
 
 /// What the person is offered about a tool call the policy asks about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -15,7 +15,7 @@
 use serde_json::Value;
 
 use super::rule::{Effect, Layer, Rule};
-use crate::oversight::gate::Source;
+use crate::vocabulary::request::Source;
 
 /// What a request is, as far as the policy is concerned.
 #[derive(Debug, Clone)]

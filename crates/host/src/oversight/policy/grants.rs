@@ -12,18 +12,8 @@ use serde_json::Value;
 use sqlx::{Row, SqlitePool};
 
 use crate::error::{HostError, Result};
-use crate::oversight::gate::Source;
-
-/// Which calls of its tool a grant covers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "lowercase")]
-pub enum Covers {
-    /// Only calls with the very arguments the person allowed.
-    These,
-    /// Calls with any arguments (that the same rule asks about).
-    Any,
-}
+pub use crate::vocabulary::approval::Covers;
+use crate::vocabulary::request::Source;
 
 /// What a grant is for: a tool of a server as defined, who asked, the rule that asked, and the
 /// arguments (the digest of [`arguments_digest`]; none: any arguments). To find a covering
@@ -229,7 +219,7 @@ impl Grants {
         for (id, pid) in sessions {
             let lives = pid
                 .and_then(|p| u32::try_from(p).ok())
-                .is_some_and(crate::running::process_lives::process_lives);
+                .is_some_and(crate::os::process_lives::process_lives);
             if !lives {
                 sqlx::query("DELETE FROM grants WHERE id = ?")
                     .bind(id)

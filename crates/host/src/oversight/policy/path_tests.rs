@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 
 use super::*;
-use crate::oversight::gate::Source;
+use crate::vocabulary::request::Source;
 
 /// A real tree: `projects/app/`, `secret/key`, `projects/out` → `../secret`, `projects/in` →
 /// `app`, `projects/loop` → itself, `linked` → `projects`. Its canonical path.

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::path_glob;
 use crate::error::{HostError, Result};
 use crate::fs_path::{self, PathValue};
-use crate::oversight::gate::Source;
+use crate::vocabulary::request::Source;
 
 /// What a rule (or a decision) says.
 #[cfg_attr(feature = "specta", derive(specta::Type))]

@@ -19,7 +19,7 @@ pub struct RuleView {
     pub decision: Effect,
     pub definition_hash: Option<String>,
     /// Only requests from this source; none: every source.
-    pub source: Option<crate::oversight::gate::Source>,
+    pub source: Option<crate::vocabulary::request::Source>,
     /// An allow rule for a tool whose current definition is not the one it was made for.
     pub stale: bool,
     /// For a rule on a tool: the hash of the definition the server shows now, when one is

@@ -16,8 +16,8 @@ use sqlx::sqlite::{SqlitePool, SqliteRow};
 
 use super::rule::{ArgumentMatch, Effect, Pattern, Rule};
 use crate::error::{HostError, Result};
-use crate::oversight::gate::Source;
-use crate::oversight::gate::definition::definition_hash;
+use crate::vocabulary::definition::definition_hash;
+use crate::vocabulary::request::Source;
 
 const COLUMNS: &str =
     "id, server_id, tool, pointer, pattern_kind, pattern, outside, effect, definition_hash, source";

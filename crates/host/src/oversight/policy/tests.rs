@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::*;
-use crate::oversight::gate::Source;
+use crate::vocabulary::request::Source;
 
 fn rule(id: &str, server: Option<&str>, tool: Option<&str>, effect: Effect) -> Rule {
     Rule {

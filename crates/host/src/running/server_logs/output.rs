@@ -10,7 +10,7 @@
 use gatehouse_mcp::transport::stderr::ServerOutput;
 
 use super::ServerLogs;
-use crate::oversight::audit::KnownSecrets;
+use crate::vocabulary::redact::KnownSecrets;
 
 /// One server's output: its secret values and its log.
 #[derive(Debug)]

@@ -58,7 +58,7 @@ impl TaskFollower {
         let mut changed = false;
         for record in unfinished {
             if !shared && record.recorder_pid != std::process::id() {
-                if !crate::running::process_lives::process_lives(record.recorder_pid) {
+                if !crate::os::process_lives::process_lives(record.recorder_pid) {
                     let why = "the process that started this task ended, and the task was bound to its connection";
                     changed |= registry
                         .abandon_task(&config.id, &record.task_id, why)

@@ -1,5 +1,6 @@
-//! Redaction, applied to every event before any of it is written: the audit log must never hold
-//! a secret, because it is kept for a long time, exported and shown.
+//! Redaction, applied to every audit event before any of it is written (and to what a server
+//! writes to its log): the audit log must never hold a secret, because it is kept for a long
+//! time, exported and shown.
 //!
 //! - A JSON object key that looks like it names a secret (case-insensitively containing
 //!   `token`, `password`, `passwd`, `secret`, `authorization`, `api_key`, `apikey`, `api-key`

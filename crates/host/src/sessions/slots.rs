@@ -11,8 +11,8 @@ use tokio::task::JoinHandle;
 
 use super::status::{ServerStatus, ToolInfo};
 use crate::connections::server_requests::{ServerNotice, SharedRoots};
-use crate::roots::watch::RootWatch;
 use crate::running::notice_queue::NoticeSender;
+use crate::sessions::root_watch::RootWatch;
 
 /// How often the task log is checked for tasks to follow.
 pub(super) const TASK_TICK: Duration = Duration::from_millis(500);

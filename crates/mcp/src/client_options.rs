@@ -1,5 +1,6 @@
-//! How a client presents itself and how long it waits ([`ClientOptions`]), which era and which
-//! HTTP transport it speaks, and the default bound on a listing's bytes.
+//! The options of a [`crate::client::Client`], below both it and [`crate::era`]: how it presents
+//! itself and how long it waits ([`ClientOptions`]), which era and which HTTP transport it
+//! speaks, and the default bound on a listing's bytes.
 
 use std::time::Duration;
 
@@ -14,7 +15,7 @@ pub const MAX_LIST_BYTES: usize = 32 << 20;
 /// The app icon as an `Icon` (2025-11-25 schema): a data URI, so no server ever fetches it.
 fn client_icon() -> Value {
     use base64::Engine as _;
-    const PNG: &[u8] = include_bytes!("../../../../icons/32x32.png");
+    const PNG: &[u8] = include_bytes!("../../../icons/32x32.png");
     let data = base64::engine::general_purpose::STANDARD.encode(PNG);
     json!({ "src": format!("data:image/png;base64,{data}"), "mimeType": "image/png", "sizes": ["32x32"] })
 }

@@ -10,7 +10,10 @@
 //! backoff, the list fetched again after each reopening) and honours the list's `ttlMs`: a
 //! stale list is still shown while it is fetched again (2026-07-28 server/utilities/caching).
 //! However often a server says its tools changed, they are listed at most once per interval
-//! ([`relist_pace`]).
+//! ([`relist_pace`]). While a session runs, its roots are watched ([`root_watch`]).
+//!
+//! Sessions sit above the server's process life ([`crate::running`]), its connection
+//! ([`crate::connections`]) and the gate ([`crate::oversight`]); only [`crate::host`] is above.
 
 mod follow;
 pub(crate) mod health;
@@ -18,6 +21,7 @@ mod live;
 mod publish;
 pub(crate) mod relist_pace;
 pub(crate) mod restarts;
+pub(crate) mod root_watch;
 mod runner;
 mod serving;
 mod slots;

@@ -3,8 +3,8 @@
 
 use tokio::sync::broadcast;
 
-use crate::oversight::approvals::PendingApproval;
-use crate::running::sessions::status::ServerStatus;
+use crate::vocabulary::approval::PendingApproval;
+use crate::vocabulary::status::ServerStatus;
 
 /// Something that happened in the engine.
 #[derive(Debug, Clone, PartialEq)]

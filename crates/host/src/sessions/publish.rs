@@ -5,7 +5,7 @@
 use super::runner::Runner;
 use super::slots::{LiveClient, lock};
 use super::status::{ServerStatus, ToolInfo};
-use crate::events::EngineEvent;
+use crate::vocabulary::events::EngineEvent;
 
 impl Runner {
     /// Puts the connection in the slot, or takes it out, if this task is still the server's

@@ -11,12 +11,12 @@ use super::runner::{Channels, Runner};
 use super::slots::{LiveClient, Slot, Slots, lock};
 use super::status::{ServerStatus, ToolInfo};
 use crate::connections::server_requests::{ServerNotice, SharedRoots};
-use crate::events::{EngineEvent, EventBus};
 use crate::oversight::gate::Gate;
-use crate::roots::watch::RootWatch;
 use crate::running::notice_queue::notice_queue;
+use crate::sessions::root_watch::RootWatch;
 use crate::store::registry::Registry;
 use crate::store::registry::model::ServerConfig;
+use crate::vocabulary::events::{EngineEvent, EventBus};
 
 /// How long stopping one server may take beyond its two stop waits before its task is
 /// abandoned (which kills what is left of it): the calls on it letting go of the connection

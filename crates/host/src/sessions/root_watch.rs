@@ -18,9 +18,9 @@ use std::sync::{Arc, RwLock};
 use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 use tokio::sync::mpsc;
 
-use super::{ExposedRoot, expose};
 use crate::connections::server_requests::{ServerNotice, SharedRoots};
 use crate::fs_path;
+use crate::roots::{ExposedRoot, expose};
 use crate::running::notice_queue::NoticeSender;
 
 /// The paths whose changes matter: each root as configured and as resolved.

@@ -33,12 +33,12 @@ use crate::connections::connect::open_client_with;
 use crate::connections::server_requests::Declared;
 use crate::connections::server_requests::{HostHandler, ServerNotice, SharedRoots};
 use crate::error::HostError;
-use crate::events::EventBus;
 use crate::oversight::gate::Gate;
 use crate::oversight::gate::from_server::AuditedHandler;
 use crate::running::notice_queue::{NoticeReceiver, NoticeSender};
 use crate::store::registry::Registry;
 use crate::store::registry::model::{ServerConfig, ServerSpec};
+use crate::vocabulary::events::EventBus;
 use gatehouse_mcp::McpError;
 
 /// How long calls still running when the connection ends may hold it before it is dropped

@@ -1,4 +1,4 @@
-//! What a person is asked: one pending request, held by the engine (not by a window, so a
+//! What a person is asked (the approvals queue keeps it, the events carry it): one pending request, held by the engine (not by a window, so a
 //! reload of the UI or a second face finds it still waiting), with everything they need to
 //! judge it: its server and source, why the policy asks, and the request itself (a tool call
 //! with the tool's definition and what changed in it, a sampling request, a form or URL
@@ -7,8 +7,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::oversight::gate::Source;
-use crate::oversight::policy::Covers;
+use crate::vocabulary::request::Source;
 
 /// One changed field of a tool's definition: what it was when the rule was made, and now.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -74,32 +73,6 @@ pub enum Question {
     Request { method: String, detail: Value },
 }
 
-impl Question {
-    /// The answers that make sense for this question.
-    pub fn accepts(&self, answer: &super::Answer) -> bool {
-        use super::Answer;
-        match (self, answer) {
-            (_, Answer::Deny { .. }) => true,
-            (Question::ToolCall { always_offered, .. }, Answer::Allow { scope, .. }) => {
-                *scope != super::Scope::Always || *always_offered
-            }
-            (
-                Question::Request { .. },
-                Answer::Allow {
-                    scope,
-                    arguments,
-                    covers,
-                },
-            ) => *scope == super::Scope::Once && arguments.is_none() && covers.is_none(),
-            (Question::Sampling { .. }, Answer::Respond { .. }) => true,
-            (Question::Elicitation { .. }, Answer::Accept { content }) => content.is_some(),
-            (Question::Elicitation { .. }, Answer::Cancel) => true,
-            (Question::OpenUrl { .. }, Answer::Accept { content }) => content.is_none(),
-            _ => false,
-        }
-    }
-}
-
 /// A request waiting for a person.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -118,4 +91,15 @@ pub struct PendingApproval {
     pub asked_at_ms: f64,
     pub expires_at_ms: f64,
     pub question: Question,
+}
+
+/// Which calls of its tool a grant covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "lowercase")]
+pub enum Covers {
+    /// Only calls with the very arguments the person allowed.
+    These,
+    /// Calls with any arguments (that the same rule asks about).
+    Any,
 }
