@@ -10,7 +10,9 @@
 //! `input_required` results are never cached. A missing or negative `ttlMs` counts as 0: stale
 //! at once.
 //!
-//! The cache is bounded by count and by bytes (a result's size as compact JSON), in two halves:
+//! The cache is bounded by count ([`MAX_CACHED_RESULTS`], 256) and by bytes
+//! ([`MAX_CACHED_BYTES`], 16 MiB; a result's size as compact JSON), and a result over
+//! [`MAX_RESULT_BYTES`] (4 MiB) is not kept at all. Both bounds are split in two halves:
 //! resource reads, and everything else (the lists and `server/discover`). A new result pushes
 //! out only results of its own half, so an MCP App view that reads many distinct URIs with large
 //! bodies fills at most the reads' half and never evicts the tool list the gate relies on.

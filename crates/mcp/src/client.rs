@@ -1,5 +1,14 @@
-//! A connected MCP client in the handshake era: runs `initialize` with version negotiation,
-//! then offers typed operations. One [`Client`] owns one transport and its peer.
+//! A connected MCP client: settles the era (`era`), then offers typed operations. One
+//! [`Client`] owns one transport and its peer.
+//!
+//! In the handshake era it runs `initialize` offering 2025-11-25 and accepts the older
+//! revisions a server may answer with (`protocol`), declaring the capabilities the caller's
+//! handler answers (`ClientOptions::capabilities`), and waits (up to 5 s) for the transport to
+//! settle, its standalone GET stream open or known to be unavailable, before the first request.
+//! `connect_http` in `HttpMode::Auto` follows the spec's backwards compatibility: a 400, 404 or
+//! 405 to Streamable HTTP that no modern error explains falls back to HTTP+SSE. Every list goes
+//! through `list_all` (`listing`), at most 1,000 pages and 32 MiB across them by default
+//! (`ClientOptions::max_pages`, `ClientOptions::max_list_bytes`).
 
 use std::sync::Arc;
 use std::time::Duration;

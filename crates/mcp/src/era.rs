@@ -3,6 +3,20 @@
 //! `server/discover`; the legacy era runs the `initialize` handshake. A dual-era client probes
 //! with `server/discover` and falls back to `initialize` on anything that is not a recognised
 //! modern error (basic/transports/stdio and streamable-http, "Backward Compatibility").
+//!
+//! The caller chooses with `EraChoice::{Auto, Legacy, Modern}` (default `Auto`);
+//! `Client::era()` and `Client::era_reason()` say what was chosen and why. `Auto` probes with
+//! `server/discover` carrying the modern `_meta` (the peer stamps `protocolVersion`,
+//! `clientCapabilities` and `clientInfo` into every message's `_meta`). A `DiscoverResult` means
+//! modern; a `-32022` answer is tried again with a version from its `data.supported`; a
+//! recognised modern error (-32020, -32021, -32022) is final. So is a 401 the transport could not
+//! authorize, since `initialize` would meet it too. Anything else (another error, another 4xx
+//! without a modern body, no answer within `ClientOptions::discover_timeout`, 5 s by default)
+//! falls back to `initialize`. A naive legacy server that answers the probe with an
+//! `InitializeResult` is legacy too and is sent a real `initialize` (never
+//! `notifications/initialized` without one; over HTTP that answer opens the session and fixes
+//! the version header). The probe is never cancelled, so a legacy server sees nothing else
+//! before `initialize`.
 
 use std::time::Duration;
 

@@ -1,6 +1,10 @@
 //! JSON-RPC 2.0 messages as MCP uses them: classification of incoming messages and
 //! construction of outgoing ones. Batches are not part of MCP since 2025-06-18 and are refused;
 //! the responses one holds are named, so the requests they answer fail at once.
+//!
+//! An invalid message that still names the id of a response says so (`Invalid::response_to`;
+//! for a batch, the id of each response in it), so the request it answers fails instead of
+//! timing out. [`recover_id`] finds the id at the start of a line that was cut short.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};

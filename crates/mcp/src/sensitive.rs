@@ -1,7 +1,8 @@
 //! [`Sensitive`]: a secret value (a token, a password, a secret header or environment value)
 //! that cannot leak by accident. Its `Debug` and `Display` print `<redacted>`, it implements
 //! no `Serialize`, and the value is read only through [`Sensitive::expose`], so every place that
-//! uses the secret itself says so.
+//! uses the secret itself says so. The host uses it too, for the secret values it keeps in the
+//! keyring.
 
 use std::fmt;
 

@@ -1,5 +1,6 @@
 //! Spec types that tolerate real servers: unknown fields are kept in `extra`, optional fields
-//! default, and one malformed list item is kept as raw JSON instead of failing the whole list.
+//! default, and one malformed list item is kept as raw JSON instead of failing the whole list
+//! ([`Page<T>`](Page), one page of a list).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

@@ -1,7 +1,8 @@
-//! Delivering a stream of updates (progress, task status) to a caller's bounded channel without
-//! ever blocking the request or growing without bound: when the caller's channel is full, the
-//! newest update is held back (replacing any update held before it) and sent as soon as there
-//! is room, so a slow reader skips intermediate updates but always sees the latest one.
+//! [`LatestSink`]: delivering a stream of updates (progress, task status) to a caller's bounded
+//! channel without ever blocking the request or growing without bound: when the caller's
+//! channel is full, the newest update is held back (replacing any update held before it) and
+//! sent as soon as there is room, so a slow reader skips intermediate updates but always sees
+//! the latest one.
 
 use tokio::sync::mpsc;
 

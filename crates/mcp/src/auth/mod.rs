@@ -1,7 +1,11 @@
 //! OAuth 2.1 authorization for HTTP MCP servers, client side (2025-11-25 and 2026-07-28
-//! basic/authorization). An HTTP transport holds an [`Authorizer`]: it puts the bearer token on
-//! every request and, on a 401 or a 403 `insufficient_scope`, discovers the authorization server,
-//! registers, runs the authorization code flow with PKCE and retries.
+//! basic/authorization), for both HTTP transports (Streamable HTTP and HTTP+SSE). An HTTP
+//! transport holds an optional [`Authorizer`] (`HttpConfig::authorizer`): it puts the bearer
+//! token on every request and, on a 401 or a 403 `insufficient_scope`, discovers the
+//! authorization server, registers, runs the authorization code flow with PKCE over the `oauth2`
+//! crate (checking the response's `iss`) and retries; it also steps up scopes, refreshes tokens
+//! and follows a server that moved to another authorization server. [`TokenStore`] and
+//! [`AuthorizationPrompt`] are the seams the host implements (see `docs/authorization.md`).
 //!
 //! Files, one job each: [`challenge`] parses `WWW-Authenticate`; [`well_known`] builds metadata
 //! URLs; [`resource`] checks and forms the RFC 8707 resource; [`metadata`] fetches the documents;
@@ -17,6 +21,8 @@
 //! why authorization failed.
 //!
 //! Secrets (tokens, client secrets) are [`Sensitive`](crate::Sensitive) strings: no `Debug`, log line or error shows them.
+//! Only [`Tokens`] and [`ClientCredentials`] (for a token store) and [`IdpSession`] (which the
+//! host keeps in its keyring) serialize theirs.
 
 pub mod authorizer;
 pub mod challenge;

@@ -1,7 +1,8 @@
 //! Paginated lists (2025-11-25 server/utilities/pagination): [`Client::list_all`], the one
 //! cursor loop every list uses, bounded in pages (`ClientOptions::max_pages`, against cursors
-//! that loop) and in the bytes of all its pages together (`ClientOptions::max_list_bytes`,
-//! against a server whose pages never end or are each as large as a message may be).
+//! that loop; 1,000 by default) and in the bytes of all its pages together
+//! (`ClientOptions::max_list_bytes`, 32 MiB by default, against a server whose pages never end or
+//! are each as large as a message may be).
 
 use serde_json::{Value, json};
 

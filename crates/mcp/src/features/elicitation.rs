@@ -1,4 +1,6 @@
-//! Form elicitation helpers (2025-11-25 client/elicitation; SEP-1034 defaults, SEP-1330 enums).
+//! Form elicitation helpers (2025-11-25 client/elicitation; SEP-1034 defaults, SEP-1330 enums):
+//! [`schema_defaults`] reads a requested schema's defaults; `elicitation_form` turns a form into
+//! its fields, one by one.
 
 use serde_json::{Map, Value};
 

@@ -1,4 +1,6 @@
-//! Typed MCP operations, each an `impl Client` block in its own module.
+//! Typed MCP operations, each an `impl Client` block in its own module. Each one, tools
+//! included, first checks that the server declared the capability it needs and fails with
+//! `McpError::NotSupported` without sending the request when it did not ([`capabilities`]).
 
 pub mod capabilities;
 pub mod completion;

@@ -4,7 +4,8 @@
 //! same handler that answers legacy server-initiated requests; the original request is then sent
 //! again, with a new id, the answers under the same keys and the state echoed byte for byte.
 //! A result without `resultType` is complete; one this request cannot have is refused by the
-//! peer. Callers see one logical request.
+//! peer. Callers see one logical request, of at most 8 rounds. Only a first-round result is
+//! cached, and a cached one is served while fresh.
 
 use serde_json::{Map, Value};
 

@@ -3,10 +3,11 @@
 //! process-wide cache keyed by the tool's name and the SHA-256 of the schema, so a changed
 //! definition gets a new validator; the cache is bounded in entries and in schema bytes, least
 //! recently used out first (`bounded_cache`). Before it is compiled a schema must stay within
-//! [`Limits`]: its size, its JSON nesting depth and its number of schema objects. Compiling is
-//! timed, and when tools are listed it runs off the async runtime (`spawn_blocking` under a
-//! timeout). A schema past a limit is never run: the refusal, naming the limit, is what a check
-//! reports. Remote `$ref`s are never fetched (the validator is built offline).
+//! [`Limits`]: its size (1 MiB), its JSON nesting depth (64 levels) and its number of schema
+//! objects (10 000). Compiling is timed (2 s), and when tools are listed it runs off the async
+//! runtime (`spawn_blocking` under a timeout). A schema past a limit is never run: the refusal,
+//! naming the limit, is what a check reports (a tool result's `schema_problem`). Remote `$ref`s
+//! are never fetched (the validator is built offline).
 //!
 //! A schema's `pattern`s and `patternProperties` are the server's regular expressions, run on
 //! data the server also chooses. They run on the `regex` crate, which matches in time linear in
@@ -15,7 +16,8 @@
 //! and the lazy DFA's cache bounded (`PatternOptions::size_limit`, `dfa_size_limit`). A pattern
 //! that needs backtracking (look-around, back-references) does not compile there, so its schema
 //! is reported as not run. A tool result is checked on a blocking thread under
-//! [`Limits::check_time`] ([`OutputSchemas::check_off_runtime`]).
+//! [`Limits::check_time`] (2 s; [`OutputSchemas::check_off_runtime`]), and a mismatch names at
+//! most 20 problems.
 
 mod bounded_cache;
 

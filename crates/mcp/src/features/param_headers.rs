@@ -6,7 +6,14 @@
 //! rule is left out of the list with a warning. The whole schema is searched for stray
 //! annotations (under `items`, `anyOf`, `then`, `$defs`, unknown keywords, since a `$ref` may
 //! point anywhere, or on the root), skipping only instance data (`const`, `enum`, `default`,
-//! `examples`) and the names that key `properties`-like maps.
+//! `examples`) and the names that key `properties`-like maps. The warning names the tool, the
+//! broken rule and, for a stray annotation, its JSON pointer.
+//!
+//! The headers are sent only on modern Streamable HTTP tool calls. An integer argument outside
+//! ±(2^53 − 1) cannot be mirrored, so such a call fails with `McpError::InvalidArguments`
+//! without being sent. A call refused with `HeaderMismatch` (-32020) was refused before it ran:
+//! the tools are listed again and the call is retried once with the headers the refreshed
+//! definition asks for.
 
 use serde_json::{Map, Value};
 

@@ -1,7 +1,8 @@
 //! Resources (2025-11-25 server/resources): listing resources and resource templates with
 //! pagination, reading a resource's text or blob contents, and subscribing to its updates.
 //! Every request checks the server's `resources` capability first; subscribing also needs
-//! `resources.subscribe`.
+//! `resources.subscribe`. A resource that does not exist is `McpError::ResourceNotFound`:
+//! `-32602` from a server in the 2026-07-28 era, `-32002` from any server.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};

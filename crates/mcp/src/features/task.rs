@@ -1,5 +1,6 @@
 //! A task as the server reports it (2025-11-25 basic/utilities/tasks), how often to poll it,
-//! and whether a tool may run as one (`execution.taskSupport`).
+//! and whether a tool may run as one (`execution.taskSupport`). The poll interval is the
+//! server's `pollInterval` (or the extension's `pollIntervalMs`), clamped to 100 ms – 5 s.
 
 use std::time::Duration;
 

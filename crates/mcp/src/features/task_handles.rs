@@ -1,10 +1,12 @@
-//! The tasks extension (`io.modelcontextprotocol/tasks`, ext-tasks 2026-07-28): a server may
-//! answer `tools/call` with a task handle (`resultType: "task"`) instead of the result. The
+//! The tasks extension (`io.modelcontextprotocol/tasks`, ext-tasks 2026-07-28), declared in
+//! every modern request's capabilities: a server may answer `tools/call` with a task handle
+//! (`resultType: "task"`) instead of the result. The
 //! client polls `tasks/get` at the server's `pollIntervalMs` until the task is terminal, answers
 //! the `inputRequests` of an `input_required` task once per key with the same handler as any
 //! server request and sends them with `tasks/update`, and cancels an abandoned task with
-//! `tasks/cancel` (never `notifications/cancelled`). The caller sees one logical call; each
-//! status goes to the caller's status channel.
+//! `tasks/cancel` (never `notifications/cancelled`). A `failed` task ends the call with its
+//! JSON-RPC error. The caller sees one logical call; each status goes to the caller's status
+//! channel. On HTTP, `Mcp-Name` carries the task id.
 
 use std::collections::HashSet;
 use std::time::Duration;

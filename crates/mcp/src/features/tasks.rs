@@ -1,8 +1,9 @@
-//! Tasks (2025-11-25 basic/utilities/tasks): task-augmented `tools/call` for tools whose
-//! `execution.taskSupport` allows it, `tasks/get` polling at the server's `pollInterval`,
-//! `tasks/result`, `tasks/list` and `tasks/cancel`. [`Client::run_tool_task`] turns a task into
-//! one logical call: create, poll until terminal (status updates go to the caller), fetch the
-//! result; dropping it cancels the task on the server.
+//! Tasks (2025-11-25 basic/utilities/tasks): task-augmented `tools/call` when the server's
+//! `tasks.requests.tools.call` capability and the tool's `execution.taskSupport` allow it,
+//! `tasks/get` polling at the server's `pollInterval` (clamped, `task`), `tasks/result`,
+//! `tasks/list` and `tasks/cancel`. [`Client::run_tool_task`] turns a task into one logical
+//! call: create, poll until terminal (status updates go to the caller), fetch the result;
+//! dropping it cancels the task on the server. `call_tool` runs a tool that requires a task so.
 
 use std::time::Duration;
 

@@ -1,8 +1,14 @@
-//! `tools/call` (2025-11-25 server/tools): progress, a timeout that progress resets, `isError`
+//! `tools/call` (2025-11-25 server/tools): progress, a timeout that progress resets and an
+//! overall cap on the wait, `isError`
 //! kept apart from protocol errors, and `structuredContent` checked against the tool's
 //! `outputSchema` with a JSON Schema validator (2020-12 unless the schema's `$schema` says
 //! otherwise), built once per definition and within limits by `output_schema`. A mismatch, or a
 //! schema too big to run, is reported on the result, never silently dropped.
+//!
+//! In the 2026-07-28 era a call whose response stream broke is sent again only for a tool
+//! annotated `readOnlyHint` or `idempotentHint`: a broken stream leaves it unknown whether the
+//! tool ran, so a tool with side effects is never re-issued. A call refused with
+//! `HeaderMismatch` lists the tools again and is retried once (`param_headers`).
 
 use std::time::Duration;
 

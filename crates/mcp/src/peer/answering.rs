@@ -3,6 +3,10 @@
 //! answered (2025-11-25 basic/utilities/cancellation) tells the handler through a
 //! [`Withdrawal`], and no response is sent for it, whatever the handler answers. The route owns
 //! the tasks, so they end with the connection.
+//!
+//! Each request goes to `Handler::on_withdrawable_request`, whose default answers with
+//! `Handler::on_request` and drops that answer at once on a withdrawal. A `ping` is answered
+//! here, without the handler (only legacy servers send requests at all).
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -3,13 +3,22 @@
 //!
 //! A request that times out or whose caller goes away is cancelled on the server with
 //! `notifications/cancelled` (2025-11-25 basic/utilities/cancellation), except `initialize`,
-//! which must not be cancelled. A response that arrives after that is ignored.
+//! which must not be cancelled, and the `server/discover` probe, so that a legacy server sees
+//! nothing else before `initialize`. A response that arrives after that is ignored. In the
+//! legacy era the server's `ping` is answered here; a 2026-07-28 server may send no requests at
+//! all (2026-07-28 basic/transports), so one that does is logged and left unanswered.
 //!
 //! In the 2026-07-28 era a request whose response stream broke before the answer is sent again
-//! with a new id when its options allow it (streams are not resumable in that era), and
-//! long-lived requests such as `subscriptions/listen` get their notifications routed to them by
+//! with a new id when its `RequestOptions::reissue` allows it (streams are not resumable in that
+//! era): by default every request may be; a `tools/call` only for a tool annotated
+//! `readOnlyHint` or `idempotentHint`, because a broken stream leaves it unknown whether the tool
+//! ran, so a tool with side effects is never sent again. Long-lived requests such as
+//! `subscriptions/listen` get their notifications routed to them by
 //! `io.modelcontextprotocol/subscriptionId` ([`stream`]).
-
+//!
+//! The peer is told its era (`Peer::speak_modern`, `Peer::speak_legacy`) and stamps it on each
+//! outgoing message (`transport::Outbound`, its `transport::Wire`); nothing reads the era back
+//! from a message's `_meta`.
 //!
 //! Files, one job each: [`handler`] is what answers the server; [`request`] sends one request
 //! and waits, as its [`options`] say, reporting [`progress`]; [`guard`] cancels an abandoned

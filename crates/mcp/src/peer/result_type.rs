@@ -4,6 +4,9 @@
 //! only an answer to `tools/call`, through the tasks extension every modern request declares.
 //! "A resultType of any value unrecognized by the client MUST be considered invalid", and so is
 //! a known value on a request it cannot answer.
+//!
+//! The peer applies this to every modern answer it hands back, on every path (lists included),
+//! and to the closing result of a long-lived request.
 
 use serde_json::Value;
 

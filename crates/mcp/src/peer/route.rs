@@ -3,8 +3,13 @@
 //! requests to their stream, other notifications and server requests to the [`Handler`]
 //! (a server's cancellation of its own request withdraws it: [`super::answering`]).
 //! A transport's out-of-band failure fails its request; so does a malformed message that
-//! carries a pending request's id (quoted in the error), and a batch holding a pending
-//! request's answer, rather than leaving it to time out.
+//! carries a pending request's id, a line cut short whose start names one, and a batch holding a
+//! pending request's answer, rather than leaving it to time out: the request fails with
+//! `McpError::MalformedResponse`, quoting at most 200 characters of the message.
+//!
+//! The route owns the tasks answering the server's requests, so they end with the connection.
+//! At most [`MAX_SERVER_REQUESTS`] are answered at once; one more is refused at once with an
+//! error response.
 
 use std::sync::Arc;
 

@@ -3,7 +3,9 @@
 //! Its notifications name it in `_meta["io.modelcontextprotocol/subscriptionId"]` (on stdio every
 //! subscription shares one channel, so this is how they are told apart); the response, if one
 //! comes, marks a graceful end. Dropping the [`OpenRequest`] cancels it: `notifications/cancelled`
-//! on stdio, closing the response stream on HTTP.
+//! on stdio, closing the response stream on HTTP. A server's own `notifications/cancelled`
+//! naming one ends it with an error, as a stream that ends without its result does (the
+//! `Listener` then opens it again).
 
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};

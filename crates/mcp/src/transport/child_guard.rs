@@ -3,6 +3,11 @@
 //! not leave it running. What the server itself starts is not covered by this; the
 //! [`watchdog`](super::watchdog) and the host's start-up sweep are.
 //!
+//! The signal is asked for in a `pre_exec` hook, before `exec`, which then checks that the host
+//! is still the child's parent (it may have died in between, and then nobody would send the
+//! signal). That hook is this crate's only `unsafe`: the workspace denies `unsafe_code`, and it
+//! is allowed there with its safety case.
+//!
 //! The signal comes when the *thread* that spawned the child ends, not only the process: servers
 //! are spawned from the async runtime's worker threads, which live as long as the runtime, so a
 //! runtime shut down kills the servers it started (which is what stopping it means anyway).

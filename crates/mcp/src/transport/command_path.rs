@@ -1,7 +1,8 @@
 //! Finding a stdio server's program. A bare name (`npx`, `uvx`) is looked up in the `PATH` the
 //! server itself gets (its own `PATH` if its environment sets one, else this process's), the way
 //! a shell would, so that a program that is not there fails with an error naming every
-//! directory searched instead of a bare "No such file or directory".
+//! directory searched (`McpError::CommandNotFound`) instead of a bare "No such file or
+//! directory".
 
 use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt;

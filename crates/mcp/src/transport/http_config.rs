@@ -1,4 +1,12 @@
 //! Settings shared by the HTTP transports, and the request headers every POST and GET carries.
+//!
+//! Secret headers (`HttpConfig::secret_headers`, like a stdio server's
+//! `StdioConfig::secret_env`) are [`Sensitive`], so `{:?}` of a configuration shows
+//! `<redacted>`, and they are marked sensitive for reqwest: hidden from its `Debug` and never
+//! indexed by HTTP/2 HPACK. A client with secret headers or an authorizer follows redirects only
+//! within the origin it started at and fails on one that leaves it: reqwest itself drops only
+//! `Authorization` and `Cookie` across origins, and a secret header such as `X-Api-Key` would go
+//! along.
 
 use std::sync::Arc;
 use std::time::Duration;

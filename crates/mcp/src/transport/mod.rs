@@ -3,6 +3,12 @@
 //! Streamable HTTP and legacy SSE can slot in beside stdio without the peer knowing which it has.
 //! An HTTP transport authorizes through the [`HttpAuthorizer`](crate::http_auth::HttpAuthorizer)
 //! interface, never through the `auth` folder itself.
+//!
+//! Per-message HTTP headers and the era travel with the message on the link ([`Outbound`]). A
+//! request the transport could not deliver comes back out of band ([`Inbound::Failed`] with a
+//! [`TransportFailure`]), never as a made-up JSON-RPC error; text that is not JSON comes back as
+//! [`Inbound::Unparsable`]. Every transport holds the tasks it spawns as an `OwnedTask`
+//! ([`owned_task`]).
 
 use serde_json::Value;
 use tokio::sync::mpsc;

@@ -1,5 +1,6 @@
 //! A spawned task owned by whoever holds its handle: dropping the handle aborts the task, so a
 //! transport dropped without `close()` (or a connect abandoned half-way) stops what it started.
+//! Every transport holds its tasks so, and a `Client` dropped without `close()` stops them all.
 
 use tokio::task::JoinHandle;
 

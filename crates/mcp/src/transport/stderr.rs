@@ -1,10 +1,13 @@
-//! A stdio server's stderr: read line by line (a line longer than [`MAX_STDERR_LINE`] keeps
-//! only its start), handed first to the host's [`ServerOutput`] to be redacted, and only then
+//! A stdio server's stderr: read line by line (a line longer than [`MAX_STDERR_LINE`], 64 KiB,
+//! keeps only its start), handed first to the host's [`ServerOutput`] hook
+//! (`StdioConfig::output`) to be redacted, and only then
 //! logged, kept in a small ring for error messages ("last stderr line") and passed back to the
 //! host to keep.
 //!
 //! Servers print their configuration on stderr, secrets included, so nothing here sees a line
 //! before [`ServerOutput::redact`] has: not the ring, not `tracing`, not an error message.
+//! Stdout text that is not a message goes through the same `redact` before it is logged or
+//! quoted.
 
 use std::collections::VecDeque;
 use std::fmt;

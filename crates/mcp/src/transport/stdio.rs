@@ -8,11 +8,17 @@
 //! basic/lifecycle, "Shutdown", stdio): close stdin and wait [`StdioConfig::stop_grace`];
 //! SIGTERM to the group and wait [`StdioConfig::term_grace`]; SIGKILL to the group. A stop is
 //! over when the server has exited *and* nothing is left in its group, so a grandchild that
-//! outlives its parent is stopped too.
+//! outlives its parent is stopped too. Stdout lines are read with a bound ([`super::lines`]):
+//! of an oversized line only its start is kept.
+//!
+//! A task owns the child and publishes its exit, so when stdout closes the pending requests fail
+//! with the server's exit status. A transport dropped without `close()` sends SIGKILL to the
+//! group, unless the server has exited and its group is empty (its id may then be reused).
 //!
 //! A host that dies without stopping its servers leaves none behind: the child gets SIGKILL
 //! with its parent (`child_guard`, Linux), the [`watchdog`](super::watchdog) stops every group
-//! still listed, and a [`GroupRecord`] lets the host keep a record that outlives it.
+//! still listed, and a [`GroupRecord`] lets the host keep a record that outlives it: it is told
+//! when a group starts and when nothing of it is left (the host keeps the record in SQLite).
 
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};

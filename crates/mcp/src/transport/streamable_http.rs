@@ -13,7 +13,18 @@
 //! In the 2026-07-28 era a request is cancelled by closing its response stream (2026-07-28
 //! basic/patterns/cancellation, "Transport-Specific Cancellation"): the peer's
 //! `notifications/cancelled` for a modern request still in flight aborts that request's POST
-//! instead of being sent.
+//! instead of being sent; a legacy request still gets the notification.
+//!
+//! Every POST of a message with a method carries `Mcp-Method`, and `Mcp-Name` for `tools/call`,
+//! `prompts/get` and `resources/read` (2026-07-28 transports, "Standard Request Headers"; the
+//! tasks extension adds the task id on `tasks/get`, `tasks/update` and `tasks/cancel`), encoded
+//! per the header value rules (`header_value`); older servers ignore them. A modern message's
+//! `MCP-Protocol-Version` is the version of the era the peer stamped on it (`Wire`), the same
+//! one its `_meta` carries, and no session id is sent. A 4xx whose body is a JSON-RPC error is
+//! handed on as that error, with the HTTP status kept beside it (`McpError::Rpc`'s
+//! `http_status`). A modern response stream is never resumed with `Last-Event-ID`: one that
+//! breaks before the answer is reported as `TransportFailure::StreamBroken`, so the peer may
+//! send the request again.
 //!
 //! Its parts: [`post`] sends each message and receives its answer, [`listener`] keeps the
 //! standalone GET stream, [`session`] re-initializes a forgotten session ([`session_expiry`] for

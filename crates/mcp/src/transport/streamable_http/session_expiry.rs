@@ -5,7 +5,7 @@
 //!
 //! - a 404 on the standalone GET stream starts a new session, whose own GET stream then opens
 //!   (the re-initialization starts it); a server that forgets each new session at once gets at
-//!   most [`MAX_GET_RENEWALS`] in a row, until a GET stream opens again;
+//!   most [`MAX_GET_RENEWALS`] (three) in a row, until a GET stream opens again;
 //! - a 404 on a GET resuming a response stream starts a new session too, and fails the request
 //!   whose answer went with the old one: it reached the server, so it may or may not have run,
 //!   and it is not sent again.
