@@ -20,6 +20,7 @@ use crate::jsonrpc::RequestId;
 
 mod child_guard;
 mod command_path;
+mod group_members;
 pub mod header_value;
 pub mod http_config;
 pub mod legacy_sse;
