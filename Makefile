@@ -76,7 +76,7 @@ architecture-map:
 	@echo "==> the map in docs/ARCHITECTURE.md"
 	python3 scripts/check-architecture-map.py --self-test && python3 scripts/check-architecture-map.py
 
-lint: fmt-check bindings-check ui-check clippy spec-matrix
+lint: fmt-check bindings-check ui-check clippy spec-matrix structure architecture-map
 
 ## Rust tests run with a private D-Bus session and a fresh gnome-keyring (the real Secret Service).
 rust-test: ui-build
