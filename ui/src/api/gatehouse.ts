@@ -1,5 +1,6 @@
 // The ONLY module that calls the generated IPC bindings: unwraps Result values into
-// plain promises (throwing GatehouseError) and re-exports the contract types.
+// plain promises (throwing GatehouseError, whose code is the generated ErrorCode) through one
+// typed unwrapper, and re-exports the contract types (other modules import types only).
 // When the generated bindings change, this is the one file to adapt; tests mock it.
 
 import { Channel } from "@tauri-apps/api/core";

@@ -1,7 +1,10 @@
-// Detail pane for the selected server: connection status, its tools (or what it offers instead),
-// its tasks, and configuration on the Overview tab; its stderr on the Logs tab; an HTTP server's
-// sign-in on the Sign-in tab. What the server says about itself (name, version) is cut for
-// display.
+// Detail pane for the selected server: its era in the header and its connection state
+// (`ConnectionPanel`) above the tabs, shown on every tab; its tools (or what it offers instead),
+// its tasks and configuration on the Overview tab; its stderr on the Logs tab (`ServerLogs`,
+// `useServerLogs`); an HTTP server's sign-in on the Sign-in tab (`ServerAuth`, `useServerAuth`).
+// The tabs are Radix Tabs (tab panels, arrow keys). A server without tools is not asked for
+// them: `useTools` runs only when a connected (or degraded) server offers tools. What the server
+// says about itself (name, version) is cut for display.
 
 import * as Tabs from "@radix-ui/react-tabs";
 import { useState } from "react";

@@ -1,6 +1,7 @@
 // Server list state on TanStack Query: the list is the ["servers"] query (listServers), live
 // status events update it in place, and every mutation (a TanStack useMutation) updates it from
-// its result and then has it re-fetched from the engine.
+// its result and then has it re-fetched from the engine. A status event that arrives while the
+// list is being fetched is applied again to the answer, so no change is lost to the race.
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef } from "react";

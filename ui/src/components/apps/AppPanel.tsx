@@ -3,6 +3,15 @@
 // bounded, resizable height, or fullscreen), lists what it sends for the conversation, asks the
 // person before its links open or its files are saved, and on close tears the view down
 // (waiting, bounded, for its answer) before the frame goes.
+//
+// It uses `useAppFrame` (each panel owns its view: `app_open_view` when it appears,
+// `app_close_view` when it goes), `AppPermissionPrompt`, `AppNotes` (at most `MAX_NOTES`, 50) and
+// the link and download dialogs through `useConfirmation`. Inline, the height follows the view's
+// `size-changed` between 80 and 600 px and the person can drag it taller; fullscreen covers the
+// window under its dialogs, is left with Escape (unless a dialog is open) or the button, and the
+// button is disabled when the view's `availableDisplayModes` leaves it out
+// (`model/appDisplayMode`). A view that does not say `initialized` within `START_TIMEOUT_MS`
+// (30 s) puts the panel in the error state; `data-app-state` is `loading`, `ready` or `error`.
 
 import type { McpUiDisplayMode } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
