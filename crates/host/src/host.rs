@@ -1,5 +1,16 @@
 //! The engine's façade: one [`Host`] opens the store and offers the operations the desktop app
 //! and the CLI share. In live mode (the app) it also keeps a connection to every enabled server.
+//!
+//! `Host::open` first runs the start-up sweep of the server process groups a host that is gone left
+//! behind (`running::process_groups::sweep`; what it found is `Host::swept`). In live mode
+//! `Host::start` starts the connection trail and the store follower, and `Host::shutdown` stops
+//! them; `start_server`, `stop_server` and `restart_server` act on a live session.
+//!
+//! `Host::call_tool` runs a call on a live session's connection, which its slot holds as an
+//! `Arc<Client>` while it is open and which never leaves the crate. A server without an open
+//! connection is `HostError::NotConnected` (`not_connected`), and so is a call whose connection
+//! ends under it: the session's end is signalled to its calls, and the runner closes the connection
+//! once they let go of it, at most 5 s later.
 
 mod app_requests;
 mod app_sites;

@@ -4,6 +4,10 @@
 //! `base-uri`), and nothing is ever loosened beyond the spec's template. A domain entry that
 //! could break out of its directive (`;`, a quote, whitespace, a line break) is refused, which
 //! refuses the whole resource.
+//!
+//! The policy also holds `object-src 'none'` and `form-action 'none'`. An entry that is not a host
+//! source (a keyword, a bare scheme, `*`), or that holds `,` or a control character, is refused
+//! too.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -4,6 +4,9 @@
 //! global lists of outside sites ([`sites`], kept by [`site_store`]). The views themselves are
 //! rendered by the app's window in sandboxed frames on a separate origin; every request a view
 //! makes comes back through [`crate::Host`]'s `app_*` calls and the gate, with the `app` source.
+//!
+//! The live sessions of a host opened with `render_apps` (the app) declare
+//! `extensions["io.modelcontextprotocol/ui"]` in both eras; the CLI's connections do not.
 
 pub(crate) mod csp;
 mod extension;

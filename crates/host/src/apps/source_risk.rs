@@ -1,10 +1,10 @@
-//! Declared sources no app view reaches unless the person allows them under App sites: the
-//! person's own machine (loopback), their private networks (RFC 1918, link-local, carrier-grade
-//! NAT, IPv6 unique-local and link-local, `.local`, `.internal`, `home.arpa`), and wildcards over
-//! a whole public suffix (`https://*.com`, `https://*.co.uk`, `https://*.github.io`), which would
-//! reach every site registered under it. A page from a remote server has no business with the
-//! first two (routers, development servers, other local services answer there), and the last is
-//! no restriction at all.
+//! Declared sources no app view reaches unless the person allows them under App sites: the person's
+//! own machine (loopback), their private networks (RFC 1918, link-local, carrier-grade NAT, IPv6
+//! unique-local and link-local, `.local`, `.internal`, `home.arpa`), and wildcards over a whole
+//! public suffix (the `psl` crate; `https://*.com`, `https://*.co.uk`, `https://*.github.io`),
+//! which would reach every site registered under it. A page from a remote server has no business
+//! with the first two (routers, development servers, other local services answer there), and the
+//! last is no restriction at all.
 //!
 //! Hosts are read the way the browser reads them (the WHATWG URL parser of the `url` crate), so
 //! `http://2130706433` and `http://0x7f.1` are the loopback address they are.

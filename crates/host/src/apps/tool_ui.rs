@@ -3,6 +3,9 @@
 //! flat `_meta["ui/resourceUri"]`; only `ui://` URIs count. `visibility` defaults to both the
 //! model and the app when absent; an unknown entry is ignored, so a list with no known entry
 //! hides the tool from both (tighter, never looser, than what was declared).
+//!
+//! What is found is listed as `ToolInfo.ui`. No model-facing tool list exists yet;
+//! `visible_to(tool, Model)` is the filter it is to use.
 
 use gatehouse_mcp::Tool;
 use serde::{Deserialize, Serialize};

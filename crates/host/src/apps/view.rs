@@ -1,8 +1,10 @@
 //! A UI resource made ready to render (SEP-1865, "UI Resource Format"): the HTML of a
-//! `resources/read` content item with the MCP App mime type, decoded from `text` or base64
-//! `blob`, and its `_meta.ui` (CSP domains, permissions, domain, border preference) taken from
-//! the content item, falling back to the `resources/list` entry (the draft revision: "the
-//! latter winning" — `resources/read` over `resources/list`).
+//! `resources/read` content item with the MCP App mime type, decoded from `text` or base64 `blob`,
+//! and its `_meta.ui` (CSP domains, permissions, domain, border preference) taken from the content
+//! item, field by field falling back to the `resources/list` entry (the draft revision: "the latter
+//! winning" — `resources/read` over `resources/list`).
+//!
+//! The HTML is at most [`MAX_HTML_BYTES`] (8 MiB).
 
 use base64::Engine as _;
 use gatehouse_mcp::ResourceContents;

@@ -1,4 +1,9 @@
 //! Turns a stored server configuration into a live MCP client connection.
+//!
+//! The server's secret values are read from the keyring right before it is spawned, and the era
+//! remembered for its configuration (`store::registry::era_cache`) is tried first, without the
+//! probe. Only a protocol failure (not a failure to spawn or reach the server) probes again, and
+//! the new finding corrects the record.
 
 use std::path::PathBuf;
 use std::sync::Arc;

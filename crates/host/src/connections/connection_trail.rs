@@ -1,7 +1,7 @@
 //! The connection trail: every change of a live server's connection state (connecting,
 //! connected with its era and protocol version, degraded, reconnecting, restarting with how the
 //! server ended, crashed, failed, stopped, disabled) written to the audit log as a `connection`
-//! row, from the engine's status events.
+//! row, from the engine's status events. `Host::start` starts it.
 //!
 //! A new tool list on a connected server is not a change of state, and is not recorded. If the
 //! trail falls behind the event bus (it holds 256 events), a row says how many events it

@@ -4,6 +4,9 @@
 //! person's sign-in at an enterprise identity provider, from the keyring ([`IdpSignIn`]: once
 //! it has expired it is refreshed with the IdP's refresh token if there is one; otherwise the
 //! server needs a sign-in, which a background connection shows as `AuthRequired`).
+//!
+//! The workload token file is read at every token request, at most 64 KiB; a missing, unreadable or
+//! empty file is an error naming it.
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -7,6 +7,11 @@
 //! the connection with HTTP status 401, which the sessions show as `AuthRequired` until the
 //! person signs in ([`crate::Host::sign_in`]). A server without OAuth never answers 401, so the
 //! authorizer only costs one keyring read per connection there.
+//!
+//! `auth_config` turns a server's OAuth client settings into the authorizer's `AuthConfig`: a
+//! pre-registered client, a client metadata document URL, the client credentials grant, the
+//! workload token file, or the enterprise identity provider with its client secret. An `AuthError`
+//! becomes `HostError::Authorization` (code `authorization`), saying what to do.
 
 use std::sync::Arc;
 

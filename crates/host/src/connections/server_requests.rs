@@ -1,9 +1,19 @@
 //! What the host answers when a server asks something of it (2025-11-25 client features):
 //! `roots/list` gets the server's configured roots that may be given now, each checked as it is
-//! given ([`crate::roots::expose`]; 2025-11-25 client/roots, "Security Considerations"). Sampling and
-//! elicitation are put to the person by the gate ([`crate::oversight::gate::person`]) before they reach
-//! this handler; should one reach it (a connection opened without the gate), it is declined.
-//! Notifications that change what the host shows are passed on.
+//! given ([`crate::roots::expose`]; 2025-11-25 client/roots, "Security Considerations"). Sampling
+//! and elicitation are put to the person by the gate ([`crate::oversight::gate::person`]) before
+//! they reach this handler; should one reach it (a connection opened without the gate), it is
+//! declined. Notifications that change what the host shows are passed on.
+//!
+//! The roots are checked on `spawn_blocking`, and each withheld root is logged with its reason when
+//! that changes. Sampling and elicitation are declared only when someone can answer them
+//! (`capabilities`). `tools/list_changed` is forwarded to the session; `notifications/message`
+//! (within `log_rate`) and a server's cancellation reasons are logged.
+//!
+//! The roots are shared with the session, so a roots-only edit updates them in place and the
+//! session sends `notifications/roots/list_changed` instead of restarting: to a legacy server only
+//! (2026-07-28 removed it; a modern server gets the new roots when it next asks), and only when
+//! what it would be given changed (the slot's `RootWatch` decides).
 
 use gatehouse_mcp::error::RpcError;
 use gatehouse_mcp::jsonrpc::codes;

@@ -1,14 +1,19 @@
-//! Signing in to an HTTP server protected by OAuth: what the engine knows about a server's
-//! sign-in ([`AuthStatus`], never the tokens), signing in through a person's browser
-//! ([`Host::sign_in`] with an [`AuthorizationPrompt`](gatehouse_mcp::auth::AuthorizationPrompt) such as [`crate::LoopbackPrompt`]) and
-//! signing out. Tokens live only in the keyring ([`crate::store::secrets::oauth`]); each sign-in and
-//! sign-out is a `connection` row in the audit log with the issuer and scopes, no token.
+//! Signing in to an HTTP server protected by OAuth: what the engine knows about a server's sign-in
+//! ([`AuthStatus`], never the tokens), signing in through a person's browser ([`Host::sign_in`]
+//! with an [`AuthorizationPrompt`](gatehouse_mcp::auth::AuthorizationPrompt) such as
+//! [`crate::LoopbackPrompt`]) and signing out. Tokens live only in the keyring
+//! ([`crate::store::secrets::oauth`]); each sign-in and sign-out is a `connection` row in the audit
+//! log with the issuer and scopes, no token.
 //!
 //! For a server with enterprise-managed authorization the person signs in at the enterprise
 //! identity provider instead (OpenID Connect through the same prompt), and that sign-in is kept
 //! per IdP, so one sign-in serves every server using that IdP; the server's tokens then come
 //! from exchanging its ID token, with no browser at the server's authorization server
 //! (extensions/auth/enterprise-managed-authorization).
+//!
+//! [`AuthStatus`] says whether the server is signed in, the issuer, the scopes, the expiry, whether
+//! the tokens can be refreshed and the grant, and for an enterprise-managed server the IdP and
+//! whether its sign-in is kept; never a token.
 
 use gatehouse_mcp::auth::Tokens;
 use serde::{Deserialize, Serialize};

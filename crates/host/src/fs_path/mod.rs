@@ -10,6 +10,9 @@
 //!
 //! Only `/` separates (on Unix a `\` is an ordinary character of a name). Reading a path does
 //! filesystem I/O: call it off the async runtime's workers.
+//!
+//! A `file:` URI is decoded by the `url` crate. Resolving takes the longest existing ancestor
+//! through its links and appends the rest; at most 40 links ([`MAX_LINKS`]) and 4096 bytes.
 
 mod escape;
 mod resolve;

@@ -4,6 +4,16 @@
 //! and the gate holds tool calls to their `visibility`), the server's lists, and
 //! `sampling/createMessage` put to the person like a server's. Each call names the server the
 //! view was rendered for; nothing here reaches another server.
+//!
+//! A view is its own caller (`view <uuid>`): its own share of the approval queue, its own grants.
+//! `app_list_tools` leaves out tools not visible to apps; `app_create_message` takes the path a
+//! server's sampling request takes (`Gate::answer_asked`: received, put to the person within the
+//! view's share, answered, all on record) with the `app` source. The UI resource itself is read for
+//! the person whose call shows it (source `user`), so rendering never asks. Before its policy is
+//! built, `app_view` narrows the declared domains by the person's site lists (`apps::sites`, read
+//! afresh for each view) and `apps::source_risk`, then writes a `render` decision row with the
+//! view's URI, policy, permissions, domain, what the lists withheld and what was refused
+//! (`AppView.withheld`, `AppView.refused`).
 
 use std::future::Future;
 

@@ -1,6 +1,12 @@
 //! Signing in to an OAuth-protected HTTP server and signing out, as [`Host`] operations (see
-//! [`crate::connections::sign_in`] for what the engine knows of a sign-in): through a person's browser, or at
-//! the enterprise identity provider, each recorded as a `connection` row in the audit log.
+//! [`crate::connections::sign_in`] for what the engine knows of a sign-in): through a person's
+//! browser, or at the enterprise identity provider, each recorded as a `connection` row in the
+//! audit log.
+//!
+//! `Host::auth_status`; `Host::sign_in(server, prompt)`, the code flow through the prompt (or, for
+//! an enterprise-managed server, the OpenID Connect sign-in at the IdP and the token exchange),
+//! after which the live session is restarted; `Host::sign_out`; and `Host::forget_idp_sign_in`.
+//! Each is audited as a `connection` row without tokens.
 
 use crate::connections::oauth_connection::{authorization_error, authorizer, idp_client};
 use crate::connections::sign_in::AuthStatus;

@@ -1,6 +1,6 @@
-//! What the OS says about processes, for telling a recorded process from a later one with the
-//! same id: start times and process groups from Linux's `/proc`. Elsewhere each answer is
-//! `None` and callers fall back to what a signal 0 tells.
+//! What the OS says about processes, for telling a recorded process from a later one with the same
+//! id: start times, this boot's id and a group's live members from Linux's `/proc`. Elsewhere each
+//! answer is `None` and callers fall back to what a signal 0 tells.
 
 /// The process's start time in clock ticks since boot (`/proc/<pid>/stat` field 22).
 pub(crate) fn start_time(pid: u32) -> Option<u64> {

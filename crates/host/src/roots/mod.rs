@@ -1,10 +1,13 @@
 //! Roots, the directories a server is told it may use (2025-11-25 client/roots; 2026-07-28
 //! client/roots, deprecated but kept): checked when configured ([`validated`]: an absolute local
-//! path or `file:` URI, without `..`, normalised by [`crate::fs_path`]), and again each time
-//! they are given ([`expose`]: only a root that resolves to a directory this user can read is
-//! given, as the directory it resolves to; the others are withheld with the reason). Both
-//! revisions' "Security Considerations": clients MUST "validate all root URIs to prevent path
-//! traversal" and "monitor root accessibility"; `sessions::root_watch` follows them while a session runs.
+//! path or `file:` URI, without `..`, normalised by [`crate::fs_path`]), and again each time they
+//! are given ([`expose`]: only a root that resolves to a directory this user can read is given, as
+//! the directory it resolves to; the others are withheld with the reason). Both revisions'
+//! "Security Considerations": clients MUST "validate all root URIs to prevent path traversal" and
+//! "monitor root accessibility"; `sessions::root_watch` follows them while a session runs.
+//!
+//! A configured root may not hold `..`, even percent-encoded, and a server has at most
+//! [`MAX_ROOTS`] of them; [`validated`] is the registry's check.
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,12 @@
 //! How stdio servers are started: with the login shell's environment (for the app, see
-//! [`login_env`](crate::running::login_env)), their stop waits, and a record of their process groups in
-//! the database (see [`process_groups`](crate::running::process_groups)). Gatehouse's own secrets in its
-//! environment (`GATEHOUSE_IDP_CLIENT_SECRET` and the like) are never passed on to a server.
+//! [`login_env`](crate::running::login_env)), their stop waits, and a record of their process
+//! groups in the database (see [`process_groups`](crate::running::process_groups)). Gatehouse's own
+//! secrets in its environment (a `GATEHOUSE_` variable naming a secret, token, password or key,
+//! such as `GATEHOUSE_IDP_CLIENT_SECRET`) are removed from what a server inherits
+//! (`StdioConfig::env_remove`); a server's own configuration may still set any name.
+//!
+//! The [`Launcher`] is kept by the `Registry`, so every connection (a live session, a CLI
+//! command, `connect::open_client`) starts its server the same way.
 
 use std::path::PathBuf;
 use std::sync::Arc;

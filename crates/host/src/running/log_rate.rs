@@ -1,7 +1,7 @@
-//! A bound on how fast one server's log messages (`notifications/message`) reach Gatehouse's
-//! log (2025-11-25 and 2026-07-28 server/utilities/logging, "Security": implementations SHOULD
-//! rate limit messages). Each server gets a budget of messages per one-second window; past it
-//! messages are dropped, and the next admitted one says how many were.
+//! A bound on how fast one server's log messages (`notifications/message`) reach Gatehouse's log
+//! (2025-11-25 and 2026-07-28 server/utilities/logging, "Security": implementations SHOULD rate
+//! limit messages). Each server gets a budget of messages per one-second window ([`PER_WINDOW`],
+//! 50); past it messages are dropped, and the next admitted one says how many were.
 
 use std::time::{Duration, Instant};
 

@@ -8,6 +8,10 @@
 //! with no terminal, in a process group of its own, and is given [`TIMEOUT`]; whatever it
 //! prints around the environment (a greeting, a prompt theme's noise) is skipped by marks. If
 //! it fails or takes too long, servers get this process's own environment.
+//!
+//! The shell is given 3 s, and its process group is killed after. Servers get its `PATH` first
+//! (then this process's other entries) and the variables it has that this process lacks. Only a
+//! host given a login shell (the app) asks; the CLI's servers get the CLI's own environment.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

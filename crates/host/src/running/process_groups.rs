@@ -12,6 +12,9 @@
 //! The watchdog (`gatehouse_mcp::transport::watchdog`) normally stops those groups within a
 //! second of the host's death; the sweep covers a watchdog that was itself killed, a machine
 //! without `/bin/sh`, and anything the watchdog missed.
+//!
+//! A row holds the group id, its leader's start time, the recording host's pid and start time, and
+//! the boot id. Rows are written in order by one task, through a queue of 1,024 changes.
 
 use std::sync::Arc;
 

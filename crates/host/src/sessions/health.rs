@@ -8,6 +8,11 @@
 //! restart path (backoff, crash loop). An error answer is an answer: the server is alive. A
 //! check missed while other requests were in flight is not counted: a server that handles one
 //! request at a time answers it only after them, and they have timeouts of their own.
+//!
+//! By default a check runs every 30 s, must be answered within 10 s, and 3 misses restart;
+//! `HostOptions::health_checks` sets them. A miss shows `Degraded { reason, misses }` (the tools
+//! kept, calls still go through), an answer makes it `Connected` again, and the last miss ends the
+//! connection as `Unresponsive`, restarted through the backoff path whatever the transport.
 
 use std::time::Duration;
 

@@ -3,13 +3,15 @@
 //! nearest existing directory above each root, as configured and as resolved, so that a root
 //! that appears, disappears, changes its permissions or is replaced (by a symbolic link
 //! elsewhere, say) is seen. After each relevant event, and when the configured roots are
-//! edited, it works out again what the server would be given ([`super::expose`], off the
+//! edited, it works out again what the server would be given (`roots::expose`, off the
 //! runtime's workers) and, when that changed, sends [`ServerNotice::RootsChanged`]: the session
 //! tells a legacy server with `notifications/roots/list_changed`.
 //!
 //! The watch is owned by the session's slot and ends with it (its task is aborted on drop,
 //! which drops the OS watcher). It is bounded: at most two watched directories per root
-//! ([`super::MAX_ROOTS`] roots), events folded into one pending recheck.
+//! (`roots::MAX_ROOTS` roots), events folded into one pending recheck. The OS watcher is
+//! created only when there is a directory to watch, and what it watches is renewed at each
+//! check.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

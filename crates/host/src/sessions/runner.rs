@@ -19,6 +19,15 @@
 //!
 //! Following the open connection is in [`super::serving`]; what the runner records in its slot
 //! and announces is in [`super::publish`].
+//!
+//! The statuses it shows carry what to display: `Restarting` its `attempt`, the pause (`inMs`), the
+//! `message` and the `lastStderr` lines; `Reconnecting` the same but the stderr lines; and
+//! `AuthRequired` a `message`, left until the person reconnects or edits the server. An HTTP server
+//! counts as lost also when its stream is cut or it misses three health checks. A program not
+//! found, a missing secret or a handshake timeout is `Failed`, never restarted. A `Connected`
+//! status carries the era and what the server offers (`Offer`); a server that declares no tools is
+//! connected without `tools/list`. Calls on a connection that ended have at most 5 s
+//! (`CALLS_LET_GO`) to let go of it.
 
 use std::sync::Arc;
 use std::time::Duration;

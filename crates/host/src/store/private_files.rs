@@ -1,7 +1,7 @@
-//! The data directory and its database files belong to the person alone: on Unix the directory
-//! is created (or tightened to) mode 0700 and the database, its write-ahead log and shared
-//! memory files 0600, so another account on the machine can read neither the configuration nor
-//! the audit log. SQLite gives the `-wal` and `-shm` files the database file's mode; they are
+//! The data directory and its database files belong to the person alone: on Unix the directory is
+//! created (or tightened to) mode 0700 and the database, its write-ahead log, shared memory and
+//! migration lock files 0600, so another account on the machine can read neither the configuration
+//! nor the audit log. SQLite gives the `-wal` and `-shm` files the database file's mode; they are
 //! tightened too in case an older Gatehouse created them.
 
 use std::path::Path;

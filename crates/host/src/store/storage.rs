@@ -1,4 +1,4 @@
-//! The SQLite store: one database file in the data directory, opened in WAL mode with a busy
+//! The SQLite store: one database file in the data directory, opened in WAL mode with a 15 s busy
 //! timeout so that the desktop app and the CLI can use it at the same time, and migrated to the
 //! current schema at start-up (under a file lock, so two processes never migrate at once). The
 //! directory and the database files are private to the person (see [`private_files`]).

@@ -1,5 +1,6 @@
-//! Typed engine events, broadcast to whoever listens: the desktop app forwards them to the
-//! webview, the CLI may print them.
+//! Typed engine events, broadcast to whoever listens: the desktop app forwards them to the webview,
+//! the CLI may print them. They are a server's status changes, `TasksChanged` when a server's tasks
+//! in the task log changed, and the approval queue's changes.
 
 use tokio::sync::broadcast;
 

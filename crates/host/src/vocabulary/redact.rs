@@ -11,6 +11,9 @@
 //!   Values shorter than 4 characters are not matched: they would blank common words.
 //! - A `detail` whose JSON is larger than 64 KiB is replaced by
 //!   `{"truncated": true, "size": <bytes>, "sha256": "<hex of the redacted JSON>"}`.
+//!
+//! The known values are those given with `AuditLog::set_secrets`, and every OAuth token this
+//! process has handled (`store::secrets::tokens_seen`) is hidden the same way.
 
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};

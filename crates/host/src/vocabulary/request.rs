@@ -1,5 +1,10 @@
 //! What the gate is asked: one type for every request that crosses between Gatehouse and a
 //! server, whatever started it. Each carries its source, its server and what it asks for.
+//!
+//! The kinds are `ToolCall`, `ResourceRead`, `PromptGet` and `Completion`; the sources `user`,
+//! `server`, `app`, `model` and `gateway`. The caller within the source, where it has several, is
+//! an app view (`view <uuid>`, given by the shell when the view opens, never its token) or, to
+//! come, a gateway client.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

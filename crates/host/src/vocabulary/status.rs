@@ -1,5 +1,9 @@
 //! What the engine reports about a server's live connection: its state and what it offers
 //! (the server's configuration with it, and its tools, are in `sessions::status`).
+//!
+//! The states are tagged by `state`, their fields in camelCase (`inMs`, `lastStderr`). What a
+//! server offers (`Offer`) is its declared tools, prompts, resources, completions and logging, in
+//! that order.
 
 use serde::{Deserialize, Serialize};
 

@@ -10,6 +10,14 @@
 //! past a bound is refused at once, saying why. Each waits at most the timeout (default
 //! [`DEFAULT_TIMEOUT`]), after which it is denied. A request whose requester gives up (a
 //! cancelled call, a server that withdrew its request or went away) leaves the queue at once.
+//!
+//! An asker first reserves a place (`Approvals::reserve`), then asks (`Slot::ask`, which a
+//! withdrawal ends); `answer` and `pending` serve the faces. `set_attended(false)` (no window, no
+//! terminal) makes every request refused at once. The timeout can be set with
+//! `GATEHOUSE_APPROVAL_TIMEOUT` (seconds). An answer that does not fit (edited arguments against
+//! the tool's `inputSchema`, a form's content against its requested schema) is refused and the
+//! request keeps waiting. What is shown (`Question`, with what a grant covers by default and
+//! whether "always" is offered) is in `vocabulary::approval`.
 
 mod answer;
 pub(crate) mod changes;

@@ -1,5 +1,6 @@
 //! The audit chain's key: 32 random bytes, one per data directory, kept only in the OS keyring
-//! (see [`super::key_source`]) and in a key file the person chooses to hand to an auditor.
+//! (see [`super::key_source`]) and in a key file the person chooses to hand to an auditor
+//! (`gatehouse audit key export`, checked with `audit verify --key-file`).
 //!
 //! A keyed row's `hash` is the hex HMAC-SHA256, under this key, of the same canonical JSON an
 //! unkeyed row's SHA-256 is taken over (see [`super::chain`]). Without the key, nobody can

@@ -1,5 +1,6 @@
 //! Listing the audit log: the newest rows first, narrowed by time range, server, tool, source,
-//! decision and outcome, a page at a time (`limit` and `offset`).
+//! decision and outcome (`ok`, `error` or one `error.type`), a page at a time (`limit`, at
+//! most [`MAX_LIMIT`], and `offset`).
 
 use serde::{Deserialize, Serialize};
 

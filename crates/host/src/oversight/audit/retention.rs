@@ -19,6 +19,8 @@
 //!
 //! Readers (`verify`, `export`) read in one transaction, so they see the log either before or
 //! after a pruning, never half of it.
+//!
+//! `AuditLog::prune_older_than` is the same with a cutoff that long ago.
 
 use std::time::Duration;
 

@@ -12,12 +12,13 @@
 //! just after the rows a retention anchor records as dropped (see [`super::anchor`]): a log that
 //! starts anywhere else is missing its first rows, and is reported at its first row.
 //!
-//! A keyed row's MAC is checked with the key that row names, when at hand (the keyring's, or a
-//! key file's): without the key nobody can rewrite a keyed row, or recompute the chain after
-//! one, so that it checks. A keyed row whose key is not at hand has only its link checked, and
-//! the check says so ([`VerifyReport::Unverified`]). Unkeyed rows (before keying began, or
-//! written while the keyring was unavailable) have their plain SHA-256 checked, which anyone
-//! who can write the file can recompute; [`super::report`] says which parts are which.
+//! A keyed row's MAC is checked with the key that row names, when at hand (the keyring's, or a key
+//! file's): without the key nobody can rewrite a keyed row, or recompute the chain after one, so
+//! that it checks. A keyed row whose key is not at hand has only its link checked, and the check
+//! says so ([`VerifyReport::Unverified`], also given when unkeyed rows follow keyed ones). Unkeyed
+//! rows (before keying began, or written while the keyring was unavailable) have their plain
+//! SHA-256 checked, which anyone who can write the file can recompute; [`super::report`] says which
+//! parts are which.
 //!
 //! What the chain alone cannot show, removing the newest rows, the head checkpoint kept outside
 //! the database shows ([`super::checkpoint`]).

@@ -21,6 +21,9 @@
 //!
 //! The thread is started by the first append and ends when the last handle to the log is
 //! dropped (its queue closes); it owns the connection, which closes with it.
+//!
+//! It checkpoints the WAL when idle (or every [`CHECKPOINT_EVERY`] commits, should it never be
+//! idle) rather than within a commit.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};

@@ -7,6 +7,8 @@
 //!   `list_changed` during the wait) is asked about again with what changed, at most
 //!   [`MAX_ROUNDS`] times, and one that is gone is refused;
 //! - arguments the person edited, against the rules: an edit a deny rule catches is denied.
+//!
+//! A requester that gives up while it waits (a cancelled call) leaves the queue.
 
 use std::future::Future;
 use std::pin::Pin;

@@ -1,6 +1,10 @@
 //! A request through the gate: a tool call ([`Gate::call_tool`]) or another request
 //! ([`Gate::run`]) is admitted ([`super::admission`]), put on record, sent on its connection,
 //! its task statuses followed, and its outcome on record before the caller sees it.
+//!
+//! The result is returned only after its audit rows are committed: the request received (a tool
+//! call's arguments, definition hash and annotations), the decision, and the outcome (its duration,
+//! and `error.type` for an error). A caller that gives up cancels the call on the server.
 
 use std::future::Future;
 use std::time::Duration;

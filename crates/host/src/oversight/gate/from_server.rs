@@ -1,11 +1,12 @@
-//! Requests a server sends to the host (sampling, form and URL elicitation, `roots/list`, and
-//! the input requests of multi round-trip results, which reach the same handler) pass the gate
-//! too: each is written to the audit log with the `server` source before it is answered, and
-//! its answer (or refusal) is on record before it goes back to the server. Sampling and
-//! elicitation are put to the person through the approval queue ([`super::person`]); the rest
-//! is answered by the connection's own handler (the host's roots). A request the server
-//! withdraws (`notifications/cancelled`) while it waits is taken off the person's screens, its
-//! withdrawal recorded, and nothing is sent back. An MCP App's own requests of the host (its
+//! Requests a server sends to the host (sampling, form and URL elicitation, `roots/list`, and the
+//! input requests of multi round-trip results, which reach the same handler) pass the gate too,
+//! through the [`AuditedHandler`] that wraps the handler of every connection (live sessions and
+//! `ServerConnection`): each is written to the audit log with the `server` source before it is
+//! answered, and its answer (or refusal) is on record before it goes back to the server. Sampling
+//! and elicitation are put to the person through the approval queue ([`super::person`]); the rest
+//! is answered by the connection's own handler (the host's roots). A request the server withdraws
+//! (`notifications/cancelled`) while it waits is taken off the person's screens, its withdrawal
+//! recorded, and nothing is sent back. An MCP App's own requests of the host (its
 //! `sampling/createMessage`) take the same path with the `app` source.
 
 use std::sync::Arc;

@@ -6,11 +6,15 @@
 //! log, writes the outcome to the audit log, and only then answers with the result.
 //!
 //! Tool calls, resource reads, prompt gets and completions pass through it, decided by the
-//! [`crate::oversight::policy`] with the stored rules ([`admission`]): a call a person starts by hand is
-//! its own consent unless a rule denies it (or asks about it); what the policy asks about is
-//! covered by a standing grant or put to the person through the [`crate::oversight::approvals`] queue.
-//! The requests servers send to the host pass it in [`from_server`]. An MCP App's tool calls
+//! [`crate::oversight::policy`] with the stored rules ([`admission`]): a call a person starts by
+//! hand is its own consent unless a rule denies it (or asks about it); what the policy asks about
+//! is covered by a standing grant or put to the person through the [`crate::oversight::approvals`]
+//! queue. The requests servers send to the host pass it in [`from_server`]. An MCP App's tool calls
 //! are held to its tools' `visibility` first ([`app_visibility`]).
+//!
+//! The gate decides every call with the stored rules. Every tool list a live session or the gate
+//! fetches is kept in the definition history (`Gate::tools_listed`), in one transaction per
+//! listing, so a call only hashes its tool's definition.
 
 mod admission;
 mod app_visibility;

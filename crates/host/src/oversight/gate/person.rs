@@ -1,10 +1,11 @@
-//! Server requests only a person can answer: `sampling/createMessage` (until models are
-//! connected, the person writes the assistant's reply or declines) and `elicitation/create`
-//! (a form to fill in, or a URL to agree to open). Each is checked against the deny rules of
-//! its server and its asker's share of the approval queue ([`crate::oversight::approvals::quota`]), put to
-//! the person through the queue, and its decision recorded with who made it. Nobody there to
-//! ask, or no answer in time, is a refusal; a request the server withdraws (its
-//! `notifications/cancelled`) leaves the person's screens and is answered with nothing.
+//! Server requests only a person can answer: `sampling/createMessage` (until models are connected,
+//! the person writes the assistant's reply or declines) and `elicitation/create` (a form to fill
+//! in, or a URL to agree to open). Each is checked against the deny rules of its server and its
+//! asker's share of the approval queue ([`crate::oversight::approvals::quota`]), put to the person
+//! through the queue, and its decision recorded with who made it. Nobody there to ask, or no answer
+//! in time, is a refusal (sampling's error code `-1`, an elicitation's `decline`); a request the
+//! server withdraws (its `notifications/cancelled`) leaves the person's screens and is answered
+//! with nothing.
 
 use gatehouse_mcp::error::RpcError;
 use gatehouse_mcp::features::elicitation::check_mode;

@@ -1,9 +1,10 @@
-//! The secret values (secret env values and headers, from the keyring) of the servers the gate
-//! has sent requests to, so the audit log can hide them wherever they turn up in arguments,
-//! results or errors. They are read once per configuration of a server (again after an edit)
-//! and kept only in memory. An HTTP server's OAuth tokens are read from the keyring with them
-//! and noted in [`crate::store::secrets::tokens_seen`], where every token the connections load or
-//! save later (a refresh, a sign-in) is noted too, so the audit log hides those as well.
+//! The secret values (secret env values and headers, from the keyring) of the servers the gate has
+//! sent requests to, so the audit log can hide them wherever they turn up in arguments, results or
+//! errors. They are read once per configuration of a server (again after an edit) and kept only in
+//! memory, as `Sensitive` values (`KnownSecrets` prints only their count). An HTTP server's OAuth
+//! tokens are read from the keyring with them and noted in [`crate::store::secrets::tokens_seen`],
+//! where every token the connections load or save later (a refresh, a sign-in) is noted too, so the
+//! audit log hides those as well.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};

@@ -11,6 +11,9 @@
 //! definition of the tool than the current one is void (stale): the request asks instead.
 //! A request the person starts by hand is its own consent: only a deny rule stops it, and only
 //! an ask rule (the person's own wish to be asked) asks about it.
+//!
+//! A missing or non-scalar argument, or a path that escapes or cannot be resolved, never satisfies
+//! an allow rule and always meets a deny or ask rule.
 
 use serde_json::Value;
 

@@ -5,7 +5,10 @@
 //! (a changed tool is not covered), the source that asked (and, for a source with several
 //! callers, the caller), the rule whose "ask" the person answered, and the arguments they saw
 //! (by digest), unless they chose "any arguments". "Always" is not a grant but a rule (see
-//! [`super::admin`]).
+//! `Host::add_rule`).
+//!
+//! A session grant carries its process's instance and pid. Grants of processes that are
+//! gone, and expired ones, are cleared.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -3,6 +3,14 @@
 //! is made so that a malformed glob or regex is refused with a clear message, never at call
 //! time. An argument value that looks like a path is matched as the path it names
 //! ([`crate::fs_path`]): normalised, and resolved through symbolic links where it exists.
+//!
+//! An argument rule names a JSON Pointer into the arguments and matches the value there with a glob
+//! (a leading `~/` being the home directory) or a whole-value regex, or, with `outside`, with the
+//! pattern's negation. Each rule is for every source or one. A value that looks like a path is
+//! matched as `fs_path::read` places it, as written (normalised) and as resolved: an allow rule
+//! must hold for both, a deny or ask rule for either; one that cannot be placed is treated like a
+//! missing value. Reading it is I/O, so the gate's admission evaluates on `spawn_blocking` when the
+//! server has argument rules.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -1,6 +1,7 @@
 //! Where the policy lives: its rules, each server's "trust read-only hints" setting, and the
 //! definitions a server has shown of each tool (with when each was first and last seen), in the
-//! same SQLite database the app and the CLI share.
+//! same SQLite database the app and the CLI share (`policy_rules`, each server's
+//! `trust_read_only`, `tool_definitions`).
 //!
 //! The history is bounded, so that a server that changes a tool (a `_meta` nonce, say) on every
 //! listing cannot grow the database without end: of each tool, the [`MAX_DEFINITIONS_PER_TOOL`]

@@ -5,7 +5,7 @@
 //!
 //! Several processes may write one server's file (the app and a CLI command that starts the
 //! same server): each line is one `write` on a file opened for appending, and a writer that
-//! finds its file rotated by another process reopens the path.
+//! finds its file rotated by another process reopens the path (checked at most once a second).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};

@@ -9,6 +9,10 @@
 //!   `gatehouse logs` reads and follows.
 //! - [`output`]: the transport hook that redacts and keeps each line.
 //! - [`clock`]: the lines' UTC timestamps.
+//!
+//! The hook also hides a secret's start left at a 64 KiB cut. [`files`] gives `read_tail` and a
+//! `Follower` that survives rotation, which `gatehouse logs` uses. New lines are broadcast to
+//! subscribers (at most 1 024 queued); the app batches them every 100 ms.
 
 pub(crate) mod clock;
 pub mod files;

@@ -2,6 +2,9 @@
 //! persist it across restarts of the same server configuration, re-probing if the cached
 //! assumption later fails"). A finding is kept with the configuration it was made for, so an
 //! edited server is probed again.
+//!
+//! Kept in the `server_eras` table. `connect` tries the remembered era without the probe; a
+//! protocol failure (not a spawn or network one) probes again and corrects the record.
 
 use gatehouse_mcp::Era;
 

@@ -1,5 +1,13 @@
 //! The secret parts of a server config: which entries are secret, writing their values to the
 //! keyring, blanking them before the config reaches SQLite, and filling them back in to connect.
+//!
+//! Secret env values and headers, and an HTTP server's OAuth client secret and private key and its
+//! identity provider's client secret (`OAuthClientSettings` in its spec), go to the keyring and are
+//! blanked before the row reaches SQLite: secrets live only in the keyring. On edit, an empty
+//! secret keeps the stored value; secrets an edit drops, and all of a removed server's, are
+//! deleted. Values are read back when connecting (`connect`, right before the server is spawned),
+//! as `SecretValue`s beside the still blank config, and go into the transport config as `Sensitive`
+//! values; the gate also reads them (`gate::server_secrets`), only so the audit log can hide them.
 
 use gatehouse_mcp::Sensitive;
 

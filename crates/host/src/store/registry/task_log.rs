@@ -1,6 +1,7 @@
-//! The task log: every tool call that ran as a task, with its latest status, so the app can show
-//! running tasks whichever process started them, and polling can resume after a crash or a
-//! restart (ext-tasks, "Task Polling": clients SHOULD persist task IDs). Results are not kept.
+//! The task log: every tool call that ran as a task, with its latest status and the process that
+//! polls it, so the app can show running tasks whichever process started them, and polling can
+//! resume after a crash or a restart (ext-tasks, "Task Polling": clients SHOULD persist task IDs).
+//! Results are not kept.
 
 use serde::{Deserialize, Serialize};
 use sqlx::Row;

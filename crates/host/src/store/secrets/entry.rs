@@ -1,5 +1,12 @@
 //! One keyring entry of Gatehouse: which secret it holds ([`SecretKey`], [`SecretKind`]) and
 //! its value as stored.
+//!
+//! A key is a server's secret env value or header, a server's OAuth tokens, an issuer's OAuth
+//! client, a person's sign-in at an enterprise identity provider, or the audit log's key or head
+//! checkpoint. Its account (the keyring's user) is `server/<id>/env/<NAME>`,
+//! `server/<id>/header/<Name>`, `server/<id>/oauth-tokens`, `oauth-client/<issuer>`,
+//! `idp-session/<client id>@<IdP issuer>`, `audit/<data dir id>/key` or `audit/<data dir id>/head`.
+//! Values are stored as UTF-8 bytes.
 
 use keyring_core::Error;
 

@@ -6,7 +6,10 @@
 //! The stores are synchronous (the Secret Service one blocks on its own small runtime), so each
 //! operation runs on tokio's blocking pool, never on an async worker. A store is opened per
 //! operation, as the keyring may be started or unlocked while Gatehouse runs. An unreachable
-//! keyring is [`HostError::KeyringUnavailable`]; nothing is ever written anywhere else.
+//! keyring (no D-Bus session, no Secret Service, a locked collection) is
+//! [`HostError::KeyringUnavailable`] (`keyring_unavailable`), whose message names the fix;
+//! nothing is ever written anywhere else, so the secret is stored nowhere and the server is
+//! not added.
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -3,6 +3,8 @@
 //! and `gatehouse-name`, in any collection. Reading a value that exists only as such an item
 //! moves it to the current entry (service `gatehouse`, user [`SecretKey::account`]) and deletes
 //! the old item, so a user's existing secrets keep working. Only the Secret Service had them.
+//!
+//! Linux only. Such items are also deleted with their server.
 
 use std::collections::HashMap;
 

@@ -1,11 +1,14 @@
-//! OAuth material in the keyring, in the protocol crate's own shapes: a server's
-//! [`Tokens`] (access token, refresh token, expiry, scopes, issuer) in one entry per server id,
-//! the [`ClientCredentials`] registered with an authorization server in one entry per issuer, and
-//! a person's sign-in at an enterprise identity provider ([`IdpSession`]: the ID token and
-//! refresh token) in one entry per IdP issuer and client id.
-//! Each entry holds the JSON of that type; its secrets come back as
-//! [`gatehouse_mcp::Sensitive`]. A removed server's tokens are deleted with it
-//! ([`crate::store::registry::Registry::remove`]); client credentials belong to the issuer and stay.
+//! OAuth material in the keyring, in the protocol crate's own shapes: a server's [`Tokens`] (access
+//! token, refresh token, expiry, scopes, issuer) in one entry per server id, the
+//! [`ClientCredentials`] registered with an authorization server in one entry per issuer, and a
+//! person's sign-in at an enterprise identity provider ([`IdpSession`]: the ID token and refresh
+//! token) in one entry per IdP issuer and client id. Each entry holds the JSON of that type; its
+//! secrets come back as [`gatehouse_mcp::Sensitive`]. A removed server's tokens are deleted with it
+//! ([`crate::store::registry::Registry::remove`]); client credentials belong to the issuer and
+//! stay.
+//!
+//! Values are stored as UTF-8 bytes. Windows Credential Manager holds at most 2,560 bytes per
+//! entry, so a very large token set fails to store there: an error, never a fallback.
 
 use gatehouse_mcp::Sensitive;
 use gatehouse_mcp::auth::{ClientCredentials, IdpSession, Tokens};
