@@ -114,7 +114,7 @@ summarise() {
 }
 
 passed=0 failed=0 skipped=0
-echo "conformance $("$NODE" "$SUITE" --version) on node $node_version; client: $CLIENT_CMD <url>"
+echo "==> ${#scenarios[@]} conformance scenario runs: conformance $("$NODE" "$SUITE" --version) on node $node_version; client: $CLIENT_CMD <url>"
 for entry in "${scenarios[@]}"; do
   name=$entry version=""
   case "$entry" in *@*) name=${entry%%@*} version=${entry#*@} ;; esac
