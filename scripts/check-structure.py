@@ -170,25 +170,14 @@ def uses_with_aliases(text: str) -> list[tuple[str, str, bool, int]]:
     """(path, bound name, is re-export, line) of every `use` in a stripped file."""
     out = []
     for m in USE.finditer(text):
-        raw = m.group(2)
-        raw = re.sub(r"\bas\s+(\w+)", r" as \1", raw)
+        # ` as ` marked with `@` so that dropping whitespace keeps the alias apart.
+        marked = re.sub(r"\s+as\s+", "@", m.group(2))
         line = text.count("\n", 0, m.start()) + 1
-        for path, name in expand_use_tree_with_as(raw):
+        for path, name in expand_use_tree(marked):
+            if "@" in path:
+                path, name = path.split("@", 1)
             out.append((path, name, m.group(1) is not None, line))
     return out
-
-
-def expand_use_tree_with_as(raw: str) -> list[tuple[str, str]]:
-    # Mark ` as ` so whitespace removal keeps it apart.
-    marked = re.sub(r"\s+as\s+", "@", raw)
-    pairs = []
-    for path, name in expand_use_tree(marked):
-        if "@" in path:
-            path, alias = path.split("@", 1)
-            pairs.append((path, alias))
-        else:
-            pairs.append((path, name))
-    return pairs
 
 
 class Crate:
@@ -213,9 +202,9 @@ class Crate:
         text = strip_test_modules(strip_comments_and_strings(path.read_text()))
         self.files[module] = path
         self.text[module] = text
-        directory = path.parent if path.name in ("lib.rs", "main.rs", "mod.rs") or module[:1] == ("#bin",) and len(module) == 2 else path.with_suffix("")
-        if module[:1] == ("#bin",):
-            directory = path.with_suffix("")
+        # A binary's children sit in a folder named after it, like any file module's.
+        at_root = path.name in ("lib.rs", "main.rs", "mod.rs") and module[:1] != ("#bin",)
+        directory = path.parent if at_root else path.with_suffix("")
         for m in re.finditer(r"(" + TEST_CFG + r"\s*)?(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", text):
             if m.group(1):
                 continue
@@ -224,9 +213,6 @@ class Crate:
                 if candidate.exists():
                     self.load(module + (name,), candidate)
                     break
-
-    def file_of(self, module: tuple[str, ...]) -> tuple[str, ...] | None:
-        return module if module in self.files else None
 
     def resolve(self, here: tuple[str, ...], path: str, depth: int = 0) -> tuple[str, ...] | None:
         """The module (file) that defines what `path`, written in `here`, names."""
