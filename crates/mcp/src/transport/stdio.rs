@@ -60,6 +60,9 @@ const KILL_WAIT: Duration = Duration::from_secs(1);
 const GROUP_POLL: Duration = Duration::from_millis(20);
 /// How long a closed stdout waits for the server's exit status, to say how it ended.
 const EXIT_WAIT: Duration = Duration::from_millis(500);
+/// How long the end of the output waits for the end of stderr, so that a crashing server's
+/// last stderr line is in the reason its requests fail with.
+const STDERR_DRAIN: Duration = Duration::from_millis(250);
 
 /// How to start a stdio server.
 #[derive(Debug, Clone)]
@@ -216,6 +219,7 @@ impl StdioTransport {
         transport.close_stdin = Some(close_tx);
 
         tokio::spawn(write_loop(stdin, out_rx, close_rx));
+        let (stderr_ended_tx, stderr_ended) = oneshot::channel::<()>();
         tokio::spawn(read_loop(
             stdout,
             in_tx,
@@ -223,13 +227,13 @@ impl StdioTransport {
             ring.clone(),
             config.output.clone(),
             transport.exit.clone(),
+            stderr_ended,
         ));
-        tokio::spawn(read_stderr(
-            stderr,
-            ring,
-            config.stderr_lines,
-            config.output.clone(),
-        ));
+        let (stderr_lines, output) = (config.stderr_lines, config.output.clone());
+        tokio::spawn(async move {
+            read_stderr(stderr, ring, stderr_lines, output).await;
+            let _ = stderr_ended_tx.send(());
+        });
 
         Ok((
             transport,
@@ -403,6 +407,7 @@ async fn read_loop(
     stderr: StderrRing,
     output: Option<OutputHook>,
     mut exit: watch::Receiver<Option<Exit>>,
+    stderr_ended: oneshot::Receiver<()>,
 ) {
     let mut reader = LineReader::new(BufReader::new(stdout), max_len).keeping_start(OVERSIZED_KEEP);
     let reason = loop {
@@ -466,8 +471,9 @@ async fn read_loop(
         Some(ended) => format!("the server {ended}"),
         None => reason,
     };
-    // Give the stderr reader a moment so the last words of a crashing server are included.
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    // The last words of a crashing server are included once its stderr has ended too (or
+    // after a bounded wait, as a child it left behind may hold the pipe open).
+    let _ = tokio::time::timeout(STDERR_DRAIN, stderr_ended).await;
     let last = stderr.last();
     let reason = match last {
         Some(line) => format!("{reason} (last stderr line: {line})"),
