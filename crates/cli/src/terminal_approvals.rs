@@ -276,6 +276,7 @@ mod tests {
             server: "fs".into(),
             server_id: "s".into(),
             source: Source::App,
+            caller: None,
             reason: "rule r-1 says ask".into(),
             rule: Some("r-1".into()),
             asked_at_ms: 0.0,

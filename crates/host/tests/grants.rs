@@ -459,3 +459,38 @@ async fn a_tool_gone_while_the_person_was_asked_is_refused_saying_so() {
     assert_eq!(asked.len(), 1);
     host.shutdown().await;
 }
+
+#[tokio::test]
+async fn the_face_a_request_came_through_is_on_its_question_and_its_audit_row() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), false).await;
+    let mut asked = support::answer_with(&host, |_| Answer::Allow {
+        scope: Scope::Once,
+        arguments: None,
+        covers: None,
+    });
+    let connection = connect_everything(&host).await;
+    host.add_rule(tool_rule(connection.server_id(), "echo", Effect::Ask))
+        .await
+        .expect("rule");
+    echo_as(&connection, Source::User, Some("cli"), "from the terminal")
+        .await
+        .expect("allowed by the person");
+    let question = next(&mut asked, "the CLI's call is asked about").await;
+    assert_eq!(
+        (question.source, question.caller.as_deref()),
+        (Source::User, Some("cli"))
+    );
+    let rows = audited(&host, "echo").await;
+    let received = rows
+        .iter()
+        .find(|row| row.event.kind == AuditKind::RequestReceived)
+        .expect("a request row");
+    assert_eq!(received.event.source.as_deref(), Some("user"));
+    assert_eq!(
+        received.event.detail["caller"], "cli",
+        "{:?}",
+        received.event.detail
+    );
+    connection.close(Ok(())).await.expect("close");
+}

@@ -708,6 +708,12 @@ export type PendingApproval = {
 	server: string,
 	serverId: string,
 	source: Source,
+	/**
+	 *  Which one of its source asks, where it has several: the face a person's request came
+	 *  through (`cli` for the CLI attached to the engine), the app view, the gateway's client.
+	 *  `None` for a request made in the app's own window or by a server.
+	 */
+	caller: string | null,
 	/**  Why the person is asked (the policy's reason, or what a server's request needs). */
 	reason: string,
 	/**  The rule that asked, if one did. */

@@ -34,6 +34,14 @@ export function approvalSummary(pending: PendingApproval): string {
   }
 }
 
+/** The face or client a request came through, as the dialog names it beside its source: the
+ * CLI attached to the engine, a client of the gateway. An app view's own token is not shown. */
+export function askedThrough(pending: PendingApproval): string | null {
+  const caller = pending.caller;
+  if (caller === null || caller.startsWith("view ")) return null;
+  return caller === "cli" ? "the gatehouse CLI" : caller;
+}
+
 const HINTS: readonly (readonly [string, string])[] = [
   ["readOnlyHint", "read-only"],
   ["destructiveHint", "destructive"],

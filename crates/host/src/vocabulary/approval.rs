@@ -83,6 +83,10 @@ pub struct PendingApproval {
     pub server: String,
     pub server_id: String,
     pub source: Source,
+    /// Which one of its source asks, where it has several: the face a person's request came
+    /// through (`cli` for the CLI attached to the engine), the app view, the gateway's client.
+    /// `None` for a request made in the app's own window or by a server.
+    pub caller: Option<String>,
     /// Why the person is asked (the policy's reason, or what a server's request needs).
     pub reason: String,
     /// The rule that asked, if one did.

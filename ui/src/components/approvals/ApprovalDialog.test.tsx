@@ -29,12 +29,13 @@ function wait(ms = ARMING_DELAY_MS) {
   vi.setSystemTime(Date.now() + ms);
 }
 
-function pending(question: Question, id = "p-1"): PendingApproval {
+function pending(question: Question, id = "p-1", caller: string | null = "view 0f3a"): PendingApproval {
   return {
     id,
     server: "fs",
     serverId: "s-1",
     source: "app",
+    caller,
     reason: "rule r-1 says ask",
     rule: "r-1",
     askedAtMs: Date.now(),
@@ -75,6 +76,15 @@ describe("ApprovalDialog", () => {
     expect(within(dialog).getByTestId("definition-changes")).toHaveTextContent("Reads a file");
     expect(within(dialog).getByTestId("approval-arguments")).toHaveTextContent("/tmp/a");
     expect(screen.getByTestId("nav-badge")).toHaveTextContent("1");
+    // An app view's own token is not a name a person knows.
+    expect(within(dialog).queryByTestId("approval-through")).toBeNull();
+  });
+
+  it("names the face a person's request came through: the CLI attached to the engine", async () => {
+    fake.listApprovals.mockResolvedValue([{ ...pending(writeFile, "p-cli", "cli"), source: "user" }]);
+    renderWithClient(<AppFrame />, "/servers");
+    const dialog = await screen.findByTestId("approval-dialog");
+    expect(within(dialog).getByTestId("approval-through")).toHaveTextContent("through the gatehouse CLI");
   });
 
   it("allows once with edited arguments, which must match the inputSchema first", async () => {

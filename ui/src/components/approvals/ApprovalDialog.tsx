@@ -15,7 +15,7 @@ import { errorMessage } from "../../api/GatehouseError";
 import { isTextField, useArming } from "../../hooks/useArming";
 import { useAnswerApproval } from "../../hooks/useApprovals";
 import { useNow } from "../../hooks/useNow";
-import { approvalTitle, timeLeft } from "../../model/describeApproval";
+import { approvalTitle, askedThrough, timeLeft } from "../../model/describeApproval";
 import { Dialog } from "../Dialog";
 import { ElicitationApproval } from "./ElicitationApproval";
 import { OpenUrlApproval } from "./OpenUrlApproval";
@@ -64,6 +64,7 @@ export function ApprovalDialog({ pending, onLater }: ApprovalDialogProps) {
   };
   const props: AnswerProps = { answer, busy: mutation.isPending, setShortcuts };
   const q = pending.question;
+  const through = askedThrough(pending);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (isTextField(e.target) || e.ctrlKey || e.metaKey || e.altKey || e.key.length !== 1) return;
@@ -92,6 +93,7 @@ export function ApprovalDialog({ pending, onLater }: ApprovalDialogProps) {
             <dt>Asked by</dt>
             <dd>
               <span className={`badge badge-source badge-source-${pending.source}`}>{pending.source}</span>
+              {through !== null && <span data-testid="approval-through"> through {through}</span>}
             </dd>
           </div>
           <div>

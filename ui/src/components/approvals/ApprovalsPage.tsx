@@ -4,7 +4,7 @@
 import { errorMessage } from "../../api/GatehouseError";
 import { useApprovals } from "../../hooks/useApprovals";
 import { useNow } from "../../hooks/useNow";
-import { approvalSummary, timeLeft } from "../../model/describeApproval";
+import { approvalSummary, askedThrough, timeLeft } from "../../model/describeApproval";
 import { ErrorBanner } from "../ErrorBanner";
 import { useApprovalPrompt } from "./ApprovalPromptContext";
 import { GrantList } from "./GrantList";
@@ -33,7 +33,8 @@ export function ApprovalsPage() {
               <div>
                 <p className="approvals-item-summary">{approvalSummary(p)}</p>
                 <p className="muted">
-                  asked by {p.source} · {new Date(p.askedAtMs ?? now).toLocaleTimeString()} · denied unanswered {timeLeft(p.expiresAtMs, now)}
+                  asked by {p.source}
+                  {askedThrough(p) !== null && ` through ${askedThrough(p)}`} · {new Date(p.askedAtMs ?? now).toLocaleTimeString()} · denied unanswered {timeLeft(p.expiresAtMs, now)}
                 </p>
               </div>
               <button type="button" className="button button-primary button-small" onClick={() => show(p.id)} data-testid="answer-approval">

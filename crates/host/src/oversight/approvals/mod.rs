@@ -272,6 +272,7 @@ impl Slot {
             server: asking.server,
             server_id: asking.server_id,
             source: asking.source,
+            caller: self.asker.caller.clone(),
             reason: asking.reason,
             rule: asking.rule,
             asked_at_ms: now,

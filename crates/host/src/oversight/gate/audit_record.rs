@@ -32,8 +32,17 @@ impl Record {
                 transport: Some(transport.to_owned()),
                 ..AuditEvent::default()
             },
-            asked: Self::asked_detail(&request.kind),
+            asked: Self::with_caller(Self::asked_detail(&request.kind), request),
         }
+    }
+
+    /// Names the caller within the source (the face, app view or client that asked) in what
+    /// the first row records, when the source has several.
+    fn with_caller(mut asked: Value, request: &GateRequest) -> Value {
+        if let (Value::Object(map), Some(caller)) = (&mut asked, &request.caller) {
+            map.insert("caller".to_owned(), Value::String(caller.clone()));
+        }
+        asked
     }
 
     /// What a request asks, as its first row records it.
