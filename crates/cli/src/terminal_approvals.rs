@@ -11,7 +11,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::sync::{Arc, Mutex};
 
 use gatehouse_host::approvals::{Answer, Approvals, CAPACITY, PendingApproval, Question, Scope};
-use gatehouse_host::{EngineEvent, Host};
+use gatehouse_host::{EngineEvent, Host, HostError};
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::task::JoinHandle;
@@ -26,26 +26,97 @@ const ATTEMPTS: usize = 3;
 /// The request being asked at the terminal right now, by id.
 type AskingNow = Arc<Mutex<Option<String>>>;
 
-/// The task answering at the terminal; stopped when dropped.
-pub struct Attending(JoinHandle<()>);
+/// The tasks answering at the terminal (and bringing it what to ask); stopped when dropped.
+pub struct Attending(JoinHandle<()>, Option<JoinHandle<()>>);
+
+impl Attending {
+    fn with(mut self, feeding: JoinHandle<()>) -> Self {
+        self.1 = Some(feeding);
+        self
+    }
+}
 
 impl Drop for Attending {
     fn drop(&mut self) {
         self.0.abort();
+        if let Some(feeding) = &self.1 {
+            feeding.abort();
+        }
     }
 }
 
-/// Starts answering at the terminal, when there is one. The questions are asked one at a time,
-/// in order, by a thread of their own (reading the terminal blocks, and a prompt still open
-/// must not keep the command from ending); a request withdrawn before its turn is not asked,
-/// and one withdrawn while it is asked says so.
+/// Where the person's answers go and what still waits for one: the host's own queue when the
+/// command runs in-process, the engine's over the control socket when it is attached.
+pub trait Desk: Send + 'static {
+    /// Whether the request `id` still waits for an answer.
+    fn waiting(&self, id: &str) -> bool;
+    /// Answers the request `id`; a refused answer (edited arguments that do not match) is a
+    /// [`gatehouse_host::ErrorCode::Validation`] error, one no longer waiting another error.
+    fn answer(&self, id: &str, answer: Answer) -> Result<(), HostError>;
+}
+
+impl Desk for Approvals {
+    fn waiting(&self, id: &str) -> bool {
+        self.pending().iter().any(|p| p.id == id)
+    }
+
+    fn answer(&self, id: &str, answer: Answer) -> Result<(), HostError> {
+        Approvals::answer(self, id, answer)
+    }
+}
+
+/// What the desk tells the terminal: a request to ask, or one taken back (withdrawn by its
+/// requester, or answered elsewhere) with why.
+#[derive(Debug)]
+pub enum Asking {
+    Asked(Box<PendingApproval>),
+    Gone { id: String, reason: String },
+}
+
+/// Starts answering at the terminal what the in-process host asks, when there is a terminal.
 pub fn attend(host: &Host) -> Option<Attending> {
-    if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
+    if !on_terminal() {
         return None;
     }
     host.set_attended(true);
-    let approvals = host.approvals();
     let mut events = host.subscribe();
+    let (to_terminal, asking) = tokio::sync::mpsc::channel(CAPACITY);
+    let forward = tokio::spawn(async move {
+        loop {
+            let next = match events.recv().await {
+                Ok(EngineEvent::ApprovalAsked(pending)) => Asking::Asked(pending),
+                Ok(EngineEvent::ApprovalWithdrawn { id, reason }) => Asking::Gone {
+                    id,
+                    reason: format!("withdrawn: {reason}"),
+                },
+                Ok(_) | Err(RecvError::Lagged(_)) => continue,
+                Err(RecvError::Closed) => return,
+            };
+            if to_terminal.send(next).await.is_err() {
+                return;
+            }
+        }
+    });
+    let attending = attend_on(host.approvals(), asking);
+    if attending.is_none() {
+        host.set_attended(false);
+    }
+    attending.map(|a| a.with(forward))
+}
+
+/// Whether a person can be asked here: stdin and stderr both terminals.
+pub fn on_terminal() -> bool {
+    std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+}
+
+/// Asks at the terminal what `asking` brings and gives the answers to `desk`. The questions
+/// are asked one at a time, in order, by a thread of their own (reading the terminal blocks,
+/// and a prompt still open must not keep the command from ending); a request taken back
+/// before its turn is not asked, and one taken back while it is says so.
+pub fn attend_on(
+    desk: impl Desk,
+    mut asking: tokio::sync::mpsc::Receiver<Asking>,
+) -> Option<Attending> {
     let asking_now = AskingNow::default();
     let (to_ask, questions) = std::sync::mpsc::sync_channel::<Box<PendingApproval>>(CAPACITY);
     let prompts = {
@@ -56,7 +127,7 @@ pub fn attend(host: &Host) -> Option<Attending> {
                 while let Ok(pending) = questions.recv() {
                     let mut input = std::io::stdin().lock();
                     put(
-                        &approvals,
+                        &desk,
                         &pending,
                         &asking_now,
                         &mut input,
@@ -67,32 +138,32 @@ pub fn attend(host: &Host) -> Option<Attending> {
     };
     if let Err(e) = prompts {
         tracing::warn!("cannot ask at the terminal: {e}");
-        host.set_attended(false);
         return None;
     }
-    Some(Attending(tokio::spawn(async move {
-        loop {
-            match events.recv().await {
-                Ok(EngineEvent::ApprovalAsked(pending)) => {
-                    if to_ask.try_send(pending).is_err() {
-                        tracing::warn!("too many requests wait for the terminal");
+    Some(Attending(
+        tokio::spawn(async move {
+            while let Some(next) = asking.recv().await {
+                match next {
+                    Asking::Asked(pending) => {
+                        if to_ask.try_send(pending).is_err() {
+                            tracing::warn!("too many requests wait for the terminal");
+                        }
+                    }
+                    Asking::Gone { id, reason } => {
+                        let current = lock(&asking_now).clone();
+                        if current.as_deref() == Some(id.as_str()) {
+                            let _ = writeln!(
+                                std::io::stderr(),
+                                "\n  {}. Nothing needs your answer; press Enter.",
+                                visible(&reason)
+                            );
+                        }
                     }
                 }
-                Ok(EngineEvent::ApprovalWithdrawn { id, reason }) => {
-                    let current = lock(&asking_now).clone();
-                    if current.as_deref() == Some(id.as_str()) {
-                        let _ = writeln!(
-                            std::io::stderr(),
-                            "\n  withdrawn: {}. Nothing needs your answer; press Enter.",
-                            visible(&reason)
-                        );
-                    }
-                }
-                Ok(_) | Err(RecvError::Lagged(_)) => {}
-                Err(RecvError::Closed) => return,
             }
-        }
-    })))
+        }),
+        None,
+    ))
 }
 
 fn lock(asking_now: &AskingNow) -> std::sync::MutexGuard<'_, Option<String>> {
@@ -104,13 +175,13 @@ fn lock(asking_now: &AskingNow) -> std::sync::MutexGuard<'_, Option<String>> {
 /// Puts one request to the person, asking again while the host refuses the answer; a request
 /// no longer waiting (withdrawn, answered elsewhere, timed out) is not asked.
 fn put(
-    approvals: &Approvals,
+    desk: &impl Desk,
     pending: &PendingApproval,
     asking_now: &AskingNow,
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) {
-    if !approvals.pending().iter().any(|p| p.id == pending.id) {
+    if !desk.waiting(&pending.id) {
         return;
     }
     *lock(asking_now) = Some(pending.id.clone());
@@ -123,7 +194,7 @@ fn put(
                 reason: Some("the terminal closed".into()),
             },
         };
-        match approvals.answer(&pending.id, answer) {
+        match desk.answer(&pending.id, answer) {
             Ok(()) => return,
             Err(refused) if refused.code() == gatehouse_host::ErrorCode::Validation => {
                 let _ = writeln!(out, "  {refused}");
@@ -139,7 +210,7 @@ fn put(
             }
         }
     }
-    let _ = approvals.answer(
+    let _ = desk.answer(
         &pending.id,
         Answer::Deny {
             reason: Some("no valid answer at the terminal".into()),
