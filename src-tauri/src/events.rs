@@ -51,7 +51,8 @@ pub async fn forward(app: AppHandle, mut events: broadcast::Receiver<EngineEvent
             }
             // The window follows the queue through `ApprovalsChanged`, which a withdrawal
             // sends too: the withdrawn request leaves the dialog and the Approvals page.
-            Ok(EngineEvent::ApprovalWithdrawn { .. }) => {}
+            // Likewise an answer given elsewhere (the CLI's `approvals answer`).
+            Ok(EngineEvent::ApprovalWithdrawn { .. } | EngineEvent::ApprovalAnswered { .. }) => {}
             Err(broadcast::error::RecvError::Lagged(n)) => {
                 tracing::warn!(
                     "{n} engine events were dropped; the window will catch up on its next refresh"

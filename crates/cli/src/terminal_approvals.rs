@@ -89,6 +89,10 @@ pub fn attend(host: &Host) -> Option<Attending> {
                     id,
                     reason: format!("withdrawn: {reason}"),
                 },
+                Ok(EngineEvent::ApprovalAnswered { id, answer }) => Asking::Gone {
+                    id,
+                    reason: format!("answered elsewhere: {answer}"),
+                },
                 Ok(_) | Err(RecvError::Lagged(_)) => continue,
                 Err(RecvError::Closed) => return,
             };
@@ -184,9 +188,9 @@ fn put(
     if !desk.waiting(&pending.id) {
         return;
     }
-    *lock(asking_now) = Some(pending.id.clone());
     let _asked = Asked(asking_now);
     for _ in 0..ATTEMPTS {
+        *lock(asking_now) = Some(pending.id.clone());
         let answer = match ask(pending, input, out) {
             Ok(answer) => answer,
             // The terminal went away: the request waits out its timeout elsewhere, or ends.
@@ -194,6 +198,8 @@ fn put(
                 reason: Some("the terminal closed".into()),
             },
         };
+        // The answer given here is not news to this terminal.
+        *lock(asking_now) = None;
         match desk.answer(&pending.id, answer) {
             Ok(()) => return,
             Err(refused) if refused.code() == gatehouse_host::ErrorCode::Validation => {

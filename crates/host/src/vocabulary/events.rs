@@ -18,6 +18,9 @@ pub enum EngineEvent {
     ApprovalAsked(Box<PendingApproval>),
     /// The number of requests waiting for an answer changed.
     ApprovalsChanged { pending: usize },
+    /// The request `id` was answered (`answer` says how, in a few words): whoever else shows
+    /// it stops asking, as the first answer wins.
+    ApprovalAnswered { id: String, answer: String },
     /// The request `id` was withdrawn by its requester before an answer (a server cancelled
     /// its request): whoever shows it stops asking.
     ApprovalWithdrawn { id: String, reason: String },

@@ -60,6 +60,19 @@ pub enum Answer {
     Cancel,
 }
 
+impl Answer {
+    /// The answer in a few words, for whoever else showed the request ("allowed once").
+    pub fn describe(&self) -> String {
+        match self {
+            Answer::Allow { scope, .. } => format!("allowed {}", scope.describe()),
+            Answer::Deny { .. } => "denied".into(),
+            Answer::Respond { .. } => "answered with a reply".into(),
+            Answer::Accept { .. } => "accepted".into(),
+            Answer::Cancel => "dismissed".into(),
+        }
+    }
+}
+
 /// Who answered, for the audit log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AnsweredBy {

@@ -236,8 +236,13 @@ impl Approvals {
             check(&waiting[at].pending.question, &answer)?;
             waiting.remove(at)
         };
+        let answered = answer.describe();
         // The requester may have given up just now; then the answer has nowhere to go.
         let _ = waiting.reply.send(answer);
+        self.inner.events.publish(EngineEvent::ApprovalAnswered {
+            id: id.to_owned(),
+            answer: answered,
+        });
         self.changed();
         Ok(())
     }

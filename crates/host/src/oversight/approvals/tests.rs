@@ -91,6 +91,15 @@ async fn an_answer_reaches_the_asker_and_the_request_leaves_the_queue() {
         })
     );
     assert!(approvals.pending().is_empty());
+    // Whoever else shows the request (another terminal, the window) hears it was answered.
+    let answered = loop {
+        match events.try_recv() {
+            Ok(EngineEvent::ApprovalAnswered { id: was, answer }) => break Some((was, answer)),
+            Ok(_) => {}
+            Err(_) => break None,
+        }
+    };
+    assert_eq!(answered, Some((id.clone(), "allowed once".to_owned())));
     assert!(
         approvals
             .answer(&id, Answer::Deny { reason: None })
