@@ -12,7 +12,6 @@ mod audit_args;
 mod commands;
 mod ctrl_c;
 mod finish;
-mod notices;
 mod output;
 mod policy_args;
 mod progress;
@@ -20,6 +19,7 @@ mod server_args;
 mod stdout;
 mod terminal_approvals;
 mod terminal_form;
+mod terminal_sampling;
 mod terminal_tool_call;
 
 use std::process::ExitCode;

@@ -242,7 +242,7 @@ fn ask(
     let server = visible(&pending.server).into_owned();
     match &pending.question {
         Question::ToolCall { .. } => crate::terminal_tool_call::ask(pending, input, out),
-        Question::Sampling { params } => ask_sampling(&server, params, input, out),
+        Question::Sampling { params } => crate::terminal_sampling::ask(&server, params, input, out),
         Question::Elicitation {
             message,
             requested_schema,
@@ -286,59 +286,6 @@ fn elicited(result: Value) -> Answer {
         Some("cancel") => Answer::Cancel,
         _ => Answer::Deny { reason: None },
     }
-}
-
-fn ask_sampling(
-    server: &str,
-    params: &Value,
-    input: &mut impl BufRead,
-    out: &mut impl Write,
-) -> std::io::Result<Answer> {
-    writeln!(out, "\n`{server}` asks for a model's reply (sampling).")?;
-    if let Some(system) = params.get("systemPrompt").and_then(Value::as_str) {
-        writeln!(out, "  system prompt: {}", visible(system))?;
-    }
-    for message in params
-        .get("messages")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let role = message.get("role").and_then(Value::as_str).unwrap_or("?");
-        let content = message.get("content").cloned().unwrap_or(Value::Null);
-        let text = match content.get("text").and_then(Value::as_str) {
-            Some(text) => text.to_owned(),
-            None => content.to_string(),
-        };
-        writeln!(out, "  {}: {}", visible(role), visible(&text))?;
-    }
-    if let Some(max) = params.get("maxTokens") {
-        writeln!(out, "  maxTokens: {max}")?;
-    }
-    if let Some(preferences) = params.get("modelPreferences") {
-        writeln!(
-            out,
-            "  model preferences: {}",
-            visible(&preferences.to_string())
-        )?;
-    }
-    if let Some(tools) = params.get("tools").and_then(Value::as_array) {
-        let names: Vec<&str> = tools
-            .iter()
-            .filter_map(|t| t.get("name").and_then(Value::as_str))
-            .collect();
-        writeln!(out, "  tools offered: {}", visible(&names.join(", ")))?;
-    }
-    let reply = read(
-        input,
-        out,
-        "Type the reply (one line), or Enter to decline: ",
-    )?;
-    Ok(if reply.is_empty() {
-        Answer::Deny { reason: None }
-    } else {
-        Answer::Respond { text: reply }
-    })
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ mod audit_log;
 mod rules;
 mod servers;
 mod sign_in;
+mod watching;
 
 use std::future::Future;
 use std::path::{Path, PathBuf};

@@ -5,6 +5,7 @@
 mod support;
 
 use gatehouse_host::connect::open_client;
+use gatehouse_host::watching::WatchEvent;
 use gatehouse_host::{Host, ServerInput, ServerSpec, ServerStatus};
 use gatehouse_mcp::Era;
 use support::{everything as everything_named, settled};
@@ -211,4 +212,76 @@ async fn advance(by: std::time::Duration) {
     tokio::time::pause();
     tokio::time::advance(by).await;
     tokio::time::resume();
+}
+
+#[tokio::test]
+async fn a_watch_on_the_live_session_hears_its_changes_without_a_second_connection() {
+    let (_server, url) = support::ts_sdk_v2_http().await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = std::sync::Arc::new(support::open_host(dir.path(), true).await);
+    host.add_server(support::http("watched", &url))
+        .await
+        .expect("add");
+    connected_version(&host, "watched").await;
+    let (events, mut received) = tokio::sync::mpsc::channel(16);
+    let watching = tokio::spawn({
+        let host = host.clone();
+        async move { host.watch("watched", &[], events).await }
+    });
+    let watching_now = tokio::time::timeout(std::time::Duration::from_secs(10), received.recv())
+        .await
+        .expect("the watch opens within 10 s");
+    assert!(
+        matches!(&watching_now, Some(WatchEvent::Watching { what }) if what.contains("tool list")),
+        "{watching_now:?}"
+    );
+
+    add_tool_from_another_client(&host, "watched", serde_json::json!({"name": "seen"})).await;
+    let heard = support::wait::until(
+        "the watcher hears the tool list change",
+        std::time::Duration::from_secs(10),
+        || {
+            let next = received.try_recv();
+            async move {
+                match next {
+                    Ok(WatchEvent::Notification { method, .. }) => Ok(method),
+                    other => Err(format!("{other:?}")),
+                }
+            }
+        },
+    )
+    .await;
+    assert_eq!(heard, "notifications/tools/list_changed");
+
+    // The watcher going away ends the watch; the session goes on.
+    drop(received);
+    let ended = tokio::time::timeout(std::time::Duration::from_secs(10), watching)
+        .await
+        .expect("the watch ends once nobody reads it")
+        .expect("the watch task");
+    assert!(ended.is_ok(), "{ended:?}");
+    assert!(
+        host.tools("watched").await.is_ok(),
+        "the session is still connected"
+    );
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_server_that_is_not_connected_cannot_be_watched() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = support::open_host(dir.path(), false).await;
+    host.add_server(everything_named("idle"))
+        .await
+        .expect("add");
+    let (events, _received) = tokio::sync::mpsc::channel(1);
+    let refused = host
+        .watch("idle", &[], events)
+        .await
+        .expect_err("no live session");
+    assert_eq!(
+        refused.code(),
+        gatehouse_host::ErrorCode::NotConnected,
+        "{refused}"
+    );
 }

@@ -1,87 +1,77 @@
 //! `gatehouse watch <server>`: print the server's change notifications as they come, until
-//! Ctrl-C (or `--count` of them). A 2026-07-28 server is asked with `subscriptions/listen` for
-//! every list change it advertises and the `--resource` updates, and the subscription is
-//! reopened with backoff when its stream ends; an older server is subscribed to the resources
-//! with `resources/subscribe` and its list changes arrive on their own. Status lines go to
-//! stderr, one notification per line to stdout (`--json`: one JSON object per line).
+//! Ctrl-C (or `--count` of them). How a server is watched (a 2026-07-28 server with
+//! `subscriptions/listen`, reopened with backoff; an older one with `resources/subscribe` and
+//! the list changes it pushes) is [`gatehouse_host::watching`], the same in-process and on the
+//! engine's live session. Status lines go to stderr, one notification per line to stdout
+//! (`--json`: one JSON object per line).
 
-use gatehouse_host::protocol::{Client, Era, ListenerEvent, NotificationFilter};
+use gatehouse_host::watching::{self, WatchEvent};
 use gatehouse_host::{Host, HostError};
 use serde_json::{Value, json};
+use tokio::sync::mpsc;
 
 use crate::args::WatchArgs;
 use crate::commands::connection::Connection;
 use crate::ctrl_c::interrupted;
-use crate::notices::{NoticeInlet, notice_queue};
+
+/// How many events wait between the watch and the terminal (the watchers' channel before it
+/// holds [`watching::WATCHERS`]).
+pub const WATCH_EVENTS: usize = 64;
 
 pub async fn run(host: &Host, args: WatchArgs) -> Result<(), HostError> {
-    let (notices, received) = notice_queue();
-    let connection = Connection::open_with(host, &args.server, Some(notices)).await?;
-    let watched = watch(connection.client(), &args, received).await;
+    let watchers = watching::watchers();
+    let pushed = watchers.subscribe();
+    let connection = Connection::open_watched(host, &args.server, watchers).await?;
+    let (events, received) = mpsc::channel(WATCH_EVENTS);
+    let watched = tokio::select! {
+        watched = watching::watch(connection.client(), connection.server(), &args.resources, pushed, events) => watched,
+        shown = show(&args, received) => shown,
+    };
     connection.close(watched).await
 }
 
-async fn watch(
-    client: &Client,
+/// Shows the watch's events until Ctrl-C, `--count` notifications, the reader of stdout going
+/// away, or the watch ending.
+pub async fn show(
     args: &WatchArgs,
-    mut pushed: NoticeInlet,
+    mut received: mpsc::Receiver<WatchEvent>,
 ) -> Result<(), HostError> {
-    let mut listener = match client.era() {
-        Era::Modern => Some(gatehouse_host::protocol::Listener::new(
-            NotificationFilter::all_lists(args.resources.clone()),
-        )),
-        Era::Legacy => {
-            for uri in &args.resources {
-                client.subscribe(uri).await?;
-            }
-            say_err!(
-                "watching {} (pushed notifications; Ctrl-C to stop)",
-                args.server
-            );
-            None
-        }
-    };
     let mut shown = 0;
     loop {
-        let (method, params) = tokio::select! {
-            event = next_event(client, listener.as_mut()) => match event {
-                ListenerEvent::Notification { method, params } => (method, params),
-                ListenerEvent::Opened(agreed) => {
-                    say_err!("watching {}: {} (Ctrl-C to stop)", args.server, describe(&agreed));
-                    continue;
-                }
-                ListenerEvent::Lost { reason, retry_in } => {
-                    say_err!("the subscription ended ({reason}); reopening in {:.1} s", retry_in.as_secs_f64());
-                    continue;
-                }
-                ListenerEvent::Refused { reason } => {
-                    return Err(HostError::Unsupported(format!(
-                        "`{}` takes no subscription: {reason}",
-                        args.server
-                    )));
-                }
+        let event = tokio::select! {
+            event = received.recv() => match event {
+                Some(event) => event,
+                None => return Ok(()),
             },
-            Some(notice) = pushed.recv() => notice,
-            reason = client.wait_closed() => {
-                return Err(HostError::Unsupported(format!("the connection ended: {reason}")));
-            }
             () = interrupted() => return Ok(()),
         };
-        if method == "notifications/message" || method == "notifications/progress" {
-            continue;
-        }
-        let dropped = pushed.take_dropped();
+        let (method, params) = match event {
+            WatchEvent::Watching { what } => {
+                say_err!("watching {}: {what} (Ctrl-C to stop)", args.server);
+                continue;
+            }
+            WatchEvent::Lost {
+                reason,
+                retry_in_ms,
+            } => {
+                say_err!(
+                    "the subscription ended ({reason}); reopening in {:.1} s",
+                    retry_in_ms as f64 / 1000.0
+                );
+                continue;
+            }
+            WatchEvent::Dropped { count } => {
+                say_err!(
+                    "{count} notifications came faster than they could be shown and were dropped"
+                );
+                continue;
+            }
+            WatchEvent::Notification { method, params } => (method, params),
+        };
         // Writing to a terminal or pipe nobody reads blocks. Off the worker's other tasks, so
         // the connection keeps reading the server meanwhile (a blocked worker would hold the
         // task it woke last, the reader, where no other worker may take it).
-        tokio::task::block_in_place(|| {
-            if dropped > 0 {
-                say_err!(
-                    "{dropped} notifications came faster than they could be shown and were dropped"
-                );
-            }
-            print_notice(&method, params.as_ref(), args.json);
-        });
+        tokio::task::block_in_place(|| print_notice(&method, params.as_ref(), args.json));
         if crate::stdout::closed() {
             // The reader is gone: stop watching and close the server.
             return Ok(());
@@ -90,36 +80,6 @@ async fn watch(
         if args.count.is_some_and(|count| shown >= count) {
             return Ok(());
         }
-    }
-}
-
-async fn next_event(
-    client: &Client,
-    listener: Option<&mut gatehouse_host::protocol::Listener>,
-) -> ListenerEvent {
-    match listener {
-        Some(listener) => listener.next(client).await,
-        None => std::future::pending().await,
-    }
-}
-
-/// What a subscription carries, in words.
-fn describe(filter: &NotificationFilter) -> String {
-    let mut parts = Vec::new();
-    for (on, what) in [
-        (filter.tools_list_changed, "tool list"),
-        (filter.prompts_list_changed, "prompt list"),
-        (filter.resources_list_changed, "resource list"),
-    ] {
-        if on {
-            parts.push(what.to_owned());
-        }
-    }
-    parts.extend(filter.resource_subscriptions.iter().cloned());
-    if parts.is_empty() {
-        "nothing the server agreed to".to_owned()
-    } else {
-        parts.join(", ")
     }
 }
 

@@ -21,6 +21,7 @@ use gatehouse_mcp::peer::Handler;
 use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Map, Value, json};
 
+use crate::connections::watching::Watchers;
 use crate::roots::{self, Exposure, Withheld};
 use crate::running::log_rate::{Admit, LogRate, PER_WINDOW};
 use crate::running::notice_queue::NoticeSender;
@@ -48,6 +49,8 @@ pub struct HostHandler {
     server: String,
     roots: SharedRoots,
     notices: Option<NoticeSender<ServerNotice>>,
+    /// Whoever watches the server's change notifications (`gatehouse watch`).
+    watchers: Option<Watchers>,
     /// Bounds how fast the server's log messages reach Gatehouse's log.
     log_rate: std::sync::Mutex<LogRate>,
     /// The roots withheld at the last `roots/list`, so that each change is logged once.
@@ -65,9 +68,16 @@ impl HostHandler {
             server: server.into(),
             roots,
             notices,
+            watchers: None,
             log_rate: std::sync::Mutex::new(LogRate::new(Instant::now())),
             withheld: Arc::default(),
         }
+    }
+
+    /// The same, offering the server's change notifications to `watchers` too.
+    pub fn with_watchers(mut self, watchers: Watchers) -> Self {
+        self.watchers = Some(watchers);
+        self
     }
 
     /// A handler for a one-off connection: the config's roots, no notices.
@@ -182,6 +192,9 @@ impl Handler for HostHandler {
     }
 
     fn on_notification(&self, method: &str, params: Option<Value>) {
+        if let Some(watchers) = &self.watchers {
+            crate::connections::watching::offer(watchers, method, params.as_ref());
+        }
         match method {
             "notifications/tools/list_changed" => {
                 if let Some(notices) = &self.notices {

@@ -147,6 +147,7 @@ impl Sessions {
                 health: self.health,
                 relist_every: self.relist_every,
                 render_apps: self.render_apps,
+                watchers: crate::connections::watching::watchers(),
             };
             (
                 Some(stop_tx),

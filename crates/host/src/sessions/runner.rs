@@ -41,6 +41,7 @@ use super::status::ServerStatus;
 use crate::connections::connect::open_client_with;
 use crate::connections::server_requests::Declared;
 use crate::connections::server_requests::{HostHandler, ServerNotice, SharedRoots};
+use crate::connections::watching::Watchers;
 use crate::error::HostError;
 use crate::oversight::gate::Gate;
 use crate::oversight::gate::from_server::AuditedHandler;
@@ -89,6 +90,8 @@ pub(super) struct Runner {
     pub(super) health: HealthChecks,
     pub(super) relist_every: Duration,
     pub(super) render_apps: bool,
+    /// Whoever watches the server's change notifications, across its restarts.
+    pub(super) watchers: Watchers,
 }
 
 /// What a connection task receives: its roots, its notice channel and its stop signal.
@@ -107,11 +110,10 @@ impl Runner {
             mut notices,
             mut stop,
         } = channels;
-        let host_handler: Arc<dyn gatehouse_mcp::peer::Handler> = Arc::new(HostHandler::new(
-            config.name.clone(),
-            roots,
-            Some(notices_tx),
-        ));
+        let host_handler: Arc<dyn gatehouse_mcp::peer::Handler> = Arc::new(
+            HostHandler::new(config.name.clone(), roots, Some(notices_tx))
+                .with_watchers(self.watchers.clone()),
+        );
         // The server's requests pass the gate's record on their way to the host's answers.
         if let Err(e) = self.gate.learn_secrets(&config.id).await {
             tracing::warn!(
@@ -258,6 +260,7 @@ impl Runner {
         self.set_live(Some(LiveClient {
             client: client.clone(),
             ended: ended_rx,
+            watchers: self.watchers.clone(),
         }));
         let outcome = self.serve(&client, config, notices, stop).await;
         let outcome = match outcome {

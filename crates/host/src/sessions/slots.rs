@@ -50,6 +50,8 @@ pub(crate) struct LiveClient {
     /// Changes (its sender is dropped) when the connection ends or its task stops, so that
     /// calls still running on it give up and let the task close it.
     pub(crate) ended: watch::Receiver<()>,
+    /// Whoever watches the server's change notifications.
+    pub(crate) watchers: crate::connections::watching::Watchers,
 }
 
 pub(super) fn lock(slots: &Slots) -> MutexGuard<'_, HashMap<String, Slot>> {
