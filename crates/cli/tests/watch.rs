@@ -33,7 +33,15 @@ fn interrupt(watch: &mut Child) -> std::process::ExitStatus {
         .status()
         .expect("kill runs");
     assert!(kill.success());
-    watch.wait().expect("watch exits")
+    let exited = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        support::wait::until("watch exits on Ctrl-C", Duration::from_secs(30), || {
+            watch.try_wait().expect("try_wait").ok_or("running")
+        })
+    }));
+    exited.unwrap_or_else(|panic| {
+        let _ = watch.kill();
+        std::panic::resume_unwind(panic)
+    })
 }
 
 /// Waits for the watcher to say it is watching (its first stderr line), and returns it.

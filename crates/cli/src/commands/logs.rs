@@ -40,10 +40,13 @@ pub async fn run(host: &Host, args: LogsArgs) -> Result<(), HostError> {
         return Ok(());
     }
     let mut follower = Follower::new(&dir, &config.id, tail.end);
+    // One listener for the whole follow: a Ctrl-C that comes while lines are printed is not
+    // lost.
+    let mut interrupt = std::pin::pin!(interrupted());
     loop {
         tokio::select! {
             () = tokio::time::sleep(FOLLOW_EVERY) => {}
-            () = interrupted() => return Ok(()),
+            () = &mut interrupt => return Ok(()),
         }
         for (time, line) in follower.poll().map_err(io)? {
             print_line(&config.name, &time, &line, args.json);

@@ -37,13 +37,15 @@ pub async fn show(
     mut received: mpsc::Receiver<WatchEvent>,
 ) -> Result<(), HostError> {
     let mut shown = 0;
+    // One listener for the whole watch: a Ctrl-C that comes while a line is printed is not lost.
+    let mut interrupt = std::pin::pin!(interrupted());
     loop {
         let event = tokio::select! {
             event = received.recv() => match event {
                 Some(event) => event,
                 None => return Ok(()),
             },
-            () = interrupted() => return Ok(()),
+            () = &mut interrupt => return Ok(()),
         };
         let (method, params) = match event {
             WatchEvent::Watching { what } => {
