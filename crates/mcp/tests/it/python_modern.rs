@@ -5,21 +5,19 @@
 //! filters the server's log messages, an MRTR elicitation round trip echoes the SDK's sealed
 //! `requestState`, and progress and cancellation work.
 
-mod support;
-
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::support::answers::{
+    Answers, assert_a_dropped_call_is_cancelled, call_ok, count_with_progress,
+    with_form_elicitation,
+};
+use crate::support::{HttpServer, python_fixture, text};
 use gatehouse_mcp::{
     CallOptions, Client, Era, HttpMode, Listener, ListenerEvent, LogLevel, NotificationFilter,
     StdioConfig, Subscription, SubscriptionEvent,
 };
 use serde_json::json;
-use support::answers::{
-    Answers, assert_a_dropped_call_is_cancelled, call_ok, count_with_progress,
-    with_form_elicitation,
-};
-use support::{HttpServer, python_fixture, text};
 
 /// A handler that confirms whatever it is asked and keeps what it is told.
 fn confirming() -> Arc<Answers> {

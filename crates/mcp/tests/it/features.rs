@@ -3,16 +3,16 @@
 //! Pagination and the capability checks are shown with a small script server, because
 //! server-everything lists everything on one page and declares every capability.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use crate::support::{everything, scripted};
 use gatehouse_mcp::content::KnownContent;
 use gatehouse_mcp::{
     CallOptions, Client, CompletionRef, Content, LogLevel, McpError, Role, StdioConfig,
 };
-use support::{everything, scripted};
 
 async fn connect(config: &StdioConfig) -> Client {
     support::connect_stdio(config)

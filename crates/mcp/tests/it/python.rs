@@ -2,11 +2,9 @@
 //! tests/fixtures/python/requirements.txt; `scripts/install-test-deps.sh` makes the venv) over
 //! stdio, Streamable HTTP and legacy HTTP+SSE.
 
-mod support;
-
+use crate::support::{HttpServer, connect_http, connect_stdio, first_text, python_fixture};
 use gatehouse_mcp::{CallOptions, Client, Era, HttpMode, StdioConfig};
 use serde_json::json;
-use support::{HttpServer, connect_http, connect_stdio, first_text, python_fixture};
 
 /// The same checks on every transport: tools, structured output, isError, instructions.
 async fn exercise(client: Client, transport: &str) {

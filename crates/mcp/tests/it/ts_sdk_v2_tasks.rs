@@ -4,15 +4,15 @@
 //! `tasks/update`, reports each status, turns a failed task into the JSON-RPC error, and cancels
 //! an abandoned task with `tasks/cancel`.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::support::answers::{Answers, with_form_elicitation};
+use crate::support::{HttpServer, ts_sdk_v2_js};
 use gatehouse_mcp::{CallOptions, Client, HttpMode, McpError, StdioConfig, Task};
 use serde_json::json;
-use support::answers::{Answers, with_form_elicitation};
-use support::{HttpServer, ts_sdk_v2_js};
 use tokio::sync::mpsc;
 
 /// A handler that approves whatever it is asked.

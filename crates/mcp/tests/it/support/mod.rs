@@ -3,9 +3,6 @@
 //! fixtures, the HTTP fault and OAuth scripts in tests/fixtures/faults), starting one in an HTTP mode on a
 //! free port and waiting until it listens, connecting to a server with [`RefusingHandler`], and
 //! reading the text of a tool result.
-//!
-//! Every test file is its own crate and uses only part of this; the items some file leaves
-//! unused carry `#[allow(dead_code)]`.
 
 pub mod answers;
 pub mod wait;
@@ -47,7 +44,6 @@ fn everything_js() -> String {
 }
 
 /// server-everything over stdio.
-#[allow(dead_code)]
 pub fn everything() -> StdioConfig {
     let mut config = StdioConfig::new("node");
     config.args = vec![everything_js(), "stdio".to_owned()];
@@ -55,7 +51,6 @@ pub fn everything() -> StdioConfig {
 }
 
 /// A python3 script acting as a server over stdio, for behaviour no real server shows on demand.
-#[allow(dead_code)]
 pub fn script(source: &str) -> StdioConfig {
     let mut config = StdioConfig::new("python3");
     config.args = vec!["-u".to_owned(), "-c".to_owned(), source.to_owned()];
@@ -66,7 +61,6 @@ pub fn script(source: &str) -> StdioConfig {
 
 /// A python3 script server built on tests/fixtures/scripts/scripted.py, whose helpers
 /// (`read`, `send`, `reply`, `fail`, `tool`, `handshake`, `discover`, `serve`) `body` uses.
-#[allow(dead_code)]
 pub fn scripted(body: &str) -> StdioConfig {
     let dir = fixture("scripts").display().to_string();
     script(&format!(
@@ -75,20 +69,17 @@ pub fn scripted(body: &str) -> StdioConfig {
 }
 
 /// The names of the tools a server lists (scripted servers report what they saw this way).
-#[allow(dead_code)]
 pub async fn tool_names(client: &Client) -> Vec<String> {
     let page = client.list_tools().await.expect("tools/list");
     page.items.into_iter().map(|t| t.name).collect()
 }
 
 /// Asserts that a server lists exactly the tools `expected`, `why` saying what that shows.
-#[allow(dead_code)]
 pub async fn assert_tools(client: &Client, expected: &[&str], why: &str) {
     assert_eq!(tool_names(client).await, expected, "{why}");
 }
 
 /// The TypeScript SDK v2 fixture server, tests/fixtures/ts-sdk-v2/server.mjs.
-#[allow(dead_code)]
 pub fn ts_sdk_v2_js() -> String {
     assert!(
         fixture("node_modules/@modelcontextprotocol/server/package.json").is_file(),
@@ -98,7 +89,6 @@ pub fn ts_sdk_v2_js() -> String {
 }
 
 /// The Python SDK fixture: the venv's interpreter and the path of `server.py`.
-#[allow(dead_code)]
 pub fn python_fixture() -> (String, String) {
     let dir = fixture("python");
     let python = dir.join(".venv/bin/python");
@@ -132,7 +122,6 @@ pub struct HttpServer {
 
 impl HttpServer {
     /// server-everything in `mode` (`streamableHttp` or `sse`).
-    #[allow(dead_code)]
     pub async fn everything(mode: &str) -> HttpServer {
         let port = free_port();
         let mut command = Command::new("node");
@@ -144,13 +133,11 @@ impl HttpServer {
     }
 
     /// The Python SDK fixture in `mode` (`streamable-http` or `sse`).
-    #[allow(dead_code)]
     pub async fn python(mode: &str) -> HttpServer {
         Self::python_with(mode, &[]).await
     }
 
     /// The Python SDK fixture in `mode` with extra arguments (such as `--extras`).
-    #[allow(dead_code)]
     pub async fn python_with(mode: &str, extra: &[&str]) -> HttpServer {
         let (python, script) = python_fixture();
         let port = free_port();
@@ -161,13 +148,11 @@ impl HttpServer {
     }
 
     /// The TypeScript SDK v2 fixture over stateless Streamable HTTP.
-    #[allow(dead_code)]
     pub async fn ts_sdk_v2() -> HttpServer {
         Self::ts_sdk_v2_at(free_port()).await
     }
 
     /// The TypeScript SDK v2 fixture on a given port (to start it again where it was).
-    #[allow(dead_code)]
     pub async fn ts_sdk_v2_at(port: u16) -> HttpServer {
         let mut command = Command::new("node");
         command.args([ts_sdk_v2_js().as_str(), "http", &port.to_string()]);
@@ -175,7 +160,6 @@ impl HttpServer {
     }
 
     /// tests/fixtures/faults/http_faults.py playing the fault `mode`.
-    #[allow(dead_code)]
     pub async fn faults(mode: &str) -> HttpServer {
         let port = free_port();
         let mut command = Command::new("python3");
@@ -186,7 +170,6 @@ impl HttpServer {
     }
 
     /// tests/fixtures/faults/oauth_server.py (an MCP server behind OAuth) in `mode`.
-    #[allow(dead_code)]
     pub async fn oauth(mode: &str) -> HttpServer {
         let port = free_port();
         let mut command = Command::new("python3");
@@ -221,20 +204,17 @@ impl HttpServer {
     }
 
     /// The HTTP configuration for `path` on this server.
-    #[allow(dead_code)]
     pub fn config(&self, path: &str) -> HttpConfig {
         http_config(self.port, path)
     }
 }
 
 /// Connects over stdio with the default options and a handler that refuses server requests.
-#[allow(dead_code)]
 pub async fn connect_stdio(config: &StdioConfig) -> Result<Client, McpError> {
     Client::connect_stdio(config, ClientOptions::default(), Arc::new(RefusingHandler)).await
 }
 
 /// Connects over HTTP with the default options and a handler that refuses server requests.
-#[allow(dead_code)]
 pub async fn connect_http(config: &HttpConfig, mode: HttpMode) -> Result<Client, McpError> {
     Client::connect_http(
         config,
@@ -246,7 +226,6 @@ pub async fn connect_http(config: &HttpConfig, mode: HttpMode) -> Result<Client,
 }
 
 /// The text blocks of a result, one a line.
-#[allow(dead_code)]
 pub fn text(result: &CallToolResult) -> String {
     result
         .content
@@ -257,7 +236,6 @@ pub fn text(result: &CallToolResult) -> String {
 }
 
 /// The text of a result's first content block, empty when it has none.
-#[allow(dead_code)]
 pub fn first_text(result: &CallToolResult) -> String {
     result
         .content

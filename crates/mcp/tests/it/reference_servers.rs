@@ -1,17 +1,17 @@
 //! Interop with the reference servers server-filesystem (which takes its allowed directories
 //! from the client's roots) and server-memory (a knowledge graph), over stdio.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::support::{package_js, text};
 use gatehouse_mcp::error::RpcError;
 use gatehouse_mcp::peer::Handler;
 use gatehouse_mcp::transport::BoxFuture;
 use gatehouse_mcp::{CallOptions, Client, ClientOptions, StdioConfig};
 use serde_json::{Value, json};
-use support::{package_js, text};
 
 fn server(package: &str) -> StdioConfig {
     let mut config = StdioConfig::new("node");

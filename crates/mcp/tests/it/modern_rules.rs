@@ -3,14 +3,12 @@
 //! request and sends no `ping`, a server that ends a subscription has it reopened, and a legacy
 //! server that takes the era probe for `initialize` still gets a real `initialize`.
 
-mod support;
-
 use std::time::Duration;
 
+use crate::support::{assert_tools, connect_stdio, scripted, tool_names};
 use gatehouse_mcp::{
     CallOptions, Client, Era, Listener, ListenerEvent, McpError, NotificationFilter,
 };
-use support::{assert_tools, connect_stdio, scripted, tool_names};
 
 async fn connect_modern(body: &str) -> Client {
     let client = connect_stdio(&scripted(body)).await.expect("connect");

@@ -1,12 +1,10 @@
 //! The stdio client against a real third-party server (`@modelcontextprotocol/server-everything`,
 //! installed by `scripts/install-test-deps.sh`) and against small misbehaving scripts.
 
-mod support;
-
 use std::time::Duration;
 
+use crate::support::{connect_stdio, everything, scripted};
 use gatehouse_mcp::McpError;
-use support::{connect_stdio, everything, scripted};
 
 /// A legacy server's handshake at 2025-06-18 (tests/fixtures/scripts/scripted.py).
 const HANDSHAKE: &str = r#"handshake({"tools": {}}, "2025-06-18")"#;

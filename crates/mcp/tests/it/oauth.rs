@@ -9,15 +9,15 @@
 //! registration says why; a redirect without this request's `state` is discarded unused. A 403
 //! `insufficient_scope` with nobody to sign in keeps the scopes it names for the next sign-in.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::support::HttpServer;
 use gatehouse_mcp::auth::{AuthConfig, Authorizer, HeadlessPrompt, MemoryTokenStore, TokenStore};
 use gatehouse_mcp::{CallOptions, HttpConfig, HttpMode};
 use serde_json::{Value, json};
-use support::HttpServer;
 
 const REDIRECT: &str = "http://127.0.0.1:1/callback";
 

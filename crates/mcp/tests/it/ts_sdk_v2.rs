@@ -3,16 +3,14 @@
 //! modern (2026-07-28) era, over stdio and over stateless Streamable HTTP: discovery, tools,
 //! structured output, an MRTR elicitation round trip, progress, cancellation and `isError`.
 
-mod support;
-
 use std::sync::Arc;
 
-use gatehouse_mcp::{CallOptions, Client, Era, HttpMode, StdioConfig};
-use serde_json::json;
-use support::answers::{
+use crate::support::answers::{
     Answers, assert_a_dropped_call_is_cancelled, count_with_progress, with_form_elicitation,
 };
-use support::{HttpServer, text, ts_sdk_v2_js};
+use crate::support::{HttpServer, text, ts_sdk_v2_js};
+use gatehouse_mcp::{CallOptions, Client, Era, HttpMode, StdioConfig};
+use serde_json::json;
 
 /// A handler that confirms whatever it is asked.
 fn confirming() -> Answers {

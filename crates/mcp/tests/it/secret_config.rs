@@ -1,7 +1,7 @@
 //! Secret env values and headers in the transport configs: they reach the server, and printing
 //! a config (or the HTTP client made from it) never shows them.
 
-mod support;
+use crate::support;
 
 use gatehouse_mcp::{HttpMode, Sensitive, StdioConfig};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -4,7 +4,7 @@
 //! of one listing (a scripted server pages forever with 1 MiB pages), and the bytes of the
 //! result cache (reads of many distinct URIs with large, cacheable bodies).
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -5,18 +5,16 @@
 //! invalidates it, `logLevel` in `_meta` filters log messages, and a [`Listener`] reopens its
 //! subscription after the server went away and came back.
 
-mod support;
-
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::support::answers::{Answers, call_ok};
+use crate::support::{HttpServer, ts_sdk_v2_js};
 use gatehouse_mcp::{
     Client, ClientOptions, HttpMode, ListenerEvent, LogLevel, NotificationFilter, StdioConfig,
     SubscriptionEvent,
 };
 use serde_json::{Value, json};
-use support::answers::{Answers, call_ok};
-use support::{HttpServer, ts_sdk_v2_js};
 
 /// A handler that remembers the notifications reaching it (those of no subscription).
 fn noting() -> Arc<Answers> {

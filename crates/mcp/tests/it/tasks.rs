@@ -1,7 +1,7 @@
 //! Tasks against server-everything's `simulate-research-query`, a tool that requires task
 //! augmentation: one logical call with status updates, and cancellation.
 
-mod support;
+use crate::support;
 
 use gatehouse_mcp::{CallOptions, Client, TaskSupport};
 use serde_json::json;

@@ -4,14 +4,14 @@
 //! changed, a legacy server that takes the era probe for `initialize`, and a session forgotten
 //! on the standalone GET stream or on the GET that resumes an answer (404).
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 
+use crate::support::{HttpServer, first_text};
 use gatehouse_mcp::peer::Handler;
 use gatehouse_mcp::{CallOptions, Client, ClientOptions, HttpMode};
 use serde_json::Value;
-use support::{HttpServer, first_text};
 use tokio::sync::mpsc;
 
 async fn connect(server: &HttpServer) -> Client {

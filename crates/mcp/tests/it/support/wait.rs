@@ -10,7 +10,6 @@ const POLL: Duration = Duration::from_millis(20);
 
 /// Polls `probe` until it gives `Ok`, for at most `within`; otherwise panics naming `step` and
 /// the last `Err` the probe gave (what it saw instead).
-#[allow(dead_code)]
 pub async fn until<T, E, F, Fut>(step: &str, within: Duration, mut probe: F) -> T
 where
     E: Debug,

@@ -4,14 +4,14 @@
 //! tokens are unique across requests; an empty cursor is still a cursor; and `initialize` is
 //! never cancelled.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::support::{assert_tools, connect_stdio, first_text, scripted, tool_names};
 use gatehouse_mcp::peer::RefusingHandler;
 use gatehouse_mcp::{CallOptions, Client, ClientOptions, McpError};
-use support::{assert_tools, connect_stdio, first_text, scripted, tool_names};
 
 /// Connects to a scripted legacy server offering tools; `body` runs after the handshake.
 async fn connect_legacy(body: &str) -> Client {

@@ -1,12 +1,12 @@
 //! The HTTP transports against server-everything's own HTTP modes (`streamableHttp` and the
 //! legacy `sse`), including the automatic fallback from Streamable HTTP to HTTP+SSE.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 
+use crate::support::{HttpServer, free_port, http_config};
 use gatehouse_mcp::{Client, HttpConfig, HttpMode};
-use support::{HttpServer, free_port, http_config};
 
 async fn connect(config: &HttpConfig, mode: HttpMode) -> Client {
     support::connect_http(config, mode)

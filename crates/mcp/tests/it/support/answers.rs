@@ -3,8 +3,6 @@
 //! against the SDK fixtures: a tool call that must succeed, `count` with its progress, and the
 //! check that a dropped `count` call is cancelled on the server (both fixtures count cancellations in their `stats` tool).
 
-#![allow(dead_code)] // each test file is its own crate and uses a part of this
-
 use std::sync::Mutex;
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! `tools/call` against the real `@modelcontextprotocol/server-everything` over stdio: plain and
 //! structured results, progress, cancellation by dropping the call, and `isError` results.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -4,12 +4,12 @@
 //! it was before them. A legacy SSE server that announces an endpoint that is no URL must not
 //! leave the event stream's reader behind either.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 
+use crate::support::HttpServer;
 use gatehouse_mcp::{Client, HttpMode, McpError};
-use support::HttpServer;
 
 /// How many clients each test drops.
 const CLIENTS: usize = 20;

@@ -5,7 +5,7 @@
 //! huge stderr line is kept only in part. Against the scripted server tests/fixtures/faults/malformed_answers.py,
 //! and an inline one that answers the handshake inside a JSON-RPC batch.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -2,14 +2,14 @@
 //! subscriptions, prompts, completion, logging, ping, and a long-running tool with progress and
 //! with cancellation, on Streamable HTTP and on legacy HTTP+SSE.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use crate::support::HttpServer;
 use gatehouse_mcp::{CallOptions, CompletionRef, HttpMode, LogLevel};
 use serde_json::json;
-use support::HttpServer;
 
 async fn exercise(mode: &str, path: &str) {
     let server = HttpServer::everything(mode).await;
