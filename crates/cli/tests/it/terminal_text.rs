@@ -2,9 +2,7 @@
 //! description, result and error carry an escape sequence, a carriage return and a
 //! bidirectional override is listed and called, in human and in JSON output.
 
-mod support;
-
-use support::{add_scripted, exits, ok, ok_json, stderr};
+use crate::support::{add_scripted, exits, ok, ok_json, stderr};
 
 /// A legacy server with one tool, `shout`, whose every text carries control characters.
 const HOSTILE: &str = r#"

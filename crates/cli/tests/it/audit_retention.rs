@@ -4,11 +4,11 @@
 //! (editing a kept row, deleting the first kept row, deleting or editing the anchor) makes
 //! `gatehouse audit verify` exit 1 naming the row, and a log already broken is not pruned.
 
-mod support;
+use crate::support;
 
+use crate::support::{assert_broken, exits, ok, ok_json, stderr, tamper};
 use gatehouse_host::{AuditEvent, AuditKind};
 use serde_json::json;
-use support::{assert_broken, exits, ok, ok_json, stderr, tamper};
 use tempfile::TempDir;
 
 /// A data directory with rows 1 to 3 (`old-…`), then, a moment later, rows 4 to 6 (`new-…`),

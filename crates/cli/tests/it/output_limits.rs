@@ -3,13 +3,13 @@
 //! a server sends that is far too long for a person (a tool name of 200 000 characters) is
 //! cut for display instead of crashing the table printer.
 
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::Duration;
 
-use support::{add_scripted, command, stderr};
+use crate::support::{add_scripted, command, stderr};
 
 /// A server with a tool `many` whose result is 20 000 lines, and 3 000 tools.
 const TALKATIVE: &str = r#"

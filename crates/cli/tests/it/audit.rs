@@ -4,15 +4,15 @@
 //! `search` print the table and the documented JSON; `export` writes every row, redacted, to
 //! stdout or whole to a file, and leaves nothing behind when it cannot.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 
-use gatehouse_host::{AuditEvent, AuditKind};
-use serde_json::json;
-use support::{
+use crate::support::{
     assert_broken, data_with_audit, database, exits, gatehouse, ok, ok_json, sqlite3, stderr,
 };
+use gatehouse_host::{AuditEvent, AuditKind};
+use serde_json::json;
 use tempfile::TempDir;
 
 /// A data directory whose audit log holds `n` rows (row `i`'s detail says `marker-i`), written

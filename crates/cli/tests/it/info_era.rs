@@ -1,9 +1,7 @@
 //! `gatehouse info` says why the era was chosen: found by probing on the first connection, and
 //! remembered (with when it was found) on the next ones, never "requested" when nobody asked.
 
-mod support;
-
-use support::{TOOLS_ONLY, add_scripted, ok, ok_json};
+use crate::support::{TOOLS_ONLY, add_scripted, ok, ok_json};
 
 #[test]
 fn info_says_the_era_was_remembered_and_when() {

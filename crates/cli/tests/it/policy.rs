@@ -4,11 +4,9 @@
 //! stale (also when the change was seen only by `gatehouse tools`), a rule for one source
 //! concerns only that source, and every change is on record in the audit log.
 
-mod support;
-
+use crate::support::{add_scripted, data_with_everything, exits, ok, ok_json, stderr};
 use gatehouse_host::policy::{Effect, Rule};
 use gatehouse_host::{Host, HostOptions};
-use support::{add_scripted, data_with_everything, exits, ok, ok_json, stderr};
 
 #[test]
 fn a_deny_rule_stops_a_call_until_it_is_removed() {

@@ -3,9 +3,7 @@
 //! one entry), `list` shows both (and JSON), `remove` takes it off, a malformed domain or one on
 //! neither list fails with one line and exit 1, and every change is on record in the audit log.
 
-mod support;
-
-use support::{exits, ok, ok_json, stderr};
+use crate::support::{exits, ok, ok_json, stderr};
 
 #[test]
 fn domains_go_on_and_off_the_app_site_lists() {

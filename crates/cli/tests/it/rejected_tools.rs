@@ -2,9 +2,9 @@
 //! person is told which tool and why (2026-07-28 transports/streamable-http: clients SHOULD log
 //! a warning naming the tool and the reason).
 
-mod support;
+use crate::support;
 
-use support::{add_scripted, ok, ok_json, stderr};
+use crate::support::{add_scripted, ok, ok_json, stderr};
 
 /// A legacy server with one good tool and one whose annotation sits under `items`.
 const SERVER: &str = r#"

@@ -4,9 +4,7 @@
 //! `gatehouse grants list` and holds for the next command until it is revoked. Without a terminal, nobody can be asked: the call exits 4, naming the rule
 //! that would allow it.
 
-mod support;
-
-use support::{data_with_everything, exits, ok, ok_json, on_terminal, stderr};
+use crate::support::{data_with_everything, exits, ok, ok_json, on_terminal, stderr};
 
 #[test]
 fn an_ask_rule_is_answered_at_the_terminal_and_a_timed_grant_holds_until_revoked() {

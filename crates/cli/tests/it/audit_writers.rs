@@ -3,17 +3,15 @@
 //! mode (as the desktop app runs it) calls tools on its own session. Each call works or fails
 //! with one clear line; every call that worked has its rows, and the chain verifies afterwards.
 
-mod support;
-
 use std::process::Output;
 use std::time::Duration;
 
+use crate::support::{data_with_everything, gatehouse, ok, stderr, stdout};
 use gatehouse_host::{
     AuditFilter, CallOutcome, Host, HostOptions, ServerStatus, Source, ToolCall, VerifyReport,
 };
 use gatehouse_mcp::CallOptions;
 use serde_json::json;
-use support::{data_with_everything, gatehouse, ok, stderr, stdout};
 
 /// CLI processes running at once, and the calls each makes one after another.
 const PROCESSES: usize = 4;

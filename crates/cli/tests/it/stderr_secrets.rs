@@ -4,11 +4,9 @@
 //! the audit rows, or the database file and its write-ahead log. Run under
 //! scripts/with-keyring.sh: the secret goes through the real keyring.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 
-use support::{gatehouse, ok, stderr, stdout};
+use crate::support::{gatehouse, ok, stderr, stdout};
 
 fn fixture() -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -2,9 +2,7 @@
 //! server-everything's `trigger-elicitation-request`, under a pseudo-terminal from `script`);
 //! without a terminal nobody can answer, so elicitation is not even declared.
 
-mod support;
-
-use support::{data_with_everything, gatehouse, on_terminal, stdout};
+use crate::support::{data_with_everything, gatehouse, on_terminal, stdout};
 
 #[test]
 fn a_form_elicitation_is_answered_at_the_terminal() {

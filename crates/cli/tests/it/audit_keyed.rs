@@ -5,16 +5,16 @@
 //! without the keyring (and without which it is not vouched for); the key appears in no output
 //! or log of any of these commands, nor in the database files or an export.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Output;
 
+use crate::support::{exits, ok, ok_json, stderr, stdout, tamper};
 use base64::Engine;
 use gatehouse_host::audit::key::AuditKey;
 use gatehouse_host::{AuditEvent, AuditKind};
 use serde_json::json;
-use support::{exits, ok, ok_json, stderr, stdout, tamper};
 use tempfile::TempDir;
 
 /// A data directory whose audit log holds `n` keyed rows, written through the engine, which is

@@ -4,10 +4,8 @@
 //! secret header value that turns up in a call's arguments and result, and an argument under a
 //! token-like key.
 
-mod support;
-
+use crate::support::{HttpFixture, add_everything, everything_js, ok, ok_json};
 use serde_json::json;
-use support::{HttpFixture, add_everything, everything_js, ok, ok_json};
 
 /// The database files (the main file and its write-ahead log) as bytes.
 fn database_bytes(data: &std::path::Path) -> Vec<u8> {

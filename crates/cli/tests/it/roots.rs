@@ -2,9 +2,7 @@
 //! shell would; a root that does not exist is kept but the person is told it is not given to
 //! the server for now, and why; an existing directory brings no note.
 
-mod support;
-
-use support::{command, ok_json, stderr, stdout};
+use crate::support::{command, ok_json, stderr, stdout};
 
 #[test]
 fn a_missing_root_is_kept_and_the_person_told_it_is_withheld() {

@@ -3,8 +3,6 @@
 //! tool, and the real servers it talks to (server-everything over stdio and over HTTP, a minimal
 //! script server).
 
-#![allow(dead_code)] // each test binary uses its own part
-
 pub mod wait;
 
 use std::path::{Path, PathBuf};

@@ -2,10 +2,10 @@
 //! 1 operational error, 2 usage error) and the JSON output. Concurrent use of one database and
 //! secret values are in storage.rs.
 
-mod support;
+use crate::support;
 
+use crate::support::{HttpFixture, data_with_everything, gatehouse, ok, ok_json, stderr, stdout};
 use serde_json::Value;
-use support::{HttpFixture, data_with_everything, gatehouse, ok, ok_json, stderr, stdout};
 
 #[test]
 fn manages_servers_and_prints_stable_json() {

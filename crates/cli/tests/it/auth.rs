@@ -5,7 +5,7 @@
 //! Before the sign-in `tools` fails saying how to sign in; after it, `tools` (a connection of
 //! its own) uses the tokens in the keyring; after `logout` it fails again.
 
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -43,7 +43,7 @@ fn start_login(
     };
     (login, lines, sign_in_url)
 }
-use support::{HttpFixture, exits, ok, ok_json};
+use crate::support::{HttpFixture, exits, ok, ok_json};
 
 /// Fetches `url` as a browser would (following redirects) and returns the page.
 fn browse(url: &str) -> String {

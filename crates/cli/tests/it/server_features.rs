@@ -3,12 +3,10 @@
 //! the usage (2) and operational (1) errors, including a feature the server did not declare;
 //! and `gatehouse tools` on a real server that offers prompts but no tools.
 
-mod support;
-
-use serde_json::json;
-use support::{
+use crate::support::{
     add_offering_only, add_tools_only, data_with_everything, exits, ok, ok_json, stderr,
 };
+use serde_json::json;
 
 #[test]
 fn info_shows_the_handshake() {

@@ -2,11 +2,9 @@
 //! secrets. A person who runs `GATEHOUSE_IDP_CLIENT_SECRET=… gatehouse …` hands that secret to
 //! Gatehouse, not to every server it starts; a server's own configuration may still set any name.
 
-mod support;
-
 use std::path::PathBuf;
 
-use support::{command, ok, stderr, stdout};
+use crate::support::{command, ok, stderr, stdout};
 
 fn fixture() -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -6,12 +6,10 @@
 //! write anywhere in the home folder it was given) is not there. A path inside `~/projects`
 //! is written; and without the rule the same escaping call does reach the server.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use support::{command, stderr};
+use crate::support::{command, stderr};
 
 /// `gatehouse ARGS` on `data` with `home` as the home directory.
 fn at_home(data: &Path, home: &Path, args: &[&str]) -> Output {

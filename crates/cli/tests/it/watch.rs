@@ -4,7 +4,7 @@
 //! A server that sends faster than the terminal reads costs a bounded queue: the excess is
 //! dropped and counted.
 
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
@@ -12,8 +12,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use crate::support::{HttpFixture, add_everything, command, ok, stderr};
 use serde_json::Value;
-use support::{HttpFixture, add_everything, command, ok, stderr};
 
 /// Starts `gatehouse watch …` with piped output.
 fn spawn_watch(data: &std::path::Path, args: &[&str]) -> Child {

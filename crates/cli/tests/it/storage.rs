@@ -2,10 +2,8 @@
 //! app, written by both at once, and secret values, which go to the keyring and never to the
 //! database (run under `scripts/with-keyring.sh`).
 
-mod support;
-
+use crate::support::{command, gatehouse, ok, ok_json, stderr};
 use gatehouse_host::{Host, HostOptions, ServerInput, ServerSpec};
-use support::{command, gatehouse, ok, ok_json, stderr};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_app_and_the_cli_write_the_same_database_at_once() {

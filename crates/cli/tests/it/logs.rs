@@ -2,7 +2,7 @@
 //! secret values, printed as text or JSON lines, and followed as other processes write it.
 //! Run under scripts/with-keyring.sh: the secret goes through the real keyring.
 
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -10,8 +10,8 @@ use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
 
+use crate::support::{command, ok};
 use serde_json::Value;
-use support::{command, ok};
 
 /// `Ok` once process `pid` holds a `.log` file under `data` open at its end: it has taken the
 /// position it follows from. `Err` says what it holds instead.

@@ -2,17 +2,15 @@
 //! results print, the `--json` shape, progress on stderr, exit status 3 for `isError`, Ctrl-C
 //! cancelling with 130, and its usage (2) and operational (1) errors.
 
-mod support;
-
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::json;
-use support::{
+use crate::support::{
     HttpFixture, add_stdio, command, data_with_everything, exits, gatehouse, ok, ok_json, stderr,
     stdout,
 };
+use serde_json::json;
 
 #[test]
 fn prints_text_plainly_and_summarises_other_content() {

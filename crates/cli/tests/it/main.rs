@@ -1,0 +1,34 @@
+//! The integration tests of `gatehouse-cli`, built as one test binary: each file below was its
+//! own binary before, and linking each against the engine and its dependencies made the test
+//! build several times slower than compiling them together. `support` is what the files share.
+//! The tests run the `gatehouse` binary as a child process each; they run as threads of one
+//! process themselves, so none of them may change process-wide state (the environment, the
+//! current directory, signal handlers): a run that needs another environment gives it to the
+//! child.
+
+mod support;
+
+mod app_sites;
+mod approvals;
+mod audit;
+mod audit_calls;
+mod audit_keyed;
+mod audit_retention;
+mod audit_writers;
+mod auth;
+mod call;
+mod cli;
+mod elicitation;
+mod info_era;
+mod logs;
+mod output_limits;
+mod path_rules;
+mod policy;
+mod rejected_tools;
+mod roots;
+mod server_env;
+mod server_features;
+mod stderr_secrets;
+mod storage;
+mod terminal_text;
+mod watch;
