@@ -10,11 +10,11 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::answers;
-use super::engine::Shared;
-use super::face::{Face, Outbox};
+use super::outbox::{Face, Outbox};
 use super::protocol::{
     CallParams, CallReply, EngineStatus, ErrorCode, Notice, ReadReply, Request, ServerState,
 };
+use super::shared::Shared;
 use crate::error::{HostError, Result};
 use crate::oversight::gate::{CallOutcome, Source, ToolCall};
 use crate::vocabulary::events::EngineEvent;

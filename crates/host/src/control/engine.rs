@@ -4,7 +4,6 @@
 //! socket and `engine.json`, and releases the lock; the host's own shutdown (its servers) stays
 //! with its owner, which calls it after.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,36 +13,12 @@ use tokio::task::JoinHandle;
 
 use super::listener;
 use super::lock::{EngineInfo, EngineLock};
-use super::protocol::FaceInfo;
+use super::shared::Shared;
 use crate::error::Result;
 use crate::host::Host;
 
 /// How long stopping waits for the connections to say goodbye before cutting them.
 const STOP_GRACE: Duration = Duration::from_secs(3);
-
-/// What every connection shares.
-#[derive(Debug)]
-pub(crate) struct Shared {
-    pub host: Arc<Host>,
-    pub info: EngineInfo,
-    pub faces: std::sync::Mutex<BTreeMap<u64, FaceInfo>>,
-    pub stop: watch::Receiver<bool>,
-}
-
-impl Shared {
-    pub fn stopping(&self) -> bool {
-        *self.stop.borrow()
-    }
-
-    pub fn faces(&self) -> Vec<FaceInfo> {
-        self.faces
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .values()
-            .cloned()
-            .collect()
-    }
-}
 
 /// The engine serving its control socket.
 #[derive(Debug)]

@@ -16,41 +16,20 @@ use tokio::sync::{Notify, mpsc, watch};
 use tokio::task::JoinSet;
 
 use super::dispatch;
-use super::engine::Shared;
 use super::framing::{Frame, FrameReader, write_message};
 use super::lock::rfc3339_now;
+use super::outbox::{Face, Outbox};
 use super::protocol::{
-    ErrorCode, FaceInfo, FaceKind, Incoming, MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, OUTGOING_QUEUE,
+    ErrorCode, FaceInfo, Incoming, MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, OUTGOING_QUEUE,
     PROTOCOL_VERSION, Request, error_reply, parse_incoming, result_reply, rpc_code,
 };
+use super::shared::Shared;
 use crate::error::HostError;
 
 /// How long a request that was cancelled may take to end before it is cut.
 const CANCEL_GRACE: Duration = Duration::from_secs(2);
 /// How long the last messages to a face may take to be written once it is closing.
 const FLUSH_GRACE: Duration = Duration::from_secs(1);
-
-/// The queue of messages to one face.
-#[derive(Clone)]
-pub(crate) struct Outbox {
-    tx: mpsc::Sender<Value>,
-    overflow: Arc<Notify>,
-}
-
-impl Outbox {
-    /// Queues `message`; a full queue means the face does not read, and ends the connection.
-    pub fn send(&self, message: Value) {
-        if let Err(mpsc::error::TrySendError::Full(_)) = self.tx.try_send(message) {
-            self.overflow.notify_one();
-        }
-    }
-}
-
-/// The face, as the requests it makes know it.
-#[derive(Debug, Clone)]
-pub(crate) struct Face {
-    pub kind: FaceKind,
-}
 
 type InFlight = Arc<Mutex<HashMap<u64, watch::Sender<bool>>>>;
 

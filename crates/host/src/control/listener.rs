@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use tokio::task::{JoinHandle, JoinSet};
 
-use super::engine::Shared;
 use super::protocol::MAX_CONNECTIONS;
+use super::shared::Shared;
 use crate::error::{HostError, Result};
 
 #[cfg(unix)]

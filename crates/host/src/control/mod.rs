@@ -12,5 +12,7 @@ mod face;
 pub mod framing;
 mod listener;
 pub mod lock;
+mod outbox;
 pub mod peer;
 pub mod protocol;
+mod shared;
