@@ -23,12 +23,24 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
 
+    /// Run in this process even when an engine (the app, `gatehouse serve`) runs
+    #[arg(long, global = true)]
+    pub standalone: bool,
+
     #[command(subcommand)]
     pub command: Command,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run the engine with no window: own the servers and serve the control socket until stopped
+    Serve,
+    /// Say whether an engine runs on the data directory, its servers and the faces attached
+    Status {
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
     /// Manage server configurations
     #[command(subcommand)]
     Server(ServerCommand),

@@ -75,6 +75,25 @@ async fn run(cli: Cli) -> Result<Finish, HostError> {
             .await
             .map(|()| Finish::Success);
     }
+    match &cli.command {
+        Command::Serve => return commands::engine::serve(cli.data_dir).await,
+        Command::Status { json } => return commands::engine::status(cli.data_dir, *json).await,
+        _ => {}
+    }
+    // With an engine running (the app, `gatehouse serve`), what it serves is asked of it.
+    if !cli.standalone
+        && matches!(cli.command, Command::Tools { .. } | Command::Call(_))
+        && let Some(client) = commands::engine::attach(cli.data_dir.as_deref()).await?
+    {
+        return match cli.command {
+            Command::Call(args) => commands::engine::call(&client, args).await,
+            Command::Tools { server, json } => {
+                let listing = client.list_tools(&server).await?;
+                commands::tools::print(listing, json).map(|()| Finish::Success)
+            }
+            _ => Ok(Finish::Success),
+        };
+    }
     let host = Host::open(HostOptions {
         data_dir: cli.data_dir,
         live_sessions: false,
@@ -121,7 +140,10 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         Command::Grants(command) => commands::grants::run(host, command).await,
         Command::Auth(command) => commands::auth::run(host, command).await,
         Command::AppSites(command) => commands::app_sites::run(host, command).await,
-        Command::Call(_) | Command::ConformanceClient { .. } => Ok(()),
+        Command::Call(_)
+        | Command::ConformanceClient { .. }
+        | Command::Serve
+        | Command::Status { .. } => Ok(()),
     }
 }
 

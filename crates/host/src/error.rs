@@ -77,6 +77,18 @@ pub enum HostError {
         #[source]
         source: std::io::Error,
     },
+    /// Another engine holds the data directory; the message names it and how to stop it.
+    #[error("{0}")]
+    EngineRunning(String),
+    /// The engine stopped before the request finished.
+    #[error("{0}")]
+    EngineStopping(String),
+    /// A control socket message broke the protocol.
+    #[error("{0}")]
+    Protocol(String),
+    /// An error the running engine reported over the control socket, with its code.
+    #[error("{message}")]
+    Remote { code: ErrorCode, message: String },
 }
 
 impl HostError {
@@ -102,6 +114,10 @@ impl HostError {
             HostError::KeyringUnavailable { .. } => ErrorCode::KeyringUnavailable,
             HostError::Authorization { .. } => ErrorCode::Authorization,
             HostError::Io { .. } => ErrorCode::Io,
+            HostError::EngineRunning(_) => ErrorCode::EngineRunning,
+            HostError::EngineStopping(_) => ErrorCode::EngineStopping,
+            HostError::Protocol(_) => ErrorCode::Protocol,
+            HostError::Remote { code, .. } => *code,
         }
     }
 
@@ -194,6 +210,16 @@ mod tests {
                 "authorization",
             ),
             (HostError::io(text(), io_error()), "io"),
+            (HostError::EngineRunning(text()), "engine_running"),
+            (HostError::EngineStopping(text()), "engine_stopping"),
+            (HostError::Protocol(text()), "protocol"),
+            (
+                HostError::Remote {
+                    code: ErrorCode::TooManyCalls,
+                    message: text(),
+                },
+                "too_many_calls",
+            ),
         ]
     }
 

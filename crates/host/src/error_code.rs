@@ -42,6 +42,12 @@ pub enum ErrorCode {
     Cancelled,
     /// Too many tool calls are already running.
     TooManyCalls,
+    /// Another engine already runs on this data directory.
+    EngineRunning,
+    /// The engine is stopping; the request was not finished.
+    EngineStopping,
+    /// A message on the control socket broke the protocol (malformed, oversized, unversioned).
+    Protocol,
 }
 
 impl ErrorCode {
@@ -64,6 +70,9 @@ impl ErrorCode {
             ErrorCode::Io => "io",
             ErrorCode::Cancelled => "cancelled",
             ErrorCode::TooManyCalls => "too_many_calls",
+            ErrorCode::EngineRunning => "engine_running",
+            ErrorCode::EngineStopping => "engine_stopping",
+            ErrorCode::Protocol => "protocol",
         }
     }
 }

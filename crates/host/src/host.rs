@@ -14,6 +14,7 @@
 
 mod app_requests;
 mod app_sites;
+mod attached;
 mod audit_log;
 mod rules;
 mod servers;

@@ -12,6 +12,7 @@
 pub mod apps;
 pub mod canonical;
 mod connections;
+pub mod control;
 mod error;
 mod error_code;
 pub mod fs_path;

@@ -26,6 +26,9 @@ const ENGINE_CODES = {
   io: true,
   cancelled: true,
   too_many_calls: true,
+  engine_running: true,
+  engine_stopping: true,
+  protocol: true,
 } as const satisfies Record<ErrorCode, true>;
 
 /** True for a code the engine sends (what crosses the bridge is checked, not trusted). */

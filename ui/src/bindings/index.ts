@@ -519,7 +519,13 @@ export type ErrorCode =
 /**  The operation was cancelled before it finished. */
 "cancelled" | 
 /**  Too many tool calls are already running. */
-"too_many_calls";
+"too_many_calls" | 
+/**  Another engine already runs on this data directory. */
+"engine_running" | 
+/**  The engine is stopping; the request was not finished. */
+"engine_stopping" | 
+/**  A message on the control socket broke the protocol (malformed, oversized, unversioned). */
+"protocol";
 
 /**  How rows are written. */
 export type ExportFormat = "jsonl" | "csv";

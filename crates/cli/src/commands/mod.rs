@@ -11,6 +11,7 @@ pub mod complete;
 pub mod conformance;
 pub mod conformance_auth;
 pub mod connection;
+pub mod engine;
 pub mod grants;
 pub mod info;
 pub mod logs;

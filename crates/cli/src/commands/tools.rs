@@ -2,7 +2,7 @@
 //! history, so a rule made for an earlier one shows as stale), disconnect cleanly. A server that
 //! declares no tools is not asked for them; the command says what the server offers instead.
 
-use gatehouse_host::protocol::ToolPage;
+use gatehouse_host::control::answers::{self, ToolListing};
 use gatehouse_host::{Host, HostError, Offer, ToolInfo, ToolVisibility};
 use serde_json::json;
 
@@ -11,26 +11,31 @@ use crate::output;
 
 pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
     let connection = Connection::open(host, server).await?;
-    let offers = Offer::of(connection.client());
-    let listed = if offers.contains(&Offer::Tools) {
-        connection.list_tools().await
-    } else {
-        Ok(ToolPage::default())
-    };
-    let init = connection.client().initialize_result().clone();
-    let transport = connection.client().transport_kind();
-    let name = connection.server().to_owned();
-    let page = connection.close(listed).await?;
-    let tools: Vec<ToolInfo> = page.items.iter().map(ToolInfo::from).collect();
+    let listing = answers::tool_listing(&connection).await;
+    let listing = connection.close(listing).await?;
+    print(listing, json)
+}
+
+/// Prints a listing, from this process's connection or from the running engine.
+pub fn print(listing: ToolListing, json: bool) -> Result<(), HostError> {
+    let ToolListing {
+        server: name,
+        transport,
+        protocol_version,
+        server_info,
+        offers,
+        tools,
+        malformed,
+    } = listing;
     if json {
         output::print_json(&json!({
             "server": name,
             "transport": transport,
-            "protocolVersion": init.protocol_version,
-            "serverInfo": { "name": init.server_info.name, "version": init.server_info.version },
+            "protocolVersion": protocol_version,
+            "serverInfo": { "name": server_info.name, "version": server_info.version },
             "offers": offers,
             "tools": tools,
-            "malformed": page.malformed,
+            "malformed": malformed,
         }))?;
         return Ok(());
     }
@@ -41,9 +46,9 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
     say!(
         "{} ({} {}, protocol {} over {transport}): {} tools",
         name,
-        output::name(&init.server_info.name),
-        output::name(&init.server_info.version),
-        output::name(&init.protocol_version),
+        output::name(&server_info.name),
+        output::name(&server_info.version),
+        output::name(&protocol_version),
         tools.len()
     );
     let about = |t: &ToolInfo| {
@@ -65,10 +70,10 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
         let rows: Vec<[String; 2]> = tools.iter().map(|t| [t.name.clone(), about(t)]).collect();
         output::print_table(["TOOL", "DESCRIPTION"], &rows);
     }
-    if !page.malformed.is_empty() {
+    if !malformed.is_empty() {
         say_err!(
             "warning: {} malformed tool entries were skipped (see --json)",
-            page.malformed.len()
+            malformed.len()
         );
     }
     Ok(())

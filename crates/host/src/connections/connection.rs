@@ -29,8 +29,14 @@ use crate::store::registry::model::ServerConfig;
 pub struct ServerConnection {
     server: String,
     server_id: String,
-    client: Client,
+    client: Arc<Client>,
     gate: Gate,
+    /// Whether closing this connection closes the client (its own), or leaves it to the live
+    /// session it was borrowed from ([`ServerConnection::over_live`]).
+    owned: bool,
+    /// The face requests come through, recorded with the resource reads, prompt gets and
+    /// completions it makes (tool calls name theirs in [`ToolCall::caller`]).
+    caller: Option<String>,
 }
 
 impl ServerConnection {
@@ -64,9 +70,30 @@ impl ServerConnection {
         Ok(ServerConnection {
             server: config.name,
             server_id: config.id,
+            client: Arc::new(client),
+            gate,
+            owned: true,
+            caller: None,
+        })
+    }
+
+    /// A gated connection over a live session's client: requests go through the gate as on
+    /// any connection, and closing it leaves the session (and its server) running.
+    pub(crate) fn over_live(config: &ServerConfig, client: Arc<Client>, gate: Gate) -> Self {
+        ServerConnection {
+            server: config.name.clone(),
+            server_id: config.id.clone(),
             client,
             gate,
-        })
+            owned: false,
+            caller: None,
+        }
+    }
+
+    /// Names the face this connection's requests come through (`cli`).
+    pub fn with_caller(mut self, caller: impl Into<String>) -> Self {
+        self.caller = Some(caller.into());
+        self
     }
 
     /// The server's registered name.
@@ -111,7 +138,7 @@ impl ServerConnection {
                 uri: uri.to_owned(),
             },
             source,
-            caller: None,
+            caller: self.caller.clone(),
         };
         self.gate
             .run(self.target(), ask, self.client.read_resource(uri))
@@ -131,7 +158,7 @@ impl ServerConnection {
                 arguments: serde_json::json!(arguments),
             },
             source,
-            caller: None,
+            caller: self.caller.clone(),
         };
         self.gate
             .run(self.target(), ask, self.client.get_prompt(name, arguments))
@@ -154,7 +181,7 @@ impl ServerConnection {
                 value: value.to_owned(),
             },
             source,
-            caller: None,
+            caller: self.caller.clone(),
         };
         let send = self.client.complete(reference, argument, value, context);
         self.gate.run(self.target(), ask, send).await
@@ -171,7 +198,14 @@ impl ServerConnection {
     /// Closes the connection (stopping a stdio server) and returns the caller's outcome. A
     /// failure to close is reported only when the outcome itself was a success.
     pub async fn close<T>(self, outcome: Result<T>) -> Result<T> {
-        let closed = self.client.close().await;
+        if !self.owned {
+            return outcome;
+        }
+        let closed = match Arc::try_unwrap(self.client) {
+            Ok(client) => client.close().await,
+            // Not reached: an owned client is never shared.
+            Err(_) => Ok(()),
+        };
         match (outcome, closed) {
             (Ok(value), Ok(())) => Ok(value),
             (Ok(_), Err(close_error)) => Err(close_error.into()),

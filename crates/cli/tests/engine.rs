@@ -1,0 +1,185 @@
+//! `gatehouse serve` as a real process and the real CLI attached to it: one engine per data
+//! directory (a second is refused, naming the first), `status`, `tools` and `call` served by
+//! the engine's live session (no second copy of the server), the standalone fallback, and a
+//! graceful stop on SIGTERM.
+
+mod support;
+
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+use support::wait::until;
+
+/// A running `gatehouse serve`, killed and reaped when dropped (even when a test fails).
+struct Serve(Child);
+
+impl Serve {
+    fn start(data: &Path) -> Serve {
+        let child = support::command(data)
+            .arg("serve")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("gatehouse serve starts");
+        let serve = Serve(child);
+        until(
+            "the engine's socket appears",
+            Duration::from_secs(20),
+            || {
+                if data.join("engine.sock").exists() {
+                    Ok(())
+                } else {
+                    Err("no socket")
+                }
+            },
+        );
+        serve
+    }
+
+    fn pid(&self) -> u32 {
+        self.0.id()
+    }
+
+    /// The engine's own server-everything processes.
+    fn children(&self) -> Vec<String> {
+        let out = std::process::Command::new("pgrep")
+            .arg("-P")
+            .arg(self.pid().to_string())
+            .args(["-f", "server-everything"])
+            .output()
+            .expect("pgrep runs");
+        support::stdout(&out).lines().map(str::to_owned).collect()
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn status(data: &Path) -> Value {
+    support::ok_json(data, &["status", "--json"])
+}
+
+fn wait_connected(data: &Path) {
+    until(
+        "the server connects in the engine",
+        Duration::from_secs(30),
+        || {
+            let status = status(data);
+            match status["servers"][0]["status"]["state"].as_str() {
+                Some("connected") => Ok(()),
+                other => Err(format!("{other:?}")),
+            }
+        },
+    );
+}
+
+#[test]
+fn the_cli_attaches_to_a_running_engine_and_uses_its_live_session() {
+    let data = support::data_with_everything("e");
+    let data = data.path();
+    assert_eq!(status(data)["running"], false, "no engine yet");
+    let serve = Serve::start(data);
+    wait_connected(data);
+    let status = status(data);
+    assert_eq!(status["running"], true);
+    assert_eq!(status["kind"], "serve");
+    assert_eq!(status["pid"], serve.pid());
+    let servers = serve.children();
+    assert_eq!(
+        servers.len(),
+        1,
+        "the engine runs the server once: {servers:?}"
+    );
+
+    let tools = support::ok_json(data, &["tools", "e", "--json"]);
+    assert!(
+        tools["tools"]
+            .as_array()
+            .is_some_and(|t| t.iter().any(|t| t["name"] == "echo")),
+        "{tools}"
+    );
+    let called = support::ok_json(
+        data,
+        &[
+            "call",
+            "e",
+            "echo",
+            "--args",
+            r#"{"message":"through the engine"}"#,
+            "--json",
+        ],
+    );
+    assert!(
+        called["content"].to_string().contains("through the engine"),
+        "{called}"
+    );
+    assert_eq!(
+        serve.children(),
+        servers,
+        "the attached commands used the engine's session, no second copy of the server"
+    );
+
+    // --standalone runs in this process, with its own copy of the server, as without an engine.
+    let standalone = support::ok_json(
+        data,
+        &[
+            "call",
+            "e",
+            "echo",
+            "--args",
+            r#"{"message":"alone"}"#,
+            "--json",
+            "--standalone",
+        ],
+    );
+    assert!(
+        standalone["content"].to_string().contains("alone"),
+        "{standalone}"
+    );
+}
+
+#[test]
+fn a_second_engine_is_refused_naming_the_first_and_sigterm_stops_it_cleanly() {
+    let data = support::data_with_everything("e");
+    let data = data.path();
+    let mut serve = Serve::start(data);
+    wait_connected(data);
+    let server = serve.children();
+    assert_eq!(server.len(), 1, "{server:?}");
+
+    let second = support::exits(data, &["serve"], 1);
+    let said = support::stderr(&second);
+    assert!(
+        said.contains(&format!("pid {}", serve.pid())) && said.contains("kill"),
+        "the refusal names the running engine and how to stop it: {said}"
+    );
+
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(i32::try_from(serve.pid()).expect("pid")),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .expect("SIGTERM");
+    let status = until("serve exits after SIGTERM", Duration::from_secs(20), || {
+        serve.0.try_wait().expect("wait").ok_or("still running")
+    });
+    assert_eq!(status.code(), Some(0), "a graceful stop exits 0");
+    assert!(!data.join("engine.sock").exists(), "the socket is removed");
+    assert!(!data.join("engine.json").exists(), "engine.json is removed");
+    let pid = server[0].parse::<i32>().expect("a pid");
+    until(
+        "the server process is gone",
+        Duration::from_secs(10),
+        || match nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None) {
+            Err(_) => Ok(()),
+            Ok(()) => Err("still there"),
+        },
+    );
+    assert_eq!(self::status(data)["running"], false);
+}

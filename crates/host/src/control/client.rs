@@ -1,0 +1,330 @@
+//! A face's side of the control socket: [`ControlClient::connect`] finds the data directory's
+//! engine (none: `Ok(None)`), says `hello`, and then sends typed requests, each answered in turn
+//! or with the engine's error mapped back to a [`HostError`] with the same [`ErrorCode`].
+//! Notices for a request (progress, approvals) go to the channel given with it.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use tokio::io::BufReader;
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+
+use super::answers::{Pong, ToolListing};
+use super::framing::{Frame, FrameReader, write_message};
+use super::lock::{EngineInfo, SOCKET_FILE};
+use super::protocol::{
+    AnswerParams, CallParams, CallReply, EngineStatus, ErrorCode, ErrorData, FaceKind, Hello,
+    NoParams, Notice, OnServer, PROTOCOL_VERSION, PromptParams, ReadParams, ReadReply, Request,
+    request_message,
+};
+use crate::error::{HostError, Result};
+use crate::oversight::approvals::Answer;
+use crate::store::paths;
+use crate::vocabulary::approval::PendingApproval;
+
+type Replies = Arc<Mutex<HashMap<u64, oneshot::Sender<Result<Value>>>>>;
+type Listeners = Arc<Mutex<HashMap<u64, mpsc::Sender<Notice>>>>;
+
+/// A connection to the running engine.
+#[derive(Debug)]
+pub struct ControlClient {
+    writer: tokio::sync::Mutex<tokio::net::unix::OwnedWriteHalf>,
+    replies: Replies,
+    listeners: Listeners,
+    next_id: AtomicU64,
+    reader: JoinHandle<()>,
+    engine: EngineInfo,
+}
+
+impl Drop for ControlClient {
+    fn drop(&mut self) {
+        self.reader.abort();
+    }
+}
+
+impl ControlClient {
+    /// Attaches to the engine of `data_dir` as a face of `face` kind named `name`. `None` when no
+    /// engine runs there (no socket, or nobody listening on it).
+    pub async fn connect(
+        data_dir: Option<&Path>,
+        face: FaceKind,
+        name: &str,
+    ) -> Result<Option<ControlClient>> {
+        let data_dir = paths::data_dir(data_dir)?;
+        let path = data_dir.join(SOCKET_FILE);
+        let stream = match tokio::net::UnixStream::connect(&path).await {
+            Ok(stream) => stream,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
+                ) =>
+            {
+                return Ok(None);
+            }
+            Err(e) => {
+                return Err(HostError::io(
+                    format!("cannot reach the engine at {}", path.display()),
+                    e,
+                ));
+            }
+        };
+        let (read, write) = stream.into_split();
+        let replies: Replies = Arc::default();
+        let listeners: Listeners = Arc::default();
+        let reader = tokio::spawn(read_replies(
+            FrameReader::new(BufReader::new(read)),
+            replies.clone(),
+            listeners.clone(),
+        ));
+        let mut client = ControlClient {
+            writer: tokio::sync::Mutex::new(write),
+            replies,
+            listeners,
+            next_id: AtomicU64::new(1),
+            reader,
+            engine: placeholder_info(&data_dir),
+        };
+        let hello = Request::Hello(Hello {
+            version: PROTOCOL_VERSION,
+            face,
+            name: name.to_owned(),
+            pid: std::process::id(),
+        });
+        client.engine = client.ask(hello, None).await?;
+        Ok(Some(client))
+    }
+
+    /// The engine attached to, as it said in reply to `hello`.
+    pub fn engine(&self) -> &EngineInfo {
+        &self.engine
+    }
+
+    pub async fn status(&self) -> Result<EngineStatus> {
+        self.ask(Request::Status(NoParams {}), None).await
+    }
+
+    pub async fn list_tools(&self, server: &str) -> Result<ToolListing> {
+        let on = OnServer {
+            server: server.to_owned(),
+        };
+        self.ask(Request::ListTools(on), None).await
+    }
+
+    pub async fn ping(&self, server: &str) -> Result<Pong> {
+        let on = OnServer {
+            server: server.to_owned(),
+        };
+        self.ask(Request::Ping(on), None).await
+    }
+
+    pub async fn read_resource(&self, server: &str, uri: &str) -> Result<ReadReply> {
+        let params = ReadParams {
+            server: server.to_owned(),
+            uri: uri.to_owned(),
+        };
+        self.ask(Request::ReadResource(params), None).await
+    }
+
+    /// The prompt, as the server returned it (`GetPromptResult` as JSON).
+    pub async fn get_prompt(&self, params: PromptParams) -> Result<Value> {
+        self.ask(Request::GetPrompt(params), None).await
+    }
+
+    pub async fn pending_approvals(&self) -> Result<Vec<PendingApproval>> {
+        self.ask(Request::ListApprovals(NoParams {}), None).await
+    }
+
+    pub async fn answer_approval(&self, id: &str, answer: Answer) -> Result<()> {
+        let params = AnswerParams {
+            id: id.to_owned(),
+            answer,
+        };
+        let _: Value = self.ask(Request::AnswerApproval(params), None).await?;
+        Ok(())
+    }
+
+    /// Calls a tool; its progress goes to `notices`; when `cancel` resolves first the call is
+    /// cancelled and this returns the engine's `cancelled` error.
+    pub async fn call_tool(
+        &self,
+        params: CallParams,
+        notices: mpsc::Sender<Notice>,
+        cancel: impl Future<Output = ()>,
+    ) -> Result<CallReply> {
+        self.ask_until(Request::CallTool(params), Some(notices), cancel)
+            .await
+    }
+
+    /// Follows the approval queue: the pending requests, then each asked, answered or
+    /// withdrawn, into `notices`, until `cancel` resolves or the engine goes.
+    pub async fn watch_approvals(
+        &self,
+        notices: mpsc::Sender<Notice>,
+        cancel: impl Future<Output = ()>,
+    ) -> Result<()> {
+        let _: Value = self
+            .ask_until(Request::WatchApprovals(NoParams {}), Some(notices), cancel)
+            .await?;
+        Ok(())
+    }
+
+    async fn ask<T: DeserializeOwned>(
+        &self,
+        request: Request,
+        notices: Option<mpsc::Sender<Notice>>,
+    ) -> Result<T> {
+        self.ask_until(request, notices, std::future::pending())
+            .await
+    }
+
+    async fn ask_until<T: DeserializeOwned>(
+        &self,
+        request: Request,
+        notices: Option<mpsc::Sender<Notice>>,
+        cancel: impl Future<Output = ()>,
+    ) -> Result<T> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let (tx, mut rx) = oneshot::channel();
+        lock(&self.replies).insert(id, tx);
+        if let Some(notices) = notices {
+            lock(&self.listeners).insert(id, notices);
+        }
+        let message = request_message(id, &request)
+            .map_err(|e| HostError::Protocol(format!("cannot encode: {e}")))?;
+        self.send(&message).await?;
+        tokio::pin!(cancel);
+        let mut cancelled = false;
+        let reply = loop {
+            tokio::select! {
+                reply = &mut rx => break reply,
+                () = &mut cancel, if !cancelled => {
+                    cancelled = true;
+                    let cancel = serde_json::json!({
+                        "jsonrpc": "2.0", "method": "cancel", "params": { "id": id }
+                    });
+                    self.send(&cancel).await?;
+                }
+            }
+        };
+        lock(&self.listeners).remove(&id);
+        let value = reply.unwrap_or_else(|_| Err(gone()))?;
+        serde_json::from_value(value)
+            .map_err(|e| HostError::Protocol(format!("the engine's reply is not understood: {e}")))
+    }
+
+    async fn send(&self, message: &Value) -> Result<()> {
+        let mut writer = self.writer.lock().await;
+        write_message(&mut *writer, message)
+            .await
+            .map_err(|_| gone())
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn gone() -> HostError {
+    HostError::EngineStopping("the engine closed the connection (it stopped or was killed)".into())
+}
+
+fn placeholder_info(data_dir: &Path) -> EngineInfo {
+    EngineInfo {
+        pid: 0,
+        since: String::new(),
+        kind: super::lock::EngineKind::Serve,
+        data_dir: data_dir.to_path_buf(),
+        socket: data_dir.join(SOCKET_FILE),
+        version: String::new(),
+    }
+}
+
+/// Reads the engine's messages: replies to their waiting request, notices to their listener.
+/// When the engine goes, every waiting request fails.
+async fn read_replies(
+    mut reader: FrameReader<BufReader<tokio::net::unix::OwnedReadHalf>>,
+    replies: Replies,
+    listeners: Listeners,
+) {
+    let mut unaddressed = None;
+    loop {
+        let bytes = match reader.next().await {
+            Ok(Some(Frame::Message(bytes))) => bytes,
+            Ok(Some(Frame::TooLong(_))) => continue,
+            Ok(None) | Err(_) => break,
+        };
+        let Ok(message) = serde_json::from_slice::<Value>(&bytes) else {
+            continue;
+        };
+        if message.get("method").is_some() {
+            let Ok(notice) = serde_json::from_value::<Notice>(message) else {
+                continue;
+            };
+            let request = match &notice {
+                Notice::Progress { request, .. }
+                | Notice::ApprovalAsked { request, .. }
+                | Notice::ApprovalAnswered { request, .. }
+                | Notice::ApprovalWithdrawn { request, .. } => *request,
+            };
+            let listener = lock(&listeners).get(&request).cloned();
+            if let Some(listener) = listener {
+                let _ = listener.send(notice).await;
+            }
+            continue;
+        }
+        let outcome = match message.get("error") {
+            Some(error) => Err(reply_error(error)),
+            None => Ok(message.get("result").cloned().unwrap_or(Value::Null)),
+        };
+        match message.get("id").and_then(Value::as_u64) {
+            Some(id) => {
+                if let Some(waiting) = lock(&replies).remove(&id) {
+                    let _ = waiting.send(outcome);
+                }
+            }
+            // An error for no request (the engine refused the connection): every request fails.
+            None => unaddressed = outcome.err(),
+        }
+    }
+    let waiting: Vec<_> = lock(&replies).drain().map(|(_, tx)| tx).collect();
+    for tx in waiting {
+        let error = match &unaddressed {
+            Some(HostError::Remote { code, message }) => HostError::Remote {
+                code: *code,
+                message: message.clone(),
+            },
+            _ => gone(),
+        };
+        let _ = tx.send(Err(error));
+    }
+}
+
+/// The engine's error reply as the [`HostError`] with its code.
+fn reply_error(error: &Value) -> HostError {
+    let message = error
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("the engine refused the request")
+        .to_owned();
+    let code = error
+        .get("data")
+        .and_then(|data| serde_json::from_value::<ErrorData>(data.clone()).ok())
+        .map_or(ErrorCode::Protocol, |data| data.code);
+    match code {
+        ErrorCode::Denied => HostError::Denied {
+            reason: message,
+            rule: None,
+        },
+        ErrorCode::NotConnected => HostError::NotConnected(message),
+        ErrorCode::EngineStopping => HostError::EngineStopping(message),
+        ErrorCode::Validation => HostError::Validation(message),
+        code => HostError::Remote { code, message },
+    }
+}

@@ -1,0 +1,94 @@
+//! The control socket's listener: a Unix domain socket `DATA/engine.sock`, made 0600 right after
+//! `bind` (with `chmod`; until then it is already out of other accounts' reach, inside the 0700
+//! data directory), each peer's uid checked ([`super::peer`]), at most [`MAX_CONNECTIONS`]
+//! served at once (one more is told so and closed). The listener task owns every connection's
+//! task; when the engine stops it waits for them to end.
+//!
+//! On Windows the door would be a named pipe `\\.\pipe\gatehouse-<hash of the data dir>` whose
+//! DACL grants the current user alone (`tokio::net::windows::named_pipe::ServerOptions` with
+//! `create_with_security_attributes_raw` and a descriptor from
+//! `ConvertStringSecurityDescriptorToSecurityDescriptorW("D:P(A;;GA;;;<user SID>)")`); it is not
+//! written yet, and `Engine::serve` says so there.
+
+use std::sync::Arc;
+
+use tokio::task::{JoinHandle, JoinSet};
+
+use super::protocol::MAX_CONNECTIONS;
+use super::shared::Shared;
+use crate::error::{HostError, Result};
+
+#[cfg(unix)]
+pub(crate) fn start(shared: Arc<Shared>) -> Result<JoinHandle<()>> {
+    use std::os::unix::fs::PermissionsExt;
+
+    use tokio::net::UnixListener;
+
+    use super::protocol::{ErrorCode, error_reply, rpc_code};
+
+    let path = shared.info.socket.clone();
+    let listener = UnixListener::bind(&path)
+        .map_err(|e| HostError::io(format!("cannot listen on {}", path.display()), e))?;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+        .map_err(|e| HostError::io(format!("cannot make {} private", path.display()), e))?;
+    let own_uid = super::peer::own_uid();
+    Ok(tokio::spawn(async move {
+        let mut faces = JoinSet::new();
+        let mut stop = shared.stop.clone();
+        let mut next_face = 0u64;
+        loop {
+            let accepted = tokio::select! {
+                accepted = listener.accept() => accepted,
+                _ = stop.wait_for(|stop| *stop) => break,
+                Some(_) = faces.join_next(), if !faces.is_empty() => continue,
+            };
+            let stream = match accepted {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    tracing::warn!("the control socket cannot accept: {e}");
+                    continue;
+                }
+            };
+            let uid = match stream.peer_cred() {
+                Ok(cred) => cred.uid(),
+                Err(e) => {
+                    tracing::warn!("cannot tell who connected to the control socket: {e}");
+                    continue;
+                }
+            };
+            let refusal = if let Err(why) = super::peer::peer_allowed(uid, own_uid) {
+                tracing::warn!("{why}");
+                Some((ErrorCode::Denied, why))
+            } else if faces.len() >= MAX_CONNECTIONS {
+                Some((
+                    ErrorCode::TooManyCalls,
+                    format!("the engine serves at most {MAX_CONNECTIONS} connections"),
+                ))
+            } else {
+                None
+            };
+            if let Some((code, why)) = refusal {
+                faces.spawn(async move {
+                    let mut stream = stream;
+                    let reply = error_reply(None, rpc_code::ENGINE_ERROR, code, &why);
+                    let _ = tokio::time::timeout(
+                        std::time::Duration::from_secs(1),
+                        super::framing::write_message(&mut stream, &reply),
+                    )
+                    .await;
+                });
+                continue;
+            }
+            next_face += 1;
+            faces.spawn(super::face::serve(stream, shared.clone(), uid, next_face));
+        }
+        while faces.join_next().await.is_some() {}
+    }))
+}
+
+#[cfg(not(unix))]
+pub(crate) fn start(_shared: Arc<Shared>) -> Result<JoinHandle<()>> {
+    Err(HostError::Unsupported(
+        "the control socket (a named pipe on Windows) is not available on this system yet".into(),
+    ))
+}

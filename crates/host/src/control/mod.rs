@@ -1,0 +1,18 @@
+//! The engine's one owner and its local door: the lock that makes one engine per data directory
+//! ([`lock`]), the control socket's protocol ([`protocol`], [`framing`]), the listener and each
+//! connection ([`listener`], [`peer`], [`face`]), what a request does ([`dispatch`],
+//! [`answers`]), the running [`engine`], and the client a face uses ([`client`]). It sits above
+//! `host`: it uses [`crate::Host`], nothing below imports it.
+
+pub mod answers;
+pub mod client;
+mod dispatch;
+pub mod engine;
+mod face;
+pub mod framing;
+mod listener;
+pub mod lock;
+mod outbox;
+pub mod peer;
+pub mod protocol;
+mod shared;
