@@ -26,6 +26,8 @@ pub mod webkit_compositing;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use gatehouse_host::control::engine::Engine;
+use gatehouse_host::control::lock::{EngineKind, EngineLock};
 use gatehouse_host::{Host, HostOptions};
 use tauri::{Manager, RunEvent};
 
@@ -76,13 +78,19 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
                 render_apps: true,
                 ..Default::default()
             };
-            let host = tauri::async_runtime::block_on(async {
-                let host = Host::open(options).await?;
+            let (host, engine) = tauri::async_runtime::block_on(async {
+                // One engine per data directory: the app is one, so it takes the lock before
+                // its host sweeps or starts anything; a running `gatehouse serve` (or another
+                // window) keeps it from starting, and the message says which and how to stop it.
+                let lock = EngineLock::acquire(data_dir.as_deref(), EngineKind::App)?;
+                let host = Arc::new(Host::open(options).await?);
                 // The window answers what the engine asks a person (before any server
                 // connects, so that sampling and elicitation are declared to each).
                 host.set_attended(true);
                 host.start().await?;
-                Ok::<_, gatehouse_host::HostError>(Arc::new(host))
+                // The control socket: the CLI and (next) agents attach to this engine.
+                let engine = Engine::serve(lock, host.clone()).await?;
+                Ok::<_, gatehouse_host::HostError>((host, engine))
             })
             .map_err(|e| format!("cannot start the engine: {e}"))?;
             tracing::info!("data directory: {}", host.data_dir().display());
@@ -93,6 +101,7 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
             ));
             tauri::async_runtime::spawn(exit_on_signal(app.handle().clone()));
             app.manage(host);
+            app.manage(RunningEngine(std::sync::Mutex::new(Some(engine))));
             app.manage(calls::PendingCalls::default());
             Ok(())
         })
@@ -102,6 +111,17 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
     output.withhold(app.handle().invoke_key());
     app.run(move |handle, event| {
         if let RunEvent::Exit = event {
+            // The attached faces are told first, then the servers stop.
+            let engine = handle.try_state::<RunningEngine>().and_then(|engine| {
+                engine
+                    .0
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .take()
+            });
+            if let Some(engine) = engine {
+                tauri::async_runtime::block_on(engine.stop());
+            }
             if let Some(host) = handle.try_state::<Arc<Host>>() {
                 tauri::async_runtime::block_on(host.shutdown());
             }
@@ -110,6 +130,9 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
     });
     Ok(())
 }
+
+/// The engine's control socket while the app runs; stopped on exit.
+struct RunningEngine(std::sync::Mutex<Option<Engine>>);
 
 /// `--data-dir <dir>` or `--data-dir=<dir>` on the app's command line.
 fn data_dir_arg(mut args: impl Iterator<Item = String>) -> Option<PathBuf> {

@@ -19,6 +19,8 @@ mod auth;
 mod call;
 mod cli;
 mod elicitation;
+mod engine;
+mod engine_faults;
 mod info_era;
 mod logs;
 mod output_limits;

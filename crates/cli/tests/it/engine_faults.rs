@@ -2,16 +2,14 @@
 //! malformed, unversioned or hello-less message is answered with an error carrying its typed
 //! code and the connection closed, and the engine goes on serving other faces.
 
-mod support;
-
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::Duration;
 
+use crate::support::wait::until;
 use serde_json::Value;
-use support::wait::until;
 
 struct Serve(Child);
 
@@ -23,7 +21,7 @@ impl Drop for Serve {
 }
 
 fn serve(data: &Path) -> Serve {
-    let child = support::command(data)
+    let child = crate::support::command(data)
         .arg("serve")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -86,7 +84,7 @@ fn bad_messages_are_refused_with_a_code_and_the_connection_closed_the_engine_unh
         assert_eq!(reply["error"]["data"]["code"], "protocol", "{what}: {reply}");
         assert!(closed, "{what}: the connection is closed after the error");
     }
-    let status = support::ok_json(data, &["status", "--json"]);
+    let status = crate::support::ok_json(data, &["status", "--json"]);
     assert_eq!(
         status["running"], true,
         "the engine still serves a normal face: {status}"

@@ -3,21 +3,19 @@
 //! the engine's live session (no second copy of the server), the standalone fallback, and a
 //! graceful stop on SIGTERM.
 
-mod support;
-
 use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::Duration;
 
+use crate::support::wait::until;
 use serde_json::Value;
-use support::wait::until;
 
 /// A running `gatehouse serve`, killed and reaped when dropped (even when a test fails).
 struct Serve(Child);
 
 impl Serve {
     fn start(data: &Path) -> Serve {
-        let child = support::command(data)
+        let child = crate::support::command(data)
             .arg("serve")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -51,7 +49,10 @@ impl Serve {
             .args(["-f", "server-everything"])
             .output()
             .expect("pgrep runs");
-        support::stdout(&out).lines().map(str::to_owned).collect()
+        crate::support::stdout(&out)
+            .lines()
+            .map(str::to_owned)
+            .collect()
     }
 }
 
@@ -63,7 +64,7 @@ impl Drop for Serve {
 }
 
 fn status(data: &Path) -> Value {
-    support::ok_json(data, &["status", "--json"])
+    crate::support::ok_json(data, &["status", "--json"])
 }
 
 fn wait_connected(data: &Path) {
@@ -82,7 +83,7 @@ fn wait_connected(data: &Path) {
 
 #[test]
 fn the_cli_attaches_to_a_running_engine_and_uses_its_live_session() {
-    let data = support::data_with_everything("e");
+    let data = crate::support::data_with_everything("e");
     let data = data.path();
     assert_eq!(status(data)["running"], false, "no engine yet");
     let serve = Serve::start(data);
@@ -98,14 +99,14 @@ fn the_cli_attaches_to_a_running_engine_and_uses_its_live_session() {
         "the engine runs the server once: {servers:?}"
     );
 
-    let tools = support::ok_json(data, &["tools", "e", "--json"]);
+    let tools = crate::support::ok_json(data, &["tools", "e", "--json"]);
     assert!(
         tools["tools"]
             .as_array()
             .is_some_and(|t| t.iter().any(|t| t["name"] == "echo")),
         "{tools}"
     );
-    let called = support::ok_json(
+    let called = crate::support::ok_json(
         data,
         &[
             "call",
@@ -127,7 +128,7 @@ fn the_cli_attaches_to_a_running_engine_and_uses_its_live_session() {
     );
 
     // --standalone runs in this process, with its own copy of the server, as without an engine.
-    let standalone = support::ok_json(
+    let standalone = crate::support::ok_json(
         data,
         &[
             "call",
@@ -143,19 +144,46 @@ fn the_cli_attaches_to_a_running_engine_and_uses_its_live_session() {
         standalone["content"].to_string().contains("alone"),
         "{standalone}"
     );
+
+    // The audit says which face each call came through: the attached call names the CLI, the
+    // standalone one (a person at their own host) names none.
+    let audit = crate::support::ok_json(data, &["audit", "list", "--tool", "echo", "--json"]);
+    let callers: Vec<(String, Value)> = audit["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter(|row| row["kind"] == "request_received")
+        .map(|row| {
+            (
+                row["detail"]["arguments"]["message"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
+                row["detail"]["caller"].clone(),
+            )
+        })
+        .collect();
+    assert!(
+        callers.contains(&("through the engine".to_owned(), Value::from("cli"))),
+        "the attached call is the CLI's, through the engine: {callers:?}"
+    );
+    assert!(
+        callers.contains(&("alone".to_owned(), Value::Null)),
+        "the standalone call names no face: {callers:?}"
+    );
 }
 
 #[test]
 fn a_second_engine_is_refused_naming_the_first_and_sigterm_stops_it_cleanly() {
-    let data = support::data_with_everything("e");
+    let data = crate::support::data_with_everything("e");
     let data = data.path();
     let mut serve = Serve::start(data);
     wait_connected(data);
     let server = serve.children();
     assert_eq!(server.len(), 1, "{server:?}");
 
-    let second = support::exits(data, &["serve"], 1);
-    let said = support::stderr(&second);
+    let second = crate::support::exits(data, &["serve"], 1);
+    let said = crate::support::stderr(&second);
     assert!(
         said.contains(&format!("pid {}", serve.pid())) && said.contains("kill"),
         "the refusal names the running engine and how to stop it: {said}"
