@@ -41,6 +41,9 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Answer what the running engine asks, without a window: list, answer, or watch
+    #[command(subcommand)]
+    Approvals(crate::approvals_args::ApprovalsCommand),
     /// Manage server configurations
     #[command(subcommand)]
     Server(ServerCommand),

@@ -7,6 +7,7 @@
 
 #[macro_use]
 mod terminal_text;
+mod approvals_args;
 mod args;
 mod audit_args;
 mod commands;
@@ -78,6 +79,11 @@ async fn run(cli: Cli) -> Result<Finish, HostError> {
     match &cli.command {
         Command::Serve => return commands::engine::serve(cli.data_dir).await,
         Command::Status { json } => return commands::engine::status(cli.data_dir, *json).await,
+        Command::Approvals(command) => {
+            return commands::approvals::run(cli.data_dir.as_deref(), command)
+                .await
+                .map(|()| Finish::Success);
+        }
         _ => {}
     }
     // With an engine running (the app, `gatehouse serve`), what it serves is asked of it.
@@ -143,7 +149,8 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         Command::Call(_)
         | Command::ConformanceClient { .. }
         | Command::Serve
-        | Command::Status { .. } => Ok(()),
+        | Command::Status { .. }
+        | Command::Approvals(_) => Ok(()),
     }
 }
 

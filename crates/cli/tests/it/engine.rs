@@ -211,3 +211,72 @@ fn a_second_engine_is_refused_naming_the_first_and_sigterm_stops_it_cleanly() {
     );
     assert_eq!(self::status(data)["running"], false);
 }
+
+#[test]
+fn an_ask_on_an_attached_call_is_answered_with_approvals_answer_from_another_process() {
+    let data = crate::support::data_with_everything("e");
+    let data = data.path();
+    let none = crate::support::ok_json(data, &["approvals", "list", "--json"]);
+    assert_eq!(
+        none["running"], false,
+        "no engine, nothing can wait: {none}"
+    );
+    crate::support::exits(data, &["approvals", "answer", "x", "deny"], 1);
+
+    let _serve = Serve::start(data);
+    wait_connected(data);
+    crate::support::ok(data, &["policy", "set", "e", "--tool", "echo", "ask"]);
+    // The call waits in the engine for an answer (nobody is at this terminal).
+    let call = crate::support::command(data)
+        .args([
+            "call",
+            "e",
+            "echo",
+            "--args",
+            r#"{"message":"answered elsewhere"}"#,
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gatehouse call starts");
+    let mut call = Serve(call);
+    let waiting = until(
+        "the call's question is listed",
+        Duration::from_secs(20),
+        || {
+            let listed = crate::support::ok_json(data, &["approvals", "list", "--json"]);
+            match listed["approvals"].as_array().and_then(|a| a.first()) {
+                Some(first) => Ok(first.clone()),
+                None => Err(listed),
+            }
+        },
+    );
+    assert_eq!(waiting["source"], "user");
+    assert_eq!(
+        waiting["caller"], "cli",
+        "the question names the CLI: {waiting}"
+    );
+    assert_eq!(waiting["question"]["tool"], "echo");
+    let table = crate::support::ok(data, &["approvals", "list"]);
+    assert!(
+        table.contains("user (cli)") && table.contains("call echo"),
+        "{table}"
+    );
+
+    let id = waiting["id"].as_str().expect("an id");
+    let said = crate::support::ok(data, &["approvals", "answer", id, "allow-once"]);
+    assert!(said.contains("allowed once"), "{said}");
+    let status = until(
+        "the call ends once allowed",
+        Duration::from_secs(20),
+        || call.0.try_wait().expect("wait").ok_or("still waiting"),
+    );
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut call.0.stdout.take().expect("stdout"), &mut out)
+        .expect("stdout");
+    assert_eq!(status.code(), Some(0), "the allowed call succeeds");
+    assert!(out.contains("answered elsewhere"), "{out}");
+    // The first answer won: answering again is refused.
+    crate::support::exits(data, &["approvals", "answer", id, "deny"], 1);
+}
