@@ -4,63 +4,25 @@
 //! graceful stop on SIGTERM.
 
 use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
+use crate::support::engine::{Reaped, serve};
 use crate::support::wait::until;
 use serde_json::Value;
 
-/// A running `gatehouse serve`, killed and reaped when dropped (even when a test fails).
-struct Serve(Child);
-
-impl Serve {
-    fn start(data: &Path) -> Serve {
-        let child = crate::support::command(data)
-            .arg("serve")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("gatehouse serve starts");
-        let serve = Serve(child);
-        until(
-            "the engine's socket appears",
-            Duration::from_secs(20),
-            || {
-                if data.join("engine.sock").exists() {
-                    Ok(())
-                } else {
-                    Err("no socket")
-                }
-            },
-        );
-        serve
-    }
-
-    fn pid(&self) -> u32 {
-        self.0.id()
-    }
-
-    /// The engine's own server-everything processes.
-    fn children(&self) -> Vec<String> {
-        let out = std::process::Command::new("pgrep")
-            .arg("-P")
-            .arg(self.pid().to_string())
-            .args(["-f", "server-everything"])
-            .output()
-            .expect("pgrep runs");
-        crate::support::stdout(&out)
-            .lines()
-            .map(str::to_owned)
-            .collect()
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
+/// The engine's own server-everything processes.
+fn engine_children(serve: &Reaped) -> Vec<String> {
+    let out = std::process::Command::new("pgrep")
+        .arg("-P")
+        .arg(serve.pid().to_string())
+        .args(["-f", "server-everything"])
+        .output()
+        .expect("pgrep runs");
+    crate::support::stdout(&out)
+        .lines()
+        .map(str::to_owned)
+        .collect()
 }
 
 fn status(data: &Path) -> Value {
@@ -86,13 +48,13 @@ fn the_cli_attaches_to_a_running_engine_and_uses_its_live_session() {
     let data = crate::support::data_with_everything("e");
     let data = data.path();
     assert_eq!(status(data)["running"], false, "no engine yet");
-    let serve = Serve::start(data);
+    let serve = serve(data);
     wait_connected(data);
     let status = status(data);
     assert_eq!(status["running"], true);
     assert_eq!(status["kind"], "serve");
     assert_eq!(status["pid"], serve.pid());
-    let servers = serve.children();
+    let servers = engine_children(&serve);
     assert_eq!(
         servers.len(),
         1,
@@ -122,7 +84,7 @@ fn the_cli_attaches_to_a_running_engine_and_uses_its_live_session() {
         "{called}"
     );
     assert_eq!(
-        serve.children(),
+        engine_children(&serve),
         servers,
         "the attached commands used the engine's session, no second copy of the server"
     );
@@ -177,9 +139,9 @@ fn the_cli_attaches_to_a_running_engine_and_uses_its_live_session() {
 fn a_second_engine_is_refused_naming_the_first_and_sigterm_stops_it_cleanly() {
     let data = crate::support::data_with_everything("e");
     let data = data.path();
-    let mut serve = Serve::start(data);
+    let mut serve = serve(data);
     wait_connected(data);
-    let server = serve.children();
+    let server = engine_children(&serve);
     assert_eq!(server.len(), 1, "{server:?}");
 
     let second = crate::support::exits(data, &["serve"], 1);
@@ -223,7 +185,7 @@ fn an_ask_on_an_attached_call_is_answered_with_approvals_answer_from_another_pro
     );
     crate::support::exits(data, &["approvals", "answer", "x", "deny"], 1);
 
-    let _serve = Serve::start(data);
+    let _serve = serve(data);
     wait_connected(data);
     crate::support::ok(data, &["policy", "set", "e", "--tool", "echo", "ask"]);
     // The call waits in the engine for an answer (nobody is at this terminal).
@@ -240,7 +202,7 @@ fn an_ask_on_an_attached_call_is_answered_with_approvals_answer_from_another_pro
         .stderr(Stdio::piped())
         .spawn()
         .expect("gatehouse call starts");
-    let mut call = Serve(call);
+    let mut call = Reaped(call);
     let waiting = until(
         "the call's question is listed",
         Duration::from_secs(20),

@@ -5,43 +5,9 @@
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixStream;
 use std::path::Path;
-use std::process::{Child, Stdio};
 use std::time::Duration;
 
-use crate::support::wait::until;
 use serde_json::Value;
-
-struct Serve(Child);
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn serve(data: &Path) -> Serve {
-    let child = crate::support::command(data)
-        .arg("serve")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("gatehouse serve starts");
-    let serve = Serve(child);
-    until(
-        "the engine's socket appears",
-        Duration::from_secs(20),
-        || {
-            if data.join("engine.sock").exists() {
-                Ok(())
-            } else {
-                Err("no socket")
-            }
-        },
-    );
-    serve
-}
 
 /// Sends `line` on a fresh connection; returns the reply and whether the engine then closed it.
 fn send_raw(data: &Path, line: &[u8]) -> (Value, bool) {
@@ -66,7 +32,7 @@ fn send_raw(data: &Path, line: &[u8]) -> (Value, bool) {
 fn bad_messages_are_refused_with_a_code_and_the_connection_closed_the_engine_unharmed() {
     let dir = tempfile::tempdir().expect("temp dir");
     let data = dir.path();
-    let _serve = serve(data);
+    let _serve = crate::support::engine::serve(data);
     for (what, line) in [
         ("malformed JSON", &b"{this is not json"[..]),
         (

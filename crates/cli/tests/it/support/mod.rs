@@ -3,6 +3,7 @@
 //! tool, and the real servers it talks to (server-everything over stdio and over HTTP, a minimal
 //! script server).
 
+pub mod engine;
 pub mod wait;
 
 use std::path::{Path, PathBuf};
