@@ -73,6 +73,24 @@ pub enum Asking {
     Gone { id: String, reason: String },
 }
 
+impl Asking {
+    /// The request `id` was answered by another face (`answer`, in a few words).
+    pub fn answered(id: String, answer: &str) -> Self {
+        Asking::Gone {
+            id,
+            reason: format!("answered elsewhere: {answer}"),
+        }
+    }
+
+    /// The request `id` was withdrawn by its requester, for `reason`.
+    pub fn withdrawn(id: String, reason: &str) -> Self {
+        Asking::Gone {
+            id,
+            reason: format!("withdrawn: {reason}"),
+        }
+    }
+}
+
 /// Starts answering at the terminal what the in-process host asks, when there is a terminal.
 pub fn attend(host: &Host) -> Option<Attending> {
     if !on_terminal() {
@@ -85,14 +103,8 @@ pub fn attend(host: &Host) -> Option<Attending> {
         loop {
             let next = match events.recv().await {
                 Ok(EngineEvent::ApprovalAsked(pending)) => Asking::Asked(pending),
-                Ok(EngineEvent::ApprovalWithdrawn { id, reason }) => Asking::Gone {
-                    id,
-                    reason: format!("withdrawn: {reason}"),
-                },
-                Ok(EngineEvent::ApprovalAnswered { id, answer }) => Asking::Gone {
-                    id,
-                    reason: format!("answered elsewhere: {answer}"),
-                },
+                Ok(EngineEvent::ApprovalWithdrawn { id, reason }) => Asking::withdrawn(id, &reason),
+                Ok(EngineEvent::ApprovalAnswered { id, answer }) => Asking::answered(id, &answer),
                 Ok(_) | Err(RecvError::Lagged(_)) => continue,
                 Err(RecvError::Closed) => return,
             };

@@ -130,14 +130,8 @@ async fn watch(client: ControlClient) -> Result<(), HostError> {
         while let Some(notice) = received.recv().await {
             let next = match notice {
                 Notice::ApprovalAsked { approval, .. } => Asking::Asked(approval),
-                Notice::ApprovalAnswered { id, answer, .. } => Asking::Gone {
-                    id,
-                    reason: format!("answered elsewhere: {answer}"),
-                },
-                Notice::ApprovalWithdrawn { id, reason, .. } => Asking::Gone {
-                    id,
-                    reason: format!("withdrawn: {reason}"),
-                },
+                Notice::ApprovalAnswered { id, answer, .. } => Asking::answered(id, &answer),
+                Notice::ApprovalWithdrawn { id, reason, .. } => Asking::withdrawn(id, &reason),
                 Notice::Progress { .. } => continue,
             };
             if to_console.send(next).await.is_err() {
