@@ -12,6 +12,7 @@ mod args;
 mod audit_args;
 mod commands;
 mod ctrl_c;
+mod door;
 mod finish;
 mod output;
 mod policy_args;
@@ -29,6 +30,7 @@ use clap::Parser;
 use gatehouse_host::{Host, HostError, HostOptions};
 
 use args::{Cli, Command};
+use door::Door;
 use finish::Finish;
 
 fn main() -> ExitCode {
@@ -88,16 +90,14 @@ async fn run(cli: Cli) -> Result<Finish, HostError> {
     }
     // With an engine running (the app, `gatehouse serve`), what it serves is asked of it.
     if !cli.standalone
-        && matches!(cli.command, Command::Tools { .. } | Command::Call(_))
+        && served(&cli.command)
         && let Some(client) = commands::engine::attach(cli.data_dir.as_deref()).await?
     {
         return match cli.command {
             Command::Call(args) => commands::engine::call(&client, args).await,
-            Command::Tools { server, json } => {
-                let listing = client.list_tools(&server).await?;
-                commands::tools::print(listing, json).map(|()| Finish::Success)
-            }
-            _ => Ok(Finish::Success),
+            other => run_served(&Door::Attached(&client), other)
+                .await
+                .map(|()| Finish::Success),
         };
     }
     let host = Host::open(HostOptions {
@@ -116,30 +116,58 @@ async fn run(cli: Cli) -> Result<Finish, HostError> {
     result
 }
 
-/// Runs a command that either succeeds or fails: every one but `call`.
-async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
+/// Whether a running engine serves the command (`call` and the commands of [`run_served`]).
+fn served(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Call(_)
+            | Command::Tools { .. }
+            | Command::Info { .. }
+            | Command::Resources { .. }
+            | Command::Templates { .. }
+            | Command::Read { .. }
+            | Command::Prompts { .. }
+            | Command::Prompt { .. }
+            | Command::Complete(_)
+            | Command::Ping { .. }
+            | Command::Tasks { .. }
+            | Command::Watch(_)
+    )
+}
+
+/// Runs a command that asks a server something, through the running engine or in-process.
+async fn run_served(door: &Door<'_>, command: Command) -> Result<(), HostError> {
     match command {
-        Command::Server(command) => commands::server::run(host, command).await,
-        Command::Tools { server, json } => commands::tools::run(host, &server, json).await,
-        Command::Info { server, json } => commands::info::run(host, &server, json).await,
-        Command::Resources { server, json } => commands::resources::list(host, &server, json).await,
+        Command::Tools { server, json } => commands::tools::run(door, &server, json).await,
+        Command::Info { server, json } => commands::info::run(door, &server, json).await,
+        Command::Resources { server, json } => commands::resources::list(door, &server, json).await,
         Command::Templates { server, json } => {
-            commands::resources::templates(host, &server, json).await
+            commands::resources::templates(door, &server, json).await
         }
         Command::Read { server, uri, json } => {
-            commands::resources::read(host, &server, &uri, json).await
+            commands::resources::read(door, &server, &uri, json).await
         }
-        Command::Prompts { server, json } => commands::prompts::list(host, &server, json).await,
+        Command::Prompts { server, json } => commands::prompts::list(door, &server, json).await,
         Command::Prompt {
             server,
             name,
             args,
             json,
-        } => commands::prompts::get(host, &server, &name, args.unwrap_or_default(), json).await,
-        Command::Complete(args) => commands::complete::run(host, args).await,
-        Command::Ping { server } => commands::ping::run(host, &server).await,
-        Command::Tasks { server, json } => commands::tasks::run(host, &server, json).await,
-        Command::Watch(args) => commands::watch::run(host, args).await,
+        } => commands::prompts::get(door, &server, &name, args.unwrap_or_default(), json).await,
+        Command::Complete(args) => commands::complete::run(door, args).await,
+        Command::Ping { server } => commands::ping::run(door, &server).await,
+        Command::Tasks { server, json } => commands::tasks::run(door, &server, json).await,
+        Command::Watch(args) => commands::watch::run(door, args).await,
+        _ => Err(HostError::Validation(
+            "this command is not one a running engine serves".to_owned(),
+        )),
+    }
+}
+
+/// Runs a command that either succeeds or fails: every one but `call`.
+async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
+    match command {
+        Command::Server(command) => commands::server::run(host, command).await,
         Command::Logs(args) => commands::logs::run(host, args).await,
         Command::Audit(command) => commands::audit::run(host, command).await,
         Command::Policy(command) => commands::policy::run(host, command).await,
@@ -151,6 +179,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         | Command::Serve
         | Command::Status { .. }
         | Command::Approvals(_) => Ok(()),
+        served => run_served(&Door::InProcess(host), served).await,
     }
 }
 

@@ -4,18 +4,18 @@
 
 use std::collections::BTreeMap;
 
-use gatehouse_host::protocol::CompletionRef;
-use gatehouse_host::{Host, HostError, Source};
+use gatehouse_host::HostError;
+use gatehouse_host::control::answers::{self, CompletionAsk};
 use serde_json::json;
 
 use crate::args::CompleteArgs;
-use crate::commands::connection::Connection;
+use crate::door::Door;
 use crate::output;
 
-pub async fn run(host: &Host, args: CompleteArgs) -> Result<(), HostError> {
-    let reference = match (args.prompt, args.template) {
-        (Some(name), _) => CompletionRef::Prompt { name },
-        (None, Some(uri)) => CompletionRef::ResourceTemplate { uri },
+pub async fn run(door: &Door<'_>, args: CompleteArgs) -> Result<(), HostError> {
+    let (reference, template) = match (args.prompt, args.template) {
+        (Some(name), _) => (name, false),
+        (None, Some(uri)) => (uri, true),
         (None, None) => {
             return Err(HostError::Validation(
                 "give --prompt <name> or --template <uri>".to_owned(),
@@ -23,22 +23,26 @@ pub async fn run(host: &Host, args: CompleteArgs) -> Result<(), HostError> {
         }
     };
     let context: BTreeMap<String, String> = args.context.into_iter().collect();
-    let connection = Connection::open(host, &args.server).await?;
-    let completed = connection
-        .complete(
-            &reference,
-            &args.argument,
-            &args.prefix,
-            Some(&context),
-            Source::User,
+    let ask = CompletionAsk {
+        reference,
+        template,
+        argument: args.argument.clone(),
+        value: args.prefix,
+        context,
+    };
+    let server = &args.server;
+    let reply = door
+        .ask(
+            server,
+            async |engine| engine.complete(server, ask.clone()).await,
+            async |connection| answers::complete(connection, &ask).await,
         )
-        .await;
-    let name = connection.server().to_owned();
-    let completion = connection.close(completed).await?;
+        .await?;
+    let (name, completion) = (reply.server, reply.completion);
     if args.json {
         return output::print_json(&json!({
             "server": name,
-            "ref": reference.to_json(),
+            "ref": ask.reference().to_json(),
             "argument": args.argument,
             "values": completion.values,
             "total": completion.total,

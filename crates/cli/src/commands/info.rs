@@ -2,11 +2,11 @@
 //! connection was made: transport, negotiated protocol revision, era, serverInfo,
 //! capabilities and instructions.
 
-use gatehouse_host::protocol::Era;
-use gatehouse_host::{Host, HostError};
+use gatehouse_host::HostError;
+use gatehouse_host::control::answers;
 use serde_json::{Map, Value, json};
 
-use crate::commands::connection::Connection;
+use crate::door::Door;
 use crate::output;
 
 /// The most lines of a server's instructions shown, and characters of each (`--json` has all).
@@ -14,27 +14,35 @@ const MAX_INSTRUCTION_LINES: usize = 200;
 const MAX_INSTRUCTION_LINE: usize = 300;
 
 /// How each era is described to a person.
-fn describe_era(era: Era) -> &'static str {
+fn describe_era(era: &str) -> String {
     match era {
-        Era::Legacy => "legacy (initialize handshake)",
-        Era::Modern => "modern (server/discover, per-request metadata)",
+        "legacy" => "legacy (initialize handshake)".to_owned(),
+        "modern" => "modern (server/discover, per-request metadata)".to_owned(),
+        other => output::name(other),
     }
 }
 
-pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
-    let connection = Connection::open(host, server).await?;
-    let init = connection.client().initialize_result().clone();
-    let transport = connection.client().transport_kind();
-    let era = connection.client().era();
-    let era_reason = connection.client().era_reason().to_owned();
-    let name = connection.server().to_owned();
-    connection.close(Ok(())).await?;
+pub async fn run(door: &Door<'_>, server: &str, json: bool) -> Result<(), HostError> {
+    let facts = door
+        .ask(
+            server,
+            async |engine| engine.info(server).await,
+            async |connection| Ok(answers::facts(connection)),
+        )
+        .await?;
+    let answers::ServerFacts {
+        server: name,
+        transport,
+        era,
+        era_reason,
+        initialize: init,
+    } = facts;
     if json {
         return output::print_json(&json!({
             "server": name,
             "transport": transport,
             "protocolVersion": init.protocol_version,
-            "era": era.as_str(),
+            "era": era,
             "eraReason": era_reason,
             "serverInfo": init.server_info,
             "capabilities": init.capabilities,
@@ -53,9 +61,9 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
     let fields = [
         ("server", name),
         ("implementation", implementation),
-        ("transport", transport.to_owned()),
+        ("transport", output::name(&transport)),
         ("protocol", output::name(&init.protocol_version)),
-        ("era", describe_era(era).to_owned()),
+        ("era", describe_era(&era)),
         ("chosen because", era_reason),
         (
             "capabilities",

@@ -1,19 +1,25 @@
-//! `gatehouse ping <server>`: connect, send one `ping`, print the round-trip time, disconnect.
-//! The time covers the ping alone, not starting the server or the handshake.
+//! `gatehouse ping <server>`: send one `ping`, print the round-trip time. The time covers the
+//! ping alone, not starting the server or the handshake (in-process, where this command connects
+//! and disconnects; attached, on the engine's live session).
 
-use gatehouse_host::{Host, HostError};
+use gatehouse_host::HostError;
+use gatehouse_host::control::answers;
 
-use crate::commands::connection::Connection;
+use crate::door::Door;
 
-pub async fn run(host: &Host, server: &str) -> Result<(), HostError> {
-    let connection = Connection::open(host, server).await?;
-    let pinged = connection.client().ping().await.map_err(HostError::from);
-    let name = connection.server().to_owned();
-    let transport = connection.client().transport_kind();
-    let round_trip = connection.close(pinged).await?;
+pub async fn run(door: &Door<'_>, server: &str) -> Result<(), HostError> {
+    let pong = door
+        .ask(
+            server,
+            async |engine| engine.ping(server).await,
+            async |connection| answers::pong(connection).await,
+        )
+        .await?;
     say!(
-        "{name}: pong in {:.3} ms over {transport}",
-        round_trip.as_secs_f64() * 1000.0
+        "{}: pong in {:.3} ms over {}",
+        pong.server,
+        pong.round_trip_ms,
+        pong.transport
     );
     Ok(())
 }

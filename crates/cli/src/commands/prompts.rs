@@ -3,22 +3,24 @@
 
 use std::collections::BTreeMap;
 
+use gatehouse_host::HostError;
+use gatehouse_host::control::answers;
+use gatehouse_host::control::protocol::PromptParams;
 use gatehouse_host::protocol::Prompt;
-use gatehouse_host::{Host, HostError, Source};
 use serde_json::json;
 
-use crate::commands::connection::Connection;
+use crate::door::Door;
 use crate::output;
 
-pub async fn list(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
-    let connection = Connection::open(host, server).await?;
-    let listed = connection
-        .client()
-        .list_prompts()
-        .await
-        .map_err(HostError::from);
-    let name = connection.server().to_owned();
-    let page = connection.close(listed).await?;
+pub async fn list(door: &Door<'_>, server: &str, json: bool) -> Result<(), HostError> {
+    let listed = door
+        .ask(
+            server,
+            async |engine| engine.prompts(server).await,
+            async |connection| answers::prompts(connection).await,
+        )
+        .await?;
+    let (name, page) = listed.into_page();
     if json {
         return output::print_page_json(&name, "prompts", &page);
     }
@@ -44,18 +46,26 @@ pub async fn list(host: &Host, server: &str, json: bool) -> Result<(), HostError
 }
 
 pub async fn get(
-    host: &Host,
+    door: &Door<'_>,
     server: &str,
     prompt: &str,
     arguments: BTreeMap<String, String>,
     json: bool,
 ) -> Result<(), HostError> {
-    let connection = Connection::open(host, server).await?;
-    let got = connection
-        .get_prompt(prompt, &arguments, Source::User)
-        .await;
-    let name = connection.server().to_owned();
-    let result = connection.close(got).await?;
+    let params = PromptParams {
+        server: server.to_owned(),
+        name: prompt.to_owned(),
+        arguments: arguments.clone(),
+    };
+    let reply = door
+        .ask(
+            server,
+            async |engine| engine.get_prompt(params).await,
+            async |connection| answers::prompt(connection, prompt, &arguments).await,
+        )
+        .await?;
+    let name = reply.server.clone();
+    let result = reply.parsed()?;
     if json {
         return output::print_json(&json!({
             "server": name,

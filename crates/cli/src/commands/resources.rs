@@ -2,21 +2,22 @@
 //! (every page), and read one resource. Text contents are printed as they are, so
 //! `gatehouse read` can be piped; binary contents are summarised unless `--json` is given.
 
-use gatehouse_host::{Host, HostError, Source};
+use gatehouse_host::HostError;
+use gatehouse_host::control::answers;
 use serde_json::json;
 
-use crate::commands::connection::Connection;
+use crate::door::Door;
 use crate::output;
 
-pub async fn list(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
-    let connection = Connection::open(host, server).await?;
-    let listed = connection
-        .client()
-        .list_resources()
-        .await
-        .map_err(HostError::from);
-    let name = connection.server().to_owned();
-    let page = connection.close(listed).await?;
+pub async fn list(door: &Door<'_>, server: &str, json: bool) -> Result<(), HostError> {
+    let listed = door
+        .ask(
+            server,
+            async |engine| engine.resources(server).await,
+            async |connection| answers::resources(connection).await,
+        )
+        .await?;
+    let (name, page) = listed.into_page();
     if json {
         return output::print_page_json(&name, "resources", &page);
     }
@@ -42,15 +43,15 @@ pub async fn list(host: &Host, server: &str, json: bool) -> Result<(), HostError
     Ok(())
 }
 
-pub async fn templates(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
-    let connection = Connection::open(host, server).await?;
-    let listed = connection
-        .client()
-        .list_resource_templates()
-        .await
-        .map_err(HostError::from);
-    let name = connection.server().to_owned();
-    let page = connection.close(listed).await?;
+pub async fn templates(door: &Door<'_>, server: &str, json: bool) -> Result<(), HostError> {
+    let listed = door
+        .ask(
+            server,
+            async |engine| engine.templates(server).await,
+            async |connection| answers::templates(connection).await,
+        )
+        .await?;
+    let (name, page) = listed.into_page();
     if json {
         return output::print_page_json(&name, "resourceTemplates", &page);
     }
@@ -76,11 +77,18 @@ pub async fn templates(host: &Host, server: &str, json: bool) -> Result<(), Host
     Ok(())
 }
 
-pub async fn read(host: &Host, server: &str, uri: &str, json: bool) -> Result<(), HostError> {
-    let connection = Connection::open(host, server).await?;
-    let read = connection.read_resource(uri, Source::User).await;
-    let name = connection.server().to_owned();
-    let contents = connection.close(read).await?;
+pub async fn read(door: &Door<'_>, server: &str, uri: &str, json: bool) -> Result<(), HostError> {
+    let answers::ReadReply {
+        server: name,
+        contents,
+        ..
+    } = door
+        .ask(
+            server,
+            async |engine| engine.read_resource(server, uri).await,
+            async |connection| answers::read(connection, uri).await,
+        )
+        .await?;
     if json {
         return output::print_json(&json!({ "server": name, "uri": uri, "contents": contents }));
     }

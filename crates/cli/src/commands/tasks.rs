@@ -1,17 +1,31 @@
 //! `gatehouse tasks <server>`: the tool calls that ran as tasks on a server, newest first, from
-//! the task log (whichever process started them), with their latest status. No connection is
-//! made.
+//! the task log (whichever process started them), with their latest status, as the running
+//! engine or this process reads it. No connection is made.
 
-use gatehouse_host::{Host, HostError};
+use gatehouse_host::HostError;
+use gatehouse_host::control::protocol::TaskListing;
 use serde_json::json;
 
+use crate::door::Door;
 use crate::output;
 
-pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
-    let config = host.server(server).await?.config;
-    let tasks = host.tasks(&config.id).await?;
+pub async fn run(door: &Door<'_>, server: &str, json: bool) -> Result<(), HostError> {
+    let TaskListing {
+        server: name,
+        tasks,
+    } = match door {
+        Door::Attached(engine) => engine.tasks(server).await?,
+        Door::InProcess(host) => {
+            let config = host.server(server).await?.config;
+            let tasks = host.tasks(&config.id).await?;
+            TaskListing {
+                server: config.name,
+                tasks,
+            }
+        }
+    };
     if json {
-        return output::print_json(&json!({ "server": config.name, "tasks": tasks }));
+        return output::print_json(&json!({ "server": name, "tasks": tasks }));
     }
     let rows: Vec<[String; 5]> = tasks
         .iter()
@@ -26,7 +40,7 @@ pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError>
         })
         .collect();
     output::print_rows(
-        &config.name,
+        &name,
         "tasks",
         ["TASK", "TOOL", "STATUS", "UPDATED", "MESSAGE"],
         &rows,

@@ -3,21 +3,25 @@
 //! declares no tools is not asked for them; the command says what the server offers instead.
 
 use gatehouse_host::control::answers::{self, ToolListing};
-use gatehouse_host::{Host, HostError, Offer, ToolInfo, ToolVisibility};
+use gatehouse_host::{HostError, Offer, ToolInfo, ToolVisibility};
 use serde_json::json;
 
-use crate::commands::connection::Connection;
+use crate::door::Door;
 use crate::output;
 
-pub async fn run(host: &Host, server: &str, json: bool) -> Result<(), HostError> {
-    let connection = Connection::open(host, server).await?;
-    let listing = answers::tool_listing(&connection).await;
-    let listing = connection.close(listing).await?;
+pub async fn run(door: &Door<'_>, server: &str, json: bool) -> Result<(), HostError> {
+    let listing = door
+        .ask(
+            server,
+            async |engine| engine.list_tools(server).await,
+            async |connection| answers::tool_listing(connection).await,
+        )
+        .await?;
     print(listing, json)
 }
 
-/// Prints a listing, from this process's connection or from the running engine.
-pub fn print(listing: ToolListing, json: bool) -> Result<(), HostError> {
+/// Prints a listing.
+fn print(listing: ToolListing, json: bool) -> Result<(), HostError> {
     let ToolListing {
         server: name,
         transport,

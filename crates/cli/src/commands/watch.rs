@@ -5,29 +5,45 @@
 //! engine's live session. Status lines go to stderr, one notification per line to stdout
 //! (`--json`: one JSON object per line).
 
+use gatehouse_host::HostError;
+use gatehouse_host::control::protocol::WatchParams;
 use gatehouse_host::watching::{self, WatchEvent};
-use gatehouse_host::{Host, HostError};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use crate::args::WatchArgs;
 use crate::commands::connection::Connection;
 use crate::ctrl_c::interrupted;
+use crate::door::Door;
 
 /// How many events wait between the watch and the terminal (the watchers' channel before it
 /// holds [`watching::WATCHERS`]).
 pub const WATCH_EVENTS: usize = 64;
 
-pub async fn run(host: &Host, args: WatchArgs) -> Result<(), HostError> {
-    let watchers = watching::watchers();
-    let pushed = watchers.subscribe();
-    let connection = Connection::open_watched(host, &args.server, watchers).await?;
+pub async fn run(door: &Door<'_>, args: WatchArgs) -> Result<(), HostError> {
     let (events, received) = mpsc::channel(WATCH_EVENTS);
-    let watched = tokio::select! {
-        watched = watching::watch(connection.client(), connection.server(), &args.resources, pushed, events) => watched,
-        shown = show(&args, received) => shown,
-    };
-    connection.close(watched).await
+    match door {
+        Door::Attached(engine) => {
+            let params = WatchParams {
+                server: args.server.clone(),
+                resources: args.resources.clone(),
+            };
+            tokio::select! {
+                watched = engine.watch(params, events, std::future::pending()) => watched,
+                shown = show(&args, received) => shown,
+            }
+        }
+        Door::InProcess(host) => {
+            let watchers = watching::watchers();
+            let pushed = watchers.subscribe();
+            let connection = Connection::open_watched(host, &args.server, watchers).await?;
+            let watched = tokio::select! {
+                watched = watching::watch(connection.client(), connection.server(), &args.resources, pushed, events) => watched,
+                shown = show(&args, received) => shown,
+            };
+            connection.close(watched).await
+        }
+    }
 }
 
 /// Shows the watch's events until Ctrl-C, `--count` notifications, the reader of stdout going

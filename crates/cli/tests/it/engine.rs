@@ -3,45 +3,12 @@
 //! the engine's live session (no second copy of the server), the standalone fallback, and a
 //! graceful stop on SIGTERM.
 
-use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
-use crate::support::engine::{Reaped, serve};
+use crate::support::engine::{Reaped, engine_children, serve, status, wait_connected};
 use crate::support::wait::until;
 use serde_json::Value;
-
-/// The engine's own server-everything processes.
-fn engine_children(serve: &Reaped) -> Vec<String> {
-    let out = std::process::Command::new("pgrep")
-        .arg("-P")
-        .arg(serve.pid().to_string())
-        .args(["-f", "server-everything"])
-        .output()
-        .expect("pgrep runs");
-    crate::support::stdout(&out)
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
-
-fn status(data: &Path) -> Value {
-    crate::support::ok_json(data, &["status", "--json"])
-}
-
-fn wait_connected(data: &Path) {
-    until(
-        "the server connects in the engine",
-        Duration::from_secs(30),
-        || {
-            let status = status(data);
-            match status["servers"][0]["status"]["state"].as_str() {
-                Some("connected") => Ok(()),
-                other => Err(format!("{other:?}")),
-            }
-        },
-    );
-}
 
 #[test]
 fn the_cli_attaches_to_a_running_engine_and_uses_its_live_session() {
@@ -171,7 +138,7 @@ fn a_second_engine_is_refused_naming_the_first_and_sigterm_stops_it_cleanly() {
             Ok(()) => Err("still there"),
         },
     );
-    assert_eq!(self::status(data)["running"], false);
+    assert_eq!(crate::support::engine::status(data)["running"], false);
 }
 
 #[test]

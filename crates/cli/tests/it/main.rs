@@ -20,6 +20,7 @@ mod call;
 mod cli;
 mod elicitation;
 mod engine;
+mod engine_commands;
 mod engine_faults;
 mod info_era;
 mod logs;

@@ -89,6 +89,7 @@ pub async fn watch(
             None
         }
     };
+    let modern = listener.is_some();
     loop {
         let event = tokio::select! {
             event = next_event(client, listener.as_mut()) => match event {
@@ -106,7 +107,10 @@ pub async fn watch(
                     )));
                 }
             },
-            notice = pushed.recv() => match notice {
+            // A 2026-07-28 server sends its changes on subscription streams only, and this
+            // watch has its own; what other streams of the connection (the engine's own
+            // subscription) pass to the watchers would come twice.
+            notice = pushed.recv(), if !modern => match notice {
                 Ok((method, params)) => WatchEvent::Notification { method, params },
                 Err(broadcast::error::RecvError::Lagged(count)) => WatchEvent::Dropped { count },
                 Err(broadcast::error::RecvError::Closed) => {

@@ -15,18 +15,26 @@ use tokio::io::BufReader;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use super::answers::{Pong, ToolListing};
+use gatehouse_mcp::{Prompt, Resource, ResourceTemplate};
+
+use super::answers::{
+    CompletionAsk, CompletionReply, Listed, Pong, PromptReply, ReadReply, ServerFacts, ToolListing,
+};
 use super::framing::{Frame, FrameReader, write_message};
 use super::lock::{EngineInfo, SOCKET_FILE};
 use super::protocol::{
-    AnswerParams, CallParams, CallReply, EngineStatus, ErrorCode, ErrorData, FaceKind, Hello,
-    NoParams, Notice, OnServer, PROTOCOL_VERSION, PromptParams, ReadParams, ReadReply, Request,
-    request_message,
+    AnswerParams, CallParams, CallReply, CompleteParams, EngineStatus, ErrorCode, ErrorData,
+    FaceKind, Hello, NoParams, Notice, OnServer, PROTOCOL_VERSION, PromptParams, ReadParams,
+    Request, TaskListing, WatchParams, request_message,
 };
+use crate::connections::watching::WatchEvent;
 use crate::error::{HostError, Result};
 use crate::oversight::approvals::Answer;
 use crate::store::paths;
 use crate::vocabulary::approval::PendingApproval;
+
+/// Watch notices waiting between the socket and the watcher.
+const WATCH_NOTICES: usize = 64;
 
 type Replies = Arc<Mutex<HashMap<u64, oneshot::Sender<Result<Value>>>>>;
 type Listeners = Arc<Mutex<HashMap<u64, mpsc::Sender<Notice>>>>;
@@ -111,17 +119,27 @@ impl ControlClient {
     }
 
     pub async fn list_tools(&self, server: &str) -> Result<ToolListing> {
-        let on = OnServer {
-            server: server.to_owned(),
-        };
-        self.ask(Request::ListTools(on), None).await
+        self.ask(Request::ListTools(on(server)), None).await
     }
 
     pub async fn ping(&self, server: &str) -> Result<Pong> {
-        let on = OnServer {
-            server: server.to_owned(),
-        };
-        self.ask(Request::Ping(on), None).await
+        self.ask(Request::Ping(on(server)), None).await
+    }
+
+    pub async fn info(&self, server: &str) -> Result<ServerFacts> {
+        self.ask(Request::Info(on(server)), None).await
+    }
+
+    pub async fn resources(&self, server: &str) -> Result<Listed<Resource>> {
+        self.ask(Request::ListResources(on(server)), None).await
+    }
+
+    pub async fn templates(&self, server: &str) -> Result<Listed<ResourceTemplate>> {
+        self.ask(Request::ListTemplates(on(server)), None).await
+    }
+
+    pub async fn prompts(&self, server: &str) -> Result<Listed<Prompt>> {
+        self.ask(Request::ListPrompts(on(server)), None).await
     }
 
     pub async fn read_resource(&self, server: &str, uri: &str) -> Result<ReadReply> {
@@ -132,9 +150,46 @@ impl ControlClient {
         self.ask(Request::ReadResource(params), None).await
     }
 
-    /// The prompt, as the server returned it (`GetPromptResult` as JSON).
-    pub async fn get_prompt(&self, params: PromptParams) -> Result<Value> {
+    pub async fn get_prompt(&self, params: PromptParams) -> Result<PromptReply> {
         self.ask(Request::GetPrompt(params), None).await
+    }
+
+    pub async fn complete(&self, server: &str, ask: CompletionAsk) -> Result<CompletionReply> {
+        let params = CompleteParams {
+            server: server.to_owned(),
+            ask,
+        };
+        self.ask(Request::Complete(params), None).await
+    }
+
+    pub async fn tasks(&self, server: &str) -> Result<TaskListing> {
+        self.ask(Request::ListTasks(on(server)), None).await
+    }
+
+    /// Watches a server on the engine's live session: each event into `events`, until `cancel`
+    /// resolves, the receiver of `events` is dropped, or the watch ends (an error saying why).
+    pub async fn watch(
+        &self,
+        params: WatchParams,
+        events: mpsc::Sender<WatchEvent>,
+        cancel: impl Future<Output = ()>,
+    ) -> Result<()> {
+        let (notices, mut noticed) = mpsc::channel::<Notice>(WATCH_NOTICES);
+        let forward = async move {
+            while let Some(notice) = noticed.recv().await {
+                if let Notice::Watched { event, .. } = notice
+                    && events.send(event).await.is_err()
+                {
+                    return;
+                }
+            }
+        };
+        let watched = self.ask_until::<Value>(Request::Watch(params), Some(notices), cancel);
+        tokio::select! {
+            watched = watched => watched.map(|_| ()),
+            // The watcher is gone.
+            () = forward => Ok(()),
+        }
     }
 
     pub async fn pending_approvals(&self) -> Result<Vec<PendingApproval>> {
@@ -227,6 +282,12 @@ impl ControlClient {
     }
 }
 
+fn on(server: &str) -> OnServer {
+    OnServer {
+        server: server.to_owned(),
+    }
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -267,12 +328,7 @@ async fn read_replies(
             let Ok(notice) = serde_json::from_value::<Notice>(message) else {
                 continue;
             };
-            let request = match &notice {
-                Notice::Progress { request, .. }
-                | Notice::ApprovalAsked { request, .. }
-                | Notice::ApprovalAnswered { request, .. }
-                | Notice::ApprovalWithdrawn { request, .. } => *request,
-            };
+            let request = notice.request();
             let listener = lock(&listeners).get(&request).cloned();
             if let Some(listener) = listener {
                 let _ = listener.send(notice).await;

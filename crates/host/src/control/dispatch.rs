@@ -12,12 +12,18 @@ use tokio::sync::mpsc;
 use super::answers;
 use super::outbox::{Face, Outbox};
 use super::protocol::{
-    CallParams, CallReply, EngineStatus, ErrorCode, Notice, ReadReply, Request, ServerState,
+    CallParams, CallReply, EngineStatus, ErrorCode, Notice, Request, ServerState, TaskListing,
+    WatchParams,
 };
 use super::shared::Shared;
+use crate::connections::connection::ServerConnection;
+use crate::connections::watching::WatchEvent;
 use crate::error::{HostError, Result};
 use crate::oversight::gate::{CallOutcome, Source, ToolCall};
 use crate::vocabulary::events::EngineEvent;
+
+/// Watch events waiting between the live session and the face's queue.
+const WATCH_EVENTS: usize = 64;
 
 pub(crate) async fn dispatch(
     shared: &Shared,
@@ -48,39 +54,40 @@ pub(crate) async fn dispatch(
             })
         }
         Request::ListTools(on) => {
-            let connection = host.attached(&on.server).await?;
-            to_json(answers::tool_listing(&connection).await?)
+            to_json(answers::tool_listing(&live(shared, face, &on.server).await?).await?)
         }
-        Request::Ping(on) => {
-            let connection = host.attached(&on.server).await?;
-            to_json(answers::pong(&connection).await?)
+        Request::Ping(on) => to_json(answers::pong(&live(shared, face, &on.server).await?).await?),
+        Request::Info(on) => to_json(answers::facts(&live(shared, face, &on.server).await?)),
+        Request::ListResources(on) => {
+            to_json(answers::resources(&live(shared, face, &on.server).await?).await?)
+        }
+        Request::ListTemplates(on) => {
+            to_json(answers::templates(&live(shared, face, &on.server).await?).await?)
+        }
+        Request::ListPrompts(on) => {
+            to_json(answers::prompts(&live(shared, face, &on.server).await?).await?)
         }
         Request::CallTool(params) => call(shared, face, id, params, cancel, outbox).await,
         Request::ReadResource(params) => {
-            let connection = host
-                .attached(&params.server)
-                .await?
-                .with_caller(face.kind.as_str());
-            let contents = connection.read_resource(&params.uri, Source::User).await?;
-            to_json(ReadReply {
-                server: connection.server().to_owned(),
-                uri: params.uri,
-                contents: contents
-                    .iter()
-                    .map(serde_json::to_value)
-                    .collect::<std::result::Result<_, _>>()
-                    .map_err(|e| HostError::Protocol(e.to_string()))?,
-            })
+            let connection = live(shared, face, &params.server).await?;
+            to_json(answers::read(&connection, &params.uri).await?)
         }
         Request::GetPrompt(params) => {
-            let connection = host
-                .attached(&params.server)
-                .await?
-                .with_caller(face.kind.as_str());
-            let prompt = connection
-                .get_prompt(&params.name, &params.arguments, Source::User)
-                .await?;
-            to_json(prompt)
+            let connection = live(shared, face, &params.server).await?;
+            to_json(answers::prompt(&connection, &params.name, &params.arguments).await?)
+        }
+        Request::Complete(params) => {
+            let connection = live(shared, face, &params.server).await?;
+            to_json(answers::complete(&connection, &params.ask).await?)
+        }
+        Request::ListTasks(on) => {
+            let server = host.server(&on.server).await?.config.name;
+            let tasks = host.tasks(&on.server).await?;
+            to_json(TaskListing { server, tasks })
+        }
+        Request::Watch(params) => {
+            watch(shared, id, params, cancel, outbox).await?;
+            Ok(Value::Null)
         }
         Request::ListApprovals(_) => to_json(host.pending_approvals()),
         Request::AnswerApproval(params) => {
@@ -91,6 +98,41 @@ pub(crate) async fn dispatch(
             watch_approvals(shared, id, cancel, outbox).await;
             Ok(Value::Null)
         }
+    }
+}
+
+/// The engine's live session with `server`, its requests named as the face's.
+async fn live(shared: &Shared, face: &Face, server: &str) -> Result<ServerConnection> {
+    let connection = shared.host.attached(server).await?;
+    Ok(connection.with_caller(face.kind.as_str()))
+}
+
+/// Watches `params.server` on the live session, each event sent to the face, until cancelled.
+async fn watch(
+    shared: &Shared,
+    id: u64,
+    params: WatchParams,
+    cancel: impl Future<Output = ()>,
+    outbox: &Outbox,
+) -> Result<()> {
+    let (events, mut received) = mpsc::channel::<WatchEvent>(WATCH_EVENTS);
+    let watched = shared.host.watch(&params.server, &params.resources, events);
+    let forward = async {
+        while let Some(event) = received.recv().await {
+            let notice = Notice::Watched { request: id, event };
+            if let Ok(notice) = serde_json::to_value(&notice) {
+                // Waits for room: a face slow to read holds the watch back, and the watch
+                // counts what it missed ([`WatchEvent::Dropped`]) instead of the queue growing.
+                if !outbox.deliver(notice_message(notice)).await {
+                    return;
+                }
+            }
+        }
+    };
+    tokio::pin!(cancel);
+    tokio::select! {
+        (watched, ()) = async { tokio::join!(watched, forward) } => watched,
+        () = &mut cancel => Ok(()),
     }
 }
 

@@ -23,6 +23,12 @@ impl Outbox {
             self.overflow.notify_one();
         }
     }
+
+    /// Queues `message` once there is room (for a stream whose source can wait, such as a
+    /// watch); `false` when the connection is gone.
+    pub async fn deliver(&self, message: Value) -> bool {
+        self.tx.send(message).await.is_ok()
+    }
 }
 
 /// The face, as the requests it makes know it.

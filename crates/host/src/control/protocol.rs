@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::connections::watching::WatchEvent;
+use crate::control::answers::CompletionAsk;
 use crate::control::lock::EngineInfo;
 pub use crate::error_code::ErrorCode;
 use crate::oversight::approvals::Answer;
@@ -42,10 +44,25 @@ pub enum Request {
     CallTool(CallParams),
     /// Replies [`crate::control::answers::Pong`].
     Ping(OnServer),
-    /// Replies [`ReadReply`].
+    /// Replies [`crate::control::answers::ServerFacts`].
+    Info(OnServer),
+    /// Replies [`crate::control::answers::Listed`] of resources.
+    ListResources(OnServer),
+    /// Replies [`crate::control::answers::Listed`] of resource templates.
+    ListTemplates(OnServer),
+    /// Replies [`crate::control::answers::Listed`] of prompts.
+    ListPrompts(OnServer),
+    /// Replies [`crate::control::answers::ReadReply`].
     ReadResource(ReadParams),
-    /// Replies the prompt (`GetPromptResult` as JSON).
+    /// Replies [`crate::control::answers::PromptReply`].
     GetPrompt(PromptParams),
+    /// Replies [`crate::control::answers::CompletionReply`].
+    Complete(CompleteParams),
+    /// Replies [`TaskListing`] (from the task log; no request reaches the server).
+    ListTasks(OnServer),
+    /// Streams [`Notice::Watched`] for the server's change notifications (and the updates of
+    /// `resources`) until cancelled, then replies `null`; an error when the watch cannot go on.
+    Watch(WatchParams),
     /// Replies `Vec<PendingApproval>`.
     ListApprovals(NoParams),
     /// Replies `null`.
@@ -63,8 +80,15 @@ impl Request {
             Request::ListTools(_) => "listTools",
             Request::CallTool(_) => "callTool",
             Request::Ping(_) => "ping",
+            Request::Info(_) => "info",
+            Request::ListResources(_) => "listResources",
+            Request::ListTemplates(_) => "listTemplates",
+            Request::ListPrompts(_) => "listPrompts",
             Request::ReadResource(_) => "readResource",
             Request::GetPrompt(_) => "getPrompt",
+            Request::Complete(_) => "complete",
+            Request::ListTasks(_) => "listTasks",
+            Request::Watch(_) => "watch",
             Request::ListApprovals(_) => "listApprovals",
             Request::AnswerApproval(_) => "answerApproval",
             Request::WatchApprovals(_) => "watchApprovals",
@@ -130,6 +154,28 @@ pub struct PromptParams {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CompleteParams {
+    pub server: String,
+    #[serde(flatten)]
+    pub ask: CompletionAsk,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WatchParams {
+    pub server: String,
+    /// Resources whose updates are watched too.
+    #[serde(default)]
+    pub resources: Vec<String>,
+}
+
+/// The tasks a server ran, newest first, as the task log holds them.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TaskListing {
+    pub server: String,
+    pub tasks: Vec<crate::TaskRecord>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct AnswerParams {
     pub id: String,
     pub answer: Answer,
@@ -151,14 +197,6 @@ pub struct CallReply {
     pub structured_content: Option<Value>,
     pub is_error: bool,
     pub schema_problem: Option<String>,
-}
-
-/// A resource's contents, as JSON.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ReadReply {
-    pub server: String,
-    pub uri: String,
-    pub contents: Vec<Value>,
 }
 
 /// `status`: the engine, its servers and the faces attached.
@@ -211,6 +249,21 @@ pub enum Notice {
         id: String,
         reason: String,
     },
+    /// What a watch saw.
+    Watched { request: u64, event: WatchEvent },
+}
+
+impl Notice {
+    /// The request the notice belongs to.
+    pub fn request(&self) -> u64 {
+        match self {
+            Notice::Progress { request, .. }
+            | Notice::ApprovalAsked { request, .. }
+            | Notice::ApprovalAnswered { request, .. }
+            | Notice::ApprovalWithdrawn { request, .. }
+            | Notice::Watched { request, .. } => *request,
+        }
+    }
 }
 
 /// A JSON-RPC error object's `data`: the typed code.

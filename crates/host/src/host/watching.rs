@@ -20,11 +20,9 @@ impl Host {
         events: mpsc::Sender<WatchEvent>,
     ) -> Result<()> {
         let config = self.registry.get(server).await?;
-        let Some(live) = self.sessions.live(&config.id) else {
-            return Err(HostError::NotConnected(format!(
-                "`{}` is not connected; it can be watched once it is",
-                config.name
-            )));
+        let live = match self.sessions.live(&config.id) {
+            Some(live) => live,
+            None => self.connected(&config.id, &config.name).await?,
         };
         let pushed = live.watchers.subscribe();
         let mut ended = live.ended.clone();

@@ -6,6 +6,8 @@ use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::Duration;
 
+use serde_json::Value;
+
 use super::wait::until;
 
 /// A child process, killed and reaped when dropped.
@@ -46,4 +48,35 @@ pub fn serve(data: &Path) -> Reaped {
         },
     );
     serve
+}
+
+/// The engine's own server-everything processes.
+pub fn engine_children(serve: &Reaped) -> Vec<String> {
+    let out = std::process::Command::new("pgrep")
+        .arg("-P")
+        .arg(serve.pid().to_string())
+        .args(["-f", "server-everything"])
+        .output()
+        .expect("pgrep runs");
+    super::stdout(&out).lines().map(str::to_owned).collect()
+}
+
+/// `gatehouse status --json`.
+pub fn status(data: &Path) -> Value {
+    super::ok_json(data, &["status", "--json"])
+}
+
+/// Waits (at most 30 s) for the engine's first server to be connected.
+pub fn wait_connected(data: &Path) {
+    until(
+        "the server connects in the engine",
+        Duration::from_secs(30),
+        || {
+            let status = status(data);
+            match status["servers"][0]["status"]["state"].as_str() {
+                Some("connected") => Ok(()),
+                other => Err(format!("{other:?}")),
+            }
+        },
+    );
 }
