@@ -2,8 +2,8 @@
 //! `prompts`, `prompt`, `complete`, `tasks`, `watch`) asked through `gatehouse serve` as a real
 //! process: each prints what it prints in-process (`--standalone`, the same server), no second
 //! copy of the server is started, the requests that pass the gate are audited as the CLI's,
-//! a server added while the engine runs is usable by the very next command, and a watch follows
-//! the engine's live session.
+//! a server added while the engine runs is usable by the very next command, a watch follows
+//! the engine's live session, and `logs` reads what the engine's server wrote.
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
@@ -103,6 +103,19 @@ fn each_command_the_engine_serves_prints_what_it_prints_in_process_and_is_audite
         );
         assert!(!attached.trim().is_empty(), "{args:?} printed nothing");
     }
+    // The engine's server writes its stderr to the log files the command reads.
+    crate::support::wait::until(
+        "the engine's server's stderr is in its log",
+        Duration::from_secs(10),
+        || {
+            let logs = ok(data, &["logs", "e"]);
+            if logs.contains("Starting default (STDIO) server") {
+                Ok(())
+            } else {
+                Err(logs)
+            }
+        },
+    );
     let pong = ok(data, &["ping", "e"]);
     assert!(
         pong.starts_with("e: pong in ") && pong.contains(" ms over stdio"),
