@@ -41,6 +41,13 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Be the MCP server an agent starts: relay its MCP on stdin/stdout to the engine's gateway
+    /// (starting `gatehouse serve` when no engine runs)
+    Mcp {
+        /// The client's name, as approvals and the audit log show it
+        #[arg(long, value_name = "NAME", default_value = "agent")]
+        client: String,
+    },
     /// Answer what the running engine asks, without a window: list, answer, or watch
     #[command(subcommand)]
     Approvals(crate::approvals_args::ApprovalsCommand),

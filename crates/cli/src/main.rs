@@ -81,6 +81,7 @@ async fn run(cli: Cli) -> Result<Finish, HostError> {
     match &cli.command {
         Command::Serve => return commands::engine::serve(cli.data_dir).await,
         Command::Status { json } => return commands::engine::status(cli.data_dir, *json).await,
+        Command::Mcp { client } => return commands::mcp::run(cli.data_dir, client.clone()).await,
         Command::Approvals(command) => {
             return commands::approvals::run(cli.data_dir.as_deref(), command)
                 .await
@@ -177,6 +178,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         Command::Call(_)
         | Command::ConformanceClient { .. }
         | Command::Serve
+        | Command::Mcp { .. }
         | Command::Status { .. }
         | Command::Approvals(_) => Ok(()),
         served => run_served(&Door::InProcess(host), served).await,

@@ -329,11 +329,8 @@ impl Host {
     ) -> Result<CallOutcome> {
         let config = self.registry.get(server_id).await?;
         let not_connected = |why: &str| HostError::NotConnected(format!("`{}` {why}", config.name));
-        let Some(live) = self.sessions.live(&config.id) else {
-            return Err(not_connected(
-                "is not connected; its tools can be called once it is",
-            ));
-        };
+        // Waited for while it connects (see `host::attached`).
+        let live = self.live_session(&config).await?;
         let mut ended = live.ended.clone();
         let connection_ended = AtomicBool::new(false);
         let give_up = async {

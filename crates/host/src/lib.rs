@@ -16,6 +16,7 @@ pub mod control;
 mod error;
 mod error_code;
 pub mod fs_path;
+pub mod gateway;
 mod host;
 mod os;
 mod oversight;

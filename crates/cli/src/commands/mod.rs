@@ -16,6 +16,7 @@ pub mod engine;
 pub mod grants;
 pub mod info;
 pub mod logs;
+pub mod mcp;
 pub mod ping;
 pub mod policy;
 pub mod prompts;

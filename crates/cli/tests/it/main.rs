@@ -22,6 +22,7 @@ mod elicitation;
 mod engine;
 mod engine_commands;
 mod engine_faults;
+mod gateway;
 mod info_era;
 mod logs;
 mod output_limits;

@@ -363,7 +363,7 @@ async fn read_replies(
 }
 
 /// The engine's error reply as the [`HostError`] with its code.
-fn reply_error(error: &Value) -> HostError {
+pub(crate) fn reply_error(error: &Value) -> HostError {
     let message = error
         .get("message")
         .and_then(Value::as_str)

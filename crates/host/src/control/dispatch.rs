@@ -36,6 +36,8 @@ pub(crate) async fn dispatch(
     let host = &shared.host;
     match request {
         Request::Hello(_) => Err(HostError::Protocol("`hello` was already said".into())),
+        // Taken by the connection before it gets here (see `face`).
+        Request::Gateway(_) => Err(HostError::Protocol("`gateway` comes first".into())),
         Request::Status(_) => {
             let servers = host
                 .list_servers()

@@ -20,11 +20,12 @@ use super::framing::{Frame, FrameReader, write_message};
 use super::lock::rfc3339_now;
 use super::outbox::{Face, Outbox};
 use super::protocol::{
-    ErrorCode, FaceInfo, Incoming, MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, OUTGOING_QUEUE,
+    ErrorCode, FaceInfo, FaceKind, Incoming, MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, OUTGOING_QUEUE,
     PROTOCOL_VERSION, Request, error_reply, parse_incoming, result_reply, rpc_code,
 };
 use super::shared::Shared;
 use crate::error::HostError;
+use crate::gateway::session::{self, Agent};
 
 /// How long a request that was cancelled may take to end before it is cut.
 const CANCEL_GRACE: Duration = Duration::from_secs(2);
@@ -53,6 +54,7 @@ pub(crate) async fn serve(stream: UnixStream, shared: Arc<Shared>, uid: u32, num
     let in_flight: InFlight = Arc::default();
     let mut stop = shared.stop.clone();
     let mut face: Option<Face> = None;
+    let mut agent: Option<Agent> = None;
     let refuse = |id, rpc, message: &str| {
         outbox.send(error_reply(id, rpc, ErrorCode::Protocol, message));
     };
@@ -131,6 +133,18 @@ pub(crate) async fn serve(stream: UnixStream, shared: Arc<Shared>, uid: u32, num
             }
             break;
         };
+        if let Request::Gateway(params) = request {
+            if !requests.is_empty() || current.kind != FaceKind::Gateway {
+                let why = "`gateway` comes first after `hello`, from a gateway face";
+                refuse(Some(id), rpc_code::INVALID_REQUEST, why);
+                break;
+            }
+            outbox.send(result_reply(id, Value::Null));
+            agent = Some(Agent {
+                client: params.client,
+            });
+            break;
+        }
         let mut running = in_flight.lock().unwrap_or_else(PoisonError::into_inner);
         if running.len() >= MAX_IN_FLIGHT || running.contains_key(&id) {
             let (code, why) = if running.contains_key(&id) {
@@ -159,6 +173,11 @@ pub(crate) async fn serve(stream: UnixStream, shared: Arc<Shared>, uid: u32, num
             outbox.clone(),
             in_flight.clone(),
         ));
+    }
+    // An agent's MCP session goes on over the same connection until it ends.
+    if let Some(agent) = agent {
+        let lines = reader.into_lines();
+        session::serve(shared.host.clone(), agent, lines, outbox.tx.clone(), stop).await;
     }
     // The face is gone, broke the protocol, or the engine stops: cancel what it still runs.
     for cancel in in_flight

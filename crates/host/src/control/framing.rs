@@ -29,6 +29,11 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
         }
     }
 
+    /// The line reader, for a connection that goes on in another protocol (an agent's MCP).
+    pub fn into_lines(self) -> LineReader<R> {
+        self.lines
+    }
+
     /// The next frame, or `None` when the peer closed its side.
     pub async fn next(&mut self) -> std::io::Result<Option<Frame>> {
         Ok(match self.lines.next_line().await? {

@@ -1,7 +1,8 @@
 //! The engine's one owner and its local door: the lock that makes one engine per data directory
 //! ([`lock`]), the control socket's protocol ([`protocol`], [`framing`]), the listener and each
 //! connection ([`listener`], [`peer`], [`face`]), what a request does ([`dispatch`],
-//! [`answers`]), the running [`engine`], and the client a face uses ([`client`]). It sits above
+//! [`answers`]), the running [`engine`], the client a face uses ([`client`]) and the one an
+//! agent's gateway connection uses ([`tunnel`]). It sits above
 //! `host`: it uses [`crate::Host`], nothing below imports it.
 
 pub mod answers;
@@ -16,3 +17,4 @@ mod outbox;
 pub mod peer;
 pub mod protocol;
 mod shared;
+pub mod tunnel;

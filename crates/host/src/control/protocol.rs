@@ -70,6 +70,10 @@ pub enum Request {
     /// Replies `null` at once, then streams [`Notice::ApprovalAsked`] (the pending ones first),
     /// [`Notice::ApprovalAnswered`] and [`Notice::ApprovalWithdrawn`] until cancelled.
     WatchApprovals(NoParams),
+    /// Replies `null`, and from then on the connection carries an agent's MCP session with the
+    /// gateway ([`crate::gateway::session`]), one JSON-RPC message per line each way. Only as
+    /// the first request after `hello`.
+    Gateway(GatewayParams),
 }
 
 impl Request {
@@ -92,6 +96,7 @@ impl Request {
             Request::ListApprovals(_) => "listApprovals",
             Request::AnswerApproval(_) => "answerApproval",
             Request::WatchApprovals(_) => "watchApprovals",
+            Request::Gateway(_) => "gateway",
         }
     }
 }
@@ -158,6 +163,13 @@ pub struct CompleteParams {
     pub server: String,
     #[serde(flatten)]
     pub ask: CompletionAsk,
+}
+
+/// The agent a gateway connection serves.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GatewayParams {
+    /// The client's name, as the person knows it (`gatehouse mcp --client NAME`).
+    pub client: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

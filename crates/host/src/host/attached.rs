@@ -12,6 +12,7 @@ use super::Host;
 use crate::connections::connection::ServerConnection;
 use crate::error::{HostError, Result};
 use crate::sessions::LiveClient;
+use crate::store::registry::model::ServerConfig;
 use crate::vocabulary::events::EngineEvent;
 use crate::vocabulary::status::ServerStatus;
 
@@ -24,16 +25,7 @@ impl Host {
     /// [`HostError::NotConnected`], saying why.
     pub async fn attached(&self, server: &str) -> Result<ServerConnection> {
         let config = self.registry.get(server).await?;
-        if !config.enabled {
-            // Disabled by another process a moment ago: stopped now, not at the store's next
-            // check, and not served meanwhile.
-            self.follow_changes().await?;
-            return Err(not_connected(&config.name, Some(ServerStatus::Disabled)));
-        }
-        let live = match self.sessions.live(&config.id) {
-            Some(live) => live,
-            None => self.connected(&config.id, &config.name).await?,
-        };
+        let live = self.live_session(&config).await?;
         Ok(ServerConnection::over_live(
             &config,
             live.client.clone(),
@@ -41,8 +33,21 @@ impl Host {
         ))
     }
 
+    /// The server's live session: waited for while it connects; a server disabled by another
+    /// process a moment ago is stopped now (not at the store's next check) and not served.
+    pub(super) async fn live_session(&self, config: &ServerConfig) -> Result<LiveClient> {
+        if !config.enabled {
+            self.follow_changes().await?;
+            return Err(not_connected(&config.name, Some(ServerStatus::Disabled)));
+        }
+        match self.sessions.live(&config.id) {
+            Some(live) => Ok(live),
+            None => self.connected(&config.id, &config.name).await,
+        }
+    }
+
     /// Waits while the server is connecting, then its live session or why there is none.
-    pub(super) async fn connected(&self, id: &str, name: &str) -> Result<LiveClient> {
+    async fn connected(&self, id: &str, name: &str) -> Result<LiveClient> {
         // Subscribed before the status is read: a change in between is not missed.
         let mut events = self.subscribe();
         // A server another process just added or enabled is started now, not at the store's

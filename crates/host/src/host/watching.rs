@@ -20,10 +20,7 @@ impl Host {
         events: mpsc::Sender<WatchEvent>,
     ) -> Result<()> {
         let config = self.registry.get(server).await?;
-        let live = match self.sessions.live(&config.id) {
-            Some(live) => live,
-            None => self.connected(&config.id, &config.name).await?,
-        };
+        let live = self.live_session(&config).await?;
         let pushed = live.watchers.subscribe();
         let mut ended = live.ended.clone();
         tokio::select! {

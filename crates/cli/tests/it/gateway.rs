@@ -1,0 +1,210 @@
+//! The gateway's stdio face, `gatehouse mcp`, with real MCP clients nobody here wrote: the
+//! official TypeScript SDK's v1 client and the Python SDK's client start it as their server. With
+//! no engine running it starts `gatehouse serve` and waits for it; the clients see the servers'
+//! tools as SERVER__TOOL, call them through the gate (source `gateway`, the client's name as the
+//! caller in the audit log), receive progress, and a call the policy denies comes back as a
+//! result with `isError` and a text the model can act on.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use crate::support::wait::until;
+use crate::support::{ok, ok_json};
+use serde_json::Value;
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
+}
+
+/// Whatever engine runs on the data directory when the test ends (the one `gatehouse mcp`
+/// started), stopped with SIGTERM and waited for (at most 10 s, then SIGKILL), even when the
+/// test fails before it knows the engine's pid.
+struct StopsTheEngine<'a>(&'a Path);
+
+impl Drop for StopsTheEngine<'_> {
+    fn drop(&mut self) {
+        let Some(pid) = std::fs::read_to_string(self.0.join("engine.json"))
+            .ok()
+            .and_then(|info| serde_json::from_str::<Value>(&info).ok())
+            .and_then(|info| info["pid"].as_i64())
+            .and_then(|pid| i32::try_from(pid).ok())
+        else {
+            return;
+        };
+        let pid = nix::unistd::Pid::from_raw(pid);
+        let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM);
+        // A bounded wait for the process to be gone (no panic in a drop).
+        let gone = (0..200).any(|_| {
+            if nix::sys::signal::kill(pid, None).is_err() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+            false
+        });
+        if !gone {
+            let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
+        }
+    }
+}
+
+/// Runs a client script that starts `gatehouse mcp --client NAME` on `data`; its JSON lines.
+fn run_client(
+    data: &Path,
+    program: &Path,
+    script: &str,
+    client: &str,
+    calls: &[&str],
+) -> Vec<Value> {
+    let mut command = Command::new(program);
+    command.current_dir(fixtures().join("clients")).arg(script);
+    for call in calls {
+        command.args(["--call", call]);
+    }
+    command
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_gatehouse"))
+        .arg("--data-dir")
+        .arg(data)
+        .args(["mcp", "--client", client])
+        .env_remove("GATEHOUSE_DATA_DIR");
+    let output = command.output().expect("the client runs");
+    let out = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{script} failed: {out}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    out.lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON line per step"))
+        .collect()
+}
+
+fn step<'a>(lines: &'a [Value], name: &str) -> Vec<&'a Value> {
+    lines
+        .iter()
+        .filter(|l| l["step"] == name)
+        .map(|l| &l["value"])
+        .collect()
+}
+
+fn text(result: &Value) -> String {
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate() {
+    let data = crate::support::data_with_everything("e");
+    let data = data.path();
+    ok(
+        data,
+        &["policy", "set", "e", "--source", "gateway", "allow"],
+    );
+    ok(
+        data,
+        &[
+            "policy", "set", "e", "--tool", "get-sum", "--source", "gateway", "deny",
+        ],
+    );
+    assert_eq!(ok_json(data, &["status", "--json"])["running"], false);
+    let _engine = StopsTheEngine(data);
+
+    let node = PathBuf::from("node");
+    let ts = run_client(
+        data,
+        &node,
+        "ts_sdk_v1_client.mjs",
+        "ts-agent",
+        &[
+            r#"e__echo={"message":"through the gateway"}"#,
+            r#"e__trigger-long-running-operation={"duration":1,"steps":3}"#,
+            r#"e__get-sum={"a":1,"b":2}"#,
+        ],
+    );
+    // `gatehouse mcp` started the engine the agent needed, and left it running.
+    let status = ok_json(data, &["status", "--json"]);
+    assert_eq!(status["running"], true, "{status}");
+    assert_eq!(status["kind"], "serve");
+
+    assert_eq!(step(&ts, "server")[0]["info"]["name"], "gatehouse");
+    let tools = step(&ts, "tools")[0].as_array().expect("tools").clone();
+    assert!(
+        tools.iter().any(
+            |t| t["name"] == "e__echo" && t["inputSchema"]["properties"]["message"].is_object()
+        ),
+        "the server's tools, named SERVER__TOOL, with their schemas: {tools:?}"
+    );
+    let calls = step(&ts, "call");
+    assert_eq!(text(&calls[0]["result"]), "Echo: through the gateway");
+    assert_eq!(calls[0]["result"]["isError"], false);
+    let progress = calls[1]["progress"].as_array().expect("progress");
+    assert_eq!(
+        progress.len(),
+        3,
+        "the server's progress reached the agent: {progress:?}"
+    );
+    assert_eq!(calls[2]["result"]["isError"], true, "{}", calls[2]);
+    let denied = text(&calls[2]["result"]);
+    assert!(
+        denied.contains("Gatehouse denied `e__get-sum`")
+            && denied.contains("allow it in Gatehouse"),
+        "a denial the model can act on: {denied}"
+    );
+
+    // A second agent attaches to the same engine: no second engine, no second server.
+    let python = fixtures().join("python/.venv/bin/python");
+    let py = run_client(
+        data,
+        &python,
+        "py_sdk_client.py",
+        "py-agent",
+        &[r#"e__echo={"message":"from python"}"#],
+    );
+    assert_eq!(text(&step(&py, "call")[0]["result"]), "Echo: from python");
+    assert_eq!(ok_json(data, &["status", "--json"])["pid"], status["pid"]);
+
+    // Every call is in the audit log as the gateway's, naming the client.
+    let audit = ok_json(data, &["audit", "list", "--json", "--limit", "200"]);
+    let received: Vec<(String, String, String)> = audit["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter(|r| r["kind"] == "request_received" && r["method"] == "tools/call")
+        .map(|r| {
+            (
+                r["source"].as_str().unwrap_or_default().to_owned(),
+                r["detail"]["caller"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
+                r["tool"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    for (caller, tool) in [
+        ("ts-agent", "echo"),
+        ("ts-agent", "trigger-long-running-operation"),
+        ("ts-agent", "get-sum"),
+        ("py-agent", "echo"),
+    ] {
+        assert!(
+            received.contains(&("gateway".to_owned(), caller.to_owned(), tool.to_owned())),
+            "{caller} calling {tool} is audited as the gateway's: {received:?}"
+        );
+    }
+    // The engine serves on after the agents closed their sessions.
+    until(
+        "the agents' faces are gone",
+        Duration::from_secs(10),
+        || {
+            let faces = ok_json(data, &["status", "--json"])["faces"].clone();
+            match faces.as_array() {
+                Some(f) if f.iter().all(|f| f["face"] != "gateway") => Ok(()),
+                _ => Err(faces),
+            }
+        },
+    );
+}

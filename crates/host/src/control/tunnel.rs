@@ -1,0 +1,81 @@
+//! The agent's side of a gateway connection, for `gatehouse mcp`: attach to the data directory's
+//! engine as a gateway face named after the client, ask for the `gateway` mode, and hand back
+//! both halves of the socket, which from then on carry the agent's MCP messages as they are.
+
+use std::path::Path;
+
+use serde_json::Value;
+use tokio::io::BufReader;
+use tokio::net::UnixStream;
+use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
+
+use super::client::reply_error;
+use super::framing::{Frame, FrameReader, write_message};
+use super::lock::SOCKET_FILE;
+use super::protocol::{FaceKind, GatewayParams, Hello, PROTOCOL_VERSION, Request, request_message};
+use crate::error::{HostError, Result};
+use crate::store::paths;
+
+/// An open gateway connection: what the engine sends, and where the agent's messages go.
+pub struct Tunnel {
+    pub from_engine: FrameReader<BufReader<OwnedReadHalf>>,
+    pub to_engine: OwnedWriteHalf,
+}
+
+/// Opens a gateway connection for `client` to the engine of `data_dir`; `None` when no engine
+/// runs there.
+pub async fn open(data_dir: Option<&Path>, client: &str) -> Result<Option<Tunnel>> {
+    let data_dir = paths::data_dir(data_dir)?;
+    let path = data_dir.join(SOCKET_FILE);
+    let stream = match UnixStream::connect(&path).await {
+        Ok(stream) => stream,
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
+            ) =>
+        {
+            return Ok(None);
+        }
+        Err(e) => {
+            return Err(HostError::io(
+                format!("cannot reach the engine at {}", path.display()),
+                e,
+            ));
+        }
+    };
+    let (read, mut to_engine) = stream.into_split();
+    let mut from_engine = FrameReader::new(BufReader::new(read));
+    let hello = Request::Hello(Hello {
+        version: PROTOCOL_VERSION,
+        face: FaceKind::Gateway,
+        name: client.to_owned(),
+        pid: std::process::id(),
+    });
+    let gateway = Request::Gateway(GatewayParams {
+        client: client.to_owned(),
+    });
+    for (id, request) in [(1, hello), (2, gateway)] {
+        let message = request_message(id, &request)
+            .map_err(|e| HostError::Protocol(format!("cannot encode: {e}")))?;
+        write_message(&mut to_engine, &message)
+            .await
+            .map_err(|e| HostError::io("cannot write to the engine", e))?;
+        let reply = match from_engine.next().await {
+            Ok(Some(Frame::Message(bytes))) => serde_json::from_slice::<Value>(&bytes)
+                .map_err(|e| HostError::Protocol(format!("the engine's reply: {e}")))?,
+            _ => {
+                return Err(HostError::EngineStopping(
+                    "the engine closed the connection".into(),
+                ));
+            }
+        };
+        if let Some(error) = reply.get("error") {
+            return Err(reply_error(error));
+        }
+    }
+    Ok(Some(Tunnel {
+        from_engine,
+        to_engine,
+    }))
+}

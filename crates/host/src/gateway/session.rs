@@ -1,0 +1,275 @@
+//! One agent's MCP session with the gateway: Gatehouse as an MCP server (2024-11-05 through
+//! 2025-11-25, the `initialize` handshake; 2025-11-25 basic/lifecycle), reading the agent's
+//! JSON-RPC messages one per line and answering through a bounded queue. It serves `ping`,
+//! `tools/list` (the tools of every connected server, named by [`super::names`]) and
+//! `tools/call`, which goes through [`Host::call_tool`] and so the gate with source `gateway`
+//! and the client's name as the caller: policy, approvals, grants per client, the audit log.
+//! The agent's `notifications/cancelled` cancels its call on the server; the agent going away
+//! cancels every call it still has running. At most [`MAX_IN_FLIGHT`] requests run at once.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use gatehouse_mcp::transport::lines::{Line, LineReader};
+use gatehouse_mcp::{CallOptions, Progress};
+use serde_json::{Map, Value, json};
+use tokio::io::AsyncBufRead;
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinSet;
+
+use super::tools;
+use crate::error::HostError;
+use crate::host::Host;
+
+/// The protocol revisions the gateway speaks as a server, newest first.
+pub const SUPPORTED_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+/// Requests one agent may have running at once.
+pub const MAX_IN_FLIGHT: usize = 32;
+/// How long the calls of an agent that went away may take to end once cancelled.
+const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// JSON-RPC error numbers the gateway answers with.
+mod rpc {
+    pub const PARSE_ERROR: i64 = -32700;
+    pub const INVALID_REQUEST: i64 = -32600;
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    pub const INVALID_PARAMS: i64 = -32602;
+    pub const INTERNAL: i64 = -32603;
+}
+
+/// Who the agent is, as the person named it (`gatehouse mcp --client NAME`).
+#[derive(Debug, Clone)]
+pub struct Agent {
+    pub client: String,
+}
+
+type InFlight = Arc<Mutex<HashMap<String, watch::Sender<bool>>>>;
+
+/// Serves one agent until it closes its side or `stop` is set, then cancels what it still runs.
+pub async fn serve<R: AsyncBufRead + Unpin>(
+    host: Arc<Host>,
+    agent: Agent,
+    mut lines: LineReader<R>,
+    out: mpsc::Sender<Value>,
+    mut stop: watch::Receiver<bool>,
+) {
+    let in_flight: InFlight = Arc::default();
+    let mut requests = JoinSet::new();
+    loop {
+        let line = tokio::select! {
+            line = lines.next_line() => line,
+            _ = stop.wait_for(|stop| *stop) => break,
+            Some(_) = requests.join_next(), if !requests.is_empty() => continue,
+        };
+        let bytes = match line {
+            Ok(Some(Line::Data(bytes))) => bytes,
+            Ok(Some(Line::TooLong { len, .. })) => {
+                let why = format!("a message of {len} bytes is over the gateway's limit");
+                let _ = out
+                    .send(error(Value::Null, rpc::INVALID_REQUEST, &why))
+                    .await;
+                continue;
+            }
+            Ok(None) | Err(_) => break,
+        };
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let message: Value = match serde_json::from_slice(&bytes) {
+            Ok(Value::Object(message)) => Value::Object(message),
+            Ok(_) | Err(_) => {
+                let why = "not a JSON-RPC message";
+                let _ = out.send(error(Value::Null, rpc::PARSE_ERROR, why)).await;
+                continue;
+            }
+        };
+        let method = message
+            .get("method")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let id = message.get("id").cloned();
+        let params = message.get("params").cloned().unwrap_or(Value::Null);
+        match (method, id) {
+            (Some(method), Some(id)) => {
+                let key = id.to_string();
+                let admitted = {
+                    let mut running = in_flight.lock().unwrap_or_else(PoisonError::into_inner);
+                    (running.len() < MAX_IN_FLIGHT).then(|| {
+                        let (cancel, cancelled) = watch::channel(false);
+                        running.insert(key.clone(), cancel);
+                        cancelled
+                    })
+                };
+                let Some(cancelled) = admitted else {
+                    let why = format!("at most {MAX_IN_FLIGHT} requests may run at once");
+                    let _ = out.send(error(id, rpc::INTERNAL, &why)).await;
+                    continue;
+                };
+                let (host, agent, out, in_flight) =
+                    (host.clone(), agent.clone(), out.clone(), in_flight.clone());
+                requests.spawn(async move {
+                    let reply = answer(&host, &agent, &method, params, cancelled, &out).await;
+                    in_flight
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .remove(&key);
+                    // A cancelled request is not answered (2025-11-25 utilities/cancellation).
+                    if let Some(reply) = reply {
+                        let _ = out.send(finish(id, reply)).await;
+                    }
+                });
+            }
+            (Some(method), None) => {
+                if method == "notifications/cancelled"
+                    && let Some(id) = params.get("requestId")
+                    && let Some(cancel) = in_flight
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .get(&id.to_string())
+                {
+                    let _ = cancel.send(true);
+                }
+                // `notifications/initialized` and others need nothing.
+            }
+            // A response: the gateway sends the agent no requests yet.
+            (None, _) => {}
+        }
+    }
+    for cancel in in_flight
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .values()
+    {
+        let _ = cancel.send(true);
+    }
+    // Cancelled calls end at once; one that does not is cut after a grace.
+    if tokio::time::timeout(CANCEL_GRACE, async {
+        while requests.join_next().await.is_some() {}
+    })
+    .await
+    .is_err()
+    {
+        requests.abort_all();
+    }
+}
+
+/// What a request is answered with: a result, or a JSON-RPC error (number and message); `None`
+/// when it was cancelled.
+type Reply = Option<Result<Value, (i64, String)>>;
+
+async fn answer(
+    host: &Host,
+    agent: &Agent,
+    method: &str,
+    params: Value,
+    cancelled: watch::Receiver<bool>,
+    out: &mpsc::Sender<Value>,
+) -> Reply {
+    match method {
+        "initialize" => Some(Ok(initialize(&params))),
+        "ping" => Some(Ok(json!({}))),
+        "tools/list" => Some(
+            tools::list(host)
+                .await
+                .map(|tools| json!({ "tools": tools }))
+                .map_err(internal),
+        ),
+        "tools/call" => call(host, agent, params, cancelled, out).await,
+        other => Some(Err((
+            rpc::METHOD_NOT_FOUND,
+            format!("the gateway does not serve `{other}`"),
+        ))),
+    }
+}
+
+/// The handshake: the agent's revision when the gateway speaks it, else the newest.
+fn initialize(params: &Value) -> Value {
+    let asked = params.get("protocolVersion").and_then(Value::as_str);
+    let version = asked
+        .filter(|v| SUPPORTED_VERSIONS.contains(v))
+        .unwrap_or(SUPPORTED_VERSIONS[0]);
+    json!({
+        "protocolVersion": version,
+        "capabilities": { "tools": { "listChanged": false } },
+        "serverInfo": { "name": "gatehouse", "version": env!("CARGO_PKG_VERSION") },
+        "instructions": "Gatehouse: the person's MCP servers, each tool named SERVER__TOOL. Every call passes the person's policy and may wait for their approval; a call they deny returns isError with the reason.",
+    })
+}
+
+async fn call(
+    host: &Host,
+    agent: &Agent,
+    params: Value,
+    cancelled: watch::Receiver<bool>,
+    out: &mpsc::Sender<Value>,
+) -> Reply {
+    let Some(name) = params.get("name").and_then(Value::as_str) else {
+        return Some(Err((rpc::INVALID_PARAMS, "`name` is missing".to_owned())));
+    };
+    let arguments = params.get("arguments").cloned();
+    let token = params.pointer("/_meta/progressToken").cloned();
+    let (progress, mut progressed) =
+        mpsc::channel::<Progress>(gatehouse_mcp::updates::UPDATE_BUFFER);
+    let options = CallOptions {
+        progress: token.is_some().then_some(progress),
+        ..CallOptions::default()
+    };
+    let forward = async {
+        let Some(token) = &token else { return };
+        while let Some(p) = progressed.recv().await {
+            let mut params = json!({ "progressToken": token, "progress": p.progress });
+            if let Some(total) = p.total {
+                params["total"] = json!(total);
+            }
+            if let Some(message) = p.message {
+                params["message"] = json!(message);
+            }
+            let notice =
+                json!({ "jsonrpc": "2.0", "method": "notifications/progress", "params": params });
+            if out.send(notice).await.is_err() {
+                return;
+            }
+        }
+    };
+    let cancel = async move {
+        let mut cancelled = cancelled;
+        let _ = cancelled.wait_for(|set| *set).await;
+    };
+    let run = tools::call(host, &agent.client, name, arguments, options, cancel);
+    let (outcome, ()) = tokio::join!(run, forward);
+    match outcome {
+        Ok(Some(result)) => Some(Ok(result)),
+        Ok(None) => None,
+        Err(HostError::Denied { reason, .. }) => Some(Ok(denied(name, &reason))),
+        Err(e @ (HostError::Validation(_) | HostError::NotFound(_))) => {
+            Some(Err((rpc::INVALID_PARAMS, e.to_string())))
+        }
+        Err(e) => Some(Err(internal(e))),
+    }
+}
+
+/// A denied call, as a result the model can act on.
+fn denied(name: &str, reason: &str) -> Value {
+    let text = format!(
+        "Gatehouse denied `{name}`: {reason}. The person can allow it in Gatehouse (a policy rule or an approval)."
+    );
+    json!({ "content": [{ "type": "text", "text": text }], "isError": true })
+}
+
+fn internal(e: HostError) -> (i64, String) {
+    (rpc::INTERNAL, e.to_string())
+}
+
+fn finish(id: Value, reply: Result<Value, (i64, String)>) -> Value {
+    match reply {
+        Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
+        Err((code, message)) => error(id, code, &message),
+    }
+}
+
+fn error(id: Value, code: i64, message: &str) -> Value {
+    let mut error = Map::new();
+    error.insert("code".into(), json!(code));
+    error.insert("message".into(), json!(message));
+    json!({ "jsonrpc": "2.0", "id": id, "error": error })
+}

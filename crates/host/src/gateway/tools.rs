@@ -1,0 +1,113 @@
+//! The gateway's tools: every enabled server's tools under the names of [`super::names`]
+//! (listed through the gate's listing, which keeps each definition in the policy's history), and
+//! a call routed back to its server and made with [`Host::call_tool`], through the gate with
+//! source `gateway` and the client as the caller.
+
+use std::future::Future;
+
+use gatehouse_mcp::CallOptions;
+use serde_json::{Map, Value, json};
+
+use super::names;
+use crate::error::{HostError, Result};
+use crate::host::Host;
+use crate::oversight::gate::{CallOutcome, Source, ToolCall};
+
+/// The servers whose tools an agent sees: the enabled ones, by name and id.
+async fn enabled(host: &Host) -> Result<Vec<(String, String)>> {
+    Ok(host
+        .list_servers()
+        .await?
+        .into_iter()
+        .filter(|view| view.config.enabled)
+        .map(|view| (view.config.name, view.config.id))
+        .collect())
+}
+
+/// Every enabled server's tools, named for the agent (a server still connecting is waited for,
+/// as [`Host::attached`] does). A server that is not connected or fails to list is left out
+/// with a warning; so is a tool whose name cannot be made valid or would route elsewhere.
+pub async fn list(host: &Host) -> Result<Vec<Value>> {
+    let servers = enabled(host).await?;
+    let mut tools = Vec::new();
+    for (server, id) in &servers {
+        let page = match host.attached(id).await {
+            Ok(connection) => connection.list_tools().await,
+            Err(e) => Err(e),
+        };
+        let page = match page {
+            Ok(page) => page,
+            Err(e) => {
+                tracing::warn!("the gateway leaves out the tools of `{server}`: {e}");
+                continue;
+            }
+        };
+        for tool in page.items {
+            let routed = names::exposed(server, &tool.name).filter(|name| {
+                names::route(name, servers.iter().map(|(s, _)| s.as_str()))
+                    == Some((server.as_str(), tool.name.clone()))
+            });
+            let Some(name) = routed else {
+                tracing::warn!(
+                    "the gateway leaves out `{}` of `{server}`: its name cannot be given to an agent unambiguously",
+                    tool.name
+                );
+                continue;
+            };
+            match serde_json::to_value(&tool) {
+                Ok(Value::Object(mut fields)) => {
+                    fields.insert("name".into(), json!(name));
+                    tools.push(Value::Object(fields));
+                }
+                _ => tracing::warn!("the gateway cannot encode `{}` of `{server}`", tool.name),
+            }
+        }
+    }
+    Ok(tools)
+}
+
+/// Calls the tool an agent named, as `client`. `Ok(None)` when the call was cancelled.
+pub async fn call(
+    host: &Host,
+    client: &str,
+    name: &str,
+    arguments: Option<Value>,
+    options: CallOptions,
+    cancel: impl Future<Output = ()>,
+) -> Result<Option<Value>> {
+    let servers = enabled(host).await?;
+    let Some((server, tool)) = names::route(name, servers.iter().map(|(s, _)| s.as_str())) else {
+        return Err(HostError::Validation(format!(
+            "no tool `{name}`: tools are named SERVER{}TOOL after an enabled server",
+            names::SEPARATOR
+        )));
+    };
+    let call = ToolCall {
+        tool,
+        arguments,
+        source: Source::Gateway,
+        caller: Some(client.to_owned()),
+    };
+    match host.call_tool(server, call, options, cancel).await? {
+        CallOutcome::Cancelled => Ok(None),
+        CallOutcome::Done(result) => {
+            let mut fields = Map::new();
+            fields.insert(
+                "content".into(),
+                serde_json::to_value(&result.content).map_err(encode)?,
+            );
+            if let Some(structured) = result.structured_content {
+                fields.insert("structuredContent".into(), structured);
+            }
+            fields.insert("isError".into(), json!(result.is_error));
+            for (key, value) in result.extra {
+                fields.entry(key).or_insert(value);
+            }
+            Ok(Some(Value::Object(fields)))
+        }
+    }
+}
+
+fn encode(e: serde_json::Error) -> HostError {
+    HostError::Protocol(format!("cannot encode the result: {e}"))
+}
