@@ -10,6 +10,7 @@ mod support;
 
 mod app_sites;
 mod approvals;
+mod approvals_watch;
 mod audit;
 mod audit_calls;
 mod audit_keyed;
@@ -21,6 +22,7 @@ mod cli;
 mod elicitation;
 mod engine;
 mod engine_faults;
+mod engine_lifecycle;
 mod info_era;
 mod logs;
 mod output_limits;
