@@ -10,6 +10,7 @@ mod support;
 
 mod app_sites;
 mod approvals;
+mod approvals_watch;
 mod audit;
 mod audit_calls;
 mod audit_keyed;
@@ -22,6 +23,7 @@ mod elicitation;
 mod engine;
 mod engine_commands;
 mod engine_faults;
+mod engine_lifecycle;
 mod gateway;
 mod info_era;
 mod logs;

@@ -1,9 +1,11 @@
 //! One face's connection: `hello` first (the version checked), then its requests, each run as a
 //! task the connection owns, at most [`MAX_IN_FLIGHT`] at once. What goes back to the face waits
-//! in a queue of [`OUTGOING_QUEUE`] messages; a face that lets it fill (it does not read) is
-//! disconnected. A protocol error is answered and the connection closed. When the face goes
-//! away, or the engine stops, every request it still has running is cancelled (a tool call on
-//! the server with `notifications/cancelled`, through the gate, which audits it) and waited for.
+//! in a queue of at most [`OUTGOING_QUEUE`](super::protocol::OUTGOING_QUEUE) messages and
+//! [`OUTGOING_BYTES`](super::protocol::OUTGOING_BYTES) bytes ([`super::outbox`]); a face that
+//! lets it fill (it does not read) is disconnected. A protocol error is answered and the
+//! connection closed. When the face goes away, or the engine stops, every request it still has
+//! running is cancelled (a tool call on the server with `notifications/cancelled`, through the
+//! gate, which audits it) and waited for.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -12,21 +14,23 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::io::BufReader;
 use tokio::net::UnixStream;
-use tokio::sync::{Notify, mpsc, watch};
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
 use super::dispatch;
-use super::framing::{Frame, FrameReader, write_message};
+use super::framing::{Frame, FrameReader, write_line};
 use super::lock::rfc3339_now;
 use super::outbox::{Face, Outbox};
 use super::protocol::{
-    ErrorCode, FaceInfo, FaceKind, Incoming, MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, OUTGOING_QUEUE,
-    PROTOCOL_VERSION, Request, error_reply, parse_incoming, result_reply, rpc_code,
+    ErrorCode, FaceInfo, FaceKind, Incoming, MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, PROTOCOL_VERSION,
+    Request, error_reply, parse_incoming, result_reply, rpc_code,
 };
 use super::shared::Shared;
 use crate::error::HostError;
 use crate::gateway::session::{self, Agent};
 
+/// An agent's messages waiting for room in the face's queue.
+const AGENT_QUEUE: usize = 64;
 /// How long a request that was cancelled may take to end before it is cut.
 const CANCEL_GRACE: Duration = Duration::from_secs(2);
 /// How long the last messages to a face may take to be written once it is closing.
@@ -36,15 +40,13 @@ type InFlight = Arc<Mutex<HashMap<u64, watch::Sender<bool>>>>;
 
 pub(crate) async fn serve(stream: UnixStream, shared: Arc<Shared>, uid: u32, number: u64) {
     let (read, mut write) = stream.into_split();
-    let (tx, mut rx) = mpsc::channel::<Value>(OUTGOING_QUEUE);
-    let overflow = Arc::new(Notify::new());
-    let outbox = Outbox {
-        tx,
-        overflow: overflow.clone(),
-    };
+    let (outbox, mut outgoing) = Outbox::new();
+    let overflow = outbox.overflow.clone();
     let mut writer = tokio::spawn(async move {
-        while let Some(message) = rx.recv().await {
-            if write_message(&mut write, &message).await.is_err() {
+        while let Some(line) = outgoing.next().await {
+            let written = write_line(&mut write, &line).await;
+            outgoing.written(line.len());
+            if written.is_err() {
                 return;
             }
         }
@@ -177,7 +179,16 @@ pub(crate) async fn serve(stream: UnixStream, shared: Arc<Shared>, uid: u32, num
     // An agent's MCP session goes on over the same connection until it ends.
     if let Some(agent) = agent {
         let lines = reader.into_lines();
-        session::serve(shared.host.clone(), agent, lines, outbox.tx.clone(), stop).await;
+        let (to_agent, mut for_agent) = mpsc::channel::<Value>(AGENT_QUEUE);
+        let forward = async {
+            while let Some(message) = for_agent.recv().await {
+                if !outbox.deliver(message).await {
+                    return;
+                }
+            }
+        };
+        let host = shared.host.clone();
+        tokio::join!(session::serve(host, agent, lines, to_agent, stop), forward);
     }
     // The face is gone, broke the protocol, or the engine stops: cancel what it still runs.
     for cancel in in_flight
@@ -219,6 +230,15 @@ async fn run(
     outbox: Outbox,
     in_flight: InFlight,
 ) {
+    // A face cut off for not reading gets nothing more: its requests still waiting to run are
+    // not run, so they cost no work for replies that would not be sent.
+    if outbox.is_cut() {
+        in_flight
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&id);
+        return;
+    }
     let cancel = fired(cancelled.clone());
     let result = tokio::select! {
         result = dispatch::dispatch(&shared, &face, id, request, cancel, &outbox) => result,

@@ -44,13 +44,23 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
     }
 }
 
+/// One message as it goes on the socket: its JSON and a newline.
+pub fn encode(message: &Value) -> std::io::Result<Vec<u8>> {
+    let mut line = serde_json::to_vec(message).map_err(std::io::Error::other)?;
+    line.push(b'\n');
+    Ok(line)
+}
+
+/// Writes one encoded line ([`encode`]) and flushes it.
+pub async fn write_line<W: AsyncWrite + Unpin>(writer: &mut W, line: &[u8]) -> std::io::Result<()> {
+    writer.write_all(line).await?;
+    writer.flush().await
+}
+
 /// Writes one message and its newline, and flushes it.
 pub async fn write_message<W: AsyncWrite + Unpin>(
     writer: &mut W,
     message: &Value,
 ) -> std::io::Result<()> {
-    let mut line = serde_json::to_vec(message).map_err(std::io::Error::other)?;
-    line.push(b'\n');
-    writer.write_all(&line).await?;
-    writer.flush().await
+    write_line(writer, &encode(message)?).await
 }

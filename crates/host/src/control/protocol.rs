@@ -29,6 +29,10 @@ pub const MAX_IN_FLIGHT: usize = 32;
 pub const MAX_CONNECTIONS: usize = 128;
 /// Messages queued for one face; a face that does not read them is disconnected.
 pub const OUTGOING_QUEUE: usize = 256;
+/// Bytes queued for one face (counted when a message is queued, released once it is written);
+/// a face that lets more wait is disconnected. A single message longer than this (up to
+/// [`MAX_MESSAGE_BYTES`]) is taken only when nothing else waits.
+pub const OUTGOING_BYTES: usize = 8 * 1024 * 1024;
 
 /// A face's requests, as `method` and `params`.
 #[derive(Debug, Clone, Serialize, Deserialize)]

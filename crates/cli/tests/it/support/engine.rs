@@ -6,8 +6,6 @@ use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::Duration;
 
-use serde_json::Value;
-
 use super::wait::until;
 
 /// A child process, killed and reaped when dropped.
@@ -61,22 +59,84 @@ pub fn engine_children(serve: &Reaped) -> Vec<String> {
     super::stdout(&out).lines().map(str::to_owned).collect()
 }
 
-/// `gatehouse status --json`.
-pub fn status(data: &Path) -> Value {
+/// `gatehouse status --json` on `data`.
+pub fn status(data: &Path) -> serde_json::Value {
     super::ok_json(data, &["status", "--json"])
 }
 
-/// Waits (at most 30 s) for the engine's first server to be connected.
+/// Waits (at most 30 s) for every server of the engine on `data` to be connected.
 pub fn wait_connected(data: &Path) {
     until(
-        "the server connects in the engine",
+        "the engine's servers connect",
         Duration::from_secs(30),
         || {
             let status = status(data);
-            match status["servers"][0]["status"]["state"].as_str() {
-                Some("connected") => Ok(()),
-                other => Err(format!("{other:?}")),
+            let servers = status["servers"].as_array().cloned().unwrap_or_default();
+            if !servers.is_empty() && servers.iter().all(|s| s["status"]["state"] == "connected") {
+                Ok(())
+            } else {
+                Err(status)
             }
         },
     );
+}
+
+/// The resident memory of process `pid`, in KiB (`VmRSS` in /proc/PID/status).
+pub fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("the process runs");
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|kib| kib.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS in /proc/PID/status")
+}
+
+/// Whether process `pid` still exists.
+pub fn alive(pid: i32) -> bool {
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None).is_ok()
+}
+
+/// What a child writes on one of its pipes, gathered by a thread of its own, so that a test
+/// waits for a line with a bound instead of blocking on the pipe.
+pub struct Gathered(std::sync::Arc<std::sync::Mutex<String>>);
+
+impl Gathered {
+    pub fn from(pipe: impl std::io::Read + Send + 'static) -> Gathered {
+        let text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let into = text.clone();
+        std::thread::spawn(move || {
+            let mut pipe = pipe;
+            let mut chunk = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut chunk) {
+                if n == 0 {
+                    break;
+                }
+                let mut text = into
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                text.push_str(&String::from_utf8_lossy(&chunk[..n]));
+            }
+        });
+        Gathered(text)
+    }
+
+    /// Everything written so far.
+    pub fn text(&self) -> String {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Waits (at most `within`) until what was written contains `wanted`.
+    pub fn wait_for(&self, step: &str, wanted: &str, within: Duration) {
+        until(step, within, || {
+            let text = self.text();
+            if text.contains(wanted) {
+                Ok(())
+            } else {
+                Err(text)
+            }
+        });
+    }
 }

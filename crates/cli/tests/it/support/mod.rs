@@ -152,6 +152,24 @@ pub fn add_everything(data: &Path, name: &str) {
     add_stdio(data, name, "node", &[&everything_js(), "stdio"]);
 }
 
+/// Registers under `name` the Python SDK fixture (tests/fixtures/python/server.py over stdio,
+/// with `--extras`: `count` reports progress and counts its cancellations, `stats` says how many).
+pub fn add_python_sdk(data: &Path, name: &str) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/python");
+    let python = dir.join(".venv/bin/python");
+    assert!(
+        python.is_file(),
+        "the Python fixture venv is missing: run scripts/install-test-deps.sh"
+    );
+    let script = dir.join("server.py").display().to_string();
+    add_stdio(
+        data,
+        name,
+        &python.display().to_string(),
+        &[&script, "stdio", "--extras"],
+    );
+}
+
 /// A fresh data directory with server-everything registered under `name`.
 pub fn data_with_everything(name: &str) -> TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
