@@ -3,7 +3,8 @@
 //! no engine running it starts `gatehouse serve` and waits for it; the clients see the servers'
 //! tools as SERVER__TOOL, call them through the gate (source `gateway`, the client's name as the
 //! caller in the audit log), receive progress, and a call the policy denies comes back as a
-//! result with `isError` and a text the model can act on.
+//! result with `isError` and a text the model can act on. A server added while an agent is
+//! attached reaches it as `notifications/tools/list_changed`, and its tools are listed then.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -206,5 +207,63 @@ fn real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate() {
                 _ => Err(faces),
             }
         },
+    );
+}
+
+#[test]
+fn an_agent_is_told_when_a_server_is_added_and_then_sees_its_tools() {
+    let data = crate::support::data_with_everything("e");
+    let data = data.path();
+    let _engine = StopsTheEngine(data);
+    let client = Command::new("node")
+        .current_dir(fixtures().join("clients"))
+        .args(["ts_sdk_v1_client.mjs", "--wait-list-changed", "--"])
+        .arg(env!("CARGO_BIN_EXE_gatehouse"))
+        .arg("--data-dir")
+        .arg(data)
+        .args(["mcp", "--client", "watcher"])
+        .env_remove("GATEHOUSE_DATA_DIR")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the client starts");
+    let mut client = crate::support::engine::Reaped(client);
+    let out = crate::support::engine::Gathered::from(
+        client.0.stdout.take().expect("the client's stdout"),
+    );
+    out.wait_for(
+        "the agent has its first list",
+        r#""step":"ready""#,
+        Duration::from_secs(60),
+    );
+    let memory = fixtures()
+        .join("node_modules/@modelcontextprotocol/server-memory/dist/index.js")
+        .display()
+        .to_string();
+    crate::support::add_stdio(data, "m", "node", &[&memory]);
+    out.wait_for(
+        "the agent is told and lists again",
+        "tools-after-change",
+        Duration::from_secs(30),
+    );
+    let status = until("the client ends", Duration::from_secs(10), || {
+        client.0.try_wait().expect("wait").ok_or("running")
+    });
+    assert!(status.success(), "{}", out.text());
+    let lines: Vec<Value> = out
+        .text()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON line per step"))
+        .collect();
+    let before = step(&lines, "tools")[0].as_array().expect("tools").clone();
+    let after = step(&lines, "tools-after-change")[0]
+        .as_array()
+        .expect("tools")
+        .clone();
+    assert!(!before.iter().any(|t| t["name"] == "m__read_graph"));
+    assert!(
+        after.iter().any(|t| t["name"] == "m__read_graph")
+            && after.iter().any(|t| t["name"] == "e__echo"),
+        "the added server's tools, beside the others: {after:?}"
     );
 }

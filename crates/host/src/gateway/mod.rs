@@ -1,9 +1,10 @@
 //! The gateway: Gatehouse as the one MCP server the person's agents talk to. An agent's session
 //! ([`session`]) serves the tools of every connected server under names that stay valid and
-//! route back ([`names`], [`tools`]); each request passes the gate with source `gateway` and the
+//! route back ([`names`], [`tools`]), and tells it when they change ([`changes`]); each request passes the gate with source `gateway` and the
 //! client's name. It sits above `host` and below `control`, whose socket carries an agent's
 //! messages from `gatehouse mcp`.
 
+mod changes;
 pub mod names;
 pub mod session;
 mod tools;

@@ -5,7 +5,9 @@
 //! `tools/call`, which goes through [`Host::call_tool`] and so the gate with source `gateway`
 //! and the client's name as the caller: policy, approvals, grants per client, the audit log.
 //! The agent's `notifications/cancelled` cancels its call on the server; the agent going away
-//! cancels every call it still has running. At most [`MAX_IN_FLIGHT`] requests run at once.
+//! cancels every call it still has running. A server connecting, listing new tools or going
+//! away sends the agent `notifications/tools/list_changed` (2025-11-25 server/tools, "List
+//! Changed Notification"), within [`CHANGES_SETTLE`] of it. At most [`MAX_IN_FLIGHT`] requests run at once.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -17,6 +19,7 @@ use tokio::io::AsyncBufRead;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
+use super::changes::ToolChanges;
 use super::tools;
 use crate::error::HostError;
 use crate::host::Host;
@@ -25,6 +28,8 @@ use crate::host::Host;
 pub const SUPPORTED_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 /// Requests one agent may have running at once.
 pub const MAX_IN_FLIGHT: usize = 32;
+/// How long changes gather before the agent is told its tools changed.
+const CHANGES_SETTLE: std::time::Duration = std::time::Duration::from_millis(100);
 /// How long the calls of an agent that went away may take to end once cancelled.
 const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
@@ -55,11 +60,37 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
 ) {
     let in_flight: InFlight = Arc::default();
     let mut requests = JoinSet::new();
+    // Changes to the agent's tools, told once it has been answered `initialize`, at most one
+    // notification per [`CHANGES_SETTLE`].
+    let mut events = host.subscribe();
+    let mut changes = ToolChanges::from_connected(tools::connected_ids(&host).await);
+    let mut initialized = false;
+    let mut changed_at: Option<tokio::time::Instant> = None;
     loop {
+        let settled = async {
+            match changed_at {
+                Some(at) => tokio::time::sleep_until(at + CHANGES_SETTLE).await,
+                None => std::future::pending().await,
+            }
+        };
         let line = tokio::select! {
             line = lines.next_line() => line,
-            _ = stop.wait_for(|stop| *stop) => break,
+            () = async { let _ = stop.wait_for(|stop| *stop).await; } => break,
             Some(_) = requests.join_next(), if !requests.is_empty() => continue,
+            event = events.recv() => {
+                if changes.changed_by(&event) && changed_at.is_none() {
+                    changed_at = Some(tokio::time::Instant::now());
+                }
+                continue;
+            }
+            () = settled, if initialized => {
+                changed_at = None;
+                let notice = json!({ "jsonrpc": "2.0", "method": "notifications/tools/list_changed" });
+                if out.send(notice).await.is_err() {
+                    break;
+                }
+                continue;
+            }
         };
         let bytes = match line {
             Ok(Some(Line::Data(bytes))) => bytes,
@@ -91,6 +122,7 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
         let params = message.get("params").cloned().unwrap_or(Value::Null);
         match (method, id) {
             (Some(method), Some(id)) => {
+                initialized |= method == "initialize";
                 let key = id.to_string();
                 let admitted = {
                     let mut running = in_flight.lock().unwrap_or_else(PoisonError::into_inner);
@@ -190,7 +222,7 @@ fn initialize(params: &Value) -> Value {
         .unwrap_or(SUPPORTED_VERSIONS[0]);
     json!({
         "protocolVersion": version,
-        "capabilities": { "tools": { "listChanged": false } },
+        "capabilities": { "tools": { "listChanged": true } },
         "serverInfo": { "name": "gatehouse", "version": env!("CARGO_PKG_VERSION") },
         "instructions": "Gatehouse: the person's MCP servers, each tool named SERVER__TOOL. Every call passes the person's policy and may wait for their approval; a call they deny returns isError with the reason.",
     })

@@ -12,6 +12,7 @@ use super::names;
 use crate::error::{HostError, Result};
 use crate::host::Host;
 use crate::oversight::gate::{CallOutcome, Source, ToolCall};
+use crate::vocabulary::status::ServerStatus;
 
 /// The servers whose tools an agent sees: the enabled ones, by name and id.
 async fn enabled(host: &Host) -> Result<Vec<(String, String)>> {
@@ -22,6 +23,25 @@ async fn enabled(host: &Host) -> Result<Vec<(String, String)>> {
         .filter(|view| view.config.enabled)
         .map(|view| (view.config.name, view.config.id))
         .collect())
+}
+
+/// The servers connected now, by id.
+pub async fn connected_ids(host: &Host) -> Vec<String> {
+    host.list_servers()
+        .await
+        .map(|views| {
+            views
+                .into_iter()
+                .filter(|view| {
+                    matches!(
+                        view.status,
+                        ServerStatus::Connected { .. } | ServerStatus::Degraded { .. }
+                    )
+                })
+                .map(|view| view.config.id)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Every enabled server's tools, named for the agent (a server still connecting is waited for,
