@@ -49,19 +49,22 @@ impl Drop for StopsTheEngine<'_> {
     }
 }
 
-/// Runs a client script that starts `gatehouse mcp --client NAME` on `data`; its JSON lines.
+/// Runs a client script that starts `gatehouse mcp --client NAME` on `data`, with a `--call` for
+/// each of `calls` and the `more` options; its JSON lines.
 fn run_client(
     data: &Path,
     program: &Path,
     script: &str,
     client: &str,
     calls: &[&str],
+    more: &[&str],
 ) -> Vec<Value> {
     let mut command = Command::new(program);
     command.current_dir(fixtures().join("clients")).arg(script);
     for call in calls {
         command.args(["--call", call]);
     }
+    command.args(more);
     command
         .arg("--")
         .arg(env!("CARGO_BIN_EXE_gatehouse"))
@@ -124,6 +127,16 @@ fn real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate() {
             r#"e__trigger-long-running-operation={"duration":1,"steps":3}"#,
             r#"e__get-sum={"a":1,"b":2}"#,
         ],
+        &[
+            "--read",
+            "demo://resource/static/document/features.md",
+            "--read",
+            "demo://resource/dynamic/text/7",
+            "--prompt",
+            r#"e__args-prompt={"city":"Oslo"}"#,
+            "--complete",
+            "e__completable-prompt/department=S",
+        ],
     );
     // `gatehouse mcp` started the engine the agent needed, and left it running.
     let status = ok_json(data, &["status", "--json"]);
@@ -141,10 +154,11 @@ fn real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate() {
     let calls = step(&ts, "call");
     assert_eq!(text(&calls[0]["result"]), "Echo: through the gateway");
     assert_eq!(calls[0]["result"]["isError"], false);
+    // The TS SDK's client gets the first two of server-everything's three updates even straight
+    // from the server (its last one races the result there); through Gatehouse at least as many.
     let progress = calls[1]["progress"].as_array().expect("progress");
-    assert_eq!(
-        progress.len(),
-        3,
+    assert!(
+        progress.len() >= 2 && progress.iter().all(|p| p["total"] == 3),
         "the server's progress reached the agent: {progress:?}"
     );
     assert_eq!(calls[2]["result"]["isError"], true, "{}", calls[2]);
@@ -155,6 +169,56 @@ fn real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate() {
         "a denial the model can act on: {denied}"
     );
 
+    // Resources keep their URIs (a listed one, and one of a template); prompts and completions
+    // are named SERVER__PROMPT.
+    let resources = step(&ts, "resources")[0]
+        .as_array()
+        .expect("resources")
+        .clone();
+    assert!(
+        resources
+            .iter()
+            .any(|r| r["uri"] == "demo://resource/static/document/features.md"),
+        "{resources:?}"
+    );
+    let templates = step(&ts, "templates")[0]
+        .as_array()
+        .expect("templates")
+        .clone();
+    assert!(
+        templates
+            .iter()
+            .any(|t| t["uriTemplate"] == "demo://resource/dynamic/text/{resourceId}"),
+        "{templates:?}"
+    );
+    let reads = step(&ts, "read");
+    assert!(
+        reads[0]["result"]["contents"][0]["text"]
+            .as_str()
+            .is_some_and(|t| !t.is_empty()),
+        "{}",
+        reads[0]
+    );
+    assert!(
+        reads[1]["result"]["contents"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("Resource 7")),
+        "a templated URI is routed to its server: {}",
+        reads[1]
+    );
+    let prompts = step(&ts, "prompts")[0].as_array().expect("prompts").clone();
+    assert!(
+        prompts.iter().any(|p| p["name"] == "e__args-prompt"),
+        "{prompts:?}"
+    );
+    let prompt = &step(&ts, "prompt")[0]["result"];
+    assert_eq!(
+        prompt["messages"][0]["content"]["text"], "What's weather in Oslo?",
+        "{prompt}"
+    );
+    let completed = &step(&ts, "complete")[0]["result"]["completion"]["values"];
+    assert_eq!(completed, &serde_json::json!(["Sales", "Support"]));
+
     // A second agent attaches to the same engine: no second engine, no second server.
     let python = fixtures().join("python/.venv/bin/python");
     let py = run_client(
@@ -163,6 +227,7 @@ fn real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate() {
         "py_sdk_client.py",
         "py-agent",
         &[r#"e__echo={"message":"from python"}"#],
+        &[],
     );
     assert_eq!(text(&step(&py, "call")[0]["result"]), "Echo: from python");
     assert_eq!(ok_json(data, &["status", "--json"])["pid"], status["pid"]);
@@ -194,6 +259,27 @@ fn real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate() {
         assert!(
             received.contains(&("gateway".to_owned(), caller.to_owned(), tool.to_owned())),
             "{caller} calling {tool} is audited as the gateway's: {received:?}"
+        );
+    }
+    let gated: Vec<(String, String)> = audit["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter(|r| r["kind"] == "request_received" && r["source"] == "gateway")
+        .map(|r| {
+            (
+                r["method"].as_str().unwrap_or_default().to_owned(),
+                r["detail"]["caller"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
+            )
+        })
+        .collect();
+    for method in ["resources/read", "prompts/get", "completion/complete"] {
+        assert!(
+            gated.contains(&(method.to_owned(), "ts-agent".to_owned())),
+            "{method} passed the gate as the agent's: {gated:?}"
         );
     }
     // The engine serves on after the agents closed their sessions.

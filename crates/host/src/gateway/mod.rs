@@ -5,6 +5,10 @@
 //! messages from `gatehouse mcp`.
 
 mod changes;
+mod completion;
 pub mod names;
+mod prompts;
+mod resources;
+mod servers;
 pub mod session;
 mod tools;

@@ -40,6 +40,20 @@ pub fn route<'a>(
         .map(|server| (server, name[server.len() + SEPARATOR.len()..].to_owned()))
 }
 
+/// The exposed name of `item` of `server`, when it is valid and routes back to it (`servers`:
+/// every enabled server's name); otherwise `None`, with a warning in the engine's log.
+pub fn routed(server: &str, item: &str, servers: &[String]) -> Option<String> {
+    let name = exposed(server, item).filter(|name| {
+        route(name, servers.iter().map(String::as_str)) == Some((server, item.to_owned()))
+    });
+    if name.is_none() {
+        tracing::warn!(
+            "the gateway leaves out `{item}` of `{server}`: its name cannot be given to an agent unambiguously"
+        );
+    }
+    name
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,9 +1,11 @@
 //! One agent's MCP session with the gateway: Gatehouse as an MCP server (2024-11-05 through
 //! 2025-11-25, the `initialize` handshake; 2025-11-25 basic/lifecycle), reading the agent's
-//! JSON-RPC messages one per line and answering through a bounded queue. It serves `ping`,
-//! `tools/list` (the tools of every connected server, named by [`super::names`]) and
-//! `tools/call`, which goes through [`Host::call_tool`] and so the gate with source `gateway`
-//! and the client's name as the caller: policy, approvals, grants per client, the audit log.
+//! JSON-RPC messages one per line and answering through a bounded queue. It serves `ping`, the
+//! tools, prompts, resources and resource templates of every enabled server (named by
+//! [`super::names`]; URIs as the servers gave them), `completion/complete`, and `tools/call`,
+//! which goes through [`Host::call_tool`] and so the gate with source `gateway` and the client's
+//! name as the caller: policy, approvals, grants per client, the audit log (prompts, reads and
+//! completions pass the same gate).
 //! The agent's `notifications/cancelled` cancels its call on the server; the agent going away
 //! cancels every call it still has running. A server connecting, listing new tools or going
 //! away sends the agent `notifications/tools/list_changed` (2025-11-25 server/tools, "List
@@ -20,7 +22,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
 use super::changes::ToolChanges;
-use super::tools;
+use super::{completion, prompts, resources, servers, tools};
 use crate::error::HostError;
 use crate::host::Host;
 
@@ -28,6 +30,8 @@ use crate::host::Host;
 pub const SUPPORTED_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 /// Requests one agent may have running at once.
 pub const MAX_IN_FLIGHT: usize = 32;
+/// What a denial tells the agent the person can do.
+const CAN_ALLOW: &str = "The person can allow it in Gatehouse (a policy rule or an approval).";
 /// How long changes gather before the agent is told its tools changed.
 const CHANGES_SETTLE: std::time::Duration = std::time::Duration::from_millis(100);
 /// How long the calls of an agent that went away may take to end once cancelled.
@@ -63,7 +67,7 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
     // Changes to the agent's tools, told once it has been answered `initialize`, at most one
     // notification per [`CHANGES_SETTLE`].
     let mut events = host.subscribe();
-    let mut changes = ToolChanges::from_connected(tools::connected_ids(&host).await);
+    let mut changes = ToolChanges::from_connected(servers::connected_ids(&host).await);
     let mut initialized = false;
     let mut changed_at: Option<tokio::time::Instant> = None;
     loop {
@@ -197,20 +201,46 @@ async fn answer(
     cancelled: watch::Receiver<bool>,
     out: &mpsc::Sender<Value>,
 ) -> Reply {
-    match method {
-        "initialize" => Some(Ok(initialize(&params))),
-        "ping" => Some(Ok(json!({}))),
-        "tools/list" => Some(
-            tools::list(host)
-                .await
-                .map(|tools| json!({ "tools": tools }))
-                .map_err(internal),
+    let served = match method {
+        "initialize" => return Some(Ok(initialize(&params))),
+        "ping" => return Some(Ok(json!({}))),
+        "tools/call" => return call(host, agent, params, cancelled, out).await,
+        "tools/list" => tools::list(host, &agent.client)
+            .await
+            .map(|tools| json!({ "tools": tools })),
+        "prompts/list" => prompts::list(host, &agent.client)
+            .await
+            .map(|prompts| json!({ "prompts": prompts })),
+        "prompts/get" => prompts::get(host, &agent.client, &params).await,
+        "resources/list" => resources::list(host, &agent.client, false)
+            .await
+            .map(|resources| json!({ "resources": resources })),
+        "resources/templates/list" => resources::list(host, &agent.client, true)
+            .await
+            .map(|templates| json!({ "resourceTemplates": templates })),
+        "resources/read" => resources::read(host, &agent.client, &params).await,
+        "completion/complete" => completion::complete(host, &agent.client, &params).await,
+        other => {
+            return Some(Err((
+                rpc::METHOD_NOT_FOUND,
+                format!("the gateway does not serve `{other}`"),
+            )));
+        }
+    };
+    Some(served.map_err(refusal))
+}
+
+/// A failed request as the JSON-RPC error the agent gets: a denial says what the person can do.
+fn refusal(error: HostError) -> (i64, String) {
+    match error {
+        HostError::Denied { reason, .. } => (
+            rpc::INTERNAL,
+            format!("Gatehouse denied this request: {reason}. {CAN_ALLOW}"),
         ),
-        "tools/call" => call(host, agent, params, cancelled, out).await,
-        other => Some(Err((
-            rpc::METHOD_NOT_FOUND,
-            format!("the gateway does not serve `{other}`"),
-        ))),
+        e @ (HostError::Validation(_) | HostError::NotFound(_)) => {
+            (rpc::INVALID_PARAMS, e.to_string())
+        }
+        e => (rpc::INTERNAL, e.to_string()),
     }
 }
 
@@ -222,7 +252,12 @@ fn initialize(params: &Value) -> Value {
         .unwrap_or(SUPPORTED_VERSIONS[0]);
     json!({
         "protocolVersion": version,
-        "capabilities": { "tools": { "listChanged": true } },
+        "capabilities": {
+            "tools": { "listChanged": true },
+            "prompts": { "listChanged": false },
+            "resources": { "listChanged": false, "subscribe": false },
+            "completions": {},
+        },
         "serverInfo": { "name": "gatehouse", "version": env!("CARGO_PKG_VERSION") },
         "instructions": "Gatehouse: the person's MCP servers, each tool named SERVER__TOOL. Every call passes the person's policy and may wait for their approval; a call they deny returns isError with the reason.",
     })
@@ -273,23 +308,14 @@ async fn call(
         Ok(Some(result)) => Some(Ok(result)),
         Ok(None) => None,
         Err(HostError::Denied { reason, .. }) => Some(Ok(denied(name, &reason))),
-        Err(e @ (HostError::Validation(_) | HostError::NotFound(_))) => {
-            Some(Err((rpc::INVALID_PARAMS, e.to_string())))
-        }
-        Err(e) => Some(Err(internal(e))),
+        Err(e) => Some(Err(refusal(e))),
     }
 }
 
 /// A denied call, as a result the model can act on.
 fn denied(name: &str, reason: &str) -> Value {
-    let text = format!(
-        "Gatehouse denied `{name}`: {reason}. The person can allow it in Gatehouse (a policy rule or an approval)."
-    );
+    let text = format!("Gatehouse denied `{name}`: {reason}. {CAN_ALLOW}");
     json!({ "content": [{ "type": "text", "text": text }], "isError": true })
-}
-
-fn internal(e: HostError) -> (i64, String) {
-    (rpc::INTERNAL, e.to_string())
 }
 
 fn finish(id: Value, reply: Result<Value, (i64, String)>) -> Value {

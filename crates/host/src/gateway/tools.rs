@@ -8,54 +8,23 @@ use std::future::Future;
 use gatehouse_mcp::CallOptions;
 use serde_json::{Map, Value, json};
 
-use super::names;
+use super::{names, servers};
 use crate::error::{HostError, Result};
 use crate::host::Host;
 use crate::oversight::gate::{CallOutcome, Source, ToolCall};
-use crate::vocabulary::status::ServerStatus;
+use crate::vocabulary::status::Offer;
 
-/// The servers whose tools an agent sees: the enabled ones, by name and id.
-async fn enabled(host: &Host) -> Result<Vec<(String, String)>> {
-    Ok(host
-        .list_servers()
+/// Every enabled server's tools, named for the agent. A tool whose name cannot be made valid or
+/// would route elsewhere is left out with a warning.
+pub async fn list(host: &Host, client: &str) -> Result<Vec<Value>> {
+    let names: Vec<String> = servers::enabled(host)
         .await?
         .into_iter()
-        .filter(|view| view.config.enabled)
-        .map(|view| (view.config.name, view.config.id))
-        .collect())
-}
-
-/// The servers connected now, by id.
-pub async fn connected_ids(host: &Host) -> Vec<String> {
-    host.list_servers()
-        .await
-        .map(|views| {
-            views
-                .into_iter()
-                .filter(|view| {
-                    matches!(
-                        view.status,
-                        ServerStatus::Connected { .. } | ServerStatus::Degraded { .. }
-                    )
-                })
-                .map(|view| view.config.id)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Every enabled server's tools, named for the agent (a server still connecting is waited for,
-/// as [`Host::attached`] does). A server that is not connected or fails to list is left out
-/// with a warning; so is a tool whose name cannot be made valid or would route elsewhere.
-pub async fn list(host: &Host) -> Result<Vec<Value>> {
-    let servers = enabled(host).await?;
+        .map(|(n, _)| n)
+        .collect();
     let mut tools = Vec::new();
-    for (server, id) in &servers {
-        let page = match host.attached(id).await {
-            Ok(connection) => connection.list_tools().await,
-            Err(e) => Err(e),
-        };
-        let page = match page {
+    for (server, connection) in servers::offering(host, Offer::Tools, client).await? {
+        let page = match connection.list_tools().await {
             Ok(page) => page,
             Err(e) => {
                 tracing::warn!("the gateway leaves out the tools of `{server}`: {e}");
@@ -63,15 +32,7 @@ pub async fn list(host: &Host) -> Result<Vec<Value>> {
             }
         };
         for tool in page.items {
-            let routed = names::exposed(server, &tool.name).filter(|name| {
-                names::route(name, servers.iter().map(|(s, _)| s.as_str()))
-                    == Some((server.as_str(), tool.name.clone()))
-            });
-            let Some(name) = routed else {
-                tracing::warn!(
-                    "the gateway leaves out `{}` of `{server}`: its name cannot be given to an agent unambiguously",
-                    tool.name
-                );
+            let Some(name) = names::routed(&server, &tool.name, &names) else {
                 continue;
             };
             match serde_json::to_value(&tool) {
@@ -95,7 +56,7 @@ pub async fn call(
     options: CallOptions,
     cancel: impl Future<Output = ()>,
 ) -> Result<Option<Value>> {
-    let servers = enabled(host).await?;
+    let servers = servers::enabled(host).await?;
     let Some((server, tool)) = names::route(name, servers.iter().map(|(s, _)| s.as_str())) else {
         return Err(HostError::Validation(format!(
             "no tool `{name}`: tools are named SERVER{}TOOL after an enabled server",

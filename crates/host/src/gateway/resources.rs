@@ -1,0 +1,122 @@
+//! The gateway's resources and resource templates: every enabled server's, their URIs as the
+//! servers gave them (so `ui://` views and links inside content keep working). A URI is routed
+//! back to the first server, in name order, that lists it or whose template it extends; a URI or
+//! template listed by two servers goes to the first and is left out for the second, with a
+//! warning in the engine's log. Reads pass the gate with source `gateway`.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::servers;
+use crate::connections::connection::ServerConnection;
+use crate::error::{HostError, Result};
+use crate::host::Host;
+use crate::oversight::gate::Source;
+use crate::vocabulary::status::Offer;
+
+/// Every resource (`templates`: every resource template), each once.
+pub async fn list(host: &Host, client: &str, templates: bool) -> Result<Vec<Value>> {
+    let mut seen = HashSet::new();
+    let mut listed = Vec::new();
+    for (server, connection) in servers::offering(host, Offer::Resources, client).await? {
+        let items = match items(&connection, templates).await {
+            Ok(items) => items,
+            Err(e) => {
+                tracing::warn!("the gateway leaves out the resources of `{server}`: {e}");
+                continue;
+            }
+        };
+        for (uri, item) in items {
+            if seen.insert(uri.clone()) {
+                listed.push(item);
+            } else {
+                tracing::warn!(
+                    "the gateway leaves out `{uri}` of `{server}`: another server lists it first"
+                );
+            }
+        }
+    }
+    Ok(listed)
+}
+
+/// A server's resources (or templates), each with its URI (or URI template).
+async fn items(connection: &ServerConnection, templates: bool) -> Result<Vec<(String, Value)>> {
+    let encode = |item: Result<Value, serde_json::Error>| item.ok();
+    Ok(if templates {
+        let page = connection.client().list_resource_templates().await?;
+        page.items
+            .iter()
+            .filter_map(|t| Some((t.uri_template.clone(), encode(serde_json::to_value(t))?)))
+            .collect()
+    } else {
+        let page = connection.client().list_resources().await?;
+        page.items
+            .iter()
+            .filter_map(|r| Some((r.uri.clone(), encode(serde_json::to_value(r))?)))
+            .collect()
+    })
+}
+
+/// Reads the resource an agent named, from the server it belongs to.
+pub async fn read(host: &Host, client: &str, params: &Value) -> Result<Value> {
+    let uri = params
+        .get("uri")
+        .and_then(Value::as_str)
+        .ok_or_else(|| HostError::Validation("`uri` is missing".to_owned()))?;
+    let connection = owner(host, client, uri).await?;
+    let contents = connection.read_resource(uri, Source::Gateway).await?;
+    Ok(serde_json::json!({ "contents": contents }))
+}
+
+/// The live session of the server a URI (or URI template) belongs to.
+pub async fn owner(host: &Host, client: &str, uri: &str) -> Result<ServerConnection> {
+    let mut by_template = None;
+    for (_, connection) in servers::offering(host, Offer::Resources, client).await? {
+        if let Ok(items) = items(&connection, false).await
+            && items.iter().any(|(listed, _)| listed == uri)
+        {
+            return Ok(connection);
+        }
+        if by_template.is_none()
+            && let Ok(templates) = items(&connection, true).await
+            && templates.iter().any(|(template, _)| extends(uri, template))
+        {
+            by_template = Some(connection);
+        }
+    }
+    by_template.ok_or_else(|| {
+        HostError::Validation(format!(
+            "no resource `{uri}`: no enabled server lists it or a template it fits"
+        ))
+    })
+}
+
+/// Whether `uri` may come from `template`: the same URI up to the template's first variable,
+/// or the template itself (as a completion request names it).
+fn extends(uri: &str, template: &str) -> bool {
+    match template.find('{') {
+        Some(start) => {
+            uri == template || (uri.len() > start && uri.starts_with(&template[..start]))
+        }
+        None => uri == template,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_uri_fits_a_template_up_to_its_first_variable() {
+        let template = "demo://resource/dynamic/text/{id}";
+        assert!(extends("demo://resource/dynamic/text/2", template));
+        assert!(extends(template, template));
+        assert!(
+            !extends("demo://resource/dynamic/text/", template),
+            "no value"
+        );
+        assert!(!extends("demo://resource/static/x", template));
+        assert!(extends("file:///a", "file:///a"));
+    }
+}

@@ -1,0 +1,65 @@
+//! Which servers an agent reaches through the gateway: the enabled ones, by name; and their live
+//! sessions that offer a feature (tools, prompts, resources), with the agent's requests named as
+//! the client's. A server still connecting is waited for (as [`Host::attached`] does); one that is
+//! not connected is left out with a warning in the engine's log.
+
+use crate::connections::connection::ServerConnection;
+use crate::error::Result;
+use crate::host::Host;
+use crate::vocabulary::status::{Offer, ServerStatus};
+
+/// The enabled servers, by name and id, in name order.
+pub async fn enabled(host: &Host) -> Result<Vec<(String, String)>> {
+    let mut servers: Vec<(String, String)> = host
+        .list_servers()
+        .await?
+        .into_iter()
+        .filter(|view| view.config.enabled)
+        .map(|view| (view.config.name, view.config.id))
+        .collect();
+    servers.sort();
+    Ok(servers)
+}
+
+/// The servers connected now, by id.
+pub async fn connected_ids(host: &Host) -> Vec<String> {
+    host.list_servers()
+        .await
+        .map(|views| {
+            views
+                .into_iter()
+                .filter(|view| {
+                    matches!(
+                        view.status,
+                        ServerStatus::Connected { .. } | ServerStatus::Degraded { .. }
+                    )
+                })
+                .map(|view| view.config.id)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The live session of `server` with the agent `client` as the caller.
+pub async fn session(host: &Host, server: &str, client: &str) -> Result<ServerConnection> {
+    Ok(host.attached(server).await?.with_caller(client))
+}
+
+/// The live sessions of the enabled servers that offer `offer`, by name, in name order.
+pub async fn offering(
+    host: &Host,
+    offer: Offer,
+    client: &str,
+) -> Result<Vec<(String, ServerConnection)>> {
+    let mut sessions = Vec::new();
+    for (name, id) in enabled(host).await? {
+        match session(host, &id, client).await {
+            Ok(connection) if Offer::of(connection.client()).contains(&offer) => {
+                sessions.push((name, connection));
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!("the gateway leaves out `{name}`: {e}"),
+        }
+    }
+    Ok(sessions)
+}
