@@ -22,6 +22,10 @@ export function approvalSummary(pending: PendingApproval): string {
   const q = pending.question;
   switch (q.kind) {
     case "toolCall":
+      // An agent through the gateway is the one who wants the call, not the server.
+      if (pending.source === "gateway" && pending.caller !== null) {
+        return `${pending.caller} wants to call ${pending.server} · ${q.tool}`;
+      }
       return `${pending.server} wants to call ${q.tool}`;
     case "sampling":
       return `${pending.server} asks for a model's reply`;
