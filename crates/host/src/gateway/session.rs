@@ -12,6 +12,7 @@
 //! Changed Notification"), within [`CHANGES_SETTLE`] of it. At most [`MAX_IN_FLIGHT`] requests run at once.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use gatehouse_mcp::transport::lines::{Line, LineReader};
@@ -30,6 +31,8 @@ use crate::host::Host;
 pub const SUPPORTED_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 /// Requests one agent may have running at once.
 pub const MAX_IN_FLIGHT: usize = 32;
+/// What an agent's requests running when the engine stops are answered.
+const STOPPING: &str = "Gatehouse is stopping (the app quit or `gatehouse serve` was stopped); the request was cancelled on the server";
 /// What a denial tells the agent the person can do.
 const CAN_ALLOW: &str = "The person can allow it in Gatehouse (a policy rule or an approval).";
 /// How long changes gather before the agent is told its tools changed.
@@ -64,6 +67,8 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
 ) {
     let in_flight: InFlight = Arc::default();
     let mut requests = JoinSet::new();
+    // Set when the engine stops: the requests it cancels are answered with an error saying so.
+    let stopping = Arc::new(AtomicBool::new(false));
     // Changes to the agent's tools, told once it has been answered `initialize`, at most one
     // notification per [`CHANGES_SETTLE`].
     let mut events = host.subscribe();
@@ -79,7 +84,10 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
         };
         let line = tokio::select! {
             line = lines.next_line() => line,
-            () = async { let _ = stop.wait_for(|stop| *stop).await; } => break,
+            () = async { let _ = stop.wait_for(|stop| *stop).await; } => {
+                stopping.store(true, Ordering::Release);
+                break;
+            }
             Some(_) = requests.join_next(), if !requests.is_empty() => continue,
             event = events.recv() => {
                 if changes.changed_by(&event) && changed_at.is_none() {
@@ -141,15 +149,26 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                     let _ = out.send(error(id, rpc::INTERNAL, &why)).await;
                     continue;
                 };
-                let (host, agent, out, in_flight) =
-                    (host.clone(), agent.clone(), out.clone(), in_flight.clone());
+                let (host, agent, out, in_flight, stopping) = (
+                    host.clone(),
+                    agent.clone(),
+                    out.clone(),
+                    in_flight.clone(),
+                    stopping.clone(),
+                );
                 requests.spawn(async move {
                     let reply = answer(&host, &agent, &method, params, cancelled, &out).await;
                     in_flight
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
                         .remove(&key);
-                    // A cancelled request is not answered (2025-11-25 utilities/cancellation).
+                    // A request the agent cancelled is not answered (2025-11-25
+                    // utilities/cancellation); one the engine's stop cancelled is, with an error.
+                    let reply = reply.or_else(|| {
+                        stopping
+                            .load(Ordering::Acquire)
+                            .then(|| Err((rpc::INTERNAL, STOPPING.to_owned())))
+                    });
                     if let Some(reply) = reply {
                         let _ = out.send(finish(id, reply)).await;
                     }
