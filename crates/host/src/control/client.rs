@@ -17,7 +17,7 @@ use tokio::task::JoinHandle;
 
 use super::answers::{Pong, ToolListing};
 use super::framing::{Frame, FrameReader, write_message};
-use super::lock::{EngineInfo, SOCKET_FILE};
+use super::lock::{EngineInfo, socket_path};
 use super::protocol::{
     AnswerParams, CallParams, CallReply, EngineStatus, ErrorCode, ErrorData, FaceKind, Hello,
     NoParams, Notice, OnServer, PROTOCOL_VERSION, PromptParams, ReadParams, ReadReply, Request,
@@ -28,13 +28,22 @@ use crate::oversight::approvals::Answer;
 use crate::store::paths;
 use crate::vocabulary::approval::PendingApproval;
 
+#[cfg(unix)]
+type Reader = tokio::net::unix::OwnedReadHalf;
+#[cfg(unix)]
+type Writer = tokio::net::unix::OwnedWriteHalf;
+#[cfg(windows)]
+type Reader = tokio::io::ReadHalf<tokio::net::windows::named_pipe::NamedPipeClient>;
+#[cfg(windows)]
+type Writer = tokio::io::WriteHalf<tokio::net::windows::named_pipe::NamedPipeClient>;
+
 type Replies = Arc<Mutex<HashMap<u64, oneshot::Sender<Result<Value>>>>>;
 type Listeners = Arc<Mutex<HashMap<u64, mpsc::Sender<Notice>>>>;
 
 /// A connection to the running engine.
 #[derive(Debug)]
 pub struct ControlClient {
-    writer: tokio::sync::Mutex<tokio::net::unix::OwnedWriteHalf>,
+    writer: tokio::sync::Mutex<Writer>,
     replies: Replies,
     listeners: Listeners,
     next_id: AtomicU64,
@@ -57,25 +66,13 @@ impl ControlClient {
         name: &str,
     ) -> Result<Option<ControlClient>> {
         let data_dir = paths::data_dir(data_dir)?;
-        let path = data_dir.join(SOCKET_FILE);
-        let stream = match tokio::net::UnixStream::connect(&path).await {
-            Ok(stream) => stream,
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
-                ) =>
-            {
-                return Ok(None);
-            }
-            Err(e) => {
-                return Err(HostError::io(
-                    format!("cannot reach the engine at {}", path.display()),
-                    e,
-                ));
-            }
+        #[cfg(unix)]
+        let opened = open_socket(&data_dir).await?;
+        #[cfg(windows)]
+        let opened = super::pipe::connect(&data_dir).await?;
+        let Some((read, write)) = opened else {
+            return Ok(None);
         };
-        let (read, write) = stream.into_split();
         let replies: Replies = Arc::default();
         let listeners: Listeners = Arc::default();
         let reader = tokio::spawn(read_replies(
@@ -227,6 +224,27 @@ impl ControlClient {
     }
 }
 
+/// Connects to `DATA/engine.sock`; `None` when nobody listens there.
+#[cfg(unix)]
+async fn open_socket(data_dir: &Path) -> Result<Option<(Reader, Writer)>> {
+    let path = socket_path(data_dir);
+    match tokio::net::UnixStream::connect(&path).await {
+        Ok(stream) => Ok(Some(stream.into_split())),
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
+            ) =>
+        {
+            Ok(None)
+        }
+        Err(e) => Err(HostError::io(
+            format!("cannot reach the engine at {}", path.display()),
+            e,
+        )),
+    }
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -241,7 +259,7 @@ fn placeholder_info(data_dir: &Path) -> EngineInfo {
         since: String::new(),
         kind: super::lock::EngineKind::Serve,
         data_dir: data_dir.to_path_buf(),
-        socket: data_dir.join(SOCKET_FILE),
+        socket: socket_path(data_dir),
         version: String::new(),
     }
 }
@@ -249,7 +267,7 @@ fn placeholder_info(data_dir: &Path) -> EngineInfo {
 /// Reads the engine's messages: replies to their waiting request, notices to their listener.
 /// When the engine goes, every waiting request fails.
 async fn read_replies(
-    mut reader: FrameReader<BufReader<tokio::net::unix::OwnedReadHalf>>,
+    mut reader: FrameReader<BufReader<Reader>>,
     replies: Replies,
     listeners: Listeners,
 ) {

@@ -1,6 +1,6 @@
 //! The engine's one owner and its local door: the lock that makes one engine per data directory
 //! ([`lock`]), the control socket's protocol ([`protocol`], [`framing`]), the listener and each
-//! connection ([`listener`], [`peer`], [`face`]), what a request does ([`dispatch`],
+//! connection ([`listener`], [`peer`], [`face`]; on Windows a named pipe, [`pipe`]), what a request does ([`dispatch`],
 //! [`answers`]), the running [`engine`], and the client a face uses ([`client`]). It sits above
 //! `host`: it uses [`crate::Host`], nothing below imports it.
 
@@ -14,5 +14,6 @@ mod listener;
 pub mod lock;
 mod outbox;
 pub mod peer;
+pub mod pipe;
 pub mod protocol;
 mod shared;
