@@ -151,13 +151,14 @@ async fn call(
             }
         }
     };
-    let run = shared.host.call_tool(&params.server, call, options, cancel);
+    // The configuration is read once: for the call, and for the reply's server name.
+    let config = shared.host.registry().get(&params.server).await?;
+    let run = shared.host.call_tool_on(&config, call, options, cancel);
     let (outcome, ()) = tokio::join!(run, forward);
     match outcome? {
         CallOutcome::Done(result) => {
-            let server = shared.host.registry().get(&params.server).await?.name;
             to_json(CallReply {
-                server,
+                server: config.name,
                 tool: params.tool,
                 content: result
                     .content
