@@ -18,9 +18,7 @@ use std::time::{Duration, Instant};
 use gatehouse_host::control::client::ControlClient;
 use gatehouse_host::control::protocol::{CallParams, FaceKind};
 use gatehouse_host::policy::{Effect, Rule};
-use gatehouse_host::{
-    AuditFilter, CallOutcome, Host, HostOptions, ServerStatus, Source, ToolCall,
-};
+use gatehouse_host::{AuditFilter, CallOutcome, Host, HostOptions, ServerStatus, Source, ToolCall};
 use gatehouse_mcp::CallOptions;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -239,7 +237,9 @@ async fn wait_connected_here(host: &Host, started: Instant) -> Result<(), BoxErr
             _ => {}
         }
         if started.elapsed() > READY_LIMIT {
-            return Err(format!("the in-process echo server not connected after {READY_LIMIT:?}").into());
+            return Err(
+                format!("the in-process echo server not connected after {READY_LIMIT:?}").into(),
+            );
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }

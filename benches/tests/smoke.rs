@@ -264,18 +264,24 @@ fn the_engine_section_times_the_same_calls_through_gatehouse_serve_and_in_proces
             engine[side]["p95_us"].as_f64().is_some_and(|p| p > 0.0),
             "{engine}"
         );
-        assert!(engine[side]["cpu_us_per_call"].as_f64().is_some(), "{engine}");
+        assert!(
+            engine[side]["cpu_us_per_call"].as_f64().is_some(),
+            "{engine}"
+        );
     }
     let added = engine["added_p50_us"].as_f64().expect("the added p50");
     let p50 = |side: &str| engine[side]["p50_us"].as_f64().expect("a p50");
     assert!((added - (p50("attached") - p50("in_process"))).abs() < 1e-6);
-    assert!(engine["engine_cpu_us_per_call"].as_f64().is_some_and(|c| c >= 0.0));
+    assert!(
+        engine["engine_cpu_us_per_call"]
+            .as_f64()
+            .is_some_and(|c| c >= 0.0)
+    );
     let target = report["targets"]
         .as_array()
         .and_then(|t| {
-            t.iter().find(|t| {
-                t["name"] == "p50 the control socket's hop adds over the call in-process"
-            })
+            t.iter()
+                .find(|t| t["name"] == "p50 the control socket's hop adds over the call in-process")
         })
         .expect("the hop's target");
     assert!(target["met"].is_boolean(), "judged from figures: {target}");

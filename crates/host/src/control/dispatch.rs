@@ -156,21 +156,19 @@ async fn call(
     let run = shared.host.call_tool_on(&config, call, options, cancel);
     let (outcome, ()) = tokio::join!(run, forward);
     match outcome? {
-        CallOutcome::Done(result) => {
-            to_json(CallReply {
-                server: config.name,
-                tool: params.tool,
-                content: result
-                    .content
-                    .iter()
-                    .map(serde_json::to_value)
-                    .collect::<std::result::Result<_, _>>()
-                    .map_err(|e| HostError::Protocol(e.to_string()))?,
-                structured_content: result.structured_content,
-                is_error: result.is_error,
-                schema_problem: result.schema_problem,
-            })
-        }
+        CallOutcome::Done(result) => to_json(CallReply {
+            server: config.name,
+            tool: params.tool,
+            content: result
+                .content
+                .iter()
+                .map(serde_json::to_value)
+                .collect::<std::result::Result<_, _>>()
+                .map_err(|e| HostError::Protocol(e.to_string()))?,
+            structured_content: result.structured_content,
+            is_error: result.is_error,
+            schema_problem: result.schema_problem,
+        }),
         CallOutcome::Cancelled => Err(HostError::Remote {
             code: ErrorCode::Cancelled,
             message: format!("`{}` was cancelled on the server", params.tool),

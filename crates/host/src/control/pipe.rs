@@ -40,9 +40,7 @@ mod windows {
         ClientOptions, NamedPipeClient, NamedPipeServer, ServerOptions,
     };
     use tokio::task::{JoinHandle, JoinSet};
-    use windows_sys::Win32::Foundation::{
-        CloseHandle, ERROR_PIPE_BUSY, HANDLE, HLOCAL, LocalFree,
-    };
+    use windows_sys::Win32::Foundation::{CloseHandle, ERROR_PIPE_BUSY, HANDLE, HLOCAL, LocalFree};
     use windows_sys::Win32::Security::Authorization::{
         ConvertSidToStringSidW, ConvertStringSecurityDescriptorToSecurityDescriptorW,
         SDDL_REVISION_1,
