@@ -1,7 +1,8 @@
 //! CPU time of this process (user + system, every thread, from `getrusage(RUSAGE_SELF)`), so
-//! that a client's CPU cost per call can be taken over its timed loop. The servers the clients
-//! talk to are child processes and are not counted; the tokio workers and SQLite's connection
-//! threads of the engine and the gate are threads of this process and are.
+//! that a client's CPU cost per call can be taken over its timed loop, and of another process
+//! (the engine a client attaches to) from `/proc/PID/stat`. The servers the clients talk to are
+//! child processes and are not counted; the tokio workers and SQLite's connection threads of
+//! the engine and the gate are threads of this process and are.
 
 use std::time::Duration;
 
@@ -35,6 +36,37 @@ fn timeval(t: nix::sys::time::TimeVal) -> Duration {
     Duration::from_secs(secs) + Duration::from_micros(micros)
 }
 
+/// Another process's state letter (`R`, `S`, `Z`…) and CPU time (user + system, every thread),
+/// from `/proc/PID/stat`, in clock ticks (`sysconf(_SC_CLK_TCK)`, 10 ms at 100 Hz).
+pub fn of_process(pid: u32) -> Result<(char, Duration), BoxError> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map_err(|e| format!("cannot read /proc/{pid}/stat: {e}"))?;
+    parse_stat(&stat, ticks_per_second()?)
+        .ok_or_else(|| format!("/proc/{pid}/stat is not understood: {stat}").into())
+}
+
+fn ticks_per_second() -> Result<u64, BoxError> {
+    use nix::unistd::{SysconfVar, sysconf};
+    let ticks = sysconf(SysconfVar::CLK_TCK)
+        .map_err(|e| format!("sysconf(_SC_CLK_TCK) failed: {e}"))?
+        .ok_or("sysconf(_SC_CLK_TCK) has no value")?;
+    Ok(u64::try_from(ticks)?.max(1))
+}
+
+/// The state and `utime + stime` of a `/proc/PID/stat` line. The command name (field 2) is in
+/// parentheses and may hold spaces or `)`, so the fields are counted after its last `)`.
+fn parse_stat(stat: &str, ticks_per_second: u64) -> Option<(char, Duration)> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let state = fields.first()?.chars().next()?;
+    // Fields 14 and 15 of the line; the first after the name is field 3.
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    let ticks = utime + stime;
+    let nanos = u128::from(ticks) * 1_000_000_000 / u128::from(ticks_per_second);
+    Some((state, Duration::from_nanos(u64::try_from(nanos).ok()?)))
+}
+
 /// CPU µs per call, `None` for no call.
 pub fn per_call_us(cpu: Duration, calls: usize) -> Option<f64> {
     (calls > 0).then(|| cpu.as_secs_f64() * 1e6 / calls as f64)
@@ -65,5 +97,18 @@ mod tests {
         );
         assert_eq!(per_call_us(Duration::from_millis(3), 1000), Some(3.0));
         assert_eq!(per_call_us(Duration::from_millis(3), 0), None);
+    }
+
+    #[test]
+    fn reads_another_processs_state_and_cpu_from_its_stat_line() {
+        let line = "4242 (odd) name) S 1 4242 4242 0 -1 4194560 900 0 0 0 250 75 0 0 20 0 9 0";
+        assert_eq!(
+            parse_stat(line, 100),
+            Some(('S', Duration::from_millis(3250))),
+            "250 + 75 ticks at 100 Hz"
+        );
+        assert_eq!(parse_stat("4242 (cut", 100), None);
+        let (state, _) = of_process(std::process::id()).expect("this process's stat");
+        assert_ne!(state, 'Z', "this process is alive");
     }
 }

@@ -11,7 +11,9 @@
 //! - `audit`: searches, filtered listings and `verify` over a log of `--audit-rows` rows;
 //! - `fleet`: `--fleet` stdio servers started together and stopped together on one host;
 //! - `app-memory`: the release app under Xvfb with `--app-servers` servers connected and idle,
-//!   its processes' PSS (needs `--app` or gatehouse-app beside this binary, and Xvfb).
+//!   its processes' PSS (needs `--app` or gatehouse-app beside this binary, and Xvfb);
+//! - `engine`: a call through a running `gatehouse serve`'s control socket against the same call
+//!   in-process (needs `--gatehouse` or the CLI beside this binary).
 //!
 //! See docs/performance.md.
 
@@ -25,6 +27,7 @@ mod gated;
 mod memory_secrets;
 mod raw;
 mod report;
+mod socket_hop;
 mod stats;
 mod targets;
 mod timed;
@@ -115,6 +118,9 @@ struct Args {
     /// App memory: seconds the app sits idle once its servers are connected, before measuring.
     #[arg(long, default_value_t = 10)]
     app_idle: u64,
+    /// Engine: the `gatehouse` CLI binary [default: gatehouse beside this binary].
+    #[arg(long)]
+    gatehouse: Option<PathBuf>,
 }
 
 /// The parts of the benchmark; see the crate docs.
@@ -127,6 +133,7 @@ pub enum Section {
     Audit,
     Fleet,
     AppMemory,
+    Engine,
 }
 
 /// Where the async clients run; see `--runtime`.
@@ -369,6 +376,15 @@ fn run(args: &Args) -> Result<Report, BoxError> {
             ),
         );
         sections.app_memory = Some(Outcome::from_result(result));
+    }
+    if section(Section::Engine) {
+        progress("calls through gatehouse serve's control socket and in-process");
+        let gatehouse = match &args.gatehouse {
+            Some(path) => path.clone(),
+            None => beside_me("gatehouse")?,
+        };
+        let hop = socket_hop::run(gatehouse, echo.clone(), calls, warmup);
+        sections.engine = Some(Outcome::from_result(mode.run(&runtime, hop)));
     }
     runtime.shutdown_background();
 

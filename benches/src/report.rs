@@ -9,6 +9,7 @@ use crate::app_memory::AppMemory;
 use crate::audit_scale::AuditScale;
 use crate::fleet::Fleet;
 use crate::gate_steps::Step;
+use crate::socket_hop::SocketHop;
 use crate::stats::{Summary, Throughput};
 use crate::targets::{self, Target};
 
@@ -132,6 +133,8 @@ pub struct Report {
     pub fleet: Option<Outcome<Fleet>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub app_memory: Option<Outcome<AppMemory>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<Outcome<SocketHop>>,
     pub targets: Vec<Target>,
 }
 
@@ -145,6 +148,7 @@ pub struct Sections {
     pub audit: Option<Outcome<AuditScale>>,
     pub fleet: Option<Outcome<Fleet>>,
     pub app_memory: Option<Outcome<AppMemory>>,
+    pub engine: Option<Outcome<SocketHop>>,
 }
 
 impl Report {
@@ -172,6 +176,7 @@ impl Report {
             audit: sections.audit,
             fleet: sections.fleet,
             app_memory: sections.app_memory,
+            engine: sections.engine,
             targets: Vec::new(),
         };
         report.targets = targets::judge(&report);
@@ -190,6 +195,7 @@ impl Report {
             || self.audit.as_ref().is_some_and(Outcome::failed)
             || self.fleet.as_ref().is_some_and(Outcome::failed)
             || self.app_memory.as_ref().is_some_and(Outcome::failed)
+            || self.engine.as_ref().is_some_and(Outcome::failed)
     }
 
     /// The human-readable tables and target lines.
@@ -220,6 +226,16 @@ impl Report {
         }
         if let Some(app) = &self.app_memory {
             app_memory_table(app, &mut out);
+        }
+        if let Some(engine) = &self.engine {
+            out.push_str(&format!(
+                "\nthe control socket's hop: {} calls each way through gatehouse serve and in-process, taking turns\n\n",
+                self.calls
+            ));
+            match engine {
+                Outcome::Measured(hop) => hop.lines(&mut out),
+                other => out.push_str(&format!("{}\n", other.note().unwrap_or_default())),
+            }
         }
         out.push('\n');
         for target in &self.targets {

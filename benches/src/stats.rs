@@ -37,6 +37,7 @@ impl Samples {
 pub struct Summary {
     pub calls: usize,
     pub p50_us: f64,
+    pub p95_us: f64,
     pub p99_us: f64,
     pub mean_us: f64,
     pub max_us: f64,
@@ -61,6 +62,7 @@ impl Summary {
         Some(Summary {
             calls: sorted.len(),
             p50_us: us(percentile(&sorted, 50.0)),
+            p95_us: us(percentile(&sorted, 95.0)),
             p99_us: us(percentile(&sorted, 99.0)),
             mean_us: mean_ns / 1_000.0,
             max_us: us(sorted.last().copied().unwrap_or_default()),
@@ -128,6 +130,7 @@ mod tests {
         let summary = Summary::of(&samples).expect("four samples");
         assert_eq!(summary.calls, 4);
         assert!((summary.p50_us - 2.0).abs() < 1e-9);
+        assert!((summary.p95_us - 4.0).abs() < 1e-9);
         assert!((summary.p99_us - 4.0).abs() < 1e-9);
         assert!((summary.mean_us - 2.5).abs() < 1e-9);
         assert!((summary.calls_per_sec - 4_000.0).abs() < 1e-6);

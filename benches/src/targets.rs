@@ -26,6 +26,9 @@ pub const MAX_FLEET_STOP_OVER_GRACE_MS: f64 = 1000.0;
 /// The stop grace of a stdio server: the wait after closing stdin plus the wait after SIGTERM.
 pub const STOP_GRACE_MS: f64 = 5000.0;
 
+/// The p50 the control socket's hop may add over the same call in-process, in µs.
+pub const MAX_HOP_P50_US: f64 = 50.0;
+
 /// The whole app's PSS with 20 servers connected and idle, in MB.
 pub const MAX_APP_PSS_MB: f64 = 200.0;
 
@@ -215,6 +218,18 @@ pub fn judge(report: &Report) -> Vec<Target> {
         },
         None => unjudged(name, "the app-memory section did not run"),
     });
+    let name = "p50 the control socket's hop adds over the call in-process";
+    targets.push(match report.engine.as_ref().and_then(Outcome::measured) {
+        Some(hop) => Target {
+            name,
+            met: Some(hop.added_p50_us <= MAX_HOP_P50_US),
+            detail: format!(
+                "{:+.1} µs ({:.1} vs {:.1} µs; target ≤ {MAX_HOP_P50_US} µs)",
+                hop.added_p50_us, hop.attached.p50_us, hop.in_process.p50_us
+            ),
+        },
+        None => unjudged(name, "the engine section did not run"),
+    });
     targets
 }
 
@@ -234,19 +249,27 @@ mod tests {
     use crate::stats::Summary;
 
     fn measured(kind: Kind, p50_us: f64, calls_per_sec: f64, cpu: f64) -> Row {
+        let mut summary = summary_of(p50_us);
+        summary.calls_per_sec = calls_per_sec;
+        summary.cpu_us_per_call = Some(cpu);
         Row {
             kind,
             label: format!("{kind:?}"),
-            outcome: Outcome::Measured(Summary {
-                calls: 10,
-                p50_us,
-                p99_us: p50_us * 2.0,
-                mean_us: p50_us,
-                max_us: p50_us * 3.0,
-                calls_per_sec,
-                cpu_us_per_call: Some(cpu),
-            }),
+            outcome: Outcome::Measured(summary),
             overhead_p50_us: None,
+        }
+    }
+
+    fn summary_of(p50_us: f64) -> Summary {
+        Summary {
+            calls: 10,
+            p50_us,
+            p95_us: p50_us * 1.5,
+            p99_us: p50_us * 2.0,
+            mean_us: p50_us,
+            max_us: p50_us * 3.0,
+            calls_per_sec: 1e6 / p50_us,
+            cpu_us_per_call: None,
         }
     }
 
@@ -312,12 +335,28 @@ mod tests {
                     servers_mb: 20.0,
                 }],
             })),
+            engine: Some(Outcome::Measured(crate::socket_hop::SocketHop {
+                in_process: summary_of(200.0),
+                attached: summary_of(260.0),
+                engine_cpu_us_per_call: 40.0,
+                client_cpu_us_per_call: 20.0,
+                added_p50_us: 60.0,
+                added_cpu_us_per_call: 15.0,
+            })),
             ..Sections::default()
         };
         let report = Report::new(10, 0, "multi-thread", sections);
+        assert_eq!(
+            met(
+                &report,
+                "p50 the control socket's hop adds over the call in-process"
+            ),
+            Some(false),
+            "60 µs > 50 µs"
+        );
         assert_eq!(report.rows[0].overhead_p50_us, None, "the baseline");
         assert_eq!(report.rows[1].overhead_p50_us, Some(30.0));
-        assert_eq!(report.targets.len(), 11);
+        assert_eq!(report.targets.len(), 12);
         assert_eq!(
             met(&report, "the app's memory with its servers connected"),
             None,

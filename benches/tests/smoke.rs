@@ -1,8 +1,9 @@
 //! The benchmark end to end with a handful of calls and a small audit log: the echo server
 //! speaks enough MCP for every client, the JSON report carries every section, row and target,
 //! the gated runs leave an intact audit chain (the bench checks it and fails otherwise), a kept
-//! audit directory is reused, and a missing TS SDK is reported with the command that installs
-//! it. Timings are not checked: they depend on the machine.
+//! audit directory is reused, a missing TS SDK is reported with the command that installs it,
+//! and the engine section times calls through a real `gatehouse serve`. Timings are not checked:
+//! they depend on the machine.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -180,7 +181,7 @@ fn reports_every_section_client_and_target_as_json() {
     assert!(fleet["ready_ms"].as_f64().is_some_and(|t| t > 0.0));
 
     let targets = report["targets"].as_array().expect("targets");
-    assert_eq!(targets.len(), 11);
+    assert_eq!(targets.len(), 12);
     let met = |name: &str| {
         targets
             .iter()
@@ -239,4 +240,49 @@ fn a_missing_ts_sdk_names_the_command_that_installs_it() {
     assert_eq!(ts["status"], "failed");
     let error = ts["error"].as_str().expect("an error message");
     assert!(error.contains("npm ci --prefix"), "{error}");
+}
+
+#[test]
+fn the_engine_section_times_the_same_calls_through_gatehouse_serve_and_in_process() {
+    // The CLI is another package's binary: `cargo test --workspace` builds it beside this one.
+    let gatehouse = std::path::Path::new(BENCH)
+        .with_file_name(format!("gatehouse{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        gatehouse.is_file(),
+        "{} is missing: build it with `cargo build -p gatehouse-cli`",
+        gatehouse.display()
+    );
+    let gatehouse = gatehouse.display().to_string();
+    let (ok, report) = bench(&["--section", "engine", "--gatehouse", &gatehouse]);
+    assert!(ok, "a run without failures exits 0: {report}");
+    assert_eq!(report["rows"], json!([]), "no latency rows: {report}");
+    let engine = &report["engine"];
+    assert_eq!(engine["status"], "measured", "{engine}");
+    for side in ["in_process", "attached"] {
+        assert_eq!(engine[side]["calls"], 20, "{engine}");
+        assert!(
+            engine[side]["p95_us"].as_f64().is_some_and(|p| p > 0.0),
+            "{engine}"
+        );
+        assert!(
+            engine[side]["cpu_us_per_call"].as_f64().is_some(),
+            "{engine}"
+        );
+    }
+    let added = engine["added_p50_us"].as_f64().expect("the added p50");
+    let p50 = |side: &str| engine[side]["p50_us"].as_f64().expect("a p50");
+    assert!((added - (p50("attached") - p50("in_process"))).abs() < 1e-6);
+    assert!(
+        engine["engine_cpu_us_per_call"]
+            .as_f64()
+            .is_some_and(|c| c >= 0.0)
+    );
+    let target = report["targets"]
+        .as_array()
+        .and_then(|t| {
+            t.iter()
+                .find(|t| t["name"] == "p50 the control socket's hop adds over the call in-process")
+        })
+        .expect("the hop's target");
+    assert!(target["met"].is_boolean(), "judged from figures: {target}");
 }

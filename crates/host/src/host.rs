@@ -328,9 +328,21 @@ impl Host {
         cancel: impl Future<Output = ()>,
     ) -> Result<CallOutcome> {
         let config = self.registry.get(server_id).await?;
+        self.call_tool_on(&config, call, options, cancel).await
+    }
+
+    /// [`Host::call_tool`] on a server whose configuration the caller has just read (the engine
+    /// reads it once for an attached call and names the server in its reply from it).
+    pub async fn call_tool_on(
+        &self,
+        config: &ServerConfig,
+        call: ToolCall,
+        options: CallOptions,
+        cancel: impl Future<Output = ()>,
+    ) -> Result<CallOutcome> {
         let not_connected = |why: &str| HostError::NotConnected(format!("`{}` {why}", config.name));
         // Waited for while it connects (see `host::attached`).
-        let live = self.live_session(&config).await?;
+        let live = self.live_session(config).await?;
         let mut ended = live.ended.clone();
         let connection_ended = AtomicBool::new(false);
         let give_up = async {

@@ -21,7 +21,7 @@ use super::answers::{
     CompletionAsk, CompletionReply, Listed, Pong, PromptReply, ReadReply, ServerFacts, ToolListing,
 };
 use super::framing::{Frame, FrameReader, write_message};
-use super::lock::{EngineInfo, SOCKET_FILE};
+use super::lock::{EngineInfo, socket_path};
 use super::protocol::{
     AnswerParams, CallParams, CallReply, CompleteParams, EngineStatus, ErrorCode, ErrorData,
     FaceKind, Hello, NoParams, Notice, OnServer, PROTOCOL_VERSION, PromptParams, ReadParams,
@@ -36,13 +36,22 @@ use crate::vocabulary::approval::PendingApproval;
 /// Watch notices waiting between the socket and the watcher.
 const WATCH_NOTICES: usize = 64;
 
+#[cfg(unix)]
+pub(crate) type Reader = tokio::net::unix::OwnedReadHalf;
+#[cfg(unix)]
+pub(crate) type Writer = tokio::net::unix::OwnedWriteHalf;
+#[cfg(windows)]
+pub(crate) type Reader = tokio::io::ReadHalf<tokio::net::windows::named_pipe::NamedPipeClient>;
+#[cfg(windows)]
+pub(crate) type Writer = tokio::io::WriteHalf<tokio::net::windows::named_pipe::NamedPipeClient>;
+
 type Replies = Arc<Mutex<HashMap<u64, oneshot::Sender<Result<Value>>>>>;
 type Listeners = Arc<Mutex<HashMap<u64, mpsc::Sender<Notice>>>>;
 
 /// A connection to the running engine.
 #[derive(Debug)]
 pub struct ControlClient {
-    writer: tokio::sync::Mutex<tokio::net::unix::OwnedWriteHalf>,
+    writer: tokio::sync::Mutex<Writer>,
     replies: Replies,
     listeners: Listeners,
     next_id: AtomicU64,
@@ -65,25 +74,10 @@ impl ControlClient {
         name: &str,
     ) -> Result<Option<ControlClient>> {
         let data_dir = paths::data_dir(data_dir)?;
-        let path = data_dir.join(SOCKET_FILE);
-        let stream = match tokio::net::UnixStream::connect(&path).await {
-            Ok(stream) => stream,
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
-                ) =>
-            {
-                return Ok(None);
-            }
-            Err(e) => {
-                return Err(HostError::io(
-                    format!("cannot reach the engine at {}", path.display()),
-                    e,
-                ));
-            }
+        let opened = open(&data_dir).await?;
+        let Some((read, write)) = opened else {
+            return Ok(None);
         };
-        let (read, write) = stream.into_split();
         let replies: Replies = Arc::default();
         let listeners: Listeners = Arc::default();
         let reader = tokio::spawn(read_replies(
@@ -288,6 +282,36 @@ fn on(server: &str) -> OnServer {
     }
 }
 
+/// Connects to the engine of `data_dir` (its socket, or its named pipe on Windows); `None` when
+/// no engine listens there.
+pub(crate) async fn open(data_dir: &Path) -> Result<Option<(Reader, Writer)>> {
+    #[cfg(unix)]
+    return open_socket(data_dir).await;
+    #[cfg(windows)]
+    return super::pipe::connect(data_dir).await;
+}
+
+/// Connects to `DATA/engine.sock`; `None` when nobody listens there.
+#[cfg(unix)]
+async fn open_socket(data_dir: &Path) -> Result<Option<(Reader, Writer)>> {
+    let path = socket_path(data_dir);
+    match tokio::net::UnixStream::connect(&path).await {
+        Ok(stream) => Ok(Some(stream.into_split())),
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
+            ) =>
+        {
+            Ok(None)
+        }
+        Err(e) => Err(HostError::io(
+            format!("cannot reach the engine at {}", path.display()),
+            e,
+        )),
+    }
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -302,7 +326,7 @@ fn placeholder_info(data_dir: &Path) -> EngineInfo {
         since: String::new(),
         kind: super::lock::EngineKind::Serve,
         data_dir: data_dir.to_path_buf(),
-        socket: data_dir.join(SOCKET_FILE),
+        socket: socket_path(data_dir),
         version: String::new(),
     }
 }
@@ -310,7 +334,7 @@ fn placeholder_info(data_dir: &Path) -> EngineInfo {
 /// Reads the engine's messages: replies to their waiting request, notices to their listener.
 /// When the engine goes, every waiting request fails.
 async fn read_replies(
-    mut reader: FrameReader<BufReader<tokio::net::unix::OwnedReadHalf>>,
+    mut reader: FrameReader<BufReader<Reader>>,
     replies: Replies,
     listeners: Listeners,
 ) {

@@ -195,25 +195,24 @@ async fn call(
             }
         }
     };
-    let run = shared.host.call_tool(&params.server, call, options, cancel);
+    // The configuration is read once: for the call, and for the reply's server name.
+    let config = shared.host.registry().get(&params.server).await?;
+    let run = shared.host.call_tool_on(&config, call, options, cancel);
     let (outcome, ()) = tokio::join!(run, forward);
     match outcome? {
-        CallOutcome::Done(result) => {
-            let server = shared.host.registry().get(&params.server).await?.name;
-            to_json(CallReply {
-                server,
-                tool: params.tool,
-                content: result
-                    .content
-                    .iter()
-                    .map(serde_json::to_value)
-                    .collect::<std::result::Result<_, _>>()
-                    .map_err(|e| HostError::Protocol(e.to_string()))?,
-                structured_content: result.structured_content,
-                is_error: result.is_error,
-                schema_problem: result.schema_problem,
-            })
-        }
+        CallOutcome::Done(result) => to_json(CallReply {
+            server: config.name,
+            tool: params.tool,
+            content: result
+                .content
+                .iter()
+                .map(serde_json::to_value)
+                .collect::<std::result::Result<_, _>>()
+                .map_err(|e| HostError::Protocol(e.to_string()))?,
+            structured_content: result.structured_content,
+            is_error: result.is_error,
+            schema_problem: result.schema_problem,
+        }),
         CallOutcome::Cancelled => Err(HostError::Remote {
             code: ErrorCode::Cancelled,
             message: format!("`{}` was cancelled on the server", params.tool),

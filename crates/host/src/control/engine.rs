@@ -71,6 +71,8 @@ impl Engine {
     }
 
     fn clean_up(&mut self) {
+        // A named pipe (Windows) goes with its last handle; a Unix socket's file stays.
+        #[cfg(unix)]
         let _ = std::fs::remove_file(&self.socket);
         self.lock.take();
     }

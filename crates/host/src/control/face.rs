@@ -12,8 +12,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::io::BufReader;
-use tokio::net::UnixStream;
+use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
@@ -38,8 +37,12 @@ const FLUSH_GRACE: Duration = Duration::from_secs(1);
 
 type InFlight = Arc<Mutex<HashMap<u64, watch::Sender<bool>>>>;
 
-pub(crate) async fn serve(stream: UnixStream, shared: Arc<Shared>, uid: u32, number: u64) {
-    let (read, mut write) = stream.into_split();
+/// Serves one connection, given its two halves (a Unix socket's, or a named pipe's on Windows).
+pub(crate) async fn serve<R, W>(read: R, mut write: W, shared: Arc<Shared>, uid: u32, number: u64)
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
     let (outbox, mut outgoing) = Outbox::new();
     let overflow = outbox.overflow.clone();
     let mut writer = tokio::spawn(async move {

@@ -4,19 +4,15 @@
 //! served at once (one more is told so and closed). The listener task owns every connection's
 //! task; when the engine stops it waits for them to end.
 //!
-//! On Windows the door would be a named pipe `\\.\pipe\gatehouse-<hash of the data dir>` whose
-//! DACL grants the current user alone (`tokio::net::windows::named_pipe::ServerOptions` with
-//! `create_with_security_attributes_raw` and a descriptor from
-//! `ConvertStringSecurityDescriptorToSecurityDescriptorW("D:P(A;;GA;;;<user SID>)")`); it is not
-//! written yet, and `Engine::serve` says so there.
+//! On Windows the door is a named pipe instead ([`super::pipe`]), served the same way.
 
 use std::sync::Arc;
 
 use tokio::task::{JoinHandle, JoinSet};
 
-use super::protocol::MAX_CONNECTIONS;
+use super::protocol::{ErrorCode, MAX_CONNECTIONS, error_reply, rpc_code};
 use super::shared::Shared;
-use crate::error::{HostError, Result};
+use crate::error::Result;
 
 #[cfg(unix)]
 pub(crate) fn start(shared: Arc<Shared>) -> Result<JoinHandle<()>> {
@@ -24,7 +20,7 @@ pub(crate) fn start(shared: Arc<Shared>) -> Result<JoinHandle<()>> {
 
     use tokio::net::UnixListener;
 
-    use super::protocol::{ErrorCode, error_reply, rpc_code};
+    use crate::error::HostError;
 
     let path = shared.info.socket.clone();
     let listener = UnixListener::bind(&path)
@@ -68,27 +64,44 @@ pub(crate) fn start(shared: Arc<Shared>) -> Result<JoinHandle<()>> {
                 None
             };
             if let Some((code, why)) = refusal {
-                faces.spawn(async move {
-                    let mut stream = stream;
-                    let reply = error_reply(None, rpc_code::ENGINE_ERROR, code, &why);
-                    let _ = tokio::time::timeout(
-                        std::time::Duration::from_secs(1),
-                        super::framing::write_message(&mut stream, &reply),
-                    )
-                    .await;
-                });
+                faces.spawn(refuse(stream, code, why));
                 continue;
             }
             next_face += 1;
-            faces.spawn(super::face::serve(stream, shared.clone(), uid, next_face));
+            let (read, write) = stream.into_split();
+            faces.spawn(super::face::serve(
+                read,
+                write,
+                shared.clone(),
+                uid,
+                next_face,
+            ));
         }
         while faces.join_next().await.is_some() {}
     }))
 }
 
-#[cfg(not(unix))]
+#[cfg(windows)]
+pub(crate) fn start(shared: Arc<Shared>) -> Result<JoinHandle<()>> {
+    super::pipe::listen(shared)
+}
+
+#[cfg(not(any(unix, windows)))]
 pub(crate) fn start(_shared: Arc<Shared>) -> Result<JoinHandle<()>> {
-    Err(HostError::Unsupported(
-        "the control socket (a named pipe on Windows) is not available on this system yet".into(),
+    Err(crate::error::HostError::Unsupported(
+        "the control socket is not available on this system".into(),
     ))
+}
+
+/// Tells a connection it is refused (`code`, `why`) and closes it, giving it a second to read.
+pub(crate) async fn refuse<S>(mut stream: S, code: ErrorCode, why: String)
+where
+    S: tokio::io::AsyncWrite + Unpin,
+{
+    let reply = error_reply(None, rpc_code::ENGINE_ERROR, code, &why);
+    let _ = tokio::time::timeout(
+        std::time::Duration::from_secs(1),
+        super::framing::write_message(&mut stream, &reply),
+    )
+    .await;
 }

@@ -102,7 +102,7 @@ impl EngineLock {
                 return Err(HostError::io(format!("cannot lock {}", path.display()), e));
             }
         }
-        let socket = data_dir.join(SOCKET_FILE);
+        let socket = socket_path(&data_dir);
         if let Some(gone) = EngineInfo::read(&data_dir) {
             tracing::info!(
                 "taking over from engine pid {} (since {}), which is gone",
@@ -110,6 +110,7 @@ impl EngineLock {
                 gone.since
             );
         }
+        #[cfg(unix)]
         remove_if_there(&socket)?;
         let info = EngineInfo {
             pid: std::process::id(),
@@ -135,6 +136,16 @@ impl Drop for EngineLock {
     }
 }
 
+/// Where the engine listens: `DATA/engine.sock`, or on Windows the data directory's named pipe
+/// ([`super::pipe::name`]), which the system removes with the engine's last handle.
+pub fn socket_path(data_dir: &Path) -> PathBuf {
+    if cfg!(windows) {
+        PathBuf::from(super::pipe::name(data_dir))
+    } else {
+        data_dir.join(SOCKET_FILE)
+    }
+}
+
 /// The message for a second engine: which one runs, since when, and how to stop it.
 fn running_message(data_dir: &Path) -> String {
     match EngineInfo::read(data_dir) {
@@ -153,6 +164,7 @@ fn running_message(data_dir: &Path) -> String {
     }
 }
 
+#[cfg(unix)]
 fn remove_if_there(path: &Path) -> Result<()> {
     match std::fs::remove_file(path) {
         Ok(()) => {

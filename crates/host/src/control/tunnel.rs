@@ -6,45 +6,26 @@ use std::path::Path;
 
 use serde_json::Value;
 use tokio::io::BufReader;
-use tokio::net::UnixStream;
-use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
 
-use super::client::reply_error;
+use super::client::{self, Reader, Writer, reply_error};
 use super::framing::{Frame, FrameReader, write_message};
-use super::lock::SOCKET_FILE;
 use super::protocol::{FaceKind, GatewayParams, Hello, PROTOCOL_VERSION, Request, request_message};
 use crate::error::{HostError, Result};
 use crate::store::paths;
 
 /// An open gateway connection: what the engine sends, and where the agent's messages go.
 pub struct Tunnel {
-    pub from_engine: FrameReader<BufReader<OwnedReadHalf>>,
-    pub to_engine: OwnedWriteHalf,
+    pub from_engine: FrameReader<BufReader<Reader>>,
+    pub to_engine: Writer,
 }
 
 /// Opens a gateway connection for `client` to the engine of `data_dir`; `None` when no engine
 /// runs there.
 pub async fn open(data_dir: Option<&Path>, client: &str) -> Result<Option<Tunnel>> {
     let data_dir = paths::data_dir(data_dir)?;
-    let path = data_dir.join(SOCKET_FILE);
-    let stream = match UnixStream::connect(&path).await {
-        Ok(stream) => stream,
-        Err(e)
-            if matches!(
-                e.kind(),
-                std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
-            ) =>
-        {
-            return Ok(None);
-        }
-        Err(e) => {
-            return Err(HostError::io(
-                format!("cannot reach the engine at {}", path.display()),
-                e,
-            ));
-        }
+    let Some((read, mut to_engine)) = client::open(&data_dir).await? else {
+        return Ok(None);
     };
-    let (read, mut to_engine) = stream.into_split();
     let mut from_engine = FrameReader::new(BufReader::new(read));
     let hello = Request::Hello(Hello {
         version: PROTOCOL_VERSION,

@@ -1,6 +1,8 @@
 //! A newline-delimited reader with a bound on line length, so that a server printing an endless
 //! line cannot exhaust memory: of an oversized line only its first `keep` bytes are held (for a
-//! quote, or an id to recover), the rest is skipped, and reading goes on.
+//! quote, or an id to recover), the rest is skipped, and reading goes on. Reading is
+//! cancel-safe: the part of a line read before a `select!` dropped [`LineReader::next_line`] is
+//! kept, and the next call goes on from it.
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
@@ -22,6 +24,9 @@ pub struct LineReader<R> {
     inner: R,
     max_len: usize,
     keep: usize,
+    /// The line being read: what is held of it, and how many bytes of it were seen.
+    partial: Vec<u8>,
+    seen: usize,
 }
 
 impl<R: AsyncBufRead + Unpin> LineReader<R> {
@@ -31,6 +36,8 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
             inner,
             max_len,
             keep: 0,
+            partial: Vec::new(),
+            seen: 0,
         }
     }
 
@@ -40,30 +47,32 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
         self
     }
 
-    /// The next line, or `None` at end of stream.
+    /// The next line, or `None` at end of stream. Cancel-safe (see the module's header).
     pub async fn next_line(&mut self) -> std::io::Result<Option<Line>> {
-        let mut buf = Vec::new();
-        let mut seen = 0usize;
         loop {
             let available = self.inner.fill_buf().await?;
             if available.is_empty() {
+                let seen = std::mem::take(&mut self.seen);
+                let buf = std::mem::take(&mut self.partial);
                 return Ok((seen > 0).then(|| self.finish(buf, seen)));
             }
             let (chunk_len, consumed, done) = match available.iter().position(|b| *b == b'\n') {
                 Some(i) => (i, i + 1, true),
                 None => (available.len(), available.len(), false),
             };
-            seen = seen.saturating_add(chunk_len);
-            if seen <= self.max_len {
-                buf.extend_from_slice(&available[..chunk_len]);
+            self.seen = self.seen.saturating_add(chunk_len);
+            if self.seen <= self.max_len {
+                self.partial.extend_from_slice(&available[..chunk_len]);
             } else {
                 // Over the bound: hold only the start.
-                buf.truncate(self.keep);
-                let take = self.keep.saturating_sub(buf.len()).min(chunk_len);
-                buf.extend_from_slice(&available[..take]);
+                self.partial.truncate(self.keep);
+                let take = self.keep.saturating_sub(self.partial.len()).min(chunk_len);
+                self.partial.extend_from_slice(&available[..take]);
             }
             self.inner.consume(consumed);
             if done {
+                let seen = std::mem::take(&mut self.seen);
+                let buf = std::mem::take(&mut self.partial);
                 return Ok(Some(self.finish(buf, seen)));
             }
         }
@@ -95,6 +104,35 @@ mod tests {
             out.push(line);
         }
         out
+    }
+
+    #[tokio::test]
+    async fn a_read_dropped_halfway_through_a_line_loses_none_of_it() {
+        use std::future::Future;
+        use tokio::io::AsyncWriteExt;
+
+        let (mut writer, reader) = tokio::io::duplex(64);
+        let mut lines = LineReader::new(tokio::io::BufReader::new(reader), 100);
+        writer.write_all(b"{\"half\":").await.expect("write");
+        {
+            // Polled once: it takes the half line, then waits for the rest, and is dropped
+            // (as a `select!` drops the branch that did not win).
+            let mut read = std::pin::pin!(lines.next_line());
+            std::future::poll_fn(|cx| {
+                assert!(read.as_mut().poll(cx).is_pending(), "no whole line yet");
+                std::task::Poll::Ready(())
+            })
+            .await;
+        }
+        writer.write_all(b"1}\nnext\n").await.expect("write");
+        assert_eq!(
+            lines.next_line().await.expect("read"),
+            Some(Line::Data(b"{\"half\":1}".to_vec()))
+        );
+        assert_eq!(
+            lines.next_line().await.expect("read"),
+            Some(Line::Data(b"next".to_vec()))
+        );
     }
 
     #[tokio::test]

@@ -1,0 +1,385 @@
+//! The control socket's hop: the same `echo` call made in-process through the gate on a live
+//! [`Host`], and through a real `gatehouse serve` process on its control socket with a
+//! [`ControlClient`] (the path an attached `gatehouse call` takes), in one run. Both hosts are
+//! of the same kind (live sessions, attended, the OS keyring as `gatehouse serve` uses it), each
+//! on a fresh data directory holding the echo server and an allow rule for `echo`, and each call
+//! is decided by that rule and audited.
+//!
+//! A CLI process per call would time process start-up, not the hop, so the attached calls are
+//! made from this process on one connection. The two sides take turns, [`ROUNDS`] chunks each,
+//! so that load from elsewhere on the machine falls on both alike. CPU per call: in-process,
+//! this process's own; attached, the engine process's (`utime + stime` from `/proc/PID/stat`,
+//! every thread) plus this process's, the client's.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use gatehouse_host::control::client::ControlClient;
+use gatehouse_host::control::protocol::{CallParams, FaceKind};
+use gatehouse_host::policy::{Effect, Rule};
+use gatehouse_host::{AuditFilter, CallOutcome, Host, HostOptions, ServerStatus, Source, ToolCall};
+use gatehouse_mcp::CallOptions;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::BoxError;
+use crate::cpu;
+use crate::stats::{Samples, Summary};
+use crate::timed;
+
+/// How many turns each side takes.
+pub const ROUNDS: usize = 10;
+/// How long the engine and its echo server may take to be ready.
+const READY_LIMIT: Duration = Duration::from_secs(60);
+/// How long the engine may take to stop on SIGTERM before it is killed.
+const STOP_LIMIT: Duration = Duration::from_secs(10);
+
+/// What the engine section measured.
+#[derive(Debug, Clone, Serialize)]
+pub struct SocketHop {
+    /// Through the gate on a live host in this process.
+    pub in_process: Summary,
+    /// Through `gatehouse serve`'s control socket; its CPU per call is the engine's plus the
+    /// client's.
+    pub attached: Summary,
+    pub engine_cpu_us_per_call: f64,
+    pub client_cpu_us_per_call: f64,
+    /// The attached p50 minus the in-process p50.
+    pub added_p50_us: f64,
+    /// The attached CPU per call minus the in-process CPU per call.
+    pub added_cpu_us_per_call: f64,
+}
+
+impl SocketHop {
+    /// The section's lines for the table.
+    pub fn lines(&self, out: &mut String) {
+        out.push_str(&format!(
+            "{:<34} {:>8} {:>8} {:>8} {:>9} {:>11}\n",
+            "path", "p50 µs", "p95 µs", "p99 µs", "calls/s", "CPU µs/call"
+        ));
+        for (label, s) in [
+            ("in-process (gate, live session)", &self.in_process),
+            ("attached (control socket)", &self.attached),
+        ] {
+            out.push_str(&format!(
+                "{label:<34} {:>8.1} {:>8.1} {:>8.1} {:>9.0} {:>11}\n",
+                s.p50_us,
+                s.p95_us,
+                s.p99_us,
+                s.calls_per_sec,
+                s.cpu_us_per_call
+                    .map_or("?".to_owned(), |c| format!("{c:.1}"))
+            ));
+        }
+        out.push_str(&format!(
+            "the hop adds {:+.1} µs p50 and {:+.1} µs CPU per call (engine {:.1} + client {:.1} µs)\n",
+            self.added_p50_us,
+            self.added_cpu_us_per_call,
+            self.engine_cpu_us_per_call,
+            self.client_cpu_us_per_call
+        ));
+    }
+}
+
+/// Times `calls` calls each way after `warmup` untimed ones each way.
+pub async fn run(
+    gatehouse: PathBuf,
+    echo: PathBuf,
+    calls: usize,
+    warmup: usize,
+) -> Result<SocketHop, BoxError> {
+    if !gatehouse.is_file() {
+        return Err(format!(
+            "the CLI is missing at {}: build it with `cargo build --release -p gatehouse-cli` (or run `make bench`)",
+            gatehouse.display()
+        )
+        .into());
+    }
+    let dir = tempfile::Builder::new()
+        .prefix("gatehouse-bench-engine-")
+        .tempdir()?;
+    let local_dir = dir.path().join("in-process");
+    let engine_dir = dir.path().join("engine");
+
+    let local = open(&local_dir, true).await?;
+    let local_rule = prepare(&local, &echo).await?;
+    local.set_attended(true);
+    local.start().await?;
+    let setup = open(&engine_dir, false).await?;
+    let engine_rule = prepare(&setup, &echo).await?;
+    setup.store().close().await;
+    drop(setup);
+
+    let engine = EngineProcess::start(&gatehouse, &engine_dir)?;
+    let result = measure(&local, &engine, &engine_dir, calls, warmup).await;
+    let stopped = engine.stop().await;
+    // Each side's newest call was decided by its allow rule (the engine's read once it stopped).
+    let checked = decided_by(&local, &local_rule).await;
+    local.shutdown().await;
+    let hop = result?;
+    stopped?;
+    checked?;
+    let after = open(&engine_dir, false).await?;
+    decided_by(&after, &engine_rule).await?;
+    after.store().close().await;
+    Ok(hop)
+}
+
+async fn measure(
+    local: &Host,
+    engine: &EngineProcess,
+    engine_dir: &Path,
+    calls: usize,
+    warmup: usize,
+) -> Result<SocketHop, BoxError> {
+    let started = Instant::now();
+    wait_connected_here(local, started).await?;
+    let client = engine.attach(engine_dir, started).await?;
+    let local_call = || call_here(local);
+    let attached_call = || call_attached(&client);
+    timed::sequential(0, warmup, local_call).await?;
+    timed::sequential(0, warmup, attached_call).await?;
+
+    let mut here = Samples::with_capacity(calls);
+    let mut there = Samples::with_capacity(calls);
+    let (mut engine_cpu, mut client_cpu) = (Duration::ZERO, Duration::ZERO);
+    let rounds = ROUNDS.min(calls).max(1);
+    for round in 0..rounds {
+        let chunk = calls / rounds + usize::from(round < calls % rounds);
+        merge(&mut here, timed::sequential(chunk, 0, local_call).await?);
+        let before = engine.cpu()?;
+        let part = timed::sequential(chunk, 0, attached_call).await?;
+        engine_cpu += engine.cpu()?.saturating_sub(before);
+        client_cpu += part.cpu.unwrap_or_default();
+        merge(&mut there, part);
+    }
+    there.cpu = Some(engine_cpu + client_cpu);
+    let in_process = Summary::of(&here).ok_or("no in-process call was timed")?;
+    let attached = Summary::of(&there).ok_or("no attached call was timed")?;
+    let per_call = |cpu: Duration| cpu::per_call_us(cpu, calls).unwrap_or_default();
+    Ok(SocketHop {
+        added_p50_us: attached.p50_us - in_process.p50_us,
+        added_cpu_us_per_call: attached.cpu_us_per_call.unwrap_or_default()
+            - in_process.cpu_us_per_call.unwrap_or_default(),
+        engine_cpu_us_per_call: per_call(engine_cpu),
+        client_cpu_us_per_call: per_call(client_cpu),
+        in_process,
+        attached,
+    })
+}
+
+/// Adds one chunk's samples to a side's.
+fn merge(into: &mut Samples, part: Samples) {
+    into.latencies_ns.extend(part.latencies_ns);
+    into.elapsed += part.elapsed;
+    into.cpu = Some(into.cpu.unwrap_or_default() + part.cpu.unwrap_or_default());
+}
+
+/// A host on `data_dir` as `gatehouse serve` opens one (live or not), with the OS keyring.
+async fn open(data_dir: &Path, live: bool) -> Result<Host, BoxError> {
+    Ok(Host::open(HostOptions {
+        data_dir: Some(data_dir.to_path_buf()),
+        live_sessions: live,
+        ..HostOptions::default()
+    })
+    .await?)
+}
+
+/// Registers the echo server as `echo` and allows its `echo` tool; returns the rule's id.
+async fn prepare(host: &Host, echo: &Path) -> Result<String, BoxError> {
+    let mut server = crate::fleet::echo_server(echo, 0, Vec::new());
+    server.name = "echo".into();
+    let server = host.add_server(server).await?;
+    let rule = host
+        .policy()
+        .add(Rule {
+            id: String::new(),
+            server: Some(server.config.id),
+            tool: Some("echo".into()),
+            argument: None,
+            effect: Effect::Allow,
+            definition_hash: None,
+            source: None,
+        })
+        .await?;
+    Ok(rule.id)
+}
+
+/// Fails unless the newest allowed call on `host` was decided by `rule`.
+async fn decided_by(host: &Host, rule: &str) -> Result<(), BoxError> {
+    let newest = host
+        .audit()
+        .list(&AuditFilter {
+            decision: Some("allow".into()),
+            limit: Some(1),
+            ..AuditFilter::default()
+        })
+        .await?;
+    let decided = newest
+        .first()
+        .and_then(|r| r.event.detail.get("rule").and_then(Value::as_str));
+    if decided == Some(rule) {
+        Ok(())
+    } else {
+        Err(format!("the newest call was not decided by the allow rule {rule}: {decided:?}").into())
+    }
+}
+
+async fn wait_connected_here(host: &Host, started: Instant) -> Result<(), BoxError> {
+    loop {
+        let views = host.list_servers().await?;
+        match views.first().map(|v| &v.status) {
+            Some(ServerStatus::Connected { .. }) => return Ok(()),
+            Some(ServerStatus::Failed { message }) => {
+                return Err(format!("the in-process echo server failed: {message}").into());
+            }
+            _ => {}
+        }
+        if started.elapsed() > READY_LIMIT {
+            return Err(
+                format!("the in-process echo server not connected after {READY_LIMIT:?}").into(),
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+async fn call_here(host: &Host) -> Result<(), BoxError> {
+    let call = ToolCall {
+        tool: "echo".into(),
+        arguments: Some(json!({"message": "hello"})),
+        source: Source::User,
+        caller: Some(FaceKind::Cli.as_str().to_owned()),
+    };
+    let outcome = host
+        .call_tool("echo", call, CallOptions::default(), std::future::pending())
+        .await?;
+    match outcome {
+        CallOutcome::Done(result) => crate::engine::check(&result),
+        CallOutcome::Cancelled => Err("a call that was never cancelled was cancelled".into()),
+    }
+}
+
+async fn call_attached(client: &ControlClient) -> Result<(), BoxError> {
+    let params = CallParams {
+        server: "echo".into(),
+        tool: "echo".into(),
+        arguments: json!({"message": "hello"}).as_object().cloned(),
+        timeout_ms: None,
+    };
+    // As `gatehouse call` does: a channel for the call's notices (the echo server sends none).
+    let (notices, _noticed) = tokio::sync::mpsc::channel(16);
+    let reply = client
+        .call_tool(params, notices, std::future::pending())
+        .await?;
+    let text = reply.content.first().and_then(|c| c.get("text"));
+    if reply.is_error || text.and_then(Value::as_str) != Some("hello") {
+        return Err(format!("unexpected reply through the engine: {:?}", reply.content).into());
+    }
+    Ok(())
+}
+
+/// `gatehouse serve` on the data directory; SIGTERM (then SIGKILL) when stopped or dropped.
+struct EngineProcess {
+    child: Option<Child>,
+    log: PathBuf,
+}
+
+impl EngineProcess {
+    fn start(gatehouse: &Path, data_dir: &Path) -> Result<EngineProcess, BoxError> {
+        let log = data_dir.with_extension("log");
+        let child = Command::new(gatehouse)
+            .arg("--data-dir")
+            .arg(data_dir)
+            .arg("serve")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log)?)
+            .spawn()?;
+        Ok(EngineProcess {
+            child: Some(child),
+            log,
+        })
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.as_ref().map_or(0, Child::id)
+    }
+
+    /// The engine's CPU time so far.
+    fn cpu(&self) -> Result<Duration, BoxError> {
+        Ok(cpu::of_process(self.pid())?.1)
+    }
+
+    /// Attaches once the socket answers and the engine's echo server is connected.
+    async fn attach(&self, data_dir: &Path, started: Instant) -> Result<ControlClient, BoxError> {
+        loop {
+            if let Some(client) =
+                ControlClient::connect(Some(data_dir), FaceKind::Cli, "gatehouse-bench").await?
+            {
+                let status = client.status().await?;
+                match status.servers.first().map(|s| &s.status) {
+                    Some(ServerStatus::Connected { .. }) => return Ok(client),
+                    Some(ServerStatus::Failed { message }) => {
+                        return Err(format!("the engine's echo server failed: {message}").into());
+                    }
+                    _ => {}
+                }
+            }
+            if !self.running() {
+                return Err(format!("gatehouse serve exited: {}", self.log_tail()).into());
+            }
+            if started.elapsed() > READY_LIMIT {
+                return Err(format!(
+                    "the engine and its echo server not ready after {READY_LIMIT:?}: {}",
+                    self.log_tail()
+                )
+                .into());
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    fn running(&self) -> bool {
+        cpu::of_process(self.pid()).is_ok_and(|(state, _)| state != 'Z')
+    }
+
+    fn log_tail(&self) -> String {
+        let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+        let lines: Vec<&str> = log.lines().collect();
+        lines[lines.len().saturating_sub(5)..].join(" / ")
+    }
+
+    /// SIGTERM, as a person stops it; an engine that does not exit in time is killed.
+    async fn stop(mut self) -> Result<(), BoxError> {
+        let Some(mut child) = self.child.take() else {
+            return Ok(());
+        };
+        let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id())?);
+        let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM);
+        let deadline = Instant::now() + STOP_LIMIT;
+        while Instant::now() < deadline {
+            if let Some(status) = child.try_wait()? {
+                return if status.success() {
+                    Ok(())
+                } else {
+                    Err(format!("gatehouse serve exited with {status}: {}", self.log_tail()).into())
+                };
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        Err(format!("gatehouse serve did not stop within {STOP_LIMIT:?} of SIGTERM").into())
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
