@@ -25,6 +25,7 @@ mod engine_commands;
 mod engine_faults;
 mod engine_lifecycle;
 mod gateway;
+mod gateway_policy;
 mod info_era;
 mod logs;
 mod output_limits;

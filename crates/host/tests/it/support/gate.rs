@@ -60,5 +60,6 @@ pub fn tool_rule(server_id: &str, tool: &str, effect: Effect) -> Rule {
         effect,
         definition_hash: None,
         source: None,
+        client: None,
     }
 }
