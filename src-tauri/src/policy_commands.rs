@@ -24,7 +24,8 @@ pub struct ServerPolicyView {
 }
 
 /// A rule to add. No server: a global default; a server alone: its default; a tool: a rule
-/// for that tool (made for the tool's current definition); with `argument`: an argument rule.
+/// for that tool (made for the tool's current definition); with `argument`: an argument rule;
+/// with `client`: for that client of the gateway alone.
 #[derive(Debug, Clone, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct RuleInput {
@@ -36,6 +37,10 @@ pub struct RuleInput {
     /// Only for requests from this source; none: every source.
     #[serde(default)]
     pub source: Option<Source>,
+    /// Only for requests from this client of the gateway (the source is then `gateway`; none
+    /// given means `gateway`, another is refused); none or blank: every caller.
+    #[serde(default)]
+    pub client: Option<String>,
 }
 
 /// Every rule, with its server's name and whether it is stale.
@@ -93,6 +98,14 @@ async fn add_rule(host: &Host, input: RuleInput) -> Result<Rule, HostError> {
         }
         _ => None,
     };
+    let client = input
+        .client
+        .map(|c| c.trim().to_owned())
+        .filter(|c| !c.is_empty());
+    let source = match (&client, input.source) {
+        (Some(_), None) => Some(Source::Gateway),
+        (_, source) => source,
+    };
     host.add_rule(Rule {
         id: String::new(),
         server: server.map(|s| s.id),
@@ -100,7 +113,8 @@ async fn add_rule(host: &Host, input: RuleInput) -> Result<Rule, HostError> {
         argument: input.argument,
         effect: input.decision,
         definition_hash,
-        source: input.source,
+        source,
+        client,
     })
     .await
 }
@@ -138,6 +152,7 @@ pub async fn policy_set_server_default(
             effect: decision,
             definition_hash: None,
             source: None,
+            client: None,
         })
         .await?;
     }

@@ -35,6 +35,11 @@ use finish::Finish;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Command::Policy(policy_args::PolicyCommand::Set(set)) = &cli.command
+        && let Err(usage) = set.rule_source()
+    {
+        usage.exit();
+    }
     init_logging();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -1,5 +1,6 @@
 //! The arguments of `gatehouse policy`.
 
+use clap::error::ErrorKind;
 use clap::{Args, Subcommand, ValueEnum};
 
 #[derive(Debug, Subcommand)]
@@ -33,7 +34,7 @@ pub enum OnOff {
 }
 
 /// Who a rule is for.
-#[derive(Debug, Clone, Copy, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum RuleSource {
     /// The person's own calls (app window or CLI)
     User,
@@ -78,7 +79,35 @@ pub struct PolicySetArgs {
     /// Only for requests from this source (default: every source)
     #[arg(long, value_enum, value_name = "SOURCE")]
     pub source: Option<RuleSource>,
+    /// Only for this client of the gateway (the NAME of `gatehouse mcp --client NAME`); implies
+    /// --source gateway
+    #[arg(long, value_name = "NAME")]
+    pub client: Option<String>,
     /// What the rule says
     #[arg(value_enum)]
     pub decision: Decision,
+}
+
+impl PolicySetArgs {
+    /// The source the rule is for: `--client` implies `gateway`, and with another `--source`
+    /// it is a usage error (a client is a client of the gateway).
+    pub fn rule_source(&self) -> Result<Option<RuleSource>, clap::Error> {
+        match (&self.client, self.source) {
+            (Some(_), None | Some(RuleSource::Gateway)) => Ok(Some(RuleSource::Gateway)),
+            (Some(client), Some(other)) => {
+                let name = other.to_possible_value().map(|v| v.get_name().to_owned());
+                let mut command =
+                    PolicySetArgs::augment_args(clap::Command::new("gatehouse policy set"));
+                Err(command.error(
+                    ErrorKind::ArgumentConflict,
+                    format!(
+                        "--client {client} is for an agent through the gateway, so it cannot be \
+                         used with --source {}: leave --source out (or say --source gateway)",
+                        name.unwrap_or_default()
+                    ),
+                ))
+            }
+            (None, source) => Ok(source),
+        }
+    }
 }

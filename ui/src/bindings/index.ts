@@ -771,7 +771,8 @@ alwaysOffered: boolean } |
 /**
  *  One rule. No server: the global default; a server without a tool: that server's default;
  *  a tool: a rule for that tool; a tool with an argument match: an argument rule. A rule with
- *  a source applies only to requests from that source (none: every source).
+ *  a source applies only to requests from that source (none: every source); a rule with a
+ *  client (its source is then `gateway`) only to that client's requests.
  */
 export type Rule = {
 	id: string,
@@ -789,11 +790,18 @@ export type Rule = {
 	 *  source.
 	 */
 	source?: Source | null,
+	/**
+	 *  Only requests from this client of the gateway (the request's caller: the name the agent
+	 *  was given, `gatehouse mcp --client NAME`); the source is then `gateway`. None: every
+	 *  caller of the source.
+	 */
+	client?: string | null,
 };
 
 /**
  *  A rule to add. No server: a global default; a server alone: its default; a tool: a rule
- *  for that tool (made for the tool's current definition); with `argument`: an argument rule.
+ *  for that tool (made for the tool's current definition); with `argument`: an argument rule;
+ *  with `client`: for that client of the gateway alone.
  */
 export type RuleInput = {
 	/**  The server's id or name. */
@@ -803,6 +811,11 @@ export type RuleInput = {
 	decision: Effect,
 	/**  Only for requests from this source; none: every source. */
 	source?: Source | null,
+	/**
+	 *  Only for requests from this client of the gateway (the source is then `gateway`; none
+	 *  given means `gateway`, another is refused); none or blank: every caller.
+	 */
+	client?: string | null,
 };
 
 /**  A rule as shown to the person. */
@@ -817,6 +830,11 @@ export type RuleView = {
 	definitionHash: string | null,
 	/**  Only requests from this source; none: every source. */
 	source: Source | null,
+	/**
+	 *  Only requests from this client of the gateway (the source is then `gateway`); none:
+	 *  every caller of the source.
+	 */
+	client: string | null,
 	/**  An allow rule for a tool whose current definition is not the one it was made for. */
 	stale: boolean,
 	/**

@@ -50,6 +50,7 @@ export function ruleView(id: string, fields: Partial<RuleView> = {}): RuleView {
     decision: "ask",
     definitionHash: null,
     source: null,
+    client: null,
     stale: false,
     currentDefinitionHash: null,
     ...fields,

@@ -1,6 +1,7 @@
-//! `gatehouse policy list|set|rm|trust`: the policy's rules, shared with the app. A rule for a
-//! tool remembers the tool's definition as last seen (connecting to list the tools when none
-//! is known yet), so that an allow rule is void once the tool changes. Every change is audited.
+//! `gatehouse policy list|set|rm|trust`: the policy's rules, shared with the app. A rule can be
+//! for one source, or for one client of the gateway (`--client`). A rule for a tool remembers
+//! the tool's definition as last seen (connecting to list the tools when none is known yet), so
+//! that an allow rule is void once the tool changes. Every change is audited.
 
 use gatehouse_host::gate::definition::definition_hash;
 use gatehouse_host::policy::{ArgumentMatch, Effect, Pattern, Rule, RuleView};
@@ -41,15 +42,17 @@ async fn list(host: &Host, json: bool) -> Result<(), HostError> {
         say!("no rules: a person's own calls are allowed, anything else asks");
         return Ok(());
     }
-    let rows: Vec<[String; 6]> = rules.iter().map(row).collect();
+    let rows: Vec<[String; 7]> = rules.iter().map(row).collect();
     output::print_table(
-        ["ID", "SERVER", "TOOL", "SOURCE", "WHEN", "DECISION"],
+        [
+            "ID", "SERVER", "TOOL", "SOURCE", "CLIENT", "WHEN", "DECISION",
+        ],
         &rows,
     );
     Ok(())
 }
 
-fn row(rule: &RuleView) -> [String; 6] {
+fn row(rule: &RuleView) -> [String; 7] {
     let when = match &rule.argument {
         Some(a) => describe_argument(a),
         None => String::new(),
@@ -64,6 +67,7 @@ fn row(rule: &RuleView) -> [String; 6] {
         rule.server.clone().unwrap_or_else(|| "*".into()),
         rule.tool.clone().unwrap_or_else(|| "*".into()),
         rule.source.map_or("*", Source::as_str).to_owned(),
+        rule.client.clone().unwrap_or_else(|| "*".into()),
         when,
         decision,
     ]
@@ -90,6 +94,18 @@ fn split(text: &str) -> Result<(String, String), HostError> {
 }
 
 async fn set(host: &Host, args: PolicySetArgs) -> Result<(), HostError> {
+    // `--client` implies `--source gateway` (main refuses it with another source as a usage
+    // error before this runs).
+    let source = args
+        .rule_source()
+        .map_err(|usage| HostError::Validation(usage.to_string()))?
+        .map(|source| match source {
+            RuleSource::User => Source::User,
+            RuleSource::Server => Source::Server,
+            RuleSource::App => Source::App,
+            RuleSource::Model => Source::Model,
+            RuleSource::Gateway => Source::Gateway,
+        });
     let server = if args.server == "*" {
         if args.tool.is_some() {
             return Err(HostError::Validation(
@@ -136,13 +152,8 @@ async fn set(host: &Host, args: PolicySetArgs) -> Result<(), HostError> {
             Decision::Deny => Effect::Deny,
         },
         definition_hash,
-        source: args.source.map(|source| match source {
-            RuleSource::User => Source::User,
-            RuleSource::Server => Source::Server,
-            RuleSource::App => Source::App,
-            RuleSource::Model => Source::Model,
-            RuleSource::Gateway => Source::Gateway,
-        }),
+        source,
+        client: args.client.clone(),
     };
     let added = host.add_rule(rule).await?;
     say!("added rule {}", added.id);

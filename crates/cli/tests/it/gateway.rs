@@ -6,83 +6,14 @@
 //! result with `isError` and a text the model can act on. A server added while an agent is
 //! attached reaches it as `notifications/tools/list_changed`, and its tools are listed then.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+use crate::support::gateway::{StopsTheEngine, fixtures, run_client};
 use crate::support::wait::until;
 use crate::support::{ok, ok_json};
 use serde_json::Value;
-
-fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
-}
-
-/// Whatever engine runs on the data directory when the test ends (the one `gatehouse mcp`
-/// started), stopped with SIGTERM and waited for (at most 10 s, then SIGKILL), even when the
-/// test fails before it knows the engine's pid.
-struct StopsTheEngine<'a>(&'a Path);
-
-impl Drop for StopsTheEngine<'_> {
-    fn drop(&mut self) {
-        let Some(pid) = std::fs::read_to_string(self.0.join("engine.json"))
-            .ok()
-            .and_then(|info| serde_json::from_str::<Value>(&info).ok())
-            .and_then(|info| info["pid"].as_i64())
-            .and_then(|pid| i32::try_from(pid).ok())
-        else {
-            return;
-        };
-        let pid = nix::unistd::Pid::from_raw(pid);
-        let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM);
-        // A bounded wait for the process to be gone (no panic in a drop).
-        let gone = (0..200).any(|_| {
-            if nix::sys::signal::kill(pid, None).is_err() {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-            false
-        });
-        if !gone {
-            let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
-        }
-    }
-}
-
-/// Runs a client script that starts `gatehouse mcp --client NAME` on `data`, with a `--call` for
-/// each of `calls` and the `more` options; its JSON lines.
-fn run_client(
-    data: &Path,
-    program: &Path,
-    script: &str,
-    client: &str,
-    calls: &[&str],
-    more: &[&str],
-) -> Vec<Value> {
-    let mut command = Command::new(program);
-    command.current_dir(fixtures().join("clients")).arg(script);
-    for call in calls {
-        command.args(["--call", call]);
-    }
-    command.args(more);
-    command
-        .arg("--")
-        .arg(env!("CARGO_BIN_EXE_gatehouse"))
-        .arg("--data-dir")
-        .arg(data)
-        .args(["mcp", "--client", client])
-        .env_remove("GATEHOUSE_DATA_DIR");
-    let output = command.output().expect("the client runs");
-    let out = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "{script} failed: {out}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    out.lines()
-        .map(|l| serde_json::from_str(l).expect("one JSON line per step"))
-        .collect()
-}
 
 fn step<'a>(lines: &'a [Value], name: &str) -> Vec<&'a Value> {
     lines
@@ -300,7 +231,10 @@ fn real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate() {
 fn an_agent_is_told_when_a_server_is_added_and_then_sees_its_tools() {
     let data = crate::support::data_with_everything("e");
     let data = data.path();
-    let _engine = StopsTheEngine(data);
+    // The engine runs with `e` connected before the agent comes: the only change it is told of
+    // is the server added below (a server still connecting when the agent listed would be one).
+    let _serve = crate::support::engine::serve(data);
+    crate::support::engine::wait_connected(data);
     let client = Command::new("node")
         .current_dir(fixtures().join("clients"))
         .args(["ts_sdk_v1_client.mjs", "--wait-list-changed", "--"])

@@ -2,7 +2,9 @@
 //! call (status 4, naming the rule), removing it lets the call through, malformed rules are
 //! refused with the reason, an allow rule made for another definition of the tool is listed as
 //! stale (also when the change was seen only by `gatehouse tools`), a rule for one source
-//! concerns only that source, and every change is on record in the audit log.
+//! concerns only that source, a rule for one client of the gateway is listed with it (and
+//! `--client` with another source is a usage error), and every change is on record in the
+//! audit log.
 
 use crate::support::{add_scripted, data_with_everything, exits, ok, ok_json, stderr};
 use gatehouse_host::policy::{Effect, Rule};
@@ -111,6 +113,101 @@ fn a_rule_for_one_source_is_listed_with_it_and_leaves_the_others_alone() {
 }
 
 #[test]
+fn a_rule_for_one_client_is_the_gateways_and_is_listed_with_its_client() {
+    let dir = data_with_everything("everything");
+    let data = dir.path();
+    ok(
+        data,
+        &[
+            "policy",
+            "set",
+            "everything",
+            "--tool",
+            "echo",
+            "--client",
+            "claude-code",
+            "deny",
+        ],
+    );
+    ok(
+        data,
+        &[
+            "policy",
+            "set",
+            "everything",
+            "--source",
+            "gateway",
+            "--client",
+            "cursor",
+            "allow",
+        ],
+    );
+    let listed = ok_json(data, &["policy", "list", "--json"]);
+    let mut scopes: Vec<(String, String, String)> = listed["rules"]
+        .as_array()
+        .expect("rules")
+        .iter()
+        .map(|r| {
+            let text = |key: &str| r[key].as_str().unwrap_or("-").to_owned();
+            (text("client"), text("source"), text("decision"))
+        })
+        .collect();
+    scopes.sort();
+    assert_eq!(
+        scopes,
+        [
+            ("claude-code".into(), "gateway".into(), "deny".into()),
+            ("cursor".into(), "gateway".into(), "allow".into())
+        ],
+        "--client implies --source gateway: {listed}"
+    );
+    let table = ok(data, &["policy", "list"]);
+    assert!(
+        table.contains("CLIENT") && table.contains("claude-code") && table.contains("cursor"),
+        "the table shows the client: {table}"
+    );
+    let audit = ok_json(data, &["audit", "list", "--json"]).to_string();
+    assert!(
+        audit.contains(r#""client":"claude-code""#),
+        "the rule added is on record with its client: {audit}"
+    );
+
+    // A client is a client of the gateway: another source is a usage error, and nothing is
+    // stored.
+    let refused = exits(
+        data,
+        &[
+            "policy",
+            "set",
+            "everything",
+            "--client",
+            "cursor",
+            "--source",
+            "user",
+            "deny",
+        ],
+        2,
+    );
+    let why = stderr(&refused);
+    assert!(
+        why.contains("--client cursor") && why.contains("--source user") && why.contains("Usage"),
+        "{why}"
+    );
+    let blank = exits(
+        data,
+        &["policy", "set", "everything", "--client", " ", "deny"],
+        1,
+    );
+    assert!(
+        stderr(&blank).contains("must name the client"),
+        "{}",
+        stderr(&blank)
+    );
+    let after = ok_json(data, &["policy", "list", "--json"]);
+    assert_eq!(after["rules"].as_array().map(Vec::len), Some(2), "{after}");
+}
+
+#[test]
 fn malformed_rules_are_refused_with_the_reason() {
     let dir = data_with_everything("everything");
     let data = dir.path();
@@ -171,6 +268,7 @@ async fn an_allow_rule_for_another_definition_is_listed_as_stale() {
         effect: Effect::Allow,
         definition_hash: Some("0".repeat(64)),
         source: None,
+        client: None,
     })
     .await
     .expect("add");

@@ -72,6 +72,7 @@ impl Host {
                 decision: rule.effect,
                 definition_hash: rule.definition_hash,
                 source: rule.source,
+                client: rule.client,
                 stale,
                 current_definition_hash: current,
             });

@@ -66,6 +66,7 @@ async fn allow_all(host: &Host, id: &str) {
         effect: Effect::Allow,
         definition_hash: None,
         source: None,
+        client: None,
     })
     .await
     .expect("rule");

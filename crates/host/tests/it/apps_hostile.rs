@@ -74,6 +74,7 @@ fn allow_all(server_id: &str) -> Rule {
         effect: Effect::Allow,
         definition_hash: None,
         source: None,
+        client: None,
     }
 }
 

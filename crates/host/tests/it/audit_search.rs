@@ -7,8 +7,6 @@
 
 use crate::support;
 
-use std::path::Path;
-
 use crate::support::{open_host, seqs};
 use gatehouse_host::audit::chain::GENESIS;
 use gatehouse_host::audit::export::CSV_HEADER;
@@ -154,29 +152,7 @@ async fn rows_older_than_the_index_are_searchable_and_the_chain_still_verifies()
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("gatehouse.db");
     // The schema as it was before the search index: every migration older than it.
-    let older = tempfile::tempdir().expect("temp dir");
-    let migrations = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../migrations");
-    for entry in std::fs::read_dir(&migrations).expect("the migrations folder") {
-        let path = entry.expect("an entry").path();
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
-        if name < "20261123110000" {
-            std::fs::copy(&path, older.path().join(name)).expect("copy a migration");
-        }
-    }
-    let options = sqlx::sqlite::SqliteConnectOptions::new()
-        .filename(&db)
-        .create_if_missing(true);
-    let pool = sqlx::SqlitePool::connect_with(options).await.expect("open");
-    let migrator = sqlx::migrate::Migrator::new(older.path())
-        .await
-        .expect("the older migrations");
-    migrator
-        .run(&pool)
-        .await
-        .expect("migrate to the older schema");
+    let pool = support::database_before(&db, "20261123110000").await;
     // A row as the Gatehouse of that schema wrote it: its hash the plain SHA-256 of its columns.
     let columns = json!({
         "seq": 1, "at": "2026-11-23T09:00:00.000Z", "kind": "request_received",

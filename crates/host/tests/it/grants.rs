@@ -9,7 +9,7 @@ use crate::support;
 
 use std::time::Duration;
 
-use crate::support::gate::{audited, connect, connect_everything, first_text, tool_rule};
+use crate::support::gate::{audited, connect, connect_everything, echo_as, first_text, tool_rule};
 use gatehouse_host::approvals::{Answer, PendingApproval, Question, Scope};
 use gatehouse_host::policy::{ArgumentMatch, Covers, Effect, Pattern, Rule};
 use gatehouse_host::{AuditKind, EngineEvent, Host, ServerConnection, Source, ToolCall};
@@ -23,25 +23,6 @@ async fn echo(
     message: &str,
 ) -> gatehouse_host::Result<String> {
     echo_as(connection, source, None, message).await
-}
-
-/// [`echo`] from one `caller` of its source (an app view).
-async fn echo_as(
-    connection: &ServerConnection,
-    source: Source,
-    caller: Option<&str>,
-    message: &str,
-) -> gatehouse_host::Result<String> {
-    let call = ToolCall {
-        tool: "echo".into(),
-        arguments: Some(json!({ "message": message })),
-        source,
-        caller: caller.map(str::to_owned),
-    };
-    connection
-        .call_tool(call, CallOptions::default(), std::future::pending())
-        .await
-        .map(first_text)
 }
 
 /// Adds a rule with `effect` on the `echo` calls of `connection`'s server whose message

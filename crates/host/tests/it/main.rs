@@ -22,6 +22,7 @@ mod audit_keyed;
 mod audit_retention;
 mod audit_search;
 mod audit_tokens;
+mod client_rules;
 mod enterprise_auth;
 mod eras;
 mod fault_flood;

@@ -46,6 +46,7 @@ fn path_rule(id: &str, glob: String, outside: bool, effect: Effect) -> Rule {
         effect,
         definition_hash: None,
         source: None,
+        client: None,
     }
 }
 

@@ -100,6 +100,7 @@ describe("PoliciesPage", () => {
       argument: { pointer: "/path", pattern: { kind: "glob", pattern: "~/projects/**" }, outside: true },
       decision: "deny",
       source: null,
+      client: null,
     });
     await waitFor(() => expect(fake.policyRules.mock.calls.length).toBeGreaterThan(listed));
   });
@@ -136,7 +137,56 @@ describe("PoliciesPage", () => {
     await userEvent.click(within(dialog).getByRole("radio", { name: "Deny" }));
     await userEvent.click(within(dialog).getByTestId("rule-save"));
     await waitFor(() =>
-      expect(fake.policyAddRule).toHaveBeenCalledWith({ server: "s-files", tool: null, argument: null, decision: "deny", source: "model" }),
+      expect(fake.policyAddRule).toHaveBeenCalledWith({ server: "s-files", tool: null, argument: null, decision: "deny", source: "model", client: null }),
+    );
+  });
+
+  it("shows the client a rule is for, and adds one for a single agent through the gateway", async () => {
+    fake.policyRules.mockResolvedValue([
+      ruleView("r-cursor", { tool: "write_file", decision: "deny", source: "gateway", client: "cursor" }),
+      ruleView("r-agents", { tool: "write_file", decision: "ask", source: "gateway" }),
+    ]);
+    fake.policyAddRule.mockResolvedValue({ id: "r-new", server: "s-files", tool: null, argument: null, effect: "allow", definitionHash: null, source: "gateway", client: "claude-code" });
+    renderWithClient(<PoliciesPage />);
+    await screen.findAllByTestId("rule-row");
+    expect(within(ruleRow("r-cursor")).getByTestId("rule-source")).toHaveTextContent("gateway");
+    expect(within(ruleRow("r-cursor")).getByTestId("rule-client")).toHaveTextContent("client cursor");
+    expect(within(ruleRow("r-agents")).queryByTestId("rule-client")).toBeNull();
+
+    await userEvent.click(screen.getByTestId("add-rule"));
+    const dialog = screen.getByRole("dialog", { name: "Add rule" });
+    expect(within(dialog).queryByTestId("rule-client")).toBeNull();
+    await userEvent.selectOptions(within(dialog).getByTestId("rule-server"), "s-files");
+    await userEvent.selectOptions(within(dialog).getByTestId("rule-source"), "gateway");
+    await userEvent.type(within(dialog).getByTestId("rule-client"), " claude-code ");
+    await userEvent.click(within(dialog).getByRole("radio", { name: "Allow" }));
+    await userEvent.click(within(dialog).getByTestId("rule-save"));
+    await waitFor(() =>
+      expect(fake.policyAddRule).toHaveBeenCalledWith({ server: "s-files", tool: null, argument: null, decision: "allow", source: "gateway", client: "claude-code" }),
+    );
+  });
+
+  it("edits a client's rule keeping its client, and drops the client when the source is no longer the gateway", async () => {
+    fake.policyRules.mockResolvedValue([ruleView("r-1", { tool: "echo", decision: "deny", source: "gateway", client: "cursor" })]);
+    fake.policyAddRule.mockResolvedValue({ id: "r-2", server: "s-everything", tool: "echo", argument: null, effect: "ask", definitionHash: null });
+    fake.policyRemoveRule.mockResolvedValue(null);
+    renderWithClient(<PoliciesPage />);
+    await screen.findAllByTestId("rule-row");
+    await userEvent.click(screen.getByRole("button", { name: "Edit rule r-1" }));
+    const dialog = screen.getByRole("dialog", { name: "Edit rule" });
+    expect(within(dialog).getByTestId("rule-client")).toHaveValue("cursor");
+    await userEvent.click(within(dialog).getByRole("radio", { name: "Ask" }));
+    await userEvent.click(within(dialog).getByTestId("rule-save"));
+    await waitFor(() => expect(fake.policyRemoveRule).toHaveBeenCalledWith("r-1"));
+    expect(fake.policyAddRule).toHaveBeenLastCalledWith({ server: "s-everything", tool: "echo", argument: null, decision: "ask", source: "gateway", client: "cursor" });
+
+    await userEvent.click(screen.getByRole("button", { name: "Edit rule r-1" }));
+    const again = screen.getByRole("dialog", { name: "Edit rule" });
+    await userEvent.selectOptions(within(again).getByTestId("rule-source"), "app");
+    expect(within(again).queryByTestId("rule-client")).toBeNull();
+    await userEvent.click(within(again).getByTestId("rule-save"));
+    await waitFor(() =>
+      expect(fake.policyAddRule).toHaveBeenLastCalledWith({ server: "s-everything", tool: "echo", argument: null, decision: "deny", source: "app", client: null }),
     );
   });
 
@@ -167,7 +217,7 @@ describe("PoliciesPage", () => {
     await userEvent.click(within(dialog).getByRole("radio", { name: "Ask" }));
     await userEvent.click(within(dialog).getByTestId("rule-save"));
     await waitFor(() => expect(fake.policyRemoveRule).toHaveBeenCalledWith("r-1"));
-    expect(fake.policyAddRule).toHaveBeenCalledWith({ server: "s-everything", tool: "echo", argument: null, decision: "ask", source: "app" });
+    expect(fake.policyAddRule).toHaveBeenCalledWith({ server: "s-everything", tool: "echo", argument: null, decision: "ask", source: "app", client: null });
     const addOrder = fake.policyAddRule.mock.invocationCallOrder[0] ?? Infinity;
     const removeOrder = fake.policyRemoveRule.mock.invocationCallOrder[0] ?? -Infinity;
     expect(addOrder).toBeLessThan(removeOrder);

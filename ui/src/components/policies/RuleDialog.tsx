@@ -1,7 +1,9 @@
 // Adding or editing a rule: the server (or every server), an optional tool, an optional
 // argument condition (a JSON Pointer, a glob or regex, and whether the value must fall outside
-// it), the source it is for (or every source) and the decision. Editing adds the changed rule first and then removes the old one, so a
-// rule the engine refuses leaves the old one in place. The engine's message is shown as is.
+// it), the source it is for (or every source) and, for the gateway, the one client it is for (or
+// every agent), and the decision. Editing adds the changed rule first and then removes the old
+// one, so a rule the engine refuses leaves the old one in place. The engine's message is shown
+// as is.
 
 import * as RadioGroup from "@radix-ui/react-radio-group";
 import { useMutation } from "@tanstack/react-query";
@@ -36,7 +38,7 @@ const EFFECTS: readonly [Effect, string, string][] = [
 ];
 
 export function RuleDialog({ servers, editing, onClose }: RuleDialogProps) {
-  const ids = { server: useId(), tool: useId(), pointer: useId(), pattern: useId(), tools: useId(), source: useId() };
+  const ids = { server: useId(), tool: useId(), pointer: useId(), pattern: useId(), tools: useId(), source: useId(), client: useId() };
   const [server, setServer] = useState(editing?.serverId ?? servers[0]?.serverId ?? "");
   const [tool, setTool] = useState(editing?.tool ?? "");
   const [withArgument, setWithArgument] = useState((editing?.argument ?? null) !== null);
@@ -46,6 +48,7 @@ export function RuleDialog({ servers, editing, onClose }: RuleDialogProps) {
   const [outside, setOutside] = useState(editing?.argument?.outside === true);
   const [decision, setDecision] = useState<Effect>(editing?.decision ?? "ask");
   const [source, setSource] = useState<Source | "">(editing?.source ?? "");
+  const [client, setClient] = useState(editing?.client ?? "");
   const definitions = useDefinitions(server);
   const refresh = useRefreshPolicy();
   const toolNames = [...new Set((definitions.data ?? []).map((d) => d.tool))];
@@ -56,6 +59,7 @@ export function RuleDialog({ servers, editing, onClose }: RuleDialogProps) {
     argument: withArgument ? { pointer: pointer.trim(), pattern: { kind, pattern }, outside } : null,
     decision,
     source: source === "" ? null : source,
+    client: source === "gateway" && client.trim() !== "" ? client.trim() : null,
   });
   const save = useMutation({
     mutationFn: async (rule: RuleInput) => {
@@ -182,6 +186,26 @@ export function RuleDialog({ servers, editing, onClose }: RuleDialogProps) {
               ))}
             </select>
           </div>
+          {source === "gateway" && (
+            <div className="field">
+              <label className="field-label" htmlFor={ids.client}>
+                Client <span className="field-optional">(optional)</span>
+              </label>
+              <input
+                id={ids.client}
+                className="input mono"
+                value={client}
+                onChange={(e) => setClient(e.target.value)}
+                placeholder="every agent"
+                data-testid="rule-client"
+                spellCheck={false}
+              />
+              <p className="field-hint">
+                The name the agent connects with (<span className="mono">gatehouse mcp --client NAME</span>). A rule for one
+                client comes before a rule for every agent.
+              </p>
+            </div>
+          )}
           <fieldset className="field">
             <legend className="field-label">Decision</legend>
             <RadioGroup.Root

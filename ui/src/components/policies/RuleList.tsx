@@ -1,5 +1,6 @@
-// The policy's rules, most specific layer first: what each applies to (server, tool, source),
-// its condition and decision, a stale rule marked with why, and edit, renew and delete.
+// The policy's rules, most specific layer first: what each applies to (server, tool, source and,
+// for the gateway, the client), its condition and decision, a stale rule marked with why, and
+// edit, renew and delete.
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
@@ -31,7 +32,14 @@ export function RuleList({ rules, onEdit, onShowChange }: RuleListProps) {
   // Renewing: the same rule made again for the tool's current definition, then the old one removed.
   const renew = useMutation({
     mutationFn: async (rule: RuleView) => {
-      await api.policyAddRule({ server: rule.serverId, tool: rule.tool, argument: rule.argument, decision: rule.decision, source: rule.source });
+      await api.policyAddRule({
+        server: rule.serverId,
+        tool: rule.tool,
+        argument: rule.argument,
+        decision: rule.decision,
+        source: rule.source,
+        client: rule.client,
+      });
       await api.policyRemoveRule(rule.id);
     },
     onSettled: refresh,
@@ -61,7 +69,14 @@ export function RuleList({ rules, onEdit, onShowChange }: RuleListProps) {
               <tr key={rule.id} data-testid="rule-row" data-rule-id={rule.id} className={reason === null ? undefined : "rule-stale"}>
                 <td>{rule.server ?? <span className="muted">every server</span>}</td>
                 <td className="mono">{rule.tool ?? <span className="muted">every tool</span>}</td>
-                <td data-testid="rule-source">{rule.source ?? <span className="muted">every source</span>}</td>
+                <td data-testid="rule-source">
+                  {rule.source ?? <span className="muted">every source</span>}
+                  {rule.client !== null && (
+                    <div className="mono" data-testid="rule-client">
+                      client {rule.client}
+                    </div>
+                  )}
+                </td>
                 <td className="mono">{rule.argument === null ? <span className="muted">always</span> : describeArgument(rule.argument)}</td>
                 <td>
                   <span className={`pill pill-${rule.decision}`}>{rule.decision}</span>
@@ -98,6 +113,7 @@ export function RuleList({ rules, onEdit, onShowChange }: RuleListProps) {
             {deleting.decision} for {deleting.server ?? "every server"}
             {deleting.tool !== null && <> · {deleting.tool}</>}
             {deleting.source !== null && <> · from {deleting.source}</>}
+            {deleting.client !== null && <> · client {deleting.client}</>}
             {deleting.argument !== null && <> · {describeArgument(deleting.argument)}</>}. Requests it decided fall to the next
             rule.
           </p>

@@ -4,6 +4,7 @@
 //! script server).
 
 pub mod engine;
+pub mod gateway;
 pub mod wait;
 
 use std::path::{Path, PathBuf};

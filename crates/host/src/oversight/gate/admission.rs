@@ -236,6 +236,7 @@ fn decide(
         &snapshot.rules,
         &PolicyInput {
             source: request.source,
+            caller: request.caller.as_deref(),
             server: server_id,
             tool,
             arguments: arguments.or(asked),
@@ -246,16 +247,32 @@ fn decide(
     )
 }
 
-/// The command that would allow such a request without asking.
+/// The command that would allow such a request without asking: for a client of the gateway,
+/// a rule for that client alone.
 fn allow_hint(server: &str, request: &GateRequest) -> String {
-    let source = match request.source {
-        crate::vocabulary::request::Source::User => String::new(),
-        other => format!(" --source {}", other.as_str()),
+    use crate::vocabulary::request::Source;
+    let source = match (request.source, request.caller.as_deref()) {
+        (Source::User, _) => String::new(),
+        (Source::Gateway, Some(client)) => format!(" --client {}", shell_word(client)),
+        (other, _) => format!(" --source {}", other.as_str()),
     };
     match request.tool() {
         Some(tool) => format!(
             "to allow it, add a rule: `gatehouse policy set {server} --tool {tool}{source} allow`"
         ),
         None => format!("to allow it, add a rule: `gatehouse policy set {server}{source} allow`"),
+    }
+}
+
+/// `word` as a shell reads it back: as it is when it is plain, else single-quoted.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.:/@+".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }

@@ -79,6 +79,7 @@ impl ServerAsk<'_> {
             &snapshot.rules,
             &PolicyInput {
                 source: self.source,
+                caller: self.caller,
                 server: self.server_id,
                 tool: "",
                 arguments: None,

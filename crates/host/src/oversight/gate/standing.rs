@@ -4,8 +4,9 @@
 //! (by digest) unless the person chose "any arguments". By default a grant covers these
 //! arguments only, except for the person's own call asked about by a rule for the tool, the
 //! server or every server, where it covers any. "Always" is a rule for the tool, any
-//! arguments, for the source that asked; it is offered only where such a rule would decide
-//! (not when a rule for the tool or one of its arguments asks, which it could not overrule).
+//! arguments, for the source that asked (for the gateway, for the client that asked); it is
+//! offered only where such a rule would decide (not when a rule for the tool or one of its
+//! arguments asks, which it could not overrule).
 
 use serde_json::{Value, json};
 
@@ -132,6 +133,12 @@ impl Gate {
                     effect: Effect::Allow,
                     definition_hash: definition_hash.clone(),
                     source: Some(request.source),
+                    // An agent's "always" is that agent's; an app view is gone with its
+                    // window, so an app's is for apps.
+                    client: request
+                        .caller
+                        .clone()
+                        .filter(|_| request.source == Source::Gateway),
                 })
                 .await?;
             let detail = json!({ "change": "rule added", "server": target.server, "rule": rule });

@@ -1,8 +1,10 @@
 //! Deciding a request from the rules, deterministically and most specific first: argument
 //! rules, then rules for the tool, then the server's default, then the global default (ask).
-//! Within a layer the most restrictive applicable rule wins (deny, then ask, then allow), and
-//! rules of one effect are taken in id order, so the same rules always give the same verdict
-//! with the same deciding rule.
+//! Within a layer the narrowest applicable rule wins: one for the calling client of the gateway,
+//! then one for the request's source, then one for every source. Among rules of the same layer
+//! and reach the most restrictive wins (deny, then ask, then allow), and rules of one effect are
+//! taken in id order, so the same rules always give the same verdict with the same deciding
+//! rule.
 //!
 //! Annotations are the server's hints, never a bypass: a tool marked `destructiveHint` asks
 //! unless a rule for that tool (or one of its arguments) says otherwise, and `readOnlyHint`
@@ -24,6 +26,9 @@ use crate::vocabulary::request::Source;
 #[derive(Debug, Clone)]
 pub struct PolicyInput<'a> {
     pub source: Source,
+    /// Who within the source asked: the gateway's client (the agent's name), an app's view;
+    /// none for a source with one caller.
+    pub caller: Option<&'a str>,
     /// The server's id (rules name servers by id, so a renamed server keeps its rules).
     pub server: &'a str,
     pub tool: &'a str,
@@ -53,7 +58,7 @@ pub fn evaluate(rules: &[Rule], input: &PolicyInput<'_>) -> Verdict {
     let concerns = |rule: &&Rule| {
         rule.server.as_deref().is_none_or(|s| s == input.server)
             && rule.tool.as_deref().is_none_or(|t| t == input.tool)
-            && rule.concerns_source(input.source)
+            && rule.concerns_caller(input.source, input.caller)
     };
     let mut stale = Vec::new();
     let mut decided = None;
@@ -70,7 +75,11 @@ pub fn evaluate(rules: &[Rule], input: &PolicyInput<'_>) -> Verdict {
                 !void
             })
             .collect();
-        applicable.sort_by(|a, b| b.effect.cmp(&a.effect).then_with(|| a.id.cmp(&b.id)));
+        applicable.sort_by(|a, b| {
+            (b.reach().cmp(&a.reach()))
+                .then_with(|| b.effect.cmp(&a.effect))
+                .then_with(|| a.id.cmp(&b.id))
+        });
         if let Some(rule) = applicable.first() {
             decided = Some((layer, *rule));
             break;
@@ -82,10 +91,14 @@ pub fn evaluate(rules: &[Rule], input: &PolicyInput<'_>) -> Verdict {
             rule: Some(rule.id.clone()),
             layer: Some(layer),
             reason: format!(
-                "{} by rule {} ({})",
+                "{} by rule {} ({}{})",
                 rule.effect.as_str(),
                 rule.id,
-                layer_name(layer)
+                layer_name(layer),
+                rule.client
+                    .as_deref()
+                    .map(|client| format!(", for the client `{client}`"))
+                    .unwrap_or_default()
             ),
             stale: Vec::new(),
         },

@@ -10,6 +10,8 @@ pub(crate) mod rule;
 pub(crate) mod rule_view;
 pub mod store;
 
+#[cfg(test)]
+mod client_tests;
 #[cfg(all(test, unix))]
 mod path_tests;
 #[cfg(test)]
@@ -17,6 +19,6 @@ mod tests;
 
 pub use evaluate::{PolicyInput, Verdict, evaluate};
 pub use grants::{Covers, Grant, GrantKey, GrantScope, Grants, arguments_digest};
-pub use rule::{ArgumentMatch, Effect, Layer, Pattern, Rule};
+pub use rule::{ArgumentMatch, Effect, Layer, MAX_CLIENT_NAME, Pattern, Reach, Rule};
 pub use rule_view::RuleView;
 pub use store::{PolicyStore, ToolDefinitionRecord};

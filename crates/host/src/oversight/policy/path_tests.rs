@@ -40,6 +40,7 @@ fn path_rule(id: &str, pattern: Pattern, outside: bool, effect: Effect) -> Rule 
         effect,
         definition_hash: None,
         source: None,
+        client: None,
     }
 }
 
@@ -54,6 +55,7 @@ fn decide(rules: &[Rule], path: &str) -> (Effect, Option<String>) {
         rules,
         &PolicyInput {
             source: Source::Model,
+            caller: None,
             server: "fs",
             tool: "write_file",
             arguments: Some(&arguments),

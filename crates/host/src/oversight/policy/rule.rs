@@ -6,7 +6,8 @@
 //!
 //! An argument rule names a JSON Pointer into the arguments and matches the value there with a glob
 //! (a leading `~/` being the home directory) or a whole-value regex, or, with `outside`, with the
-//! pattern's negation. Each rule is for every source or one. A value that looks like a path is
+//! pattern's negation. Each rule is for every source or one, and a rule for the gateway can be
+//! for one of its clients (the request's caller, the agent's name). A value that looks like a path is
 //! matched as `fs_path::read` places it, as written (normalised) and as resolved: an allow rule
 //! must hold for both, a deny or ask rule for either; one that cannot be placed is treated like a
 //! missing value. Reading it is I/O, so the gate's admission evaluates on `spawn_blocking` when the
@@ -65,7 +66,8 @@ pub struct ArgumentMatch {
 
 /// One rule. No server: the global default; a server without a tool: that server's default;
 /// a tool: a rule for that tool; a tool with an argument match: an argument rule. A rule with
-/// a source applies only to requests from that source (none: every source).
+/// a source applies only to requests from that source (none: every source); a rule with a
+/// client (its source is then `gateway`) only to that client's requests.
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -82,6 +84,26 @@ pub struct Rule {
     /// source.
     #[serde(default)]
     pub source: Option<Source>,
+    /// Only requests from this client of the gateway (the request's caller: the name the agent
+    /// was given, `gatehouse mcp --client NAME`); the source is then `gateway`. None: every
+    /// caller of the source.
+    #[serde(default)]
+    pub client: Option<String>,
+}
+
+/// The longest client name a rule can be for.
+pub const MAX_CLIENT_NAME: usize = 128;
+
+/// How far a rule's reach is narrowed beyond its layer, widest first: within a layer a narrower
+/// rule is the more specific one and decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Reach {
+    /// Every source.
+    Everyone,
+    /// One source.
+    Source,
+    /// One client of the gateway.
+    Client,
 }
 
 /// The layer a rule belongs to, most specific first (the order of evaluation).
@@ -103,9 +125,22 @@ impl Rule {
         }
     }
 
+    /// How far the rule's reach is narrowed within its layer.
+    pub fn reach(&self) -> Reach {
+        match (&self.client, &self.source) {
+            (Some(_), _) => Reach::Client,
+            (None, Some(_)) => Reach::Source,
+            (None, None) => Reach::Everyone,
+        }
+    }
+
     /// Checks that the rule is well formed: an argument rule names a tool and a server, its
-    /// pointer is a JSON Pointer, its pattern compiles.
+    /// pointer is a JSON Pointer, its pattern compiles; a rule for a client is for the
+    /// gateway and names the client plainly.
     pub fn validate(&self) -> Result<()> {
+        if let Some(client) = &self.client {
+            validate_client(client, self.source)?;
+        }
         if self.tool.is_some() && self.server.is_none() {
             return Err(HostError::Validation(
                 "a rule for a tool must name its server".into(),
@@ -128,9 +163,14 @@ impl Rule {
         Ok(())
     }
 
-    /// Whether the rule concerns requests from `source`.
-    pub(super) fn concerns_source(&self, source: Source) -> bool {
+    /// Whether the rule concerns requests from `source` by `caller` (the client of the
+    /// gateway, or the app view, that asked; none for a source with one caller).
+    pub(super) fn concerns_caller(&self, source: Source, caller: Option<&str>) -> bool {
         self.source.is_none_or(|s| s == source)
+            && self
+                .client
+                .as_deref()
+                .is_none_or(|client| source == Source::Gateway && caller == Some(client))
     }
 
     /// Whether the rule applies to a request with these arguments. An argument rule whose value
@@ -176,6 +216,30 @@ impl Rule {
             forms.iter().any(holds)
         }
     }
+}
+
+/// Checks a rule's client: the source is the gateway's, and the name is one a person gave
+/// (not empty, no control characters, at most [`MAX_CLIENT_NAME`] characters).
+fn validate_client(client: &str, source: Option<Source>) -> Result<()> {
+    if source != Some(Source::Gateway) {
+        let given = source.map_or("none".to_owned(), |s| format!("`{}`", s.as_str()));
+        return Err(HostError::Validation(format!(
+            "a rule for a client is for the gateway's requests: its source must be `gateway`, \
+             not {given}"
+        )));
+    }
+    if client.trim().is_empty() {
+        return Err(HostError::Validation(
+            "a rule for a client must name the client".into(),
+        ));
+    }
+    if client.chars().count() > MAX_CLIENT_NAME || client.chars().any(char::is_control) {
+        return Err(HostError::Validation(format!(
+            "a client's name is at most {MAX_CLIENT_NAME} characters, none of them control \
+             characters"
+        )));
+    }
+    Ok(())
 }
 
 fn scalar_text(value: &Value) -> Option<String> {

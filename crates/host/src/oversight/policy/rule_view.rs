@@ -1,5 +1,5 @@
-//! A rule as shown to the person ([`RuleView`]): with its server's name and whether a rule
-//! made for one definition of a tool is stale.
+//! A rule as shown to the person ([`RuleView`]): with its server's name, the source and client
+//! it is for, and whether a rule made for one definition of a tool is stale.
 
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +20,9 @@ pub struct RuleView {
     pub definition_hash: Option<String>,
     /// Only requests from this source; none: every source.
     pub source: Option<crate::vocabulary::request::Source>,
+    /// Only requests from this client of the gateway (the source is then `gateway`); none:
+    /// every caller of the source.
+    pub client: Option<String>,
     /// An allow rule for a tool whose current definition is not the one it was made for.
     pub stale: bool,
     /// For a rule on a tool: the hash of the definition the server shows now, when one is

@@ -20,8 +20,8 @@ use crate::error::{HostError, Result};
 use crate::vocabulary::definition::definition_hash;
 use crate::vocabulary::request::Source;
 
-const COLUMNS: &str =
-    "id, server_id, tool, pointer, pattern_kind, pattern, outside, effect, definition_hash, source";
+const COLUMNS: &str = "id, server_id, tool, pointer, pattern_kind, pattern, outside, effect, definition_hash, source, \
+     caller";
 
 /// The most definitions [`PolicyStore::definitions`] returns.
 pub const MAX_DEFINITIONS: u32 = 1_000;
@@ -117,6 +117,7 @@ fn row_to_rule(row: &SqliteRow) -> Result<Rule> {
         effect: effect_of(&effect)?,
         definition_hash: row.try_get("definition_hash")?,
         source,
+        client: row.try_get("caller")?,
     })
 }
 
@@ -160,7 +161,7 @@ impl PolicyStore {
         };
         sqlx::query(
             "INSERT INTO policy_rules (id, server_id, tool, pointer, pattern_kind, pattern, outside, \
-             effect, definition_hash, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+             effect, definition_hash, source, caller) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(&rule.id)
         .bind(&rule.server)
@@ -172,6 +173,7 @@ impl PolicyStore {
         .bind(rule.effect.as_str())
         .bind(&rule.definition_hash)
         .bind(rule.source.map(Source::as_str))
+        .bind(&rule.client)
         .execute(&self.pool)
         .await?;
         Ok(rule)

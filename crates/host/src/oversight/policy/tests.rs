@@ -14,6 +14,7 @@ fn rule(id: &str, server: Option<&str>, tool: Option<&str>, effect: Effect) -> R
         effect,
         definition_hash: None,
         source: None,
+        client: None,
     }
 }
 
@@ -55,6 +56,7 @@ fn decide(rules: &[Rule], ask: Ask<'_>) -> Verdict {
         rules,
         &PolicyInput {
             source: ask.source,
+            caller: None,
             server: "fs",
             tool: ask.tool,
             arguments: Some(&ask.arguments),
@@ -117,6 +119,7 @@ fn the_most_specific_layer_decides_and_names_its_rule() {
         &rules,
         &PolicyInput {
             source: Source::Model,
+            caller: None,
             server: "mail",
             tool: "send",
             arguments: None,
@@ -396,6 +399,7 @@ fn an_allow_granted_for_another_definition_is_stale_and_asks() {
     let granted = Rule {
         definition_hash: Some("h0".into()),
         source: None,
+        client: None,
         ..rule("always", Some("fs"), Some("write"), Effect::Allow)
     };
     let verdict = decide(std::slice::from_ref(&granted), Ask::default());
@@ -451,6 +455,7 @@ fn an_ask_rule_asks_even_about_a_persons_own_call() {
     let changed = [Rule {
         definition_hash: Some("old".into()),
         source: None,
+        client: None,
         ..rule("granted", Some("fs"), Some("write"), Effect::Allow)
     }];
     assert_eq!(decide(&changed, user()).effect, Effect::Allow);

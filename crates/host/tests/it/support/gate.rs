@@ -1,12 +1,15 @@
 //! Calling tools through the gate in the host's integration tests: a connection whose server
-//! requests the host's handler answers, the text a call returned, the audit rows of a tool's
-//! calls, and a rule on one tool.
+//! requests the host's handler answers, an `echo` call from a source and caller, the text a call
+//! returned, the audit rows of a tool's calls, and a rule on one tool.
 
 use std::sync::Arc;
 
 use gatehouse_host::policy::{Effect, Rule};
 use gatehouse_host::server_requests::HostHandler;
-use gatehouse_host::{AuditFilter, AuditRow, CallOutcome, Host, ServerConnection};
+use gatehouse_host::{
+    AuditFilter, AuditRow, CallOutcome, Host, ServerConnection, Source, ToolCall,
+};
+use gatehouse_mcp::CallOptions;
 
 /// A connection to the registered server `name`, its requests answered by the host's handler.
 pub async fn connect(host: &Host, name: &str) -> ServerConnection {
@@ -60,5 +63,26 @@ pub fn tool_rule(server_id: &str, tool: &str, effect: Effect) -> Rule {
         effect,
         definition_hash: None,
         source: None,
+        client: None,
     }
+}
+
+/// `echo {message}` from `caller` of `source` (an app view, a gateway client, or none); the
+/// echoed text, or the refusal.
+pub async fn echo_as(
+    connection: &ServerConnection,
+    source: Source,
+    caller: Option<&str>,
+    message: &str,
+) -> gatehouse_host::Result<String> {
+    let call = ToolCall {
+        tool: "echo".into(),
+        arguments: Some(serde_json::json!({ "message": message })),
+        source,
+        caller: caller.map(str::to_owned),
+    };
+    connection
+        .call_tool(call, CallOptions::default(), std::future::pending())
+        .await
+        .map(first_text)
 }

@@ -309,3 +309,32 @@ pub fn answer_with(
     });
     questions
 }
+
+/// A database at `db` with the schema as it was before migration `before` (a file-name prefix
+/// such as `20261129100000`): every older migration run, none from it on.
+pub async fn database_before(db: &Path, before: &str) -> sqlx::SqlitePool {
+    let older = tempfile::tempdir().expect("temp dir");
+    let migrations = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../migrations");
+    for entry in std::fs::read_dir(&migrations).expect("the migrations folder") {
+        let path = entry.expect("an entry").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if name < before {
+            std::fs::copy(&path, older.path().join(name)).expect("copy a migration");
+        }
+    }
+    let options = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(db)
+        .create_if_missing(true)
+        .foreign_keys(true);
+    let pool = sqlx::SqlitePool::connect_with(options).await.expect("open");
+    sqlx::migrate::Migrator::new(older.path())
+        .await
+        .expect("the older migrations")
+        .run(&pool)
+        .await
+        .expect("migrate to the older schema");
+    pool
+}

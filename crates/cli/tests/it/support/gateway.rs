@@ -1,0 +1,79 @@
+//! What the gateway tests share: the engine `gatehouse mcp` starts on its own (stopped when a test
+//! ends), and a real SDK client run as an agent against `gatehouse mcp --client NAME`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// tests/fixtures, where the servers and the client scripts are.
+pub fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
+}
+
+/// Whatever engine runs on the data directory when the test ends (the one `gatehouse mcp`
+/// started), stopped with SIGTERM and waited for (at most 10 s, then SIGKILL), even when the
+/// test fails before it knows the engine's pid.
+pub struct StopsTheEngine<'a>(pub &'a Path);
+
+impl Drop for StopsTheEngine<'_> {
+    fn drop(&mut self) {
+        let Some(pid) = std::fs::read_to_string(self.0.join("engine.json"))
+            .ok()
+            .and_then(|info| serde_json::from_str::<Value>(&info).ok())
+            .and_then(|info| info["pid"].as_i64())
+            .and_then(|pid| i32::try_from(pid).ok())
+        else {
+            return;
+        };
+        let pid = nix::unistd::Pid::from_raw(pid);
+        let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM);
+        // A bounded wait for the process to be gone (no panic in a drop).
+        let gone = (0..200).any(|_| {
+            if nix::sys::signal::kill(pid, None).is_err() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+            false
+        });
+        if !gone {
+            let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
+        }
+    }
+}
+
+/// Runs a client script that starts `gatehouse mcp --client NAME` on `data`, with a `--call` for
+/// each of `calls` and the `more` options; its JSON lines.
+pub fn run_client(
+    data: &Path,
+    program: &Path,
+    script: &str,
+    client: &str,
+    calls: &[&str],
+    more: &[&str],
+) -> Vec<Value> {
+    let mut command = Command::new(program);
+    command.current_dir(fixtures().join("clients")).arg(script);
+    for call in calls {
+        command.args(["--call", call]);
+    }
+    command.args(more);
+    command
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_gatehouse"))
+        .arg("--data-dir")
+        .arg(data)
+        .args(["mcp", "--client", client])
+        .env_remove("GATEHOUSE_DATA_DIR");
+    let output = command.output().expect("the client runs");
+    let out = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{script} failed: {out}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    out.lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON line per step"))
+        .collect()
+}
