@@ -242,7 +242,7 @@ mod tests {
 
     #[test]
     fn tokens_are_long_and_distinct() {
-        let (a, b) = (new_token().unwrap(), new_token().unwrap());
+        let (a, b) = (new_token().expect("a token"), new_token().expect("a token"));
         assert!(a.expose().starts_with(TOKEN_PREFIX));
         assert_eq!(a.expose().len(), TOKEN_PREFIX.len() + 43);
         assert_ne!(a.expose(), b.expose());

@@ -201,7 +201,7 @@ mod tests {
     fn headers(pairs: &[(header::HeaderName, &str)]) -> HeaderMap {
         let mut map = HeaderMap::new();
         for (name, value) in pairs {
-            map.insert(name.clone(), value.parse().unwrap());
+            map.insert(name.clone(), value.parse().expect("a header value"));
         }
         map
     }

@@ -34,12 +34,12 @@ pub struct Endpoint {
 
 impl Endpoint {
     /// The client a request comes from, or the refusal.
-    async fn admit(&self, headers: &HeaderMap, uri: &Uri) -> Result<String, Response> {
+    async fn admit(&self, headers: &HeaderMap, uri: &Uri) -> Result<String, Box<Response>> {
         if !auth::loopback_request(headers, self.port) {
-            return Err(fail(
+            return Err(Box::new(fail(
                 StatusCode::FORBIDDEN,
                 "the gateway answers only requests to a loopback host from a loopback origin",
-            ));
+            )));
         }
         let in_path = uri
             .path()
@@ -58,26 +58,26 @@ impl Endpoint {
             refused
                 .headers_mut()
                 .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-            refused
+            Box::new(refused)
         })
     }
 
     /// The session a request names, which must be the client's.
-    fn session(&self, headers: &HeaderMap, client: &str) -> Result<Arc<Session>, Response> {
+    fn session(&self, headers: &HeaderMap, client: &str) -> Result<Arc<Session>, Box<Response>> {
         let Some(id) = headers.get(SESSION_ID).and_then(|v| v.to_str().ok()) else {
-            return Err(fail(
+            return Err(Box::new(fail(
                 StatusCode::BAD_REQUEST,
                 "the Mcp-Session-Id header is required (initialize first)",
-            ));
+            )));
         };
         self.sessions
             .get(id)
             .filter(|s| s.client == client)
             .ok_or_else(|| {
-                fail(
+                Box::new(fail(
                     StatusCode::NOT_FOUND,
                     "no such session (it ended or expired): initialize a new one",
-                )
+                ))
             })
     }
 }
@@ -117,7 +117,7 @@ pub async fn post(
 ) -> Response {
     let client = match endpoint.admit(&headers, &uri).await {
         Ok(client) => client,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     let json_body = headers
         .get(header::CONTENT_TYPE)
@@ -178,7 +178,7 @@ pub async fn post(
     }
     let session = match endpoint.session(&headers, &client) {
         Ok(session) => session,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     if let Some(version) = headers.get(PROTOCOL_VERSION)
         && !version
@@ -255,14 +255,14 @@ async fn respond(session: Arc<Session>, message: Value, id: Value, accepts: &Acc
 pub async fn get(State(endpoint): State<Arc<Endpoint>>, uri: Uri, headers: HeaderMap) -> Response {
     let client = match endpoint.admit(&headers, &uri).await {
         Ok(client) => client,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     if !Accepts::of(&headers).sse {
         return fail(StatusCode::NOT_ACCEPTABLE, "accept text/event-stream");
     }
     let session = match endpoint.session(&headers, &client) {
         Ok(session) => session,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     let last = headers
         .get(LAST_EVENT_ID)
@@ -292,11 +292,11 @@ pub async fn delete(
 ) -> Response {
     let client = match endpoint.admit(&headers, &uri).await {
         Ok(client) => client,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     let session = match endpoint.session(&headers, &client) {
         Ok(session) => session,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     endpoint.sessions.end(&session.id).await;
     StatusCode::OK.into_response()
