@@ -211,6 +211,44 @@ fn real_sdk_clients_call_through_the_http_endpoint_with_their_tokens() {
         "Echo: from python"
     );
 
+    // A server added while a client holds its GET stream open: `list_changed` arrives on it.
+    let watcher = Command::new("node")
+        .current_dir(fixtures().join("clients"))
+        .args(["ts_sdk_v1_client.mjs", "--url", &url, "--token", &ts_token])
+        .args(["--wait-list-changed", "--"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the client starts");
+    let mut watcher = Reaped(watcher);
+    let out = crate::support::engine::Gathered::from(
+        watcher.0.stdout.take().expect("the client's stdout"),
+    );
+    out.wait_for(
+        "the client has its first list",
+        r#""step":"ready""#,
+        Duration::from_secs(60),
+    );
+    let memory = fixtures()
+        .join("node_modules/@modelcontextprotocol/server-memory/dist/index.js")
+        .display()
+        .to_string();
+    crate::support::add_stdio(data, "m", "node", &[&memory]);
+    out.wait_for(
+        "the client is told on its GET stream and lists again",
+        "tools-after-change",
+        Duration::from_secs(30),
+    );
+    let ended = until("the client ends", Duration::from_secs(10), || {
+        watcher.0.try_wait().expect("wait").ok_or("running")
+    });
+    assert!(ended.success(), "{}", out.text());
+    assert!(
+        out.text().contains("m__"),
+        "the new server's tools: {}",
+        out.text()
+    );
+
     // Audited as the gateway's, naming each client.
     let audit = ok_json(data, &["audit", "list", "--json", "--limit", "200"]);
     let received: Vec<(String, String, String)> = audit["rows"]

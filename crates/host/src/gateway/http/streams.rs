@@ -2,7 +2,8 @@
 //! answers no POST), with the bounded replay buffer that lets a client resume it with
 //! `Last-Event-ID` (2025-11-25 basic/transports, "Resumability and Redelivery"), and the SSE
 //! framing of every stream. One GET stream is open per session at a time: a new one replaces
-//! the old, so a message goes out on one stream only. A reader that falls [`LIVE_QUEUE`] messages
+//! the old, so a message goes out on one stream only. A stream opened without `Last-Event-ID`
+//! first gets the kept messages no stream took yet (sent while none was open). A reader that falls [`LIVE_QUEUE`] messages
 //! behind is cut off; it can resume from the buffer.
 
 use std::collections::VecDeque;
@@ -27,6 +28,8 @@ pub struct GetStream {
     kept: VecDeque<Event>,
     bytes: usize,
     next: u64,
+    /// The first message no stream took.
+    undelivered: u64,
     live: Option<mpsc::Sender<Event>>,
 }
 
@@ -43,11 +46,13 @@ impl GetStream {
                 None => break,
             }
         }
-        if let Some(live) = &self.live
-            && live.try_send(event).is_err()
-        {
-            // Closed, or too far behind: it resumes from the buffer.
-            self.live = None;
+        if let Some(live) = &self.live {
+            if live.try_send(event).is_ok() {
+                self.undelivered = self.next;
+            } else {
+                // Closed, or too far behind: it resumes from the buffer.
+                self.live = None;
+            }
         }
     }
 
@@ -56,15 +61,14 @@ impl GetStream {
     pub fn open(&mut self, last: Option<u64>) -> (Vec<Event>, mpsc::Receiver<Event>) {
         let (live, receiver) = mpsc::channel(LIVE_QUEUE);
         self.live = Some(live);
-        let replay = match last {
-            Some(last) => self
-                .kept
-                .iter()
-                .filter(|(id, _)| *id > last)
-                .cloned()
-                .collect(),
-            None => Vec::new(),
-        };
+        let from = last.map_or(self.undelivered, |last| last + 1);
+        let replay: Vec<Event> = self
+            .kept
+            .iter()
+            .filter(|(id, _)| *id >= from)
+            .cloned()
+            .collect();
+        self.undelivered = self.next;
         (replay, receiver)
     }
 
@@ -99,6 +103,13 @@ mod tests {
         }
         let (replay, _live) = stream.open(Some(0));
         assert_eq!(replay.iter().map(|e| e.0).collect::<Vec<_>>(), vec![1, 2]);
+        // Sent while no stream was open: the next stream without Last-Event-ID gets it.
+        stream.close();
+        stream.push(Arc::from("{\"n\":3}"));
+        let (replay, _live) = stream.open(None);
+        assert_eq!(replay.iter().map(|e| e.0).collect::<Vec<_>>(), vec![3]);
+        let (replay, _live) = stream.open(None);
+        assert!(replay.is_empty(), "nothing is sent twice: {replay:?}");
         for _ in 0..REPLAY_COUNT * 2 {
             stream.push(Arc::from("{}"));
         }
