@@ -161,6 +161,12 @@ pub enum Command {
     /// it has an entry, is all they may reach (no connection is made)
     #[command(subcommand, name = "app-sites")]
     AppSites(AppSitesCommand),
+    /// The gateway's clients: agents that reach it over HTTP, each with a token of its own
+    #[command(subcommand)]
+    Clients(crate::clients_args::ClientsCommand),
+    /// The gateway's Streamable HTTP endpoint
+    #[command(subcommand)]
+    Gateway(crate::clients_args::GatewayCommand),
 }
 
 #[derive(Debug, Subcommand)]

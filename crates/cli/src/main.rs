@@ -10,6 +10,7 @@ mod terminal_text;
 mod approvals_args;
 mod args;
 mod audit_args;
+mod clients_args;
 mod commands;
 mod ctrl_c;
 mod door;
@@ -180,6 +181,8 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         Command::Grants(command) => commands::grants::run(host, command).await,
         Command::Auth(command) => commands::auth::run(host, command).await,
         Command::AppSites(command) => commands::app_sites::run(host, command).await,
+        Command::Clients(command) => commands::clients::run(host, command).await,
+        Command::Gateway(command) => commands::clients::gateway(host, command).await,
         Command::Call(_)
         | Command::ConformanceClient { .. }
         | Command::Serve

@@ -26,6 +26,7 @@ mod engine_faults;
 mod engine_lifecycle;
 mod gateway;
 mod gateway_faults;
+mod gateway_http;
 mod gateway_policy;
 mod info_era;
 mod logs;

@@ -2,7 +2,8 @@
 //! (and started) [`Host`] and serves the control socket until [`Engine::stop`] (or drop). Stopping
 //! fails every attached request with `engine_stopping`, ends every connection, removes the
 //! socket and `engine.json`, and releases the lock; the host's own shutdown (its servers) stays
-//! with its owner, which calls it after.
+//! with its owner, which calls it after. The engine also serves the gateway's HTTP endpoint while
+//! the person has it on ([`HttpGateway`]), and stops it first.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -15,6 +16,7 @@ use super::listener;
 use super::lock::{EngineInfo, EngineLock};
 use super::shared::Shared;
 use crate::error::Result;
+use crate::gateway::http::HttpGateway;
 use crate::host::Host;
 
 /// How long stopping waits for the connections to say goodbye before cutting them.
@@ -26,6 +28,7 @@ pub struct Engine {
     lock: Option<EngineLock>,
     stop: watch::Sender<bool>,
     listener: Option<JoinHandle<()>>,
+    http: Option<HttpGateway>,
     socket: PathBuf,
 }
 
@@ -36,7 +39,7 @@ impl Engine {
         let socket = info.socket.clone();
         let (stop, stopped) = watch::channel(false);
         let shared = Arc::new(Shared {
-            host,
+            host: host.clone(),
             info,
             faces: std::sync::Mutex::default(),
             stop: stopped,
@@ -46,6 +49,7 @@ impl Engine {
             lock: Some(lock),
             stop,
             listener: Some(listener),
+            http: Some(HttpGateway::start(host)),
             socket,
         })
     }
@@ -58,6 +62,9 @@ impl Engine {
     /// Stops serving: attached requests fail with `engine_stopping`, connections end, the
     /// socket and `engine.json` are removed and the lock released.
     pub async fn stop(mut self) {
+        if let Some(http) = self.http.take() {
+            http.stop().await;
+        }
         let _ = self.stop.send(true);
         if let Some(mut listener) = self.listener.take()
             && tokio::time::timeout(STOP_GRACE, &mut listener)

@@ -2,10 +2,13 @@
 //! ([`session`]) serves the tools of every connected server under names that stay valid and
 //! route back ([`names`], [`tools`]), and tells it when they change ([`changes`]); each request passes the gate with source `gateway` and the
 //! client's name. It sits above `host` and below `control`, whose socket carries an agent's
-//! messages from `gatehouse mcp`.
+//! messages from `gatehouse mcp`. The same sessions are served over Streamable HTTP ([`http`])
+//! to the [`clients`] the person named, each with its own token.
 
 mod changes;
+pub mod clients;
 mod completion;
+pub mod http;
 pub mod names;
 mod prompts;
 mod resources;

@@ -2,10 +2,11 @@
 //! its value as stored.
 //!
 //! A key is a server's secret env value or header, a server's OAuth tokens, an issuer's OAuth
-//! client, a person's sign-in at an enterprise identity provider, or the audit log's key or head
-//! checkpoint. Its account (the keyring's user) is `server/<id>/env/<NAME>`,
-//! `server/<id>/header/<Name>`, `server/<id>/oauth-tokens`, `oauth-client/<issuer>`,
-//! `idp-session/<client id>@<IdP issuer>`, `audit/<data dir id>/key` or `audit/<data dir id>/head`.
+//! client, a person's sign-in at an enterprise identity provider, the audit log's key or head
+//! checkpoint, or a gateway client's bearer token. Its account (the keyring's user) is
+//! `server/<id>/env/<NAME>`, `server/<id>/header/<Name>`, `server/<id>/oauth-tokens`,
+//! `oauth-client/<issuer>`, `idp-session/<client id>@<IdP issuer>`, `audit/<data dir id>/key`,
+//! `audit/<data dir id>/head` or `client/<name>/token`.
 //! Values are stored as UTF-8 bytes.
 
 use keyring_core::Error;
@@ -51,6 +52,8 @@ pub enum SecretKey {
     AuditKey { data_dir_id: String },
     /// The checkpoint of a data directory's audit chain head (see `audit::checkpoint`).
     AuditHead { data_dir_id: String },
+    /// The bearer token a gateway client presents to the HTTP endpoint (see `gateway::clients`).
+    ClientToken { client: String },
 }
 
 impl SecretKey {
@@ -88,6 +91,7 @@ impl SecretKey {
             }
             SecretKey::AuditKey { data_dir_id } => format!("audit/{data_dir_id}/key"),
             SecretKey::AuditHead { data_dir_id } => format!("audit/{data_dir_id}/head"),
+            SecretKey::ClientToken { client } => format!("client/{client}/token"),
         }
     }
 }

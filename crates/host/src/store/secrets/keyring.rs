@@ -112,6 +112,9 @@ fn action(verb: &str, key: &SecretKey) -> String {
         }
         SecretKey::AuditKey { .. } => format!("{verb} the audit log's key"),
         SecretKey::AuditHead { .. } => format!("{verb} the audit log's head checkpoint"),
+        SecretKey::ClientToken { client } => {
+            format!("{verb} the gateway token of client `{client}`")
+        }
     }
 }
 

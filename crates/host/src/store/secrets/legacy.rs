@@ -29,7 +29,8 @@ fn attributes(key: &SecretKey) -> Option<HashMap<&str, &str>> {
         | SecretKey::OAuthClient { .. }
         | SecretKey::IdpSession { .. }
         | SecretKey::AuditKey { .. }
-        | SecretKey::AuditHead { .. } => None,
+        | SecretKey::AuditHead { .. }
+        | SecretKey::ClientToken { .. } => None,
     }
 }
 

@@ -1,0 +1,337 @@
+//! The endpoint's requests (2025-11-25 basic/transports, "Streamable HTTP"): POST a JSON-RPC
+//! message (a request answered with `application/json`, or `text/event-stream` when the client
+//! accepts it and the request may be sent progress first; a notification or response answered
+//! 202), GET the session's stream, DELETE the session. Every request first passes
+//! [`Endpoint::admit`]: loopback `Host` and `Origin` (else 403), a client's token (else 401).
+
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use super::auth::{self, Tokens};
+use super::sessions::{MAX_PER_CLIENT, Refused, Session, Sessions};
+use super::streams::frame;
+use crate::gateway::session::SUPPORTED_VERSIONS;
+
+/// The session header (2025-11-25 basic/transports, "Session Management").
+const SESSION_ID: &str = "mcp-session-id";
+const PROTOCOL_VERSION: &str = "mcp-protocol-version";
+const LAST_EVENT_ID: &str = "last-event-id";
+/// The path prefix that carries a client's token, for clients that cannot send headers.
+const TOKEN_PATH: &str = "/mcp/c/";
+
+/// What the endpoint's requests share.
+#[derive(Debug)]
+pub struct Endpoint {
+    pub port: u16,
+    pub tokens: Tokens,
+    pub sessions: Sessions,
+}
+
+impl Endpoint {
+    /// The client a request comes from, or the refusal.
+    async fn admit(&self, headers: &HeaderMap, uri: &Uri) -> Result<String, Box<Response>> {
+        if !auth::loopback_request(headers, self.port) {
+            return Err(Box::new(fail(
+                StatusCode::FORBIDDEN,
+                "the gateway answers only requests to a loopback host from a loopback origin",
+            )));
+        }
+        let in_path = uri
+            .path()
+            .strip_prefix(TOKEN_PATH)
+            .filter(|t| !t.is_empty());
+        let presented = in_path.or_else(|| auth::bearer(headers));
+        let client = match presented {
+            Some(token) => self.tokens.client_of(token).await,
+            None => None,
+        };
+        client.ok_or_else(|| {
+            let mut refused = fail(
+                StatusCode::UNAUTHORIZED,
+                "a gateway client's token is required (`gatehouse clients token create NAME`)",
+            );
+            refused
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            Box::new(refused)
+        })
+    }
+
+    /// The session a request names, which must be the client's.
+    fn session(&self, headers: &HeaderMap, client: &str) -> Result<Arc<Session>, Box<Response>> {
+        let Some(id) = headers.get(SESSION_ID).and_then(|v| v.to_str().ok()) else {
+            return Err(Box::new(fail(
+                StatusCode::BAD_REQUEST,
+                "the Mcp-Session-Id header is required (initialize first)",
+            )));
+        };
+        self.sessions
+            .get(id)
+            .filter(|s| s.client == client)
+            .ok_or_else(|| {
+                Box::new(fail(
+                    StatusCode::NOT_FOUND,
+                    "no such session (it ended or expired): initialize a new one",
+                ))
+            })
+    }
+}
+
+/// What the client's `Accept` allows.
+struct Accepts {
+    json: bool,
+    sse: bool,
+}
+
+impl Accepts {
+    fn of(headers: &HeaderMap) -> Accepts {
+        let mut accepts = Accepts {
+            json: false,
+            sse: false,
+        };
+        for value in headers.get_all(header::ACCEPT) {
+            for kind in value.to_str().unwrap_or("").split(',') {
+                let kind = kind.split(';').next().unwrap_or("").trim();
+                match kind.to_ascii_lowercase().as_str() {
+                    "application/json" | "application/*" => accepts.json = true,
+                    "text/event-stream" | "text/*" => accepts.sse = true,
+                    "*/*" => (accepts.json, accepts.sse) = (true, true),
+                    _ => {}
+                }
+            }
+        }
+        accepts
+    }
+}
+
+pub async fn post(
+    State(endpoint): State<Arc<Endpoint>>,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let client = match endpoint.admit(&headers, &uri).await {
+        Ok(client) => client,
+        Err(refused) => return *refused,
+    };
+    let json_body = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.trim_start()
+                .to_ascii_lowercase()
+                .starts_with("application/json")
+        });
+    if !json_body {
+        return fail(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "POST a JSON-RPC message as application/json",
+        );
+    }
+    let accepts = Accepts::of(&headers);
+    if !accepts.json && !accepts.sse {
+        return fail(
+            StatusCode::NOT_ACCEPTABLE,
+            "accept application/json and text/event-stream",
+        );
+    }
+    let message = match serde_json::from_slice::<Value>(&body) {
+        Ok(message @ Value::Object(_)) => message,
+        Ok(_) => {
+            return fail(
+                StatusCode::BAD_REQUEST,
+                "POST one JSON-RPC message (batches are not accepted)",
+            );
+        }
+        Err(_) => return rpc_fail(StatusCode::BAD_REQUEST, -32700, "not a JSON-RPC message"),
+    };
+    let method = message.get("method").and_then(Value::as_str);
+    let id = message.get("id").filter(|id| !id.is_null()).cloned();
+    if method == Some("initialize")
+        && let Some(id) = id
+    {
+        let session = match endpoint.sessions.create(&client) {
+            Ok(session) => session,
+            Err(Refused::ClientFull) => {
+                let why = format!(
+                    "client `{client}` already has {MAX_PER_CLIENT} sessions: end one (DELETE) or let it expire"
+                );
+                return fail(StatusCode::SERVICE_UNAVAILABLE, &why);
+            }
+            Err(Refused::Full) => {
+                return fail(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the gateway has too many sessions",
+                );
+            }
+        };
+        let mut response = respond(session.clone(), message, id, &accepts).await;
+        if let Ok(value) = HeaderValue::from_str(&session.id) {
+            response.headers_mut().insert(SESSION_ID, value);
+        }
+        return response;
+    }
+    let session = match endpoint.session(&headers, &client) {
+        Ok(session) => session,
+        Err(refused) => return *refused,
+    };
+    if let Some(version) = headers.get(PROTOCOL_VERSION)
+        && !version
+            .to_str()
+            .is_ok_and(|v| SUPPORTED_VERSIONS.contains(&v))
+    {
+        return fail(StatusCode::BAD_REQUEST, "unsupported MCP-Protocol-Version");
+    }
+    match (method, id) {
+        (Some(_), Some(id)) => respond(session, message, id, &accepts).await,
+        (method, _) => {
+            if method == Some("notifications/cancelled")
+                && let Some(request) = message.pointer("/params/requestId")
+            {
+                session.cancelled(request);
+            }
+            if !session.send(&message).await {
+                return fail(StatusCode::NOT_FOUND, "the session ended");
+            }
+            StatusCode::ACCEPTED.into_response()
+        }
+    }
+}
+
+/// Passes a request to the session and answers the POST with its response: as JSON, or as an
+/// SSE stream carrying its progress first.
+async fn respond(session: Arc<Session>, message: Value, id: Value, accepts: &Accepts) -> Response {
+    if session.is_waiting(&id) {
+        return rpc_fail(
+            StatusCode::BAD_REQUEST,
+            -32600,
+            "a request with this id is already running in this session",
+        );
+    }
+    let progress = message.pointer("/params/_meta/progressToken").cloned();
+    let sse = accepts.sse && (progress.is_some() || !accepts.json);
+    let mut guard = session.wait_for(&id, progress.as_ref().filter(|_| sse));
+    if !session.send(&message).await {
+        return fail(StatusCode::NOT_FOUND, "the session ended");
+    }
+    let Some(mut waiter) = guard.waiter.take() else {
+        return fail(StatusCode::INTERNAL_SERVER_ERROR, "the request was lost");
+    };
+    if !sse {
+        return match (&mut waiter.response).await {
+            Ok(reply) => json_response(&reply),
+            Err(_) => json_response(&json!({
+                "jsonrpc": "2.0", "id": id,
+                "error": { "code": -32800, "message": "the request was cancelled or its session ended" },
+            })),
+        };
+    }
+    let events = futures_util::stream::unfold(
+        (guard, waiter, false),
+        |(guard, mut waiter, done)| async move {
+            if done {
+                return None;
+            }
+            let (message, done) = tokio::select! {
+                biased;
+                Some(notice) = waiter.notices.recv() => (notice, false),
+                reply = &mut waiter.response => (reply.ok()?, true),
+            };
+            let json = serde_json::to_string(&message).ok()?;
+            Some((
+                Ok::<_, std::convert::Infallible>(frame(None, &json)),
+                (guard, waiter, done),
+            ))
+        },
+    );
+    sse_response(Body::from_stream(events))
+}
+
+pub async fn get(State(endpoint): State<Arc<Endpoint>>, uri: Uri, headers: HeaderMap) -> Response {
+    let client = match endpoint.admit(&headers, &uri).await {
+        Ok(client) => client,
+        Err(refused) => return *refused,
+    };
+    if !Accepts::of(&headers).sse {
+        return fail(StatusCode::NOT_ACCEPTABLE, "accept text/event-stream");
+    }
+    let session = match endpoint.session(&headers, &client) {
+        Ok(session) => session,
+        Err(refused) => return *refused,
+    };
+    let last = headers
+        .get(LAST_EVENT_ID)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    session.touch();
+    let (replay, live) = session
+        .stream
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .open(last);
+    let replayed = futures_util::stream::iter(replay);
+    let live = futures_util::stream::unfold(live, |mut live| async move {
+        live.recv().await.map(|event| (event, live))
+    });
+    let events = futures_util::StreamExt::map(
+        futures_util::StreamExt::chain(replayed, live),
+        |(id, json)| Ok::<_, std::convert::Infallible>(frame(Some(id), &json)),
+    );
+    sse_response(Body::from_stream(events))
+}
+
+pub async fn delete(
+    State(endpoint): State<Arc<Endpoint>>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    let client = match endpoint.admit(&headers, &uri).await {
+        Ok(client) => client,
+        Err(refused) => return *refused,
+    };
+    let session = match endpoint.session(&headers, &client) {
+        Ok(session) => session,
+        Err(refused) => return *refused,
+    };
+    endpoint.sessions.end(&session.id).await;
+    StatusCode::OK.into_response()
+}
+
+fn sse_response(body: Body) -> Response {
+    let mut response = Response::new(body);
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
+}
+
+fn json_response(message: &Value) -> Response {
+    let body = serde_json::to_vec(message).unwrap_or_default();
+    let mut response = Response::new(Body::from(body));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// A refusal, with a JSON-RPC error body saying why.
+fn fail(status: StatusCode, message: &str) -> Response {
+    rpc_fail(status, -32600, message)
+}
+
+fn rpc_fail(status: StatusCode, code: i64, message: &str) -> Response {
+    let body =
+        json!({ "jsonrpc": "2.0", "id": null, "error": { "code": code, "message": message } });
+    let mut response = json_response(&body);
+    *response.status_mut() = status;
+    response
+}

@@ -1,0 +1,347 @@
+//! The HTTP endpoint's sessions (`Mcp-Session-Id`). Each is one [`session::serve`] task, fed the
+//! client's POSTed messages as lines through an in-memory pipe; what it sends back is routed: a
+//! response to the POST waiting for its id, a progress notification to the POST whose request
+//! carried its token, everything else to the session's GET stream ([`super::streams`]).
+//!
+//! At most [`MAX_PER_CLIENT`] sessions per client and [`MAX_SESSIONS`] in all; a session idle
+//! (no request, no POST waiting, no GET stream open) for the idle time ends, and a request
+//! naming it then gets 404 (2025-11-25 basic/transports, "Session Management"). The idle time
+//! is 30 minutes, or `GATEHOUSE_GATEWAY_IDLE_SECS`.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use gatehouse_mcp::transport::lines::LineReader;
+use serde_json::Value;
+use tokio::io::{AsyncWriteExt, BufReader, DuplexStream};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+
+use super::streams::GetStream;
+use crate::gateway::session::{self, Agent};
+use crate::host::Host;
+
+/// Sessions one client may hold at once.
+pub const MAX_PER_CLIENT: usize = 16;
+/// Sessions the endpoint holds at once.
+pub const MAX_SESSIONS: usize = 256;
+/// The longest message a client may send.
+pub const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
+/// Messages queued from a session to the router, and notices to one POST's stream.
+const OUT_QUEUE: usize = 64;
+const NOTICE_QUEUE: usize = 32;
+/// Bytes of the pipe into a session.
+const PIPE_BYTES: usize = 64 * 1024;
+/// How long a session may sit idle by default.
+const DEFAULT_IDLE: Duration = Duration::from_secs(30 * 60);
+
+/// A POST waiting for its response, and the notices sent while it runs.
+pub struct Waiter {
+    pub response: oneshot::Receiver<Value>,
+    pub notices: mpsc::Receiver<Value>,
+}
+
+struct Pending {
+    response: oneshot::Sender<Value>,
+    notices: mpsc::Sender<Value>,
+    progress: Option<String>,
+}
+
+/// One session.
+pub struct Session {
+    pub id: String,
+    pub client: String,
+    input: tokio::sync::Mutex<Option<DuplexStream>>,
+    pending: Mutex<HashMap<String, Pending>>,
+    /// Progress token → the request key it reports on.
+    progress: Mutex<HashMap<String, String>>,
+    pub stream: Mutex<GetStream>,
+    used: Mutex<Instant>,
+    stop: watch::Sender<bool>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("id", &self.id)
+            .field("client", &self.client)
+            .finish()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Session {
+    /// Passes one message to the session; `false` when it has ended.
+    pub async fn send(&self, message: &Value) -> bool {
+        self.touch();
+        let Ok(mut line) = serde_json::to_vec(message) else {
+            return false;
+        };
+        line.push(b'\n');
+        let mut input = self.input.lock().await;
+        match input.as_mut() {
+            Some(pipe) => pipe.write_all(&line).await.is_ok(),
+            None => false,
+        }
+    }
+
+    /// Waits for the response to request `id` (and the notices for its progress token).
+    pub fn wait_for(self: &Arc<Self>, id: &Value, progress: Option<&Value>) -> WaitGuard {
+        let key = id.to_string();
+        let (response, response_rx) = oneshot::channel();
+        let (notices, notices_rx) = mpsc::channel(NOTICE_QUEUE);
+        let progress = progress.map(Value::to_string);
+        if let Some(token) = &progress {
+            lock(&self.progress).insert(token.clone(), key.clone());
+        }
+        lock(&self.pending).insert(
+            key.clone(),
+            Pending {
+                response,
+                notices,
+                progress,
+            },
+        );
+        WaitGuard {
+            session: self.clone(),
+            key,
+            waiter: Some(Waiter {
+                response: response_rx,
+                notices: notices_rx,
+            }),
+        }
+    }
+
+    /// Whether a request with this id is already waiting.
+    pub fn is_waiting(&self, id: &Value) -> bool {
+        lock(&self.pending).contains_key(&id.to_string())
+    }
+
+    /// The client cancelled request `id`: its POST gets no response.
+    pub fn cancelled(&self, id: &Value) {
+        self.forget(&id.to_string());
+    }
+
+    fn forget(&self, key: &str) {
+        if let Some(pending) = lock(&self.pending).remove(key)
+            && let Some(token) = pending.progress
+        {
+            lock(&self.progress).remove(&token);
+        }
+    }
+
+    pub fn touch(&self) {
+        *lock(&self.used) = Instant::now();
+    }
+
+    fn idle_since(&self) -> Option<Instant> {
+        let busy = !lock(&self.pending).is_empty() || lock(&self.stream).is_open();
+        (!busy).then(|| *lock(&self.used))
+    }
+
+    /// Routes one message the session sent.
+    fn route(&self, message: Value) {
+        let is_response = message.get("method").is_none();
+        if is_response && let Some(id) = message.get("id") {
+            let key = id.to_string();
+            let pending = lock(&self.pending).remove(&key);
+            if let Some(pending) = pending {
+                if let Some(token) = pending.progress {
+                    lock(&self.progress).remove(&token);
+                }
+                let _ = pending.response.send(message);
+            }
+            // A response nobody waits for (its POST went away) is dropped: the server must not
+            // send it on the GET stream.
+            return;
+        }
+        if let Some(token) = message.pointer("/params/progressToken") {
+            let key = lock(&self.progress).get(&token.to_string()).cloned();
+            if let Some(key) = key {
+                if let Some(pending) = lock(&self.pending).get(&key) {
+                    // A POST's reader too far behind loses progress, never its response.
+                    let _ = pending.notices.try_send(message);
+                }
+                return;
+            }
+        }
+        if let Ok(json) = serde_json::to_string(&message) {
+            lock(&self.stream).push(Arc::from(json));
+        }
+    }
+
+    /// Ends the session. Ended by the client or for idleness, its pipe closes, so it cancels
+    /// what it still runs (unanswered); when the endpoint stops, those requests are answered
+    /// with an error saying so. The POSTs still waiting end when its task does.
+    async fn end(&self, stopping: bool) {
+        if stopping {
+            let _ = self.stop.send(true);
+        } else {
+            self.input.lock().await.take();
+        }
+        lock(&self.stream).close();
+    }
+}
+
+/// Removes a POST's waiter when the POST ends, however it ends.
+pub struct WaitGuard {
+    session: Arc<Session>,
+    key: String,
+    pub waiter: Option<Waiter>,
+}
+
+impl Drop for WaitGuard {
+    fn drop(&mut self) {
+        self.session.forget(&self.key);
+    }
+}
+
+/// Why a session was not made.
+#[derive(Debug)]
+pub enum Refused {
+    ClientFull,
+    Full,
+}
+
+/// Every session of the endpoint; owns their tasks.
+pub struct Sessions {
+    host: Arc<Host>,
+    table: Mutex<HashMap<String, Arc<Session>>>,
+    tasks: Mutex<JoinSet<()>>,
+    idle: Duration,
+}
+
+impl std::fmt::Debug for Sessions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sessions")
+            .field("idle", &self.idle)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Sessions {
+    pub fn new(host: Arc<Host>) -> Sessions {
+        let idle = std::env::var("GATEHOUSE_GATEWAY_IDLE_SECS")
+            .ok()
+            .and_then(|s| s.parse::<u64>().ok())
+            .filter(|s| *s > 0)
+            .map_or(DEFAULT_IDLE, Duration::from_secs);
+        Sessions::with_idle(host, idle)
+    }
+
+    pub fn with_idle(host: Arc<Host>, idle: Duration) -> Sessions {
+        Sessions {
+            host,
+            table: Mutex::default(),
+            tasks: Mutex::new(JoinSet::new()),
+            idle,
+        }
+    }
+
+    /// How often idle sessions are looked for.
+    pub fn sweep_every(&self) -> Duration {
+        (self.idle / 4).clamp(Duration::from_millis(100), Duration::from_secs(30))
+    }
+
+    /// Starts a session for `client`.
+    pub fn create(&self, client: &str) -> Result<Arc<Session>, Refused> {
+        let mut table = lock(&self.table);
+        if table.len() >= MAX_SESSIONS {
+            return Err(Refused::Full);
+        }
+        if table.values().filter(|s| s.client == client).count() >= MAX_PER_CLIENT {
+            return Err(Refused::ClientFull);
+        }
+        let (ours, theirs) = tokio::io::duplex(PIPE_BYTES);
+        let (out, mut routed) = mpsc::channel::<Value>(OUT_QUEUE);
+        let (stop, stopped) = watch::channel(false);
+        let session = Arc::new(Session {
+            id: uuid::Uuid::new_v4().simple().to_string(),
+            client: client.to_owned(),
+            input: tokio::sync::Mutex::new(Some(ours)),
+            pending: Mutex::default(),
+            progress: Mutex::default(),
+            stream: Mutex::default(),
+            used: Mutex::new(Instant::now()),
+            stop,
+        });
+        let lines = LineReader::new(BufReader::new(theirs), MAX_MESSAGE_BYTES);
+        let agent = Agent {
+            client: client.to_owned(),
+        };
+        let serving = session::serve(self.host.clone(), agent, lines, out, stopped);
+        let router = {
+            let session = session.clone();
+            async move {
+                while let Some(message) = routed.recv().await {
+                    session.route(message);
+                }
+                // The session ended: the POSTs still waiting get no response.
+                lock(&session.pending).clear();
+                lock(&session.stream).close();
+            }
+        };
+        lock(&self.tasks).spawn(async move {
+            tokio::join!(serving, router);
+        });
+        table.insert(session.id.clone(), session.clone());
+        Ok(session)
+    }
+
+    /// The session with this id.
+    pub fn get(&self, id: &str) -> Option<Arc<Session>> {
+        lock(&self.table).get(id).cloned()
+    }
+
+    /// Ends the session with this id (DELETE).
+    pub async fn end(&self, id: &str) -> bool {
+        let session = lock(&self.table).remove(id);
+        match session {
+            Some(session) => {
+                session.end(false).await;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Ends the sessions idle for longer than the idle time, and reaps ended tasks.
+    pub async fn sweep(&self) {
+        let expired: Vec<Arc<Session>> = {
+            let mut table = lock(&self.table);
+            let idle = self.idle;
+            let gone: Vec<String> = table
+                .values()
+                .filter(|s| s.idle_since().is_some_and(|at| at.elapsed() >= idle))
+                .map(|s| s.id.clone())
+                .collect();
+            gone.iter().filter_map(|id| table.remove(id)).collect()
+        };
+        for session in expired {
+            session.end(false).await;
+        }
+        let mut tasks = lock(&self.tasks);
+        while tasks.try_join_next().is_some() {}
+    }
+
+    /// Ends every session (the endpoint stops): their running requests are answered with an
+    /// error saying Gatehouse is stopping; waits for them, at most `grace`.
+    pub async fn end_all(&self, grace: Duration) {
+        let all: Vec<Arc<Session>> = lock(&self.table).drain().map(|(_, s)| s).collect();
+        for session in &all {
+            session.end(true).await;
+        }
+        let mut tasks = std::mem::take(&mut *lock(&self.tasks));
+        if tokio::time::timeout(grace, async { while tasks.join_next().await.is_some() {} })
+            .await
+            .is_err()
+        {
+            tasks.abort_all();
+        }
+    }
+}
