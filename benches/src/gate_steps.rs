@@ -124,6 +124,7 @@ async fn steps(gated: &Gated, n: usize) -> Result<Vec<Step>, BoxError> {
                 &rules,
                 &PolicyInput {
                     source: Source::User,
+                    caller: None,
                     server: &id,
                     tool: "echo",
                     arguments: Some(&arguments),

@@ -94,6 +94,7 @@ impl Gated {
                 effect: Effect::Allow,
                 definition_hash: Some(definition_hash(tool)),
                 source: None,
+                client: None,
             })
             .await?;
         let rows_before = newest_seq(&host).await?;

@@ -201,6 +201,7 @@ async fn prepare(host: &Host, echo: &Path) -> Result<String, BoxError> {
             effect: Effect::Allow,
             definition_hash: None,
             source: None,
+            client: None,
         })
         .await?;
     Ok(rule.id)

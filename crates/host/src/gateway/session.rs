@@ -76,6 +76,8 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
     let mut initialized = false;
     let mut changed_at: Option<tokio::time::Instant> = None;
     loop {
+        // Finished requests are reaped as the loop comes round, not by a wake-up of their own.
+        while requests.try_join_next().is_some() {}
         let settled = async {
             match changed_at {
                 Some(at) => tokio::time::sleep_until(at + CHANGES_SETTLE).await,
@@ -88,7 +90,6 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                 stopping.store(true, Ordering::Release);
                 break;
             }
-            Some(_) = requests.join_next(), if !requests.is_empty() => continue,
             event = events.recv() => {
                 if changes.changed_by(&event) && changed_at.is_none() {
                     changed_at = Some(tokio::time::Instant::now());
