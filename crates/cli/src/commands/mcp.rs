@@ -68,6 +68,8 @@ async fn start_engine(data_dir: Option<&Path>, client: &str) -> Result<Tunnel, H
                 ENGINE_START.as_secs()
             )));
         }
+        // A bounded poll, not synchronisation on an event: the socket is another process's, and
+        // nothing tells this one when it appears.
         tokio::time::sleep(ENGINE_LOOK).await;
     }
 }

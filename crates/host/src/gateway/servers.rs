@@ -6,19 +6,29 @@
 use crate::connections::connection::ServerConnection;
 use crate::error::Result;
 use crate::host::Host;
+use crate::store::registry::model::ServerConfig;
 use crate::vocabulary::status::{Offer, ServerStatus};
 
-/// The enabled servers, by name and id, in name order.
-pub async fn enabled(host: &Host) -> Result<Vec<(String, String)>> {
-    let mut servers: Vec<(String, String)> = host
+/// The enabled servers' configurations, in name order.
+pub async fn enabled_configs(host: &Host) -> Result<Vec<ServerConfig>> {
+    let mut servers: Vec<ServerConfig> = host
         .list_servers()
         .await?
         .into_iter()
-        .filter(|view| view.config.enabled)
-        .map(|view| (view.config.name, view.config.id))
+        .map(|view| view.config)
+        .filter(|config| config.enabled)
         .collect();
-    servers.sort();
+    servers.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(servers)
+}
+
+/// The enabled servers, by name and id, in name order.
+pub async fn enabled(host: &Host) -> Result<Vec<(String, String)>> {
+    Ok(enabled_configs(host)
+        .await?
+        .into_iter()
+        .map(|config| (config.name, config.id))
+        .collect())
 }
 
 /// The servers connected now, by id.

@@ -56,8 +56,11 @@ pub async fn call(
     options: CallOptions,
     cancel: impl Future<Output = ()>,
 ) -> Result<Option<Value>> {
-    let servers = servers::enabled(host).await?;
-    let Some((server, tool)) = names::route(name, servers.iter().map(|(s, _)| s.as_str())) else {
+    // The configurations read once: to route the name, and for the call itself.
+    let servers = servers::enabled_configs(host).await?;
+    let routed = names::route(name, servers.iter().map(|s| s.name.as_str()))
+        .and_then(|(server, tool)| Some((servers.iter().find(|s| s.name == server)?, tool)));
+    let Some((config, tool)) = routed else {
         return Err(HostError::Validation(format!(
             "no tool `{name}`: tools are named SERVER{}TOOL after an enabled server",
             names::SEPARATOR
@@ -69,7 +72,7 @@ pub async fn call(
         source: Source::Gateway,
         caller: Some(client.to_owned()),
     };
-    match host.call_tool(server, call, options, cancel).await? {
+    match host.call_tool_on(config, call, options, cancel).await? {
         CallOutcome::Cancelled => Ok(None),
         CallOutcome::Done(result) => {
             let mut fields = Map::new();
