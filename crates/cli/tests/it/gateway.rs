@@ -10,7 +10,9 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use crate::support::gateway::{StopsTheEngine, fixtures, run_client};
+use crate::support::gateway::{
+    StopsTheEngine, add_a_server_and_wait_until_the_agent_lists_again, fixtures, run_client,
+};
 use crate::support::wait::until;
 use crate::support::{ok, ok_json};
 use serde_json::Value;
@@ -251,25 +253,7 @@ fn an_agent_is_told_when_a_server_is_added_and_then_sees_its_tools() {
     let out = crate::support::engine::Gathered::from(
         client.0.stdout.take().expect("the client's stdout"),
     );
-    out.wait_for(
-        "the agent has its first list",
-        r#""step":"ready""#,
-        Duration::from_secs(60),
-    );
-    let memory = fixtures()
-        .join("node_modules/@modelcontextprotocol/server-memory/dist/index.js")
-        .display()
-        .to_string();
-    crate::support::add_stdio(data, "m", "node", &[&memory]);
-    out.wait_for(
-        "the agent is told and lists again",
-        "tools-after-change",
-        Duration::from_secs(30),
-    );
-    let status = until("the client ends", Duration::from_secs(10), || {
-        client.0.try_wait().expect("wait").ok_or("running")
-    });
-    assert!(status.success(), "{}", out.text());
+    add_a_server_and_wait_until_the_agent_lists_again(data, &mut client, &out);
     let lines: Vec<Value> = out
         .text()
         .lines()

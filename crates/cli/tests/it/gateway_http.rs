@@ -7,18 +7,15 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::support::engine::Reaped;
+use crate::support::gateway::{add_a_server_and_wait_until_the_agent_lists_again, fixtures};
 use crate::support::wait::until;
 use crate::support::{ok, ok_json};
 use serde_json::Value;
-
-fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
-}
 
 /// A port free on loopback now (the engine binds it a moment later).
 fn free_port() -> u16 {
@@ -224,25 +221,7 @@ fn real_sdk_clients_call_through_the_http_endpoint_with_their_tokens() {
     let out = crate::support::engine::Gathered::from(
         watcher.0.stdout.take().expect("the client's stdout"),
     );
-    out.wait_for(
-        "the client has its first list",
-        r#""step":"ready""#,
-        Duration::from_secs(60),
-    );
-    let memory = fixtures()
-        .join("node_modules/@modelcontextprotocol/server-memory/dist/index.js")
-        .display()
-        .to_string();
-    crate::support::add_stdio(data, "m", "node", &[&memory]);
-    out.wait_for(
-        "the client is told on its GET stream and lists again",
-        "tools-after-change",
-        Duration::from_secs(30),
-    );
-    let ended = until("the client ends", Duration::from_secs(10), || {
-        watcher.0.try_wait().expect("wait").ok_or("running")
-    });
-    assert!(ended.success(), "{}", out.text());
+    add_a_server_and_wait_until_the_agent_lists_again(data, &mut watcher, &out);
     assert!(
         out.text().contains("m__"),
         "the new server's tools: {}",
