@@ -338,6 +338,8 @@ impl EngineProcess {
                 )
                 .into());
             }
+            // A bounded poll of another process (the engine and its server): nothing tells
+            // this one when they are ready.
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
@@ -368,6 +370,7 @@ impl EngineProcess {
                     Err(format!("gatehouse serve exited with {status}: {}", self.log_tail()).into())
                 };
             }
+            // A bounded poll for the engine's exit, within its stop grace.
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         let _ = child.kill();

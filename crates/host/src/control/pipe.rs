@@ -146,6 +146,8 @@ mod windows {
                     if e.raw_os_error() == Some(ERROR_PIPE_BUSY as i32)
                         && started.elapsed() < BUSY_WAIT =>
                 {
+                    // Every instance is taken: try again shortly (tokio's documented way for
+                    // a named pipe's client; no event says when one frees), within BUSY_WAIT.
                     tokio::time::sleep(Duration::from_millis(20)).await;
                 }
                 Err(e) => {
