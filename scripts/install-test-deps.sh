@@ -3,7 +3,8 @@
 #   - apt: Xvfb, WebKitWebDriver, a private D-Bus session + gnome-keyring (secret storage),
 #     sqlite3 (the audit log's tamper tests edit the database with it)
 #   - tauri-driver 2.x (cargo install, pinned to ^2, --locked)
-#   - npm ci in tests/fixtures (real MCP servers) and tests/e2e
+#   - npm ci in tests/fixtures (real MCP servers), tests/e2e and benches/ts-client (the TS SDK
+#     client and supergateway, for the benchmark's gateway section in its smoke test)
 # Idempotent and fast when everything is already present.
 # Run scripts/install-system-deps.sh first (build/runtime deps of the app itself).
 set -euo pipefail
@@ -66,12 +67,12 @@ if ! command -v tauri-driver >/dev/null 2>&1; then
   echo "    note: $cargo_bin is not on PATH; the e2e harness also looks there (or set TAURI_DRIVER=/path/to/tauri-driver)"
 fi
 
-echo "==> [3/4] npm ci (tests/fixtures, tests/e2e)"
+echo "==> [3/4] npm ci (tests/fixtures, tests/e2e, benches/ts-client)"
 if ! command -v npm >/dev/null 2>&1; then
   echo "error: npm not found; install Node.js 20+ first" >&2
   exit 1
 fi
-for dir in tests/fixtures tests/e2e; do
+for dir in tests/fixtures tests/e2e benches/ts-client; do
   pkgdir="$repo/$dir"
   stamp="$pkgdir/node_modules/.package-lock.json"
   # npm ci always wipes node_modules; skip it when the installed tree is

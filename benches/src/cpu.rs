@@ -53,6 +53,16 @@ fn ticks_per_second() -> Result<u64, BoxError> {
     Ok(u64::try_from(ticks)?.max(1))
 }
 
+/// A count of CPU clock ticks (from another process's `/proc/PID/stat`) as a duration.
+pub fn ticks_to_duration(ticks: u64) -> Result<Duration, BoxError> {
+    Ok(ticks_duration(ticks, ticks_per_second()?).ok_or("a tick count out of range")?)
+}
+
+fn ticks_duration(ticks: u64, ticks_per_second: u64) -> Option<Duration> {
+    let nanos = u128::from(ticks) * 1_000_000_000 / u128::from(ticks_per_second);
+    Some(Duration::from_nanos(u64::try_from(nanos).ok()?))
+}
+
 /// The state and `utime + stime` of a `/proc/PID/stat` line. The command name (field 2) is in
 /// parentheses and may hold spaces or `)`, so the fields are counted after its last `)`.
 fn parse_stat(stat: &str, ticks_per_second: u64) -> Option<(char, Duration)> {
@@ -62,9 +72,7 @@ fn parse_stat(stat: &str, ticks_per_second: u64) -> Option<(char, Duration)> {
     // Fields 14 and 15 of the line; the first after the name is field 3.
     let utime: u64 = fields.get(11)?.parse().ok()?;
     let stime: u64 = fields.get(12)?.parse().ok()?;
-    let ticks = utime + stime;
-    let nanos = u128::from(ticks) * 1_000_000_000 / u128::from(ticks_per_second);
-    Some((state, Duration::from_nanos(u64::try_from(nanos).ok()?)))
+    Some((state, ticks_duration(utime + stime, ticks_per_second)?))
 }
 
 /// CPU µs per call, `None` for no call.

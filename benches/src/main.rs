@@ -13,17 +13,22 @@
 //! - `app-memory`: the release app under Xvfb with `--app-servers` servers connected and idle,
 //!   its processes' PSS (needs `--app` or gatehouse-app beside this binary, and Xvfb);
 //! - `engine`: a call through a running `gatehouse serve`'s control socket against the same call
-//!   in-process (needs `--gatehouse` or the CLI beside this binary).
+//!   in-process (needs `--gatehouse` or the CLI beside this binary);
+//! - `gateway`: the TS SDK client directly, through `gatehouse mcp`, through Gatehouse's HTTP
+//!   endpoint and through supergateway, and 4 clients × 16 in flight through `gatehouse mcp`.
 //!
 //! See docs/performance.md.
 
 mod app_memory;
+mod args;
 mod audit_scale;
 mod cpu;
 mod engine;
+mod engine_process;
 mod fleet;
 mod gate_steps;
 mod gated;
+mod gateway_bench;
 mod memory_secrets;
 mod raw;
 mod report;
@@ -32,11 +37,14 @@ mod stats;
 mod targets;
 mod timed;
 mod ts;
+mod verdict;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Parser;
+
+use args::{Args, RuntimeMode, Section};
 
 use report::{
     Concurrent, GateSteps, Kind, Outcome, Pipelined, Report, Row, Sections, ThroughputRow,
@@ -44,129 +52,6 @@ use report::{
 use stats::{Samples, Summary};
 
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
-
-/// Measures tools/call over stdio (raw pipe, crates/mcp, the gate, TypeScript SDK) and the audit
-/// log at scale.
-#[derive(Debug, Parser)]
-#[command(name = "gatehouse-bench", version)]
-struct Args {
-    /// Sections to run (repeatable) [default: all].
-    #[arg(long, value_enum)]
-    section: Vec<Section>,
-    /// Timed sequential calls per client (and timed runs of each gate step).
-    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..))]
-    calls: u32,
-    /// Untimed calls per client before timing starts (JIT, caches, allocator).
-    #[arg(long, default_value_t = 500)]
-    warmup: u32,
-    /// Print the results as one JSON object instead of a table.
-    #[arg(long)]
-    json: bool,
-    /// Do not run the TypeScript SDK client.
-    #[arg(long)]
-    skip_ts: bool,
-    /// Run only these clients (repeatable), e.g. to profile one with `perf record`.
-    #[arg(long, value_enum)]
-    only: Vec<Kind>,
-    /// The echo server binary [default: gatehouse-bench-echo beside this binary].
-    #[arg(long)]
-    echo: Option<PathBuf>,
-    /// The Node.js executable for the TS client.
-    #[arg(long, default_value = "node")]
-    node: String,
-    /// The TS client's directory (bench.mjs and its node_modules)
-    /// [default: benches/ts-client of the source tree].
-    #[arg(long)]
-    ts_dir: Option<PathBuf>,
-    /// Where the async clients' call loop runs: as a task on a worker of the multi-thread
-    /// runtime (as the app's commands and the host's sessions do), in `block_on` on the main
-    /// thread of a multi-thread runtime (as the `gatehouse` CLI does), or on a current-thread
-    /// runtime.
-    #[arg(long, value_enum, default_value_t = RuntimeMode::Worker)]
-    runtime: RuntimeMode,
-    /// Pipelined: timed calls per client (rounded up to whole windows).
-    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(1..))]
-    pipelined_calls: u32,
-    /// Pipelined: calls in flight at once on the connection.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=64))]
-    window: u32,
-    /// Concurrent: callers calling through the gate at once.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=256))]
-    callers: u32,
-    /// Concurrent: timed calls per caller.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
-    concurrent_calls: u32,
-    /// Audit: rows in the log searched, listed and verified.
-    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
-    audit_rows: u64,
-    /// Audit: queries of each kind.
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..))]
-    audit_queries: u32,
-    /// Audit: a data directory to fill and keep, or to reuse (topped up to --audit-rows)
-    /// [default: a temporary one].
-    #[arg(long)]
-    audit_dir: Option<PathBuf>,
-    /// Fleet: stdio servers started and stopped together.
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=1000))]
-    fleet: u32,
-    /// App memory: the app binary [default: gatehouse-app beside this binary].
-    #[arg(long)]
-    app: Option<PathBuf>,
-    /// App memory: stdio servers connected while the app is measured.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
-    app_servers: u32,
-    /// App memory: seconds the app sits idle once its servers are connected, before measuring.
-    #[arg(long, default_value_t = 10)]
-    app_idle: u64,
-    /// Engine: the `gatehouse` CLI binary [default: gatehouse beside this binary].
-    #[arg(long)]
-    gatehouse: Option<PathBuf>,
-}
-
-/// The parts of the benchmark; see the crate docs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Section {
-    Latency,
-    Pipelined,
-    Concurrent,
-    GateSteps,
-    Audit,
-    Fleet,
-    AppMemory,
-    Engine,
-}
-
-/// Where the async clients run; see `--runtime`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum RuntimeMode {
-    Worker,
-    BlockOn,
-    CurrentThread,
-}
-
-impl RuntimeMode {
-    fn describe(self) -> &'static str {
-        match self {
-            RuntimeMode::Worker => "multi-thread, calls from a worker task",
-            RuntimeMode::BlockOn => "multi-thread, calls from block_on on the main thread",
-            RuntimeMode::CurrentThread => "current-thread",
-        }
-    }
-
-    /// Runs one client's loop where this mode says.
-    fn run<F, T>(self, runtime: &tokio::runtime::Runtime, client: F) -> Result<T, BoxError>
-    where
-        F: Future<Output = Result<T, BoxError>> + Send + 'static,
-        T: Send + 'static,
-    {
-        match self {
-            RuntimeMode::Worker => runtime
-                .block_on(runtime.spawn(client))
-                .map_err(|e| format!("the client task failed: {e}"))?,
-            RuntimeMode::BlockOn | RuntimeMode::CurrentThread => runtime.block_on(client),
-        }
-    }
-}
 
 fn main() -> ExitCode {
     let args = Args::parse();
@@ -385,6 +270,21 @@ fn run(args: &Args) -> Result<Report, BoxError> {
         };
         let hop = socket_hop::run(gatehouse, echo.clone(), calls, warmup);
         sections.engine = Some(Outcome::from_result(mode.run(&runtime, hop)));
+    }
+    if section(Section::Gateway) {
+        progress("the TS client directly, through the gateway and through supergateway");
+        let tools = gateway_bench::Tools {
+            gatehouse: match &args.gatehouse {
+                Some(path) => path.clone(),
+                None => beside_me("gatehouse")?,
+            },
+            echo: echo.clone(),
+            node: args.node.clone(),
+            ts_dir: args.ts_dir.clone().unwrap_or_else(ts::default_dir),
+        };
+        // The concurrent run: --calls calls per client, in windows.
+        let run = gateway_bench::run(tools, calls, warmup, calls);
+        sections.gateway = Some(Outcome::from_result(mode.run(&runtime, run)));
     }
     runtime.shutdown_background();
 

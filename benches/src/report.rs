@@ -9,6 +9,7 @@ use crate::app_memory::AppMemory;
 use crate::audit_scale::AuditScale;
 use crate::fleet::Fleet;
 use crate::gate_steps::Step;
+use crate::gateway_bench::GatewayBench;
 use crate::socket_hop::SocketHop;
 use crate::stats::{Summary, Throughput};
 use crate::targets::{self, Target};
@@ -135,6 +136,8 @@ pub struct Report {
     pub app_memory: Option<Outcome<AppMemory>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub engine: Option<Outcome<SocketHop>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gateway: Option<Outcome<GatewayBench>>,
     pub targets: Vec<Target>,
 }
 
@@ -149,6 +152,7 @@ pub struct Sections {
     pub fleet: Option<Outcome<Fleet>>,
     pub app_memory: Option<Outcome<AppMemory>>,
     pub engine: Option<Outcome<SocketHop>>,
+    pub gateway: Option<Outcome<GatewayBench>>,
 }
 
 impl Report {
@@ -177,6 +181,7 @@ impl Report {
             fleet: sections.fleet,
             app_memory: sections.app_memory,
             engine: sections.engine,
+            gateway: sections.gateway,
             targets: Vec::new(),
         };
         report.targets = targets::judge(&report);
@@ -196,6 +201,7 @@ impl Report {
             || self.fleet.as_ref().is_some_and(Outcome::failed)
             || self.app_memory.as_ref().is_some_and(Outcome::failed)
             || self.engine.as_ref().is_some_and(Outcome::failed)
+            || self.gateway.as_ref().is_some_and(Outcome::failed)
     }
 
     /// The human-readable tables and target lines.
@@ -234,6 +240,16 @@ impl Report {
             ));
             match engine {
                 Outcome::Measured(hop) => hop.lines(&mut out),
+                other => out.push_str(&format!("{}\n", other.note().unwrap_or_default())),
+            }
+        }
+        if let Some(gateway) = &self.gateway {
+            out.push_str(&format!(
+                "\nthe gateway: the TS SDK client, {} sequential calls each way\n\n",
+                self.calls
+            ));
+            match gateway {
+                Outcome::Measured(g) => g.lines(&mut out),
                 other => out.push_str(&format!("{}\n", other.note().unwrap_or_default())),
             }
         }

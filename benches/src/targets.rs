@@ -1,10 +1,10 @@
 //! The targets the figures are judged against (docs/performance.md). Each is met, missed, or,
 //! when what it compares was not measured, left unjudged: never reported as met without figures.
 
-use serde::Serialize;
-
+use crate::gateway_bench::GatewayBench;
 use crate::report::{Kind, Outcome, Report, summary};
 use crate::stats::Throughput;
+pub use crate::verdict::{Target, unjudged};
 
 /// The p50 overhead over the raw pipe the engine may add, in µs.
 pub const MAX_OVERHEAD_US: f64 = 50.0;
@@ -31,23 +31,6 @@ pub const MAX_HOP_P50_US: f64 = 50.0;
 
 /// The whole app's PSS with 20 servers connected and idle, in MB.
 pub const MAX_APP_PSS_MB: f64 = 200.0;
-
-/// Whether a target is met.
-#[derive(Debug, Clone, Serialize)]
-pub struct Target {
-    pub name: &'static str,
-    /// `None` when it could not be measured.
-    pub met: Option<bool>,
-    pub detail: String,
-}
-
-fn unjudged(name: &'static str, why: &str) -> Target {
-    Target {
-        name,
-        met: None,
-        detail: format!("not measured ({why})"),
-    }
-}
 
 /// Every target, in a fixed order.
 pub fn judge(report: &Report) -> Vec<Target> {
@@ -230,6 +213,8 @@ pub fn judge(report: &Report) -> Vec<Target> {
         },
         None => unjudged(name, "the engine section did not run"),
     });
+    let gateway = report.gateway.as_ref().and_then(Outcome::measured);
+    targets.extend(GatewayBench::targets(gateway));
     targets
 }
 

@@ -2,7 +2,8 @@
 //! <warmup> [<pipelined> <window>]`, which times its own calls with `process.hrtime.bigint()`,
 //! takes its CPU time with `process.cpuUsage()`, and prints one JSON line with every sample (and
 //! the pipelined run, if asked for). A missing `node` or SDK is reported as such, with the
-//! command that fixes it.
+//! command that fixes it. The gateway benchmark points the same client elsewhere ([`Connect`]):
+//! a stdio command (`gatehouse mcp`) or a Streamable HTTP endpoint with a bearer token.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -29,6 +30,10 @@ struct Report {
     elapsed_ns: u64,
     cpu_us: u64,
     pipelined: Option<Pipelined>,
+    #[serde(default)]
+    peer_ticks: Option<u64>,
+    #[serde(default)]
+    watched_ticks: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -36,13 +41,42 @@ struct Pipelined {
     calls: usize,
     elapsed_ns: u64,
     cpu_us: u64,
+    started_ms: f64,
+    ended_ms: f64,
 }
 
 /// The measured samples, the pipelined run if one was asked for, and the SDK version.
 pub struct Run {
     pub samples: Samples,
     pub pipelined: Option<Throughput>,
+    /// When the pipelined run started and ended, in ms since the epoch (its clock's).
+    pub pipelined_span_ms: Option<(f64, f64)>,
+    /// The stdio server process's CPU over the timed sequential calls (Linux).
+    pub peer_cpu: Option<Duration>,
+    /// The watched processes' CPU over the timed sequential calls (Linux).
+    pub watched_cpu: Option<Duration>,
     pub sdk: String,
+}
+
+/// Where the client connects instead of starting the echo binary.
+#[derive(Debug, Clone)]
+pub enum Connect {
+    /// The echo binary given to [`run`].
+    Echo,
+    /// A stdio server started as this command.
+    Command { program: PathBuf, args: Vec<String> },
+    /// A Streamable HTTP endpoint, with a bearer token (passed in the environment).
+    Url { url: String, token: Option<String> },
+}
+
+/// How the client is pointed and what else it measures.
+#[derive(Debug, Clone)]
+pub struct Setup<'a> {
+    pub connect: &'a Connect,
+    /// The echo tool's name there.
+    pub tool: &'a str,
+    /// Other processes whose CPU over the timed calls to report (`Run::watched_cpu`).
+    pub watch: &'a [u32],
 }
 
 /// Calls in flight together: at least `calls`, in windows of `window`.
@@ -57,6 +91,24 @@ pub fn run(
     node: &str,
     dir: &Path,
     echo: &Path,
+    calls: usize,
+    warmup: usize,
+    windows: Option<Windows>,
+) -> Result<Run, BoxError> {
+    let setup = Setup {
+        connect: &Connect::Echo,
+        tool: "echo",
+        watch: &[],
+    };
+    run_connected(node, dir, echo, &setup, calls, warmup, windows)
+}
+
+/// Runs the Node client as `setup` says.
+pub fn run_connected(
+    node: &str,
+    dir: &Path,
+    echo: &Path,
+    setup: &Setup<'_>,
     calls: usize,
     warmup: usize,
     windows: Option<Windows>,
@@ -84,6 +136,24 @@ pub fn run(
         command
             .arg(windows.calls.to_string())
             .arg(windows.window.to_string());
+    }
+    command.env("BENCH_TOOL", setup.tool);
+    if !setup.watch.is_empty() {
+        let pids: Vec<String> = setup.watch.iter().map(u32::to_string).collect();
+        command.env("BENCH_WATCH_PIDS", pids.join(","));
+    }
+    match setup.connect {
+        Connect::Echo => {}
+        Connect::Command { program, args } => {
+            let spawn = serde_json::json!({ "command": program, "args": args });
+            command.env("BENCH_COMMAND", spawn.to_string());
+        }
+        Connect::Url { url, token } => {
+            command.env("BENCH_URL", url);
+            if let Some(token) = token {
+                command.env("BENCH_TOKEN", token);
+            }
+        }
     }
     let output = command
         .stdin(Stdio::null())
@@ -127,6 +197,18 @@ pub fn run(
             elapsed: Duration::from_nanos(report.elapsed_ns),
             cpu: Some(Duration::from_micros(report.cpu_us)),
         },
+        pipelined_span_ms: report
+            .pipelined
+            .as_ref()
+            .map(|p| (p.started_ms, p.ended_ms)),
+        peer_cpu: report
+            .peer_ticks
+            .map(crate::cpu::ticks_to_duration)
+            .transpose()?,
+        watched_cpu: report
+            .watched_ticks
+            .map(crate::cpu::ticks_to_duration)
+            .transpose()?,
         pipelined: report.pipelined.map(|p| {
             Throughput::of(
                 p.calls,

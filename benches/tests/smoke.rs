@@ -2,7 +2,9 @@
 //! speaks enough MCP for every client, the JSON report carries every section, row and target,
 //! the gated runs leave an intact audit chain (the bench checks it and fails otherwise), a kept
 //! audit directory is reused, a missing TS SDK is reported with the command that installs it,
-//! and the engine section times calls through a real `gatehouse serve`. Timings are not checked:
+//! the engine section times calls through a real `gatehouse serve`, and the gateway section
+//! runs the real TS SDK client through `gatehouse mcp`, Gatehouse's HTTP endpoint and
+//! supergateway, every call through Gatehouse found in its audit log. Timings are not checked:
 //! they depend on the machine.
 
 use std::io::{BufRead, BufReader, Write};
@@ -242,9 +244,8 @@ fn a_missing_ts_sdk_names_the_command_that_installs_it() {
     assert!(error.contains("npm ci --prefix"), "{error}");
 }
 
-#[test]
-fn the_engine_section_times_the_same_calls_through_gatehouse_serve_and_in_process() {
-    // The CLI is another package's binary: `cargo test --workspace` builds it beside this one.
+/// The CLI: another package's binary, which `cargo test --workspace` builds beside this one.
+fn gatehouse_cli() -> String {
     let gatehouse = std::path::Path::new(BENCH)
         .with_file_name(format!("gatehouse{}", std::env::consts::EXE_SUFFIX));
     assert!(
@@ -252,7 +253,12 @@ fn the_engine_section_times_the_same_calls_through_gatehouse_serve_and_in_proces
         "{} is missing: build it with `cargo build -p gatehouse-cli`",
         gatehouse.display()
     );
-    let gatehouse = gatehouse.display().to_string();
+    gatehouse.display().to_string()
+}
+
+#[test]
+fn the_engine_section_times_the_same_calls_through_gatehouse_serve_and_in_process() {
+    let gatehouse = gatehouse_cli();
     let (ok, report) = bench(&["--section", "engine", "--gatehouse", &gatehouse]);
     assert!(ok, "a run without failures exits 0: {report}");
     assert_eq!(report["rows"], json!([]), "no latency rows: {report}");
@@ -285,4 +291,45 @@ fn the_engine_section_times_the_same_calls_through_gatehouse_serve_and_in_proces
         })
         .expect("the hop's target");
     assert!(target["met"].is_boolean(), "judged from figures: {target}");
+}
+
+#[test]
+fn the_gateway_section_times_the_ts_client_four_ways_and_finds_each_call_in_the_audit_log() {
+    let gatehouse = gatehouse_cli();
+    let (ok, report) = bench(&["--section", "gateway", "--gatehouse", &gatehouse]);
+    assert!(ok, "a run without failures exits 0: {report}");
+    let gateway = &report["gateway"];
+    assert_eq!(gateway["status"], "measured", "{gateway}");
+    for leg in ["direct", "stdio", "http", "supergateway"] {
+        let summary = &gateway[leg]["summary"];
+        assert_eq!(summary["calls"], 20, "{leg}: {gateway}");
+        assert!(
+            summary["p99_us"].as_f64().is_some_and(|p| p > 0.0),
+            "{leg}: {gateway}"
+        );
+        assert!(
+            summary["cpu_us_per_call"].as_f64().is_some(),
+            "{leg}: {gateway}"
+        );
+    }
+    for proxied in ["stdio", "http", "supergateway"] {
+        assert!(
+            gateway[proxied]["proxy_cpu_us_per_call"].as_f64().is_some(),
+            "the proxy's CPU is measured for {proxied}: {gateway}"
+        );
+    }
+    // 4 clients: 2 calls one at a time, then 16 (a window) as warm-up, then 32 (two windows).
+    assert_eq!(gateway["concurrent"]["calls"], 4 * 32, "{gateway}");
+    // Through the engine: (2 + 20) each over stdio and HTTP, and (2 + 16 + 32) × 4 at once.
+    assert_eq!(gateway["audited_calls"], 2 * 22 + 4 * 50, "{gateway}");
+    let judged = report["targets"].as_array().map(|t| {
+        t.iter()
+            .filter(|t| {
+                t["name"]
+                    .as_str()
+                    .is_some_and(|n| n.contains("gatehouse mcp") || n.contains("supergateway"))
+            })
+            .count()
+    });
+    assert_eq!(judged, Some(3), "the gateway's three targets: {report}");
 }

@@ -10,10 +10,23 @@
 // and exits non-zero with a message on stderr if anything fails.
 //
 // Usage: node bench.mjs <echo-binary-path> <calls> <warmup> [<pipelined> <window>]
+//
+// Instead of the echo binary, the client can connect as the gateway benchmark needs
+// (benches/src/gateway_bench.rs), set in the environment (a token never on the command line):
+//   BENCH_COMMAND  JSON `{"command": "...", "args": [...]}`: a stdio server started that way;
+//   BENCH_URL      a Streamable HTTP endpoint, with BENCH_TOKEN as its bearer token if set;
+//   BENCH_TOOL     the echo tool's name there (default `echo`);
+//   BENCH_WATCH_PIDS  comma-separated pids of other processes whose CPU to count.
+// The report then also has "peer_ticks": the stdio server process's CPU clock ticks (utime +
+// stime from /proc/PID/stat) over the timed sequential loop, "watched_ticks" those of the
+// watched processes together over the same loop, and the pipelined run its absolute
+// "started_ms" and "ended_ms" (performance.timeOrigin + performance.now()), so that runs of
+// several clients at once can be put on one time line.
 
 import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 function fail(message) {
   process.stderr.write(`bench.mjs: ${message}\n`);
@@ -47,12 +60,62 @@ function cpuSince(start) {
   return used.user + used.system;
 }
 
+function transportFromEnv() {
+  const url = process.env.BENCH_URL;
+  if (url) {
+    const token = process.env.BENCH_TOKEN;
+    const headers = token ? { Authorization: `Bearer ${token}` } : {};
+    return new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  }
+  let spawn = { command: echo, args: [] };
+  if (process.env.BENCH_COMMAND) {
+    try {
+      spawn = JSON.parse(process.env.BENCH_COMMAND);
+    } catch (e) {
+      fail(`BENCH_COMMAND is not JSON: ${e.message}`);
+    }
+  }
+  return new StdioClientTransport({ command: spawn.command, args: spawn.args ?? [], stderr: "inherit" });
+}
+
+// The stdio server process's CPU clock ticks so far (Linux), or null.
+function peerTicks() {
+  return transport.pid ? ticksOf(transport.pid) : null;
+}
+
+const watched = (process.env.BENCH_WATCH_PIDS ?? "").split(",").filter((p) => p !== "");
+
+// The watched processes' CPU clock ticks so far, or null when one cannot be read.
+function watchedTicks() {
+  let sum = 0;
+  for (const pid of watched) {
+    const ticks = ticksOf(pid);
+    if (ticks === null) return null;
+    sum += ticks;
+  }
+  return watched.length === 0 ? null : sum;
+}
+
+function ticksOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return null;
+  }
+}
+
+function now() {
+  return performance.timeOrigin + performance.now();
+}
+
 const client = new Client({ name: "gatehouse-bench-ts", version: "0.0.0" });
-const transport = new StdioClientTransport({ command: echo, args: [], stderr: "inherit" });
+const transport = transportFromEnv();
 await client.connect(transport);
 await client.listTools();
 
-const request = { name: "echo", arguments: { message: "hello" } };
+const request = { name: process.env.BENCH_TOOL || "echo", arguments: { message: "hello" } };
 async function call() {
   const result = await client.callTool(request);
   if (result.content?.[0]?.text !== "hello") fail(`unexpected result: ${JSON.stringify(result)}`);
@@ -61,6 +124,8 @@ async function call() {
 for (let i = 0; i < warmup; i++) await call();
 
 const samples = new Array(calls);
+const ticksStart = peerTicks();
+const watchedStart = watchedTicks();
 const cpuStart = process.cpuUsage();
 const started = process.hrtime.bigint();
 for (let i = 0; i < calls; i++) {
@@ -70,6 +135,8 @@ for (let i = 0; i < calls; i++) {
 }
 const elapsed = Number(process.hrtime.bigint() - started);
 const cpu = cpuSince(cpuStart);
+const ticksEnd = peerTicks();
+const watchedEnd = watchedTicks();
 
 async function windows(n) {
   const rounds = Math.ceil(n / window);
@@ -83,12 +150,15 @@ let inFlight = null;
 if (pipelined > 0) {
   await windows(warmup);
   const pipeCpu = process.cpuUsage();
+  const startedMs = now();
   const pipeStarted = process.hrtime.bigint();
   const made = await windows(pipelined);
   inFlight = {
     calls: made,
     elapsed_ns: Number(process.hrtime.bigint() - pipeStarted),
     cpu_us: cpuSince(pipeCpu),
+    started_ms: startedMs,
+    ended_ms: now(),
   };
 }
 
@@ -99,5 +169,7 @@ const report = {
   elapsed_ns: elapsed,
   cpu_us: cpu,
   pipelined: inFlight,
+  peer_ticks: ticksStart === null || ticksEnd === null ? null : ticksEnd - ticksStart,
+  watched_ticks: watchedStart === null || watchedEnd === null ? null : watchedEnd - watchedStart,
 };
 process.stdout.write(`${JSON.stringify(report)}\n`);
