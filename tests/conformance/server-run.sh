@@ -19,7 +19,7 @@
 # Environment:
 #   GATEHOUSE_BIN             the gatehouse binary (default: $CARGO_TARGET_DIR or <repo>/target,
 #                             + /debug/gatehouse)
-#   CONFORMANCE_TIMEOUT_MS    per-scenario timeout (default 30000)
+#   CONFORMANCE_TIMEOUT_MS    per-scenario timeout (default 15000; a passing one takes a few seconds)
 #   VERBOSE=1                 print the suite's console output after each scenario
 #
 # The gateway phase needs a Secret Service for the token: run under scripts/with-keyring.sh
@@ -37,7 +37,7 @@ NODE="$HERE/node_modules/.bin/node"
 SUITE="$HERE/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 FIXTURE="$REPO/tests/fixtures/conformance-server/server.mjs"
 EXPECTED="$HERE/server-scenarios.txt"
-TIMEOUT_MS=${CONFORMANCE_TIMEOUT_MS:-30000}
+TIMEOUT_MS=${CONFORMANCE_TIMEOUT_MS:-15000}
 
 die() { echo "server-run.sh: $*" >&2; exit 2; }
 usage() { sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
