@@ -104,7 +104,7 @@ conformance: app
 ## says passes does not.
 conformance-server: app
 	@echo "==> MCP conformance suite (server scenarios, direct and through the gateway)"
-	GATEHOUSE_BIN=$(TARGET_DIR)/debug/gatehouse scripts/with-keyring.sh tests/conformance/server-run.sh --check
+	GATEHOUSE_BIN=$(TARGET_DIR)/debug/gatehouse tests/conformance/server-run.sh --check
 
 ## bench: the benchmark (docs/performance.md); not part of `make test`. BENCH_ARGS passes options,
 ## e.g. `make bench BENCH_ARGS="--audit-rows 20000"` for a quick run.

@@ -22,8 +22,8 @@
 #   CONFORMANCE_TIMEOUT_MS    per-scenario timeout (default 15000; a passing one takes a few seconds)
 #   VERBOSE=1                 print the suite's console output after each scenario
 #
-# The gateway phase needs a Secret Service for the token: run under scripts/with-keyring.sh
-# (the script re-runs itself under it when DBUS_SESSION_BUS_ADDRESS is not set).
+# The script runs itself under scripts/with-keyring.sh: the gateway phase keeps the client's
+# token in a private keyring that ends with the run.
 #
 # Prints one PASS/FAIL/SKIP line per scenario and phase, then the counts per phase. Exits 1 if a
 # scenario failed (with --check: if a scenario expected to pass failed), 2 on a setup error.
@@ -42,8 +42,9 @@ TIMEOUT_MS=${CONFORMANCE_TIMEOUT_MS:-15000}
 die() { echo "server-run.sh: $*" >&2; exit 2; }
 usage() { sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
-if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] && [ -z "${SERVER_RUN_NO_KEYRING:-}" ]; then
-  SERVER_RUN_NO_KEYRING=1 exec "$REPO/scripts/with-keyring.sh" "${BASH_SOURCE[0]}" "$@"
+# The client's token goes to a private keyring, never the person's own.
+if [ -z "${GATEHOUSE_SERVER_RUN_KEYRING:-}" ] && [[ " $* " != *" --help "* && " $* " != *" -h "* ]]; then
+  GATEHOUSE_SERVER_RUN_KEYRING=1 exec "$REPO/scripts/with-keyring.sh" "${BASH_SOURCE[0]}" "$@"
 fi
 
 [ -x "$NODE" ] && [ -f "$SUITE" ] || die "the suite is not installed: cd tests/conformance && npm ci"
