@@ -10,7 +10,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 APP := $(TARGET_DIR)/debug/gatehouse-app
 
 .PHONY: run test deps test-deps ui-deps bindings bindings-check ui-build ui-check app \
-        fmt-check clippy rust-test ui-test e2e lint conformance bench spec-matrix app-memory-check \
+        fmt-check clippy rust-test ui-test e2e lint conformance conformance-server bench spec-matrix app-memory-check \
         structure architecture-map
 
 ## run: install what is missing, build the UI and the app, and open the window.
@@ -18,7 +18,7 @@ run: deps ui-build app
 	$(APP)
 
 ## test: install test prerequisites, run every lint gate and every test.
-test: deps test-deps lint rust-test ui-test app app-memory-check conformance e2e
+test: deps test-deps lint rust-test ui-test app app-memory-check conformance conformance-server e2e
 	@echo "==> all checks and tests passed"
 
 deps:
@@ -98,6 +98,13 @@ app-memory-check: app
 conformance: app
 	@echo "==> MCP conformance suite (client scenarios)"
 	GATEHOUSE_BIN=$(TARGET_DIR)/debug/gatehouse tests/conformance/run.sh
+
+## conformance-server: the suite's server scenarios against the fixture server, directly and
+## through the gateway's HTTP endpoint; fails when one tests/conformance/server-scenarios.txt
+## says passes does not.
+conformance-server: app
+	@echo "==> MCP conformance suite (server scenarios, direct and through the gateway)"
+	GATEHOUSE_BIN=$(TARGET_DIR)/debug/gatehouse tests/conformance/server-run.sh --check
 
 ## bench: the benchmark (docs/performance.md); not part of `make test`. BENCH_ARGS passes options,
 ## e.g. `make bench BENCH_ARGS="--audit-rows 20000"` for a quick run.

@@ -3,6 +3,8 @@
 
 use clap::Subcommand;
 
+use crate::policy_args::OnOff;
+
 #[derive(Debug, Subcommand)]
 pub enum ClientsCommand {
     /// List the gateway's clients (tokens are never shown)
@@ -21,6 +23,14 @@ pub enum ClientsCommand {
     /// Create or revoke a client's token
     #[command(subcommand)]
     Token(TokenCommand),
+    /// Change what a client sees
+    Profile {
+        name: String,
+        /// `off`: tools and prompts by their own names where no other server offers the same
+        /// name (colliding ones keep `SERVER__`); `on` (the default): always `SERVER__NAME`
+        #[arg(long, value_enum)]
+        prefix: Option<OnOff>,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -1,4 +1,4 @@
-//! `gatehouse clients list|add|remove|token create|token revoke` and `gatehouse gateway http
+//! `gatehouse clients list|add|remove|profile|token create|token revoke` and `gatehouse gateway http
 //! on|off|status`: the gateway's clients, their tokens (kept only in the OS keyring, printed
 //! once when created), and whether the running engine serves the HTTP endpoint.
 
@@ -7,6 +7,7 @@ use serde_json::json;
 
 use crate::clients_args::{ClientsCommand, GatewayCommand, HttpCommand, TokenCommand};
 use crate::output;
+use crate::policy_args::OnOff;
 
 pub async fn run(host: &Host, command: ClientsCommand) -> Result<(), HostError> {
     let clients = host.clients();
@@ -58,6 +59,19 @@ pub async fn run(host: &Host, command: ClientsCommand) -> Result<(), HostError> 
                  the agent sends it as `Authorization: Bearer TOKEN` to {}",
                 host.gateway_http().await?.url()
             );
+            Ok(())
+        }
+        ClientsCommand::Profile { name, prefix } => {
+            let client = match prefix {
+                Some(prefix) => {
+                    clients
+                        .set_prefix(&name, matches!(prefix, OnOff::On))
+                        .await?
+                }
+                None => clients.get(&name).await?,
+            };
+            let state = if client.prefix { "on" } else { "off" };
+            say!("client {name}: prefix {state}");
             Ok(())
         }
         ClientsCommand::Token(TokenCommand::Revoke { name }) => {

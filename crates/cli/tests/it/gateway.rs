@@ -4,7 +4,8 @@
 //! tools as SERVER__TOOL, call them through the gate (source `gateway`, the client's name as the
 //! caller in the audit log), receive progress, and a call the policy denies comes back as a
 //! result with `isError` and a text the model can act on. A server added while an agent is
-//! attached reaches it as `notifications/tools/list_changed`, and its tools are listed then.
+//! attached reaches it as `notifications/tools/list_changed`, and its tools are listed then. A
+//! client whose prefix is off sees and calls the tools by their own names.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -152,15 +153,28 @@ fn real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate() {
     let completed = &step(&ts, "complete")[0]["result"]["completion"]["values"];
     assert_eq!(completed, &serde_json::json!(["Sales", "Support"]));
 
-    // A second agent attaches to the same engine: no second engine, no second server.
+    // A second agent attaches to the same engine: no second engine, no second server. Its
+    // prefix is off, so it sees and calls the tools by their own names (one server: no collision).
+    ok(data, &["clients", "add", "py-agent"]);
+    ok(data, &["clients", "profile", "py-agent", "--prefix", "off"]);
     let python = fixtures().join("python/.venv/bin/python");
     let py = run_client(
         data,
         &python,
         "py_sdk_client.py",
         "py-agent",
-        &[r#"e__echo={"message":"from python"}"#],
+        &[r#"echo={"message":"from python"}"#],
         &[],
+    );
+    let bare: Vec<&str> = step(&py, "tools")[0]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(
+        bare.contains(&"echo") && !bare.iter().any(|n| n.starts_with("e__")),
+        "a client with its prefix off sees bare names: {bare:?}"
     );
     assert_eq!(text(&step(&py, "call")[0]["result"]), "Echo: from python");
     assert_eq!(ok_json(data, &["status", "--json"])["pid"], status["pid"]);

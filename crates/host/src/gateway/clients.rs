@@ -2,7 +2,9 @@
 //! at most one bearer token for the HTTP endpoint. The `clients` table keeps the name, when it
 //! was added and last seen, and a serial that moves on each time a token is created; the token
 //! itself lives only in the OS keyring ([`SecretKey::ClientToken`]) and is shown once, when
-//! created. A token is `ghc_` and 32 random bytes from the OS, base64url.
+//! created. A token is `ghc_` and 32 random bytes from the OS, base64url. Each client also has
+//! its naming choice: `prefix` on (every tool and prompt is `SERVER__NAME`, the default, and what
+//! an agent the table does not know gets) or off (bare names where nothing collides).
 
 use base64::Engine as _;
 use gatehouse_mcp::Sensitive;
@@ -28,6 +30,9 @@ pub struct ClientRecord {
     /// Whether it has a token (the token itself is never listed).
     pub has_token: bool,
     pub token_created_at: Option<String>,
+    /// Whether it sees tools and prompts as `SERVER__NAME` always (else bare where no other
+    /// server offers the same name).
+    pub prefix: bool,
 }
 
 /// The clients, on the store's database and the keyring.
@@ -82,7 +87,7 @@ impl Clients<'_> {
     /// Every client, by name.
     pub async fn list(&self) -> Result<Vec<ClientRecord>> {
         let rows = sqlx::query(
-            "SELECT name, created_at, last_seen, token_serial, token_created_at FROM clients ORDER BY name",
+            "SELECT name, created_at, last_seen, token_serial, token_created_at, prefix FROM clients ORDER BY name",
         )
         .fetch_all(self.pool)
         .await?;
@@ -92,7 +97,7 @@ impl Clients<'_> {
     /// One client.
     pub async fn get(&self, name: &str) -> Result<ClientRecord> {
         let row = sqlx::query(
-            "SELECT name, created_at, last_seen, token_serial, token_created_at FROM clients WHERE name = ?",
+            "SELECT name, created_at, last_seen, token_serial, token_created_at, prefix FROM clients WHERE name = ?",
         )
         .bind(name)
         .fetch_optional(self.pool)
@@ -146,6 +151,29 @@ impl Clients<'_> {
         .execute(self.pool)
         .await?;
         self.secrets.delete(&key(name)).await
+    }
+
+    /// Sets whether the client sees the servers' prefix on every tool and prompt name.
+    pub async fn set_prefix(&self, name: &str, prefix: bool) -> Result<ClientRecord> {
+        let set = sqlx::query("UPDATE clients SET prefix = ? WHERE name = ?")
+            .bind(prefix)
+            .bind(name)
+            .execute(self.pool)
+            .await?;
+        if set.rows_affected() == 0 {
+            return Err(not_found(name));
+        }
+        self.get(name).await
+    }
+
+    /// Whether `name` sees the servers' prefix on every name: yes unless the person turned it
+    /// off for that client (an agent the table does not know keeps it).
+    pub(crate) async fn prefixed(&self, name: &str) -> Result<bool> {
+        let prefix: Option<bool> = sqlx::query_scalar("SELECT prefix FROM clients WHERE name = ?")
+            .bind(name)
+            .fetch_optional(self.pool)
+            .await?;
+        Ok(prefix.unwrap_or(true))
     }
 
     /// The serial of each client's current token (the clients that have one).
@@ -206,6 +234,7 @@ fn record(row: &sqlx::sqlite::SqliteRow) -> Result<ClientRecord> {
         last_seen: row.try_get("last_seen")?,
         has_token: serial.is_some(),
         token_created_at: row.try_get("token_created_at")?,
+        prefix: row.try_get("prefix")?,
     })
 }
 

@@ -29,7 +29,7 @@ pub async fn complete(host: &Host, client: &str, params: &Value) -> Result<Value
         .unwrap_or_default();
     let (connection, reference) = match (kind, text("/ref/name"), text("/ref/uri")) {
         ("ref/prompt", Some(name), _) => {
-            let (server, prompt) = prompts::route(host, name).await?;
+            let (server, prompt) = prompts::route(host, client, name).await?;
             let connection = servers::session(host, &server, client).await?;
             (connection, CompletionRef::Prompt { name: prompt })
         }

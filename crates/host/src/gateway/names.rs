@@ -3,6 +3,11 @@
 //! server/tools, "Tool names"). A name that cannot be made valid is left out of the list with a
 //! warning, never sent broken. An exposed name is routed back by the longest server name it
 //! starts with, so a server called `a` and one called `a__b` do not take each other's tools.
+//!
+//! A client whose prefix is off (`gatehouse clients profile NAME --prefix off`) sees an item by
+//! its own name where no other server offers the same name; the items whose names collide (and a
+//! bare name that would equal another item's `SERVER__ITEM`) keep their prefix, so the choice is
+//! deterministic and every exposed name routes back to one item ([`named`], [`route_named`]).
 
 /// Between the server's name and the tool's.
 pub const SEPARATOR: &str = "__";
@@ -54,6 +59,63 @@ pub fn routed(server: &str, item: &str, servers: &[String]) -> Option<String> {
     name
 }
 
+/// One item (tool or prompt) a server offers: the server's name and the item's.
+pub type Item = (String, String);
+
+/// The names a client sees for `items` (every enabled server's, `servers` being their names), in
+/// the same order; `None` for an item left out. With `prefix`, every item is `SERVER__ITEM`;
+/// without, an item whose name no other server offers is given bare, the others keep the prefix.
+pub fn named(items: &[Item], servers: &[String], prefix: bool) -> Vec<Option<String>> {
+    let offered_by = |item: &str| {
+        let mut owners: Vec<&str> = items
+            .iter()
+            .filter(|(_, i)| i == item)
+            .map(|(s, _)| s.as_str())
+            .collect();
+        owners.dedup();
+        owners.len()
+    };
+    let bare: Vec<bool> = items
+        .iter()
+        .map(|(_, item)| !prefix && valid(item) && offered_by(item) == 1)
+        .collect();
+    let prefixed: Vec<Option<String>> = items
+        .iter()
+        .zip(&bare)
+        .map(|((server, item), &bare)| {
+            if bare {
+                None
+            } else {
+                routed(server, item, servers)
+            }
+        })
+        .collect();
+    items
+        .iter()
+        .zip(bare)
+        .zip(&prefixed)
+        .map(|(((server, item), bare), own)| {
+            if !bare {
+                return own.clone();
+            }
+            // A bare name equal to another item's prefixed one keeps its own prefix.
+            if prefixed.iter().flatten().any(|name| name == item) {
+                return routed(server, item, servers);
+            }
+            Some(item.clone())
+        })
+        .collect()
+}
+
+/// The item (server, item name) that `name` stands for, among `items` named as [`named`] does.
+pub fn route_named(name: &str, items: &[Item], servers: &[String], prefix: bool) -> Option<Item> {
+    items
+        .iter()
+        .zip(named(items, servers, prefix))
+        .find(|(_, exposed)| exposed.as_deref() == Some(name))
+        .map(|(item, _)| item.clone())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +137,88 @@ mod tests {
         assert_eq!(route("c__", servers), None, "no tool name");
         assert_eq!(route("d__t", servers), None, "no such server");
         assert_eq!(route("ct", servers), None);
+    }
+
+    fn items(pairs: &[(&str, &str)]) -> Vec<Item> {
+        pairs
+            .iter()
+            .map(|(s, i)| ((*s).to_owned(), (*i).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn without_the_prefix_only_colliding_names_keep_it() {
+        let servers = vec!["fs".to_owned(), "git".to_owned(), "mem".to_owned()];
+        let items = items(&[
+            ("fs", "read_file"),
+            ("fs", "search"),
+            ("git", "search"),
+            ("git", "log"),
+            ("mem", "a b"),
+        ]);
+        let off = named(&items, &servers, false);
+        assert_eq!(
+            off,
+            [
+                Some("read_file".into()),
+                Some("fs__search".into()),
+                Some("git__search".into()),
+                Some("log".into()),
+                None,
+            ],
+            "a name two servers offer keeps its prefix on both; an invalid one is left out"
+        );
+        let on = named(&items, &servers, true);
+        assert_eq!(on[0].as_deref(), Some("fs__read_file"));
+        assert_eq!(on[3].as_deref(), Some("git__log"));
+        assert_eq!(named(&items, &servers, false), off, "deterministic");
+    }
+
+    #[test]
+    fn a_bare_name_equal_to_a_prefixed_one_keeps_its_prefix() {
+        let servers = vec!["a".to_owned(), "b".to_owned(), "c".to_owned()];
+        // `c` of b and of c collide, so b's is `b__c`; a's tool called `b__c` must not take it.
+        let items = items(&[("a", "b__c"), ("b", "c"), ("c", "c")]);
+        let off = named(&items, &servers, false);
+        assert_eq!(
+            off,
+            [
+                Some("a__b__c".into()),
+                Some("b__c".into()),
+                Some("c__c".into())
+            ]
+        );
+        assert_eq!(
+            route_named("b__c", &items, &servers, false),
+            Some(("b".into(), "c".into()))
+        );
+    }
+
+    #[test]
+    fn bare_names_route_back_to_their_server() {
+        let servers = vec!["fs".to_owned(), "git".to_owned()];
+        let items = items(&[("fs", "read_file"), ("fs", "search"), ("git", "search")]);
+        assert_eq!(
+            route_named("read_file", &items, &servers, false),
+            Some(("fs".into(), "read_file".into()))
+        );
+        assert_eq!(
+            route_named("git__search", &items, &servers, false),
+            Some(("git".into(), "search".into()))
+        );
+        assert_eq!(
+            route_named("search", &items, &servers, false),
+            None,
+            "ambiguous"
+        );
+        assert_eq!(
+            route_named("read_file", &items, &servers, true),
+            None,
+            "with the prefix on, a bare name is nobody's"
+        );
+        assert_eq!(
+            route_named("fs__read_file", &items, &servers, true),
+            Some(("fs".into(), "read_file".into()))
+        );
     }
 }

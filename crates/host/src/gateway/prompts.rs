@@ -1,9 +1,10 @@
 //! The gateway's prompts: every enabled server's prompts under the names of [`super::names`]
-//! (`SERVER__PROMPT`), and getting one routed back to its server through the gate (source
-//! `gateway`, the client as the caller).
+//! (`SERVER__PROMPT`, or bare where the client's prefix is off and nothing collides), and getting
+//! one routed back to its server through the gate (source `gateway`, the client as the caller).
 
 use std::collections::BTreeMap;
 
+use gatehouse_mcp::Prompt;
 use serde_json::{Value, json};
 
 use super::{names, servers};
@@ -12,33 +13,40 @@ use crate::host::Host;
 use crate::oversight::gate::Source;
 use crate::vocabulary::status::Offer;
 
-/// Every prompt, named for the agent.
+/// Every prompt, named for the agent (with or without the server's prefix, as its profile says).
 pub async fn list(host: &Host, client: &str) -> Result<Vec<Value>> {
-    let names: Vec<String> = servers::enabled(host)
+    let prefix = host.clients().prefixed(client).await?;
+    let (enabled, prompts) = gather(host, client).await?;
+    let items: Vec<names::Item> = prompts
+        .iter()
+        .map(|(server, prompt)| (server.clone(), prompt.name.clone()))
+        .collect();
+    let mut listed = Vec::new();
+    for ((_, prompt), name) in prompts.iter().zip(names::named(&items, &enabled, prefix)) {
+        let Some(name) = name else { continue };
+        if let Ok(Value::Object(mut fields)) = serde_json::to_value(prompt) {
+            fields.insert("name".into(), json!(name));
+            listed.push(Value::Object(fields));
+        }
+    }
+    Ok(listed)
+}
+
+/// The enabled servers' names, and the prompts of those connected, by server in name order.
+async fn gather(host: &Host, client: &str) -> Result<(Vec<String>, Vec<(String, Prompt)>)> {
+    let enabled: Vec<String> = servers::enabled(host)
         .await?
         .into_iter()
         .map(|(n, _)| n)
         .collect();
     let mut prompts = Vec::new();
     for (server, connection) in servers::offering(host, Offer::Prompts, client).await? {
-        let page = match connection.client().list_prompts().await {
-            Ok(page) => page,
-            Err(e) => {
-                tracing::warn!("the gateway leaves out the prompts of `{server}`: {e}");
-                continue;
-            }
-        };
-        for prompt in page.items {
-            let Some(name) = names::routed(&server, &prompt.name, &names) else {
-                continue;
-            };
-            if let Ok(Value::Object(mut fields)) = serde_json::to_value(&prompt) {
-                fields.insert("name".into(), json!(name));
-                prompts.push(Value::Object(fields));
-            }
+        match connection.client().list_prompts().await {
+            Ok(page) => prompts.extend(page.items.into_iter().map(|p| (server.clone(), p))),
+            Err(e) => tracing::warn!("the gateway leaves out the prompts of `{server}`: {e}"),
         }
     }
-    Ok(prompts)
+    Ok((enabled, prompts))
 }
 
 /// Gets the prompt an agent named, with its arguments.
@@ -53,7 +61,7 @@ pub async fn get(host: &Host, client: &str, params: &Value) -> Result<Value> {
             HostError::Validation(format!("`arguments` must map names to strings: {e}"))
         })?,
     };
-    let (server, prompt) = route(host, name).await?;
+    let (server, prompt) = route(host, client, name).await?;
     let connection = servers::session(host, &server, client).await?;
     let got = connection
         .get_prompt(&prompt, &arguments, Source::Gateway)
@@ -61,15 +69,22 @@ pub async fn get(host: &Host, client: &str, params: &Value) -> Result<Value> {
     serde_json::to_value(got).map_err(|e| HostError::Protocol(e.to_string()))
 }
 
-/// The server and prompt an exposed name stands for.
-pub async fn route(host: &Host, name: &str) -> Result<(String, String)> {
-    let servers = servers::enabled(host).await?;
-    names::route(name, servers.iter().map(|(s, _)| s.as_str()))
-        .map(|(server, prompt)| (server.to_owned(), prompt))
-        .ok_or_else(|| {
-            HostError::Validation(format!(
-                "no prompt `{name}`: prompts are named SERVER{}PROMPT after an enabled server",
-                names::SEPARATOR
-            ))
-        })
+/// The server and prompt an exposed name stands for, as `client` sees the names.
+pub async fn route(host: &Host, client: &str, name: &str) -> Result<(String, String)> {
+    let routed = if host.clients().prefixed(client).await? {
+        let servers = servers::enabled(host).await?;
+        names::route(name, servers.iter().map(|(s, _)| s.as_str()))
+            .map(|(server, prompt)| (server.to_owned(), prompt))
+    } else {
+        let (enabled, prompts) = gather(host, client).await?;
+        let items: Vec<names::Item> = prompts.into_iter().map(|(s, p)| (s, p.name)).collect();
+        names::route_named(name, &items, &enabled, false)
+    };
+    routed.ok_or_else(|| {
+        HostError::Validation(format!(
+            "no prompt `{name}`: prompts are named SERVER{}PROMPT after an enabled server, or by \
+             their own name where the client's prefix is off and no other server has one so named",
+            names::SEPARATOR
+        ))
+    })
 }
