@@ -3,6 +3,7 @@
 //! `gateway`, the client as the caller).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
@@ -10,6 +11,7 @@ use super::{names, servers};
 use crate::error::{HostError, Result};
 use crate::host::Host;
 use crate::oversight::gate::Source;
+use crate::oversight::gate::agent_relay::AgentAnswers;
 use crate::vocabulary::status::Offer;
 
 /// Every prompt, named for the agent.
@@ -42,7 +44,13 @@ pub async fn list(host: &Host, client: &str) -> Result<Vec<Value>> {
 }
 
 /// Gets the prompt an agent named, with its arguments.
-pub async fn get(host: &Host, client: &str, params: &Value) -> Result<Value> {
+/// The server's requests meanwhile may go to `agent` (`gate::agent_relay`).
+pub async fn get(
+    host: &Host,
+    client: &str,
+    agent: Arc<dyn AgentAnswers>,
+    params: &Value,
+) -> Result<Value> {
     let name = params
         .get("name")
         .and_then(Value::as_str)
@@ -55,6 +63,10 @@ pub async fn get(host: &Host, client: &str, params: &Value) -> Result<Value> {
     };
     let (server, prompt) = route(host, name).await?;
     let connection = servers::session(host, &server, client).await?;
+    let _in_call = host
+        .gate()
+        .agent_calls()
+        .enter(connection.server_id(), agent);
     let got = connection
         .get_prompt(&prompt, &arguments, Source::Gateway)
         .await?;

@@ -4,6 +4,7 @@
 //! source `gateway` and the client as the caller.
 
 use std::future::Future;
+use std::sync::Arc;
 
 use gatehouse_mcp::CallOptions;
 use serde_json::{Map, Value, json};
@@ -11,6 +12,7 @@ use serde_json::{Map, Value, json};
 use super::{names, servers};
 use crate::error::{HostError, Result};
 use crate::host::Host;
+use crate::oversight::gate::agent_relay::AgentAnswers;
 use crate::oversight::gate::{CallOutcome, Source, ToolCall};
 use crate::vocabulary::status::Offer;
 
@@ -51,6 +53,7 @@ pub async fn list(host: &Host, client: &str) -> Result<Vec<Value>> {
 pub async fn call(
     host: &Host,
     client: &str,
+    agent: Arc<dyn AgentAnswers>,
     name: &str,
     arguments: Option<Value>,
     options: CallOptions,
@@ -72,6 +75,8 @@ pub async fn call(
         source: Source::Gateway,
         caller: Some(client.to_owned()),
     };
+    // The server's requests during the call may go to the agent (`gate::agent_relay`).
+    let _in_call = host.gate().agent_calls().enter(&config.id, agent);
     match host.call_tool_on(config, call, options, cancel).await? {
         CallOutcome::Cancelled => Ok(None),
         CallOutcome::Done(result) => {
