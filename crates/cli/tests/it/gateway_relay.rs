@@ -5,7 +5,7 @@
 //! its level, named by their server; a resource it subscribed to sends it its updates; the merged
 //! tool list comes in pages, and a cursor it was not given is refused with -32602.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -40,6 +40,31 @@ fn called(lines: &[Value], tool: &str) -> String {
         .filter_map(|c| c["text"].as_str())
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// `gatehouse serve` on `data` with `env`, once its socket is there.
+fn serve_with(data: &Path, env: &[(&str, &str)]) -> Reaped {
+    let mut command = crate::support::command(data);
+    command
+        .arg("serve")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let engine = Reaped(command.spawn().expect("gatehouse serve starts"));
+    until(
+        "the engine's socket appears",
+        Duration::from_secs(20),
+        || {
+            data.join("engine.sock")
+                .exists()
+                .then_some(())
+                .ok_or("no socket")
+        },
+    );
+    engine
 }
 
 /// Every tool of `e` allowed for agents, so that only the server's requests are in question.
@@ -109,6 +134,45 @@ fn an_agent_answers_the_sampling_and_elicitation_its_calls_cause() {
             .as_array()
             .is_some_and(Vec::is_empty),
         "the person was not asked"
+    );
+}
+
+#[test]
+fn over_http_the_agent_answers_the_sampling_its_call_causes() {
+    let data = allowed("e");
+    let data = data.path();
+    ok(data, &["clients", "add", "py-http"]);
+    let token = ok(data, &["clients", "token", "create", "py-http"])
+        .trim()
+        .to_owned();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    ok(
+        data,
+        &["gateway", "http", "on", "--port", &port.to_string()],
+    );
+    let _engine = serve_with(data, &[]);
+    until(
+        "the gateway's HTTP endpoint accepts connections",
+        Duration::from_secs(20),
+        || std::net::TcpStream::connect(("127.0.0.1", port)).map(drop),
+    );
+    let url = format!("http://127.0.0.1:{port}/mcp/c/{token}");
+    let lines = run_client(
+        data,
+        &python(),
+        "py_sdk_client.py",
+        "unused",
+        &[r#"e__trigger-sampling-request={"prompt":"over http"}"#],
+        &["--url", &url, "--sampling", "written over http"],
+    );
+    assert_eq!(steps(&lines, "sampled").len(), 1, "{lines:?}");
+    let sampling = called(&lines, "e__trigger-sampling-request");
+    assert!(
+        sampling.contains("written over http"),
+        "the agent's reply reached the server: {sampling}"
     );
 }
 
@@ -198,30 +262,59 @@ fn log_messages_and_the_updates_of_a_subscribed_resource_reach_the_agent() {
 }
 
 #[test]
+fn an_agent_leaving_unsubscribes_the_server_from_what_only_it_wanted() {
+    let data = allowed("e");
+    let data = data.path();
+    let _engine = StopsTheEngine(data);
+    let uri = "demo://resource/dynamic/text/2";
+    // Another agent hears the server's log, where server-everything says it was unsubscribed.
+    let mut command = client_command(
+        data,
+        &python(),
+        "py_sdk_client.py",
+        "listener",
+        &[],
+        &[
+            "--wait-log",
+            &format!("Received Unsubscribe Resource request: {uri}"),
+        ],
+    );
+    let mut listener = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the listener starts");
+    let out = Gathered::from(listener.stdout.take().expect("stdout"));
+    let mut listener = Reaped(listener);
+    out.wait_for(
+        "the listener is attached",
+        r#""step": "tools""#,
+        Duration::from_secs(60),
+    );
+    let lines = run_client(
+        data,
+        &python(),
+        "py_sdk_client.py",
+        "subscriber",
+        &[],
+        &["--subscribe", uri],
+    );
+    assert_eq!(steps(&lines, "subscribed"), vec![&Value::from(uri)]);
+    let status = until(
+        "the server is told to unsubscribe once the subscriber left",
+        Duration::from_secs(40),
+        || listener.0.try_wait().expect("wait").ok_or("listening"),
+    );
+    assert!(status.success(), "{}", out.text());
+}
+
+#[test]
 fn the_merged_tool_list_comes_in_pages_and_a_made_up_cursor_is_refused() {
     let data = allowed("e");
     let data = data.path();
     // The engine started here, with a small page size (the client's `gatehouse mcp` gets only
     // the Python SDK's default environment, so it would start one without it).
-    let engine = crate::support::command(data)
-        .arg("serve")
-        .env("GATEHOUSE_GATEWAY_PAGE_SIZE", "5")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("gatehouse serve starts");
-    let _engine = Reaped(engine);
-    until(
-        "the engine's socket appears",
-        Duration::from_secs(20),
-        || {
-            data.join("engine.sock")
-                .exists()
-                .then_some(())
-                .ok_or("no socket")
-        },
-    );
+    let _engine = serve_with(data, &[("GATEHOUSE_GATEWAY_PAGE_SIZE", "5")]);
     let lines = run_client(
         data,
         &python(),
