@@ -3,7 +3,9 @@
 //! elicitation requests during the agent's call go to the agent that declared them, and to the
 //! person (`gatehouse approvals`) when it did not; the servers' log messages reach the agent at
 //! its level, named by their server; a resource it subscribed to sends it its updates; the merged
-//! tool list comes in pages, and a cursor it was not given is refused with -32602.
+//! tool list comes in pages, and a cursor it was not given is refused with -32602; a server's
+//! prompts and resources `list_changed` reach it; a server is unsubscribed when the last agent
+//! that wanted a resource leaves; over HTTP too, the agent answers its call's sampling.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -306,6 +308,46 @@ fn an_agent_leaving_unsubscribes_the_server_from_what_only_it_wanted() {
         || listener.0.try_wait().expect("wait").ok_or("listening"),
     );
     assert!(status.success(), "{}", out.text());
+}
+
+/// A server whose tool `change` says its prompts and resources changed.
+const CHANGING: &str = r#"
+def answer(method, params):
+    if method == "tools/call":
+        send({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed"})
+        send({"jsonrpc": "2.0", "method": "notifications/resources/list_changed"})
+        return {"content": [{"type": "text", "text": "changed"}]}
+    return {"tools/list": {"tools": [tool("change")]}, "prompts/list": {"prompts": []},
+            "resources/list": {"resources": []}, "ping": {}}.get(method)
+serve({"tools": {}, "prompts": {"listChanged": True}, "resources": {"listChanged": True}}, answer)
+"#;
+
+#[test]
+fn a_servers_prompts_and_resources_list_changed_reach_the_agent() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let data = data.path();
+    crate::support::add_scripted(data, "s", CHANGING);
+    ok(
+        data,
+        &["policy", "set", "s", "--source", "gateway", "allow"],
+    );
+    // The server connected before the agent comes: only the server's own notifications change
+    // the agent's prompts and resources.
+    let _engine = serve_with(data, &[]);
+    crate::support::engine::wait_connected(data);
+    let lines = run_client(
+        data,
+        &python(),
+        "py_sdk_client.py",
+        "py-agent",
+        &[r#"s__change={}"#],
+        &["--wait-lists-changed"],
+    );
+    assert_eq!(called(&lines, "s__change"), "changed");
+    assert_eq!(steps(&lines, "lists-changed"), vec![&Value::Bool(true)]);
+    let server = &steps(&lines, "server")[0]["capabilities"];
+    assert_eq!(server["prompts"]["listChanged"], true, "{server}");
+    assert_eq!(server["resources"]["listChanged"], true, "{server}");
 }
 
 #[test]
