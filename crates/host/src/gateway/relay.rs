@@ -5,7 +5,8 @@
 //! most [`MAX_ASKED`] requests wait for the agent at once, each at most [`ASK_TIMEOUT`] (then the
 //! agent is sent `notifications/cancelled` and the server an error); the agent leaving answers
 //! every request still waiting with an error. A request the server withdraws is cancelled on the
-//! agent (2025-11-25 basic/utilities/cancellation).
+//! agent (2025-11-25 basic/utilities/cancellation). Only this session's response to an id it was
+//! sent is taken: another agent cannot answer for it.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -275,5 +276,44 @@ mod tests {
         assert!(error.message.contains("left"), "{error:?}");
         let refused = link.ask("roots/list", None, Withdrawal::never()).await;
         assert!(refused.is_err(), "nothing is asked of an agent that left");
+    }
+
+    #[tokio::test]
+    async fn an_answer_to_a_request_not_made_of_this_agent_is_dropped() {
+        let (asked_one, mut sent) = link(json!({ "sampling": {} }));
+        let (other, _) = link(json!({ "sampling": {} }));
+        let mut asked =
+            tokio::spawn(asked_one.ask("sampling/createMessage", None, Withdrawal::never()));
+        let request = sent.recv().await.expect("the request reaches the agent");
+        let forged = json!({ "jsonrpc": "2.0", "id": request["id"], "result": { "forged": true } });
+        // Another agent session answering the same id, and this one answering another id.
+        other.answered(&forged);
+        asked_one.answered(&json!({ "jsonrpc": "2.0", "id": "gatehouse-99", "result": {} }));
+        asked_one.answered(&json!({ "jsonrpc": "2.0", "id": 1, "result": {} }));
+        assert!(
+            tokio::time::timeout(Duration::from_millis(50), &mut asked)
+                .await
+                .is_err(),
+            "still waiting for its own agent's answer"
+        );
+        asked_one
+            .answered(&json!({ "jsonrpc": "2.0", "id": request["id"], "result": { "own": 1 } }));
+        assert_eq!(asked.await.expect("joined").expect("answered")["own"], 1);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_agent_that_does_not_answer_in_time_is_told_the_request_was_cancelled() {
+        let (link, mut sent) = link(json!({ "sampling": {} }));
+        let asked = tokio::spawn(link.ask("sampling/createMessage", None, Withdrawal::never()));
+        let request = sent.recv().await.expect("the request reaches the agent");
+        let error = asked.await.expect("joined").expect_err("no answer in time");
+        assert!(
+            error.message.contains("did not answer within 120 s"),
+            "{error:?}"
+        );
+        let cancelled = sent.recv().await.expect("the agent is told");
+        assert_eq!(cancelled["method"], "notifications/cancelled");
+        assert_eq!(cancelled["params"]["requestId"], request["id"]);
+        link.answered(&json!({ "jsonrpc": "2.0", "id": request["id"], "result": {} }));
     }
 }
