@@ -149,13 +149,11 @@ impl Notices {
             subscribed.retain(|(_, u)| u != uri);
             mine
         };
-        for (server_id, uri) in mine {
-            release(host, &server_id, &uri).await;
-        }
+        release(host, mine).await;
         Ok(json!({}))
     }
 
-    /// The agent left: its subscriptions end.
+    /// The agent left: its subscriptions end (the servers told within [`RELEASE_GRACE`]).
     pub async fn leave(&self, host: &Host) {
         let mine: Vec<(String, String)> = self
             .subscribed
@@ -163,27 +161,38 @@ impl Notices {
             .unwrap_or_else(PoisonError::into_inner)
             .drain()
             .collect();
-        for (server_id, uri) in mine {
-            release(host, &server_id, &uri).await;
-        }
+        release(host, mine).await;
     }
 }
 
-/// One agent fewer wants `uri` of `server_id`: the server is told when it was the last.
-async fn release(host: &Host, server_id: &str, uri: &str) {
-    if !host.gate().agent_notices().unsubscribe(server_id, uri) {
-        return;
-    }
-    let unsubscribed = match host.attached(server_id).await {
-        Ok(connection) => connection
-            .client()
-            .unsubscribe(uri)
-            .await
-            .map_err(HostError::from),
-        Err(e) => Err(e),
+/// How long telling the servers of subscriptions nobody wants any more may take.
+const RELEASE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// One agent fewer wants each of `subscriptions` (server id, URI): counted at once, and each
+/// server told (within [`RELEASE_GRACE`]) of those nobody wants any more.
+async fn release(host: &Host, subscriptions: Vec<(String, String)>) {
+    let shared = host.gate().agent_notices();
+    let unwanted: Vec<(String, String)> = subscriptions
+        .into_iter()
+        .filter(|(server_id, uri)| shared.unsubscribe(server_id, uri))
+        .collect();
+    let tell = async {
+        for (server_id, uri) in &unwanted {
+            let unsubscribed = match host.attached(server_id).await {
+                Ok(connection) => connection
+                    .client()
+                    .unsubscribe(uri)
+                    .await
+                    .map_err(HostError::from),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = unsubscribed {
+                tracing::debug!("unsubscribing `{uri}` on server {server_id}: {e}");
+            }
+        }
     };
-    if let Err(e) = unsubscribed {
-        tracing::debug!("unsubscribing `{uri}` on server {server_id}: {e}");
+    if tokio::time::timeout(RELEASE_GRACE, tell).await.is_err() {
+        tracing::debug!("the servers were not all told of subscriptions no agent wants any more");
     }
 }
 
