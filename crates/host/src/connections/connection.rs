@@ -145,6 +145,26 @@ impl ServerConnection {
             .await
     }
 
+    /// Subscribes to a resource's updates through the gate, which decides it as a read of the
+    /// resource (what the updates lead to); the server is asked only when `ask_server` (the
+    /// first agent to want it: [`crate::oversight::gate::agent_notices`]).
+    pub async fn subscribe(&self, uri: &str, source: Source, ask_server: bool) -> Result<()> {
+        let ask = Ask {
+            kind: RequestKind::ResourceRead {
+                uri: uri.to_owned(),
+            },
+            source,
+            caller: self.caller.clone(),
+        };
+        let send = async {
+            match ask_server {
+                true => self.client.subscribe(uri).await,
+                false => Ok(()),
+            }
+        };
+        self.gate.run(self.target(), ask, send).await
+    }
+
     /// Gets a prompt, filled in with `arguments`, through the gate.
     pub async fn get_prompt(
         &self,

@@ -1,14 +1,64 @@
-//! When an agent's tool list changed: a server connected (or listed new tools, which the host
+//! When an agent's lists changed, and which ([`List`]; the lists of prompts and resources too,
+//! when a server says so: `notifications/prompts/list_changed`,
+//! `notifications/resources/list_changed`, 2025-11-25 server/prompts and server/resources,
+//! "List Changed Notification"). An agent's tool list changed when a server connected (or listed new tools, which the host
 //! announces as a `Connected` status with the new count) or left the connected set (it failed,
 //! stopped, was disabled or removed). Health checks going degraded and back, and the steps of
 //! connecting, do not count. An event lost to lag counts, so nothing is missed.
 
 use std::collections::HashSet;
 
+use serde_json::{Value, json};
+
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::vocabulary::events::EngineEvent;
 use crate::vocabulary::status::ServerStatus;
+
+/// One of an agent's lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum List {
+    Tools,
+    Prompts,
+    Resources,
+}
+
+impl List {
+    /// Every list: what a server connecting or leaving may change.
+    pub const ALL: [List; 3] = [List::Tools, List::Prompts, List::Resources];
+
+    /// The notification that tells an agent this list changed.
+    pub fn notification(self) -> Value {
+        let method = match self {
+            List::Tools => "notifications/tools/list_changed",
+            List::Prompts => "notifications/prompts/list_changed",
+            List::Resources => "notifications/resources/list_changed",
+        };
+        json!({ "jsonrpc": "2.0", "method": method })
+    }
+}
+
+/// The lists changed since the agent was last told, in the order they changed.
+#[derive(Debug, Default)]
+pub struct Changed(Vec<List>);
+
+impl Changed {
+    /// Notes that `lists` changed; true when nothing was waiting to be told before.
+    pub fn add(&mut self, lists: &[List]) -> bool {
+        let first = self.0.is_empty();
+        for list in lists {
+            if !self.0.contains(list) {
+                self.0.push(*list);
+            }
+        }
+        first && !self.0.is_empty()
+    }
+
+    /// The lists to tell the agent about, forgotten once taken.
+    pub fn take(&mut self) -> Vec<List> {
+        std::mem::take(&mut self.0)
+    }
+}
 
 /// The connected servers an agent's list was last built from, as the events tell it.
 #[derive(Debug, Default)]
@@ -65,6 +115,25 @@ mod tests {
             tool_count: 1,
             offers: Vec::new(),
         }
+    }
+
+    #[test]
+    fn each_changed_list_is_told_once() {
+        let mut changed = Changed::default();
+        assert!(
+            changed.add(&[List::Prompts]),
+            "the first change starts the wait"
+        );
+        assert!(!changed.add(&List::ALL), "later ones join it");
+        assert_eq!(
+            changed.take(),
+            vec![List::Prompts, List::Tools, List::Resources]
+        );
+        assert!(changed.take().is_empty());
+        assert_eq!(
+            List::Resources.notification()["method"],
+            "notifications/resources/list_changed"
+        );
     }
 
     #[test]

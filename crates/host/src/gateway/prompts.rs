@@ -3,6 +3,7 @@
 //! one routed back to its server through the gate (source `gateway`, the client as the caller).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use gatehouse_mcp::Prompt;
 use serde_json::{Value, json};
@@ -11,6 +12,7 @@ use super::{names, servers};
 use crate::error::{HostError, Result};
 use crate::host::Host;
 use crate::oversight::gate::Source;
+use crate::oversight::gate::agent_relay::AgentAnswers;
 use crate::vocabulary::status::Offer;
 
 /// Every prompt, named for the agent (with or without the server's prefix, as its profile says).
@@ -50,7 +52,13 @@ async fn gather(host: &Host, client: &str) -> Result<(Vec<String>, Vec<(String, 
 }
 
 /// Gets the prompt an agent named, with its arguments.
-pub async fn get(host: &Host, client: &str, params: &Value) -> Result<Value> {
+/// The server's requests meanwhile may go to `agent` (`gate::agent_relay`).
+pub async fn get(
+    host: &Host,
+    client: &str,
+    agent: Arc<dyn AgentAnswers>,
+    params: &Value,
+) -> Result<Value> {
     let name = params
         .get("name")
         .and_then(Value::as_str)
@@ -63,6 +71,10 @@ pub async fn get(host: &Host, client: &str, params: &Value) -> Result<Value> {
     };
     let (server, prompt) = route(host, client, name).await?;
     let connection = servers::session(host, &server, client).await?;
+    let _in_call = host
+        .gate()
+        .agent_calls()
+        .enter(connection.server_id(), agent);
     let got = connection
         .get_prompt(&prompt, &arguments, Source::Gateway)
         .await?;

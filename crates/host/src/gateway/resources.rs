@@ -5,6 +5,7 @@
 //! warning in the engine's log. Reads pass the gate with source `gateway`.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -13,6 +14,7 @@ use crate::connections::connection::ServerConnection;
 use crate::error::{HostError, Result};
 use crate::host::Host;
 use crate::oversight::gate::Source;
+use crate::oversight::gate::agent_relay::AgentAnswers;
 use crate::vocabulary::status::Offer;
 
 /// Every resource (`templates`: every resource template), each once.
@@ -59,12 +61,22 @@ async fn items(connection: &ServerConnection, templates: bool) -> Result<Vec<(St
 }
 
 /// Reads the resource an agent named, from the server it belongs to.
-pub async fn read(host: &Host, client: &str, params: &Value) -> Result<Value> {
+/// The server's requests meanwhile may go to `agent` (`gate::agent_relay`).
+pub async fn read(
+    host: &Host,
+    client: &str,
+    agent: Arc<dyn AgentAnswers>,
+    params: &Value,
+) -> Result<Value> {
     let uri = params
         .get("uri")
         .and_then(Value::as_str)
         .ok_or_else(|| HostError::Validation("`uri` is missing".to_owned()))?;
     let connection = owner(host, client, uri).await?;
+    let _in_call = host
+        .gate()
+        .agent_calls()
+        .enter(connection.server_id(), agent);
     let contents = connection.read_resource(uri, Source::Gateway).await?;
     Ok(serde_json::json!({ "contents": contents }))
 }

@@ -19,13 +19,17 @@ use gatehouse_mcp::transport::lines::{Line, LineReader};
 use gatehouse_mcp::{CallOptions, Progress};
 use serde_json::{Map, Value, json};
 use tokio::io::AsyncBufRead;
+use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
-use super::changes::ToolChanges;
-use super::{completion, prompts, resources, servers, tools};
+use super::changes::{Changed, List, ToolChanges};
+use super::notices::{Notices, Told};
+use super::relay::AgentLink;
+use super::{completion, pages, prompts, resources, servers, tools};
 use crate::error::HostError;
 use crate::host::Host;
+use crate::oversight::gate::agent_relay::AgentAnswers;
 
 /// The protocol revisions the gateway speaks as a server, newest first.
 pub const SUPPORTED_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
@@ -57,6 +61,13 @@ pub struct Agent {
 
 type InFlight = Arc<Mutex<HashMap<String, watch::Sender<bool>>>>;
 
+/// What the session's requests share beyond the agent's name: its side of the servers'
+/// requests ([`super::relay`]) and what it is told of them ([`super::notices`]).
+struct Served {
+    link: Arc<AgentLink>,
+    notices: Arc<Notices>,
+}
+
 /// Serves one agent until it closes its side or `stop` is set, then cancels what it still runs.
 pub async fn serve<R: AsyncBufRead + Unpin>(
     host: Arc<Host>,
@@ -73,6 +84,13 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
     // notification per [`CHANGES_SETTLE`].
     let mut events = host.subscribe();
     let mut changes = ToolChanges::from_connected(servers::connected_ids(&host).await);
+    let mut changed = Changed::default();
+    let served = Arc::new(Served {
+        link: AgentLink::new(&agent.client, out.clone()),
+        notices: Arc::default(),
+    });
+    // The servers' log messages, resource updates and list changes.
+    let mut heard = host.gate().agent_notices().listen();
     let mut initialized = false;
     let mut changed_at: Option<tokio::time::Instant> = None;
     loop {
@@ -91,16 +109,40 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                 break;
             }
             event = events.recv() => {
-                if changes.changed_by(&event) && changed_at.is_none() {
+                if changes.changed_by(&event) && changed.add(&List::ALL) {
+                    changed_at = Some(tokio::time::Instant::now());
+                }
+                continue;
+            }
+            note = heard.recv() => {
+                let told = match note {
+                    Ok(note) => served.notices.told(&note),
+                    // Missed notifications may have been list changes.
+                    Err(RecvError::Lagged(_)) => Told::Changed(None),
+                    Err(RecvError::Closed) => break,
+                };
+                let lists = match told {
+                    Told::Send(notice) => {
+                        if initialized && out.send(notice).await.is_err() {
+                            break;
+                        }
+                        continue;
+                    }
+                    Told::Changed(Some(list)) => vec![list],
+                    Told::Changed(None) => List::ALL.to_vec(),
+                    Told::Nothing => continue,
+                };
+                if changed.add(&lists) {
                     changed_at = Some(tokio::time::Instant::now());
                 }
                 continue;
             }
             () = settled, if initialized => {
                 changed_at = None;
-                let notice = json!({ "jsonrpc": "2.0", "method": "notifications/tools/list_changed" });
-                if out.send(notice).await.is_err() {
-                    break;
+                for list in changed.take() {
+                    if out.send(list.notification()).await.is_err() {
+                        break;
+                    }
                 }
                 continue;
             }
@@ -135,7 +177,10 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
         let params = message.get("params").cloned().unwrap_or(Value::Null);
         match (method, id) {
             (Some(method), Some(id)) => {
-                initialized |= method == "initialize";
+                if method == "initialize" {
+                    initialized = true;
+                    served.link.initialized(&params);
+                }
                 let key = id.to_string();
                 let admitted = {
                     let mut running = in_flight.lock().unwrap_or_else(PoisonError::into_inner);
@@ -150,15 +195,17 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                     let _ = out.send(error(id, rpc::INTERNAL, &why)).await;
                     continue;
                 };
-                let (host, agent, out, in_flight, stopping) = (
+                let (host, agent, out, in_flight, stopping, served) = (
                     host.clone(),
                     agent.clone(),
                     out.clone(),
                     in_flight.clone(),
                     stopping.clone(),
+                    served.clone(),
                 );
                 requests.spawn(async move {
-                    let reply = answer(&host, &agent, &method, params, cancelled, &out).await;
+                    let reply =
+                        answer(&host, &agent, &served, &method, params, cancelled, &out).await;
                     in_flight
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
@@ -187,10 +234,12 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                 }
                 // `notifications/initialized` and others need nothing.
             }
-            // A response: the gateway sends the agent no requests yet.
-            (None, _) => {}
+            // A response: the agent's answer to a server's request (`super::relay`).
+            (None, _) => served.link.answered(&message),
         }
     }
+    served.link.close();
+    served.notices.leave(&host).await;
     for cancel in in_flight
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
@@ -216,6 +265,7 @@ type Reply = Option<Result<Value, (i64, String)>>;
 async fn answer(
     host: &Host,
     agent: &Agent,
+    served: &Served,
     method: &str,
     params: Value,
     cancelled: watch::Receiver<bool>,
@@ -224,21 +274,29 @@ async fn answer(
     let served = match method {
         "initialize" => return Some(Ok(initialize(&params))),
         "ping" => return Some(Ok(json!({}))),
-        "tools/call" => return call(host, agent, params, cancelled, out).await,
+        "tools/call" => return call(host, agent, served, params, cancelled, out).await,
         "tools/list" => tools::list(host, &agent.client)
             .await
-            .map(|tools| json!({ "tools": tools })),
+            .and_then(|tools| pages::page("tools", tools, &params, pages::page_size())),
         "prompts/list" => prompts::list(host, &agent.client)
             .await
-            .map(|prompts| json!({ "prompts": prompts })),
-        "prompts/get" => prompts::get(host, &agent.client, &params).await,
+            .and_then(|prompts| pages::page("prompts", prompts, &params, pages::page_size())),
+        "prompts/get" => prompts::get(host, &agent.client, served.link.clone(), &params).await,
         "resources/list" => resources::list(host, &agent.client, false)
             .await
-            .map(|resources| json!({ "resources": resources })),
+            .and_then(|items| pages::page("resources", items, &params, pages::page_size())),
         "resources/templates/list" => resources::list(host, &agent.client, true)
             .await
-            .map(|templates| json!({ "resourceTemplates": templates })),
-        "resources/read" => resources::read(host, &agent.client, &params).await,
+            .and_then(|items| pages::page("resourceTemplates", items, &params, pages::page_size())),
+        "resources/subscribe" => {
+            let notices = &served.notices;
+            notices.subscribe(host, &agent.client, &params).await
+        }
+        "resources/unsubscribe" => served.notices.unsubscribe(host, &params).await,
+        "logging/setLevel" => served.notices.set_level(&params),
+        "resources/read" => {
+            resources::read(host, &agent.client, served.link.clone(), &params).await
+        }
         "completion/complete" => completion::complete(host, &agent.client, &params).await,
         other => {
             return Some(Err((
@@ -274,9 +332,10 @@ fn initialize(params: &Value) -> Value {
         "protocolVersion": version,
         "capabilities": {
             "tools": { "listChanged": true },
-            "prompts": { "listChanged": false },
-            "resources": { "listChanged": false, "subscribe": false },
+            "prompts": { "listChanged": true },
+            "resources": { "listChanged": true, "subscribe": true },
             "completions": {},
+            "logging": {},
         },
         "serverInfo": { "name": "gatehouse", "version": env!("CARGO_PKG_VERSION") },
         "instructions": "Gatehouse: the person's MCP servers, each tool named SERVER__TOOL. Every call passes the person's policy and may wait for their approval; a call they deny returns isError with the reason.",
@@ -286,6 +345,7 @@ fn initialize(params: &Value) -> Value {
 async fn call(
     host: &Host,
     agent: &Agent,
+    served: &Served,
     params: Value,
     cancelled: watch::Receiver<bool>,
     out: &mpsc::Sender<Value>,
@@ -322,7 +382,8 @@ async fn call(
         let mut cancelled = cancelled;
         let _ = cancelled.wait_for(|set| *set).await;
     };
-    let run = tools::call(host, &agent.client, name, arguments, options, cancel);
+    let relay: Arc<dyn AgentAnswers> = served.link.clone();
+    let run = tools::call(host, &agent.client, relay, name, arguments, options, cancel);
     let (outcome, ()) = tokio::join!(run, forward);
     match outcome {
         Ok(Some(result)) => Some(Ok(result)),

@@ -5,6 +5,7 @@
 //! where nothing collides (routed back by the tools listed at the call).
 
 use std::future::Future;
+use std::sync::Arc;
 
 use gatehouse_mcp::{CallOptions, Tool};
 use serde_json::{Map, Value, json};
@@ -12,6 +13,7 @@ use serde_json::{Map, Value, json};
 use super::{names, servers};
 use crate::error::{HostError, Result};
 use crate::host::Host;
+use crate::oversight::gate::agent_relay::AgentAnswers;
 use crate::oversight::gate::{CallOutcome, Source, ToolCall};
 use crate::vocabulary::status::Offer;
 
@@ -60,6 +62,7 @@ async fn gather(host: &Host, client: &str) -> Result<(Vec<String>, Vec<(String, 
 pub async fn call(
     host: &Host,
     client: &str,
+    agent: Arc<dyn AgentAnswers>,
     name: &str,
     arguments: Option<Value>,
     options: CallOptions,
@@ -91,6 +94,8 @@ pub async fn call(
         source: Source::Gateway,
         caller: Some(client.to_owned()),
     };
+    // The server's requests during the call may go to the agent (`gate::agent_relay`).
+    let _in_call = host.gate().agent_calls().enter(&config.id, agent);
     match host.call_tool_on(config, call, options, cancel).await? {
         CallOutcome::Cancelled => Ok(None),
         CallOutcome::Done(result) => {

@@ -53,6 +53,28 @@ pub fn run_client(
     calls: &[&str],
     more: &[&str],
 ) -> Vec<Value> {
+    let mut command = client_command(data, program, script, client, calls, more);
+    let output = command.output().expect("the client runs");
+    let out = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{script} failed: {out}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    out.lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON line per step"))
+        .collect()
+}
+
+/// The command [`run_client`] runs, to run otherwise (in the background, with more variables).
+pub fn client_command(
+    data: &Path,
+    program: &Path,
+    script: &str,
+    client: &str,
+    calls: &[&str],
+    more: &[&str],
+) -> Command {
     let mut command = Command::new(program);
     command.current_dir(fixtures().join("clients")).arg(script);
     for call in calls {
@@ -66,16 +88,7 @@ pub fn run_client(
         .arg(data)
         .args(["mcp", "--client", client])
         .env_remove("GATEHOUSE_DATA_DIR");
-    let output = command.output().expect("the client runs");
-    let out = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "{script} failed: {out}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    out.lines()
-        .map(|l| serde_json::from_str(l).expect("one JSON line per step"))
-        .collect()
+    command
 }
 
 /// With `agent` (`ts_sdk_v1_client.mjs --wait-list-changed`, its stdout gathered in `out`) at its

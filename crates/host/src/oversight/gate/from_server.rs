@@ -17,6 +17,7 @@ use gatehouse_mcp::peer::{Handler, Withdrawal};
 use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Value, json};
 
+use super::agent_relay::relayed;
 use super::person::{ServerAsk, WITHDRAWN, needs_person};
 use super::state::Gate;
 use crate::oversight::audit::{AuditEvent, AuditKind};
@@ -74,6 +75,9 @@ impl Handler for AuditedHandler {
     }
 
     fn on_notification(&self, method: &str, params: Option<Value>) {
+        self.gate
+            .agent_notices
+            .offer(&self.server_id, &self.server, method, params.as_ref());
         self.inner.on_notification(method, params);
     }
 }
@@ -122,25 +126,29 @@ impl Gate {
             return Err(unrecorded(&method));
         }
         let started = Instant::now();
-        let answer = match inner {
-            _ if needs_person(&method) => {
-                let asking = ServerAsk {
-                    gate: self,
-                    server: asked.server,
-                    server_id: asked.server_id,
-                    source: asked.source,
-                    caller: asked.caller,
-                    method: &method,
-                    base: &base,
-                };
-                asking.answer(params, withdrawal).await
-            }
-            Some(inner) => {
+        // An agent whose call this request serves answers it when it can (`agent_relay`).
+        let agent = (asked.source == Source::Server && relayed(&method))
+            .then(|| self.agent_calls.answering(asked.server_id))
+            .flatten()
+            .filter(|agent| agent.takes(&method, params.as_ref()));
+        let asking = ServerAsk {
+            gate: self,
+            server: asked.server,
+            server_id: asked.server_id,
+            source: asked.source,
+            caller: asked.caller,
+            method: &method,
+            base: &base,
+        };
+        let answer = match (agent, inner) {
+            (Some(agent), _) => asking.relay(agent, params, withdrawal).await,
+            (None, _) if needs_person(&method) => asking.answer(params, withdrawal).await,
+            (None, Some(inner)) => {
                 inner
                     .on_withdrawable_request(method.clone(), params, withdrawal)
                     .await
             }
-            None => Err(RpcError {
+            (None, None) => Err(RpcError {
                 code: gatehouse_mcp::jsonrpc::codes::METHOD_NOT_FOUND,
                 message: format!("`{method}` is not something Gatehouse answers here"),
                 data: None,

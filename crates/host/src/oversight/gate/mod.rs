@@ -17,6 +17,9 @@
 //! listing, so a call only hashes its tool's definition.
 
 mod admission;
+mod agent_answer;
+pub mod agent_notices;
+pub mod agent_relay;
 mod app_visibility;
 mod asking;
 mod audit_record;

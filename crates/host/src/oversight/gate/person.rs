@@ -23,7 +23,7 @@ pub const PERSON_MODEL: &str = "gatehouse-person";
 
 /// The key in an unsent error's `data` that says the server withdrew its request (with its
 /// reason), and the `error.type` of its outcome on the audit log.
-pub(super) const WITHDRAWN: &str = "withdrawn";
+pub const WITHDRAWN: &str = "withdrawn";
 
 /// Whether a method is one the person answers.
 pub fn needs_person(method: &str) -> bool {
@@ -202,7 +202,7 @@ impl ServerAsk<'_> {
         result
     }
 
-    async fn record(
+    pub(super) async fn record(
         &self,
         allowed: bool,
         by: &str,
@@ -271,7 +271,7 @@ fn question(sampling: bool, params: &Value) -> Question {
 
 /// How a refusal reaches the server: a sampling request fails with code -1 (2025-11-25
 /// client/sampling, "Error Handling": the user rejected it); an elicitation is declined.
-fn refusal(sampling: bool, why: &str) -> Result<Value, RpcError> {
+pub(super) fn refusal(sampling: bool, why: &str) -> Result<Value, RpcError> {
     if sampling {
         Err(RpcError {
             code: -1,
@@ -283,7 +283,7 @@ fn refusal(sampling: bool, why: &str) -> Result<Value, RpcError> {
     }
 }
 
-fn internal(message: &str) -> RpcError {
+pub(super) fn internal(message: &str) -> RpcError {
     RpcError {
         code: gatehouse_mcp::jsonrpc::codes::INTERNAL_ERROR,
         message: message.to_owned(),

@@ -4,6 +4,8 @@
 
 use gatehouse_mcp::Client;
 
+use super::agent_notices::AgentNotices;
+use super::agent_relay::AgentCalls;
 use super::server_secrets::ServerSecrets;
 use super::snapshot::{Snapshot, Snapshots};
 use crate::error::Result;
@@ -22,6 +24,8 @@ pub struct Gate {
     pub(super) approvals: Approvals,
     pub(super) secrets: ServerSecrets,
     pub(super) snapshots: Snapshots,
+    pub(super) agent_calls: AgentCalls,
+    pub(super) agent_notices: AgentNotices,
 }
 
 /// The server a request goes to: its registered name and id, and its live connection.
@@ -44,12 +48,24 @@ impl Gate {
             approvals,
             secrets: ServerSecrets::default(),
             snapshots,
+            agent_calls: AgentCalls::default(),
+            agent_notices: AgentNotices::default(),
         }
     }
 
     /// The queue of requests waiting for a person.
     pub fn approvals(&self) -> &Approvals {
         &self.approvals
+    }
+
+    /// The gateway's calls in flight, whose agents answer their servers' requests.
+    pub fn agent_calls(&self) -> &AgentCalls {
+        &self.agent_calls
+    }
+
+    /// The servers' notifications for the gateway's agents, and their subscriptions.
+    pub fn agent_notices(&self) -> &AgentNotices {
+        &self.agent_notices
     }
 
     /// The standing grants, as this process sees them.

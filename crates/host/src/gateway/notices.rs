@@ -1,0 +1,264 @@
+//! What one agent is told of its servers besides its answers: their log messages at the level it
+//! set (`logging/setLevel`; 2025-11-25 server/utilities/logging), each named by its server in
+//! `logger`; the updates of the resources it subscribed to (`resources/subscribe`, routed to the
+//! resource's server and decided by the gate as a read; 2025-11-25 server/resources,
+//! "Subscriptions"); and which of its lists a server said changed. Its subscriptions end when it
+//! leaves, and a server is told to unsubscribe when no other agent still wants the resource.
+//!
+//! The level filters at the gateway: the servers are not asked to change theirs, since agents
+//! share them. Until an agent sets a level, it is given every message, as a server would.
+
+use std::collections::HashSet;
+use std::sync::{Mutex, PoisonError};
+
+use serde_json::{Value, json};
+
+use super::changes::List;
+use super::resources;
+use crate::error::{HostError, Result};
+use crate::host::Host;
+use crate::oversight::gate::Source;
+use crate::oversight::gate::agent_notices::ServerNote;
+
+/// The log levels, least severe first (RFC 5424 as 2025-11-25 server/utilities/logging names them).
+const LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// What a server's notification means for the agent.
+#[derive(Debug, PartialEq)]
+pub enum Told {
+    /// Sent to the agent as it is.
+    Send(Value),
+    /// One of its lists changed (`None`: any may have).
+    Changed(Option<List>),
+    Nothing,
+}
+
+/// One agent's log level and resource subscriptions.
+#[derive(Debug, Default)]
+pub struct Notices {
+    level: Mutex<Option<usize>>,
+    /// (server id, URI) the agent subscribed to.
+    subscribed: Mutex<HashSet<(String, String)>>,
+}
+
+impl Notices {
+    /// `logging/setLevel`.
+    pub fn set_level(&self, params: &Value) -> Result<Value> {
+        let asked = params.get("level").and_then(Value::as_str).unwrap_or("");
+        let level = LEVELS.iter().position(|l| *l == asked).ok_or_else(|| {
+            HostError::Validation(format!(
+                "`{asked}` is not a log level: one of {}",
+                LEVELS.join(", ")
+            ))
+        })?;
+        *self.level.lock().unwrap_or_else(PoisonError::into_inner) = Some(level);
+        Ok(json!({}))
+    }
+
+    /// What the agent is told of a server's notification.
+    pub fn told(&self, note: &ServerNote) -> Told {
+        let params = note.params.clone().unwrap_or_else(|| json!({}));
+        match note.method.as_str() {
+            "notifications/message" => {
+                let level = params
+                    .get("level")
+                    .and_then(Value::as_str)
+                    .unwrap_or("info");
+                let rank = LEVELS.iter().position(|l| *l == level).unwrap_or(1);
+                let floor = *self.level.lock().unwrap_or_else(PoisonError::into_inner);
+                if floor.is_some_and(|floor| rank < floor) {
+                    return Told::Nothing;
+                }
+                let mut params = params;
+                let logger = match params.get("logger").and_then(Value::as_str) {
+                    Some(logger) => format!("{}/{logger}", note.server),
+                    None => note.server.clone(),
+                };
+                params["logger"] = json!(logger);
+                Told::Send(notification(&note.method, params))
+            }
+            "notifications/resources/updated" => {
+                let uri = params.get("uri").and_then(Value::as_str).unwrap_or("");
+                let key = (note.server_id.clone(), uri.to_owned());
+                let mine = self
+                    .subscribed
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .contains(&key);
+                if mine {
+                    Told::Send(notification(&note.method, params))
+                } else {
+                    Told::Nothing
+                }
+            }
+            "notifications/prompts/list_changed" => Told::Changed(Some(List::Prompts)),
+            "notifications/resources/list_changed" => Told::Changed(Some(List::Resources)),
+            _ => Told::Nothing,
+        }
+    }
+
+    /// `resources/subscribe`: through the gate, on the resource's server; the server is asked
+    /// only by the first agent that wants the resource.
+    pub async fn subscribe(&self, host: &Host, client: &str, params: &Value) -> Result<Value> {
+        let uri = uri(params)?;
+        let connection = resources::owner(host, client, uri).await?;
+        let key = (connection.server_id().to_owned(), uri.to_owned());
+        if self
+            .subscribed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(&key)
+        {
+            return Ok(json!({}));
+        }
+        let shared = host.gate().agent_notices();
+        let first = shared.subscribe(&key.0, uri);
+        if let Err(e) = connection.subscribe(uri, Source::Gateway, first).await {
+            shared.unsubscribe(&key.0, uri);
+            return Err(e);
+        }
+        self.subscribed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key);
+        Ok(json!({}))
+    }
+
+    /// `resources/unsubscribe`.
+    pub async fn unsubscribe(&self, host: &Host, params: &Value) -> Result<Value> {
+        let uri = uri(params)?;
+        let mine: Vec<(String, String)> = {
+            let mut subscribed = self
+                .subscribed
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            let mine = subscribed
+                .iter()
+                .filter(|(_, u)| u == uri)
+                .cloned()
+                .collect();
+            subscribed.retain(|(_, u)| u != uri);
+            mine
+        };
+        release(host, mine).await;
+        Ok(json!({}))
+    }
+
+    /// The agent left: its subscriptions end (the servers told within [`RELEASE_GRACE`]).
+    pub async fn leave(&self, host: &Host) {
+        let mine: Vec<(String, String)> = self
+            .subscribed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .drain()
+            .collect();
+        release(host, mine).await;
+    }
+}
+
+/// How long telling the servers of subscriptions nobody wants any more may take.
+const RELEASE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// One agent fewer wants each of `subscriptions` (server id, URI): counted at once, and each
+/// server told (within [`RELEASE_GRACE`]) of those nobody wants any more.
+async fn release(host: &Host, subscriptions: Vec<(String, String)>) {
+    let shared = host.gate().agent_notices();
+    let unwanted: Vec<(String, String)> = subscriptions
+        .into_iter()
+        .filter(|(server_id, uri)| shared.unsubscribe(server_id, uri))
+        .collect();
+    let tell = async {
+        for (server_id, uri) in &unwanted {
+            let unsubscribed = match host.attached(server_id).await {
+                Ok(connection) => connection
+                    .client()
+                    .unsubscribe(uri)
+                    .await
+                    .map_err(HostError::from),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = unsubscribed {
+                tracing::debug!("unsubscribing `{uri}` on server {server_id}: {e}");
+            }
+        }
+    };
+    if tokio::time::timeout(RELEASE_GRACE, tell).await.is_err() {
+        tracing::debug!("the servers were not all told of subscriptions no agent wants any more");
+    }
+}
+
+fn uri(params: &Value) -> Result<&str> {
+    params
+        .get("uri")
+        .and_then(Value::as_str)
+        .ok_or_else(|| HostError::Validation("`uri` is missing".to_owned()))
+}
+
+fn notification(method: &str, params: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "method": method, "params": params })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log(level: &str) -> ServerNote {
+        ServerNote {
+            server_id: "id-e".into(),
+            server: "e".into(),
+            method: "notifications/message".into(),
+            params: Some(json!({ "level": level, "data": "d", "logger": "core" })),
+        }
+    }
+
+    #[test]
+    fn log_messages_name_their_server_and_pass_the_agents_level() {
+        let notices = Notices::default();
+        let Told::Send(sent) = notices.told(&log("debug")) else {
+            panic!("every message before a level is set");
+        };
+        assert_eq!(sent["params"]["logger"], "e/core");
+        notices
+            .set_level(&json!({ "level": "warning" }))
+            .expect("a level");
+        assert_eq!(notices.told(&log("info")), Told::Nothing);
+        assert!(matches!(notices.told(&log("error")), Told::Send(_)));
+        assert!(notices.set_level(&json!({ "level": "loud" })).is_err());
+    }
+
+    #[test]
+    fn updates_reach_only_the_agent_subscribed_to_them() {
+        let notices = Notices::default();
+        let update = ServerNote {
+            server_id: "id-e".into(),
+            server: "e".into(),
+            method: "notifications/resources/updated".into(),
+            params: Some(json!({ "uri": "demo://r/1" })),
+        };
+        assert_eq!(notices.told(&update), Told::Nothing);
+        notices
+            .subscribed
+            .lock()
+            .expect("lock")
+            .insert(("id-e".into(), "demo://r/1".into()));
+        assert!(matches!(notices.told(&update), Told::Send(_)));
+        let elsewhere = ServerNote {
+            server_id: "id-f".into(),
+            ..update
+        };
+        assert_eq!(
+            notices.told(&elsewhere),
+            Told::Nothing,
+            "same URI, other server"
+        );
+    }
+}

@@ -1,0 +1,319 @@
+//! One agent session as the answerer of its servers' requests: what it declared in `initialize`
+//! (`sampling`, `elicitation` with its `form`/`url` modes, `roots`; 2025-11-25 basic/lifecycle,
+//! "Capability Negotiation"), the requests sent to it as a server→client request on its session
+//! (ids `gatehouse-N`, never an agent's own), and their answers as they come back. Bounds: at
+//! most [`MAX_ASKED`] requests wait for the agent at once, each at most [`ASK_TIMEOUT`] (then the
+//! agent is sent `notifications/cancelled` and the server an error); the agent leaving answers
+//! every request still waiting with an error. A request the server withdraws is cancelled on the
+//! agent (2025-11-25 basic/utilities/cancellation). Only this session's response to an id it was
+//! sent is taken: another agent cannot answer for it.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use gatehouse_mcp::error::RpcError;
+use gatehouse_mcp::jsonrpc::codes;
+use gatehouse_mcp::peer::Withdrawal;
+use gatehouse_mcp::transport::BoxFuture;
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::oversight::gate::agent_relay::AgentAnswers;
+use crate::oversight::gate::person::WITHDRAWN;
+
+/// Requests that may wait for one agent's answer at once.
+pub const MAX_ASKED: usize = 8;
+/// How long an agent has to answer a server's request.
+pub const ASK_TIMEOUT: Duration = Duration::from_secs(120);
+
+type Waiting = Arc<Mutex<Option<HashMap<String, oneshot::Sender<Result<Value, RpcError>>>>>>;
+
+/// An agent session's side of the requests its servers make of it.
+pub struct AgentLink {
+    client: String,
+    capabilities: Mutex<Value>,
+    out: mpsc::Sender<Value>,
+    /// The requests waiting for the agent by id; `None` once the agent left.
+    waiting: Waiting,
+    next: AtomicU64,
+}
+
+impl AgentLink {
+    /// The link of the agent `client`, whose messages go to `out`.
+    pub fn new(client: &str, out: mpsc::Sender<Value>) -> Arc<AgentLink> {
+        Arc::new(AgentLink {
+            client: client.to_owned(),
+            capabilities: Mutex::new(Value::Null),
+            out,
+            waiting: Arc::new(Mutex::new(Some(HashMap::new()))),
+            next: AtomicU64::new(1),
+        })
+    }
+
+    /// Keeps what the agent declared in its `initialize`.
+    pub fn initialized(&self, params: &Value) {
+        let declared = params.get("capabilities").cloned().unwrap_or(Value::Null);
+        *self
+            .capabilities
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = declared;
+    }
+
+    /// Passes the agent's response to the request waiting for it; one for no waiting request
+    /// (answered late, or never asked) is dropped.
+    pub fn answered(&self, message: &Value) {
+        let Some(id) = message.get("id").and_then(Value::as_str) else {
+            return;
+        };
+        let waiter = self
+            .waiting
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_mut()
+            .and_then(|waiting| waiting.remove(id));
+        let Some(waiter) = waiter else { return };
+        let answer = match (message.get("result"), message.get("error")) {
+            (Some(result), _) => Ok(result.clone()),
+            (None, Some(error)) => {
+                Err(serde_json::from_value(error.clone()).unwrap_or_else(|_| {
+                    rpc_error(
+                        codes::INTERNAL_ERROR,
+                        "the agent answered with a malformed error",
+                    )
+                }))
+            }
+            (None, None) => Err(rpc_error(
+                codes::INTERNAL_ERROR,
+                "the agent answered with neither a result nor an error",
+            )),
+        };
+        let _ = waiter.send(answer);
+    }
+
+    /// The agent left: every request still waiting for it is answered with an error.
+    pub fn close(&self) {
+        self.waiting
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+    }
+
+    fn declared(&self, pointer: &str) -> bool {
+        self.capabilities
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pointer(pointer)
+            .is_some_and(Value::is_object)
+    }
+}
+
+impl AgentAnswers for AgentLink {
+    fn client(&self) -> &str {
+        &self.client
+    }
+
+    fn takes(&self, method: &str, params: Option<&Value>) -> bool {
+        match method {
+            "sampling/createMessage" => self.declared("/sampling"),
+            "roots/list" => self.declared("/roots"),
+            // 2025-11-25 client/elicitation, "Capabilities": an empty `elicitation` object is
+            // form mode only; URL mode needs `url`.
+            "elicitation/create" => {
+                let mode = params
+                    .and_then(|p| p.get("mode"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("form");
+                let modes = self
+                    .capabilities
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .get("elicitation")
+                    .cloned();
+                match (mode, modes) {
+                    (_, Some(Value::Object(modes))) if modes.contains_key(mode) => true,
+                    ("form", Some(Value::Object(modes))) => {
+                        !modes.contains_key("url") || modes.contains_key("form")
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    fn ask(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        withdrawal: Withdrawal,
+    ) -> BoxFuture<'static, Result<Value, RpcError>> {
+        let id = format!("gatehouse-{}", self.next.fetch_add(1, Ordering::Relaxed));
+        let (answer, answered) = oneshot::channel();
+        let admitted = {
+            let mut waiting = self.waiting.lock().unwrap_or_else(PoisonError::into_inner);
+            match waiting.as_mut() {
+                None => Err("the agent left"),
+                Some(w) if w.len() >= MAX_ASKED => Err("too many requests wait for the agent"),
+                Some(w) => {
+                    w.insert(id.clone(), answer);
+                    Ok(())
+                }
+            }
+        };
+        let mut request = json!({ "jsonrpc": "2.0", "id": id, "method": method });
+        if let Some(params) = params {
+            request["params"] = params;
+        }
+        let (out, waiting, client) = (self.out.clone(), self.waiting.clone(), self.client.clone());
+        Box::pin(async move {
+            if let Err(why) = admitted {
+                return Err(rpc_error(
+                    codes::INTERNAL_ERROR,
+                    &format!("{why} (`{client}`)"),
+                ));
+            }
+            let forget = || {
+                if let Some(w) = waiting
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .as_mut()
+                {
+                    w.remove(&id);
+                }
+            };
+            let cancel = |reason: &str| {
+                json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": { "requestId": id, "reason": reason } })
+            };
+            if out.send(request).await.is_err() {
+                forget();
+                return Err(rpc_error(codes::INTERNAL_ERROR, "the agent left"));
+            }
+            tokio::select! {
+                answer = answered => answer.unwrap_or_else(|_| {
+                    Err(rpc_error(codes::INTERNAL_ERROR, &format!("the agent `{client}` left before it answered")))
+                }),
+                () = tokio::time::sleep(ASK_TIMEOUT) => {
+                    forget();
+                    let _ = out.try_send(cancel("no answer in time"));
+                    Err(rpc_error(codes::INTERNAL_ERROR, &format!(
+                        "the agent `{client}` did not answer within {} s", ASK_TIMEOUT.as_secs()
+                    )))
+                }
+                reason = withdrawal.withdrawn() => {
+                    forget();
+                    let _ = out.try_send(cancel(&reason));
+                    Err(RpcError {
+                        code: codes::INTERNAL_ERROR,
+                        message: format!("withdrawn by the server before an answer: {reason}"),
+                        data: Some(json!({ WITHDRAWN: reason })),
+                    })
+                }
+            }
+        })
+    }
+}
+
+fn rpc_error(code: i64, message: &str) -> RpcError {
+    RpcError {
+        code,
+        message: message.to_owned(),
+        data: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn link(capabilities: Value) -> (Arc<AgentLink>, mpsc::Receiver<Value>) {
+        let (out, sent) = mpsc::channel(4);
+        let link = AgentLink::new("a", out);
+        link.initialized(&json!({ "capabilities": capabilities }));
+        (link, sent)
+    }
+
+    #[test]
+    fn an_agent_takes_only_what_it_declared() {
+        let (none, _) = link(json!({}));
+        assert!(!none.takes("sampling/createMessage", None));
+        assert!(!none.takes("elicitation/create", None));
+        assert!(!none.takes("roots/list", None));
+        let (all, _) = link(json!({ "sampling": {}, "roots": {}, "elicitation": {} }));
+        assert!(all.takes("sampling/createMessage", None));
+        assert!(all.takes("roots/list", None));
+        assert!(all.takes("elicitation/create", Some(&json!({ "message": "?" }))));
+        let url = json!({ "mode": "url", "url": "https://example.com" });
+        assert!(
+            !all.takes("elicitation/create", Some(&url)),
+            "an empty elicitation object is form mode only"
+        );
+        let (url_only, _) = link(json!({ "elicitation": { "url": {} } }));
+        assert!(url_only.takes("elicitation/create", Some(&url)));
+        assert!(!url_only.takes("elicitation/create", None));
+    }
+
+    #[tokio::test]
+    async fn the_agents_answer_goes_back_and_its_leaving_answers_with_an_error() {
+        let (link, mut sent) = link(json!({ "sampling": {} }));
+        let asked = link.ask(
+            "sampling/createMessage",
+            Some(json!({})),
+            Withdrawal::never(),
+        );
+        let asked = tokio::spawn(asked);
+        let request = sent.recv().await.expect("the request reaches the agent");
+        assert_eq!(request["method"], "sampling/createMessage");
+        link.answered(&json!({ "jsonrpc": "2.0", "id": request["id"], "result": { "x": 1 } }));
+        assert_eq!(asked.await.expect("joined").expect("answered")["x"], 1);
+
+        let asked = tokio::spawn(link.ask("roots/list", None, Withdrawal::never()));
+        let _ = sent.recv().await.expect("the second request");
+        link.close();
+        let error = asked.await.expect("joined").expect_err("the agent left");
+        assert!(error.message.contains("left"), "{error:?}");
+        let refused = link.ask("roots/list", None, Withdrawal::never()).await;
+        assert!(refused.is_err(), "nothing is asked of an agent that left");
+    }
+
+    #[tokio::test]
+    async fn an_answer_to_a_request_not_made_of_this_agent_is_dropped() {
+        let (asked_one, mut sent) = link(json!({ "sampling": {} }));
+        let (other, _) = link(json!({ "sampling": {} }));
+        let mut asked =
+            tokio::spawn(asked_one.ask("sampling/createMessage", None, Withdrawal::never()));
+        let request = sent.recv().await.expect("the request reaches the agent");
+        let forged = json!({ "jsonrpc": "2.0", "id": request["id"], "result": { "forged": true } });
+        // Another agent session answering the same id, and this one answering another id.
+        other.answered(&forged);
+        asked_one.answered(&json!({ "jsonrpc": "2.0", "id": "gatehouse-99", "result": {} }));
+        asked_one.answered(&json!({ "jsonrpc": "2.0", "id": 1, "result": {} }));
+        assert!(
+            tokio::time::timeout(Duration::from_millis(50), &mut asked)
+                .await
+                .is_err(),
+            "still waiting for its own agent's answer"
+        );
+        asked_one
+            .answered(&json!({ "jsonrpc": "2.0", "id": request["id"], "result": { "own": 1 } }));
+        assert_eq!(asked.await.expect("joined").expect("answered")["own"], 1);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_agent_that_does_not_answer_in_time_is_told_the_request_was_cancelled() {
+        let (link, mut sent) = link(json!({ "sampling": {} }));
+        let asked = tokio::spawn(link.ask("sampling/createMessage", None, Withdrawal::never()));
+        let request = sent.recv().await.expect("the request reaches the agent");
+        let error = asked.await.expect("joined").expect_err("no answer in time");
+        assert!(
+            error.message.contains("did not answer within 120 s"),
+            "{error:?}"
+        );
+        let cancelled = sent.recv().await.expect("the agent is told");
+        assert_eq!(cancelled["method"], "notifications/cancelled");
+        assert_eq!(cancelled["params"]["requestId"], request["id"]);
+        link.answered(&json!({ "jsonrpc": "2.0", "id": request["id"], "result": {} }));
+    }
+}
