@@ -1,5 +1,6 @@
 //! The gateway's stdio face, `gatehouse mcp`, with real MCP clients nobody here wrote: the
-//! official TypeScript SDK's v1 client and the Python SDK's client start it as their server. With
+//! official TypeScript SDK's v1 and v2 clients and the Python SDK's client start it as their
+//! server (the v2 client, which speaks 2026-07-28 too, negotiates down to 2025-11-25). With
 //! no engine running it starts `gatehouse serve` and waits for it; the clients see the servers'
 //! tools as SERVER__TOOL, call them through the gate (source `gateway`, the client's name as the
 //! caller in the audit log), receive progress, and a call the policy denies comes back as a
@@ -12,7 +13,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::support::gateway::{
-    StopsTheEngine, add_a_server_and_wait_until_the_agent_lists_again, fixtures, run_client,
+    StopsTheEngine, add_a_server_and_wait_until_the_agents_list_again, fixtures, run_client,
 };
 use crate::support::wait::until;
 use crate::support::{ok, ok_json};
@@ -33,6 +34,111 @@ fn text(result: &Value) -> String {
         .to_owned()
 }
 
+/// The TypeScript SDK's clients run as agents, each script with the client name it attaches as.
+const TS_CLIENTS: [(&str, &str); 2] = [
+    ("ts_sdk_v1_client.mjs", "ts-agent"),
+    ("ts_sdk_v2_client.mjs", "ts2-agent"),
+];
+
+/// What a TypeScript SDK client run with the calls, reads, prompt and completion of
+/// `real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate` printed.
+fn ts_client_got_what_it_asked(script: &str, ts: &[Value]) {
+    let server = step(ts, "server")[0];
+    assert_eq!(server["info"]["name"], "gatehouse", "{script}");
+    if script == "ts_sdk_v2_client.mjs" {
+        // The v2 client speaks 2026-07-28 too; Gatehouse answers its `server/discover` with
+        // "method not found", and the client falls back to the 2025 era's `initialize`.
+        assert_eq!(server["protocolVersion"], "2025-11-25", "{server}");
+        assert_eq!(server["era"], "legacy", "{server}");
+    }
+    let tools = step(ts, "tools")[0].as_array().expect("tools").clone();
+    assert!(
+        tools.iter().any(
+            |t| t["name"] == "e__echo" && t["inputSchema"]["properties"]["message"].is_object()
+        ),
+        "{script}: the server's tools, named SERVER__TOOL, with their schemas: {tools:?}"
+    );
+    let calls = step(ts, "call");
+    assert_eq!(
+        text(&calls[0]["result"]),
+        "Echo: through the gateway",
+        "{script}"
+    );
+    assert_eq!(
+        calls[0]["result"]["isError"], false,
+        "{script}: {}",
+        calls[0]
+    );
+    // The TS SDK's client gets the first two of server-everything's three updates even straight
+    // from the server (its last one races the result there); through Gatehouse at least as many.
+    let progress = calls[1]["progress"].as_array().expect("progress");
+    assert!(
+        progress.len() >= 2 && progress.iter().all(|p| p["total"] == 3),
+        "{script}: the server's progress reached the agent: {progress:?}"
+    );
+    assert_eq!(calls[2]["result"]["isError"], true, "{}", calls[2]);
+    let denied = text(&calls[2]["result"]);
+    assert!(
+        denied.contains("Gatehouse denied `e__get-sum`")
+            && denied.contains("allow it in Gatehouse"),
+        "{script}: a denial the model can act on: {denied}"
+    );
+
+    // Resources keep their URIs (a listed one, and one of a template); prompts and completions
+    // are named SERVER__PROMPT.
+    let resources = step(ts, "resources")[0]
+        .as_array()
+        .expect("resources")
+        .clone();
+    assert!(
+        resources
+            .iter()
+            .any(|r| r["uri"] == "demo://resource/static/document/features.md"),
+        "{script}: {resources:?}"
+    );
+    let templates = step(ts, "templates")[0]
+        .as_array()
+        .expect("templates")
+        .clone();
+    assert!(
+        templates
+            .iter()
+            .any(|t| t["uriTemplate"] == "demo://resource/dynamic/text/{resourceId}"),
+        "{script}: {templates:?}"
+    );
+    let reads = step(ts, "read");
+    assert!(
+        reads[0]["result"]["contents"][0]["text"]
+            .as_str()
+            .is_some_and(|t| !t.is_empty()),
+        "{script}: {}",
+        reads[0]
+    );
+    assert!(
+        reads[1]["result"]["contents"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("Resource 7")),
+        "{script}: a templated URI is routed to its server: {}",
+        reads[1]
+    );
+    let prompts = step(ts, "prompts")[0].as_array().expect("prompts").clone();
+    assert!(
+        prompts.iter().any(|p| p["name"] == "e__args-prompt"),
+        "{script}: {prompts:?}"
+    );
+    let prompt = &step(ts, "prompt")[0]["result"];
+    assert_eq!(
+        prompt["messages"][0]["content"]["text"], "What's weather in Oslo?",
+        "{script}: {prompt}"
+    );
+    let completed = &step(ts, "complete")[0]["result"]["completion"]["values"];
+    assert_eq!(
+        completed,
+        &serde_json::json!(["Sales", "Support"]),
+        "{script}"
+    );
+}
+
 #[test]
 fn real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate() {
     let data = crate::support::data_with_everything("e");
@@ -50,110 +156,42 @@ fn real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate() {
     assert_eq!(ok_json(data, &["status", "--json"])["running"], false);
     let _engine = StopsTheEngine(data);
 
+    // The TypeScript SDK's v1 client, then its v2 client (which asks `server/discover` first, on a
+    // second `gatehouse mcp` it starts only for that, and falls back to `initialize`). The first
+    // started the engine the agents need, and left it running.
     let node = PathBuf::from("node");
-    let ts = run_client(
-        data,
-        &node,
-        "ts_sdk_v1_client.mjs",
-        "ts-agent",
-        &[
-            r#"e__echo={"message":"through the gateway"}"#,
-            r#"e__trigger-long-running-operation={"duration":1,"steps":3}"#,
-            r#"e__get-sum={"a":1,"b":2}"#,
-        ],
-        &[
-            "--read",
-            "demo://resource/static/document/features.md",
-            "--read",
-            "demo://resource/dynamic/text/7",
-            "--prompt",
-            r#"e__args-prompt={"city":"Oslo"}"#,
-            "--complete",
-            "e__completable-prompt/department=S",
-        ],
-    );
-    // `gatehouse mcp` started the engine the agent needed, and left it running.
-    let status = ok_json(data, &["status", "--json"]);
-    assert_eq!(status["running"], true, "{status}");
-    assert_eq!(status["kind"], "serve");
+    let mut engine = None;
+    for (script, agent) in TS_CLIENTS {
+        let ts = run_client(
+            data,
+            &node,
+            script,
+            agent,
+            &[
+                r#"e__echo={"message":"through the gateway"}"#,
+                r#"e__trigger-long-running-operation={"duration":1,"steps":3}"#,
+                r#"e__get-sum={"a":1,"b":2}"#,
+            ],
+            &[
+                "--read",
+                "demo://resource/static/document/features.md",
+                "--read",
+                "demo://resource/dynamic/text/7",
+                "--prompt",
+                r#"e__args-prompt={"city":"Oslo"}"#,
+                "--complete",
+                "e__completable-prompt/department=S",
+            ],
+        );
+        let status = ok_json(data, &["status", "--json"]);
+        assert_eq!(status["running"], true, "{status}");
+        assert_eq!(status["kind"], "serve");
+        let pid = engine.get_or_insert_with(|| status["pid"].clone());
+        assert_eq!(&status["pid"], pid, "{script}: one engine for every agent");
+        ts_client_got_what_it_asked(script, &ts);
+    }
 
-    assert_eq!(step(&ts, "server")[0]["info"]["name"], "gatehouse");
-    let tools = step(&ts, "tools")[0].as_array().expect("tools").clone();
-    assert!(
-        tools.iter().any(
-            |t| t["name"] == "e__echo" && t["inputSchema"]["properties"]["message"].is_object()
-        ),
-        "the server's tools, named SERVER__TOOL, with their schemas: {tools:?}"
-    );
-    let calls = step(&ts, "call");
-    assert_eq!(text(&calls[0]["result"]), "Echo: through the gateway");
-    assert_eq!(calls[0]["result"]["isError"], false);
-    // The TS SDK's client gets the first two of server-everything's three updates even straight
-    // from the server (its last one races the result there); through Gatehouse at least as many.
-    let progress = calls[1]["progress"].as_array().expect("progress");
-    assert!(
-        progress.len() >= 2 && progress.iter().all(|p| p["total"] == 3),
-        "the server's progress reached the agent: {progress:?}"
-    );
-    assert_eq!(calls[2]["result"]["isError"], true, "{}", calls[2]);
-    let denied = text(&calls[2]["result"]);
-    assert!(
-        denied.contains("Gatehouse denied `e__get-sum`")
-            && denied.contains("allow it in Gatehouse"),
-        "a denial the model can act on: {denied}"
-    );
-
-    // Resources keep their URIs (a listed one, and one of a template); prompts and completions
-    // are named SERVER__PROMPT.
-    let resources = step(&ts, "resources")[0]
-        .as_array()
-        .expect("resources")
-        .clone();
-    assert!(
-        resources
-            .iter()
-            .any(|r| r["uri"] == "demo://resource/static/document/features.md"),
-        "{resources:?}"
-    );
-    let templates = step(&ts, "templates")[0]
-        .as_array()
-        .expect("templates")
-        .clone();
-    assert!(
-        templates
-            .iter()
-            .any(|t| t["uriTemplate"] == "demo://resource/dynamic/text/{resourceId}"),
-        "{templates:?}"
-    );
-    let reads = step(&ts, "read");
-    assert!(
-        reads[0]["result"]["contents"][0]["text"]
-            .as_str()
-            .is_some_and(|t| !t.is_empty()),
-        "{}",
-        reads[0]
-    );
-    assert!(
-        reads[1]["result"]["contents"][0]["text"]
-            .as_str()
-            .is_some_and(|t| t.starts_with("Resource 7")),
-        "a templated URI is routed to its server: {}",
-        reads[1]
-    );
-    let prompts = step(&ts, "prompts")[0].as_array().expect("prompts").clone();
-    assert!(
-        prompts.iter().any(|p| p["name"] == "e__args-prompt"),
-        "{prompts:?}"
-    );
-    let prompt = &step(&ts, "prompt")[0]["result"];
-    assert_eq!(
-        prompt["messages"][0]["content"]["text"], "What's weather in Oslo?",
-        "{prompt}"
-    );
-    let completed = &step(&ts, "complete")[0]["result"]["completion"]["values"];
-    assert_eq!(completed, &serde_json::json!(["Sales", "Support"]));
-
-    // A second agent attaches to the same engine: no second engine, no second server. Its
+    // Another agent attaches to the same engine: no second engine, no second server. Its
     // prefix is off, so it sees and calls the tools by their own names (one server: no collision).
     ok(data, &["clients", "add", "py-agent"]);
     ok(data, &["clients", "profile", "py-agent", "--prefix", "off"]);
@@ -177,7 +215,10 @@ fn real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate() {
         "a client with its prefix off sees bare names: {bare:?}"
     );
     assert_eq!(text(&step(&py, "call")[0]["result"]), "Echo: from python");
-    assert_eq!(ok_json(data, &["status", "--json"])["pid"], status["pid"]);
+    assert_eq!(
+        Some(ok_json(data, &["status", "--json"])["pid"].clone()),
+        engine
+    );
 
     // Every call is in the audit log as the gateway's, naming the client.
     let audit = ok_json(data, &["audit", "list", "--json", "--limit", "200"]);
@@ -201,6 +242,9 @@ fn real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate() {
         ("ts-agent", "echo"),
         ("ts-agent", "trigger-long-running-operation"),
         ("ts-agent", "get-sum"),
+        ("ts2-agent", "echo"),
+        ("ts2-agent", "trigger-long-running-operation"),
+        ("ts2-agent", "get-sum"),
         ("py-agent", "echo"),
     ] {
         assert!(
@@ -223,10 +267,13 @@ fn real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate() {
             )
         })
         .collect();
-    for method in ["resources/read", "prompts/get", "completion/complete"] {
+    for (method, (_, agent)) in ["resources/read", "prompts/get", "completion/complete"]
+        .into_iter()
+        .flat_map(|method| TS_CLIENTS.map(|client| (method, client)))
+    {
         assert!(
-            gated.contains(&(method.to_owned(), "ts-agent".to_owned())),
-            "{method} passed the gate as the agent's: {gated:?}"
+            gated.contains(&(method.to_owned(), agent.to_owned())),
+            "{method} passed the gate as {agent}'s: {gated:?}"
         );
     }
     // The engine serves on after the agents closed their sessions.
@@ -251,37 +298,55 @@ fn an_agent_is_told_when_a_server_is_added_and_then_sees_its_tools() {
     // is the server added below (a server still connecting when the agent listed would be one).
     let _serve = crate::support::engine::serve(data);
     crate::support::engine::wait_connected(data);
-    let client = Command::new("node")
-        .current_dir(fixtures().join("clients"))
-        .args(["ts_sdk_v1_client.mjs", "--wait-list-changed", "--"])
-        .arg(env!("CARGO_BIN_EXE_gatehouse"))
-        .arg("--data-dir")
-        .arg(data)
-        .args(["mcp", "--client", "watcher"])
-        .env_remove("GATEHOUSE_DATA_DIR")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("the client starts");
-    let mut client = crate::support::engine::Reaped(client);
-    let out = crate::support::engine::Gathered::from(
-        client.0.stdout.take().expect("the client's stdout"),
-    );
-    add_a_server_and_wait_until_the_agent_lists_again(data, &mut client, &out);
-    let lines: Vec<Value> = out
-        .text()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("one JSON line per step"))
+    // Both TypeScript SDK clients wait at once, told of the one server added.
+    let mut watchers: Vec<_> = TS_CLIENTS
+        .iter()
+        .map(|(script, _)| {
+            let client = Command::new("node")
+                .current_dir(fixtures().join("clients"))
+                .args([*script, "--wait-list-changed", "--"])
+                .arg(env!("CARGO_BIN_EXE_gatehouse"))
+                .arg("--data-dir")
+                .arg(data)
+                .args(["mcp", "--client", "watcher"])
+                .env_remove("GATEHOUSE_DATA_DIR")
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("the client starts");
+            let mut client = crate::support::engine::Reaped(client);
+            let out = crate::support::engine::Gathered::from(
+                client.0.stdout.take().expect("the client's stdout"),
+            );
+            (client, out)
+        })
         .collect();
-    let before = step(&lines, "tools")[0].as_array().expect("tools").clone();
-    let after = step(&lines, "tools-after-change")[0]
-        .as_array()
-        .expect("tools")
-        .clone();
-    assert!(!before.iter().any(|t| t["name"] == "m__read_graph"));
-    assert!(
-        after.iter().any(|t| t["name"] == "m__read_graph")
-            && after.iter().any(|t| t["name"] == "e__echo"),
-        "the added server's tools, beside the others: {after:?}"
+    add_a_server_and_wait_until_the_agents_list_again(
+        data,
+        &mut watchers
+            .iter_mut()
+            .map(|(client, out)| (client, &*out))
+            .collect::<Vec<_>>(),
     );
+    for ((script, _), (_, out)) in TS_CLIENTS.iter().zip(&watchers) {
+        let lines: Vec<Value> = out
+            .text()
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("one JSON line per step"))
+            .collect();
+        let before = step(&lines, "tools")[0].as_array().expect("tools").clone();
+        let after = step(&lines, "tools-after-change")[0]
+            .as_array()
+            .expect("tools")
+            .clone();
+        assert!(
+            !before.iter().any(|t| t["name"] == "m__read_graph"),
+            "{script}"
+        );
+        assert!(
+            after.iter().any(|t| t["name"] == "m__read_graph")
+                && after.iter().any(|t| t["name"] == "e__echo"),
+            "{script}: the added server's tools, beside the others: {after:?}"
+        );
+    }
 }

@@ -1,6 +1,6 @@
 //! The gateway's Streamable HTTP endpoint, served by a real `gatehouse serve`: real MCP clients
-//! nobody here wrote (the TypeScript SDK's v1 `StreamableHTTPClientTransport`, the Python SDK's
-//! `streamable_http_client`) list the servers' tools and call one with a client's token, the
+//! nobody here wrote (the TypeScript SDK's v1 and v2 `StreamableHTTPClientTransport`, the Python
+//! SDK's `streamable_http_client`) list the servers' tools and call one with a client's token, the
 //! calls audited as the gateway's under the client's name; and the attacks on the boundary
 //! (no token, a wrong one, a revoked one; a foreign `Origin`; a `Host` that is not loopback;
 //! sessions that ended or expired) are refused as the spec says.
@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::support::engine::Reaped;
-use crate::support::gateway::{add_a_server_and_wait_until_the_agent_lists_again, fixtures};
+use crate::support::gateway::{add_a_server_and_wait_until_the_agents_list_again, fixtures};
 use crate::support::wait::until;
 use crate::support::{ok, ok_json};
 use serde_json::Value;
@@ -120,6 +120,7 @@ fn real_sdk_clients_call_through_the_http_endpoint_with_their_tokens() {
         &["policy", "set", "e", "--source", "gateway", "allow"],
     );
     let ts_token = client_with_token(data, "ts-http");
+    let ts2_token = client_with_token(data, "ts2-http");
     let py_token = client_with_token(data, "py-http");
     let port = free_port();
     ok(
@@ -155,35 +156,49 @@ fn real_sdk_clients_call_through_the_http_endpoint_with_their_tokens() {
             .collect()
     };
 
-    // The TS SDK client sends its token as a bearer header.
+    // The TS SDK's v1 and v2 clients send their tokens as a bearer header. The v2 client asks
+    // `server/discover` first (refused: no session), then falls back to `initialize`.
     let url = format!("http://127.0.0.1:{port}/mcp");
-    let ts = run(
-        Path::new("node"),
-        "ts_sdk_v1_client.mjs",
-        &[
-            "--url",
-            &url,
-            "--token",
-            &ts_token,
-            "--call",
-            r#"e__echo={"message":"over http"}"#,
-            "--call",
-            r#"e__trigger-long-running-operation={"duration":1,"steps":3}"#,
-        ],
-    );
-    assert_eq!(step(&ts, "server")[0]["info"]["name"], "gatehouse");
-    let tools = step(&ts, "tools")[0].as_array().expect("tools").clone();
-    assert!(
-        tools.iter().any(|t| t["name"] == "e__echo"),
-        "the merged tools over HTTP: {tools:?}"
-    );
-    let calls = step(&ts, "call");
-    assert_eq!(calls[0]["result"]["content"][0]["text"], "Echo: over http");
-    let progress = calls[1]["progress"].as_array().expect("progress");
-    assert!(
-        progress.len() >= 2,
-        "progress reached the client on the POST's stream: {progress:?}"
-    );
+    let ts_clients = [
+        ("ts_sdk_v1_client.mjs", &ts_token),
+        ("ts_sdk_v2_client.mjs", &ts2_token),
+    ];
+    for (script, token) in ts_clients {
+        let ts = run(
+            Path::new("node"),
+            script,
+            &[
+                "--url",
+                &url,
+                "--token",
+                token,
+                "--call",
+                r#"e__echo={"message":"over http"}"#,
+                "--call",
+                r#"e__trigger-long-running-operation={"duration":1,"steps":3}"#,
+            ],
+        );
+        let server = &step(&ts, "server")[0];
+        assert_eq!(server["info"]["name"], "gatehouse", "{script}");
+        if script == "ts_sdk_v2_client.mjs" {
+            assert_eq!(server["protocolVersion"], "2025-11-25", "{server}");
+        }
+        let tools = step(&ts, "tools")[0].as_array().expect("tools").clone();
+        assert!(
+            tools.iter().any(|t| t["name"] == "e__echo"),
+            "{script}: the merged tools over HTTP: {tools:?}"
+        );
+        let calls = step(&ts, "call");
+        assert_eq!(
+            calls[0]["result"]["content"][0]["text"], "Echo: over http",
+            "{script}"
+        );
+        let progress = calls[1]["progress"].as_array().expect("progress");
+        assert!(
+            progress.len() >= 2,
+            "{script}: progress reached the client on the POST's stream: {progress:?}"
+        );
+    }
 
     // The Python SDK client, which sends no custom header here: its token is in the path.
     let python = fixtures().join("python/.venv/bin/python");
@@ -208,25 +223,40 @@ fn real_sdk_clients_call_through_the_http_endpoint_with_their_tokens() {
         "Echo: from python"
     );
 
-    // A server added while a client holds its GET stream open: `list_changed` arrives on it.
-    let watcher = Command::new("node")
-        .current_dir(fixtures().join("clients"))
-        .args(["ts_sdk_v1_client.mjs", "--url", &url, "--token", &ts_token])
-        .args(["--wait-list-changed", "--"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the client starts");
-    let mut watcher = Reaped(watcher);
-    let out = crate::support::engine::Gathered::from(
-        watcher.0.stdout.take().expect("the client's stdout"),
+    // A server added while the clients hold their GET streams open: `list_changed` arrives on
+    // each.
+    let mut watchers: Vec<_> = ts_clients
+        .iter()
+        .map(|(script, token)| {
+            let watcher = Command::new("node")
+                .current_dir(fixtures().join("clients"))
+                .args([*script, "--url", &url, "--token", token])
+                .args(["--wait-list-changed", "--"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("the client starts");
+            let mut watcher = Reaped(watcher);
+            let out = crate::support::engine::Gathered::from(
+                watcher.0.stdout.take().expect("the client's stdout"),
+            );
+            (watcher, out)
+        })
+        .collect();
+    add_a_server_and_wait_until_the_agents_list_again(
+        data,
+        &mut watchers
+            .iter_mut()
+            .map(|(watcher, out)| (watcher, &*out))
+            .collect::<Vec<_>>(),
     );
-    add_a_server_and_wait_until_the_agent_lists_again(data, &mut watcher, &out);
-    assert!(
-        out.text().contains("m__"),
-        "the new server's tools: {}",
-        out.text()
-    );
+    for ((script, _), (_, out)) in ts_clients.iter().zip(&watchers) {
+        assert!(
+            out.text().contains("m__"),
+            "{script}: the new server's tools: {}",
+            out.text()
+        );
+    }
 
     // Audited as the gateway's, naming each client.
     let audit = ok_json(data, &["audit", "list", "--json", "--limit", "200"]);
@@ -243,6 +273,8 @@ fn real_sdk_clients_call_through_the_http_endpoint_with_their_tokens() {
     for (caller, tool) in [
         ("ts-http", "echo"),
         ("ts-http", "trigger-long-running-operation"),
+        ("ts2-http", "echo"),
+        ("ts2-http", "trigger-long-running-operation"),
         ("py-http", "echo"),
     ] {
         assert!(
@@ -262,7 +294,7 @@ fn real_sdk_clients_call_through_the_http_endpoint_with_their_tokens() {
     // The database and its write-ahead log.
     let mut database = std::fs::read(crate::support::database(data)).expect("the database");
     database.extend(std::fs::read(data.join("gatehouse.db-wal")).unwrap_or_default());
-    for token in [&ts_token, &py_token] {
+    for token in [&ts_token, &ts2_token, &py_token] {
         assert!(
             !database.windows(token.len()).any(|w| w == token.as_bytes())
                 && !serde_json::to_string(&listed)

@@ -91,31 +91,34 @@ pub fn client_command(
     command
 }
 
-/// With `agent` (`ts_sdk_v1_client.mjs --wait-list-changed`, its stdout gathered in `out`) at its
-/// first list, adds server-memory as `m`, and waits for the agent to be told its tools changed,
-/// to list them again and to end well.
-pub fn add_a_server_and_wait_until_the_agent_lists_again(
+/// With `agents` (each a client script run with `--wait-list-changed`, its stdout gathered) at
+/// their first list, adds server-memory as `m`, and waits for each agent to be told its tools
+/// changed, to list them again and to end well.
+pub fn add_a_server_and_wait_until_the_agents_list_again(
     data: &Path,
-    agent: &mut super::engine::Reaped,
-    out: &super::engine::Gathered,
+    agents: &mut [(&mut super::engine::Reaped, &super::engine::Gathered)],
 ) {
-    out.wait_for(
-        "the agent has its first list",
-        r#""step":"ready""#,
-        Duration::from_secs(60),
-    );
+    for (_, out) in agents.iter() {
+        out.wait_for(
+            "the agent has its first list",
+            r#""step":"ready""#,
+            Duration::from_secs(60),
+        );
+    }
     let memory = fixtures()
         .join("node_modules/@modelcontextprotocol/server-memory/dist/index.js")
         .display()
         .to_string();
     super::add_stdio(data, "m", "node", &[&memory]);
-    out.wait_for(
-        "the agent is told its tools changed and lists them again",
-        "tools-after-change",
-        Duration::from_secs(30),
-    );
-    let status = super::wait::until("the agent ends", Duration::from_secs(10), || {
-        agent.0.try_wait().expect("wait").ok_or("running")
-    });
-    assert!(status.success(), "{}", out.text());
+    for (agent, out) in agents.iter_mut() {
+        out.wait_for(
+            "the agent is told its tools changed and lists them again",
+            "tools-after-change",
+            Duration::from_secs(30),
+        );
+        let status = super::wait::until("the agent ends", Duration::from_secs(10), || {
+            agent.0.try_wait().expect("wait").ok_or("running")
+        });
+        assert!(status.success(), "{}", out.text());
+    }
 }
