@@ -20,6 +20,7 @@ const MAX_NAME: usize = 64;
 
 /// One client, as listed.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ClientRecord {
     pub name: String,
     pub created_at: String,

@@ -6,21 +6,25 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
+use super::profiles::Served;
+use super::visibility::{self, Hidden};
 use super::{names, servers};
 use crate::error::{HostError, Result};
 use crate::host::Host;
 use crate::oversight::gate::Source;
 use crate::vocabulary::status::Offer;
 
-/// Every prompt, named for the agent.
-pub async fn list(host: &Host, client: &str) -> Result<Vec<Value>> {
+/// Every prompt the client's profile shows, named for the agent.
+pub async fn list(host: &Host, client: &str, served: &Served) -> Result<Vec<Value>> {
     let names: Vec<String> = servers::enabled(host)
         .await?
         .into_iter()
         .map(|(n, _)| n)
         .collect();
     let mut prompts = Vec::new();
-    for (server, connection) in servers::offering(host, Offer::Prompts, client).await? {
+    for (server, connection) in
+        servers::offering(host, Offer::Prompts, client, &served.profile).await?
+    {
         let page = match connection.client().list_prompts().await {
             Ok(page) => page,
             Err(e) => {
@@ -41,8 +45,8 @@ pub async fn list(host: &Host, client: &str) -> Result<Vec<Value>> {
     Ok(prompts)
 }
 
-/// Gets the prompt an agent named, with its arguments.
-pub async fn get(host: &Host, client: &str, params: &Value) -> Result<Value> {
+/// Gets the prompt an agent named, with its arguments, when its profile shows it.
+pub async fn get(host: &Host, client: &str, served: &Served, params: &Value) -> Result<Value> {
     let name = params
         .get("name")
         .and_then(Value::as_str)
@@ -54,11 +58,39 @@ pub async fn get(host: &Host, client: &str, params: &Value) -> Result<Value> {
         })?,
     };
     let (server, prompt) = route(host, name).await?;
+    shown(host, served, &server, "prompts/get", name).await?;
     let connection = servers::session(host, &server, client).await?;
     let got = connection
         .get_prompt(&prompt, &arguments, Source::Gateway)
         .await?;
     serde_json::to_value(got).map_err(|e| HostError::Protocol(e.to_string()))
+}
+
+/// Refuses a prompt of a server whose prompts the client's profile hides.
+pub async fn shown(
+    host: &Host,
+    served: &Served,
+    server: &str,
+    method: &str,
+    name: &str,
+) -> Result<()> {
+    if served.profile.sees_prompts(server) {
+        return Ok(());
+    }
+    let flag = if served.profile.sees_server(server) {
+        "--prompts".to_owned()
+    } else {
+        format!("--server {server}")
+    };
+    let hidden = Hidden {
+        server,
+        method,
+        tool: None,
+        what: format!("prompt `{name}`"),
+        flag,
+        asked: json!({ "prompt": name }),
+    };
+    Err(visibility::refuse(host, served, hidden).await)
 }
 
 /// The server and prompt an exposed name stands for.

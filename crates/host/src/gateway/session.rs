@@ -9,7 +9,11 @@
 //! The agent's `notifications/cancelled` cancels its call on the server; the agent going away
 //! cancels every call it still has running. A server connecting, listing new tools or going
 //! away sends the agent `notifications/tools/list_changed` (2025-11-25 server/tools, "List
-//! Changed Notification"), within [`CHANGES_SETTLE`] of it. At most [`MAX_IN_FLIGHT`] requests run at once.
+//! Changed Notification"), within [`CHANGES_SETTLE`] of it. The client's profile
+//! ([`super::profiles`]) decides what it is served, and is read again when any profile changes
+//! (the agent told when its list did); its limits (requests in flight and per minute across its
+//! sessions, message size) refuse what is over them at once. The `clientInfo` of `initialize`
+//! goes into every audit row of the session's requests.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,18 +23,21 @@ use gatehouse_mcp::transport::lines::{Line, LineReader};
 use gatehouse_mcp::{CallOptions, Progress};
 use serde_json::{Map, Value, json};
 use tokio::io::AsyncBufRead;
+use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
 use super::changes::ToolChanges;
+use super::profiles::Served;
+use super::visibility::PROFILE_RULE;
 use super::{completion, prompts, resources, servers, tools};
 use crate::error::HostError;
 use crate::host::Host;
+use crate::vocabulary::caller_info;
+use crate::vocabulary::events::EngineEvent;
 
 /// The protocol revisions the gateway speaks as a server, newest first.
 pub const SUPPORTED_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
-/// Requests one agent may have running at once.
-pub const MAX_IN_FLIGHT: usize = 32;
 /// What an agent's requests running when the engine stops are answered.
 const STOPPING: &str = "Gatehouse is stopping (the app quit or `gatehouse serve` was stopped); the request was cancelled on the server";
 /// What a denial tells the agent the person can do.
@@ -47,6 +54,22 @@ mod rpc {
     pub const METHOD_NOT_FOUND: i64 = -32601;
     pub const INVALID_PARAMS: i64 = -32602;
     pub const INTERNAL: i64 = -32603;
+    /// A client over one of its limits (a server error, in the range JSON-RPC leaves to them).
+    pub const LIMITED: i64 = -32000;
+}
+
+/// What an agent is answered when its profile cannot be read.
+const NO_PROFILE: &str = "Gatehouse cannot read this client's profile; try again";
+
+/// The profile the agent is served now; `None`, with a warning, when it cannot be read.
+async fn read_profile(host: &Host, client: &str) -> Option<Arc<Served>> {
+    match host.client_profiles().served(client).await {
+        Ok(served) => Some(Arc::new(served)),
+        Err(e) => {
+            tracing::warn!("cannot read the profile of gateway client `{client}`: {e}");
+            None
+        }
+    }
 }
 
 /// Who the agent is, as the person named it (`gatehouse mcp --client NAME`).
@@ -75,6 +98,9 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
     let mut changes = ToolChanges::from_connected(servers::connected_ids(&host).await);
     let mut initialized = false;
     let mut changed_at: Option<tokio::time::Instant> = None;
+    let mut served = read_profile(&host, &agent.client).await;
+    // What the agent said of itself in `initialize`.
+    let mut client_info: Option<Value> = None;
     loop {
         // Finished requests are reaped as the loop comes round, not by a wake-up of their own.
         while requests.try_join_next().is_some() {}
@@ -91,7 +117,16 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                 break;
             }
             event = events.recv() => {
-                if changes.changed_by(&event) && changed_at.is_none() {
+                let mut changed = changes.changed_by(&event);
+                if matches!(event, Ok(EngineEvent::ClientProfilesChanged) | Err(RecvError::Lagged(_)))
+                    && let Some(now) = read_profile(&host, &agent.client).await
+                {
+                    changed |= served
+                        .as_ref()
+                        .is_none_or(|before| !before.profile.shows_the_same(&now.profile));
+                    served = Some(now);
+                }
+                if changed && changed_at.is_none() {
                     changed_at = Some(tokio::time::Instant::now());
                 }
                 continue;
@@ -127,6 +162,22 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                 continue;
             }
         };
+        let limits = served
+            .as_ref()
+            .map(|served| served.profile.limits())
+            .unwrap_or_else(|| super::profiles::Profile::default().limits());
+        if bytes.len() > limits.max_message_bytes as usize {
+            let why = format!(
+                "a message of {} bytes is over client `{}`'s limit of {} bytes (the person can raise it: `gatehouse clients profile {} --max-message-bytes N`)",
+                bytes.len(),
+                agent.client,
+                limits.max_message_bytes,
+                agent.client
+            );
+            let id = message.get("id").cloned().unwrap_or(Value::Null);
+            let _ = out.send(error(id, rpc::INVALID_REQUEST, &why)).await;
+            continue;
+        }
         let method = message
             .get("method")
             .and_then(Value::as_str)
@@ -135,30 +186,45 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
         let params = message.get("params").cloned().unwrap_or(Value::Null);
         match (method, id) {
             (Some(method), Some(id)) => {
-                initialized |= method == "initialize";
+                if method == "initialize" {
+                    initialized = true;
+                    client_info = caller_info::from_initialize(&params);
+                }
+                let now = tokio::time::Instant::now();
+                let admitted = match host.gateway_limits().admit(&agent.client, &limits, now) {
+                    Ok(admitted) => admitted,
+                    Err(over) => {
+                        let why = over.message(&agent.client);
+                        let _ = out.send(error(id, rpc::LIMITED, &why)).await;
+                        continue;
+                    }
+                };
                 let key = id.to_string();
-                let admitted = {
-                    let mut running = in_flight.lock().unwrap_or_else(PoisonError::into_inner);
-                    (running.len() < MAX_IN_FLIGHT).then(|| {
-                        let (cancel, cancelled) = watch::channel(false);
-                        running.insert(key.clone(), cancel);
-                        cancelled
-                    })
-                };
-                let Some(cancelled) = admitted else {
-                    let why = format!("at most {MAX_IN_FLIGHT} requests may run at once");
-                    let _ = out.send(error(id, rpc::INTERNAL, &why)).await;
-                    continue;
-                };
-                let (host, agent, out, in_flight, stopping) = (
+                let (cancel, cancelled) = watch::channel(false);
+                in_flight
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(key.clone(), cancel);
+                let (host, agent, out, in_flight, stopping, served, info) = (
                     host.clone(),
                     agent.clone(),
                     out.clone(),
                     in_flight.clone(),
                     stopping.clone(),
+                    served.clone(),
+                    client_info.clone(),
                 );
                 requests.spawn(async move {
-                    let reply = answer(&host, &agent, &method, params, cancelled, &out).await;
+                    let reply = match served {
+                        Some(served) => {
+                            let work =
+                                answer(&host, &agent, &served, &method, params, cancelled, &out);
+                            caller_info::scope(info, work).await
+                        }
+                        None => Some(Err((rpc::INTERNAL, NO_PROFILE.to_owned()))),
+                    };
+                    // No longer in flight once answered: the agent may send the next at once.
+                    drop(admitted);
                     in_flight
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
@@ -216,6 +282,7 @@ type Reply = Option<Result<Value, (i64, String)>>;
 async fn answer(
     host: &Host,
     agent: &Agent,
+    served: &Served,
     method: &str,
     params: Value,
     cancelled: watch::Receiver<bool>,
@@ -224,22 +291,22 @@ async fn answer(
     let served = match method {
         "initialize" => return Some(Ok(initialize(&params))),
         "ping" => return Some(Ok(json!({}))),
-        "tools/call" => return call(host, agent, params, cancelled, out).await,
-        "tools/list" => tools::list(host, &agent.client)
+        "tools/call" => return call(host, agent, served, params, cancelled, out).await,
+        "tools/list" => tools::list(host, &agent.client, served)
             .await
             .map(|tools| json!({ "tools": tools })),
-        "prompts/list" => prompts::list(host, &agent.client)
+        "prompts/list" => prompts::list(host, &agent.client, served)
             .await
             .map(|prompts| json!({ "prompts": prompts })),
-        "prompts/get" => prompts::get(host, &agent.client, &params).await,
-        "resources/list" => resources::list(host, &agent.client, false)
+        "prompts/get" => prompts::get(host, &agent.client, served, &params).await,
+        "resources/list" => resources::list(host, &agent.client, served, false)
             .await
             .map(|resources| json!({ "resources": resources })),
-        "resources/templates/list" => resources::list(host, &agent.client, true)
+        "resources/templates/list" => resources::list(host, &agent.client, served, true)
             .await
             .map(|templates| json!({ "resourceTemplates": templates })),
-        "resources/read" => resources::read(host, &agent.client, &params).await,
-        "completion/complete" => completion::complete(host, &agent.client, &params).await,
+        "resources/read" => resources::read(host, &agent.client, served, &params).await,
+        "completion/complete" => completion::complete(host, &agent.client, served, &params).await,
         other => {
             return Some(Err((
                 rpc::METHOD_NOT_FOUND,
@@ -253,6 +320,11 @@ async fn answer(
 /// A failed request as the JSON-RPC error the agent gets: a denial says what the person can do.
 fn refusal(error: HostError) -> (i64, String) {
     match error {
+        // A profile's refusal says itself what the person can do.
+        HostError::Denied {
+            reason,
+            rule: Some(rule),
+        } if rule == PROFILE_RULE => (rpc::INVALID_PARAMS, reason),
         HostError::Denied { reason, .. } => (
             rpc::INTERNAL,
             format!("Gatehouse denied this request: {reason}. {CAN_ALLOW}"),
@@ -286,6 +358,7 @@ fn initialize(params: &Value) -> Value {
 async fn call(
     host: &Host,
     agent: &Agent,
+    served: &Served,
     params: Value,
     cancelled: watch::Receiver<bool>,
     out: &mpsc::Sender<Value>,
@@ -322,11 +395,23 @@ async fn call(
         let mut cancelled = cancelled;
         let _ = cancelled.wait_for(|set| *set).await;
     };
-    let run = tools::call(host, &agent.client, name, arguments, options, cancel);
+    let run = tools::call(
+        host,
+        &agent.client,
+        served,
+        name,
+        arguments,
+        options,
+        cancel,
+    );
     let (outcome, ()) = tokio::join!(run, forward);
     match outcome {
         Ok(Some(result)) => Some(Ok(result)),
         Ok(None) => None,
+        Err(HostError::Denied {
+            reason,
+            rule: Some(rule),
+        }) if rule == PROFILE_RULE => Some(Ok(tool_error(reason))),
         Err(HostError::Denied { reason, .. }) => Some(Ok(denied(name, &reason))),
         Err(e) => Some(Err(refusal(e))),
     }
@@ -335,6 +420,11 @@ async fn call(
 /// A denied call, as a result the model can act on.
 fn denied(name: &str, reason: &str) -> Value {
     let text = format!("Gatehouse denied `{name}`: {reason}. {CAN_ALLOW}");
+    json!({ "content": [{ "type": "text", "text": text }], "isError": true })
+}
+
+/// A refused call whose text says itself what happened and what the person can do.
+fn tool_error(text: String) -> Value {
     json!({ "content": [{ "type": "text", "text": text }], "isError": true })
 }
 

@@ -8,22 +8,26 @@ use std::future::Future;
 use gatehouse_mcp::CallOptions;
 use serde_json::{Map, Value, json};
 
+use super::profiles::Served;
+use super::visibility::{self, Hidden};
 use super::{names, servers};
 use crate::error::{HostError, Result};
 use crate::host::Host;
 use crate::oversight::gate::{CallOutcome, Source, ToolCall};
 use crate::vocabulary::status::Offer;
 
-/// Every enabled server's tools, named for the agent. A tool whose name cannot be made valid or
-/// would route elsewhere is left out with a warning.
-pub async fn list(host: &Host, client: &str) -> Result<Vec<Value>> {
+/// Every enabled server's tools that the client's profile shows, named for the agent. A tool
+/// whose name cannot be made valid or would route elsewhere is left out with a warning.
+pub async fn list(host: &Host, client: &str, served: &Served) -> Result<Vec<Value>> {
     let names: Vec<String> = servers::enabled(host)
         .await?
         .into_iter()
         .map(|(n, _)| n)
         .collect();
     let mut tools = Vec::new();
-    for (server, connection) in servers::offering(host, Offer::Tools, client).await? {
+    for (server, connection) in
+        servers::offering(host, Offer::Tools, client, &served.profile).await?
+    {
         let page = match connection.list_tools().await {
             Ok(page) => page,
             Err(e) => {
@@ -32,6 +36,9 @@ pub async fn list(host: &Host, client: &str) -> Result<Vec<Value>> {
             }
         };
         for tool in page.items {
+            if !served.profile.sees_tool(&server, &tool.name) {
+                continue;
+            }
             let Some(name) = names::routed(&server, &tool.name, &names) else {
                 continue;
             };
@@ -47,10 +54,12 @@ pub async fn list(host: &Host, client: &str) -> Result<Vec<Value>> {
     Ok(tools)
 }
 
-/// Calls the tool an agent named, as `client`. `Ok(None)` when the call was cancelled.
+/// Calls the tool an agent named, as `client`, when its profile shows it. `Ok(None)` when the
+/// call was cancelled.
 pub async fn call(
     host: &Host,
     client: &str,
+    served: &Served,
     name: &str,
     arguments: Option<Value>,
     options: CallOptions,
@@ -66,6 +75,21 @@ pub async fn call(
             names::SEPARATOR
         )));
     };
+    if !served.profile.sees_tool(&config.name, &tool) {
+        let hidden = Hidden {
+            server: &config.name,
+            method: "tools/call",
+            tool: Some(&tool),
+            what: format!("tool `{name}`"),
+            flag: if served.profile.sees_server(&config.name) {
+                format!("--tool {}/{tool}", config.name)
+            } else {
+                format!("--server {}", config.name)
+            },
+            asked: json!({ "name": name }),
+        };
+        return Err(visibility::refuse(host, served, hidden).await);
+    }
     let call = ToolCall {
         tool,
         arguments,
