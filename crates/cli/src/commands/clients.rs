@@ -1,6 +1,7 @@
 //! `gatehouse clients list|add|remove|token create|token revoke` and `gatehouse gateway http
 //! on|off|status`: the gateway's clients, their tokens (kept only in the OS keyring, printed
-//! once when created), and whether the running engine serves the HTTP endpoint.
+//! once when created), and whether the running engine serves the HTTP endpoint. `clients show`
+//! and `clients profile` are in [`super::client_profile`].
 
 use gatehouse_host::{Host, HostError};
 use serde_json::json;
@@ -49,6 +50,8 @@ pub async fn run(host: &Host, command: ClientsCommand) -> Result<(), HostError> 
             say!("removed client {name} and its token");
             Ok(())
         }
+        ClientsCommand::Show { name, json } => super::client_profile::show(host, &name, json).await,
+        ClientsCommand::Profile(args) => super::client_profile::profile(host, args).await,
         ClientsCommand::Token(TokenCommand::Create { name }) => {
             let token = clients.create_token(&name).await?;
             // The one place the token is shown: on stdout, alone on its line, for a script.
