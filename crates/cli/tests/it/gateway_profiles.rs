@@ -197,17 +197,26 @@ fn a_profile_hides_a_server_and_a_tool_and_the_hidden_tool_is_refused_by_its_rea
 }
 
 #[test]
-fn a_hidden_servers_resource_and_prompts_turned_off_are_refused_with_an_error() {
+fn a_hidden_resource_and_prompt_are_refused_and_an_unknown_agent_gets_the_default_profile() {
     let data = crate::support::data_with_everything("e");
     let data = data.path();
     ok(
         data,
         &["policy", "set", "e", "--source", "gateway", "allow"],
     );
-    // An agent Gatehouse does not know gets the default profile.
+    ok(data, &["tools", "e"]);
     ok(
         data,
-        &["clients", "profile", "--default", "--prompts", "off"],
+        &[
+            "clients",
+            "profile",
+            "--default",
+            "--prompts",
+            "off",
+            "--tool",
+            "e/get-sum",
+            "off",
+        ],
     );
     ok(data, &["clients", "add", "ts-agent"]);
     ok(
@@ -250,6 +259,24 @@ fn a_hidden_servers_resource_and_prompts_turned_off_are_refused_with_an_error() 
             "{listed} are not listed: {lines:?}"
         );
     }
+    // An agent Gatehouse does not know gets the default profile.
+    let stranger = run_client(
+        data,
+        &python(),
+        "py_sdk_client.py",
+        "stranger",
+        &[r#"e__get-sum={"a":1,"b":2}"#],
+        &[],
+    );
+    assert!(!names(step(&stranger, "tools")[0]).contains(&"e__get-sum".to_owned()));
+    let refused = &step(&stranger, "call")[0]["result"];
+    let text = refused["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        refused["isError"] == true
+            && text.contains("the default profile (`stranger` is not a client Gatehouse knows)")
+            && text.contains("gatehouse clients profile --default --tool e/get-sum on"),
+        "{refused}"
+    );
     let refusals = ok_json(data, &["audit", "list", "--client", "ts-agent", "--json"]);
     let methods: Vec<&str> = refusals["rows"]
         .as_array()
