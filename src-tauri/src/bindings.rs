@@ -11,7 +11,7 @@ use crate::events::{ApprovalsChangedEvent, ServerStatusEvent, TasksChangedEvent}
 use crate::log_events::ServerLogEvent;
 use crate::{
     app_commands, app_site_commands, app_view_commands, approval_commands, audit_commands,
-    auth_commands, commands, log_events, policy_commands,
+    auth_commands, client_commands, commands, log_events, policy_commands,
 };
 
 /// The path of the generated bindings, relative to the repository root.
@@ -66,6 +66,10 @@ fn commands() -> Commands<tauri::Wry> {
         audit_commands::audit_verify,
         audit_commands::audit_export,
         audit_commands::audit_export_suggestion,
+        client_commands::clients_list,
+        client_commands::clients_show,
+        client_commands::clients_profile,
+        client_commands::clients_set_profile,
         policy_commands::policy_rules,
         policy_commands::policy_servers,
         policy_commands::policy_add_rule,

@@ -53,6 +53,8 @@ pub async fn forward(app: AppHandle, mut events: broadcast::Receiver<EngineEvent
             // sends too: the withdrawn request leaves the dialog and the Approvals page.
             // Likewise an answer given elsewhere (the CLI's `approvals answer`).
             Ok(EngineEvent::ApprovalWithdrawn { .. } | EngineEvent::ApprovalAnswered { .. }) => {}
+            // The agents' sessions follow profiles; the window reads them when it shows them.
+            Ok(EngineEvent::ClientProfilesChanged) => {}
             Err(broadcast::error::RecvError::Lagged(n)) => {
                 tracing::warn!(
                     "{n} engine events were dropped; the window will catch up on its next refresh"

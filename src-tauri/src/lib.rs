@@ -14,6 +14,7 @@ mod calls;
 mod commands;
 mod events;
 // The app manifest's list is read by build.rs; the lib only tests it.
+mod client_commands;
 #[cfg(test)]
 mod ipc_commands;
 mod ipc_error;

@@ -67,6 +67,9 @@ pub struct AuditListArgs {
     /// Only rows from this source: user, server, app, model or gateway
     #[arg(long, value_name = "SOURCE")]
     pub source: Option<String>,
+    /// Only the rows of this gateway client's requests
+    #[arg(long, value_name = "NAME")]
+    pub client: Option<String>,
     /// At most this many rows (default 100)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub limit: Option<u32>,

@@ -1,9 +1,7 @@
-//! The arguments of `gatehouse clients` (the gateway's clients and their tokens) and
+//! The arguments of `gatehouse clients` (the gateway's clients, their tokens and profiles) and
 //! `gatehouse gateway http` (the HTTP endpoint's setting).
 
-use clap::Subcommand;
-
-use crate::policy_args::OnOff;
+use clap::{Args, Subcommand};
 
 #[derive(Debug, Subcommand)]
 pub enum ClientsCommand {
@@ -20,17 +18,58 @@ pub enum ClientsCommand {
     },
     /// Remove a client and its token
     Remove { name: String },
+    /// Show a client: its profile, token, when last seen, its recent calls
+    Show {
+        name: String,
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show or change what a client is served (or, with --default, every client without a
+    /// setting of its own, and agents Gatehouse does not know)
+    Profile(ProfileArgs),
     /// Create or revoke a client's token
     #[command(subcommand)]
     Token(TokenCommand),
-    /// Change what a client sees
-    Profile {
-        name: String,
-        /// `off`: tools and prompts by their own names where no other server offers the same
-        /// name (colliding ones keep `SERVER__`); `on` (the default): always `SERVER__NAME`
-        #[arg(long, value_enum)]
-        prefix: Option<OnOff>,
-    },
+}
+
+#[derive(Debug, Args)]
+pub struct ProfileArgs {
+    /// The client (omit with --default)
+    #[arg(required_unless_present = "default", conflicts_with = "default")]
+    pub name: Option<String>,
+    /// Change the default profile
+    #[arg(long)]
+    pub default: bool,
+    /// Turn a server on or off (repeatable): --server memory off
+    #[arg(long, num_args = 2, value_names = ["SERVER", "on|off"], action = clap::ArgAction::Append)]
+    pub server: Vec<String>,
+    /// Turn one tool on or off (repeatable): --tool fs/write_file off
+    #[arg(long, num_args = 2, value_names = ["SERVER/TOOL", "on|off"], action = clap::ArgAction::Append)]
+    pub tool: Vec<String>,
+    /// Expose the servers' resources and resource templates
+    #[arg(long, value_name = "on|off")]
+    pub resources: Option<String>,
+    /// Expose the servers' prompts
+    #[arg(long, value_name = "on|off")]
+    pub prompts: Option<String>,
+    /// A client's naming choice: `off`, tools and prompts by their own names where no other
+    /// server offers the same name (colliding ones keep `SERVER__`); `on` (the default), always
+    /// `SERVER__NAME`
+    #[arg(long, value_name = "on|off", conflicts_with = "default")]
+    pub prefix: Option<String>,
+    /// Requests the client may have running at once
+    #[arg(long, value_name = "N")]
+    pub max_in_flight: Option<u32>,
+    /// Requests the client may make in any 60 seconds (0: no limit)
+    #[arg(long, value_name = "N")]
+    pub per_minute: Option<u32>,
+    /// The largest message the client may send, in bytes
+    #[arg(long, value_name = "N")]
+    pub max_message_bytes: Option<u32>,
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]

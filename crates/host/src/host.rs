@@ -90,6 +90,8 @@ pub struct Host {
     follower: std::sync::Mutex<Option<crate::sessions::StoreFollower>>,
     /// In live mode, once started: every change of a server's connection state, on record.
     trail: std::sync::Mutex<Option<crate::connections::connection_trail::ConnectionTrail>>,
+    /// Each gateway client's requests in flight and per minute, across its sessions.
+    gateway_limits: crate::oversight::client_limits::Limiter,
 }
 
 impl Host {
@@ -145,6 +147,7 @@ impl Host {
             swept,
             follower: std::sync::Mutex::default(),
             trail: std::sync::Mutex::default(),
+            gateway_limits: crate::oversight::client_limits::Limiter::default(),
         })
     }
 
@@ -217,6 +220,11 @@ impl Host {
     /// `gatehouse logs` reads.
     pub fn logs(&self) -> &crate::running::server_logs::ServerLogs {
         self.registry.logs()
+    }
+
+    /// Each gateway client's requests in flight and per minute.
+    pub(crate) fn gateway_limits(&self) -> &crate::oversight::client_limits::Limiter {
+        &self.gateway_limits
     }
 
     /// The audit log, on the same database.

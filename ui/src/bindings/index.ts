@@ -86,6 +86,17 @@ export const commands = {
 	auditExport: (format: ExportFormat, path: string) => typedError<ExportSummary, IpcError>(__TAURI_INVOKE("audit_export", { format, path })),
 	/**  Where an export goes by default: `~/gatehouse-audit.jsonl` or `.csv`. */
 	auditExportSuggestion: (format: ExportFormat) => __TAURI_INVOKE<string>("audit_export_suggestion", { format }),
+	/**  Every client, by name. */
+	clientsList: () => typedError<ClientRecord[], IpcError>(__TAURI_INVOKE("clients_list")),
+	/**  One client: its record, profile and recent requests. */
+	clientsShow: (name: string) => typedError<ClientView, IpcError>(__TAURI_INVOKE("clients_show", { name })),
+	/**  A client's profile (`name` none: the default profile). */
+	clientsProfile: (name: string | null) => typedError<ClientProfile, IpcError>(__TAURI_INVOKE("clients_profile", { name })),
+	/**
+	 *  Changes a client's profile (`name` none: the default profile); the running engine tells the
+	 *  affected agents within a second.
+	 */
+	clientsSetProfile: (name: string | null, change: ProfileChange) => typedError<ClientProfile, IpcError>(__TAURI_INVOKE("clients_set_profile", { name, change })),
 	/**  Every rule, with its server's name and whether it is stale. */
 	policyRules: () => typedError<RuleView[], IpcError>(__TAURI_INVOKE("policy_rules")),
 	/**  Every server with its read-only trust setting, in the registry's order. */
@@ -307,6 +318,8 @@ export type AuditFilter = {
 	tool: string | null,
 	/**  `user`, `server`, `app`, `model` or `gateway`. */
 	source: string | null,
+	/**  A gateway client's name: the rows of its requests (each names it in `detail.caller`). */
+	client: string | null,
 	/**  The decision of decision rows: `allow`, `deny`, `ask`, …, exactly. */
 	decision: string | null,
 	/**
@@ -449,6 +462,36 @@ export type CheckpointStatus =
 { state: "notAuthentic"; reason: string } | 
 /**  It could not be read or checked. */
 { state: "unavailable"; reason: string };
+
+/**  A client's profile: its own settings, and what it is served (those over the default's). */
+export type ClientProfile = {
+	/**  The client's name; `None` for the default profile. */
+	client: string | null,
+	/**  The settings it sets itself (for the default profile: the person's defaults). */
+	own: Profile,
+	/**  What it is served: its own settings over the default profile's. */
+	effective: Profile,
+	limits: Limits,
+};
+
+/**  One client, as listed. */
+export type ClientRecord = {
+	name: string,
+	created_at: string,
+	/**  When the gateway last served it over HTTP (at most a minute stale). */
+	last_seen: string | null,
+	/**  Whether it has a token (the token itself is never listed). */
+	has_token: boolean,
+	token_created_at: string | null,
+};
+
+/**  A client, its profile and its recent requests. */
+export type ClientView = {
+	client: ClientRecord,
+	profile: ClientProfile,
+	/**  Its latest audit rows (decisions and outcomes), newest first. */
+	recent: AuditRow[],
+};
 
 /**  Which calls of its tool a grant covers. */
 export type Covers = 
@@ -596,6 +639,14 @@ export type KeyStatus =
 /**  The keyring could not be reached. */
 { state: "unavailable"; reason: string };
 
+/**  A client's limits, every one resolved. */
+export type Limits = {
+	maxInFlight: number,
+	/**  `None`: no limit. */
+	perMinute: number | null,
+	maxMessageBytes: number,
+};
+
 /**  One stderr line of a server, redacted. */
 export type LogLine = {
 	/**
@@ -728,6 +779,39 @@ export type PendingApproval = {
 	askedAtMs: number | null,
 	expiresAtMs: number | null,
 	question: Question,
+};
+
+/**  A profile's settings, each one set or left to the profile below it. */
+export type Profile = {
+	/**  Servers turned on or off, by name. */
+	servers?: { [key in string]: boolean },
+	/**  Tools turned on or off: server name, then tool name (as the server names it). */
+	tools?: { [key in string]: { [key in string]: boolean } },
+	/**  Whether the servers' resources and resource templates are exposed. */
+	resources?: boolean | null,
+	/**  Whether the servers' prompts are exposed. */
+	prompts?: boolean | null,
+	/**  Requests the client may have running at once. */
+	maxInFlight?: number | null,
+	/**  Requests the client may make in any 60 seconds; 0 is no limit. */
+	perMinute?: number | null,
+	/**  The largest message the client may send, in bytes. */
+	maxMessageBytes?: number | null,
+};
+
+/**
+ *  One change to a profile, as the CLI and the window ask for it: every part optional, all
+ *  applied together or none.
+ */
+export type ProfileChange = {
+	servers?: ServerSwitch[],
+	tools?: ToolSwitch[],
+	resources: boolean | null,
+	prompts: boolean | null,
+	maxInFlight: number | null,
+	/**  0 is no limit. */
+	perMinute: number | null,
+	maxMessageBytes: number | null,
 };
 
 /**
@@ -967,6 +1051,12 @@ export type ServerStatusEvent = {
 	status: ServerStatus,
 };
 
+/**  A server turned on or off. */
+export type ServerSwitch = {
+	server: string,
+	on: boolean,
+};
+
 /**  Which HTTP transport to use for a URL server. */
 export type ServerTransport = 
 /**  Streamable HTTP first, falling back to HTTP+SSE as the 2025-11-25 spec describes. */
@@ -1055,6 +1145,13 @@ export type ToolInfo = {
 	inputSchema: Value,
 	/**  Its MCP App and who may call it (`_meta.ui`), if it declares them. */
 	ui: ToolUi | null,
+};
+
+/**  A tool of a server turned on or off. */
+export type ToolSwitch = {
+	server: string,
+	tool: string,
+	on: boolean,
 };
 
 /**  `_meta.ui` of a tool. */

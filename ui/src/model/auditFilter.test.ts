@@ -17,6 +17,7 @@ describe("toAuditFilter", () => {
       source: null,
       decision: null,
       outcome: "error",
+      client: null,
       limit: 500,
       offset: null,
     });

@@ -44,6 +44,7 @@ export function toAuditFilter(values: AuditFilterValues, limit: number): AuditFi
     source: orNull(values.source),
     decision: orNull(values.decision),
     outcome: orNull(values.outcome),
+    client: null,
     limit,
     offset: null,
   };

@@ -29,6 +29,7 @@ async fn list(host: &Host, args: AuditListArgs) -> Result<(), HostError> {
         server: args.server,
         tool: args.tool,
         source: args.source,
+        client: args.client,
         limit: args.limit,
         ..AuditFilter::default()
     };

@@ -1,13 +1,13 @@
 //! `gatehouse clients list|add|remove|profile|token create|token revoke` and `gatehouse gateway http
 //! on|off|status`: the gateway's clients, their tokens (kept only in the OS keyring, printed
-//! once when created), and whether the running engine serves the HTTP endpoint.
+//! once when created), and whether the running engine serves the HTTP endpoint. `clients show`
+//! and `clients profile` are in [`super::client_profile`].
 
 use gatehouse_host::{Host, HostError};
 use serde_json::json;
 
 use crate::clients_args::{ClientsCommand, GatewayCommand, HttpCommand, TokenCommand};
 use crate::output;
-use crate::policy_args::OnOff;
 
 pub async fn run(host: &Host, command: ClientsCommand) -> Result<(), HostError> {
     let clients = host.clients();
@@ -50,6 +50,8 @@ pub async fn run(host: &Host, command: ClientsCommand) -> Result<(), HostError> 
             say!("removed client {name} and its token");
             Ok(())
         }
+        ClientsCommand::Show { name, json } => super::client_profile::show(host, &name, json).await,
+        ClientsCommand::Profile(args) => super::client_profile::profile(host, args).await,
         ClientsCommand::Token(TokenCommand::Create { name }) => {
             let token = clients.create_token(&name).await?;
             // The one place the token is shown: on stdout, alone on its line, for a script.
@@ -59,19 +61,6 @@ pub async fn run(host: &Host, command: ClientsCommand) -> Result<(), HostError> 
                  the agent sends it as `Authorization: Bearer TOKEN` to {}",
                 host.gateway_http().await?.url()
             );
-            Ok(())
-        }
-        ClientsCommand::Profile { name, prefix } => {
-            let client = match prefix {
-                Some(prefix) => {
-                    clients
-                        .set_prefix(&name, matches!(prefix, OnOff::On))
-                        .await?
-                }
-                None => clients.get(&name).await?,
-            };
-            let state = if client.prefix { "on" } else { "off" };
-            say!("client {name}: prefix {state}");
             Ok(())
         }
         ClientsCommand::Token(TokenCommand::Revoke { name }) => {

@@ -8,6 +8,7 @@ pub mod audit_prune;
 pub mod audit_verify;
 pub mod auth;
 pub mod call;
+pub mod client_profile;
 pub mod clients;
 pub mod complete;
 pub mod conformance;

@@ -22,6 +22,7 @@ const MAX_NAME: usize = 64;
 
 /// One client, as listed.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ClientRecord {
     pub name: String,
     pub created_at: String,
@@ -164,16 +165,6 @@ impl Clients<'_> {
             return Err(not_found(name));
         }
         self.get(name).await
-    }
-
-    /// Whether `name` sees the servers' prefix on every name: yes unless the person turned it
-    /// off for that client (an agent the table does not know keeps it).
-    pub(crate) async fn prefixed(&self, name: &str) -> Result<bool> {
-        let prefix: Option<bool> = sqlx::query_scalar("SELECT prefix FROM clients WHERE name = ?")
-            .bind(name)
-            .fetch_optional(self.pool)
-            .await?;
-        Ok(prefix.unwrap_or(true))
     }
 
     /// The serial of each client's current token (the clients that have one).

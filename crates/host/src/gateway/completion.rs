@@ -7,12 +7,13 @@ use std::collections::BTreeMap;
 use gatehouse_mcp::CompletionRef;
 use serde_json::{Value, json};
 
+use super::profiles::Served;
 use super::{prompts, resources, servers};
 use crate::error::{HostError, Result};
 use crate::host::Host;
 use crate::oversight::gate::Source;
 
-pub async fn complete(host: &Host, client: &str, params: &Value) -> Result<Value> {
+pub async fn complete(host: &Host, client: &str, served: &Served, params: &Value) -> Result<Value> {
     let text = |pointer: &str| params.pointer(pointer).and_then(Value::as_str);
     let (Some(kind), Some(argument), Some(value)) = (
         text("/ref/type"),
@@ -29,12 +30,14 @@ pub async fn complete(host: &Host, client: &str, params: &Value) -> Result<Value
         .unwrap_or_default();
     let (connection, reference) = match (kind, text("/ref/name"), text("/ref/uri")) {
         ("ref/prompt", Some(name), _) => {
-            let (server, prompt) = prompts::route(host, client, name).await?;
+            let (server, prompt) = prompts::route(host, client, served, name).await?;
+            prompts::shown(host, served, &server, "completion/complete", name).await?;
             let connection = servers::session(host, &server, client).await?;
             (connection, CompletionRef::Prompt { name: prompt })
         }
         ("ref/resource", _, Some(uri)) => {
-            let connection = resources::owner(host, client, uri).await?;
+            let connection =
+                resources::shown_owner(host, client, served, "completion/complete", uri).await?;
             let reference = CompletionRef::ResourceTemplate {
                 uri: uri.to_owned(),
             };

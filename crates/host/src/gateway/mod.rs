@@ -3,18 +3,24 @@
 //! route back ([`names`], [`tools`]), and tells it when they change ([`changes`]); each request passes the gate with source `gateway` and the
 //! client's name. It sits above `host` and below `control`, whose socket carries an agent's
 //! messages from `gatehouse mcp`. The same sessions are served over Streamable HTTP ([`http`])
-//! to the [`clients`] the person named, each with its own token.
+//! to the [`clients`] the person named, each with its own token. Each client is served what its
+//! [`profiles`] allow (kept by [`profile_store`]; what they hide is refused by [`visibility`]),
+//! within its limits (`oversight::client_limits`).
 
 mod changes;
+pub mod client_view;
 pub mod clients;
 mod completion;
 pub mod http;
 pub mod names;
 mod notices;
 mod pages;
+pub mod profile_store;
+pub mod profiles;
 mod prompts;
 mod relay;
 mod resources;
 mod servers;
 pub mod session;
 mod tools;
+mod visibility;

@@ -14,6 +14,7 @@ use std::sync::{Mutex, PoisonError};
 use serde_json::{Value, json};
 
 use super::changes::List;
+use super::profiles::Served;
 use super::resources;
 use crate::error::{HostError, Result};
 use crate::host::Host;
@@ -108,9 +109,16 @@ impl Notices {
 
     /// `resources/subscribe`: through the gate, on the resource's server; the server is asked
     /// only by the first agent that wants the resource.
-    pub async fn subscribe(&self, host: &Host, client: &str, params: &Value) -> Result<Value> {
+    pub async fn subscribe(
+        &self,
+        host: &Host,
+        client: &str,
+        served: &Served,
+        params: &Value,
+    ) -> Result<Value> {
         let uri = uri(params)?;
-        let connection = resources::owner(host, client, uri).await?;
+        let connection =
+            resources::shown_owner(host, client, served, "resources/subscribe", uri).await?;
         let key = (connection.server_id().to_owned(), uri.to_owned());
         if self
             .subscribed

@@ -8,6 +8,8 @@ use std::sync::Arc;
 use gatehouse_mcp::Prompt;
 use serde_json::{Value, json};
 
+use super::profiles::Served;
+use super::visibility::{self, Hidden};
 use super::{names, servers};
 use crate::error::{HostError, Result};
 use crate::host::Host;
@@ -15,10 +17,11 @@ use crate::oversight::gate::Source;
 use crate::oversight::gate::agent_relay::AgentAnswers;
 use crate::vocabulary::status::Offer;
 
-/// Every prompt, named for the agent (with or without the server's prefix, as its profile says).
-pub async fn list(host: &Host, client: &str) -> Result<Vec<Value>> {
-    let prefix = host.clients().prefixed(client).await?;
-    let (enabled, prompts) = gather(host, client).await?;
+/// Every prompt the client's profile shows, named for the agent (with or without the server's
+/// prefix, as its settings say).
+pub async fn list(host: &Host, client: &str, served: &Served) -> Result<Vec<Value>> {
+    let prefix = served.prefix;
+    let (enabled, prompts) = gather(host, client, served).await?;
     let items: Vec<names::Item> = prompts
         .iter()
         .map(|(server, prompt)| (server.clone(), prompt.name.clone()))
@@ -34,15 +37,22 @@ pub async fn list(host: &Host, client: &str) -> Result<Vec<Value>> {
     Ok(listed)
 }
 
-/// The enabled servers' names, and the prompts of those connected, by server in name order.
-async fn gather(host: &Host, client: &str) -> Result<(Vec<String>, Vec<(String, Prompt)>)> {
+/// The enabled servers' names, and the prompts of those connected that the profile shows, by
+/// server in name order.
+async fn gather(
+    host: &Host,
+    client: &str,
+    served: &Served,
+) -> Result<(Vec<String>, Vec<(String, Prompt)>)> {
     let enabled: Vec<String> = servers::enabled(host)
         .await?
         .into_iter()
         .map(|(n, _)| n)
         .collect();
     let mut prompts = Vec::new();
-    for (server, connection) in servers::offering(host, Offer::Prompts, client).await? {
+    for (server, connection) in
+        servers::offering(host, Offer::Prompts, client, &served.profile).await?
+    {
         match connection.client().list_prompts().await {
             Ok(page) => prompts.extend(page.items.into_iter().map(|p| (server.clone(), p))),
             Err(e) => tracing::warn!("the gateway leaves out the prompts of `{server}`: {e}"),
@@ -51,11 +61,12 @@ async fn gather(host: &Host, client: &str) -> Result<(Vec<String>, Vec<(String, 
     Ok((enabled, prompts))
 }
 
-/// Gets the prompt an agent named, with its arguments.
+/// Gets the prompt an agent named, with its arguments, when its profile shows it.
 /// The server's requests meanwhile may go to `agent` (`gate::agent_relay`).
 pub async fn get(
     host: &Host,
     client: &str,
+    served: &Served,
     agent: Arc<dyn AgentAnswers>,
     params: &Value,
 ) -> Result<Value> {
@@ -69,7 +80,8 @@ pub async fn get(
             HostError::Validation(format!("`arguments` must map names to strings: {e}"))
         })?,
     };
-    let (server, prompt) = route(host, client, name).await?;
+    let (server, prompt) = route(host, client, served, name).await?;
+    shown(host, served, &server, "prompts/get", name).await?;
     let connection = servers::session(host, &server, client).await?;
     let _in_call = host
         .gate()
@@ -81,14 +93,46 @@ pub async fn get(
     serde_json::to_value(got).map_err(|e| HostError::Protocol(e.to_string()))
 }
 
+/// Refuses a prompt of a server whose prompts the client's profile hides.
+pub async fn shown(
+    host: &Host,
+    served: &Served,
+    server: &str,
+    method: &str,
+    name: &str,
+) -> Result<()> {
+    if served.profile.sees_prompts(server) {
+        return Ok(());
+    }
+    let flag = if served.profile.sees_server(server) {
+        "--prompts".to_owned()
+    } else {
+        format!("--server {server}")
+    };
+    let hidden = Hidden {
+        server,
+        method,
+        tool: None,
+        what: format!("prompt `{name}`"),
+        flag,
+        asked: json!({ "prompt": name }),
+    };
+    Err(visibility::refuse(host, served, hidden).await)
+}
+
 /// The server and prompt an exposed name stands for, as `client` sees the names.
-pub async fn route(host: &Host, client: &str, name: &str) -> Result<(String, String)> {
-    let routed = if host.clients().prefixed(client).await? {
+pub async fn route(
+    host: &Host,
+    client: &str,
+    served: &Served,
+    name: &str,
+) -> Result<(String, String)> {
+    let routed = if served.prefix {
         let servers = servers::enabled(host).await?;
         names::route(name, servers.iter().map(|(s, _)| s.as_str()))
             .map(|(server, prompt)| (server.to_owned(), prompt))
     } else {
-        let (enabled, prompts) = gather(host, client).await?;
+        let (enabled, prompts) = gather(host, client, served).await?;
         let items: Vec<names::Item> = prompts.into_iter().map(|(s, p)| (s, p.name)).collect();
         names::route_named(name, &items, &enabled, false)
     };

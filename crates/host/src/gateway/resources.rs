@@ -9,7 +9,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::profiles::{Profile, Served};
 use super::servers;
+use super::visibility::{self, Hidden};
 use crate::connections::connection::ServerConnection;
 use crate::error::{HostError, Result};
 use crate::host::Host;
@@ -17,11 +19,18 @@ use crate::oversight::gate::Source;
 use crate::oversight::gate::agent_relay::AgentAnswers;
 use crate::vocabulary::status::Offer;
 
-/// Every resource (`templates`: every resource template), each once.
-pub async fn list(host: &Host, client: &str, templates: bool) -> Result<Vec<Value>> {
+/// Every resource (`templates`: every resource template) the client's profile shows, each once.
+pub async fn list(
+    host: &Host,
+    client: &str,
+    served: &Served,
+    templates: bool,
+) -> Result<Vec<Value>> {
     let mut seen = HashSet::new();
     let mut listed = Vec::new();
-    for (server, connection) in servers::offering(host, Offer::Resources, client).await? {
+    for (server, connection) in
+        servers::offering(host, Offer::Resources, client, &served.profile).await?
+    {
         let items = match items(&connection, templates).await {
             Ok(items) => items,
             Err(e) => {
@@ -60,11 +69,12 @@ async fn items(connection: &ServerConnection, templates: bool) -> Result<Vec<(St
     })
 }
 
-/// Reads the resource an agent named, from the server it belongs to.
+/// Reads the resource an agent named, from the server it belongs to, when its profile shows it.
 /// The server's requests meanwhile may go to `agent` (`gate::agent_relay`).
 pub async fn read(
     host: &Host,
     client: &str,
+    served: &Served,
     agent: Arc<dyn AgentAnswers>,
     params: &Value,
 ) -> Result<Value> {
@@ -72,7 +82,7 @@ pub async fn read(
         .get("uri")
         .and_then(Value::as_str)
         .ok_or_else(|| HostError::Validation("`uri` is missing".to_owned()))?;
-    let connection = owner(host, client, uri).await?;
+    let connection = shown_owner(host, client, served, "resources/read", uri).await?;
     let _in_call = host
         .gate()
         .agent_calls()
@@ -81,10 +91,51 @@ pub async fn read(
     Ok(serde_json::json!({ "contents": contents }))
 }
 
-/// The live session of the server a URI (or URI template) belongs to.
-pub async fn owner(host: &Host, client: &str, uri: &str) -> Result<ServerConnection> {
+/// The live session of the server a URI (or URI template) belongs to, among those whose
+/// resources the client's profile shows; a URI of a server it hides is refused (and recorded).
+pub async fn shown_owner(
+    host: &Host,
+    client: &str,
+    served: &Served,
+    method: &str,
+    uri: &str,
+) -> Result<ServerConnection> {
+    match owner(host, client, &served.profile, uri).await {
+        Ok(connection) => Ok(connection),
+        Err(not_found) => {
+            // Only on the way to an error: is it a hidden server's?
+            let Ok(hidden) = owner(host, client, &Profile::default(), uri).await else {
+                return Err(not_found);
+            };
+            let server = hidden.server();
+            let flag = if served.profile.sees_server(server) {
+                "--resources".to_owned()
+            } else {
+                format!("--server {server}")
+            };
+            let hidden = Hidden {
+                server,
+                method,
+                tool: None,
+                what: format!("resource `{uri}`"),
+                flag,
+                asked: serde_json::json!({ "uri": uri }),
+            };
+            Err(visibility::refuse(host, served, hidden).await)
+        }
+    }
+}
+
+/// The live session of the server a URI (or URI template) belongs to, among those `profile`
+/// shows.
+async fn owner(
+    host: &Host,
+    client: &str,
+    profile: &Profile,
+    uri: &str,
+) -> Result<ServerConnection> {
     let mut by_template = None;
-    for (_, connection) in servers::offering(host, Offer::Resources, client).await? {
+    for (_, connection) in servers::offering(host, Offer::Resources, client, profile).await? {
         if let Ok(items) = items(&connection, false).await
             && items.iter().any(|(listed, _)| listed == uri)
         {

@@ -1,8 +1,9 @@
 //! Which servers an agent reaches through the gateway: the enabled ones, by name; and their live
-//! sessions that offer a feature (tools, prompts, resources), with the agent's requests named as
-//! the client's. A server still connecting is waited for (as [`Host::attached`] does); one that is
+//! sessions that offer a feature (tools, prompts, resources) and that the client's profile shows
+//! it, with the agent's requests named as the client's. A server still connecting is waited for (as [`Host::attached`] does); one that is
 //! not connected is left out with a warning in the engine's log.
 
+use super::profiles::Profile;
 use crate::connections::connection::ServerConnection;
 use crate::error::Result;
 use crate::host::Host;
@@ -55,14 +56,24 @@ pub async fn session(host: &Host, server: &str, client: &str) -> Result<ServerCo
     Ok(host.attached(server).await?.with_caller(client))
 }
 
-/// The live sessions of the enabled servers that offer `offer`, by name, in name order.
+/// The live sessions of the enabled servers that offer `offer` and whose `offer` the profile
+/// shows, by name, in name order.
 pub async fn offering(
     host: &Host,
     offer: Offer,
     client: &str,
+    profile: &Profile,
 ) -> Result<Vec<(String, ServerConnection)>> {
     let mut sessions = Vec::new();
     for (name, id) in enabled(host).await? {
+        let shown = match offer {
+            Offer::Prompts => profile.sees_prompts(&name),
+            Offer::Resources => profile.sees_resources(&name),
+            _ => profile.sees_server(&name),
+        };
+        if !shown {
+            continue;
+        }
         match session(host, &id, client).await {
             Ok(connection) if Offer::of(connection.client()).contains(&offer) => {
                 sessions.push((name, connection));

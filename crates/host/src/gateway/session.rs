@@ -9,7 +9,11 @@
 //! The agent's `notifications/cancelled` cancels its call on the server; the agent going away
 //! cancels every call it still has running. A server connecting, listing new tools or going
 //! away sends the agent `notifications/tools/list_changed` (2025-11-25 server/tools, "List
-//! Changed Notification"), within [`CHANGES_SETTLE`] of it. At most [`MAX_IN_FLIGHT`] requests run at once.
+//! Changed Notification"), within [`CHANGES_SETTLE`] of it. The client's profile
+//! ([`super::profiles`]) decides what it is served, and is read again when any profile changes
+//! (the agent told when its list did); its limits (requests in flight and per minute across its
+//! sessions, message size) refuse what is over them at once. The `clientInfo` of `initialize`
+//! goes into every audit row of the session's requests.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,16 +29,18 @@ use tokio::task::JoinSet;
 
 use super::changes::{Changed, List, ToolChanges};
 use super::notices::{Notices, Told};
+use super::profiles::Served;
 use super::relay::AgentLink;
+use super::visibility::PROFILE_RULE;
 use super::{completion, pages, prompts, resources, servers, tools};
 use crate::error::HostError;
 use crate::host::Host;
 use crate::oversight::gate::agent_relay::AgentAnswers;
+use crate::vocabulary::caller_info;
+use crate::vocabulary::events::EngineEvent;
 
 /// The protocol revisions the gateway speaks as a server, newest first.
 pub const SUPPORTED_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
-/// Requests one agent may have running at once.
-pub const MAX_IN_FLIGHT: usize = 32;
 /// What an agent's requests running when the engine stops are answered.
 const STOPPING: &str = "Gatehouse is stopping (the app quit or `gatehouse serve` was stopped); the request was cancelled on the server";
 /// What a denial tells the agent the person can do.
@@ -51,6 +57,22 @@ mod rpc {
     pub const METHOD_NOT_FOUND: i64 = -32601;
     pub const INVALID_PARAMS: i64 = -32602;
     pub const INTERNAL: i64 = -32603;
+    /// A client over one of its limits (a server error, in the range JSON-RPC leaves to them).
+    pub const LIMITED: i64 = -32000;
+}
+
+/// What an agent is answered when its profile cannot be read.
+const NO_PROFILE: &str = "Gatehouse cannot read this client's profile; try again";
+
+/// The profile the agent is served now; `None`, with a warning, when it cannot be read.
+async fn read_profile(host: &Host, client: &str) -> Option<Arc<Served>> {
+    match host.client_profiles().served(client).await {
+        Ok(served) => Some(Arc::new(served)),
+        Err(e) => {
+            tracing::warn!("cannot read the profile of gateway client `{client}`: {e}");
+            None
+        }
+    }
 }
 
 /// Who the agent is, as the person named it (`gatehouse mcp --client NAME`).
@@ -61,9 +83,9 @@ pub struct Agent {
 
 type InFlight = Arc<Mutex<HashMap<String, watch::Sender<bool>>>>;
 
-/// What the session's requests share beyond the agent's name: its side of the servers'
-/// requests ([`super::relay`]) and what it is told of them ([`super::notices`]).
-struct Served {
+/// What the session's requests share beyond the agent's name and profile: its side of the
+/// servers' requests ([`super::relay`]) and what it is told of them ([`super::notices`]).
+struct AgentSide {
     link: Arc<AgentLink>,
     notices: Arc<Notices>,
 }
@@ -85,7 +107,7 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
     let mut events = host.subscribe();
     let mut changes = ToolChanges::from_connected(servers::connected_ids(&host).await);
     let mut changed = Changed::default();
-    let served = Arc::new(Served {
+    let side = Arc::new(AgentSide {
         link: AgentLink::new(&agent.client, out.clone()),
         notices: Arc::default(),
     });
@@ -93,6 +115,9 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
     let mut heard = host.gate().agent_notices().listen();
     let mut initialized = false;
     let mut changed_at: Option<tokio::time::Instant> = None;
+    let mut served = read_profile(&host, &agent.client).await;
+    // What the agent said of itself in `initialize`.
+    let mut client_info: Option<Value> = None;
     loop {
         // Finished requests are reaped as the loop comes round, not by a wake-up of their own.
         while requests.try_join_next().is_some() {}
@@ -109,14 +134,23 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                 break;
             }
             event = events.recv() => {
-                if changes.changed_by(&event) && changed.add(&List::ALL) {
+                let mut lists_changed = changes.changed_by(&event);
+                if matches!(event, Ok(EngineEvent::ClientProfilesChanged) | Err(RecvError::Lagged(_)))
+                    && let Some(now) = read_profile(&host, &agent.client).await
+                {
+                    lists_changed |= served.as_ref().is_none_or(|before| {
+                        !before.profile.shows_the_same(&now.profile) || before.prefix != now.prefix
+                    });
+                    served = Some(now);
+                }
+                if lists_changed && changed.add(&List::ALL) {
                     changed_at = Some(tokio::time::Instant::now());
                 }
                 continue;
             }
             note = heard.recv() => {
                 let told = match note {
-                    Ok(note) => served.notices.told(&note),
+                    Ok(note) => side.notices.told(&note),
                     // Missed notifications may have been list changes.
                     Err(RecvError::Lagged(_)) => Told::Changed(None),
                     Err(RecvError::Closed) => break,
@@ -169,6 +203,22 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                 continue;
             }
         };
+        let limits = served
+            .as_ref()
+            .map(|served| served.profile.limits())
+            .unwrap_or_else(|| super::profiles::Profile::default().limits());
+        if bytes.len() > limits.max_message_bytes as usize {
+            let why = format!(
+                "a message of {} bytes is over client `{}`'s limit of {} bytes (the person can raise it: `gatehouse clients profile {} --max-message-bytes N`)",
+                bytes.len(),
+                agent.client,
+                limits.max_message_bytes,
+                agent.client
+            );
+            let id = message.get("id").cloned().unwrap_or(Value::Null);
+            let _ = out.send(error(id, rpc::INVALID_REQUEST, &why)).await;
+            continue;
+        }
         let method = message
             .get("method")
             .and_then(Value::as_str)
@@ -179,33 +229,46 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
             (Some(method), Some(id)) => {
                 if method == "initialize" {
                     initialized = true;
-                    served.link.initialized(&params);
+                    side.link.initialized(&params);
+                    client_info = caller_info::from_initialize(&params);
                 }
+                let now = tokio::time::Instant::now();
+                let admitted = match host.gateway_limits().admit(&agent.client, &limits, now) {
+                    Ok(admitted) => admitted,
+                    Err(over) => {
+                        let why = over.message(&agent.client);
+                        let _ = out.send(error(id, rpc::LIMITED, &why)).await;
+                        continue;
+                    }
+                };
                 let key = id.to_string();
-                let admitted = {
-                    let mut running = in_flight.lock().unwrap_or_else(PoisonError::into_inner);
-                    (running.len() < MAX_IN_FLIGHT).then(|| {
-                        let (cancel, cancelled) = watch::channel(false);
-                        running.insert(key.clone(), cancel);
-                        cancelled
-                    })
-                };
-                let Some(cancelled) = admitted else {
-                    let why = format!("at most {MAX_IN_FLIGHT} requests may run at once");
-                    let _ = out.send(error(id, rpc::INTERNAL, &why)).await;
-                    continue;
-                };
-                let (host, agent, out, in_flight, stopping, served) = (
+                let (cancel, cancelled) = watch::channel(false);
+                in_flight
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(key.clone(), cancel);
+                let (host, agent, out, in_flight, stopping, side, served, info) = (
                     host.clone(),
                     agent.clone(),
                     out.clone(),
                     in_flight.clone(),
                     stopping.clone(),
+                    side.clone(),
                     served.clone(),
+                    client_info.clone(),
                 );
                 requests.spawn(async move {
-                    let reply =
-                        answer(&host, &agent, &served, &method, params, cancelled, &out).await;
+                    let reply = match served {
+                        Some(served) => {
+                            let work = answer(
+                                &host, &agent, &side, &served, &method, params, cancelled, &out,
+                            );
+                            caller_info::scope(info, work).await
+                        }
+                        None => Some(Err((rpc::INTERNAL, NO_PROFILE.to_owned()))),
+                    };
+                    // No longer in flight once answered: the agent may send the next at once.
+                    drop(admitted);
                     in_flight
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
@@ -235,11 +298,11 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                 // `notifications/initialized` and others need nothing.
             }
             // A response: the agent's answer to a server's request (`super::relay`).
-            (None, _) => served.link.answered(&message),
+            (None, _) => side.link.answered(&message),
         }
     }
-    served.link.close();
-    served.notices.leave(&host).await;
+    side.link.close();
+    side.notices.leave(&host).await;
     for cancel in in_flight
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
@@ -262,42 +325,48 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
 /// when it was cancelled.
 type Reply = Option<Result<Value, (i64, String)>>;
 
+#[allow(clippy::too_many_arguments)]
 async fn answer(
     host: &Host,
     agent: &Agent,
+    side: &AgentSide,
     served: &Served,
     method: &str,
     params: Value,
     cancelled: watch::Receiver<bool>,
     out: &mpsc::Sender<Value>,
 ) -> Reply {
-    let served = match method {
+    let answered = match method {
         "initialize" => return Some(Ok(initialize(&params))),
         "ping" => return Some(Ok(json!({}))),
-        "tools/call" => return call(host, agent, served, params, cancelled, out).await,
-        "tools/list" => tools::list(host, &agent.client)
+        "tools/call" => return call(host, side, served, params, cancelled, out).await,
+        "tools/list" => tools::list(host, &agent.client, served)
             .await
             .and_then(|tools| pages::page("tools", tools, &params, pages::page_size())),
-        "prompts/list" => prompts::list(host, &agent.client)
+        "prompts/list" => prompts::list(host, &agent.client, served)
             .await
             .and_then(|prompts| pages::page("prompts", prompts, &params, pages::page_size())),
-        "prompts/get" => prompts::get(host, &agent.client, served.link.clone(), &params).await,
-        "resources/list" => resources::list(host, &agent.client, false)
+        "prompts/get" => {
+            prompts::get(host, &agent.client, served, side.link.clone(), &params).await
+        }
+        "resources/list" => resources::list(host, &agent.client, served, false)
             .await
             .and_then(|items| pages::page("resources", items, &params, pages::page_size())),
-        "resources/templates/list" => resources::list(host, &agent.client, true)
+        "resources/templates/list" => resources::list(host, &agent.client, served, true)
             .await
             .and_then(|items| pages::page("resourceTemplates", items, &params, pages::page_size())),
         "resources/subscribe" => {
-            let notices = &served.notices;
-            notices.subscribe(host, &agent.client, &params).await
+            let notices = &side.notices;
+            notices
+                .subscribe(host, &agent.client, served, &params)
+                .await
         }
-        "resources/unsubscribe" => served.notices.unsubscribe(host, &params).await,
-        "logging/setLevel" => served.notices.set_level(&params),
+        "resources/unsubscribe" => side.notices.unsubscribe(host, &params).await,
+        "logging/setLevel" => side.notices.set_level(&params),
         "resources/read" => {
-            resources::read(host, &agent.client, served.link.clone(), &params).await
+            resources::read(host, &agent.client, served, side.link.clone(), &params).await
         }
-        "completion/complete" => completion::complete(host, &agent.client, &params).await,
+        "completion/complete" => completion::complete(host, &agent.client, served, &params).await,
         other => {
             return Some(Err((
                 rpc::METHOD_NOT_FOUND,
@@ -305,12 +374,17 @@ async fn answer(
             )));
         }
     };
-    Some(served.map_err(refusal))
+    Some(answered.map_err(refusal))
 }
 
 /// A failed request as the JSON-RPC error the agent gets: a denial says what the person can do.
 fn refusal(error: HostError) -> (i64, String) {
     match error {
+        // A profile's refusal says itself what the person can do.
+        HostError::Denied {
+            reason,
+            rule: Some(rule),
+        } if rule == PROFILE_RULE => (rpc::INVALID_PARAMS, reason),
         HostError::Denied { reason, .. } => (
             rpc::INTERNAL,
             format!("Gatehouse denied this request: {reason}. {CAN_ALLOW}"),
@@ -344,7 +418,7 @@ fn initialize(params: &Value) -> Value {
 
 async fn call(
     host: &Host,
-    agent: &Agent,
+    side: &AgentSide,
     served: &Served,
     params: Value,
     cancelled: watch::Receiver<bool>,
@@ -382,12 +456,16 @@ async fn call(
         let mut cancelled = cancelled;
         let _ = cancelled.wait_for(|set| *set).await;
     };
-    let relay: Arc<dyn AgentAnswers> = served.link.clone();
-    let run = tools::call(host, &agent.client, relay, name, arguments, options, cancel);
+    let relay: Arc<dyn AgentAnswers> = side.link.clone();
+    let run = tools::call(host, served, relay, name, arguments, options, cancel);
     let (outcome, ()) = tokio::join!(run, forward);
     match outcome {
         Ok(Some(result)) => Some(Ok(result)),
         Ok(None) => None,
+        Err(HostError::Denied {
+            reason,
+            rule: Some(rule),
+        }) if rule == PROFILE_RULE => Some(Ok(tool_error(reason))),
         Err(HostError::Denied { reason, .. }) => Some(Ok(denied(name, &reason))),
         Err(e) => Some(Err(refusal(e))),
     }
@@ -396,6 +474,11 @@ async fn call(
 /// A denied call, as a result the model can act on.
 fn denied(name: &str, reason: &str) -> Value {
     let text = format!("Gatehouse denied `{name}`: {reason}. {CAN_ALLOW}");
+    json!({ "content": [{ "type": "text", "text": text }], "isError": true })
+}
+
+/// A refused call whose text says itself what happened and what the person can do.
+fn tool_error(text: String) -> Value {
     json!({ "content": [{ "type": "text", "text": text }], "isError": true })
 }
 

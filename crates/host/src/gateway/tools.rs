@@ -10,6 +10,8 @@ use std::sync::Arc;
 use gatehouse_mcp::{CallOptions, Tool};
 use serde_json::{Map, Value, json};
 
+use super::profiles::{Profile, Served};
+use super::visibility::{self, Hidden};
 use super::{names, servers};
 use crate::error::{HostError, Result};
 use crate::host::Host;
@@ -17,12 +19,12 @@ use crate::oversight::gate::agent_relay::AgentAnswers;
 use crate::oversight::gate::{CallOutcome, Source, ToolCall};
 use crate::vocabulary::status::Offer;
 
-/// Every enabled server's tools, named for the agent (with or without the server's prefix, as
-/// its profile says). A tool whose name cannot be made valid or would route elsewhere is left
-/// out with a warning.
-pub async fn list(host: &Host, client: &str) -> Result<Vec<Value>> {
-    let prefix = host.clients().prefixed(client).await?;
-    let (servers, tools) = gather(host, client).await?;
+/// Every enabled server's tools that the client's profile shows, named for the agent (with or
+/// without the server's prefix, as its settings say). A tool whose name cannot be made valid or
+/// would route elsewhere is left out with a warning.
+pub async fn list(host: &Host, client: &str, served: &Served) -> Result<Vec<Value>> {
+    let prefix = served.prefix;
+    let (servers, tools) = gather(host, client, &served.profile).await?;
     let items: Vec<names::Item> = tools
         .iter()
         .map(|(server, tool)| (server.clone(), tool.name.clone()))
@@ -41,43 +43,57 @@ pub async fn list(host: &Host, client: &str) -> Result<Vec<Value>> {
     Ok(listed)
 }
 
-/// The enabled servers' names, and the tools of those connected, by server in name order.
-async fn gather(host: &Host, client: &str) -> Result<(Vec<String>, Vec<(String, Tool)>)> {
+/// The enabled servers' names, and the tools `profile` shows of those connected, by server in
+/// name order.
+async fn gather(
+    host: &Host,
+    client: &str,
+    profile: &Profile,
+) -> Result<(Vec<String>, Vec<(String, Tool)>)> {
     let enabled: Vec<String> = servers::enabled(host)
         .await?
         .into_iter()
         .map(|(n, _)| n)
         .collect();
     let mut tools = Vec::new();
-    for (server, connection) in servers::offering(host, Offer::Tools, client).await? {
+    for (server, connection) in servers::offering(host, Offer::Tools, client, profile).await? {
         match connection.list_tools().await {
-            Ok(page) => tools.extend(page.items.into_iter().map(|t| (server.clone(), t))),
+            Ok(page) => tools.extend(
+                page.items
+                    .into_iter()
+                    .filter(|t| profile.sees_tool(&server, &t.name))
+                    .map(|t| (server.clone(), t)),
+            ),
             Err(e) => tracing::warn!("the gateway leaves out the tools of `{server}`: {e}"),
         }
     }
     Ok((enabled, tools))
 }
 
-/// Calls the tool an agent named, as `client`. `Ok(None)` when the call was cancelled.
+/// Calls the tool an agent named, as its client (`served.client`), when its profile shows it. `Ok(None)` when the
+/// call was cancelled.
 pub async fn call(
     host: &Host,
-    client: &str,
+    served: &Served,
     agent: Arc<dyn AgentAnswers>,
     name: &str,
     arguments: Option<Value>,
     options: CallOptions,
     cancel: impl Future<Output = ()>,
 ) -> Result<Option<Value>> {
+    let client = served.client.as_str();
     // The configurations read once: to route the name, and for the call itself.
     let servers = servers::enabled_configs(host).await?;
-    let routed = if host.clients().prefixed(client).await? {
+    let routed = if served.prefix {
         names::route(name, servers.iter().map(|s| s.name.as_str()))
             .map(|(server, tool)| (server.to_owned(), tool))
     } else {
-        // Bare names are the client's alone: routed by the tools listed now.
-        let (enabled, tools) = gather(host, client).await?;
-        let items: Vec<names::Item> = tools.into_iter().map(|(s, t)| (s, t.name)).collect();
-        names::route_named(name, &items, &enabled, false)
+        // Bare names are the client's alone: routed by the tools it is shown now; a name not
+        // among them is looked for among every server's, so a hidden tool is refused (below).
+        match route_bare(host, client, &served.profile, name).await? {
+            Some(routed) => Some(routed),
+            None => route_bare(host, client, &Profile::default(), name).await?,
+        }
     };
     let routed =
         routed.and_then(|(server, tool)| Some((servers.iter().find(|s| s.name == server)?, tool)));
@@ -88,6 +104,21 @@ pub async fn call(
             names::SEPARATOR
         )));
     };
+    if !served.profile.sees_tool(&config.name, &tool) {
+        let hidden = Hidden {
+            server: &config.name,
+            method: "tools/call",
+            tool: Some(&tool),
+            what: format!("tool `{name}`"),
+            flag: if served.profile.sees_server(&config.name) {
+                format!("--tool {}/{tool}", config.name)
+            } else {
+                format!("--server {}", config.name)
+            },
+            asked: json!({ "name": name }),
+        };
+        return Err(visibility::refuse(host, served, hidden).await);
+    }
     let call = ToolCall {
         tool,
         arguments,
@@ -114,6 +145,18 @@ pub async fn call(
             Ok(Some(Value::Object(fields)))
         }
     }
+}
+
+/// The server and tool a bare name stands for among the tools `profile` shows.
+async fn route_bare(
+    host: &Host,
+    client: &str,
+    profile: &Profile,
+    name: &str,
+) -> Result<Option<(String, String)>> {
+    let (enabled, tools) = gather(host, client, profile).await?;
+    let items: Vec<names::Item> = tools.into_iter().map(|(s, t)| (s, t.name)).collect();
+    Ok(names::route_named(name, &items, &enabled, false))
 }
 
 fn encode(e: serde_json::Error) -> HostError {

@@ -8,7 +8,9 @@
 //!
 //! Started by `Host::start` in live mode and stopped by `Host::shutdown` (aborted on drop), it
 //! polls every 500 ms, so an edit, a disable or a removal made by the CLI reaches the app's
-//! sessions within about half a second.
+//! sessions within about half a second. It reads the gateway's profile counter
+//! (`gateway_profile_changes`) on the same tick and, when it moved, announces
+//! [`EngineEvent::ClientProfilesChanged`] to the agents' sessions.
 
 use std::time::Duration;
 
@@ -16,6 +18,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use super::live::Sessions;
+use crate::vocabulary::events::EngineEvent;
 
 /// How often the change counter is read.
 pub const POLL: Duration = Duration::from_millis(500);
@@ -59,11 +62,20 @@ impl Drop for StoreFollower {
 
 async fn follow(sessions: Sessions, mut stopped: oneshot::Receiver<()>) {
     let mut seen = None;
+    let mut profiles_seen = None;
     let mut failing = false;
     loop {
         tokio::select! {
             () = tokio::time::sleep(POLL) => {}
             _ = &mut stopped => return,
+        }
+        if let Ok(n) =
+            sqlx::query_scalar::<_, i64>("SELECT n FROM gateway_profile_changes WHERE id = 1")
+                .fetch_one(sessions.registry.pool())
+                .await
+            && profiles_seen.replace(n).is_some_and(|seen| seen != n)
+        {
+            sessions.events.publish(EngineEvent::ClientProfilesChanged);
         }
         let changes: i64 = match sqlx::query_scalar("SELECT n FROM store_changes WHERE id = 1")
             .fetch_one(sessions.registry.pool())

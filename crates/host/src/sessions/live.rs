@@ -27,7 +27,7 @@ const STOP_SLACK: Duration = Duration::from_secs(7);
 #[derive(Clone)]
 pub struct Sessions {
     slots: Slots,
-    events: EventBus,
+    pub(super) events: EventBus,
     pub(super) registry: Registry,
     /// The gate, whose audit log records the servers' requests to the host.
     gate: Gate,

@@ -24,6 +24,9 @@ pub enum EngineEvent {
     /// The request `id` was withdrawn by its requester before an answer (a server cancelled
     /// its request): whoever shows it stops asking.
     ApprovalWithdrawn { id: String, reason: String },
+    /// A gateway client's profile, or the default profile, changed (in any process): each
+    /// agent's session reads its profile again and tells the agent when its lists changed.
+    ClientProfilesChanged,
 }
 
 /// The sending side; cloning shares the channel.

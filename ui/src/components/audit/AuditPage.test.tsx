@@ -40,6 +40,7 @@ describe("AuditPage", () => {
       source: null,
       decision: null,
       outcome: null,
+      client: null,
       limit: AUDIT_PAGE,
       offset: null,
     });

@@ -1,5 +1,5 @@
 //! Listing the audit log: the newest rows first, narrowed by time range, server, tool, source,
-//! decision and outcome (`ok`, `error` or one `error.type`), a page at a time (`limit`, at
+//! decision, outcome (`ok`, `error` or one `error.type`) and gateway client, a page at a time (`limit`, at
 //! most [`MAX_LIMIT`], and `offset`).
 
 use serde::{Deserialize, Serialize};
@@ -31,6 +31,8 @@ pub struct AuditFilter {
     pub tool: Option<String>,
     /// `user`, `server`, `app`, `model` or `gateway`.
     pub source: Option<String>,
+    /// A gateway client's name: the rows of its requests (each names it in `detail.caller`).
+    pub client: Option<String>,
     /// The decision of decision rows: `allow`, `deny`, `ask`, …, exactly.
     pub decision: Option<String>,
     /// How a row ended: `ok` (a finished call without an error), `error` (any `error.type`), or
@@ -65,6 +67,13 @@ impl AuditLog {
                 clauses.push(clause);
                 values.push(value.clone());
             }
+        }
+        if let Some(client) = &filter.client {
+            // `detail` may be a summary that is not JSON: json_extract would fail on it.
+            clauses.push(
+                "source = 'gateway' AND CASE WHEN json_valid(detail) THEN json_extract(detail, '$.caller') END = ?",
+            );
+            values.push(client.clone());
         }
         match filter.outcome.as_deref() {
             None => {}

@@ -2,7 +2,9 @@
 //! arguments, definition hash and annotations; a read's URI; a prompt and its arguments), the
 //! decision (allow or deny, with the reason and the rule), and the outcome (the result, a tool
 //! error, a protocol error or a cancellation, with its duration). Field names follow the OpenTelemetry MCP conventions (`error.type` is
-//! `tool_error` for an `isError` result); the audit log redacts secrets before writing.
+//! `tool_error` for an `isError` result); the audit log redacts secrets before writing. Every row
+//! of a gateway client's request names the client (`caller`) and what it said of itself
+//! (`client_info`, [`crate::vocabulary::caller_info`]), so the log can be listed by client.
 
 use std::time::Duration;
 
@@ -12,12 +14,15 @@ use serde_json::{Value, json};
 use super::decision::Decision;
 use crate::oversight::audit::{AuditEvent, AuditKind};
 use crate::oversight::policy::Verdict;
-use crate::vocabulary::request::{GateRequest, RequestKind};
+use crate::vocabulary::caller_info;
+use crate::vocabulary::request::{GateRequest, RequestKind, Source};
 
 /// What every row of one request shares, and what the request asked.
 pub(super) struct Record {
     base: AuditEvent,
     asked: Value,
+    /// What every row's detail also carries (a gateway client's `caller` and `client_info`).
+    every_row: serde_json::Map<String, Value>,
 }
 
 impl Record {
@@ -33,7 +38,22 @@ impl Record {
                 ..AuditEvent::default()
             },
             asked: Self::with_caller(Self::asked_detail(&request.kind), request),
+            every_row: Self::every_row(request),
         }
+    }
+
+    /// A gateway client's name and `clientInfo`, for every row of its request.
+    fn every_row(request: &GateRequest) -> serde_json::Map<String, Value> {
+        let mut fields = serde_json::Map::new();
+        if request.source == Source::Gateway {
+            if let Some(caller) = &request.caller {
+                fields.insert("caller".to_owned(), Value::String(caller.clone()));
+            }
+            if let Some(info) = caller_info::current() {
+                fields.insert("client_info".to_owned(), info);
+            }
+        }
+        fields
     }
 
     /// Names the caller within the source (the face, app view or client that asked) in what
@@ -70,7 +90,12 @@ impl Record {
         }
     }
 
-    fn event(&self, kind: AuditKind, detail: Value) -> AuditEvent {
+    fn event(&self, kind: AuditKind, mut detail: Value) -> AuditEvent {
+        if let Value::Object(map) = &mut detail {
+            for (key, value) in &self.every_row {
+                map.entry(key.clone()).or_insert_with(|| value.clone());
+            }
+        }
         AuditEvent {
             kind,
             detail,
