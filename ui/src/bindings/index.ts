@@ -483,6 +483,11 @@ export type ClientRecord = {
 	/**  Whether it has a token (the token itself is never listed). */
 	has_token: boolean,
 	token_created_at: string | null,
+	/**
+	 *  Whether it sees tools and prompts as `SERVER__NAME` always (else bare where no other
+	 *  server offers the same name).
+	 */
+	prefix: boolean,
 };
 
 /**  A client, its profile and its recent requests. */
