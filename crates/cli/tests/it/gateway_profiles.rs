@@ -349,6 +349,44 @@ fn a_profile_changed_by_the_cli_while_an_agent_waits_tells_it_its_tools_changed(
 }
 
 #[test]
+fn a_naming_choice_changed_by_the_cli_tells_the_waiting_agent_its_names_changed() {
+    let data = two_servers();
+    let data = data.path();
+    ok(data, &["clients", "add", "namer"]);
+    let _serve = serve(data);
+    wait_connected(data);
+    let (mut agent, out) = waiting_agent(data, "namer");
+    out.wait_for(
+        "the agent has its first list",
+        r#""step":"ready""#,
+        Duration::from_secs(60),
+    );
+    ok(data, &["clients", "profile", "namer", "--prefix", "off"]);
+    out.wait_for(
+        "the agent is told its tools changed and lists them again",
+        "tools-after-change",
+        Duration::from_secs(10),
+    );
+    let status = crate::support::wait::until("the agent ends", Duration::from_secs(10), || {
+        agent.0.try_wait().expect("wait").ok_or("running")
+    });
+    assert!(status.success(), "{}", out.text());
+    let lines: Vec<Value> = out
+        .text()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON line per step"))
+        .collect();
+    let before = names(step(&lines, "tools")[0]);
+    let after = names(step(&lines, "tools-after-change")[0]);
+    assert!(before.contains(&"e__echo".to_owned()), "{before:?}");
+    assert!(
+        after.contains(&"echo".to_owned()),
+        "bare names now: {after:?}"
+    );
+    assert!(after.contains(&"read_graph".to_owned()), "{after:?}");
+}
+
+#[test]
 fn a_client_over_its_limits_is_refused_while_another_is_served() {
     let data = crate::support::data_with_everything("e");
     let data = data.path();
