@@ -38,6 +38,12 @@ describe("matchesFilter", () => {
     expect(matchesFilter(finished, { ...none, decision: "deny" })).toBe(false);
     expect(matchesFilter(finished, { ...none, outcome: "ok" })).toBe(true);
     expect(matchesFilter(failed, { ...none, outcome: "ok" })).toBe(false);
+    const agents = auditRow(5, { kind: "decision", decision: "allow", source: "gateway", detail: { caller: "cursor" } });
+    const cli = auditRow(6, { kind: "decision", decision: "allow", source: "user", detail: { caller: "cursor" } });
+    expect(toAuditFilter({ ...EMPTY_AUDIT_FILTER, client: " cursor " }, 10).client).toBe("cursor");
+    expect(matchesFilter(agents, { ...none, client: "cursor" })).toBe(true);
+    expect(matchesFilter(agents, { ...none, client: "claude-code" })).toBe(false);
+    expect(matchesFilter(cli, { ...none, client: "cursor" })).toBe(false);
     expect(matchesFilter(failed, { ...none, outcome: "error" })).toBe(true);
     expect(matchesFilter(failed, { ...none, outcome: "tool_error" })).toBe(true);
     expect(matchesFilter(denied, { ...none, tool: "echo" })).toBe(false);

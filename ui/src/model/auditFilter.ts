@@ -13,6 +13,8 @@ export type AuditFilterValues = {
   source: string;
   decision: string;
   outcome: string;
+  /** A gateway client's name: the rows of its requests. */
+  client: string;
 };
 
 export const EMPTY_AUDIT_FILTER: AuditFilterValues = {
@@ -23,6 +25,7 @@ export const EMPTY_AUDIT_FILTER: AuditFilterValues = {
   source: "",
   decision: "",
   outcome: "",
+  client: "",
 };
 
 /** A `datetime-local` value as RFC 3339 UTC, or null when empty or not a time. */
@@ -44,7 +47,7 @@ export function toAuditFilter(values: AuditFilterValues, limit: number): AuditFi
     source: orNull(values.source),
     decision: orNull(values.decision),
     outcome: orNull(values.outcome),
-    client: null,
+    client: orNull(values.client),
     limit,
     offset: null,
   };
@@ -70,11 +73,20 @@ export function matchesFilter(row: AuditRow, filter: AuditFilter): boolean {
   if (filter.tool !== null && row.tool !== filter.tool) return false;
   if (filter.source !== null && row.source !== filter.source) return false;
   if (filter.decision !== null && row.decision !== filter.decision) return false;
+  if (filter.client !== null && (row.source !== "gateway" || callerOf(row) !== filter.client)) return false;
   if (filter.outcome !== null) {
     const outcome = rowOutcome(row);
     if (filter.outcome === "error" ? row.errorType === null : outcome !== filter.outcome) return false;
   }
   return true;
+}
+
+/** The caller a row's detail names (a gateway client's name on its requests' rows), or null. */
+function callerOf(row: AuditRow): string | null {
+  const detail: unknown = row.detail;
+  if (detail === null || typeof detail !== "object" || Array.isArray(detail)) return null;
+  const caller = (detail as Record<string, unknown>).caller;
+  return typeof caller === "string" ? caller : null;
 }
 
 /** A row's time as the person reads it: local date and time with milliseconds. */

@@ -1,5 +1,5 @@
 // The Audit page's filter bar: a full-text search box, then time range, server, tool, source,
-// decision and outcome. Every change is handed up at once; the page debounces the search.
+// decision, outcome and gateway client. Every change is handed up at once; the page debounces the search.
 
 import type { AuditFilterValues } from "../../model/auditFilter";
 import { EMPTY_AUDIT_FILTER, hasFilters } from "../../model/auditFilter";
@@ -97,6 +97,17 @@ export function AuditFilters({ values, search, onChange, onSearch, servers, tool
             </option>
           ))}
         </select>
+      </label>
+      <label className="filter">
+        <span>Client</span>
+        <input
+          className="input"
+          value={values.client}
+          onChange={set("client")}
+          aria-label="Client"
+          placeholder="any agent"
+          title="A gateway client's name: the requests of that agent"
+        />
       </label>
       <button
         type="button"
