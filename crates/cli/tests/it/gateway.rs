@@ -45,6 +45,15 @@ const TS_CLIENTS: [(&str, &str); 2] = [
 fn ts_client_got_what_it_asked(script: &str, ts: &[Value]) {
     let server = step(ts, "server")[0];
     assert_eq!(server["info"]["name"], "gatehouse", "{script}");
+    if script == "ts_sdk_v1_client.mjs" {
+        // Gatehouse's own instructions, then each server's under its name.
+        let instructions = server["instructions"].as_str().unwrap_or_default();
+        assert!(instructions.starts_with("Gatehouse:"), "{instructions}");
+        assert!(
+            instructions.contains("## e\n# Everything Server"),
+            "server-everything's instructions under its name: {instructions}"
+        );
+    }
     if script == "ts_sdk_v2_client.mjs" {
         // The v2 client speaks 2026-07-28 too; Gatehouse answers its `server/discover` with
         // "method not found", and the client falls back to the 2025 era's `initialize`.

@@ -11,6 +11,7 @@ mod changes;
 pub mod client_view;
 pub mod clients;
 mod completion;
+pub(crate) mod handshake;
 pub mod http;
 pub mod names;
 mod notices;

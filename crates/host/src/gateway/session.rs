@@ -32,15 +32,13 @@ use super::notices::{Notices, Told};
 use super::profiles::Served;
 use super::relay::AgentLink;
 use super::visibility::PROFILE_RULE;
-use super::{completion, pages, prompts, resources, servers, tools};
+use super::{completion, handshake, pages, prompts, resources, servers, tools};
 use crate::error::HostError;
 use crate::host::Host;
 use crate::oversight::gate::agent_relay::AgentAnswers;
 use crate::vocabulary::caller_info;
 use crate::vocabulary::events::EngineEvent;
 
-/// The protocol revisions the gateway speaks as a server, newest first.
-pub const SUPPORTED_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 /// What an agent's requests running when the engine stops are answered.
 const STOPPING: &str = "Gatehouse is stopping (the app quit or `gatehouse serve` was stopped); the request was cancelled on the server";
 /// What a denial tells the agent the person can do.
@@ -337,7 +335,7 @@ async fn answer(
     out: &mpsc::Sender<Value>,
 ) -> Reply {
     let answered = match method {
-        "initialize" => return Some(Ok(initialize(&params))),
+        "initialize" => return Some(Ok(handshake::initialize(host, served, &params).await)),
         "ping" => return Some(Ok(json!({}))),
         "tools/call" => return call(host, side, served, params, cancelled, out).await,
         "tools/list" => tools::list(host, &agent.client, served)
@@ -394,26 +392,6 @@ fn refusal(error: HostError) -> (i64, String) {
         }
         e => (rpc::INTERNAL, e.to_string()),
     }
-}
-
-/// The handshake: the agent's revision when the gateway speaks it, else the newest.
-fn initialize(params: &Value) -> Value {
-    let asked = params.get("protocolVersion").and_then(Value::as_str);
-    let version = asked
-        .filter(|v| SUPPORTED_VERSIONS.contains(v))
-        .unwrap_or(SUPPORTED_VERSIONS[0]);
-    json!({
-        "protocolVersion": version,
-        "capabilities": {
-            "tools": { "listChanged": true },
-            "prompts": { "listChanged": true },
-            "resources": { "listChanged": true, "subscribe": true },
-            "completions": {},
-            "logging": {},
-        },
-        "serverInfo": { "name": "gatehouse", "version": env!("CARGO_PKG_VERSION") },
-        "instructions": "Gatehouse: the person's MCP servers, each tool named SERVER__TOOL. Every call passes the person's policy and may wait for their approval; a call they deny returns isError with the reason.",
-    })
 }
 
 async fn call(

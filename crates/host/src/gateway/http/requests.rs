@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use super::auth::{self, Tokens};
 use super::sessions::{MAX_PER_CLIENT, Refused, Session, Sessions};
 use super::streams::frame;
-use crate::gateway::session::SUPPORTED_VERSIONS;
+use crate::gateway::handshake::SUPPORTED_VERSIONS;
 
 /// The session header (2025-11-25 basic/transports, "Session Management").
 const SESSION_ID: &str = "mcp-session-id";
