@@ -9,11 +9,13 @@
 //! client whose prefix is off sees and calls the tools by their own names.
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use crate::support::engine::{Gathered, Reaped};
 use crate::support::gateway::{
-    StopsTheEngine, add_a_server_and_wait_until_the_agents_list_again, fixtures, run_client,
+    StopsTheEngine, add_a_server_and_wait_until_the_agents_list_again, client_command, fixtures,
+    run_client,
 };
 use crate::support::wait::until;
 use crate::support::{ok, ok_json};
@@ -45,8 +47,9 @@ const TS_CLIENTS: [(&str, &str); 2] = [
 fn ts_client_got_what_it_asked(script: &str, ts: &[Value]) {
     let server = step(ts, "server")[0];
     assert_eq!(server["info"]["name"], "gatehouse", "{script}");
-    if script == "ts_sdk_v1_client.mjs" {
-        // Gatehouse's own instructions, then each server's under its name.
+    if script == "ts_sdk_v2_client.mjs" {
+        // Gatehouse's own instructions, then each server's under its name (the v2 client runs
+        // second: server-everything is connected by then, as the v1 client's calls showed).
         let instructions = server["instructions"].as_str().unwrap_or_default();
         assert!(instructions.starts_with("Gatehouse:"), "{instructions}");
         assert!(
@@ -199,6 +202,68 @@ fn real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate() {
         assert_eq!(&status["pid"], pid, "{script}: one engine for every agent");
         ts_client_got_what_it_asked(script, &ts);
     }
+
+    // An agent cancels a long call on its first progress and stays attached: the call is
+    // cancelled on the server and audited so while the agent is still there (an agent leaving
+    // would cancel it too, so the agent waits on).
+    ok(data, &["clients", "add", "ts-cancel"]);
+    let mut command = client_command(
+        data,
+        &node,
+        "ts_sdk_v1_client.mjs",
+        "ts-cancel",
+        &[],
+        &[
+            "--cancel",
+            r#"e__trigger-long-running-operation={"duration":30,"steps":30}"#,
+            "--wait-list-changed",
+        ],
+    );
+    let child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the client starts");
+    let mut canceller = Reaped(child);
+    let out = Gathered::from(canceller.0.stdout.take().expect("the client's stdout"));
+    out.wait_for(
+        "the agent cancelled its call and waits",
+        r#""step":"ready""#,
+        Duration::from_secs(60),
+    );
+    let cancelled = until(
+        "the cancelled call is audited",
+        Duration::from_secs(10),
+        || {
+            let audit = ok_json(data, &["audit", "list", "--json", "--client", "ts-cancel"]);
+            let rows = audit["rows"].as_array().cloned().unwrap_or_default();
+            rows.into_iter()
+                .find(|r| {
+                    r["kind"] == "call_finished"
+                        && r["tool"] == "trigger-long-running-operation"
+                        && r["errorType"] == "cancelled"
+                })
+                .ok_or(audit)
+        },
+    );
+    assert_eq!(cancelled["source"], "gateway", "{cancelled}");
+    assert!(
+        canceller.0.try_wait().expect("wait").is_none(),
+        "the agent is still attached"
+    );
+    let said: Vec<Value> = out
+        .text()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let step_cancelled = step(&said, "cancelled")[0];
+    assert!(
+        step_cancelled["progress"]
+            .as_array()
+            .is_some_and(|p| !p.is_empty()),
+        "the long call reported progress before the agent cancelled it: {step_cancelled}"
+    );
+    drop(canceller);
 
     // Another agent attaches to the same engine: no second engine, no second server. Its
     // prefix is off, so it sees and calls the tools by their own names (one server: no collision).
