@@ -341,7 +341,15 @@ mod tests {
         );
         assert_eq!(report.rows[0].overhead_p50_us, None, "the baseline");
         assert_eq!(report.rows[1].overhead_p50_us, Some(30.0));
-        assert_eq!(report.targets.len(), 12);
+        assert_eq!(report.targets.len(), 15);
+        assert_eq!(
+            met(
+                &report,
+                "calls/s through gatehouse mcp, 4 clients × 16 in flight, audited"
+            ),
+            None,
+            "the gateway section did not run"
+        );
         assert_eq!(
             met(&report, "the app's memory with its servers connected"),
             None,
