@@ -18,6 +18,8 @@ export function ClientToken({ client }: { client: ClientRecord }) {
   const [revoking, setRevoking] = useState(false);
   const create = useMutation({
     mutationFn: () => api.clientsCreateToken(client.name),
+    // The token is not kept in the mutation cache once this part is gone.
+    gcTime: 0,
     onSuccess: (made) => {
       setToken(made);
       setCopied(null);

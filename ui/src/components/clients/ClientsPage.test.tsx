@@ -176,7 +176,7 @@ describe("ClientsPage", () => {
 
   it("shows a new token once, and not after the person leaves the client", async () => {
     fake.clientsCreateToken.mockResolvedValue("gh_secret_token_1");
-    renderWithClient(<ClientsPage />);
+    const { client } = renderWithClient(<ClientsPage />);
     await openClient("claude");
     await userEvent.click(screen.getByTestId("create-token"));
     expect(await screen.findByTestId("token-value")).toHaveValue("gh_secret_token_1");
@@ -188,6 +188,9 @@ describe("ClientsPage", () => {
     await openClient("claude");
     expect(screen.queryByTestId("token-value")).not.toBeInTheDocument();
     expect(document.body).not.toHaveTextContent("gh_secret_token_1");
+    // Nor does the query client keep it.
+    await waitFor(() => expect(JSON.stringify(client.getMutationCache().getAll().map((m) => m.state))).not.toContain("gh_secret_token_1"));
+    expect(JSON.stringify(client.getQueryCache().getAll().map((q) => q.state))).not.toContain("gh_secret_token_1");
   });
 
   it("revokes a token only once confirmed", async () => {
