@@ -38,6 +38,15 @@ export type {
   AuditFilter,
   AuditKind,
   AuditRow,
+  ClientProfile,
+  ClientRecord,
+  ClientView,
+  HttpSettings,
+  Limits,
+  Profile,
+  ProfileChange,
+  ServerSwitch,
+  ToolSwitch,
   Effect,
   ExportFormat,
   ExportSummary,
@@ -209,6 +218,21 @@ export const policyRemoveRule = fallible("policyRemoveRule");
 /** Sets (or with null removes) a server's default decision. */
 export const policySetServerDefault = fallible("policySetServerDefault");
 export const policySetTrustReadOnly = fallible("policySetTrustReadOnly");
+/** The gateway's clients, by name (tokens are never listed). */
+export const clientsList = fallible("clientsList");
+/** One client: its record, profile and recent requests. */
+export const clientsShow = fallible("clientsShow");
+/** Changes a client's profile (null: the default profile): all of the change or none. */
+export const clientsSetProfile = fallible("clientsSetProfile");
+export const clientsAdd = fallible("clientsAdd");
+export const clientsRemove = fallible("clientsRemove");
+/** Creates a client's token (replacing its old one) and returns it: to be shown once, never kept. */
+export const clientsCreateToken = fallible("clientsCreateToken");
+export const clientsRevokeToken = fallible("clientsRevokeToken");
+/** Sets whether the client sees every tool and prompt name as `SERVER__NAME`. */
+export const clientsSetPrefix = fallible("clientsSetPrefix");
+/** Whether the gateway serves HTTP, and on which port. */
+export const gatewayHttpSettings = fallible("gatewayHttpSettings");
 /** The global lists of outside sites app views may reach. */
 export const appSites = fallible("appSites");
 /** Puts a domain (or a URL's host) on the allow or block list, moving it off the other. */

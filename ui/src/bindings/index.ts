@@ -97,6 +97,21 @@ export const commands = {
 	 *  affected agents within a second.
 	 */
 	clientsSetProfile: (name: string | null, change: ProfileChange) => typedError<ClientProfile, IpcError>(__TAURI_INVOKE("clients_set_profile", { name, change })),
+	/**  Adds a client with no token yet. */
+	clientsAdd: (name: string) => typedError<ClientRecord, IpcError>(__TAURI_INVOKE("clients_add", { name })),
+	/**  Removes a client and its token. */
+	clientsRemove: (name: string) => typedError<null, IpcError>(__TAURI_INVOKE("clients_remove", { name })),
+	/**
+	 *  Creates the client's token (replacing the one it had) and returns it, to be shown once: it
+	 *  is kept only in the keyring.
+	 */
+	clientsCreateToken: (name: string) => typedError<string, IpcError>(__TAURI_INVOKE("clients_create_token", { name })),
+	/**  Revokes the client's token. */
+	clientsRevokeToken: (name: string) => typedError<null, IpcError>(__TAURI_INVOKE("clients_revoke_token", { name })),
+	/**  Sets whether the client sees the servers' prefix on every tool and prompt name. */
+	clientsSetPrefix: (name: string, prefix: boolean) => typedError<ClientRecord, IpcError>(__TAURI_INVOKE("clients_set_prefix", { name, prefix })),
+	/**  Whether the gateway serves HTTP, and on which port. */
+	gatewayHttpSettings: () => typedError<HttpSettings, IpcError>(__TAURI_INVOKE("gateway_http_settings")),
 	/**  Every rule, with its server's name and whether it is stale. */
 	policyRules: () => typedError<RuleView[], IpcError>(__TAURI_INVOKE("policy_rules")),
 	/**  Every server with its read-only trust setting, in the registry's order. */
@@ -626,6 +641,12 @@ export type HttpHeader = {
 	value: string,
 	/**  Kept in the OS keyring, never in the database. */
 	secret: boolean,
+};
+
+/**  The endpoint's setting. */
+export type HttpSettings = {
+	enabled: boolean,
+	port: number,
 };
 
 export type IpcError = {

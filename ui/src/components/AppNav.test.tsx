@@ -18,7 +18,7 @@ describe("AppNav", () => {
   it("reaches every page and marks the current one", async () => {
     renderWithClient(<AppFrame />, "/");
     const nav = screen.getByRole("navigation", { name: "Pages" });
-    expect([...nav.querySelectorAll("a")].map((a) => a.textContent)).toEqual(["Servers", "Approvals", "Audit", "Policies"]);
+    expect([...nav.querySelectorAll("a")].map((a) => a.textContent)).toEqual(["Servers", "Approvals", "Audit", "Policies", "Clients"]);
     expect(await screen.findByRole("heading", { level: 1, name: /Servers/ })).toBeInTheDocument();
     expect(screen.getByTestId("nav-servers")).toHaveAttribute("aria-current", "page");
 
@@ -28,6 +28,10 @@ describe("AppNav", () => {
 
     await userEvent.click(screen.getByTestId("nav-policies"));
     expect(await screen.findByRole("heading", { level: 1, name: "Policies" })).toBeInTheDocument();
+
+    await userEvent.click(screen.getByTestId("nav-clients"));
+    expect(await screen.findByRole("heading", { level: 1, name: "Clients" })).toBeInTheDocument();
+    expect(screen.getByTestId("nav-clients")).toHaveAttribute("aria-current", "page");
 
     await userEvent.click(screen.getByTestId("nav-approvals"));
     expect(screen.getByRole("heading", { level: 1, name: "Approvals" })).toBeInTheDocument();

@@ -43,6 +43,15 @@ export const policySetServerDefault = vi.fn<typeof real.policySetServerDefault>(
 export const policySetTrustReadOnly = vi.fn<typeof real.policySetTrustReadOnly>();
 export const policyDefinitionHistory = vi.fn<typeof real.policyDefinitionHistory>();
 export const serverLogs = vi.fn<typeof real.serverLogs>();
+export const clientsList = vi.fn<typeof real.clientsList>();
+export const clientsShow = vi.fn<typeof real.clientsShow>();
+export const clientsSetProfile = vi.fn<typeof real.clientsSetProfile>();
+export const clientsAdd = vi.fn<typeof real.clientsAdd>();
+export const clientsRemove = vi.fn<typeof real.clientsRemove>();
+export const clientsCreateToken = vi.fn<typeof real.clientsCreateToken>();
+export const clientsRevokeToken = vi.fn<typeof real.clientsRevokeToken>();
+export const clientsSetPrefix = vi.fn<typeof real.clientsSetPrefix>();
+export const gatewayHttpSettings = vi.fn<typeof real.gatewayHttpSettings>();
 export const authStatus = vi.fn<typeof real.authStatus>();
 export const signIn = vi.fn<typeof real.signIn>();
 export const signOut = vi.fn<typeof real.signOut>();
@@ -194,6 +203,15 @@ export function resetFakeGatehouse(): void {
     appSites,
     appSiteAdd,
     appSiteRemove,
+    clientsList,
+    clientsShow,
+    clientsSetProfile,
+    clientsAdd,
+    clientsRemove,
+    clientsCreateToken,
+    clientsRevokeToken,
+    clientsSetPrefix,
+    gatewayHttpSettings,
   ]) {
     fn.mockReset();
   }
@@ -215,6 +233,8 @@ export function resetFakeGatehouse(): void {
   policyDefinitionHistory.mockResolvedValue([]);
   appSites.mockResolvedValue({ allow: [], block: [] });
   listTools.mockResolvedValue([]);
+  clientsList.mockResolvedValue([]);
+  gatewayHttpSettings.mockResolvedValue({ enabled: false, port: 47821 });
   listTasks.mockResolvedValue([]);
   serverLogs.mockResolvedValue([]);
   authStatus.mockResolvedValue(SIGNED_OUT);

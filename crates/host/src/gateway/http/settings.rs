@@ -13,6 +13,7 @@ pub const DEFAULT_PORT: u16 = 47821;
 
 /// The endpoint's setting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct HttpSettings {
     pub enabled: bool,
     pub port: u16,

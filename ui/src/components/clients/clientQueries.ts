@@ -1,0 +1,38 @@
+// The Clients page's server state: query keys and loaders, shared by the list and a client's
+// detail so a change made in one refreshes the other.
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import * as api from "../../api/gatehouse";
+import type { ProfileChange } from "../../api/gatehouse";
+
+export const clientKeys = {
+  all: ["clients"] as const,
+  list: ["clients", "list"] as const,
+  show: (name: string) => ["clients", "show", name] as const,
+  http: ["gateway", "http"] as const,
+};
+
+export function useClients() {
+  return useQuery({ queryKey: clientKeys.list, queryFn: api.clientsList });
+}
+
+export function useClient(name: string) {
+  return useQuery({ queryKey: clientKeys.show(name), queryFn: () => api.clientsShow(name) });
+}
+
+export function useGatewayHttp() {
+  return useQuery({ queryKey: clientKeys.http, queryFn: api.gatewayHttpSettings });
+}
+
+/** After a change: the clients are read again, and so is the audit log, which records it. */
+export function useRefreshClients(): () => Promise<void> {
+  const client = useQueryClient();
+  return async () => {
+    await Promise.all([client.invalidateQueries({ queryKey: clientKeys.all }), client.invalidateQueries({ queryKey: ["audit"] })]);
+  };
+}
+
+/** A profile change with nothing in it but what `part` sets. */
+export function profileChange(part: Partial<ProfileChange>): ProfileChange {
+  return { resources: null, prompts: null, maxInFlight: null, perMinute: null, maxMessageBytes: null, ...part };
+}
