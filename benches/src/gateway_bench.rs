@@ -171,16 +171,7 @@ fn legs(
     warmup: usize,
     concurrent_calls: usize,
 ) -> Result<(GatewayBench, usize), BoxError> {
-    let shim = Connect::Command {
-        program: tools.gatehouse.clone(),
-        args: vec![
-            "--data-dir".into(),
-            data.display().to_string(),
-            "mcp".into(),
-            "--client".into(),
-            CLIENT.into(),
-        ],
-    };
+    let shim = shim(tools, data, CLIENT);
     let http = Connect::Url {
         url: format!("http://127.0.0.1:{port}/mcp"),
         token: Some(token.to_owned()),
@@ -250,7 +241,7 @@ fn legs(
         false,
     )?;
     drop(proxy);
-    let (concurrent, concurrent_made) = concurrent(tools, &shim, warmup, concurrent_calls)?;
+    let (concurrent, concurrent_made) = concurrent(tools, data, warmup, concurrent_calls)?;
     let bench = GatewayBench {
         direct,
         stdio,
@@ -262,12 +253,26 @@ fn legs(
     Ok((bench, 2 * (warmup + calls) + concurrent_made))
 }
 
-/// [`CLIENTS`] clients at once through `gatehouse mcp`, [`WINDOW`] calls in flight each: the
-/// calls of all over the time from the first's start to the last's end. Also returns every call
-/// they made, warm-up included.
+/// `gatehouse mcp` for the gateway client `client`, as an agent starts it.
+fn shim(tools: &Tools, data: &Path, client: &str) -> Connect {
+    Connect::Command {
+        program: tools.gatehouse.clone(),
+        args: vec![
+            "--data-dir".into(),
+            data.display().to_string(),
+            "mcp".into(),
+            "--client".into(),
+            client.into(),
+        ],
+    }
+}
+
+/// [`CLIENTS`] clients at once through `gatehouse mcp` (each its own, `bench-1`…, so each has
+/// its own limits), [`WINDOW`] calls in flight each: the calls of all over the time from the
+/// first's start to the last's end. Also returns every call they made, warm-up included.
 fn concurrent(
     tools: &Tools,
-    shim: &Connect,
+    data: &Path,
     warmup: usize,
     calls: usize,
 ) -> Result<(Throughput, usize), BoxError> {
@@ -276,11 +281,12 @@ fn concurrent(
         window: WINDOW,
     };
     let runs: Vec<Result<ts::Run, BoxError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..CLIENTS)
-            .map(|_| {
-                scope.spawn(|| {
+        let handles: Vec<_> = (1..=CLIENTS)
+            .map(|n| {
+                scope.spawn(move || {
+                    let shim = shim(tools, data, &format!("{CLIENT}-{n}"));
                     let setup = Setup {
-                        connect: shim,
+                        connect: &shim,
                         tool: "echo__echo",
                         watch: &[],
                     };
