@@ -12,8 +12,7 @@ use gatehouse_mcp::peer::Withdrawal;
 use serde_json::{Value, json};
 
 use super::agent_relay::AgentAnswers;
-use super::person::{ServerAsk, internal, refusal};
-use crate::oversight::policy::{self, Effect, PolicyInput};
+use super::person::{ServerAsk, refusal};
 
 impl ServerAsk<'_> {
     /// Puts the request to the agent instead of the person: the server's deny rules hold, the
@@ -25,35 +24,10 @@ impl ServerAsk<'_> {
         withdrawal: Withdrawal,
     ) -> Result<Value, RpcError> {
         let sampling = self.method == "sampling/createMessage";
-        if self.method != "roots/list" {
-            let snapshot = self
-                .gate
-                .snapshot(self.server_id)
-                .await
-                .map_err(|e| internal(&e.to_string()))?;
-            let verdict = policy::evaluate(
-                &snapshot.rules,
-                &PolicyInput {
-                    source: self.source,
-                    caller: self.caller,
-                    server: self.server_id,
-                    tool: "",
-                    arguments: None,
-                    annotations: &Value::Null,
-                    definition_hash: None,
-                    trust_read_only: false,
-                },
-            );
-            if verdict.effect == Effect::Deny {
-                self.record(
-                    false,
-                    "policy",
-                    &verdict.reason,
-                    json!({ "rule": verdict.rule }),
-                )
-                .await?;
-                return refusal(sampling, &verdict.reason);
-            }
+        if self.method != "roots/list"
+            && let Some(reason) = self.denied_by_policy().await?
+        {
+            return refusal(sampling, &reason);
         }
         let client = agent.client().to_owned();
         let answer = agent.ask(self.method, params, withdrawal).await;

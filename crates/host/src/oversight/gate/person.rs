@@ -70,33 +70,8 @@ impl ServerAsk<'_> {
             .await?;
             return Ok(json!({ "action": "decline" }));
         }
-        let snapshot = self
-            .gate
-            .snapshot(self.server_id)
-            .await
-            .map_err(|e| internal(&e.to_string()))?;
-        let verdict = policy::evaluate(
-            &snapshot.rules,
-            &PolicyInput {
-                source: self.source,
-                caller: self.caller,
-                server: self.server_id,
-                tool: "",
-                arguments: None,
-                annotations: &Value::Null,
-                definition_hash: None,
-                trust_read_only: false,
-            },
-        );
-        if verdict.effect == Effect::Deny {
-            self.record(
-                false,
-                "policy",
-                &verdict.reason,
-                json!({ "rule": verdict.rule }),
-            )
-            .await?;
-            return refusal(sampling, &verdict.reason);
+        if let Some(reason) = self.denied_by_policy().await? {
+            return refusal(sampling, &reason);
         }
         let asker = Asker::new(self.server_id, self.source, self.caller);
         let slot = match self.gate.approvals().reserve(asker) {
@@ -200,6 +175,40 @@ impl ServerAsk<'_> {
         };
         self.record(allowed, by, &why, Value::Null).await?;
         result
+    }
+
+    /// Whether a policy rule denies the server's request: the denial recorded and its reason
+    /// given; `None` when no rule denies it.
+    pub(super) async fn denied_by_policy(&self) -> Result<Option<String>, RpcError> {
+        let snapshot = self
+            .gate
+            .snapshot(self.server_id)
+            .await
+            .map_err(|e| internal(&e.to_string()))?;
+        let verdict = policy::evaluate(
+            &snapshot.rules,
+            &PolicyInput {
+                source: self.source,
+                caller: self.caller,
+                server: self.server_id,
+                tool: "",
+                arguments: None,
+                annotations: &Value::Null,
+                definition_hash: None,
+                trust_read_only: false,
+            },
+        );
+        if verdict.effect != Effect::Deny {
+            return Ok(None);
+        }
+        self.record(
+            false,
+            "policy",
+            &verdict.reason,
+            json!({ "rule": verdict.rule }),
+        )
+        .await?;
+        Ok(Some(verdict.reason))
     }
 
     pub(super) async fn record(
