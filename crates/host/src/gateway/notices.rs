@@ -43,6 +43,9 @@ pub enum Told {
     Nothing,
 }
 
+/// The most resources one agent may be subscribed to at once (a template admits endless URIs).
+pub const MAX_SUBSCRIPTIONS: usize = 1024;
+
 /// One agent's log level and resource subscriptions.
 #[derive(Debug, Default)]
 pub struct Notices {
@@ -52,6 +55,24 @@ pub struct Notices {
 }
 
 impl Notices {
+    /// Whether the agent is subscribed to `key` already; an error when it is not and has no
+    /// room for another subscription ([`MAX_SUBSCRIPTIONS`]).
+    fn already(&self, key: &(String, String)) -> Result<bool> {
+        let subscribed = self
+            .subscribed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if subscribed.contains(key) {
+            return Ok(true);
+        }
+        if subscribed.len() >= MAX_SUBSCRIPTIONS {
+            return Err(HostError::Validation(format!(
+                "at most {MAX_SUBSCRIPTIONS} resources may be subscribed to at once; unsubscribe from one first"
+            )));
+        }
+        Ok(false)
+    }
+
     /// `logging/setLevel`.
     pub fn set_level(&self, params: &Value) -> Result<Value> {
         let asked = params.get("level").and_then(Value::as_str).unwrap_or("");
@@ -120,12 +141,7 @@ impl Notices {
         let connection =
             resources::shown_owner(host, client, served, "resources/subscribe", uri).await?;
         let key = (connection.server_id().to_owned(), uri.to_owned());
-        if self
-            .subscribed
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .contains(&key)
-        {
+        if self.already(&key)? {
             return Ok(json!({}));
         }
         let shared = host.gate().agent_notices();
@@ -218,6 +234,33 @@ fn notification(method: &str, params: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_agent_subscribes_to_at_most_so_many_resources() {
+        let notices = Notices::default();
+        let key = |n: usize| {
+            (
+                "id-e".to_owned(),
+                format!("demo://resource/dynamic/text/{n}"),
+            )
+        };
+        notices
+            .subscribed
+            .lock()
+            .expect("lock")
+            .extend((0..MAX_SUBSCRIPTIONS).map(key));
+        assert!(notices.already(&key(0)).expect("one it has"));
+        let refused = notices
+            .already(&key(MAX_SUBSCRIPTIONS))
+            .expect_err("no room for another");
+        assert!(refused.to_string().contains("at most 1024"), "{refused}");
+        notices.subscribed.lock().expect("lock").remove(&key(0));
+        assert!(
+            !notices
+                .already(&key(MAX_SUBSCRIPTIONS))
+                .expect("room again")
+        );
+    }
 
     fn log(level: &str) -> ServerNote {
         ServerNote {
