@@ -76,6 +76,7 @@ fn commands() -> Commands<tauri::Wry> {
         client_commands::clients_revoke_token,
         client_commands::clients_set_prefix,
         client_commands::gateway_http_settings,
+        client_commands::gateway_set_http,
         policy_commands::policy_rules,
         policy_commands::policy_servers,
         policy_commands::policy_add_rule,

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use gatehouse_host::Host;
 use gatehouse_host::gateway::client_view::ClientView;
 use gatehouse_host::gateway::clients::ClientRecord;
-use gatehouse_host::gateway::http::settings::HttpSettings;
+use gatehouse_host::gateway::http::settings::HttpEndpoint;
 use gatehouse_host::gateway::profile_store::ClientProfile;
 use gatehouse_host::gateway::profiles::ProfileChange;
 use tauri::State;
@@ -94,9 +94,22 @@ pub async fn clients_set_prefix(
     Ok(host.clients().set_prefix(&name, prefix).await?)
 }
 
-/// Whether the gateway serves HTTP, and on which port.
+/// Whether the gateway serves HTTP, on which port, and whether the app listens there now.
 #[tauri::command]
 #[specta::specta]
-pub async fn gateway_http_settings(host: HostState<'_>) -> Result<HttpSettings, IpcError> {
-    Ok(host.gateway_http().await?)
+pub async fn gateway_http_settings(host: HostState<'_>) -> Result<HttpEndpoint, IpcError> {
+    Ok(host.gateway_http_endpoint().await?)
+}
+
+/// Turns the gateway's HTTP endpoint on or off, on `port` when given (else the port it had);
+/// the engine follows within about half a second.
+#[tauri::command]
+#[specta::specta]
+pub async fn gateway_set_http(
+    host: HostState<'_>,
+    enabled: bool,
+    port: Option<u16>,
+) -> Result<HttpEndpoint, IpcError> {
+    host.set_gateway_http(enabled, port).await?;
+    Ok(host.gateway_http_endpoint().await?)
 }

@@ -46,6 +46,7 @@ pub const IPC_COMMANDS: &[&str] = &[
     "clients_revoke_token",
     "clients_set_prefix",
     "gateway_http_settings",
+    "gateway_set_http",
     "policy_rules",
     "policy_servers",
     "policy_add_rule",

@@ -41,17 +41,20 @@ pub struct ProfileArgs {
     /// Change the default profile
     #[arg(long)]
     pub default: bool,
-    /// Turn a server on or off (repeatable): --server memory off
-    #[arg(long, num_args = 2, value_names = ["SERVER", "on|off"], action = clap::ArgAction::Append)]
+    /// Turn a server on or off, or hand it back to the default profile (repeatable):
+    /// --server memory off
+    #[arg(long, num_args = 2, value_names = ["SERVER", "on|off|default"], action = clap::ArgAction::Append)]
     pub server: Vec<String>,
-    /// Turn one tool on or off (repeatable): --tool fs/write_file off
-    #[arg(long, num_args = 2, value_names = ["SERVER/TOOL", "on|off"], action = clap::ArgAction::Append)]
+    /// Turn one tool on or off, or hand it back to the default profile (repeatable):
+    /// --tool fs/write_file off
+    #[arg(long, num_args = 2, value_names = ["SERVER/TOOL", "on|off|default"], action = clap::ArgAction::Append)]
     pub tool: Vec<String>,
-    /// Expose the servers' resources and resource templates
-    #[arg(long, value_name = "on|off")]
+    /// Expose the servers' resources and resource templates (`default`: as the default
+    /// profile does)
+    #[arg(long, value_name = "on|off|default")]
     pub resources: Option<String>,
-    /// Expose the servers' prompts
-    #[arg(long, value_name = "on|off")]
+    /// Expose the servers' prompts (`default`: as the default profile does)
+    #[arg(long, value_name = "on|off|default")]
     pub prompts: Option<String>,
     /// A client's naming choice: `off`, tools and prompts by their own names where no other
     /// server offers the same name (colliding ones keep `SERVER__`); `on` (the default), always
@@ -67,6 +70,9 @@ pub struct ProfileArgs {
     /// The largest message the client may send, in bytes
     #[arg(long, value_name = "N")]
     pub max_message_bytes: Option<u32>,
+    /// Hand the three limits back to the default profile (with --default: to Gatehouse's own)
+    #[arg(long, conflicts_with_all = ["max_in_flight", "per_minute", "max_message_bytes"])]
+    pub default_limits: bool,
     /// Print JSON instead of text
     #[arg(long)]
     pub json: bool,

@@ -92,6 +92,8 @@ pub struct Host {
     trail: std::sync::Mutex<Option<crate::connections::connection_trail::ConnectionTrail>>,
     /// Each gateway client's requests in flight and per minute, across its sessions.
     gateway_limits: crate::oversight::client_limits::Limiter,
+    /// What the gateway's HTTP endpoint does in this process (set by the engine's follower).
+    http_serving: std::sync::Mutex<crate::vocabulary::http_serving::HttpServing>,
 }
 
 impl Host {
@@ -148,6 +150,7 @@ impl Host {
             follower: std::sync::Mutex::default(),
             trail: std::sync::Mutex::default(),
             gateway_limits: crate::oversight::client_limits::Limiter::default(),
+            http_serving: std::sync::Mutex::default(),
         })
     }
 
@@ -225,6 +228,21 @@ impl Host {
     /// Each gateway client's requests in flight and per minute.
     pub(crate) fn gateway_limits(&self) -> &crate::oversight::client_limits::Limiter {
         &self.gateway_limits
+    }
+
+    /// What the gateway's HTTP endpoint does in this process.
+    pub fn http_serving(&self) -> crate::vocabulary::http_serving::HttpServing {
+        self.http_serving
+            .lock()
+            .map(|serving| serving.clone())
+            .unwrap_or_default()
+    }
+
+    /// Records what the gateway's HTTP endpoint does now (the engine's follower alone calls it).
+    pub(crate) fn set_http_serving(&self, now: crate::vocabulary::http_serving::HttpServing) {
+        if let Ok(mut serving) = self.http_serving.lock() {
+            *serving = now;
+        }
     }
 
     /// The audit log, on the same database.

@@ -41,10 +41,12 @@ export type {
   ClientProfile,
   ClientRecord,
   ClientView,
-  HttpSettings,
+  HttpEndpoint,
+  HttpServing,
   Limits,
   Profile,
   ProfileChange,
+  ProfileSetting,
   ServerSwitch,
   ToolSwitch,
   Effect,
@@ -231,8 +233,12 @@ export const clientsCreateToken = fallible("clientsCreateToken");
 export const clientsRevokeToken = fallible("clientsRevokeToken");
 /** Sets whether the client sees every tool and prompt name as `SERVER__NAME`. */
 export const clientsSetPrefix = fallible("clientsSetPrefix");
-/** Whether the gateway serves HTTP, and on which port. */
+/** A client's profile, own and effective (null: the default profile). */
+export const clientsProfile = fallible("clientsProfile");
+/** Whether the gateway serves HTTP, on which port, and whether the app listens there now. */
 export const gatewayHttpSettings = fallible("gatewayHttpSettings");
+/** Turns the gateway's HTTP endpoint on or off (on a new port when given). */
+export const gatewaySetHttp = fallible("gatewaySetHttp");
 /** The global lists of outside sites app views may reach. */
 export const appSites = fallible("appSites");
 /** Puts a domain (or a URL's host) on the allow or block list, moving it off the other. */

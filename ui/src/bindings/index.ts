@@ -110,8 +110,13 @@ export const commands = {
 	clientsRevokeToken: (name: string) => typedError<null, IpcError>(__TAURI_INVOKE("clients_revoke_token", { name })),
 	/**  Sets whether the client sees the servers' prefix on every tool and prompt name. */
 	clientsSetPrefix: (name: string, prefix: boolean) => typedError<ClientRecord, IpcError>(__TAURI_INVOKE("clients_set_prefix", { name, prefix })),
-	/**  Whether the gateway serves HTTP, and on which port. */
-	gatewayHttpSettings: () => typedError<HttpSettings, IpcError>(__TAURI_INVOKE("gateway_http_settings")),
+	/**  Whether the gateway serves HTTP, on which port, and whether the app listens there now. */
+	gatewayHttpSettings: () => typedError<HttpEndpoint, IpcError>(__TAURI_INVOKE("gateway_http_settings")),
+	/**
+	 *  Turns the gateway's HTTP endpoint on or off, on `port` when given (else the port it had);
+	 *  the engine follows within about half a second.
+	 */
+	gatewaySetHttp: (enabled: boolean, port: number | null) => typedError<HttpEndpoint, IpcError>(__TAURI_INVOKE("gateway_set_http", { enabled, port })),
 	/**  Every rule, with its server's name and whether it is stale. */
 	policyRules: () => typedError<RuleView[], IpcError>(__TAURI_INVOKE("policy_rules")),
 	/**  Every server with its read-only trust setting, in the registry's order. */
@@ -634,6 +639,14 @@ export type GrantScope =
 /**  Until `expiresAt`. */
 "timed";
 
+/**  The setting and what this process does with it, for the window. */
+export type HttpEndpoint = {
+	enabled: boolean,
+	port: number,
+	url: string,
+	serving: HttpServing,
+};
+
 /**  One extra HTTP header sent to a URL server. */
 export type HttpHeader = {
 	name: string,
@@ -643,11 +656,15 @@ export type HttpHeader = {
 	secret: boolean,
 };
 
-/**  The endpoint's setting. */
-export type HttpSettings = {
-	enabled: boolean,
-	port: number,
-};
+/**
+ *  What this process's endpoint does now: the setting says what the person wants, this what
+ *  the engine managed (a port another program holds cannot be listened on).
+ */
+export type HttpServing = 
+/**  Not serving: the setting is off, or this process is not the engine. */
+{ state: "off" } | { state: "listening"; port: number } | 
+/**  The port could not be listened on; tried again every few seconds. */
+{ state: "failed"; port: number; error: string };
 
 export type IpcError = {
 	code: ErrorCode,
@@ -838,7 +855,17 @@ export type ProfileChange = {
 	/**  0 is no limit. */
 	perMinute: number | null,
 	maxMessageBytes: number | null,
+	/**  Settings handed back to the profile below (applied before the ones this change sets). */
+	reset?: ProfileSetting[],
 };
+
+/**
+ *  One setting a profile can leave to the profile below it: a client's to the default
+ *  profile's, the default profile's to Gatehouse's own.
+ */
+export type ProfileSetting = { kind: "server"; server: string } | { kind: "tool"; server: string; tool: string } | { kind: "resources" } | { kind: "prompts" } | 
+/**  The three limits together. */
+{ kind: "limits" };
 
 /**
  *  What a request asks, as the person sees it. Few exist at once (the queue is bounded), so

@@ -51,7 +51,9 @@ export const clientsRemove = vi.fn<typeof real.clientsRemove>();
 export const clientsCreateToken = vi.fn<typeof real.clientsCreateToken>();
 export const clientsRevokeToken = vi.fn<typeof real.clientsRevokeToken>();
 export const clientsSetPrefix = vi.fn<typeof real.clientsSetPrefix>();
+export const clientsProfile = vi.fn<typeof real.clientsProfile>();
 export const gatewayHttpSettings = vi.fn<typeof real.gatewayHttpSettings>();
+export const gatewaySetHttp = vi.fn<typeof real.gatewaySetHttp>();
 export const authStatus = vi.fn<typeof real.authStatus>();
 export const signIn = vi.fn<typeof real.signIn>();
 export const signOut = vi.fn<typeof real.signOut>();
@@ -73,6 +75,9 @@ export const appSiteAdd = vi.fn<typeof real.appSiteAdd>();
 export const appSiteRemove = vi.fn<typeof real.appSiteRemove>();
 
 /** The sign-in state of a server nobody signed in to. */
+/** The gateway's HTTP endpoint off, as a new data directory has it. */
+export const HTTP_OFF = { enabled: false, port: 47821, url: "http://127.0.0.1:47821/mcp", serving: { state: "off" as const } };
+
 export const SIGNED_OUT = {
   signedIn: false,
   issuer: null,
@@ -211,7 +216,9 @@ export function resetFakeGatehouse(): void {
     clientsCreateToken,
     clientsRevokeToken,
     clientsSetPrefix,
+    clientsProfile,
     gatewayHttpSettings,
+    gatewaySetHttp,
   ]) {
     fn.mockReset();
   }
@@ -234,7 +241,7 @@ export function resetFakeGatehouse(): void {
   appSites.mockResolvedValue({ allow: [], block: [] });
   listTools.mockResolvedValue([]);
   clientsList.mockResolvedValue([]);
-  gatewayHttpSettings.mockResolvedValue({ enabled: false, port: 47821 });
+  gatewayHttpSettings.mockResolvedValue(HTTP_OFF);
   listTasks.mockResolvedValue([]);
   serverLogs.mockResolvedValue([]);
   authStatus.mockResolvedValue(SIGNED_OUT);

@@ -3,7 +3,7 @@
 //! resources and prompts are exposed, its limits; several changes in one command, all or none).
 
 use gatehouse_host::gateway::profile_store::ClientProfile;
-use gatehouse_host::gateway::profiles::{ProfileChange, ServerSwitch, ToolSwitch};
+use gatehouse_host::gateway::profiles::{ProfileChange, ProfileSetting, ServerSwitch, ToolSwitch};
 use gatehouse_host::{Host, HostError};
 
 use crate::clients_args::ProfileArgs;
@@ -52,7 +52,15 @@ pub async fn show(host: &Host, name: &str, json: bool) -> Result<(), HostError> 
 
 pub async fn profile(host: &Host, args: ProfileArgs) -> Result<(), HostError> {
     let change = change(&args)?;
-    let prefix = args.prefix.as_deref().map(switch).transpose()?;
+    let prefix = match args.prefix.as_deref() {
+        None => None,
+        Some("default") => {
+            return Err(HostError::Validation(
+                "--prefix is the client's own choice: on or off".to_owned(),
+            ));
+        }
+        Some(text) => switch(text)?,
+    };
     let profiles = host.client_profiles();
     let client = if args.default {
         None
@@ -152,19 +160,36 @@ fn print_profile(profile: &ClientProfile) {
 /// The change the flags ask for; a malformed flag refuses the whole command.
 fn change(args: &ProfileArgs) -> Result<ProfileChange, HostError> {
     let mut change = ProfileChange {
-        resources: args.resources.as_deref().map(switch).transpose()?,
-        prompts: args.prompts.as_deref().map(switch).transpose()?,
         max_in_flight: args.max_in_flight,
         per_minute: args.per_minute,
         max_message_bytes: args.max_message_bytes,
         ..ProfileChange::default()
     };
+    if args.default_limits {
+        change.reset.push(ProfileSetting::Limits);
+    }
+    for (setting, value) in [
+        (ProfileSetting::Resources, &args.resources),
+        (ProfileSetting::Prompts, &args.prompts),
+    ] {
+        let Some(text) = value else { continue };
+        match (switch(text)?, setting) {
+            (None, setting) => change.reset.push(setting),
+            (on, ProfileSetting::Resources) => change.resources = on,
+            (on, _) => change.prompts = on,
+        }
+    }
     for pair in args.server.chunks(2) {
         let [server, setting] = pair else { continue };
-        change.servers.push(ServerSwitch {
-            server: server.clone(),
-            on: switch(setting)?,
-        });
+        match switch(setting)? {
+            Some(on) => change.servers.push(ServerSwitch {
+                server: server.clone(),
+                on,
+            }),
+            None => change.reset.push(ProfileSetting::Server {
+                server: server.clone(),
+            }),
+        }
     }
     for pair in args.tool.chunks(2) {
         let [named, setting] = pair else { continue };
@@ -173,19 +198,23 @@ fn change(args: &ProfileArgs) -> Result<ProfileChange, HostError> {
                 "`{named}` is not SERVER/TOOL (for example fs/write_file)"
             )));
         };
-        change.tools.push(ToolSwitch {
-            server: server.to_owned(),
-            tool: tool.to_owned(),
-            on: switch(setting)?,
-        });
+        let (server, tool) = (server.to_owned(), tool.to_owned());
+        match switch(setting)? {
+            Some(on) => change.tools.push(ToolSwitch { server, tool, on }),
+            None => change.reset.push(ProfileSetting::Tool { server, tool }),
+        }
     }
     Ok(change)
 }
 
-fn switch(text: &str) -> Result<bool, HostError> {
+/// `on`, `off`, or `default` (None: the setting is handed back to the profile below).
+fn switch(text: &str) -> Result<Option<bool>, HostError> {
     match text {
-        "on" => Ok(true),
-        "off" => Ok(false),
-        other => Err(HostError::Validation(format!("`{other}` is not on or off"))),
+        "on" => Ok(Some(true)),
+        "off" => Ok(Some(false)),
+        "default" => Ok(None),
+        other => Err(HostError::Validation(format!(
+            "`{other}` is not on, off or default"
+        ))),
     }
 }

@@ -197,6 +197,101 @@ fn a_profile_hides_a_server_and_a_tool_and_the_hidden_tool_is_refused_by_its_rea
 }
 
 #[test]
+fn a_clients_settings_handed_back_follow_the_default_profile_again() {
+    let data = tempfile::tempdir().expect("tempdir");
+    let data = data.path();
+    add_stdio(data, "m", "node", &["-e", ""]);
+    ok(data, &["clients", "add", "a"]);
+    ok(
+        data,
+        &[
+            "clients",
+            "profile",
+            "--default",
+            "--server",
+            "m",
+            "off",
+            "--resources",
+            "off",
+        ],
+    );
+    let own = ok_json(
+        data,
+        &[
+            "clients",
+            "profile",
+            "a",
+            "--server",
+            "m",
+            "on",
+            "--resources",
+            "on",
+            "--max-in-flight",
+            "3",
+            "--json",
+        ],
+    );
+    assert_eq!(own["effective"]["servers"]["m"], true, "{own}");
+    assert_eq!(own["limits"]["maxInFlight"], 3, "{own}");
+
+    let back = ok_json(
+        data,
+        &[
+            "clients",
+            "profile",
+            "a",
+            "--server",
+            "m",
+            "default",
+            "--resources",
+            "default",
+            "--default-limits",
+            "--json",
+        ],
+    );
+    assert_eq!(back["own"], serde_json::json!({}), "{back}");
+    assert_eq!(
+        back["effective"]["servers"]["m"], false,
+        "the default's: {back}"
+    );
+    assert_eq!(back["effective"]["resources"], false, "{back}");
+    assert_eq!(back["limits"]["maxInFlight"], 32, "Gatehouse's own: {back}");
+
+    // The default profile's own settings go back to Gatehouse's.
+    let gatehouse = ok_json(
+        data,
+        &[
+            "clients",
+            "profile",
+            "--default",
+            "--server",
+            "m",
+            "default",
+            "--json",
+        ],
+    );
+    assert_eq!(gatehouse["effective"].get("servers"), None, "{gatehouse}");
+    assert_eq!(
+        gatehouse["effective"]["resources"], false,
+        "untouched: {gatehouse}"
+    );
+
+    for (args, says) in [
+        (
+            &["--prefix", "default"][..],
+            "--prefix is the client's own choice",
+        ),
+        (
+            &["--resources", "maybe"][..],
+            "`maybe` is not on, off or default",
+        ),
+    ] {
+        let refused = exits(data, &[&["clients", "profile", "a"][..], args].concat(), 1);
+        assert!(stderr(&refused).contains(says), "{}", stderr(&refused));
+    }
+}
+
+#[test]
 fn a_hidden_resource_and_prompt_are_refused_and_an_unknown_agent_gets_the_default_profile() {
     let data = crate::support::data_with_everything("e");
     let data = data.path();

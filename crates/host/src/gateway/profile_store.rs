@@ -97,7 +97,7 @@ impl Profiles<'_> {
     pub async fn set(&self, client: Option<&str>, change: &ProfileChange) -> Result<ClientProfile> {
         if change.is_empty() {
             return Err(HostError::Validation(
-                "nothing to change: give --server, --tool, --resources, --prompts or a limit"
+                "nothing to change: give --server, --tool, --resources, --prompts, a limit or --default-limits"
                     .to_owned(),
             ));
         }

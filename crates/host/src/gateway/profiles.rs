@@ -100,6 +100,28 @@ pub struct ProfileChange {
     /// 0 is no limit.
     pub per_minute: Option<u32>,
     pub max_message_bytes: Option<u32>,
+    /// Settings handed back to the profile below (applied before the ones this change sets).
+    #[serde(default)]
+    pub reset: Vec<ProfileSetting>,
+}
+
+/// One setting a profile can leave to the profile below it: a client's to the default
+/// profile's, the default profile's to Gatehouse's own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ProfileSetting {
+    Server {
+        server: String,
+    },
+    Tool {
+        server: String,
+        tool: String,
+    },
+    Resources,
+    Prompts,
+    /// The three limits together.
+    Limits,
 }
 
 /// A server turned on or off.
@@ -142,6 +164,9 @@ impl Profile {
     /// The profile with `change` applied (checked by [`ProfileChange::check_limits`] first).
     pub fn with(&self, change: &ProfileChange) -> Profile {
         let mut changed = self.clone();
+        for setting in &change.reset {
+            changed.forget(setting);
+        }
         for switch in &change.servers {
             changed.servers.insert(switch.server.clone(), switch.on);
         }
@@ -152,12 +177,36 @@ impl Profile {
                 .or_default()
                 .insert(switch.tool.clone(), switch.on);
         }
-        changed.resources = change.resources.or(self.resources);
-        changed.prompts = change.prompts.or(self.prompts);
-        changed.max_in_flight = change.max_in_flight.or(self.max_in_flight);
-        changed.per_minute = change.per_minute.or(self.per_minute);
-        changed.max_message_bytes = change.max_message_bytes.or(self.max_message_bytes);
+        changed.resources = change.resources.or(changed.resources);
+        changed.prompts = change.prompts.or(changed.prompts);
+        changed.max_in_flight = change.max_in_flight.or(changed.max_in_flight);
+        changed.per_minute = change.per_minute.or(changed.per_minute);
+        changed.max_message_bytes = change.max_message_bytes.or(changed.max_message_bytes);
         changed
+    }
+
+    /// Leaves `setting` to the profile below.
+    fn forget(&mut self, setting: &ProfileSetting) {
+        match setting {
+            ProfileSetting::Server { server } => {
+                self.servers.remove(server);
+            }
+            ProfileSetting::Tool { server, tool } => {
+                if let Some(tools) = self.tools.get_mut(server) {
+                    tools.remove(tool);
+                    if tools.is_empty() {
+                        self.tools.remove(server);
+                    }
+                }
+            }
+            ProfileSetting::Resources => self.resources = None,
+            ProfileSetting::Prompts => self.prompts = None,
+            ProfileSetting::Limits => {
+                self.max_in_flight = None;
+                self.per_minute = None;
+                self.max_message_bytes = None;
+            }
+        }
     }
 
     /// Whether `other` shows a client the same servers, tools, resources and prompts (its limits
@@ -336,6 +385,54 @@ mod tests {
             Profile::default().over(&default).limits().per_minute,
             Some(60)
         );
+    }
+
+    #[test]
+    fn a_setting_handed_back_follows_the_default_again() {
+        let default = Profile::default().with(&hide_tool("fs", "write_file"));
+        let own = Profile::default().with(&ProfileChange {
+            tools: vec![ToolSwitch {
+                server: "fs".into(),
+                tool: "write_file".into(),
+                on: true,
+            }],
+            servers: vec![ServerSwitch {
+                server: "memory".into(),
+                on: false,
+            }],
+            resources: Some(false),
+            max_in_flight: Some(2),
+            per_minute: Some(5),
+            ..ProfileChange::default()
+        });
+        let back = own.with(&ProfileChange {
+            reset: vec![
+                ProfileSetting::Tool {
+                    server: "fs".into(),
+                    tool: "write_file".into(),
+                },
+                ProfileSetting::Resources,
+                ProfileSetting::Limits,
+            ],
+            ..ProfileChange::default()
+        });
+        assert!(back.tools.is_empty(), "no empty map is left behind");
+        assert_eq!(back.resources, None);
+        assert_eq!((back.max_in_flight, back.per_minute), (None, None));
+        let client = back.over(&default);
+        assert!(!client.sees_tool("fs", "write_file"), "the default's again");
+        assert!(
+            !client.sees_server("memory"),
+            "what was not handed back stays"
+        );
+        assert!(client.sees_resources("fs"));
+        assert_eq!(client.limits().max_in_flight, MAX_IN_FLIGHT);
+        let set_again = back.with(&ProfileChange {
+            reset: vec![ProfileSetting::Prompts],
+            prompts: Some(false),
+            ..ProfileChange::default()
+        });
+        assert_eq!(set_again.prompts, Some(false), "a reset comes before a set");
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod approval;
 pub mod caller_info;
 pub mod definition;
 pub mod events;
+pub mod http_serving;
 pub mod redact;
 pub mod request;
 pub mod status;

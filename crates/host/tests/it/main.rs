@@ -28,6 +28,7 @@ mod eras;
 mod fault_flood;
 mod fault_utf8;
 mod gate;
+mod gateway_http_state;
 mod grants;
 mod health;
 mod hot_reload;

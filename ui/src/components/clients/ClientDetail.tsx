@@ -105,7 +105,7 @@ function ConnectSnippet({ name }: { name: string }) {
         </pre>
       )}
       {http.data?.enabled === false && (
-        <p className="muted">The HTTP endpoint is off: turn it on with `gatehouse gateway http on`.</p>
+        <p className="muted">The HTTP endpoint is off: turn it on above, or with `gatehouse gateway http on`.</p>
       )}
     </div>
   );

@@ -1,11 +1,12 @@
-// A client's profile: each server and each of its tools (as Gatehouse last listed them) on or
-// off, resources and prompts, and its limits. Every change goes through `clients_set_profile`
-// at once; a failed one is shown until dismissed.
+// A profile (a client's, or the default one every client's lies over): each server and each
+// of its tools (as Gatehouse last listed them) on or off, resources and prompts, and the
+// limits. A setting the profile makes itself can be handed back to the profile below. Every
+// change goes through `clients_set_profile` at once; a failed one is shown until dismissed.
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import type { FormEvent } from "react";
-import type { ClientProfile, ProfileChange, ServerView } from "../../api/gatehouse";
+import type { ClientProfile, ProfileChange, ProfileSetting, ServerView } from "../../api/gatehouse";
 import * as api from "../../api/gatehouse";
 import { errorMessage } from "../../api/GatehouseError";
 import { useTools } from "../../hooks/useTools";
@@ -14,7 +15,8 @@ import { profileChange, useRefreshClients } from "./clientQueries";
 import { ProfileSwitch } from "./ProfileSwitch";
 
 type ClientProfileEditorProps = {
-  name: string;
+  /** The client; null: the default profile. */
+  name: string | null;
   profile: ClientProfile;
   servers: ServerView[];
 };
@@ -26,8 +28,10 @@ export function ClientProfileEditor({ name, profile, servers }: ClientProfileEdi
     onSettled: refresh,
   });
   const apply = (part: Partial<ProfileChange>) => set.mutate(profileChange(part));
+  const reset = (setting: ProfileSetting) => apply({ reset: [setting] });
   const { own, effective } = profile;
   const busy = set.isPending;
+  const below = name === null ? "Gatehouse's" : "default";
 
   return (
     <div className="client-profile" data-testid="client-profile">
@@ -45,8 +49,10 @@ export function ClientProfileEditor({ name, profile, servers }: ClientProfileEdi
               server={server}
               profile={profile}
               busy={busy}
+              below={below}
               onServer={(on) => apply({ servers: [{ server: server.config.name, on }] })}
               onTool={(tool, on) => apply({ tools: [{ server: server.config.name, tool, on }] })}
+              onReset={reset}
             />
           ))}
         </ul>
@@ -62,6 +68,8 @@ export function ClientProfileEditor({ name, profile, servers }: ClientProfileEdi
             busy={busy}
             testId="client-resources"
             onChange={(on) => apply({ resources: on })}
+            onReset={() => reset({ kind: "resources" })}
+            below={below}
           />
         </label>
         <label className="client-switch-row">
@@ -73,24 +81,44 @@ export function ClientProfileEditor({ name, profile, servers }: ClientProfileEdi
             busy={busy}
             testId="client-prompts"
             onChange={(on) => apply({ prompts: on })}
+            onReset={() => reset({ kind: "prompts" })}
+            below={below}
           />
         </label>
       </div>
       <h3>Limits</h3>
       <LimitsForm key={JSON.stringify(profile.limits)} profile={profile} busy={busy} onApply={apply} />
+      {ownsLimits(profile) && (
+        <button
+          type="button"
+          className="button button-small"
+          disabled={busy}
+          onClick={() => reset({ kind: "limits" })}
+          data-testid="client-limits-reset"
+        >
+          Use {name === null ? "Gatehouse's" : "the default profile's"} limits
+        </button>
+      )}
     </div>
   );
+}
+
+/** Whether the profile sets any limit itself. */
+function ownsLimits({ own }: ClientProfile): boolean {
+  return [own.maxInFlight, own.perMinute, own.maxMessageBytes].some((n) => n !== undefined && n !== null);
 }
 
 type ServerItemProps = {
   server: ServerView;
   profile: ClientProfile;
   busy: boolean;
+  below: string;
   onServer: (on: boolean) => void;
   onTool: (tool: string, on: boolean) => void;
+  onReset: (setting: ProfileSetting) => void;
 };
 
-function ServerItem({ server, profile, busy, onServer, onTool }: ServerItemProps) {
+function ServerItem({ server, profile, busy, below, onServer, onTool, onReset }: ServerItemProps) {
   const serverName = server.config.name;
   const { tools, error } = useTools(server.config.id, server.status.state === "connected");
   const on = profile.effective.servers?.[serverName] ?? true;
@@ -99,7 +127,16 @@ function ServerItem({ server, profile, busy, onServer, onTool }: ServerItemProps
     <li className="client-server" data-testid="client-server" data-server-name={serverName}>
       <div className="client-switch-row">
         <strong>{serverName}</strong>
-        <ProfileSwitch label={`Serve ${serverName}`} on={on} own={own} busy={busy} testId="client-server-toggle" onChange={onServer} />
+        <ProfileSwitch
+          label={`Serve ${serverName}`}
+          on={on}
+          own={own}
+          busy={busy}
+          testId="client-server-toggle"
+          onChange={onServer}
+          onReset={() => onReset({ kind: "server", server: serverName })}
+          below={below}
+        />
       </div>
       {error !== null && <p className="muted">Its tools could not be listed: {error}</p>}
       {tools === null ? (
@@ -116,6 +153,8 @@ function ServerItem({ server, profile, busy, onServer, onTool }: ServerItemProps
                 busy={busy || !on}
                 testId="client-tool-toggle"
                 onChange={(toolOn) => onTool(tool.name, toolOn)}
+                onReset={() => onReset({ kind: "tool", server: serverName, tool: tool.name })}
+                below={below}
               />
             </li>
           ))}

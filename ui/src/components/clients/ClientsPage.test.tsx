@@ -5,9 +5,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { ClientProfile, ClientRecord, ClientView } from "../../api/gatehouse";
 import { GatehouseError } from "../../api/GatehouseError";
 import { auditRow } from "../../test/auditFixtures";
+import { CLAUDE, openClient, profile, record, row, setUpClients, view } from "../../test/clientFixtures";
 import * as fake from "../../test/fakeGatehouse";
 import { renderWithClient } from "../../test/renderWithClient";
 import { connected, makeServer, makeTool } from "../../test/serverFixtures";
@@ -15,39 +15,7 @@ import { ClientsPage } from "./ClientsPage";
 
 vi.mock("../../api/gatehouse", () => import("../../test/fakeGatehouse"));
 
-function record(name: string, fields: Partial<ClientRecord> = {}): ClientRecord {
-  return { name, created_at: "2026-11-27T08:00:00Z", last_seen: null, has_token: false, token_created_at: null, prefix: false, ...fields };
-}
-
-function profile(fields: Partial<ClientProfile> = {}): ClientProfile {
-  return { client: "claude", own: {}, effective: {}, limits: { maxInFlight: 8, perMinute: null, maxMessageBytes: 4194304 }, ...fields };
-}
-
-function view(client: ClientRecord, fields: Partial<ClientView> = {}): ClientView {
-  return { client, profile: profile({ client: client.name }), recent: [], ...fields };
-}
-
-const CLAUDE = record("claude", { has_token: true, token_created_at: "2026-11-27T08:01:00Z", last_seen: "2026-11-27T08:02:00Z" });
-const CURSOR = record("cursor", { prefix: true });
-
-beforeEach(() => {
-  fake.resetFakeGatehouse();
-  fake.clientsList.mockResolvedValue([CLAUDE, CURSOR]);
-  fake.clientsShow.mockImplementation((name) => Promise.resolve(view(name === "claude" ? CLAUDE : CURSOR)));
-  fake.gatewayHttpSettings.mockResolvedValue({ enabled: true, port: 47999 });
-});
-
-const row = (name: string) => {
-  const found = screen.getAllByTestId("client-row").find((r) => r.dataset.clientName === name);
-  if (found === undefined) throw new Error(`no row for client ${name}`);
-  return found;
-};
-
-async function openClient(name: string) {
-  await screen.findAllByTestId("client-row");
-  await userEvent.click(within(row(name)).getByRole("button", { name }));
-  return screen.findByTestId("client-profile");
-}
+beforeEach(setUpClients);
 
 describe("ClientsPage", () => {
   it("lists the clients with their token, last seen and naming choice", async () => {

@@ -1,5 +1,6 @@
-// The Clients page: the agents Gatehouse serves as a gateway, by name (token yes/no and when
-// made, last seen, naming choice), adding and removing one, and the chosen client's detail.
+// The Clients page: the gateway's HTTP endpoint, the agents Gatehouse serves as a gateway, by
+// name (token yes/no and when made, last seen, naming choice), adding and removing one, and the
+// chosen client's detail or the default profile.
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
@@ -10,6 +11,11 @@ import { ErrorBanner } from "../ErrorBanner";
 import { ClientDetail } from "./ClientDetail";
 import { useClients, useRefreshClients } from "./clientQueries";
 import { ConfirmAction } from "./ConfirmAction";
+import { DefaultProfileDetail } from "./DefaultProfileDetail";
+import { HttpEndpointPanel } from "./HttpEndpointPanel";
+
+/** The selection that is the default profile rather than a client (no client name is empty). */
+const DEFAULT_PROFILE = "";
 
 export function ClientsPage() {
   const clients = useClients();
@@ -110,11 +116,22 @@ export function ClientsPage() {
             Add client
           </button>
         </form>
+        <button
+          type="button"
+          className="button"
+          onClick={() => setSelected(DEFAULT_PROFILE)}
+          aria-pressed={selected === DEFAULT_PROFILE}
+          data-testid="open-default-profile"
+        >
+          Default profile
+        </button>
       </div>
+      <HttpEndpointPanel />
       {add.error !== null && <ErrorBanner message={`Could not add the client: ${errorMessage(add.error)}`} onDismiss={() => add.reset()} />}
       <section className="policy-section" aria-label="Client list">
         {content}
       </section>
+      {selected === DEFAULT_PROFILE && <DefaultProfileDetail onClose={() => setSelected(null)} />}
       {selected !== null && clients.data?.some((c) => c.name === selected) === true && (
         <ClientDetail key={selected} name={selected} onClose={() => setSelected(null)} />
       )}

@@ -9,6 +9,7 @@ export const clientKeys = {
   all: ["clients"] as const,
   list: ["clients", "list"] as const,
   show: (name: string) => ["clients", "show", name] as const,
+  defaultProfile: ["clients", "profile", "default"] as const,
   http: ["gateway", "http"] as const,
 };
 
@@ -20,8 +21,26 @@ export function useClient(name: string) {
   return useQuery({ queryKey: clientKeys.show(name), queryFn: () => api.clientsShow(name) });
 }
 
+/** The default profile, which every client's lies over. */
+export function useDefaultProfile() {
+  return useQuery({ queryKey: clientKeys.defaultProfile, queryFn: () => api.clientsProfile(null) });
+}
+
+/**
+ * The HTTP endpoint's setting and what the app serves. The engine follows a change within about
+ * half a second, so while the two disagree the endpoint is read again every second.
+ */
 export function useGatewayHttp() {
-  return useQuery({ queryKey: clientKeys.http, queryFn: api.gatewayHttpSettings });
+  return useQuery({
+    queryKey: clientKeys.http,
+    queryFn: api.gatewayHttpSettings,
+    refetchInterval: (query) => {
+      const endpoint = query.state.data;
+      if (endpoint === undefined) return false;
+      const settled = endpoint.enabled ? endpoint.serving.state === "listening" : endpoint.serving.state === "off";
+      return settled ? false : 1000;
+    },
+  });
 }
 
 /** After a change: the clients are read again, and so is the audit log, which records it. */

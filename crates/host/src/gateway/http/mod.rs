@@ -19,6 +19,7 @@ use tokio::task::JoinHandle;
 
 use crate::host::Host;
 use listener::Listener;
+use settings::HttpServing;
 
 /// How often the setting is read.
 const FOLLOW_EVERY: Duration = Duration::from_millis(500);
@@ -85,13 +86,22 @@ async fn follow(host: Arc<Host>, mut stopped: watch::Receiver<bool>) {
                     Ok(listener) => {
                         failed = None;
                         serving = Some((port, listener));
+                        host.set_http_serving(HttpServing::Listening { port });
                     }
                     Err(e) => {
                         tracing::warn!("{e}");
                         failed = Some((port, tokio::time::Instant::now()));
+                        host.set_http_serving(HttpServing::Failed {
+                            port,
+                            error: e.to_string(),
+                        });
                     }
                 }
             }
+        }
+        if wanted.is_none() {
+            failed = None;
+            host.set_http_serving(HttpServing::Off);
         }
         tokio::select! {
             _ = stopped.wait_for(|s| *s) => break,
@@ -101,4 +111,5 @@ async fn follow(host: Arc<Host>, mut stopped: watch::Receiver<bool>) {
     if let Some((_, listener)) = serving {
         listener.stop().await;
     }
+    host.set_http_serving(HttpServing::Off);
 }

@@ -7,6 +7,7 @@ use sqlx::Row;
 
 use crate::error::{HostError, Result};
 use crate::host::Host;
+pub use crate::vocabulary::http_serving::HttpServing;
 
 /// The port the endpoint listens on unless the person chose another.
 pub const DEFAULT_PORT: u16 = 47821;
@@ -26,7 +27,28 @@ impl HttpSettings {
     }
 }
 
+/// The setting and what this process does with it, for the window.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct HttpEndpoint {
+    pub enabled: bool,
+    pub port: u16,
+    pub url: String,
+    pub serving: HttpServing,
+}
+
 impl Host {
+    /// The HTTP endpoint's setting and what this process serves.
+    pub async fn gateway_http_endpoint(&self) -> Result<HttpEndpoint> {
+        let settings = self.gateway_http().await?;
+        Ok(HttpEndpoint {
+            enabled: settings.enabled,
+            port: settings.port,
+            url: settings.url(),
+            serving: self.http_serving(),
+        })
+    }
+
     /// The HTTP endpoint's setting.
     pub async fn gateway_http(&self) -> Result<HttpSettings> {
         let row = sqlx::query("SELECT enabled, port FROM gateway_http WHERE id = 1")
