@@ -8,10 +8,9 @@
 
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 
+import { runCli } from './cli.mjs';
 import { launchApp, waitFor, SERVER_EVERYTHING_ENTRY } from './harness.mjs';
 import {
   APPROVAL_DIALOG,
@@ -24,23 +23,6 @@ import {
 
 const SERVER_NAME = 'everything';
 const MESSAGE = 'asked from the terminal';
-
-/** Runs the CLI beside the app on the app's data directory; resolves with its exit and output. */
-function runCli(app, args) {
-  const cli = join(dirname(app.appPath), 'gatehouse');
-  assert.ok(existsSync(cli), `the CLI binary beside the app: ${cli}`);
-  const child = spawn(cli, ['--data-dir', app.dataDir, ...args], {
-    env: app.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output = { stdout: '', stderr: '' };
-  child.stdout.on('data', (chunk) => (output.stdout += chunk));
-  child.stderr.on('data', (chunk) => (output.stderr += chunk));
-  const ended = new Promise((resolve) => {
-    child.on('close', (code, signal) => resolve({ code, signal, ...output }));
-  });
-  return { child, output, ended };
-}
 
 describe('The CLI attached to the app (real window)', () => {
   /** @type {import('./harness.mjs').App} */

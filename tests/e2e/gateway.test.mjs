@@ -3,20 +3,28 @@
 // server and calls a tool. With no rule, a gateway request is asked: the app's approval dialog
 // shows the call and names the client; "Allow once" lets it run and the agent gets the result.
 // Its second call is denied in the dialog: the agent's result has `isError` and a text saying
-// what was denied and that the person can allow it. Screenshots of both dialogs go to
-// artifacts/. Runs the real app binary under Xvfb via tauri-driver (see README.md); the CLI
+// what was denied and that the person can allow it. Then, on the Clients page, the person adds
+// the agent as a client (its earlier requests are listed), hides one tool from it and hands the
+// setting back to the default (checked with `gatehouse clients show`), and turns the HTTP
+// endpoint on at a port of their choosing (the app then answers there). Screenshots of both
+// dialogs and of the Clients page go to artifacts/. Runs the real app binary under Xvfb via tauri-driver (see README.md); the CLI
 // binary is the one built beside the app.
 
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
 
+import { cliJson, cliPath } from './cli.mjs';
 import { launchApp, waitFor, FIXTURES_DIR, SERVER_EVERYTHING_ENTRY } from './harness.mjs';
 import {
   APPROVAL_DIALOG,
   addStdioServer,
+  clickInView,
+  fillField,
+  openPage,
   pressApprovalButton,
   waitForApproval,
   waitForApprovalClosed,
@@ -46,8 +54,7 @@ describe('An agent through the gateway, asked in the real window', () => {
       await addStdioServer(app, SERVER_NAME, 'node', [SERVER_EVERYTHING_ENTRY, 'stdio']);
       await waitForConnected(app, SERVER_NAME);
 
-      const cli = join(dirname(app.appPath), 'gatehouse');
-      assert.ok(existsSync(cli), `the CLI binary beside the app: ${cli}`);
+      const cli = cliPath(app);
       const clients = join(FIXTURES_DIR, 'clients');
       agent = spawn(
         'node',
@@ -119,4 +126,76 @@ describe('An agent through the gateway, asked in the real window', () => {
       assert.match(calls[1].content[0].text, /allow it in Gatehouse/);
     });
   });
+
+  it('the Clients page: the agent added, a tool hidden and handed back, the HTTP endpoint on', { timeout: 120_000 }, async (t) => {
+    assert.ok(app, 'the app the first step launched');
+    await app.withFailureCapture(t.name, async () => {
+      const s = app.session;
+      await openPage(app, 'clients');
+      await fillField(s, await app.waitForElement('[data-testid="client-name-input"]', { message: 'the new client name field' }), CLIENT);
+      await s.click(await s.findElement('[data-testid="add-client"]'));
+      await app.waitForElement(`[data-testid="client-row"][data-client-name="${CLIENT}"]`, { message: 'the added client in the list' });
+      // Added, it is chosen; its requests through the gateway before it was added are its own.
+      await waitFor(
+        async () => {
+          const rows = await s.findElements('[data-testid="client-recent-row"]');
+          for (const row of rows) if (/echo/.test(await s.getText(row))) return true;
+          return false;
+        },
+        { timeout: 15_000, interval: 250, message: "the agent's echo calls among the client's recent requests" },
+      );
+
+      const echo = `[data-testid="client-server"][data-server-name="${SERVER_NAME}"] [data-testid="client-tool"][data-tool-name="echo"]`;
+      const toggle = await app.waitForElement(`${echo} [data-testid="client-tool-toggle"]`, { message: 'the switch of the echo tool' });
+      await clickInView(s, toggle);
+      await waitFor(
+        async () => (await s.getAttribute(await s.findElement(`${echo} [data-testid="client-tool-toggle"]`), 'data-own')) === 'true',
+        { timeout: 10_000, interval: 200, message: 'the echo switch set by the client itself' },
+      );
+      let shown = await cliJson(app, ['clients', 'show', CLIENT]);
+      assert.equal(shown.profile.effective.tools?.[SERVER_NAME]?.echo, false, `hidden from the client: ${JSON.stringify(shown.profile)}`);
+
+      await clickInView(s, await app.waitForElement(`${echo} [data-testid="client-tool-toggle-reset"]`, { message: 'Use default beside the echo switch' }));
+      await waitFor(
+        async () => (await s.getAttribute(await s.findElement(`${echo} [data-testid="client-tool-toggle"]`), 'data-own')) === 'false',
+        { timeout: 10_000, interval: 200, message: 'the echo switch following the default again' },
+      );
+      shown = await cliJson(app, ['clients', 'show', CLIENT]);
+      assert.deepEqual(shown.profile.own, {}, `handed back to the default: ${JSON.stringify(shown.profile)}`);
+
+      // The HTTP endpoint, on a port the person chose.
+      const port = await freePort();
+      await fillField(s, await app.waitForElement('[data-testid="gateway-http-port"]', { message: 'the HTTP port field' }), String(port));
+      await s.click(await s.findElement('[data-testid="gateway-http"] .gateway-http-port button'));
+      await waitFor(
+        async () => (await cliJson(app, ['gateway', 'http', 'status'])).port === port,
+        { timeout: 10_000, interval: 250, message: `the port ${port} saved` },
+      );
+      await s.click(await s.findElement('[data-testid="gateway-http-toggle"]'));
+      await waitFor(
+        async () => (await s.getText(await s.findElement('[data-testid="gateway-http-state"]'))).includes(`Serving http://127.0.0.1:${port}/mcp`),
+        { timeout: 15_000, interval: 250, message: 'the window saying the app serves HTTP' },
+      );
+      const refused = await fetch(`http://127.0.0.1:${port}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+      assert.equal(refused.status, 401, 'the app answers on the port, and wants a token');
+      const shot = await app.screenshot('clients-page');
+      assert.ok(statSync(shot).size > 1_000, `screenshot ${shot} must be a real image`);
+    });
+  });
 });
+
+/** A loopback port free now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
