@@ -196,58 +196,28 @@ fn a_profile_hides_a_server_and_a_tool_and_the_hidden_tool_is_refused_by_its_rea
     );
 }
 
+/// `gatehouse clients profile WHO... --json`, its flags given as one string.
+fn profile(data: &Path, flags: &str) -> Value {
+    let mut args = vec!["clients", "profile"];
+    args.extend(flags.split_whitespace());
+    args.push("--json");
+    ok_json(data, &args)
+}
+
 #[test]
 fn a_clients_settings_handed_back_follow_the_default_profile_again() {
     let data = tempfile::tempdir().expect("tempdir");
     let data = data.path();
     add_stdio(data, "m", "node", &["-e", ""]);
     ok(data, &["clients", "add", "a"]);
-    ok(
-        data,
-        &[
-            "clients",
-            "profile",
-            "--default",
-            "--server",
-            "m",
-            "off",
-            "--resources",
-            "off",
-        ],
-    );
-    let own = ok_json(
-        data,
-        &[
-            "clients",
-            "profile",
-            "a",
-            "--server",
-            "m",
-            "on",
-            "--resources",
-            "on",
-            "--max-in-flight",
-            "3",
-            "--json",
-        ],
-    );
+    profile(data, "--default --server m off --resources off");
+    let own = profile(data, "a --server m on --resources on --max-in-flight 3");
     assert_eq!(own["effective"]["servers"]["m"], true, "{own}");
     assert_eq!(own["limits"]["maxInFlight"], 3, "{own}");
 
-    let back = ok_json(
+    let back = profile(
         data,
-        &[
-            "clients",
-            "profile",
-            "a",
-            "--server",
-            "m",
-            "default",
-            "--resources",
-            "default",
-            "--default-limits",
-            "--json",
-        ],
+        "a --server m default --resources default --default-limits",
     );
     assert_eq!(back["own"], serde_json::json!({}), "{back}");
     assert_eq!(
@@ -258,35 +228,20 @@ fn a_clients_settings_handed_back_follow_the_default_profile_again() {
     assert_eq!(back["limits"]["maxInFlight"], 32, "Gatehouse's own: {back}");
 
     // The default profile's own settings go back to Gatehouse's.
-    let gatehouse = ok_json(
-        data,
-        &[
-            "clients",
-            "profile",
-            "--default",
-            "--server",
-            "m",
-            "default",
-            "--json",
-        ],
-    );
+    let gatehouse = profile(data, "--default --server m default");
     assert_eq!(gatehouse["effective"].get("servers"), None, "{gatehouse}");
     assert_eq!(
         gatehouse["effective"]["resources"], false,
         "untouched: {gatehouse}"
     );
 
-    for (args, says) in [
-        (
-            &["--prefix", "default"][..],
-            "--prefix is the client's own choice",
-        ),
-        (
-            &["--resources", "maybe"][..],
-            "`maybe` is not on, off or default",
-        ),
+    for (flags, says) in [
+        ("--prefix default", "--prefix is the client's own choice"),
+        ("--resources maybe", "`maybe` is not on, off or default"),
     ] {
-        let refused = exits(data, &[&["clients", "profile", "a"][..], args].concat(), 1);
+        let mut args = vec!["clients", "profile", "a"];
+        args.extend(flags.split_whitespace());
+        let refused = exits(data, &args, 1);
         assert!(stderr(&refused).contains(says), "{}", stderr(&refused));
     }
 }
