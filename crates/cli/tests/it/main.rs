@@ -31,6 +31,7 @@ mod gateway_http;
 mod gateway_policy;
 mod gateway_profiles;
 mod gateway_relay;
+mod gateway_tasks;
 mod info_era;
 mod logs;
 mod output_limits;

@@ -41,6 +41,8 @@ pub async fn initialize(host: &Host, served: &Served, params: &Value) -> Value {
             "resources": { "listChanged": true, "subscribe": true },
             "completions": {},
             "logging": {},
+            // 2025-11-25 basic/utilities/tasks: a call may be made a task (`super::tasks`).
+            "tasks": { "list": {}, "cancel": {}, "requests": { "tools": { "call": {} } } },
         },
         "serverInfo": { "name": "gatehouse", "version": env!("CARGO_PKG_VERSION") },
         "instructions": combined(&parts),

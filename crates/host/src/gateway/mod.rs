@@ -23,5 +23,6 @@ mod relay;
 mod resources;
 mod servers;
 pub mod session;
+mod tasks;
 mod tools;
 mod visibility;

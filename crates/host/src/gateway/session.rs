@@ -31,6 +31,7 @@ use super::changes::{Changed, List, ToolChanges};
 use super::notices::{Notices, Told};
 use super::profiles::Served;
 use super::relay::AgentLink;
+use super::tasks::AgentTasks;
 use super::visibility::PROFILE_RULE;
 use super::{completion, handshake, pages, prompts, resources, servers, tools};
 use crate::error::HostError;
@@ -86,6 +87,7 @@ type InFlight = Arc<Mutex<HashMap<String, watch::Sender<bool>>>>;
 struct AgentSide {
     link: Arc<AgentLink>,
     notices: Arc<Notices>,
+    tasks: Arc<AgentTasks>,
 }
 
 /// Serves one agent until it closes its side or `stop` is set, then cancels what it still runs.
@@ -108,6 +110,7 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
     let side = Arc::new(AgentSide {
         link: AgentLink::new(&agent.client, out.clone()),
         notices: Arc::default(),
+        tasks: Arc::default(),
     });
     // The servers' log messages, resource updates and list changes.
     let mut heard = host.gate().agent_notices().listen();
@@ -308,15 +311,14 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
     {
         let _ = cancel.send(true);
     }
-    // Cancelled calls end at once; one that does not is cut after a grace.
-    if tokio::time::timeout(CANCEL_GRACE, async {
-        while requests.join_next().await.is_some() {}
-    })
-    .await
-    .is_err()
-    {
-        requests.abort_all();
-    }
+    // Cancelled calls (and tasks) end at once; one that does not is cut after a grace.
+    let requests_end = async {
+        let ended = async { while requests.join_next().await.is_some() {} };
+        if tokio::time::timeout(CANCEL_GRACE, ended).await.is_err() {
+            requests.abort_all();
+        }
+    };
+    tokio::join!(requests_end, side.tasks.stop(CANCEL_GRACE));
 }
 
 /// What a request is answered with: a result, or a JSON-RPC error (number and message); `None`
@@ -325,18 +327,31 @@ type Reply = Option<Result<Value, (i64, String)>>;
 
 #[allow(clippy::too_many_arguments)]
 async fn answer(
-    host: &Host,
+    host: &Arc<Host>,
     agent: &Agent,
-    side: &AgentSide,
-    served: &Served,
+    side: &Arc<AgentSide>,
+    served: &Arc<Served>,
     method: &str,
-    params: Value,
+    mut params: Value,
     cancelled: watch::Receiver<bool>,
     out: &mpsc::Sender<Value>,
 ) -> Reply {
+    if let Some(answered) = side.tasks.answer(method, &params).await {
+        return Some(answered);
+    }
     let answered = match method {
         "initialize" => return Some(Ok(handshake::initialize(host, served, &params).await)),
         "ping" => return Some(Ok(json!({}))),
+        // A call made a task (2025-11-25 utilities/tasks): answered at once, run in the background.
+        "tools/call" if params.get("task").is_some_and(Value::is_object) => {
+            let (asked, tasks) = (params["task"].take(), side.tasks.clone());
+            let (host, side, served, out) =
+                (host.clone(), side.clone(), served.clone(), out.clone());
+            let run = move |cancelled| async move {
+                call(&host, &side, &served, params, cancelled, &out).await
+            };
+            return Some(tasks.start(&asked, tokio::time::Instant::now(), run));
+        }
         "tools/call" => return call(host, side, served, params, cancelled, out).await,
         "tools/list" => tools::list(host, &agent.client, served)
             .await
