@@ -23,6 +23,7 @@ mod relay;
 mod resources;
 mod servers;
 pub mod session;
+mod task_entry;
 mod tasks;
 mod tools;
 mod visibility;

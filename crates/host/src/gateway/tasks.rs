@@ -21,6 +21,8 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
+use super::task_entry::{Entry, Status};
+pub use super::task_entry::{Failure, Outcome};
 use crate::running::server_logs::clock;
 use crate::vocabulary::caller_info;
 
@@ -30,72 +32,11 @@ pub const MAX_TASKS: usize = 64;
 pub const DEFAULT_TTL: Duration = Duration::from_secs(10 * 60);
 /// The longest a task is kept, whatever the agent asks.
 pub const MAX_TTL: Duration = Duration::from_secs(60 * 60);
-/// How often the agent is told it may poll (`pollInterval`).
-const POLL_INTERVAL_MS: u64 = 500;
 /// The `_meta` key relating a message to its task.
 pub const RELATED: &str = "io.modelcontextprotocol/related-task";
 
-/// A JSON-RPC error: code and message.
-pub type Failure = (i64, String);
-/// What the underlying request was answered with.
-pub type Outcome = Result<Value, Failure>;
-
 const INVALID_PARAMS: i64 = -32602;
 const INTERNAL: i64 = -32603;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Status {
-    Working,
-    Completed,
-    Failed,
-    Cancelled,
-}
-
-impl Status {
-    fn name(self) -> &'static str {
-        match self {
-            Status::Working => "working",
-            Status::Completed => "completed",
-            Status::Failed => "failed",
-            Status::Cancelled => "cancelled",
-        }
-    }
-}
-
-#[derive(Debug)]
-struct Entry {
-    created_at: String,
-    updated_at: String,
-    made: Instant,
-    ttl: Duration,
-    status: Status,
-    message: Option<String>,
-    /// The outcome once the request ends (`None` while it runs).
-    outcome: watch::Sender<Option<Outcome>>,
-    /// Set to stop the request.
-    cancel: watch::Sender<bool>,
-}
-
-impl Entry {
-    fn view(&self, id: &str) -> Value {
-        let mut task = json!({
-            "taskId": id,
-            "status": self.status.name(),
-            "createdAt": self.created_at,
-            "lastUpdatedAt": self.updated_at,
-            "ttl": u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX),
-            "pollInterval": POLL_INTERVAL_MS,
-        });
-        if let Some(message) = &self.message {
-            task["statusMessage"] = json!(message);
-        }
-        task
-    }
-
-    fn expired(&self, now: Instant) -> bool {
-        now.saturating_duration_since(self.made) >= self.ttl
-    }
-}
 
 /// A task just made: what to answer the agent, and what the request runs with.
 #[derive(Debug)]
