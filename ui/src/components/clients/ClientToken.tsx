@@ -9,7 +9,7 @@ import * as api from "../../api/gatehouse";
 import { errorMessage } from "../../api/GatehouseError";
 import { ErrorBanner } from "../ErrorBanner";
 import { useRefreshClients } from "./clientQueries";
-import { ConfirmAction } from "./ConfirmAction";
+import { ConfirmAction } from "../ConfirmAction";
 
 export function ClientToken({ client }: { client: ClientRecord }) {
   const refresh = useRefreshClients();

@@ -10,7 +10,7 @@ import { errorMessage } from "../../api/GatehouseError";
 import { ErrorBanner } from "../ErrorBanner";
 import { ClientDetail } from "./ClientDetail";
 import { useClients, useRefreshClients } from "./clientQueries";
-import { ConfirmAction } from "./ConfirmAction";
+import { ConfirmAction } from "../ConfirmAction";
 import { DefaultProfileDetail } from "./DefaultProfileDetail";
 import { HttpEndpointPanel } from "./HttpEndpointPanel";
 

@@ -1,20 +1,32 @@
-// Confirmation before removing a client or revoking its token; stays open and shows the error
-// if the action fails.
+// Confirmation before an action that cannot be undone (removing a server or a client, revoking
+// a token); stays open and shows the error if the action fails.
 
 import { useId, useState } from "react";
 import type { ReactNode } from "react";
-import { errorMessage } from "../../api/GatehouseError";
-import { Dialog } from "../Dialog";
+import { errorMessage } from "../api/GatehouseError";
+import { Dialog } from "./Dialog";
 
 type ConfirmActionProps = {
   title: string;
+  /** The confirm button's label, and while the action runs (default "Working…"). */
   action: string;
+  busyLabel?: string;
+  /** The confirm button's test id. */
+  testId?: string;
   children: ReactNode;
   onConfirm: () => Promise<void>;
   onClose: () => void;
 };
 
-export function ConfirmAction({ title, action, children, onConfirm, onClose }: ConfirmActionProps) {
+export function ConfirmAction({
+  title,
+  action,
+  busyLabel = "Working…",
+  testId = "confirm-action",
+  children,
+  onConfirm,
+  onClose,
+}: ConfirmActionProps) {
   const messageId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -44,8 +56,8 @@ export function ConfirmAction({ title, action, children, onConfirm, onClose }: C
         <button type="button" className="button" onClick={onClose} data-autofocus>
           Cancel
         </button>
-        <button type="button" className="button button-danger" onClick={confirm} disabled={busy} data-testid="confirm-action">
-          {busy ? "Working…" : action}
+        <button type="button" className="button button-danger" onClick={confirm} disabled={busy} data-testid={testId}>
+          {busy ? busyLabel : action}
         </button>
       </div>
     </Dialog>
