@@ -92,6 +92,8 @@ pub struct Host {
     trail: std::sync::Mutex<Option<crate::connections::connection_trail::ConnectionTrail>>,
     /// Each gateway client's requests in flight and per minute, across its sessions.
     gateway_limits: crate::oversight::client_limits::Limiter,
+    /// The gateway clients attached now.
+    gateway_presence: Arc<crate::oversight::client_presence::Presence>,
     /// What the gateway's HTTP endpoint does in this process (set by the engine's follower).
     http_serving: std::sync::Mutex<crate::vocabulary::http_serving::HttpServing>,
 }
@@ -150,6 +152,7 @@ impl Host {
             follower: std::sync::Mutex::default(),
             trail: std::sync::Mutex::default(),
             gateway_limits: crate::oversight::client_limits::Limiter::default(),
+            gateway_presence: Arc::default(),
             http_serving: std::sync::Mutex::default(),
         })
     }
@@ -228,6 +231,11 @@ impl Host {
     /// Each gateway client's requests in flight and per minute.
     pub(crate) fn gateway_limits(&self) -> &crate::oversight::client_limits::Limiter {
         &self.gateway_limits
+    }
+
+    /// The gateway clients attached to this engine now.
+    pub fn gateway_presence(&self) -> &Arc<crate::oversight::client_presence::Presence> {
+        &self.gateway_presence
     }
 
     /// What the gateway's HTTP endpoint does in this process.

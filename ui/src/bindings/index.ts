@@ -294,6 +294,13 @@ export type ArgumentMatch = {
 	outside?: boolean,
 };
 
+/**  A client attached now. */
+export type Attached = {
+	sessions: number,
+	/**  When the oldest of its sessions still attached began (RFC 3339, UTC). */
+	since: string,
+};
+
 /**  One thing to record. Every field but `kind` may be left out (`..Default::default()`). */
 export type AuditEvent = {
 	kind: AuditKind,
@@ -508,6 +515,11 @@ export type ClientRecord = {
 	 *  server offers the same name).
 	 */
 	prefix: boolean,
+	/**
+	 *  Whether it is attached to this engine now, with how many sessions and since when (known
+	 *  in the engine's process only: `None` in a CLI running on its own).
+	 */
+	connected: Attached | null,
 };
 
 /**  A client, its profile and its recent requests. */

@@ -7,7 +7,16 @@ import type { ClientProfile, ClientRecord, ClientView, HttpEndpoint } from "../a
 import * as fake from "./fakeGatehouse";
 
 export function record(name: string, fields: Partial<ClientRecord> = {}): ClientRecord {
-  return { name, created_at: "2026-11-27T08:00:00Z", last_seen: null, has_token: false, token_created_at: null, prefix: false, ...fields };
+  return {
+    name,
+    created_at: "2026-11-27T08:00:00Z",
+    last_seen: null,
+    has_token: false,
+    token_created_at: null,
+    prefix: false,
+    connected: null,
+    ...fields,
+  };
 }
 
 export function profile(fields: Partial<ClientProfile> = {}): ClientProfile {
@@ -18,7 +27,12 @@ export function view(client: ClientRecord, fields: Partial<ClientView> = {}): Cl
   return { client, profile: profile({ client: client.name }), recent: [], ...fields };
 }
 
-export const CLAUDE = record("claude", { has_token: true, token_created_at: "2026-11-27T08:01:00Z", last_seen: "2026-11-27T08:02:00Z" });
+export const CLAUDE = record("claude", {
+  has_token: true,
+  token_created_at: "2026-11-27T08:01:00Z",
+  last_seen: "2026-11-27T08:02:00Z",
+  connected: { sessions: 2, since: "2026-11-27T08:03:00Z" },
+});
 export const CURSOR = record("cursor", { prefix: true });
 export const LISTENING: HttpEndpoint = {
   enabled: true,

@@ -13,6 +13,7 @@ use sqlx::{Row, SqlitePool};
 
 use crate::error::{HostError, Result};
 use crate::host::Host;
+use crate::oversight::client_presence::{Attached, Presence};
 use crate::store::secrets::{SecretKey, SecretStore};
 
 /// What every token starts with, so a leaked one is recognisable.
@@ -34,12 +35,16 @@ pub struct ClientRecord {
     /// Whether it sees tools and prompts as `SERVER__NAME` always (else bare where no other
     /// server offers the same name).
     pub prefix: bool,
+    /// Whether it is attached to this engine now, with how many sessions and since when (known
+    /// in the engine's process only: `None` in a CLI running on its own).
+    pub connected: Option<Attached>,
 }
 
 /// The clients, on the store's database and the keyring.
 pub struct Clients<'a> {
     pool: &'a SqlitePool,
     secrets: &'a dyn SecretStore,
+    presence: &'a Presence,
 }
 
 impl Host {
@@ -48,6 +53,7 @@ impl Host {
         Clients {
             pool: self.store().pool(),
             secrets: self.registry().secrets(),
+            presence: self.gateway_presence(),
         }
     }
 }
@@ -92,7 +98,7 @@ impl Clients<'_> {
         )
         .fetch_all(self.pool)
         .await?;
-        rows.iter().map(record).collect()
+        rows.iter().map(|row| record(row, self.presence)).collect()
     }
 
     /// One client.
@@ -104,7 +110,7 @@ impl Clients<'_> {
         .fetch_optional(self.pool)
         .await?;
         match row {
-            Some(row) => record(&row),
+            Some(row) => record(&row, self.presence),
             None => Err(not_found(name)),
         }
     }
@@ -217,10 +223,12 @@ fn not_found(name: &str) -> HostError {
     ))
 }
 
-fn record(row: &sqlx::sqlite::SqliteRow) -> Result<ClientRecord> {
+fn record(row: &sqlx::sqlite::SqliteRow, presence: &Presence) -> Result<ClientRecord> {
     let serial: Option<i64> = row.try_get("token_serial")?;
+    let name: String = row.try_get("name")?;
     Ok(ClientRecord {
-        name: row.try_get("name")?,
+        connected: presence.of(&name),
+        name,
         created_at: row.try_get("created_at")?,
         last_seen: row.try_get("last_seen")?,
         has_token: serial.is_some(),

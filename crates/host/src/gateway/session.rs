@@ -98,6 +98,8 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
     out: mpsc::Sender<Value>,
     mut stop: watch::Receiver<bool>,
 ) {
+    // The client is attached while this session runs (the Clients page shows it).
+    let _present = host.gateway_presence().enter(&agent.client);
     let in_flight: InFlight = Arc::default();
     let mut requests = JoinSet::new();
     // Set when the engine stops: the requests it cancels are answered with an error saying so.

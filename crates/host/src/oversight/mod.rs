@@ -6,5 +6,6 @@
 pub mod approvals;
 pub mod audit;
 pub mod client_limits;
+pub mod client_presence;
 pub mod gate;
 pub mod policy;

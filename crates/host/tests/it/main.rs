@@ -29,6 +29,7 @@ mod fault_flood;
 mod fault_utf8;
 mod gate;
 mod gateway_http_state;
+mod gateway_presence;
 mod grants;
 mod health;
 mod hot_reload;

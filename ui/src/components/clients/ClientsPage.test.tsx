@@ -18,7 +18,7 @@ vi.mock("../../api/gatehouse", () => import("../../test/fakeGatehouse"));
 beforeEach(setUpClients);
 
 describe("ClientsPage", () => {
-  it("lists the clients with their token, last seen and naming choice", async () => {
+  it("lists the clients with whether they are connected, their token, last seen and naming choice", async () => {
     renderWithClient(<ClientsPage />);
     await screen.findAllByTestId("client-row");
     expect(row("claude")).toHaveTextContent("Yes, made 2026-11-27T08:01:00Z");
@@ -26,6 +26,8 @@ describe("ClientsPage", () => {
     expect(row("claude")).toHaveTextContent("Bare where unique");
     expect(row("cursor")).toHaveTextContent("No");
     expect(row("cursor")).toHaveTextContent("Never over HTTP");
+    expect(within(row("claude")).getByTestId("client-connected")).toHaveTextContent("Now: 2 sessions, since 2026-11-27T08:03:00Z");
+    expect(within(row("cursor")).getByTestId("client-connected")).toHaveTextContent("No");
     expect(row("cursor")).toHaveTextContent("Always SERVER__NAME");
   });
 

@@ -63,6 +63,7 @@ export function ClientsPage() {
         <thead>
           <tr>
             <th scope="col">Client</th>
+            <th scope="col">Connected</th>
             <th scope="col">Token</th>
             <th scope="col">Last seen</th>
             <th scope="col">Names</th>
@@ -84,6 +85,11 @@ export function ClientsPage() {
                   {client.name}
                 </button>
               </th>
+              <td data-testid="client-connected">
+                {client.connected === null
+                  ? "No"
+                  : `Now: ${client.connected.sessions} session${client.connected.sessions === 1 ? "" : "s"}, since ${client.connected.since}`}
+              </td>
               <td>{client.has_token ? `Yes, made ${client.token_created_at ?? "?"}` : "No"}</td>
               <td>{client.last_seen ?? "Never over HTTP"}</td>
               <td>{client.prefix ? "Always SERVER__NAME" : "Bare where unique"}</td>

@@ -13,8 +13,11 @@ export const clientKeys = {
   http: ["gateway", "http"] as const,
 };
 
+/** How often the list is read again while shown: agents attach and leave on their own. */
+const LIST_EVERY_MS = 5000;
+
 export function useClients() {
-  return useQuery({ queryKey: clientKeys.list, queryFn: api.clientsList });
+  return useQuery({ queryKey: clientKeys.list, queryFn: api.clientsList, refetchInterval: LIST_EVERY_MS });
 }
 
 export function useClient(name: string) {
