@@ -8,6 +8,7 @@
 #
 #   tests/conformance/server-run.sh                  # the scenarios listed in server-scenarios.txt
 #   tests/conformance/server-run.sh tools-list ping  # just these
+#   tests/conformance/server-run.sh tools-list@2026-07-28  # this one at that protocol revision
 #   tests/conformance/server-run.sh --all            # every server scenario the suite lists
 #   tests/conformance/server-run.sh --check          # CI: exit 1 only when a scenario that
 #                                                    # server-scenarios.txt says passes fails
@@ -25,8 +26,9 @@
 # The script runs itself under scripts/with-keyring.sh: the gateway phase keeps the client's
 # token in a private keyring that ends with the run.
 #
-# Prints one PASS/FAIL/SKIP line per scenario and phase, then the counts per phase. Exits 1 if a
-# scenario failed (with --check: if a scenario expected to pass failed), 2 on a setup error.
+# Prints one PASS/FAIL/SKIP line per scenario and phase (the checks' counts and how long it took),
+# then the counts per phase. Exits 1 if a scenario failed (with --check: if a scenario expected to
+# pass failed), 2 on a setup error.
 set -uo pipefail
 
 INVOKED_FROM=$PWD
@@ -40,7 +42,7 @@ EXPECTED="$HERE/server-scenarios.txt"
 TIMEOUT_MS=${CONFORMANCE_TIMEOUT_MS:-15000}
 
 die() { echo "server-run.sh: $*" >&2; exit 2; }
-usage() { sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,31p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 # The client's token goes to a private keyring, never the person's own.
 if [ -z "${GATEHOUSE_SERVER_RUN_KEYRING:-}" ] && [[ " $* " != *" --help "* && " $* " != *" -h "* ]]; then
@@ -71,7 +73,7 @@ for arg in "$@"; do
   esac
 done
 
-# server-scenarios.txt: "NAME DIRECT GATEWAY", each pass or fail; '#' starts a comment.
+# server-scenarios.txt: "NAME[@REVISION] DIRECT GATEWAY", each pass or fail; '#' starts a comment.
 declare -A expect_direct expect_gateway
 listed=()
 while IFS= read -r line || [ -n "$line" ]; do
@@ -136,9 +138,15 @@ run_phase() {
     local tmp
     tmp=$(mktemp -d "$RESULTS/.run.XXXXXX")
     tmp_dirs+=("$tmp")
-    "$NODE" "$SUITE" server --url "$url" --scenario "$name" --timeout "$TIMEOUT_MS" -o "$tmp" 2>&1 |
+    # NAME@REVISION runs NAME at that protocol revision (the suite's --spec-version); plain NAME
+    # at the suite's default for it (2025-11-25, or 2026-07-28 for what that revision introduced).
+    local started=$EPOCHREALTIME spec=()
+    [[ "$name" == *@* ]] && spec=(--spec-version "${name#*@}")
+    "$NODE" "$SUITE" server --url "$url" --scenario "${name%@*}" "${spec[@]}" --timeout "$TIMEOUT_MS" -o "$tmp" 2>&1 |
       hide >"$dir/runner.log"
     local rc=${PIPESTATUS[0]}
+    local took
+    took=$(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f s", b - a }')
     local produced
     produced=$(find "$tmp" -name checks.json -print -quit)
     [ -n "$produced" ] && hide <"$produced" >"$dir/checks.json"
@@ -154,6 +162,7 @@ run_phase() {
     read -r ok bad warn skip ids < <(summarise "$dir/checks.json")
     local counts="$ok ok, $bad failed, $warn warnings"
     [ "$skip" -gt 0 ] && counts="$counts, $skip skipped"
+    counts="$counts; $took"
     if [ "$rc" -eq 0 ] && [ "$ok" -gt 0 ] && [ "$bad" -eq 0 ] && [ "$warn" -eq 0 ]; then
       passed=$((passed + 1)) verdict[$phase/$name]=pass
       printf 'PASS %-8s %-45s (%s)\n' "$phase" "$name" "$counts"
