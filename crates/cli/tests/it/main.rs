@@ -27,6 +27,7 @@ mod engine_lifecycle;
 mod gateway;
 mod gateway_faults;
 mod gateway_http;
+mod gateway_http_streams;
 mod gateway_policy;
 mod gateway_profiles;
 mod gateway_relay;
