@@ -40,7 +40,9 @@ impl Sse {
         stream.write_all(request.as_bytes()).expect("sends");
         let mut reader = BufReader::new(stream);
         let mut status_line = String::new();
-        reader.read_line(&mut status_line).expect("a status line");
+        if let Err(e) = reader.read_line(&mut status_line) {
+            panic!("the response's status line did not come within 30 s: {e}");
+        }
         let status = status_line
             .split(' ')
             .nth(1)
