@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use super::auth::{self, Tokens};
-use super::sessions::{MAX_PER_CLIENT, Refused, Session, Sessions, Waiter};
+use super::sessions::{CALLS, MAX_PER_CLIENT, Refused, Session, Sessions, Waiter};
 use super::streams::{self, Event};
 use crate::gateway::handshake::SUPPORTED_VERSIONS;
 
@@ -26,9 +26,7 @@ const LAST_EVENT_ID: &str = "last-event-id";
 /// The revision from which a POST stream opens with a priming event (SEP-1699): older clients
 /// may not take an event with empty data.
 const PRIMING_FROM: &str = "2025-11-25";
-/// The requests answered with SSE when the client accepts it (they may take a while, and a
-/// server may ask the agent something during them).
-const SLOW: [&str; 3] = ["tools/call", "resources/read", "prompts/get"];
+
 /// The path prefix that carries a client's token, for clients that cannot send headers.
 const TOKEN_PATH: &str = "/mcp/c/";
 
@@ -238,7 +236,7 @@ async fn respond(
     }
     let method = message.get("method").and_then(Value::as_str).unwrap_or("");
     let progress = message.pointer("/params/_meta/progressToken").cloned();
-    let sse = accepts.sse && (progress.is_some() || !accepts.json || SLOW.contains(&method));
+    let sse = accepts.sse && (progress.is_some() || !accepts.json || CALLS.contains(&method));
     let mut guard = session.wait_for(&id, method, progress.as_ref(), sse);
     if !session.send(&message).await {
         return fail(StatusCode::NOT_FOUND, "the session ended");

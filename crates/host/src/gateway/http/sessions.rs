@@ -39,8 +39,9 @@ const PIPE_BYTES: usize = 64 * 1024;
 /// How long a session may sit idle by default.
 const DEFAULT_IDLE: Duration = Duration::from_secs(30 * 60);
 
-/// The requests during which a server may ask the agent something (`gateway::relay`).
-const CALLS: [&str; 3] = ["tools/call", "resources/read", "prompts/get"];
+/// The requests during which a server may ask the agent something (`gateway::relay`), and
+/// which may take a while: answered with SSE when the client accepts it.
+pub const CALLS: [&str; 3] = ["tools/call", "resources/read", "prompts/get"];
 
 /// A POST waiting for its response: as JSON, or on its SSE stream (its priming event's id, then
 /// its events, the response last).
