@@ -176,6 +176,13 @@ fn over_http_the_agent_answers_the_sampling_its_call_causes() {
         sampling.contains("written over http"),
         "the agent's reply reached the server: {sampling}"
     );
+    // It came on the SSE stream of the POST whose call caused it, not the session's GET stream.
+    let carried = steps(&lines, "sse-request");
+    assert_eq!(
+        carried,
+        vec![&serde_json::json!({ "http": "POST", "method": "sampling/createMessage" })],
+        "{lines:?}"
+    );
 }
 
 #[test]

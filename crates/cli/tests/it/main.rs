@@ -28,6 +28,7 @@ mod gateway;
 mod gateway_apps;
 mod gateway_faults;
 mod gateway_http;
+mod gateway_http_streams;
 mod gateway_policy;
 mod gateway_profiles;
 mod gateway_relay;

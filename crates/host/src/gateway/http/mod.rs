@@ -2,7 +2,7 @@
 //! basic/transports): [`HttpGateway`] follows the person's setting ([`settings`]) and starts or
 //! stops the [`listener`] on its port; [`auth`] admits loopback requests with a client's token,
 //! [`requests`] serves POST, GET and DELETE, [`sessions`] runs one gateway session per
-//! `Mcp-Session-Id`, [`streams`] holds each session's resumable GET stream.
+//! `Mcp-Session-Id`, [`streams`] holds each session's resumable SSE streams (GET and POST).
 
 mod auth;
 mod listener;

@@ -1,7 +1,8 @@
 //! The endpoint's requests (2025-11-25 basic/transports, "Streamable HTTP"): POST a JSON-RPC
-//! message (a request answered with `application/json`, or `text/event-stream` when the client
-//! accepts it and the request may be sent progress first; a notification or response answered
-//! 202), GET the session's stream, DELETE the session. Every request first passes
+//! message (a request answered with `application/json`, or a resumable `text/event-stream` when
+//! the client accepts it and the request may be sent progress or server requests first; a
+//! notification or response answered 202), GET the session's stream or resume one
+//! (`Last-Event-ID`), DELETE the session. Every request first passes
 //! [`Endpoint::admit`]: loopback `Host` and `Origin` (else 403), a client's token (else 401).
 
 use std::sync::Arc;
@@ -11,16 +12,21 @@ use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
+use tokio::sync::mpsc;
 
 use super::auth::{self, Tokens};
-use super::sessions::{MAX_PER_CLIENT, Refused, Session, Sessions};
-use super::streams::frame;
+use super::sessions::{CALLS, MAX_PER_CLIENT, Refused, Session, Sessions, Waiter};
+use super::streams::{self, Event};
 use crate::gateway::handshake::SUPPORTED_VERSIONS;
 
 /// The session header (2025-11-25 basic/transports, "Session Management").
 const SESSION_ID: &str = "mcp-session-id";
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
 const LAST_EVENT_ID: &str = "last-event-id";
+/// The revision from which a POST stream opens with a priming event (SEP-1699): older clients
+/// may not take an event with empty data.
+const PRIMING_FROM: &str = "2025-11-25";
+
 /// The path prefix that carries a client's token, for clients that cannot send headers.
 const TOKEN_PATH: &str = "/mcp/c/";
 
@@ -170,7 +176,7 @@ pub async fn post(
                 );
             }
         };
-        let mut response = respond(session.clone(), message, id, &accepts).await;
+        let mut response = respond(session.clone(), message, id, &accepts, false).await;
         if let Ok(value) = HeaderValue::from_str(&session.id) {
             response.headers_mut().insert(SESSION_ID, value);
         }
@@ -187,8 +193,13 @@ pub async fn post(
     {
         return fail(StatusCode::BAD_REQUEST, "unsupported MCP-Protocol-Version");
     }
+    // Without the header a client is taken to speak 2025-03-26 (basic/transports).
+    let prime = headers
+        .get(PROTOCOL_VERSION)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v >= PRIMING_FROM);
     match (method, id) {
-        (Some(_), Some(id)) => respond(session, message, id, &accepts).await,
+        (Some(_), Some(id)) => respond(session, message, id, &accepts, prime).await,
         (method, _) => {
             if method == Some("notifications/cancelled")
                 && let Some(request) = message.pointer("/params/requestId")
@@ -204,8 +215,18 @@ pub async fn post(
 }
 
 /// Passes a request to the session and answers the POST with its response: as JSON, or as an
-/// SSE stream carrying its progress first.
-async fn respond(session: Arc<Session>, message: Value, id: Value, accepts: &Accepts) -> Response {
+/// SSE stream ([`super::streams`]: a priming event with an id and a `retry` hint for a client
+/// of 2025-11-25, then progress and the server requests the call causes, the response last;
+/// resumable with GET and `Last-Event-ID` when the connection is lost). SSE when the client
+/// accepts it and the request may take a while (a call, a read, a prompt), carries a progress
+/// token, or the client accepts nothing else.
+async fn respond(
+    session: Arc<Session>,
+    message: Value,
+    id: Value,
+    accepts: &Accepts,
+    prime: bool,
+) -> Response {
     if session.is_waiting(&id) {
         return rpc_fail(
             StatusCode::BAD_REQUEST,
@@ -213,43 +234,62 @@ async fn respond(session: Arc<Session>, message: Value, id: Value, accepts: &Acc
             "a request with this id is already running in this session",
         );
     }
+    let method = message.get("method").and_then(Value::as_str).unwrap_or("");
     let progress = message.pointer("/params/_meta/progressToken").cloned();
-    let sse = accepts.sse && (progress.is_some() || !accepts.json);
-    let mut guard = session.wait_for(&id, progress.as_ref().filter(|_| sse));
+    let sse = accepts.sse && (progress.is_some() || !accepts.json || CALLS.contains(&method));
+    let mut guard = session.wait_for(&id, method, progress.as_ref(), sse);
     if !session.send(&message).await {
         return fail(StatusCode::NOT_FOUND, "the session ended");
     }
-    let Some(mut waiter) = guard.waiter.take() else {
+    let Some(waiter) = guard.waiter.take() else {
         return fail(StatusCode::INTERNAL_SERVER_ERROR, "the request was lost");
     };
-    if !sse {
-        return match (&mut waiter.response).await {
-            Ok(reply) => json_response(&reply),
-            Err(_) => json_response(&json!({
-                "jsonrpc": "2.0", "id": id,
-                "error": { "code": -32800, "message": "the request was cancelled or its session ended" },
-            })),
-        };
-    }
-    let events = futures_util::stream::unfold(
-        (guard, waiter, false),
-        |(guard, mut waiter, done)| async move {
-            if done {
+    let (priming, events) = match waiter {
+        Waiter::Json(response) => {
+            return match response.await {
+                Ok(reply) => json_response(&reply),
+                Err(_) => json_response(&json!({
+                    "jsonrpc": "2.0", "id": id,
+                    "error": { "code": -32800, "message": "the request was cancelled or its session ended" },
+                })),
+            };
+        }
+        Waiter::Stream { priming, events } => (priming, events),
+    };
+    // From here the response is awaited whether or not this connection stays.
+    guard.disarm();
+    drop(guard);
+    let first = prime.then(|| Ok::<_, std::convert::Infallible>(streams::priming(&priming)));
+    sse_response(Body::from_stream(futures_util::StreamExt::chain(
+        futures_util::stream::iter(first),
+        follow(Vec::new(), Some(events)),
+    )))
+}
+
+/// The SSE events of a stream: `replay`, then what `live` brings, until the event that ends it.
+fn follow(
+    replay: Vec<Event>,
+    live: Option<mpsc::Receiver<Event>>,
+) -> impl futures_util::Stream<Item = Result<Bytes, std::convert::Infallible>> {
+    let replayed = futures_util::stream::iter(replay);
+    let live = futures_util::stream::unfold(live, |live| async move {
+        let mut live = live?;
+        let event = live.recv().await?;
+        Some((event, Some(live)))
+    });
+    let events = Box::pin(futures_util::StreamExt::chain(replayed, live));
+    let until_last =
+        futures_util::stream::unfold((events, false), |(mut events, ended)| async move {
+            if ended {
                 return None;
             }
-            let (message, done) = tokio::select! {
-                biased;
-                Some(notice) = waiter.notices.recv() => (notice, false),
-                reply = &mut waiter.response => (reply.ok()?, true),
-            };
-            let json = serde_json::to_string(&message).ok()?;
-            Some((
-                Ok::<_, std::convert::Infallible>(frame(None, &json)),
-                (guard, waiter, done),
-            ))
-        },
-    );
-    sse_response(Body::from_stream(events))
+            let event: Event = futures_util::StreamExt::next(&mut events).await?;
+            let ended = event.last;
+            Some((event, (events, ended)))
+        });
+    futures_util::StreamExt::map(until_last, |event| {
+        Ok::<_, std::convert::Infallible>(streams::frame(&event.id, &event.json))
+    })
 }
 
 pub async fn get(State(endpoint): State<Arc<Endpoint>>, uri: Uri, headers: HeaderMap) -> Response {
@@ -264,25 +304,24 @@ pub async fn get(State(endpoint): State<Arc<Endpoint>>, uri: Uri, headers: Heade
         Ok(session) => session,
         Err(refused) => return *refused,
     };
-    let last = headers
-        .get(LAST_EVENT_ID)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
+    let last = match headers.get(LAST_EVENT_ID).map(|v| v.to_str()) {
+        None => None,
+        Some(Ok(last)) => Some(last),
+        Some(Err(_)) => return fail(StatusCode::BAD_REQUEST, "Last-Event-ID is not an event id"),
+    };
     session.touch();
-    let (replay, live) = session
-        .stream
+    let opened = session
+        .streams
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .open(last);
-    let replayed = futures_util::stream::iter(replay);
-    let live = futures_util::stream::unfold(live, |mut live| async move {
-        live.recv().await.map(|event| (event, live))
-    });
-    let events = futures_util::StreamExt::map(
-        futures_util::StreamExt::chain(replayed, live),
-        |(id, json)| Ok::<_, std::convert::Infallible>(frame(Some(id), &json)),
-    );
-    sse_response(Body::from_stream(events))
+    match opened {
+        Ok((replay, live)) => sse_response(Body::from_stream(follow(replay, live))),
+        Err(streams::Refused::Foreign) => fail(
+            StatusCode::BAD_REQUEST,
+            "Last-Event-ID names no stream of this session",
+        ),
+    }
 }
 
 pub async fn delete(

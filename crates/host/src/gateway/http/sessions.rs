@@ -1,10 +1,13 @@
 //! The HTTP endpoint's sessions (`Mcp-Session-Id`). Each is one [`session::serve`] task, fed the
-//! client's POSTed messages as lines through an in-memory pipe; what it sends back is routed: a
-//! response to the POST waiting for its id, a progress notification to the POST whose request
-//! carried its token, everything else to the session's GET stream ([`super::streams`]).
+//! client's POSTed messages as lines through an in-memory pipe; what it sends back is routed
+//! ([`super::streams`]): a response to the POST waiting for its id (as JSON, or last on its SSE
+//! stream), a progress notification to the SSE stream of the POST whose request carried its
+//! token, a server's request relayed to the agent (`gateway::relay`) to the SSE stream of a call
+//! still running (a server's request names no call, so: the earliest such stream of the
+//! session), everything else, and those when no such stream runs, to the session's GET stream.
 //!
 //! At most [`MAX_PER_CLIENT`] sessions per client and [`MAX_SESSIONS`] in all; a session idle
-//! (no request, no POST waiting, no GET stream open) for the idle time ends, and a request
+//! (no request, no POST waiting, no stream open) for the idle time ends, and a request
 //! naming it then gets 404 (2025-11-25 basic/transports, "Session Management"). The idle time
 //! is 30 minutes, or `GATEHOUSE_GATEWAY_IDLE_SECS`.
 
@@ -19,7 +22,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-use super::streams::GetStream;
+use super::streams::{Event, Streams};
 use crate::gateway::session::{self, Agent};
 use crate::host::Host;
 
@@ -29,23 +32,34 @@ pub const MAX_PER_CLIENT: usize = 16;
 pub const MAX_SESSIONS: usize = 256;
 /// The longest message a client may send.
 pub const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
-/// Messages queued from a session to the router, and notices to one POST's stream.
+/// Messages queued from a session to the router.
 const OUT_QUEUE: usize = 64;
-const NOTICE_QUEUE: usize = 32;
 /// Bytes of the pipe into a session.
 const PIPE_BYTES: usize = 64 * 1024;
 /// How long a session may sit idle by default.
 const DEFAULT_IDLE: Duration = Duration::from_secs(30 * 60);
 
-/// A POST waiting for its response, and the notices sent while it runs.
-pub struct Waiter {
-    pub response: oneshot::Receiver<Value>,
-    pub notices: mpsc::Receiver<Value>,
+/// The requests during which a server may ask the agent something (`gateway::relay`), and
+/// which may take a while: answered with SSE when the client accepts it.
+pub const CALLS: [&str; 3] = ["tools/call", "resources/read", "prompts/get"];
+
+/// A POST waiting for its response: as JSON, or on its SSE stream (its priming event's id, then
+/// its events, the response last).
+pub enum Waiter {
+    Json(oneshot::Receiver<Value>),
+    Stream {
+        priming: String,
+        events: mpsc::Receiver<Event>,
+    },
+}
+
+enum Answer {
+    Json(oneshot::Sender<Value>),
+    Stream { stream: u64, call: bool },
 }
 
 struct Pending {
-    response: oneshot::Sender<Value>,
-    notices: mpsc::Sender<Value>,
+    answer: Answer,
     progress: Option<String>,
 }
 
@@ -57,7 +71,7 @@ pub struct Session {
     pending: Mutex<HashMap<String, Pending>>,
     /// Progress token → the request key it reports on.
     progress: Mutex<HashMap<String, String>>,
-    pub stream: Mutex<GetStream>,
+    pub streams: Mutex<Streams>,
     used: Mutex<Instant>,
     stop: watch::Sender<bool>,
 }
@@ -90,30 +104,38 @@ impl Session {
         }
     }
 
-    /// Waits for the response to request `id` (and the notices for its progress token).
-    pub fn wait_for(self: &Arc<Self>, id: &Value, progress: Option<&Value>) -> WaitGuard {
+    /// Waits for the response to request `id` of `method`: as JSON, or with `sse` on an SSE
+    /// stream that also carries its progress (token `progress`) and the server requests it
+    /// causes.
+    pub fn wait_for(
+        self: &Arc<Self>,
+        id: &Value,
+        method: &str,
+        progress: Option<&Value>,
+        sse: bool,
+    ) -> WaitGuard {
         let key = id.to_string();
-        let (response, response_rx) = oneshot::channel();
-        let (notices, notices_rx) = mpsc::channel(NOTICE_QUEUE);
-        let progress = progress.map(Value::to_string);
+        let (answer, waiter) = if sse {
+            let (stream, priming, events) = lock(&self.streams).open_post();
+            let call = CALLS.contains(&method);
+            (
+                Answer::Stream { stream, call },
+                Waiter::Stream { priming, events },
+            )
+        } else {
+            let (response, response_rx) = oneshot::channel();
+            (Answer::Json(response), Waiter::Json(response_rx))
+        };
+        let progress = progress.filter(|_| sse).map(Value::to_string);
         if let Some(token) = &progress {
             lock(&self.progress).insert(token.clone(), key.clone());
         }
-        lock(&self.pending).insert(
-            key.clone(),
-            Pending {
-                response,
-                notices,
-                progress,
-            },
-        );
+        lock(&self.pending).insert(key.clone(), Pending { answer, progress });
         WaitGuard {
             session: self.clone(),
             key,
-            waiter: Some(Waiter {
-                response: response_rx,
-                notices: notices_rx,
-            }),
+            armed: true,
+            waiter: Some(waiter),
         }
     }
 
@@ -128,10 +150,14 @@ impl Session {
     }
 
     fn forget(&self, key: &str) {
-        if let Some(pending) = lock(&self.pending).remove(key)
-            && let Some(token) = pending.progress
-        {
+        let Some(pending) = lock(&self.pending).remove(key) else {
+            return;
+        };
+        if let Some(token) = pending.progress {
             lock(&self.progress).remove(&token);
+        }
+        if let Answer::Stream { stream, .. } = pending.answer {
+            lock(&self.streams).drop_post(stream);
         }
     }
 
@@ -140,12 +166,16 @@ impl Session {
     }
 
     fn idle_since(&self) -> Option<Instant> {
-        let busy = !lock(&self.pending).is_empty() || lock(&self.stream).is_open();
+        let busy = !lock(&self.pending).is_empty() || lock(&self.streams).is_open();
         (!busy).then(|| *lock(&self.used))
     }
 
     /// Routes one message the session sent.
     fn route(&self, message: Value) {
+        let Ok(json) = serde_json::to_string(&message) else {
+            return;
+        };
+        let json: Arc<str> = Arc::from(json);
         let is_response = message.get("method").is_none();
         if is_response && let Some(id) = message.get("id") {
             let key = id.to_string();
@@ -154,25 +184,46 @@ impl Session {
                 if let Some(token) = pending.progress {
                     lock(&self.progress).remove(&token);
                 }
-                let _ = pending.response.send(message);
+                match pending.answer {
+                    Answer::Json(response) => {
+                        let _ = response.send(message);
+                    }
+                    // Kept for resumption even when its POST's connection went away.
+                    Answer::Stream { stream, .. } => lock(&self.streams).push(stream, json, true),
+                }
             }
-            // A response nobody waits for (its POST went away) is dropped: the server must not
-            // send it on the GET stream.
+            // A response nobody waits for (cancelled, or its JSON POST went away) is dropped:
+            // the server must not send it on the GET stream.
             return;
         }
         if let Some(token) = message.pointer("/params/progressToken") {
             let key = lock(&self.progress).get(&token.to_string()).cloned();
             if let Some(key) = key {
-                if let Some(pending) = lock(&self.pending).get(&key) {
-                    // A POST's reader too far behind loses progress, never its response.
-                    let _ = pending.notices.try_send(message);
+                let stream = match lock(&self.pending).get(&key).map(|p| &p.answer) {
+                    Some(Answer::Stream { stream, .. }) => Some(*stream),
+                    _ => None,
+                };
+                if let Some(stream) = stream {
+                    lock(&self.streams).push(stream, json, false);
                 }
                 return;
             }
         }
-        if let Ok(json) = serde_json::to_string(&message) {
-            lock(&self.stream).push(Arc::from(json));
+        if message.get("id").is_some() {
+            // A server's request relayed to the agent: on the stream of a call still running.
+            let stream = lock(&self.pending)
+                .values()
+                .filter_map(|p| match p.answer {
+                    Answer::Stream { stream, call: true } => Some(stream),
+                    _ => None,
+                })
+                .min();
+            if let Some(stream) = stream {
+                lock(&self.streams).push(stream, json, false);
+                return;
+            }
         }
+        lock(&self.streams).push_get(json);
     }
 
     /// Ends the session. Ended by the client or for idleness, its pipe closes, so it cancels
@@ -184,20 +235,32 @@ impl Session {
         } else {
             self.input.lock().await.take();
         }
-        lock(&self.stream).close();
+        lock(&self.streams).close();
     }
 }
 
-/// Removes a POST's waiter when the POST ends, however it ends.
+/// Removes a POST's waiter when the POST ends, however it ends, unless disarmed: a POST
+/// answered on an SSE stream keeps waiting when its connection goes away, so that the response
+/// is kept for the client to resume.
 pub struct WaitGuard {
     session: Arc<Session>,
     key: String,
+    armed: bool,
     pub waiter: Option<Waiter>,
+}
+
+impl WaitGuard {
+    /// The response is awaited whether or not the POST's connection stays.
+    pub fn disarm(&mut self) {
+        self.armed = false;
+    }
 }
 
 impl Drop for WaitGuard {
     fn drop(&mut self) {
-        self.session.forget(&self.key);
+        if self.armed {
+            self.session.forget(&self.key);
+        }
     }
 }
 
@@ -266,7 +329,7 @@ impl Sessions {
             input: tokio::sync::Mutex::new(Some(ours)),
             pending: Mutex::default(),
             progress: Mutex::default(),
-            stream: Mutex::default(),
+            streams: Mutex::default(),
             used: Mutex::new(Instant::now()),
             stop,
         });
@@ -283,7 +346,7 @@ impl Sessions {
                 }
                 // The session ended: the POSTs still waiting get no response.
                 lock(&session.pending).clear();
-                lock(&session.stream).close();
+                lock(&session.streams).close();
             }
         };
         lock(&self.tasks).spawn(async move {
