@@ -278,12 +278,30 @@ async fn establish(
             Err(probe) => {
                 // Not a modern server: forget the modern `_meta` and shake hands.
                 peer.speak_legacy();
-                let init = handshake(peer, options).await?;
-                Ok((
-                    init,
-                    Era::Legacy,
-                    format!("server/discover failed ({probe}); initialize worked"),
-                ))
+                match handshake(peer, options).await {
+                    Ok(init) => Ok((
+                        init,
+                        Era::Legacy,
+                        format!("server/discover failed ({probe}); initialize worked"),
+                    )),
+                    // A modern server too slow to answer the probe in time (one starting on a
+                    // busy machine) refuses `initialize` with a modern error: it is modern after
+                    // all, so it is asked again, waited for as any request is.
+                    Err(refused)
+                        if matches!(probe, McpError::Timeout { .. })
+                            && era::is_modern_error(&refused) =>
+                    {
+                        match era::discover(peer, options, options.request_timeout).await? {
+                            era::Probe::Modern(init) => found(
+                                init,
+                                Era::Modern,
+                                "server/discover answered late; the server refused initialize as a modern one, and answered server/discover again",
+                            ),
+                            era::Probe::AnsweredAsInitialize(_) => Err(refused),
+                        }
+                    }
+                    Err(refused) => Err(refused),
+                }
             }
         },
     }

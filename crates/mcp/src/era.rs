@@ -12,7 +12,8 @@
 //! recognised modern error (-32020, -32021, -32022) is final. So is a 401 the transport could not
 //! authorize, since `initialize` would meet it too. Anything else (another error, another 4xx
 //! without a modern body, no answer within `ClientOptions::discover_timeout`, 5 s by default)
-//! falls back to `initialize`. A naive legacy server that answers the probe with an
+//! falls back to `initialize`; when the probe had only timed out and `initialize` meets a modern
+//! error, the server was modern but slow to start, and is probed again. A naive legacy server that answers the probe with an
 //! `InitializeResult` is legacy too and is sent a real `initialize` (never
 //! `notifications/initialized` without one; over HTTP that answer opens the session and fixes
 //! the version header). The probe is never cancelled, so a legacy server sees nothing else

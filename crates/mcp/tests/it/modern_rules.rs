@@ -1,13 +1,17 @@
 //! Rules of the 2026-07-28 revision that no conformance scenario checks, against scripted stdio
 //! servers: an unknown `resultType` is an invalid response, a modern client answers no server
-//! request and sends no `ping`, a server that ends a subscription has it reopened, and a legacy
-//! server that takes the era probe for `initialize` still gets a real `initialize`.
+//! request and sends no `ping`, a server that ends a subscription has it reopened, a legacy
+//! server that takes the era probe for `initialize` still gets a real `initialize`, and a modern
+//! server too slow to answer the probe is found modern when it refuses `initialize`.
 
 use std::time::Duration;
 
+use std::sync::Arc;
+
 use crate::support::{assert_tools, connect_stdio, scripted, tool_names};
+use gatehouse_mcp::peer::RefusingHandler;
 use gatehouse_mcp::{
-    CallOptions, Client, Era, Listener, ListenerEvent, McpError, NotificationFilter,
+    CallOptions, Client, ClientOptions, Era, Listener, ListenerEvent, McpError, NotificationFilter,
 };
 
 async fn connect_modern(body: &str) -> Client {
@@ -152,6 +156,46 @@ for line in sys.stdin:
         "notifications/initialized is only ever sent after a real initialize",
     )
     .await;
+    client.close().await.expect("close");
+}
+
+#[tokio::test]
+async fn a_modern_server_too_slow_for_the_probe_is_found_modern_when_it_refuses_initialize() {
+    // It answers the probe only once `initialize` has come (too late for the client, which
+    // gave up on it), refuses `initialize` as a modern server does, then answers a new probe.
+    let body = r#"
+probe = read()
+assert probe["method"] == "server/discover", probe
+init = read()
+assert init["method"] == "initialize", init
+reply(probe, {"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}, "resultType": "complete"})
+fail(init, -32022, "connection is serving the 2026-07-28 protocol; the initialize handshake is not accepted")
+discover({"tools": {}})
+seen = []
+while True:
+    msg = read()
+    seen.append(msg.get("method"))
+    if msg.get("method") == "tools/list":
+        reply(msg, {"tools": [{"name": str(m), "inputSchema": {}} for m in seen]})
+    elif "id" in msg:
+        fail(msg)
+"#;
+    let options = ClientOptions {
+        discover_timeout: Duration::from_millis(200),
+        ..ClientOptions::default()
+    };
+    let client = Client::connect_stdio(&scripted(body), options, Arc::new(RefusingHandler))
+        .await
+        .expect("connect");
+    assert_eq!(client.era(), Era::Modern, "{}", client.era_reason());
+    assert!(
+        client
+            .era_reason()
+            .contains("answered server/discover again"),
+        "{}",
+        client.era_reason()
+    );
+    assert_tools(&client, &["tools/list"], "served as a modern server").await;
     client.close().await.expect("close");
 }
 
