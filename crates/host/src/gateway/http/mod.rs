@@ -2,13 +2,15 @@
 //! basic/transports): [`HttpGateway`] follows the person's setting ([`settings`]) and starts or
 //! stops the [`listener`] on its port; [`auth`] admits loopback requests with a client's token,
 //! [`requests`] serves POST, GET and DELETE, [`sessions`] runs one gateway session per
-//! `Mcp-Session-Id`, [`streams`] holds each session's resumable GET stream.
+//! `Mcp-Session-Id`, [`streams`] holds each session's resumable GET stream; [`stateless`] serves
+//! the 2026-07-28 requests, which name no session.
 
 mod auth;
 mod listener;
 mod requests;
 mod sessions;
 pub mod settings;
+mod stateless;
 mod streams;
 
 use std::sync::Arc;

@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 
 use super::auth::{self, Tokens};
 use super::sessions::{MAX_PER_CLIENT, Refused, Session, Sessions};
+use super::stateless;
 use super::streams::frame;
 use crate::gateway::handshake::SUPPORTED_VERSIONS;
 
@@ -83,9 +84,9 @@ impl Endpoint {
 }
 
 /// What the client's `Accept` allows.
-struct Accepts {
-    json: bool,
-    sse: bool,
+pub struct Accepts {
+    pub json: bool,
+    pub sse: bool,
 }
 
 impl Accepts {
@@ -150,6 +151,9 @@ pub async fn post(
         }
         Err(_) => return rpc_fail(StatusCode::BAD_REQUEST, -32700, "not a JSON-RPC message"),
     };
+    if headers.get(SESSION_ID).is_none() && stateless::wanted(&headers, &message) {
+        return stateless::serve(endpoint.clone(), &client, &headers, message, &accepts).await;
+    }
     let method = message.get("method").and_then(Value::as_str);
     let id = message.get("id").filter(|id| !id.is_null()).cloned();
     if method == Some("initialize")
@@ -302,7 +306,7 @@ pub async fn delete(
     StatusCode::OK.into_response()
 }
 
-fn sse_response(body: Body) -> Response {
+pub fn sse_response(body: Body) -> Response {
     let mut response = Response::new(body);
     let headers = response.headers_mut();
     headers.insert(
@@ -313,7 +317,7 @@ fn sse_response(body: Body) -> Response {
     response
 }
 
-fn json_response(message: &Value) -> Response {
+pub fn json_response(message: &Value) -> Response {
     let body = serde_json::to_vec(message).unwrap_or_default();
     let mut response = Response::new(Body::from(body));
     response.headers_mut().insert(
@@ -324,7 +328,7 @@ fn json_response(message: &Value) -> Response {
 }
 
 /// A refusal, with a JSON-RPC error body saying why.
-fn fail(status: StatusCode, message: &str) -> Response {
+pub fn fail(status: StatusCode, message: &str) -> Response {
     rpc_fail(status, -32600, message)
 }
 
