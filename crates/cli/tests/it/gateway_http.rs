@@ -18,7 +18,7 @@ use crate::support::{ok, ok_json};
 use serde_json::Value;
 
 /// A port free on loopback now (the engine binds it a moment later).
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port")
@@ -26,7 +26,7 @@ fn free_port() -> u16 {
 }
 
 /// `gatehouse serve` on `data` with `env`, and the endpoint accepting connections on `port`.
-fn serve_http(data: &Path, port: u16, env: &[(&str, &str)]) -> Reaped {
+pub(crate) fn serve_http(data: &Path, port: u16, env: &[(&str, &str)]) -> Reaped {
     let mut command = crate::support::command(data);
     command
         .arg("serve")
@@ -46,7 +46,7 @@ fn serve_http(data: &Path, port: u16, env: &[(&str, &str)]) -> Reaped {
 }
 
 /// A client with a fresh token.
-fn client_with_token(data: &Path, name: &str) -> String {
+pub(crate) fn client_with_token(data: &Path, name: &str) -> String {
     ok(data, &["clients", "add", name]);
     let token = ok(data, &["clients", "token", "create", name])
         .trim()
@@ -57,7 +57,7 @@ fn client_with_token(data: &Path, name: &str) -> String {
 
 /// One HTTP/1.1 exchange written by hand, so that any `Host` can be sent: the status, the
 /// headers (lower-cased names) and the body.
-fn exchange(port: u16, request: &str) -> (u16, Vec<(String, String)>, String) {
+pub(crate) fn exchange(port: u16, request: &str) -> (u16, Vec<(String, String)>, String) {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
     stream
         .set_read_timeout(Some(Duration::from_secs(20)))
@@ -80,7 +80,7 @@ fn exchange(port: u16, request: &str) -> (u16, Vec<(String, String)>, String) {
     (status, headers, body.to_owned())
 }
 
-fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+pub(crate) fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
     headers
         .iter()
         .find(|(k, _)| k == name)
@@ -91,7 +91,7 @@ const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","param
 const PING: &str = r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#;
 
 /// A POST of `body` to `path` with the given extra header lines.
-fn post(path: &str, host: &str, extra: &[String], body: &str) -> String {
+pub(crate) fn post(path: &str, host: &str, extra: &[String], body: &str) -> String {
     let mut request = format!(
         "POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nConnection: close\r\n\
@@ -107,7 +107,7 @@ fn post(path: &str, host: &str, extra: &[String], body: &str) -> String {
     request
 }
 
-fn bearer(token: &str) -> String {
+pub(crate) fn bearer(token: &str) -> String {
     format!("Authorization: Bearer {token}")
 }
 
@@ -157,7 +157,7 @@ fn real_sdk_clients_call_through_the_http_endpoint_with_their_tokens() {
     };
 
     // The TS SDK's v1 and v2 clients send their tokens as a bearer header. The v2 client asks
-    // `server/discover` first (refused: no session), then falls back to `initialize`.
+    // `server/discover` first and speaks 2026-07-28 from then on, with no session.
     let url = format!("http://127.0.0.1:{port}/mcp");
     let ts_clients = [
         ("ts_sdk_v1_client.mjs", &ts_token),
@@ -181,7 +181,9 @@ fn real_sdk_clients_call_through_the_http_endpoint_with_their_tokens() {
         let server = &step(&ts, "server")[0];
         assert_eq!(server["info"]["name"], "gatehouse", "{script}");
         if script == "ts_sdk_v2_client.mjs" {
-            assert_eq!(server["protocolVersion"], "2025-11-25", "{server}");
+            // 2026-07-28: each request a POST of its own, no session.
+            assert_eq!(server["protocolVersion"], "2026-07-28", "{server}");
+            assert_eq!(server["era"], "modern", "{server}");
         }
         let tools = step(&ts, "tools")[0].as_array().expect("tools").clone();
         assert!(

@@ -25,6 +25,7 @@ mod engine_commands;
 mod engine_faults;
 mod engine_lifecycle;
 mod gateway;
+mod gateway_era26;
 mod gateway_faults;
 mod gateway_http;
 mod gateway_policy;
