@@ -138,8 +138,11 @@ mod tests {
     #[test]
     fn a_stream_hears_only_what_it_asked_for_tagged_with_its_id() {
         let listeners = Listeners::default();
-        let tools = wanted(&json!({ "notifications": { "toolsListChanged": true } })).unwrap();
-        let ack = listeners.open(&json!(7), tools).unwrap();
+        let tools = wanted(&json!({ "notifications": { "toolsListChanged": true } }))
+            .expect("as the test wrote it");
+        let ack = listeners
+            .open(&json!(7), tools)
+            .expect("as the test wrote it");
         assert_eq!(ack["method"], ACKNOWLEDGED);
         assert_eq!(ack["params"]["_meta"][META_SUBSCRIPTION_ID], 7);
         assert_eq!(
@@ -147,7 +150,9 @@ mod tests {
             json!({ "toolsListChanged": true })
         );
         let uris = wanted(&json!({ "notifications": { "resourceSubscriptions": ["a://x"] } }));
-        listeners.open(&json!("r"), uris.unwrap()).unwrap();
+        listeners
+            .open(&json!("r"), uris.expect("as the test wrote it"))
+            .expect("as the test wrote it");
 
         let told = listeners.changed(List::Tools);
         assert_eq!(told.len(), 1);
@@ -181,7 +186,7 @@ mod tests {
             json!({ "notifications": { "resourceSubscriptions": vec!["u"; MAX_URIS + 1] } }),
         ] {
             assert_eq!(
-                wanted(&params).unwrap_err().code,
+                wanted(&params).expect_err("refused").code,
                 code::INVALID_PARAMS,
                 "{params}"
             );
@@ -190,9 +195,9 @@ mod tests {
         for id in 0..MAX_STREAMS {
             listeners
                 .open(&json!(id), NotificationFilter::default())
-                .unwrap();
+                .expect("as the test wrote it");
         }
         let refused = listeners.open(&json!("one more"), NotificationFilter::default());
-        assert!(refused.unwrap_err().message.contains("at most"));
+        assert!(refused.expect_err("refused").message.contains("at most"));
     }
 }

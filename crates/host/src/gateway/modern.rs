@@ -285,7 +285,7 @@ mod tests {
 
     #[test]
     fn a_well_formed_meta_is_read_with_its_client_info_and_capabilities() {
-        let read = request_meta(&meta(good())).unwrap();
+        let read = request_meta(&meta(good())).expect("as the test wrote it");
         assert_eq!(read.version, "2026-07-28");
         assert!(read.capabilities.contains_key("elicitation"));
         assert_eq!(
@@ -296,10 +296,12 @@ mod tests {
         let mut without_info = good();
         without_info
             .as_object_mut()
-            .unwrap()
+            .expect("as the test wrote it")
             .remove(META_CLIENT_INFO);
         assert_eq!(
-            request_meta(&meta(without_info)).unwrap().client_info,
+            request_meta(&meta(without_info))
+                .expect("as the test wrote it")
+                .client_info,
             None,
             "clientInfo is a SHOULD, never required"
         );
@@ -343,7 +345,7 @@ mod tests {
             ),
         ];
         for (params, says) in cases {
-            let refused = request_meta(&params).unwrap_err();
+            let refused = request_meta(&params).expect_err("refused");
             assert_eq!(refused.code, code::INVALID_PARAMS, "{params}");
             assert!(
                 refused.message.contains(says),
@@ -357,7 +359,7 @@ mod tests {
     fn an_unsupported_version_lists_the_supported_and_echoes_a_clipped_request() {
         let mut old = good();
         old[META_PROTOCOL_VERSION] = json!("2025-11-25");
-        let refused = request_meta(&meta(old)).unwrap_err();
+        let refused = request_meta(&meta(old)).expect_err("refused");
         assert_eq!(refused.code, code::UNSUPPORTED_PROTOCOL_VERSION);
         assert_eq!(
             refused.data,
@@ -365,8 +367,11 @@ mod tests {
         );
         let mut huge = good();
         huge[META_PROTOCOL_VERSION] = json!("9".repeat(1 << 20));
-        let refused = request_meta(&meta(huge)).unwrap_err();
-        let echoed = refused.data.unwrap()["requested"].as_str().unwrap().len();
+        let refused = request_meta(&meta(huge)).expect_err("refused");
+        let echoed = refused.data.expect("as the test wrote it")["requested"]
+            .as_str()
+            .expect("as the test wrote it")
+            .len();
         assert_eq!(echoed, MAX_ECHOED);
     }
 

@@ -13,7 +13,9 @@
 //! ([`super::profiles`]) decides what it is served, and is read again when any profile changes
 //! (the agent told when its list did); its limits (requests in flight and per minute across its
 //! sessions, message size) refuse what is over them at once. The `clientInfo` of `initialize`
-//! goes into every audit row of the session's requests.
+//! goes into every audit row of the session's requests. A 2026-07-28 request (no `initialize`,
+//! its version, capabilities and `clientInfo` in its own `_meta`) is served alongside, checked
+//! and stamped by [`super::modern`]; its `subscriptions/listen` streams are [`super::listen`]'s.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};

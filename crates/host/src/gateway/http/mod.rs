@@ -7,6 +7,7 @@
 
 mod auth;
 mod listener;
+mod param_check;
 mod requests;
 mod sessions;
 pub mod settings;

@@ -248,6 +248,11 @@ impl Sessions {
         }
     }
 
+    /// The engine the sessions serve.
+    pub fn host(&self) -> &Arc<Host> {
+        &self.host
+    }
+
     /// How often idle sessions are looked for.
     pub fn sweep_every(&self) -> Duration {
         (self.idle / 4).clamp(Duration::from_millis(100), Duration::from_secs(30))

@@ -4,7 +4,8 @@
 //! are checked against the body ([`check`], "Server Validation", SEP-2243): `MCP-Protocol-Version`
 //! equal to `_meta`'s version, `Mcp-Method` to `method`, `Mcp-Name` to `params.name` or
 //! `params.uri` (Base64 sentinel decoded, surrounding whitespace dropped), each `Mcp-Param-*`
-//! a readable value; a failure is 400 with `HeaderMismatch` (-32020), as are a missing `_meta`
+//! a readable value carrying the argument the tool marks `x-mcp-header` ([`param_check`]); a
+//! failure is 400 with `HeaderMismatch` (-32020), as are a missing `_meta`
 //! (-32602) and a version not served (-32022). The request is then served by a gateway session
 //! of its own ([`super::sessions::Sessions::create_stateless`]), ended with it: its response as
 //! JSON (404 for a method not found, "Protocol Version Header"), or an SSE stream carrying its
@@ -20,6 +21,7 @@ use gatehouse_mcp::era::META_PROTOCOL_VERSION;
 use gatehouse_mcp::transport::header_value;
 use serde_json::{Value, json};
 
+use super::param_check;
 use super::requests::{Accepts, Endpoint, fail, json_response, sse_response};
 use super::sessions::{MAX_STATELESS_PER_CLIENT, Refused};
 use super::streams::frame;
@@ -173,6 +175,30 @@ fn status_of(response: &Value) -> StatusCode {
     }
 }
 
+/// The `Mcp-Param-*` headers of a call matched to the tool the client is shown by that name
+/// ([`param_check`]); a tool it is not shown is left to the call to refuse.
+async fn match_params(
+    endpoint: &Endpoint,
+    client: &str,
+    headers: &HeaderMap,
+    params: &Value,
+) -> Result<(), Refusal> {
+    let Some(name) = params.get("name").and_then(Value::as_str) else {
+        return Ok(());
+    };
+    let host = endpoint.sessions.host();
+    let Ok(served) = host.client_profiles().served(client).await else {
+        return Ok(());
+    };
+    let Ok(tools) = crate::gateway::tools::list(host, client, &served).await else {
+        return Ok(());
+    };
+    match tools.iter().find(|tool| tool["name"] == name) {
+        Some(tool) => param_check::check(headers, tool, params.get("arguments")),
+        None => Ok(()),
+    }
+}
+
 /// Serves one modern request of `client`.
 pub async fn serve(
     endpoint: Arc<Endpoint>,
@@ -188,6 +214,11 @@ pub async fn serve(
     if id.is_null() {
         // This revision defines no notification a client sends over HTTP.
         return StatusCode::ACCEPTED.into_response();
+    }
+    if message["method"] == "tools/call"
+        && let Err(refusal) = match_params(&endpoint, client, headers, &message["params"]).await
+    {
+        return refused(StatusCode::BAD_REQUEST, &id, &refusal);
     }
     let listen = message["method"] == "subscriptions/listen";
     if listen && !accepts.sse {
@@ -285,8 +316,12 @@ mod tests {
     fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
         let mut headers = HeaderMap::new();
         for (name, value) in pairs {
-            let name = axum::http::HeaderName::from_bytes(name.as_bytes()).unwrap();
-            headers.append(name, HeaderValue::from_bytes(value.as_bytes()).unwrap());
+            let name =
+                axum::http::HeaderName::from_bytes(name.as_bytes()).expect("as the test wrote it");
+            headers.append(
+                name,
+                HeaderValue::from_bytes(value.as_bytes()).expect("as the test wrote it"),
+            );
         }
         headers
     }
@@ -362,7 +397,7 @@ mod tests {
             ]),
         ];
         for headers in refused {
-            let refusal = check(&headers, &call("echo")).unwrap_err();
+            let refusal = check(&headers, &call("echo")).expect_err("refused");
             assert_eq!(refusal.code, code::HEADER_MISMATCH, "{headers:?}");
             assert!(
                 refusal.message.starts_with("Header mismatch: "),
@@ -380,10 +415,13 @@ mod tests {
     #[test]
     fn the_meta_is_checked_after_the_version_header_matches_it() {
         let mut bare = call("echo");
-        bare["params"].as_object_mut().unwrap().remove("_meta");
+        bare["params"]
+            .as_object_mut()
+            .expect("as the test wrote it")
+            .remove("_meta");
         let named = [V, ("Mcp-Method", "tools/call"), ("Mcp-Name", "echo")];
         assert_eq!(
-            check(&headers(&named), &bare).unwrap_err().code,
+            check(&headers(&named), &bare).expect_err("refused").code,
             code::INVALID_PARAMS
         );
         let mut future = call("echo");
@@ -394,16 +432,18 @@ mod tests {
             ("Mcp-Name", "echo"),
         ];
         assert_eq!(
-            check(&headers(&asks_future), &future).unwrap_err().code,
+            check(&headers(&asks_future), &future)
+                .expect_err("refused")
+                .code,
             code::UNSUPPORTED_PROTOCOL_VERSION
         );
         assert_eq!(
-            check(&headers(&named), &future).unwrap_err().code,
+            check(&headers(&named), &future).expect_err("refused").code,
             code::HEADER_MISMATCH
         );
         assert_eq!(
             check(&headers(&named), &json!({ "id": 1 }))
-                .unwrap_err()
+                .expect_err("refused")
                 .code,
             -32600
         );
