@@ -12,6 +12,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
+use super::answers::{Accepts, fail, json_response, rpc_fail, sse_response};
 use super::auth::{self, Tokens};
 use super::sessions::{MAX_PER_CLIENT, Refused, Session, Sessions};
 use super::stateless;
@@ -30,7 +31,7 @@ const TOKEN_PATH: &str = "/mcp/c/";
 pub struct Endpoint {
     pub port: u16,
     pub tokens: Tokens,
-    pub sessions: Sessions,
+    pub sessions: Arc<Sessions>,
 }
 
 impl Endpoint {
@@ -83,33 +84,6 @@ impl Endpoint {
     }
 }
 
-/// What the client's `Accept` allows.
-pub struct Accepts {
-    pub json: bool,
-    pub sse: bool,
-}
-
-impl Accepts {
-    fn of(headers: &HeaderMap) -> Accepts {
-        let mut accepts = Accepts {
-            json: false,
-            sse: false,
-        };
-        for value in headers.get_all(header::ACCEPT) {
-            for kind in value.to_str().unwrap_or("").split(',') {
-                let kind = kind.split(';').next().unwrap_or("").trim();
-                match kind.to_ascii_lowercase().as_str() {
-                    "application/json" | "application/*" => accepts.json = true,
-                    "text/event-stream" | "text/*" => accepts.sse = true,
-                    "*/*" => (accepts.json, accepts.sse) = (true, true),
-                    _ => {}
-                }
-            }
-        }
-        accepts
-    }
-}
-
 pub async fn post(
     State(endpoint): State<Arc<Endpoint>>,
     uri: Uri,
@@ -152,7 +126,8 @@ pub async fn post(
         Err(_) => return rpc_fail(StatusCode::BAD_REQUEST, -32700, "not a JSON-RPC message"),
     };
     if headers.get(SESSION_ID).is_none() && stateless::wanted(&headers, &message) {
-        return stateless::serve(endpoint.clone(), &client, &headers, message, &accepts).await;
+        let sessions = endpoint.sessions.clone();
+        return stateless::serve(sessions, &client, &headers, message, &accepts).await;
     }
     let method = message.get("method").and_then(Value::as_str);
     let id = message.get("id").filter(|id| !id.is_null()).cloned();
@@ -304,38 +279,4 @@ pub async fn delete(
     };
     endpoint.sessions.end(&session.id).await;
     StatusCode::OK.into_response()
-}
-
-pub fn sse_response(body: Body) -> Response {
-    let mut response = Response::new(body);
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream"),
-    );
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    response
-}
-
-pub fn json_response(message: &Value) -> Response {
-    let body = serde_json::to_vec(message).unwrap_or_default();
-    let mut response = Response::new(Body::from(body));
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    response
-}
-
-/// A refusal, with a JSON-RPC error body saying why.
-pub fn fail(status: StatusCode, message: &str) -> Response {
-    rpc_fail(status, -32600, message)
-}
-
-fn rpc_fail(status: StatusCode, code: i64, message: &str) -> Response {
-    let body =
-        json!({ "jsonrpc": "2.0", "id": null, "error": { "code": code, "message": message } });
-    let mut response = json_response(&body);
-    *response.status_mut() = status;
-    response
 }

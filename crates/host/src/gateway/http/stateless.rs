@@ -21,9 +21,9 @@ use gatehouse_mcp::era::META_PROTOCOL_VERSION;
 use gatehouse_mcp::transport::header_value;
 use serde_json::{Value, json};
 
+use super::answers::{Accepts, fail, json_response, sse_response};
 use super::param_check;
-use super::requests::{Accepts, Endpoint, fail, json_response, sse_response};
-use super::sessions::{MAX_STATELESS_PER_CLIENT, Refused};
+use super::sessions::{MAX_STATELESS_PER_CLIENT, Refused, Sessions};
 use super::streams::frame;
 use crate::gateway::handshake::SUPPORTED_VERSIONS;
 use crate::gateway::modern::{self, Refusal, code};
@@ -142,15 +142,15 @@ fn clip(text: &str) -> String {
 
 /// Ends the request's session however the POST ends (answered, or its client went away).
 struct Ends {
-    endpoint: Arc<Endpoint>,
+    sessions: Arc<Sessions>,
     id: String,
 }
 
 impl Drop for Ends {
     fn drop(&mut self) {
-        let (endpoint, id) = (self.endpoint.clone(), std::mem::take(&mut self.id));
+        let (sessions, id) = (self.sessions.clone(), std::mem::take(&mut self.id));
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn(async move { endpoint.sessions.end(&id).await });
+            runtime.spawn(async move { sessions.end(&id).await });
         }
     }
 }
@@ -178,7 +178,7 @@ fn status_of(response: &Value) -> StatusCode {
 /// The `Mcp-Param-*` headers of a call matched to the tool the client is shown by that name
 /// ([`param_check`]); a tool it is not shown is left to the call to refuse.
 async fn match_params(
-    endpoint: &Endpoint,
+    sessions: &Sessions,
     client: &str,
     headers: &HeaderMap,
     params: &Value,
@@ -186,7 +186,7 @@ async fn match_params(
     let Some(name) = params.get("name").and_then(Value::as_str) else {
         return Ok(());
     };
-    let host = endpoint.sessions.host();
+    let host = sessions.host();
     let Ok(served) = host.client_profiles().served(client).await else {
         return Ok(());
     };
@@ -201,7 +201,7 @@ async fn match_params(
 
 /// Serves one modern request of `client`.
 pub async fn serve(
-    endpoint: Arc<Endpoint>,
+    sessions: Arc<Sessions>,
     client: &str,
     headers: &HeaderMap,
     message: Value,
@@ -216,7 +216,7 @@ pub async fn serve(
         return StatusCode::ACCEPTED.into_response();
     }
     if message["method"] == "tools/call"
-        && let Err(refusal) = match_params(&endpoint, client, headers, &message["params"]).await
+        && let Err(refusal) = match_params(&sessions, client, headers, &message["params"]).await
     {
         return refused(StatusCode::BAD_REQUEST, &id, &refusal);
     }
@@ -224,7 +224,7 @@ pub async fn serve(
     if listen && !accepts.sse {
         return fail(StatusCode::NOT_ACCEPTABLE, "accept text/event-stream");
     }
-    let session = match endpoint.sessions.create_stateless(client) {
+    let session = match sessions.create_stateless(client) {
         Ok(session) => session,
         Err(Refused::ClientFull) => {
             let why = format!(
@@ -240,7 +240,7 @@ pub async fn serve(
         }
     };
     let ends = Ends {
-        endpoint: endpoint.clone(),
+        sessions: sessions.clone(),
         id: session.id.clone(),
     };
     let progress = message.pointer("/params/_meta/progressToken").cloned();
