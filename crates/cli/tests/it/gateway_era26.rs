@@ -240,11 +240,15 @@ fn listen_streams_are_told_of_a_server_added_and_only_what_they_asked_for() {
     let _serve = serve_http(data, port, &[]);
     crate::support::engine::wait_connected(data);
 
-    // Over HTTP: a stream for tool changes only.
+    // Over HTTP: a stream for tool changes and two resources, one that no server has.
+    let features = "demo://resource/static/document/features.md";
     let listen = request(
         41,
         "subscriptions/listen",
-        json!({ "notifications": { "toolsListChanged": true } }),
+        json!({ "notifications": {
+            "toolsListChanged": true,
+            "resourceSubscriptions": [features, "demo://no/such/resource"],
+        } }),
     );
     let host = format!("127.0.0.1:{port}");
     let sent = post(
@@ -324,6 +328,17 @@ fn listen_streams_are_told_of_a_server_added_and_only_what_they_asked_for() {
     assert_eq!(
         events[0]["method"], "notifications/subscriptions/acknowledged",
         "{seen}"
+    );
+    // Acknowledged: what it honours, the resource subscribed on its server through the gate.
+    assert_eq!(
+        events[0]["params"]["notifications"],
+        json!({ "toolsListChanged": true, "resourceSubscriptions": [features] }),
+        "{seen}"
+    );
+    let audit = ok_json(data, &["audit", "list", "--json", "--client", "listener"]);
+    assert!(
+        audit.to_string().contains("features.md"),
+        "the subscription passed the gate: {audit}"
     );
     for event in &events {
         assert_eq!(

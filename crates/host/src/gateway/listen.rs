@@ -2,7 +2,8 @@
 //! each is the open request that asked, with the notifications it opted in to. The gateway
 //! acknowledges first (`notifications/subscriptions/acknowledged`, with what it honours), then
 //! tells each stream only the list changes and resource updates it asked for, every message
-//! tagged with the stream's `subscriptionId` (the JSON-RPC id of its request). A stream ends
+//! tagged with the stream's `subscriptionId` (the JSON-RPC id of its request). The resources a
+//! stream asks to hear of are subscribed on their servers as `resources/subscribe` is. A stream ends
 //! when the agent cancels it (`notifications/cancelled`, or over HTTP closing the response),
 //! or gracefully with a completion result when the gateway stops. At most [`MAX_STREAMS`] per
 //! connection, and [`MAX_URIS`] resources per stream.
@@ -16,6 +17,9 @@ use serde_json::{Value, json};
 
 use super::changes::List;
 use super::modern::{Refusal, code};
+use super::notices::Notices;
+use super::profiles::Served;
+use crate::host::Host;
 
 /// Streams one connection may hold open at once.
 pub const MAX_STREAMS: usize = 16;
@@ -28,6 +32,37 @@ const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
 #[derive(Debug, Default)]
 pub struct Listeners {
     open: Mutex<HashMap<String, (Value, NotificationFilter)>>,
+}
+
+/// Opens the stream request `id` asks for: each resource it names is subscribed as
+/// `resources/subscribe` would be (through the gate, on its server, within the agent's bound),
+/// and only those subscribed are acknowledged ("Notification types the server does not support
+/// are omitted"). The acknowledgement, or the error response.
+pub async fn open(
+    host: &Host,
+    client: &str,
+    served: &Served,
+    notices: &Notices,
+    listeners: &Listeners,
+    id: &Value,
+    params: &Value,
+) -> Value {
+    let opened = match wanted(params) {
+        Ok(mut filter) => {
+            let mut kept = Vec::new();
+            for uri in std::mem::take(&mut filter.resource_subscriptions) {
+                let asked = json!({ "uri": uri });
+                match notices.subscribe(host, client, served, &asked).await {
+                    Ok(_) => kept.push(uri),
+                    Err(e) => tracing::debug!("a listen stream of `{client}` left out {uri}: {e}"),
+                }
+            }
+            filter.resource_subscriptions = kept;
+            listeners.open(id, filter)
+        }
+        Err(refused) => Err(refused),
+    };
+    opened.unwrap_or_else(|refused| json!({ "jsonrpc": "2.0", "id": id, "error": refused.error() }))
 }
 
 /// What a `subscriptions/listen` request asks for, checked.

@@ -238,11 +238,18 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
         };
         match (method, id) {
             (Some(method), Some(id)) if modern.is_some() && method == "subscriptions/listen" => {
-                let opened = listen::wanted(&params).and_then(|f| listening.open(&id, f));
-                let told = opened.unwrap_or_else(
-                    |refused| json!({ "jsonrpc": "2.0", "id": id, "error": refused.error() }),
-                );
-                let _ = out.send(told).await;
+                let Some(served) = served.clone() else {
+                    let _ = out.send(error(id, rpc::INTERNAL, NO_PROFILE)).await;
+                    continue;
+                };
+                let (host, client, out) = (host.clone(), agent.client.clone(), out.clone());
+                let (side, listening) = (side.clone(), listening.clone());
+                requests.spawn(async move {
+                    let notices = &side.notices;
+                    let told =
+                        listen::open(&host, &client, &served, notices, &listening, &id, &params);
+                    let _ = out.send(told.await).await;
+                });
             }
             (Some(method), Some(id)) => {
                 if method == "initialize" && modern.is_none() {
