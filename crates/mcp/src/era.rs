@@ -36,6 +36,14 @@ pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 /// Modern revisions this client speaks, newest first.
 pub const MODERN: &[&str] = &["2026-07-28"];
 
+/// The `_meta` keys of a modern request and result (2026-07-28 basic/index, "`_meta`").
+pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
 /// `HeaderMismatch`, `MissingRequiredClientCapability`, `UnsupportedProtocolVersion`: errors
 /// only a modern server sends, so receiving one proves the server is modern.
 const MODERN_ERRORS: &[i64] = &[-32020, -32021, -32022];
@@ -72,18 +80,12 @@ pub fn is_modern_error(error: &McpError) -> bool {
 /// The `_meta` every modern message carries.
 pub fn request_meta(version: &str, options: &ClientOptions) -> Map<String, Value> {
     let mut meta = Map::new();
+    meta.insert(META_PROTOCOL_VERSION.into(), json!(version));
     meta.insert(
-        "io.modelcontextprotocol/protocolVersion".into(),
-        json!(version),
-    );
-    meta.insert(
-        "io.modelcontextprotocol/clientCapabilities".into(),
+        META_CLIENT_CAPABILITIES.into(),
         Value::Object(modern_capabilities(options)),
     );
-    meta.insert(
-        "io.modelcontextprotocol/clientInfo".into(),
-        json!(options.client_info),
-    );
+    meta.insert(META_CLIENT_INFO.into(), json!(options.client_info));
     meta
 }
 

@@ -1,6 +1,6 @@
 //! The gateway's stdio face, `gatehouse mcp`, with real MCP clients nobody here wrote: the
 //! official TypeScript SDK's v1 and v2 clients and the Python SDK's client start it as their
-//! server (the v2 client, which speaks 2026-07-28 too, negotiates down to 2025-11-25). With
+//! server (the v2 client speaks the 2026-07-28 era with it: `server/discover`, no handshake). With
 //! no engine running it starts `gatehouse serve` and waits for it; the clients see the servers'
 //! tools as SERVER__TOOL, call them through the gate (source `gateway`, the client's name as the
 //! caller in the audit log), receive progress, and a call the policy denies comes back as a
@@ -58,10 +58,10 @@ fn ts_client_got_what_it_asked(script: &str, ts: &[Value]) {
         );
     }
     if script == "ts_sdk_v2_client.mjs" {
-        // The v2 client speaks 2026-07-28 too; Gatehouse answers its `server/discover` with
-        // "method not found", and the client falls back to the 2025 era's `initialize`.
-        assert_eq!(server["protocolVersion"], "2025-11-25", "{server}");
-        assert_eq!(server["era"], "legacy", "{server}");
+        // The v2 client speaks 2026-07-28: Gatehouse answers its `server/discover`, and every
+        // request after it carries its `_meta` instead of an `initialize` handshake.
+        assert_eq!(server["protocolVersion"], "2026-07-28", "{server}");
+        assert_eq!(server["era"], "modern", "{server}");
     }
     let tools = step(ts, "tools")[0].as_array().expect("tools").clone();
     assert!(

@@ -157,7 +157,7 @@ fn real_sdk_clients_call_through_the_http_endpoint_with_their_tokens() {
     };
 
     // The TS SDK's v1 and v2 clients send their tokens as a bearer header. The v2 client asks
-    // `server/discover` first (refused: no session), then falls back to `initialize`.
+    // `server/discover` first and speaks 2026-07-28 from then on, with no session.
     let url = format!("http://127.0.0.1:{port}/mcp");
     let ts_clients = [
         ("ts_sdk_v1_client.mjs", &ts_token),
@@ -181,7 +181,9 @@ fn real_sdk_clients_call_through_the_http_endpoint_with_their_tokens() {
         let server = &step(&ts, "server")[0];
         assert_eq!(server["info"]["name"], "gatehouse", "{script}");
         if script == "ts_sdk_v2_client.mjs" {
-            assert_eq!(server["protocolVersion"], "2025-11-25", "{server}");
+            // 2026-07-28: each request a POST of its own, no session.
+            assert_eq!(server["protocolVersion"], "2026-07-28", "{server}");
+            assert_eq!(server["era"], "modern", "{server}");
         }
         let tools = step(&ts, "tools")[0].as_array().expect("tools").clone();
         assert!(

@@ -26,6 +26,7 @@ mod engine_faults;
 mod engine_lifecycle;
 mod gateway;
 mod gateway_apps;
+mod gateway_era26;
 mod gateway_faults;
 mod gateway_http;
 mod gateway_http_streams;

@@ -50,7 +50,7 @@ pub async fn initialize(host: &Host, served: &Served, params: &Value) -> Value {
 }
 
 /// The instructions of each connected server the profile shows, by name in name order.
-async fn servers_instructions(host: &Host, served: &Served) -> Vec<(String, String)> {
+pub(super) async fn servers_instructions(host: &Host, served: &Served) -> Vec<(String, String)> {
     let Ok(enabled) = servers::enabled(host).await else {
         return Vec::new();
     };

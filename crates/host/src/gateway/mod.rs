@@ -7,12 +7,15 @@
 //! [`profiles`] allow (kept by [`profile_store`]; what they hide is refused by [`visibility`]),
 //! within its limits (`oversight::client_limits`).
 
+mod agent_call;
 mod changes;
 pub mod client_view;
 pub mod clients;
 mod completion;
 pub(crate) mod handshake;
 pub mod http;
+mod listen;
+pub(crate) mod modern;
 pub mod names;
 mod notices;
 mod pages;
@@ -20,6 +23,7 @@ pub mod profile_store;
 pub mod profiles;
 mod prompts;
 mod relay;
+mod replies;
 mod resources;
 mod servers;
 pub mod session;

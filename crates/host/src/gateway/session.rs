@@ -13,15 +13,16 @@
 //! ([`super::profiles`]) decides what it is served, and is read again when any profile changes
 //! (the agent told when its list did); its limits (requests in flight and per minute across its
 //! sessions, message size) refuse what is over them at once. The `clientInfo` of `initialize`
-//! goes into every audit row of the session's requests.
+//! goes into every audit row of the session's requests. A 2026-07-28 request (no `initialize`,
+//! its version, capabilities and `clientInfo` in its own `_meta`) is served alongside, checked
+//! and stamped by [`super::modern`]; its `subscriptions/listen` streams are [`super::listen`]'s.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use gatehouse_mcp::transport::lines::{Line, LineReader};
-use gatehouse_mcp::{CallOptions, Progress};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tokio::io::AsyncBufRead;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{mpsc, watch};
@@ -31,34 +32,20 @@ use super::changes::{Changed, List, ToolChanges};
 use super::notices::{Notices, Told};
 use super::profiles::Served;
 use super::relay::AgentLink;
+use super::replies::{Reply, error, finish, refusal, rpc};
 use super::tasks::AgentTasks;
-use super::visibility::PROFILE_RULE;
-use super::{completion, handshake, pages, prompts, resources, servers, tools};
-use crate::error::HostError;
+use super::{agent_call, completion, handshake, pages, prompts, resources, servers, tools};
+use super::{listen, modern};
 use crate::host::Host;
-use crate::oversight::gate::agent_relay::AgentAnswers;
 use crate::vocabulary::caller_info;
 use crate::vocabulary::events::EngineEvent;
 
 /// What an agent's requests running when the engine stops are answered.
 const STOPPING: &str = "Gatehouse is stopping (the app quit or `gatehouse serve` was stopped); the request was cancelled on the server";
-/// What a denial tells the agent the person can do.
-const CAN_ALLOW: &str = "The person can allow it in Gatehouse (a policy rule or an approval).";
 /// How long changes gather before the agent is told its tools changed.
 const CHANGES_SETTLE: std::time::Duration = std::time::Duration::from_millis(100);
 /// How long the calls of an agent that went away may take to end once cancelled.
 const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
-
-/// JSON-RPC error numbers the gateway answers with.
-mod rpc {
-    pub const PARSE_ERROR: i64 = -32700;
-    pub const INVALID_REQUEST: i64 = -32600;
-    pub const METHOD_NOT_FOUND: i64 = -32601;
-    pub const INVALID_PARAMS: i64 = -32602;
-    pub const INTERNAL: i64 = -32603;
-    /// A client over one of its limits (a server error, in the range JSON-RPC leaves to them).
-    pub const LIMITED: i64 = -32000;
-}
 
 /// What an agent is answered when its profile cannot be read.
 const NO_PROFILE: &str = "Gatehouse cannot read this client's profile; try again";
@@ -117,6 +104,8 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
     // The servers' log messages, resource updates and list changes.
     let mut heard = host.gate().agent_notices().listen();
     let mut initialized = false;
+    // The agent's `subscriptions/listen` streams (2026-07-28).
+    let listening = Arc::new(listen::Listeners::default());
     let mut changed_at: Option<tokio::time::Instant> = None;
     let mut served = read_profile(&host, &agent.client).await;
     // What the agent said of itself in `initialize`.
@@ -160,7 +149,11 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                 };
                 let lists = match told {
                     Told::Send(notice) => {
-                        if initialized && out.send(notice).await.is_err() {
+                        let mut sent = listening.updated(&notice);
+                        if initialized {
+                            sent.push(notice);
+                        }
+                        if !send_all(&out, sent).await {
                             break;
                         }
                         continue;
@@ -174,10 +167,14 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                 }
                 continue;
             }
-            () = settled, if initialized => {
+            () = settled, if initialized || !listening.is_empty() => {
                 changed_at = None;
                 for list in changed.take() {
-                    if out.send(list.notification()).await.is_err() {
+                    let mut sent = listening.changed(list);
+                    if initialized {
+                        sent.push(list.notification());
+                    }
+                    if !send_all(&out, sent).await {
                         break;
                     }
                 }
@@ -228,9 +225,35 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
             .map(str::to_owned);
         let id = message.get("id").cloned();
         let params = message.get("params").cloned().unwrap_or(Value::Null);
+        // A 2026-07-28 request: its `_meta` checked, then served as the era wants.
+        let modern = match (modern::is_modern(&message), &id) {
+            (true, Some(id)) => match modern::request_meta(&params) {
+                Ok(meta) => Some(meta),
+                Err(refused) => {
+                    let refused = json!({ "jsonrpc": "2.0", "id": id, "error": refused.error() });
+                    let _ = out.send(refused).await;
+                    continue;
+                }
+            },
+            _ => None,
+        };
         match (method, id) {
+            (Some(method), Some(id)) if modern.is_some() && method == "subscriptions/listen" => {
+                let Some(served) = served.clone() else {
+                    let _ = out.send(error(id, rpc::INTERNAL, NO_PROFILE)).await;
+                    continue;
+                };
+                let (host, client, out) = (host.clone(), agent.client.clone(), out.clone());
+                let (side, listening) = (side.clone(), listening.clone());
+                requests.spawn(async move {
+                    let notices = &side.notices;
+                    let told =
+                        listen::open(&host, &client, &served, notices, &listening, &id, &params);
+                    let _ = out.send(told.await).await;
+                });
+            }
             (Some(method), Some(id)) => {
-                if method == "initialize" {
+                if method == "initialize" && modern.is_none() {
                     initialized = true;
                     side.link.initialized(&params);
                     client_info = caller_info::from_initialize(&params);
@@ -258,14 +281,26 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                     stopping.clone(),
                     side.clone(),
                     served.clone(),
-                    client_info.clone(),
+                    modern
+                        .as_ref()
+                        .map_or(client_info.clone(), |m| m.client_info.clone()),
                 );
+                let asked = modern.is_some().then(|| params.clone());
                 requests.spawn(async move {
                     let reply = match served {
                         Some(served) => {
-                            let work = answer(
-                                &host, &agent, &side, &served, &method, params, cancelled, &out,
-                            );
+                            let work = async {
+                                if asked.is_some()
+                                    && let Some(early) =
+                                        modern::before(&host, &served, &method).await
+                                {
+                                    return Some(early);
+                                }
+                                answer(
+                                    &host, &agent, &side, &served, &method, params, cancelled, &out,
+                                )
+                                .await
+                            };
                             caller_info::scope(info, work).await
                         }
                         None => Some(Err((rpc::INTERNAL, NO_PROFILE.to_owned()))),
@@ -284,13 +319,18 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                             .then(|| Err((rpc::INTERNAL, STOPPING.to_owned())))
                     });
                     if let Some(reply) = reply {
-                        let _ = out.send(finish(id, reply)).await;
+                        let response = match &asked {
+                            Some(asked) => modern::respond(&method, asked, finish(id, reply)),
+                            None => finish(id, reply),
+                        };
+                        let _ = out.send(response).await;
                     }
                 });
             }
             (Some(method), None) => {
                 if method == "notifications/cancelled"
                     && let Some(id) = params.get("requestId")
+                    && !listening.cancel(id)
                     && let Some(cancel) = in_flight
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
@@ -303,6 +343,9 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
             // A response: the agent's answer to a server's request (`super::relay`).
             (None, _) => side.link.answered(&message),
         }
+    }
+    if stopping.load(Ordering::Acquire) {
+        let _ = send_all(&out, listening.close_all()).await;
     }
     side.link.close();
     side.notices.leave(&host).await;
@@ -322,10 +365,6 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
     };
     tokio::join!(requests_end, side.tasks.stop(CANCEL_GRACE));
 }
-
-/// What a request is answered with: a result, or a JSON-RPC error (number and message); `None`
-/// when it was cancelled.
-type Reply = Option<Result<Value, (i64, String)>>;
 
 #[allow(clippy::too_many_arguments)]
 async fn answer(
@@ -350,11 +389,13 @@ async fn answer(
             let (host, side, served, out) =
                 (host.clone(), side.clone(), served.clone(), out.clone());
             let run = move |cancelled| async move {
-                call(&host, &side, &served, params, cancelled, &out).await
+                agent_call::call(&host, side.link.clone(), &served, params, cancelled, &out).await
             };
             return Some(tasks.start(&asked, tokio::time::Instant::now(), run));
         }
-        "tools/call" => return call(host, side, served, params, cancelled, out).await,
+        "tools/call" => {
+            return agent_call::call(host, side.link.clone(), served, params, cancelled, out).await;
+        }
         "tools/list" => tools::list(host, &agent.client, served)
             .await
             .and_then(|tools| pages::page("tools", tools, &params, pages::page_size())),
@@ -392,101 +433,12 @@ async fn answer(
     Some(answered.map_err(refusal))
 }
 
-/// A failed request as the JSON-RPC error the agent gets: a denial says what the person can do.
-fn refusal(error: HostError) -> (i64, String) {
-    match error {
-        // A profile's refusal says itself what the person can do.
-        HostError::Denied {
-            reason,
-            rule: Some(rule),
-        } if rule == PROFILE_RULE => (rpc::INVALID_PARAMS, reason),
-        HostError::Denied { reason, .. } => (
-            rpc::INTERNAL,
-            format!("Gatehouse denied this request: {reason}. {CAN_ALLOW}"),
-        ),
-        e @ (HostError::Validation(_) | HostError::NotFound(_)) => {
-            (rpc::INVALID_PARAMS, e.to_string())
+/// Sends `messages` in order; false when the agent's side has gone.
+async fn send_all(out: &mpsc::Sender<Value>, messages: Vec<Value>) -> bool {
+    for message in messages {
+        if out.send(message).await.is_err() {
+            return false;
         }
-        e => (rpc::INTERNAL, e.to_string()),
     }
-}
-
-async fn call(
-    host: &Host,
-    side: &AgentSide,
-    served: &Served,
-    params: Value,
-    cancelled: watch::Receiver<bool>,
-    out: &mpsc::Sender<Value>,
-) -> Reply {
-    let Some(name) = params.get("name").and_then(Value::as_str) else {
-        return Some(Err((rpc::INVALID_PARAMS, "`name` is missing".to_owned())));
-    };
-    let arguments = params.get("arguments").cloned();
-    let token = params.pointer("/_meta/progressToken").cloned();
-    let (progress, mut progressed) =
-        mpsc::channel::<Progress>(gatehouse_mcp::updates::UPDATE_BUFFER);
-    let options = CallOptions {
-        progress: token.is_some().then_some(progress),
-        ..CallOptions::default()
-    };
-    let forward = async {
-        let Some(token) = &token else { return };
-        while let Some(p) = progressed.recv().await {
-            let mut params = json!({ "progressToken": token, "progress": p.progress });
-            if let Some(total) = p.total {
-                params["total"] = json!(total);
-            }
-            if let Some(message) = p.message {
-                params["message"] = json!(message);
-            }
-            let notice =
-                json!({ "jsonrpc": "2.0", "method": "notifications/progress", "params": params });
-            if out.send(notice).await.is_err() {
-                return;
-            }
-        }
-    };
-    let cancel = async move {
-        let mut cancelled = cancelled;
-        let _ = cancelled.wait_for(|set| *set).await;
-    };
-    let relay: Arc<dyn AgentAnswers> = side.link.clone();
-    let run = tools::call(host, served, relay, name, arguments, options, cancel);
-    let (outcome, ()) = tokio::join!(run, forward);
-    match outcome {
-        Ok(Some(result)) => Some(Ok(result)),
-        Ok(None) => None,
-        Err(HostError::Denied {
-            reason,
-            rule: Some(rule),
-        }) if rule == PROFILE_RULE => Some(Ok(tool_error(reason))),
-        Err(HostError::Denied { reason, .. }) => Some(Ok(denied(name, &reason))),
-        Err(e) => Some(Err(refusal(e))),
-    }
-}
-
-/// A denied call, as a result the model can act on.
-fn denied(name: &str, reason: &str) -> Value {
-    let text = format!("Gatehouse denied `{name}`: {reason}. {CAN_ALLOW}");
-    json!({ "content": [{ "type": "text", "text": text }], "isError": true })
-}
-
-/// A refused call whose text says itself what happened and what the person can do.
-fn tool_error(text: String) -> Value {
-    json!({ "content": [{ "type": "text", "text": text }], "isError": true })
-}
-
-fn finish(id: Value, reply: Result<Value, (i64, String)>) -> Value {
-    match reply {
-        Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
-        Err((code, message)) => error(id, code, &message),
-    }
-}
-
-fn error(id: Value, code: i64, message: &str) -> Value {
-    let mut error = Map::new();
-    error.insert("code".into(), json!(code));
-    error.insert("message".into(), json!(message));
-    json!({ "jsonrpc": "2.0", "id": id, "error": error })
+    true
 }

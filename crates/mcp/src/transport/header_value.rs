@@ -30,6 +30,41 @@ pub fn encode(value: &str) -> String {
     }
 }
 
+/// Why a header value cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadHeaderValue {
+    #[error("the value has characters a header value may not carry")]
+    InvalidCharacters,
+    #[error("the value is wrapped as Base64 (`=?base64?…?=`) but is not valid padded Base64")]
+    InvalidBase64,
+    #[error("the Base64 value is not UTF-8 text")]
+    NotUtf8,
+}
+
+/// The text a header value carries, as a server reads it ("Value Encoding", "Server
+/// Validation"): surrounding whitespace dropped (RFC 9110 §5.5), then a value wrapped as
+/// `=?base64?…?=` decoded (strict: canonical padding, the standard alphabet), anything else
+/// taken literally (a value missing the prefix or the suffix is not encoded).
+pub fn decode(raw: &[u8]) -> Result<String, BadHeaderValue> {
+    let visible = |b: &u8| *b == b'\t' || (0x20..=0x7e).contains(b);
+    if !raw.iter().all(visible) {
+        return Err(BadHeaderValue::InvalidCharacters);
+    }
+    let text = std::str::from_utf8(raw)
+        .map_err(|_| BadHeaderValue::InvalidCharacters)?
+        .trim_matches([' ', '\t']);
+    let Some(inner) = text
+        .strip_prefix(PREFIX)
+        .and_then(|rest| rest.strip_suffix(SUFFIX))
+    else {
+        return Ok(text.to_owned());
+    };
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(inner)
+        .map_err(|_| BadHeaderValue::InvalidBase64)?;
+    String::from_utf8(bytes).map_err(|_| BadHeaderValue::NotUtf8)
+}
+
 /// An integer argument outside JavaScript's safe range, which a mirrored header must not carry
 /// (2026-07-28 transports/streamable-http, "Schema Extension"). Sending it, or leaving its
 /// header out while the body has it, would both break the rules, so the call is not sent.
@@ -74,6 +109,45 @@ fn integer_text(n: &serde_json::Number) -> Result<Option<String>, UnsafeInteger>
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_server_reads_what_a_client_encoded_and_refuses_what_is_malformed() {
+        for value in [
+            "us-west1",
+            "Hello, 世界",
+            " padded ",
+            "line1\nline2",
+            "=?base64?x?=",
+        ] {
+            assert_eq!(
+                decode(encode(value).as_bytes()),
+                Ok(value.to_owned()),
+                "{value}"
+            );
+        }
+        assert_eq!(decode(b"  get_weather\t"), Ok("get_weather".to_owned()));
+        assert_eq!(decode(b"=?base64?SGVsbG8=?="), Ok("Hello".to_owned()));
+        // Half a wrapper is a literal value.
+        assert_eq!(
+            decode(b"=?base64?SGVsbG8="),
+            Ok("=?base64?SGVsbG8=".to_owned())
+        );
+        assert_eq!(decode(b"SGVsbG8="), Ok("SGVsbG8=".to_owned()));
+        assert_eq!(
+            decode(b"=?base64?SGVsbG8?="),
+            Err(BadHeaderValue::InvalidBase64)
+        );
+        assert_eq!(
+            decode(b"=?base64?SGVs!!!bG8=?="),
+            Err(BadHeaderValue::InvalidBase64)
+        );
+        assert_eq!(decode(b"=?base64?/w==?="), Err(BadHeaderValue::NotUtf8));
+        assert_eq!(decode(b"a\nb"), Err(BadHeaderValue::InvalidCharacters));
+        assert_eq!(
+            decode("é".as_bytes()),
+            Err(BadHeaderValue::InvalidCharacters)
+        );
+    }
 
     #[test]
     fn plain_ascii_stays_and_everything_else_is_wrapped() {

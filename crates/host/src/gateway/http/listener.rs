@@ -42,7 +42,7 @@ impl Listener {
         let endpoint = Arc::new(Endpoint {
             port,
             tokens: Tokens::load(host.clone()).await,
-            sessions: Sessions::new(host),
+            sessions: Arc::new(Sessions::new(host)),
         });
         let routes = get(requests::get)
             .post(requests::post)

@@ -1,14 +1,18 @@
 //! The gateway's Streamable HTTP endpoint, `http://127.0.0.1:PORT/mcp` (2025-11-25
 //! basic/transports): [`HttpGateway`] follows the person's setting ([`settings`]) and starts or
 //! stops the [`listener`] on its port; [`auth`] admits loopback requests with a client's token,
-//! [`requests`] serves POST, GET and DELETE, [`sessions`] runs one gateway session per
-//! `Mcp-Session-Id`, [`streams`] holds each session's resumable SSE streams (GET and POST).
+//! [`requests`] serves POST, GET and DELETE (answering as [`answers`] says), [`sessions`] runs
+//! one gateway session per `Mcp-Session-Id`, [`streams`] holds each session's resumable SSE
+//! streams (GET and POST); [`stateless`] serves the 2026-07-28 requests, which name no session.
 
+mod answers;
 mod auth;
 mod listener;
+mod param_check;
 mod requests;
 mod sessions;
 pub mod settings;
+mod stateless;
 mod streams;
 
 use std::sync::Arc;

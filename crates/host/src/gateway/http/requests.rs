@@ -14,8 +14,10 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
+use super::answers::{Accepts, fail, json_response, rpc_fail, sse_response};
 use super::auth::{self, Tokens};
 use super::sessions::{CALLS, MAX_PER_CLIENT, Refused, Session, Sessions, Waiter};
+use super::stateless;
 use super::streams::{self, Event};
 use crate::gateway::handshake::SUPPORTED_VERSIONS;
 
@@ -35,7 +37,7 @@ const TOKEN_PATH: &str = "/mcp/c/";
 pub struct Endpoint {
     pub port: u16,
     pub tokens: Tokens,
-    pub sessions: Sessions,
+    pub sessions: Arc<Sessions>,
 }
 
 impl Endpoint {
@@ -88,33 +90,6 @@ impl Endpoint {
     }
 }
 
-/// What the client's `Accept` allows.
-struct Accepts {
-    json: bool,
-    sse: bool,
-}
-
-impl Accepts {
-    fn of(headers: &HeaderMap) -> Accepts {
-        let mut accepts = Accepts {
-            json: false,
-            sse: false,
-        };
-        for value in headers.get_all(header::ACCEPT) {
-            for kind in value.to_str().unwrap_or("").split(',') {
-                let kind = kind.split(';').next().unwrap_or("").trim();
-                match kind.to_ascii_lowercase().as_str() {
-                    "application/json" | "application/*" => accepts.json = true,
-                    "text/event-stream" | "text/*" => accepts.sse = true,
-                    "*/*" => (accepts.json, accepts.sse) = (true, true),
-                    _ => {}
-                }
-            }
-        }
-        accepts
-    }
-}
-
 pub async fn post(
     State(endpoint): State<Arc<Endpoint>>,
     uri: Uri,
@@ -156,6 +131,10 @@ pub async fn post(
         }
         Err(_) => return rpc_fail(StatusCode::BAD_REQUEST, -32700, "not a JSON-RPC message"),
     };
+    if headers.get(SESSION_ID).is_none() && stateless::wanted(&headers, &message) {
+        let sessions = endpoint.sessions.clone();
+        return stateless::serve(sessions, &client, &headers, message, &accepts).await;
+    }
     let method = message.get("method").and_then(Value::as_str);
     let id = message.get("id").filter(|id| !id.is_null()).cloned();
     if method == Some("initialize")
@@ -339,38 +318,4 @@ pub async fn delete(
     };
     endpoint.sessions.end(&session.id).await;
     StatusCode::OK.into_response()
-}
-
-fn sse_response(body: Body) -> Response {
-    let mut response = Response::new(body);
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream"),
-    );
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    response
-}
-
-fn json_response(message: &Value) -> Response {
-    let body = serde_json::to_vec(message).unwrap_or_default();
-    let mut response = Response::new(Body::from(body));
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    response
-}
-
-/// A refusal, with a JSON-RPC error body saying why.
-fn fail(status: StatusCode, message: &str) -> Response {
-    rpc_fail(status, -32600, message)
-}
-
-fn rpc_fail(status: StatusCode, code: i64, message: &str) -> Response {
-    let body =
-        json!({ "jsonrpc": "2.0", "id": null, "error": { "code": code, "message": message } });
-    let mut response = json_response(&body);
-    *response.status_mut() = status;
-    response
 }

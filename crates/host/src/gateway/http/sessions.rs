@@ -30,6 +30,9 @@ use crate::host::Host;
 pub const MAX_PER_CLIENT: usize = 16;
 /// Sessions the endpoint holds at once.
 pub const MAX_SESSIONS: usize = 256;
+/// 2026-07-28 requests one client may have running at once (each served by a session of its
+/// own that no `Mcp-Session-Id` names, `super::stateless`).
+pub const MAX_STATELESS_PER_CLIENT: usize = 64;
 /// The longest message a client may send.
 pub const MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
 /// Messages queued from a session to the router.
@@ -67,6 +70,8 @@ struct Pending {
 pub struct Session {
     pub id: String,
     pub client: String,
+    /// Serves one 2026-07-28 request: no `Mcp-Session-Id` names it.
+    stateless: bool,
     input: tokio::sync::Mutex<Option<DuplexStream>>,
     pending: Mutex<HashMap<String, Pending>>,
     /// Progress token → the request key it reports on.
@@ -306,6 +311,11 @@ impl Sessions {
         }
     }
 
+    /// The engine the sessions serve.
+    pub fn host(&self) -> &Arc<Host> {
+        &self.host
+    }
+
     /// How often idle sessions are looked for.
     pub fn sweep_every(&self) -> Duration {
         (self.idle / 4).clamp(Duration::from_millis(100), Duration::from_secs(30))
@@ -313,11 +323,29 @@ impl Sessions {
 
     /// Starts a session for `client`.
     pub fn create(&self, client: &str) -> Result<Arc<Session>, Refused> {
+        self.start(client, false)
+    }
+
+    /// Starts a session serving one 2026-07-28 request of `client`; end it (`end`) when the
+    /// request is done.
+    pub fn create_stateless(&self, client: &str) -> Result<Arc<Session>, Refused> {
+        self.start(client, true)
+    }
+
+    fn start(&self, client: &str, stateless: bool) -> Result<Arc<Session>, Refused> {
         let mut table = lock(&self.table);
         if table.len() >= MAX_SESSIONS {
             return Err(Refused::Full);
         }
-        if table.values().filter(|s| s.client == client).count() >= MAX_PER_CLIENT {
+        let most = if stateless {
+            MAX_STATELESS_PER_CLIENT
+        } else {
+            MAX_PER_CLIENT
+        };
+        let held = table
+            .values()
+            .filter(|s| s.client == client && s.stateless == stateless);
+        if held.count() >= most {
             return Err(Refused::ClientFull);
         }
         let (ours, theirs) = tokio::io::duplex(PIPE_BYTES);
@@ -326,6 +354,7 @@ impl Sessions {
         let session = Arc::new(Session {
             id: uuid::Uuid::new_v4().simple().to_string(),
             client: client.to_owned(),
+            stateless,
             input: tokio::sync::Mutex::new(Some(ours)),
             pending: Mutex::default(),
             progress: Mutex::default(),
@@ -356,9 +385,9 @@ impl Sessions {
         Ok(session)
     }
 
-    /// The session with this id.
+    /// The session with this id (never one serving a 2026-07-28 request).
     pub fn get(&self, id: &str) -> Option<Arc<Session>> {
-        lock(&self.table).get(id).cloned()
+        lock(&self.table).get(id).filter(|s| !s.stateless).cloned()
     }
 
     /// Ends the session with this id (DELETE).

@@ -1,0 +1,74 @@
+//! An agent's `tools/call` through the gateway: the tool routed by its exposed name and called
+//! through the gate ([`super::tools::call`]), the call's progress forwarded to the agent as
+//! `notifications/progress` under its token, and the outcome as the agent sees it: a denial as
+//! a result with `isError` and a text the model can act on, other failures as JSON-RPC errors.
+
+use std::sync::Arc;
+
+use gatehouse_mcp::{CallOptions, Progress};
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, watch};
+
+use super::profiles::Served;
+use super::replies::{Reply, denied, refusal, rpc, tool_error};
+use super::tools;
+use super::visibility::PROFILE_RULE;
+use crate::error::HostError;
+use crate::host::Host;
+use crate::oversight::gate::agent_relay::AgentAnswers;
+
+/// Calls the tool `params` names for the agent, forwarding the call's progress to it; `None`
+/// when the agent cancelled the call.
+pub(super) async fn call(
+    host: &Host,
+    relay: Arc<dyn AgentAnswers>,
+    served: &Served,
+    params: Value,
+    cancelled: watch::Receiver<bool>,
+    out: &mpsc::Sender<Value>,
+) -> Reply {
+    let Some(name) = params.get("name").and_then(Value::as_str) else {
+        return Some(Err((rpc::INVALID_PARAMS, "`name` is missing".to_owned())));
+    };
+    let arguments = params.get("arguments").cloned();
+    let token = params.pointer("/_meta/progressToken").cloned();
+    let (progress, mut progressed) =
+        mpsc::channel::<Progress>(gatehouse_mcp::updates::UPDATE_BUFFER);
+    let options = CallOptions {
+        progress: token.is_some().then_some(progress),
+        ..CallOptions::default()
+    };
+    let forward = async {
+        let Some(token) = &token else { return };
+        while let Some(p) = progressed.recv().await {
+            let mut params = json!({ "progressToken": token, "progress": p.progress });
+            if let Some(total) = p.total {
+                params["total"] = json!(total);
+            }
+            if let Some(message) = p.message {
+                params["message"] = json!(message);
+            }
+            let notice =
+                json!({ "jsonrpc": "2.0", "method": "notifications/progress", "params": params });
+            if out.send(notice).await.is_err() {
+                return;
+            }
+        }
+    };
+    let cancel = async move {
+        let mut cancelled = cancelled;
+        let _ = cancelled.wait_for(|set| *set).await;
+    };
+    let run = tools::call(host, served, relay, name, arguments, options, cancel);
+    let (outcome, ()) = tokio::join!(run, forward);
+    match outcome {
+        Ok(Some(result)) => Some(Ok(result)),
+        Ok(None) => None,
+        Err(HostError::Denied {
+            reason,
+            rule: Some(rule),
+        }) if rule == PROFILE_RULE => Some(Ok(tool_error(reason))),
+        Err(HostError::Denied { reason, .. }) => Some(Ok(denied(name, &reason))),
+        Err(e) => Some(Err(refusal(e))),
+    }
+}

@@ -1,0 +1,70 @@
+//! What the gateway answers an agent with: the JSON-RPC error numbers it uses, a request's
+//! refusal as the error the agent gets (a denial saying what the person can do), a denied or
+//! hidden tool call as a result with `isError` the model can act on, and the response messages.
+
+use serde_json::{Map, Value, json};
+
+use super::visibility::PROFILE_RULE;
+use crate::error::HostError;
+
+/// What a denial tells the agent the person can do.
+const CAN_ALLOW: &str = "The person can allow it in Gatehouse (a policy rule or an approval).";
+
+/// JSON-RPC error numbers the gateway answers with.
+/// What a request is answered with: a result, or a JSON-RPC error (number and message); `None`
+/// when it was cancelled.
+pub type Reply = Option<Result<Value, (i64, String)>>;
+
+pub mod rpc {
+    pub const PARSE_ERROR: i64 = -32700;
+    pub const INVALID_REQUEST: i64 = -32600;
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    pub const INVALID_PARAMS: i64 = -32602;
+    pub const INTERNAL: i64 = -32603;
+    /// A client over one of its limits (a server error, in the range JSON-RPC leaves to them).
+    pub const LIMITED: i64 = -32000;
+}
+
+/// A failed request as the JSON-RPC error the agent gets: a denial says what the person can do.
+pub fn refusal(error: HostError) -> (i64, String) {
+    match error {
+        // A profile's refusal says itself what the person can do.
+        HostError::Denied {
+            reason,
+            rule: Some(rule),
+        } if rule == PROFILE_RULE => (rpc::INVALID_PARAMS, reason),
+        HostError::Denied { reason, .. } => (
+            rpc::INTERNAL,
+            format!("Gatehouse denied this request: {reason}. {CAN_ALLOW}"),
+        ),
+        e @ (HostError::Validation(_) | HostError::NotFound(_)) => {
+            (rpc::INVALID_PARAMS, e.to_string())
+        }
+        e => (rpc::INTERNAL, e.to_string()),
+    }
+}
+
+/// A denied call, as a result the model can act on.
+pub fn denied(name: &str, reason: &str) -> Value {
+    let text = format!("Gatehouse denied `{name}`: {reason}. {CAN_ALLOW}");
+    json!({ "content": [{ "type": "text", "text": text }], "isError": true })
+}
+
+/// A refused call whose text says itself what happened and what the person can do.
+pub fn tool_error(text: String) -> Value {
+    json!({ "content": [{ "type": "text", "text": text }], "isError": true })
+}
+
+pub fn finish(id: Value, reply: Result<Value, (i64, String)>) -> Value {
+    match reply {
+        Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
+        Err((code, message)) => error(id, code, &message),
+    }
+}
+
+pub fn error(id: Value, code: i64, message: &str) -> Value {
+    let mut error = Map::new();
+    error.insert("code".into(), json!(code));
+    error.insert("message".into(), json!(message));
+    json!({ "jsonrpc": "2.0", "id": id, "error": error })
+}
