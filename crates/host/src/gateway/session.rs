@@ -286,6 +286,12 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                         .map_or(client_info.clone(), |m| m.client_info.clone()),
                 );
                 let asked = modern.is_some().then(|| params.clone());
+                let mut params = params;
+                if let (Some(_), Some(fields)) = (&asked, params.as_object_mut()) {
+                    // 2026-07-28 has no `task` augmentation (the tasks extension ignores it,
+                    // SEP-2663): the 2025-11-25 tasks below are the legacy eras' alone.
+                    fields.remove("task");
+                }
                 requests.spawn(async move {
                     let reply = match served {
                         Some(served) => {
@@ -295,6 +301,12 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                                         modern::before(&host, &served, &method).await
                                 {
                                     return Some(early);
+                                }
+                                if asked.is_none()
+                                    && let Some(answered) =
+                                        side.tasks.answer(&method, &params).await
+                                {
+                                    return Some(answered);
                                 }
                                 answer(
                                     &host, &agent, &side, &served, &method, params, cancelled, &out,
@@ -377,9 +389,6 @@ async fn answer(
     cancelled: watch::Receiver<bool>,
     out: &mpsc::Sender<Value>,
 ) -> Reply {
-    if let Some(answered) = side.tasks.answer(method, &params).await {
-        return Some(answered);
-    }
     let answered = match method {
         "initialize" => return Some(Ok(handshake::initialize(host, served, &params).await)),
         "ping" => return Some(Ok(json!({}))),
