@@ -153,12 +153,8 @@ fn ts_client_got_what_it_asked(script: &str, ts: &[Value]) {
 
 #[test]
 fn real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate() {
-    let data = crate::support::data_with_everything("e");
+    let data = crate::support::gateway::everything_for_agents();
     let data = data.path();
-    ok(
-        data,
-        &["policy", "set", "e", "--source", "gateway", "allow"],
-    );
     ok(
         data,
         &[

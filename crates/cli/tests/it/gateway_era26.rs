@@ -10,12 +10,10 @@ use std::net::TcpStream;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::gateway_http::{
-    bearer, client_with_token, exchange, free_port, header, post, serve_http,
-};
+use crate::gateway_http::{bearer, client_with_token, exchange, header, http_engine, post};
 use crate::support::engine::{Gathered, Reaped};
 use crate::support::gateway::{add_a_server_and_wait_until_the_agents_list_again, client_command};
-use crate::support::{ok, ok_json};
+use crate::support::ok_json;
 use serde_json::{Value, json};
 
 const VERSION: &str = "MCP-Protocol-Version: 2026-07-28";
@@ -54,20 +52,10 @@ fn headers(token: &str, method: &str, name: Option<&str>) -> Vec<String> {
 
 #[test]
 fn a_2026_client_is_served_over_http_with_no_session_and_its_headers_checked() {
-    let data = crate::support::data_with_everything("e");
+    let data = crate::support::gateway::everything_for_agents();
     let data = data.path();
-    ok(
-        data,
-        &["policy", "set", "e", "--source", "gateway", "allow"],
-    );
     let token = client_with_token(data, "modern-http");
-    let port = free_port();
-    ok(
-        data,
-        &["gateway", "http", "on", "--port", &port.to_string()],
-    );
-    let _serve = serve_http(data, port, &[]);
-    crate::support::engine::wait_connected(data);
+    let (port, _serve) = http_engine(data);
     let host = format!("127.0.0.1:{port}");
 
     // `server/discover`, answered without a session.
@@ -225,20 +213,10 @@ fn read_until(stream: &mut TcpStream, seen: &mut String, wanted: &str, within: D
 
 #[test]
 fn listen_streams_are_told_of_a_server_added_and_only_what_they_asked_for() {
-    let data = crate::support::data_with_everything("e");
+    let data = crate::support::gateway::everything_for_agents();
     let data = data.path();
-    ok(
-        data,
-        &["policy", "set", "e", "--source", "gateway", "allow"],
-    );
     let token = client_with_token(data, "listener");
-    let port = free_port();
-    ok(
-        data,
-        &["gateway", "http", "on", "--port", &port.to_string()],
-    );
-    let _serve = serve_http(data, port, &[]);
-    crate::support::engine::wait_connected(data);
+    let (port, _serve) = http_engine(data);
 
     // Over HTTP: a stream for tool changes and two resources, one that no server has.
     let features = "demo://resource/static/document/features.md";

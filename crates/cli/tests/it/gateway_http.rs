@@ -45,6 +45,19 @@ pub(crate) fn serve_http(data: &Path, port: u16, env: &[(&str, &str)]) -> Reaped
     serve
 }
 
+/// The HTTP endpoint turned on at a free port, `gatehouse serve` serving it, and its servers
+/// connected: the port, and the engine (stopped when dropped).
+pub(crate) fn http_engine(data: &Path) -> (u16, Reaped) {
+    let port = free_port();
+    ok(
+        data,
+        &["gateway", "http", "on", "--port", &port.to_string()],
+    );
+    let serve = serve_http(data, port, &[]);
+    crate::support::engine::wait_connected(data);
+    (port, serve)
+}
+
 /// A client with a fresh token.
 pub(crate) fn client_with_token(data: &Path, name: &str) -> String {
     ok(data, &["clients", "add", name]);
@@ -113,22 +126,12 @@ pub(crate) fn bearer(token: &str) -> String {
 
 #[test]
 fn real_sdk_clients_call_through_the_http_endpoint_with_their_tokens() {
-    let data = crate::support::data_with_everything("e");
+    let data = crate::support::gateway::everything_for_agents();
     let data = data.path();
-    ok(
-        data,
-        &["policy", "set", "e", "--source", "gateway", "allow"],
-    );
     let ts_token = client_with_token(data, "ts-http");
     let ts2_token = client_with_token(data, "ts2-http");
     let py_token = client_with_token(data, "py-http");
-    let port = free_port();
-    ok(
-        data,
-        &["gateway", "http", "on", "--port", &port.to_string()],
-    );
-    let _serve = serve_http(data, port, &[]);
-    crate::support::engine::wait_connected(data);
+    let (port, _serve) = http_engine(data);
 
     let run = |program: &Path, script: &str, args: &[&str]| -> Vec<Value> {
         let output = Command::new(program)

@@ -9,10 +9,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
-use crate::gateway_http::{
-    bearer, client_with_token, exchange, free_port, header, post, serve_http,
-};
-use crate::support::ok;
+use crate::gateway_http::{bearer, client_with_token, exchange, header, http_engine, post};
 use serde_json::Value;
 
 /// One SSE event: its id, its `retry`, its data.
@@ -142,19 +139,9 @@ fn endpoint() -> (
     u16,
     String,
 ) {
-    let data = crate::support::data_with_everything("e");
-    ok(
-        data.path(),
-        &["policy", "set", "e", "--source", "gateway", "allow"],
-    );
+    let data = crate::support::gateway::everything_for_agents();
     let token = client_with_token(data.path(), "raw");
-    let port = free_port();
-    ok(
-        data.path(),
-        &["gateway", "http", "on", "--port", &port.to_string()],
-    );
-    let serve = serve_http(data.path(), port, &[]);
-    crate::support::engine::wait_connected(data.path());
+    let (port, serve) = http_engine(data.path());
     (data, serve, port, token)
 }
 

@@ -248,12 +248,8 @@ fn a_clients_settings_handed_back_follow_the_default_profile_again() {
 
 #[test]
 fn a_hidden_resource_and_prompt_are_refused_and_an_unknown_agent_gets_the_default_profile() {
-    let data = crate::support::data_with_everything("e");
+    let data = crate::support::gateway::everything_for_agents();
     let data = data.path();
-    ok(
-        data,
-        &["policy", "set", "e", "--source", "gateway", "allow"],
-    );
     ok(data, &["tools", "e"]);
     ok(
         data,
@@ -438,12 +434,8 @@ fn a_naming_choice_changed_by_the_cli_tells_the_waiting_agent_its_names_changed(
 
 #[test]
 fn a_client_over_its_limits_is_refused_while_another_is_served() {
-    let data = crate::support::data_with_everything("e");
+    let data = crate::support::gateway::everything_for_agents();
     let data = data.path();
-    ok(
-        data,
-        &["policy", "set", "e", "--source", "gateway", "allow"],
-    );
     ok(data, &["tools", "e"]);
     ok(data, &["clients", "add", "flood"]);
     // initialize, tools/list and two calls fit in the minute; the third call does not.

@@ -8,8 +8,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::support::gateway::{StopsTheEngine, run_client};
+use crate::support::ok_json;
 use crate::support::wait::until;
-use crate::support::{ok, ok_json};
 use serde_json::Value;
 
 fn step<'a>(lines: &'a [Value], name: &str) -> &'a Value {
@@ -22,12 +22,8 @@ fn step<'a>(lines: &'a [Value], name: &str) -> &'a Value {
 
 #[test]
 fn an_agents_call_made_a_task_runs_through_the_gate_and_can_be_cancelled() {
-    let data = crate::support::data_with_everything("e");
+    let data = crate::support::gateway::everything_for_agents();
     let data = data.path();
-    ok(
-        data,
-        &["policy", "set", "e", "--source", "gateway", "allow"],
-    );
     let _engine = StopsTheEngine(data);
     let node = Path::new("node");
 

@@ -122,3 +122,13 @@ pub fn add_a_server_and_wait_until_the_agents_list_again(
         assert!(status.success(), "{}", out.text());
     }
 }
+
+/// server-everything as `e`, with every request of agents allowed (a gateway rule).
+pub fn everything_for_agents() -> tempfile::TempDir {
+    let data = crate::support::data_with_everything("e");
+    crate::support::ok(
+        data.path(),
+        &["policy", "set", "e", "--source", "gateway", "allow"],
+    );
+    data
+}
