@@ -99,14 +99,6 @@ impl AgentLink {
             .unwrap_or_else(PoisonError::into_inner)
             .take();
     }
-
-    fn declared(&self, pointer: &str) -> bool {
-        self.capabilities
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .pointer(pointer)
-            .is_some_and(Value::is_object)
-    }
 }
 
 impl AgentAnswers for AgentLink {
@@ -115,32 +107,12 @@ impl AgentAnswers for AgentLink {
     }
 
     fn takes(&self, method: &str, params: Option<&Value>) -> bool {
-        match method {
-            "sampling/createMessage" => self.declared("/sampling"),
-            "roots/list" => self.declared("/roots"),
-            // 2025-11-25 client/elicitation, "Capabilities": an empty `elicitation` object is
-            // form mode only; URL mode needs `url`.
-            "elicitation/create" => {
-                let mode = params
-                    .and_then(|p| p.get("mode"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("form");
-                let modes = self
-                    .capabilities
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .get("elicitation")
-                    .cloned();
-                match (mode, modes) {
-                    (_, Some(Value::Object(modes))) if modes.contains_key(mode) => true,
-                    ("form", Some(Value::Object(modes))) => {
-                        !modes.contains_key("url") || modes.contains_key("form")
-                    }
-                    _ => false,
-                }
-            }
-            _ => false,
-        }
+        let capabilities = self
+            .capabilities
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        declares(&capabilities, method, params)
     }
 
     fn ask(
@@ -213,6 +185,32 @@ impl AgentAnswers for AgentLink {
                 }
             }
         })
+    }
+}
+
+/// Whether `capabilities` (an agent's client capabilities) declare what the server's request
+/// `method` needs.
+pub(super) fn declares(capabilities: &Value, method: &str, params: Option<&Value>) -> bool {
+    let declared = |pointer: &str| capabilities.pointer(pointer).is_some_and(Value::is_object);
+    match method {
+        "sampling/createMessage" => declared("/sampling"),
+        "roots/list" => declared("/roots"),
+        // 2025-11-25 client/elicitation, "Capabilities": an empty `elicitation` object is form
+        // mode only; URL mode needs `url`.
+        "elicitation/create" => {
+            let mode = params
+                .and_then(|p| p.get("mode"))
+                .and_then(Value::as_str)
+                .unwrap_or("form");
+            match (mode, capabilities.get("elicitation")) {
+                (_, Some(Value::Object(modes))) if modes.contains_key(mode) => true,
+                ("form", Some(Value::Object(modes))) => {
+                    !modes.contains_key("url") || modes.contains_key("form")
+                }
+                _ => false,
+            }
+        }
+        _ => false,
     }
 }
 

@@ -35,8 +35,9 @@ use super::relay::AgentLink;
 use super::replies::{Reply, error, finish, refusal, rpc};
 use super::tasks::AgentTasks;
 use super::{agent_call, completion, handshake, pages, prompts, resources, servers, tools};
-use super::{listen, modern};
+use super::{input_required, listen, modern};
 use crate::host::Host;
+use crate::oversight::gate::agent_relay::AgentAnswers;
 use crate::vocabulary::caller_info;
 use crate::vocabulary::events::EngineEvent;
 
@@ -286,6 +287,7 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                         .map_or(client_info.clone(), |m| m.client_info.clone()),
                 );
                 let asked = modern.is_some().then(|| params.clone());
+                let modern = modern.clone();
                 let mut params = params;
                 if let (Some(_), Some(fields)) = (&asked, params.as_object_mut()) {
                     // 2026-07-28 has no `task` augmentation (the tasks extension ignores it,
@@ -307,6 +309,19 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                                         side.tasks.answer(&method, &params).await
                                 {
                                     return Some(answered);
+                                }
+                                // A server's requests as the era's input requests.
+                                if let Some(meta) = &modern
+                                    && input_required::wanted(&method, &params, &meta.capabilities)
+                                {
+                                    let caps = &meta.capabilities;
+                                    let run = relayed(&host, &agent, &served, &method, &params, &out);
+                                    let calls = host.parked_calls();
+                                    let (client, cancelled) = (&agent.client, cancelled);
+                                    return input_required::serve(
+                                        calls, client, caps, &method, &params, cancelled, run,
+                                    )
+                                    .await;
                                 }
                                 answer(
                                     &host, &agent, &side, &served, &method, params, cancelled, &out,
@@ -440,6 +455,40 @@ async fn answer(
         }
     };
     Some(answered.map_err(refusal))
+}
+
+/// The call a modern request makes, given the answerer of its server's requests and its
+/// cancellation ([`input_required::serve`] runs it in the background).
+fn relayed(
+    host: &Arc<Host>,
+    agent: &Agent,
+    served: &Arc<Served>,
+    method: &str,
+    params: &Value,
+    out: &mpsc::Sender<Value>,
+) -> impl FnOnce(
+    Arc<dyn AgentAnswers>,
+    watch::Receiver<bool>,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = Reply> + Send>> {
+    let (host, client, served, out) = (host.clone(), agent.client.clone(), served.clone(), out.clone());
+    let (method, params) = (method.to_owned(), params.clone());
+    move |relay, mut cancelled| {
+        Box::pin(async move {
+            if method == "tools/call" {
+                return agent_call::call(&host, relay, &served, params, cancelled, &out).await;
+            }
+            let work = async {
+                match method.as_str() {
+                    "prompts/get" => prompts::get(&host, &client, &served, relay, &params).await,
+                    _ => resources::read(&host, &client, &served, relay, &params).await,
+                }
+            };
+            tokio::select! {
+                answered = work => Some(answered.map_err(refusal)),
+                _ = cancelled.wait_for(|set| *set) => None,
+            }
+        })
+    }
 }
 
 /// Sends `messages` in order; false when the agent's side has gone.

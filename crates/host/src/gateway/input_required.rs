@@ -1,0 +1,250 @@
+//! A server's requests during a 2026-07-28 agent's call, relayed as the era wants them
+//! (basic/patterns/mrtr): the era has no server-to-client requests, so when the server asks
+//! (`sampling/createMessage`, `elicitation/create`, `roots/list`, once through the gate as any
+//! server's request) and the agent declared the capability in its request's `_meta`, the call
+//! is answered with an `InputRequiredResult` (`resultType: "input_required"`, the requests by
+//! key, a `requestState`) while it goes on running, parked ([`super::parked_calls`]). The
+//! agent's retry (a new request, possibly on another connection) carries `inputResponses` and
+//! the state: each answer goes to the server's waiting request, and the retry is answered with
+//! the call's result, or another `InputRequiredResult` when the server asks again or an answer
+//! is missing ("Error Handling": asked again rather than an error). A request the agent did not
+//! declare is never put to it (it goes to the person, as before). `tools/call`, `prompts/get`
+//! and `resources/read` ("Supported Requests").
+
+use std::future::Future;
+use std::sync::Arc;
+
+use gatehouse_mcp::error::RpcError;
+use gatehouse_mcp::jsonrpc::codes;
+use gatehouse_mcp::peer::Withdrawal;
+use gatehouse_mcp::transport::BoxFuture;
+use serde_json::{Map, Value, json};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use super::parked_calls::{Asked, CancelOnDrop, MAX_PER_CLIENT, Parked, ParkedCalls};
+use super::relay::declares;
+use super::replies::{Reply, rpc};
+use crate::oversight::gate::agent_relay::{AgentAnswers, relayed};
+use crate::oversight::gate::person::WITHDRAWN;
+use crate::vocabulary::caller_info;
+
+/// The requests that may be answered with an `InputRequiredResult`.
+pub const METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
+/// The server's requests of one call that may wait to be put to the agent.
+const MAX_ASKS: usize = 8;
+
+/// Whether a modern request is served here: one of [`METHODS`] whose client declared a
+/// capability a server's request could use, or a retry carrying a `requestState`.
+pub fn wanted(method: &str, params: &Value, capabilities: &Map<String, Value>) -> bool {
+    METHODS.contains(&method)
+        && (params.get("requestState").is_some()
+            || ["sampling", "elicitation", "roots"]
+                .iter()
+                .any(|c| capabilities.contains_key(*c)))
+}
+
+/// The agent of one modern call, as the answerer of its server's requests: they are handed to
+/// the call's request handler, which puts them to the agent in an `InputRequiredResult`.
+struct InputAsker {
+    client: String,
+    capabilities: Value,
+    asks: mpsc::Sender<Asked>,
+}
+
+impl AgentAnswers for InputAsker {
+    fn client(&self) -> &str {
+        &self.client
+    }
+
+    fn takes(&self, method: &str, params: Option<&Value>) -> bool {
+        relayed(method) && declares(&self.capabilities, method, params)
+    }
+
+    fn ask(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        withdrawal: Withdrawal,
+    ) -> BoxFuture<'static, Result<Value, RpcError>> {
+        let (answer, answered) = oneshot::channel();
+        let asked = Asked {
+            method: method.to_owned(),
+            params,
+            answer,
+        };
+        let (asks, client) = (self.asks.clone(), self.client.clone());
+        Box::pin(async move {
+            if asks.try_send(asked).is_err() {
+                return Err(rpc_error(format!(
+                    "too many requests wait for the agent `{client}`, or its call ended"
+                )));
+            }
+            tokio::select! {
+                answer = answered => answer.unwrap_or_else(|_| Err(rpc_error(format!(
+                    "the agent `{client}` gave no input in time, or its call ended"
+                )))),
+                reason = withdrawal.withdrawn() => Err(RpcError {
+                    code: codes::INTERNAL_ERROR,
+                    message: format!("withdrawn by the server before an answer: {reason}"),
+                    data: Some(json!({ WITHDRAWN: reason })),
+                }),
+            }
+        })
+    }
+}
+
+fn rpc_error(message: String) -> RpcError {
+    RpcError {
+        code: codes::INTERNAL_ERROR,
+        message,
+        data: None,
+    }
+}
+
+fn invalid(message: &str) -> Reply {
+    Some(Err((rpc::INVALID_PARAMS, message.to_owned())))
+}
+
+/// Serves the modern request `method` of `client`: a first request starts the call (`run`,
+/// given the answerer of the server's requests and the call's cancellation) in the background;
+/// a retry resumes the call its `requestState` names. Either is answered with the call's
+/// outcome, or an `InputRequiredResult` while the server waits for the agent's input.
+pub async fn serve<F, Fut>(
+    calls: &Arc<ParkedCalls>,
+    client: &str,
+    capabilities: &Map<String, Value>,
+    method: &str,
+    params: &Value,
+    mut cancelled: watch::Receiver<bool>,
+    run: F,
+) -> Reply
+where
+    F: FnOnce(Arc<dyn AgentAnswers>, watch::Receiver<bool>) -> Fut,
+    Fut: Future<Output = Reply> + Send + 'static,
+{
+    let mut call = match params.get("requestState") {
+        Some(state) => {
+            let Some(state) = state.as_str() else {
+                return invalid("Invalid params: `requestState` is not a string");
+            };
+            let responses = match params.get("inputResponses") {
+                None | Some(Value::Null) => Map::new(),
+                Some(Value::Object(responses)) => responses.clone(),
+                Some(_) => return invalid("Invalid params: `inputResponses` is not an object"),
+            };
+            if let Some((key, _)) = responses.iter().find(|(_, r)| !r.is_object()) {
+                return invalid(&format!(
+                    "Invalid params: the input response `{key}` is not a result object"
+                ));
+            }
+            let mut call = match calls.resume(client, method, state) {
+                Ok(call) => call,
+                Err(refused) => return invalid(refused.message()),
+            };
+            // Each answer to its waiting request; what is missing is asked again.
+            let mut still = Vec::new();
+            for (key, asked) in std::mem::take(&mut call.waiting) {
+                match responses.get(&key) {
+                    Some(response) => {
+                        let _ = asked.answer.send(Ok(response.clone()));
+                    }
+                    None => still.push((key, asked)),
+                }
+            }
+            call.waiting = still;
+            call
+        }
+        None => start(client, capabilities, method, run),
+    };
+    loop {
+        if !call.waiting.is_empty() {
+            return input_required(calls, call);
+        }
+        tokio::select! {
+            outcome = &mut call.outcome => {
+                return outcome.unwrap_or_else(|_| Some(Err((
+                    rpc::INTERNAL,
+                    "the call ended without an answer".to_owned(),
+                ))));
+            }
+            Some(asked) = call.asks.recv() => {
+                add(&mut call, asked);
+                while let Ok(asked) = call.asks.try_recv() {
+                    add(&mut call, asked);
+                }
+            }
+            // The agent cancelled this request: the call is cancelled with it (dropped).
+            _ = cancelled.wait_for(|set| *set) => return None,
+        }
+    }
+}
+
+/// Starts the call in the background, its audit rows still naming the caller's `clientInfo`.
+fn start<F, Fut>(client: &str, capabilities: &Map<String, Value>, method: &str, run: F) -> Parked
+where
+    F: FnOnce(Arc<dyn AgentAnswers>, watch::Receiver<bool>) -> Fut,
+    Fut: Future<Output = Reply> + Send + 'static,
+{
+    let (ask, asks) = mpsc::channel(MAX_ASKS);
+    let (done, outcome) = oneshot::channel();
+    let (cancel, call_cancelled) = watch::channel(false);
+    let asker = Arc::new(InputAsker {
+        client: client.to_owned(),
+        capabilities: Value::Object(capabilities.clone()),
+        asks: ask,
+    });
+    let work = run(asker, call_cancelled);
+    let info = caller_info::current();
+    tokio::spawn(caller_info::scope(info, async move {
+        let _ = done.send(work.await);
+    }));
+    Parked {
+        client: client.to_owned(),
+        method: method.to_owned(),
+        outcome,
+        asks,
+        waiting: Vec::new(),
+        next_key: 1,
+        _cancel: CancelOnDrop(cancel),
+    }
+}
+
+fn add(call: &mut Parked, asked: Asked) {
+    let key = format!("r{}", call.next_key);
+    call.next_key += 1;
+    call.waiting.push((key, asked));
+}
+
+/// The `InputRequiredResult` putting the call's waiting requests to the agent, the call parked;
+/// a client with too many parked is refused, and the call ends (cancelled, the server answered
+/// with an error).
+fn input_required(calls: &Arc<ParkedCalls>, call: Parked) -> Reply {
+    let requests: Map<String, Value> = call
+        .waiting
+        .iter()
+        .map(|(key, asked)| {
+            let mut request = json!({ "method": asked.method });
+            if let Some(params) = &asked.params {
+                request["params"] = params.clone();
+            }
+            (key.clone(), request)
+        })
+        .collect();
+    match calls.park(call) {
+        Ok(state) => Some(Ok(json!({
+            "resultType": "input_required",
+            "inputRequests": requests,
+            "requestState": state,
+        }))),
+        Err(call) => {
+            let client = call.client.clone();
+            drop(call);
+            Some(Err((
+                rpc::LIMITED,
+                format!(
+                    "client `{client}` already has {MAX_PER_CLIENT} calls waiting for its input; the call was cancelled"
+                ),
+            )))
+        }
+    }
+}

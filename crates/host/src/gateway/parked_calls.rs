@@ -1,0 +1,336 @@
+//! The 2026-07-28 agents' calls parked while a server's request waits for their input
+//! (basic/patterns/mrtr): engine-wide, since the retry may come on another connection (over
+//! HTTP each POST is a session of its own), and kept by the `requestState` the agent was given.
+//!
+//! That state is attacker-controlled ("Server Requirements", 4 and 5): it is
+//! `base64url(payload) "." base64url(HMAC-SHA256(payload))` under a random key made for this
+//! engine and never stored, the payload naming the parked call, the client it was given to, the
+//! method and an expiry. A state that fails verification, names another client or method, has
+//! expired, or names a call no longer parked (already resumed: each state is used once) is
+//! refused and nothing is taken. Bounds: [`MAX_PER_CLIENT`] parked calls per client, each at
+//! most [`PARK_TIMEOUT`]; then it is dropped, which answers the server's waiting requests with
+//! an error and cancels the call ([`Parked`]'s fields do so when dropped).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use gatehouse_mcp::error::RpcError;
+use hmac::{Hmac, Mac};
+use serde_json::{Value, json};
+use sha2::Sha256;
+use tokio::sync::{mpsc, oneshot, watch};
+
+/// Calls one client may have parked at once.
+pub const MAX_PER_CLIENT: usize = 8;
+/// How long a parked call waits for the agent's retry.
+pub const PARK_TIMEOUT: Duration = Duration::from_secs(120);
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// A call's final answer: a result, or a JSON-RPC error; `None` when it was cancelled (the
+/// gateway's `replies::Reply`).
+pub type Outcome = Option<Result<Value, (i64, String)>>;
+
+/// A server's request waiting for the agent's input, and where its answer goes.
+pub struct Asked {
+    pub method: String,
+    pub params: Option<Value>,
+    pub answer: oneshot::Sender<Result<Value, RpcError>>,
+}
+
+/// Sets the call's cancellation when dropped.
+pub struct CancelOnDrop(pub watch::Sender<bool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.send(true);
+    }
+}
+
+/// A call running while its agent gathers input: its outcome to come, the server's requests
+/// to come, and those put to the agent (by key) but not yet answered. Dropped, the waiting
+/// requests are answered with an error (their senders go) and the call is cancelled.
+pub struct Parked {
+    pub client: String,
+    pub method: String,
+    pub outcome: oneshot::Receiver<Outcome>,
+    pub asks: mpsc::Receiver<Asked>,
+    pub waiting: Vec<(String, Asked)>,
+    /// The next key for a request put to the agent (`r1`, `r2`, ...; unique within the call).
+    pub next_key: u64,
+    pub _cancel: CancelOnDrop,
+}
+
+/// Why a `requestState` is refused (the agent is told: -32602).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    Malformed,
+    Forged,
+    OtherClient,
+    OtherMethod,
+    Expired,
+    Gone,
+}
+
+impl Refused {
+    pub fn message(self) -> &'static str {
+        match self {
+            Refused::Malformed => "Invalid params: `requestState` is not one Gatehouse gave",
+            Refused::Forged => "Invalid params: `requestState` failed verification",
+            Refused::OtherClient => "Invalid params: `requestState` was given to another client",
+            Refused::OtherMethod => "Invalid params: `requestState` belongs to another request",
+            Refused::Expired => "Invalid params: `requestState` has expired",
+            Refused::Gone => {
+                "Invalid params: `requestState` names no waiting call (already used, or ended)"
+            }
+        }
+    }
+}
+
+struct Entry {
+    parked: Parked,
+}
+
+/// The parked calls of every client.
+pub struct ParkedCalls {
+    key: [u8; 32],
+    entries: Mutex<HashMap<String, Entry>>,
+}
+
+impl std::fmt::Debug for ParkedCalls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParkedCalls").finish_non_exhaustive()
+    }
+}
+
+impl Default for ParkedCalls {
+    fn default() -> Self {
+        let mut key = [0u8; 32];
+        if let Err(e) = getrandom::fill(&mut key) {
+            // Without randomness no state can be trusted: a key nobody knows is still made
+            // from the clock and the address space, and the failure is logged.
+            tracing::error!("no random key for the gateway's request states: {e}");
+            let nanos = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
+            let mut mac = <HmacSha256 as Mac>::new_from_slice(&nanos.to_le_bytes())
+                .unwrap_or_else(|_| unreachable_hmac());
+            mac.update(format!("{:p}", &key).as_bytes());
+            key.copy_from_slice(&mac.finalize().into_bytes());
+        }
+        ParkedCalls {
+            key,
+            entries: Mutex::default(),
+        }
+    }
+}
+
+/// HMAC takes a key of any length; this is never reached.
+fn unreachable_hmac() -> HmacSha256 {
+    unreachable!("HMAC-SHA256 accepts keys of any length")
+}
+
+fn random_id() -> String {
+    let mut bytes = [0u8; 16];
+    let _ = getrandom::fill(&mut bytes);
+    URL_SAFE_NO_PAD.encode(bytes)
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+impl ParkedCalls {
+    fn mac(&self) -> HmacSha256 {
+        <HmacSha256 as Mac>::new_from_slice(&self.key).unwrap_or_else(|_| unreachable_hmac())
+    }
+
+    fn sign(&self, payload: &Value) -> String {
+        let payload = payload.to_string();
+        let mut mac = self.mac();
+        mac.update(payload.as_bytes());
+        let tag = mac.finalize().into_bytes();
+        format!(
+            "{}.{}",
+            URL_SAFE_NO_PAD.encode(payload),
+            URL_SAFE_NO_PAD.encode(tag)
+        )
+    }
+
+    /// The payload of `state`, if this engine signed it.
+    fn verify(&self, state: &str) -> Result<Value, Refused> {
+        let (payload, tag) = state.split_once('.').ok_or(Refused::Malformed)?;
+        let payload = URL_SAFE_NO_PAD
+            .decode(payload)
+            .map_err(|_| Refused::Malformed)?;
+        let tag = URL_SAFE_NO_PAD.decode(tag).map_err(|_| Refused::Malformed)?;
+        let mut mac = self.mac();
+        mac.update(&payload);
+        mac.verify_slice(&tag).map_err(|_| Refused::Forged)?;
+        serde_json::from_slice(&payload).map_err(|_| Refused::Malformed)
+    }
+
+    /// Parks `parked` and gives the state that resumes it; when its client already has
+    /// [`MAX_PER_CLIENT`] parked, it is given back. It is dropped after [`PARK_TIMEOUT`] unless
+    /// resumed first.
+    pub fn park(self: &Arc<Self>, parked: Parked) -> Result<String, Parked> {
+        let id = random_id();
+        let payload = json!({
+            "call": id,
+            "client": parked.client,
+            "method": parked.method,
+            "expires": now_ms().saturating_add(u64::try_from(PARK_TIMEOUT.as_millis()).unwrap_or(u64::MAX)),
+        });
+        {
+            let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+            let of_client = entries
+                .values()
+                .filter(|e| e.parked.client == parked.client)
+                .count();
+            if of_client >= MAX_PER_CLIENT {
+                return Err(parked);
+            }
+            entries.insert(id.clone(), Entry { parked });
+        }
+        let calls: Weak<ParkedCalls> = Arc::downgrade(self);
+        let expiring = id.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(PARK_TIMEOUT).await;
+            if let Some(calls) = calls.upgrade() {
+                let gone = calls
+                    .entries
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .remove(&expiring);
+                // Dropped outside the lock: the server's requests answered, the call cancelled.
+                drop(gone);
+            }
+        });
+        Ok(self.sign(&payload))
+    }
+
+    /// Takes the call `state` parks, when it was given to `client` for `method` and has not
+    /// expired; nothing is taken otherwise.
+    pub fn resume(&self, client: &str, method: &str, state: &str) -> Result<Parked, Refused> {
+        let payload = self.verify(state)?;
+        if payload["client"].as_str() != Some(client) {
+            return Err(Refused::OtherClient);
+        }
+        if payload["method"].as_str() != Some(method) {
+            return Err(Refused::OtherMethod);
+        }
+        if payload["expires"].as_u64().is_none_or(|at| at < now_ms()) {
+            return Err(Refused::Expired);
+        }
+        let id = payload["call"].as_str().ok_or(Refused::Malformed)?;
+        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        match entries.get(id) {
+            Some(entry) if entry.parked.client == client => {}
+            _ => return Err(Refused::Gone),
+        }
+        entries
+            .remove(id)
+            .map(|entry| entry.parked)
+            .ok_or(Refused::Gone)
+    }
+
+    /// How many calls `client` has parked.
+    #[cfg(test)]
+    pub fn parked(&self, client: &str) -> usize {
+        self.entries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .values()
+            .filter(|e| e.parked.client == client)
+            .count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parked(client: &str) -> (Parked, oneshot::Receiver<Result<Value, RpcError>>, watch::Receiver<bool>) {
+        let (_done, outcome) = oneshot::channel();
+        let (_ask, asks) = mpsc::channel(1);
+        let (answer, answered) = oneshot::channel();
+        let (cancel, cancelled) = watch::channel(false);
+        let asked = Asked {
+            method: "sampling/createMessage".to_owned(),
+            params: None,
+            answer,
+        };
+        let parked = Parked {
+            client: client.to_owned(),
+            method: "tools/call".to_owned(),
+            outcome,
+            asks,
+            waiting: vec![("r1".to_owned(), asked)],
+            next_key: 2,
+            _cancel: CancelOnDrop(cancel),
+        };
+        (parked, answered, cancelled)
+    }
+
+    #[tokio::test]
+    async fn a_state_resumes_its_call_once_and_only_for_its_client_and_method() {
+        let calls = Arc::new(ParkedCalls::default());
+        let (call, _answered, _cancelled) = parked("a");
+        let state = calls.park(call).ok().expect("parked");
+        assert_eq!(calls.resume("b", "tools/call", &state).err(), Some(Refused::OtherClient));
+        assert_eq!(calls.resume("a", "prompts/get", &state).err(), Some(Refused::OtherMethod));
+        assert_eq!(calls.parked("a"), 1, "a refused state takes nothing");
+        let resumed = calls.resume("a", "tools/call", &state).ok().expect("resumed");
+        assert_eq!(resumed.waiting[0].0, "r1");
+        assert_eq!(calls.resume("a", "tools/call", &state).err(), Some(Refused::Gone), "used once");
+    }
+
+    #[tokio::test]
+    async fn a_tampered_or_foreign_state_is_refused() {
+        let calls = Arc::new(ParkedCalls::default());
+        let (call, _answered, _cancelled) = parked("a");
+        let state = calls.park(call).ok().expect("parked");
+        let (payload, tag) = state.split_once('.').expect("two parts");
+        let mut claims: Value =
+            serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).expect("base64")).expect("json");
+        claims["client"] = json!("b");
+        let forged = format!("{}.{tag}", URL_SAFE_NO_PAD.encode(claims.to_string()));
+        assert_eq!(calls.resume("b", "tools/call", &forged).err(), Some(Refused::Forged));
+        let other_engine = Arc::new(ParkedCalls::default());
+        assert_eq!(other_engine.resume("a", "tools/call", &state).err(), Some(Refused::Forged));
+        for garbage in ["", "x", "x.y", "!!.!!"] {
+            assert!(calls.resume("a", "tools/call", garbage).is_err(), "{garbage}");
+        }
+        assert_eq!(calls.parked("a"), 1);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_call_never_resumed_is_dropped_after_the_bound_answering_and_cancelling() {
+        let calls = Arc::new(ParkedCalls::default());
+        let (call, answered, mut cancelled) = parked("a");
+        let _state = calls.park(call).ok().expect("parked");
+        // The clock runs on (paused time advances when everything waits).
+        assert!(answered.await.is_err(), "the server's request is answered with an error");
+        assert!(*cancelled.wait_for(|c| *c).await.expect("still there"));
+        assert_eq!(calls.parked("a"), 0);
+    }
+
+    #[tokio::test]
+    async fn a_client_parks_at_most_its_bound() {
+        let calls = Arc::new(ParkedCalls::default());
+        let mut kept = Vec::new();
+        for _ in 0..MAX_PER_CLIENT {
+            let (call, answered, cancelled) = parked("a");
+            kept.push((calls.park(call).ok().expect("parked"), answered, cancelled));
+        }
+        let (call, _answered, _cancelled) = parked("a");
+        assert!(calls.park(call).is_err(), "one over the bound is given back");
+        let (call, _answered, _cancelled) = parked("b");
+        assert!(calls.park(call).is_ok(), "another client's bound is its own");
+    }
+}
