@@ -94,8 +94,6 @@ pub struct Host {
     gateway_limits: crate::oversight::client_limits::Limiter,
     /// The gateway clients attached now.
     gateway_presence: Arc<crate::oversight::client_presence::Presence>,
-    /// The 2026-07-28 agents' calls waiting for their input (`gateway::input_required`).
-    parked_calls: Arc<crate::gateway::parked_calls::ParkedCalls>,
     /// What the gateway's HTTP endpoint does in this process (set by the engine's follower).
     http_serving: std::sync::Mutex<crate::vocabulary::http_serving::HttpServing>,
 }
@@ -155,7 +153,6 @@ impl Host {
             trail: std::sync::Mutex::default(),
             gateway_limits: crate::oversight::client_limits::Limiter::default(),
             gateway_presence: Arc::default(),
-            parked_calls: Arc::default(),
             http_serving: std::sync::Mutex::default(),
         })
     }
@@ -239,11 +236,6 @@ impl Host {
     /// The gateway clients attached to this engine now.
     pub fn gateway_presence(&self) -> &Arc<crate::oversight::client_presence::Presence> {
         &self.gateway_presence
-    }
-
-    /// The 2026-07-28 agents' calls waiting for their input.
-    pub(crate) fn parked_calls(&self) -> &Arc<crate::gateway::parked_calls::ParkedCalls> {
-        &self.parked_calls
     }
 
     /// What the gateway's HTTP endpoint does in this process.

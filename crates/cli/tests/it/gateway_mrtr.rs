@@ -125,7 +125,14 @@ fn over_http_a_2026_agent_answers_its_calls_input_requests_on_fresh_posts() {
     let url = format!("http://127.0.0.1:{port}/mcp");
     let mut more = vec!["--url", url.as_str(), "--token", token.as_str()];
     more.extend(ANSWERS);
-    let lines = run_client(data, &node(), "ts_sdk_v2_client.mjs", "unused", &CALLS, &more);
+    let lines = run_client(
+        data,
+        &node(),
+        "ts_sdk_v2_client.mjs",
+        "unused",
+        &CALLS,
+        &more,
+    );
     assert_eq!(steps(&lines, "server")[0]["era"], "modern", "{lines:?}");
     the_agent_answered(&lines);
     answered_by_agent(data, "ts-modern-http", 2);
@@ -188,8 +195,15 @@ fn a_tampered_foreign_or_replayed_request_state_is_refused_and_answers_nothing()
     assert_eq!(status, 200, "{first}");
     let asked = &first["result"];
     assert_eq!(asked["resultType"], "input_required", "{first}");
-    assert_eq!(asked["inputRequests"]["r1"]["method"], "sampling/createMessage");
-    assert!(asked["inputRequests"]["r1"].to_string().contains("raw question"));
+    assert_eq!(
+        asked["inputRequests"]["r1"]["method"],
+        "sampling/createMessage"
+    );
+    assert!(
+        asked["inputRequests"]["r1"]
+            .to_string()
+            .contains("raw question")
+    );
     let state = asked["requestState"].as_str().expect("a state").to_owned();
 
     // Tampered: one character of the payload changed.
@@ -209,7 +223,10 @@ fn a_tampered_foreign_or_replayed_request_state_is_refused_and_answers_nothing()
     assert_eq!(status, 200, "{done}");
     assert_eq!(done["result"]["resultType"], "complete", "{done}");
     let text = texts(&done["result"]);
-    assert!(text.contains("the real answer") && !text.contains("forged"), "{text}");
+    assert!(
+        text.contains("the real answer") && !text.contains("forged"),
+        "{text}"
+    );
 
     // Replayed after use.
     let (_, replayed) = send(&mine, sampling_call(4, retry));
@@ -245,7 +262,9 @@ fn a_retry_without_the_answer_is_asked_again() {
         again["result"]["inputRequests"]["r1"]["method"],
         "sampling/createMessage"
     );
-    let state = again["result"]["requestState"].as_str().expect("a new state");
+    let state = again["result"]["requestState"]
+        .as_str()
+        .expect("a new state");
     let done = send(sampling_call(
         3,
         json!({ "requestState": state, "inputResponses": answer("at last") }),

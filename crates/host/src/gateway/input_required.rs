@@ -3,7 +3,7 @@
 //! (`sampling/createMessage`, `elicitation/create`, `roots/list`, once through the gate as any
 //! server's request) and the agent declared the capability in its request's `_meta`, the call
 //! is answered with an `InputRequiredResult` (`resultType: "input_required"`, the requests by
-//! key, a `requestState`) while it goes on running, parked ([`super::parked_calls`]). The
+//! key, a `requestState`) while it goes on running, parked (`gate::parked_calls`). The
 //! agent's retry (a new request, possibly on another connection) carries `inputResponses` and
 //! the state: each answer goes to the server's waiting request, and the retry is answered with
 //! the call's result, or another `InputRequiredResult` when the server asks again or an answer
@@ -21,10 +21,15 @@ use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot, watch};
 
-use super::parked_calls::{Asked, CancelOnDrop, MAX_PER_CLIENT, Parked, ParkedCalls};
+use super::profiles::Served;
 use super::relay::declares;
-use super::replies::{Reply, rpc};
+use super::replies::{Reply, refusal, rpc};
+use super::{agent_call, prompts, resources};
+use crate::host::Host;
 use crate::oversight::gate::agent_relay::{AgentAnswers, relayed};
+use crate::oversight::gate::parked_calls::{
+    Asked, CancelOnDrop, MAX_PER_CLIENT, Parked, ParkedCalls,
+};
 use crate::oversight::gate::person::WITHDRAWN;
 use crate::vocabulary::caller_info;
 
@@ -246,5 +251,144 @@ fn input_required(calls: &Arc<ParkedCalls>, call: Parked) -> Reply {
                 ),
             )))
         }
+    }
+}
+
+/// The call a modern request makes, given the answerer of its server's requests and its
+/// cancellation ([`serve`] runs it in the background).
+pub fn call_of(
+    host: &Arc<Host>,
+    client: &str,
+    served: &Arc<Served>,
+    method: &str,
+    params: &Value,
+    out: &mpsc::Sender<Value>,
+) -> impl FnOnce(Arc<dyn AgentAnswers>, watch::Receiver<bool>) -> BoxFuture<'static, Reply> {
+    let (host, client, served, out) =
+        (host.clone(), client.to_owned(), served.clone(), out.clone());
+    let (method, params) = (method.to_owned(), params.clone());
+    move |relay, mut cancelled| {
+        Box::pin(async move {
+            if method == "tools/call" {
+                return agent_call::call(&host, relay, &served, params, cancelled, &out).await;
+            }
+            let work = async {
+                match method.as_str() {
+                    "prompts/get" => prompts::get(&host, &client, &served, relay, &params).await,
+                    _ => resources::read(&host, &client, &served, relay, &params).await,
+                }
+            };
+            tokio::select! {
+                answered = work => Some(answered.map_err(refusal)),
+                _ = cancelled.wait_for(|set| *set) => None,
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn capabilities(declared: Value) -> Map<String, Value> {
+        declared.as_object().cloned().unwrap_or_default()
+    }
+
+    /// A call whose server asks one sampling request (when the agent takes it) and answers
+    /// with what it was given; it notes its cancellation.
+    fn sampling_call(
+        noted: mpsc::Sender<&'static str>,
+    ) -> impl FnOnce(Arc<dyn AgentAnswers>, watch::Receiver<bool>) -> BoxFuture<'static, Reply>
+    {
+        move |agent, mut cancelled| {
+            Box::pin(async move {
+                if !agent.takes("sampling/createMessage", None) {
+                    return Some(Ok(json!({ "asked": "the person" })));
+                }
+                let params = Some(json!({ "messages": [] }));
+                match agent
+                    .ask("sampling/createMessage", params, Withdrawal::never())
+                    .await
+                {
+                    Ok(answer) => Some(Ok(json!({ "answer": answer }))),
+                    Err(_) => {
+                        let _ = noted.send("the server's request failed").await;
+                        let _ = cancelled.wait_for(|c| *c).await;
+                        let _ = noted.send("cancelled").await;
+                        None
+                    }
+                }
+            })
+        }
+    }
+
+    async fn first(
+        calls: &Arc<ParkedCalls>,
+        declared: Value,
+        noted: mpsc::Sender<&'static str>,
+    ) -> Value {
+        let (_keep, cancelled) = watch::channel(false);
+        let caps = capabilities(declared);
+        serve(
+            calls,
+            "a",
+            &caps,
+            "tools/call",
+            &json!({}),
+            cancelled,
+            sampling_call(noted),
+        )
+        .await
+        .expect("answered")
+        .expect("a result")
+    }
+
+    #[tokio::test]
+    async fn the_servers_request_is_put_to_the_agent_and_its_retry_gets_the_result() {
+        let calls = Arc::new(ParkedCalls::default());
+        let (noted, _) = mpsc::channel(2);
+        let asked = first(&calls, json!({ "sampling": {} }), noted).await;
+        assert_eq!(asked["resultType"], "input_required");
+        assert_eq!(
+            asked["inputRequests"]["r1"]["method"],
+            "sampling/createMessage"
+        );
+        let state = asked["requestState"].as_str().expect("a state");
+        let retry = json!({ "requestState": state, "inputResponses": { "r1": { "x": 1 } } });
+        let (_keep, cancelled) = watch::channel(false);
+        let never = |_: Arc<dyn AgentAnswers>, _: watch::Receiver<bool>| async { None };
+        let caps = capabilities(json!({}));
+        let done = serve(&calls, "a", &caps, "tools/call", &retry, cancelled, never).await;
+        let done = done.expect("answered").expect("a result");
+        assert_eq!(done["answer"]["x"], 1, "{done}");
+    }
+
+    #[tokio::test]
+    async fn an_undeclared_request_is_never_put_to_the_agent() {
+        let calls = Arc::new(ParkedCalls::default());
+        let (noted, _) = mpsc::channel(2);
+        let answered = first(&calls, json!({ "elicitation": {} }), noted).await;
+        assert_eq!(answered, json!({ "asked": "the person" }));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_call_never_resumed_answers_the_server_with_an_error_and_is_cancelled() {
+        let calls = Arc::new(ParkedCalls::default());
+        let (noted, mut heard) = mpsc::channel(2);
+        let asked = first(&calls, json!({ "sampling": {} }), noted).await;
+        assert_eq!(asked["resultType"], "input_required");
+        // Paused time runs on to the bound while everything waits.
+        assert_eq!(heard.recv().await, Some("the server's request failed"));
+        assert_eq!(heard.recv().await, Some("cancelled"));
+        let state = asked["requestState"].as_str().expect("a state");
+        let retry = json!({ "requestState": state, "inputResponses": { "r1": {} } });
+        let (_keep, cancelled) = watch::channel(false);
+        let never = |_: Arc<dyn AgentAnswers>, _: watch::Receiver<bool>| async { None };
+        let caps = capabilities(json!({}));
+        let late = serve(&calls, "a", &caps, "tools/call", &retry, cancelled, never).await;
+        assert_eq!(
+            late.expect("answered").expect_err("refused").0,
+            rpc::INVALID_PARAMS
+        );
     }
 }

@@ -20,7 +20,6 @@ pub(crate) mod modern;
 pub mod names;
 mod notices;
 mod pages;
-pub(crate) mod parked_calls;
 pub mod profile_store;
 pub mod profiles;
 mod prompts;

@@ -37,7 +37,6 @@ use super::tasks::AgentTasks;
 use super::{agent_call, completion, handshake, pages, prompts, resources, servers, tools};
 use super::{input_required, listen, modern};
 use crate::host::Host;
-use crate::oversight::gate::agent_relay::AgentAnswers;
 use crate::vocabulary::caller_info;
 use crate::vocabulary::events::EngineEvent;
 
@@ -315,8 +314,15 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                                     && input_required::wanted(&method, &params, &meta.capabilities)
                                 {
                                     let caps = &meta.capabilities;
-                                    let run = relayed(&host, &agent, &served, &method, &params, &out);
-                                    let calls = host.parked_calls();
+                                    let run = input_required::call_of(
+                                        &host,
+                                        &agent.client,
+                                        &served,
+                                        &method,
+                                        &params,
+                                        &out,
+                                    );
+                                    let calls = host.gate().parked_calls();
                                     let (client, cancelled) = (&agent.client, cancelled);
                                     return input_required::serve(
                                         calls, client, caps, &method, &params, cancelled, run,
@@ -455,40 +461,6 @@ async fn answer(
         }
     };
     Some(answered.map_err(refusal))
-}
-
-/// The call a modern request makes, given the answerer of its server's requests and its
-/// cancellation ([`input_required::serve`] runs it in the background).
-fn relayed(
-    host: &Arc<Host>,
-    agent: &Agent,
-    served: &Arc<Served>,
-    method: &str,
-    params: &Value,
-    out: &mpsc::Sender<Value>,
-) -> impl FnOnce(
-    Arc<dyn AgentAnswers>,
-    watch::Receiver<bool>,
-) -> std::pin::Pin<Box<dyn std::future::Future<Output = Reply> + Send>> {
-    let (host, client, served, out) = (host.clone(), agent.client.clone(), served.clone(), out.clone());
-    let (method, params) = (method.to_owned(), params.clone());
-    move |relay, mut cancelled| {
-        Box::pin(async move {
-            if method == "tools/call" {
-                return agent_call::call(&host, relay, &served, params, cancelled, &out).await;
-            }
-            let work = async {
-                match method.as_str() {
-                    "prompts/get" => prompts::get(&host, &client, &served, relay, &params).await,
-                    _ => resources::read(&host, &client, &served, relay, &params).await,
-                }
-            };
-            tokio::select! {
-                answered = work => Some(answered.map_err(refusal)),
-                _ = cancelled.wait_for(|set| *set) => None,
-            }
-        })
-    }
 }
 
 /// Sends `messages` in order; false when the agent's side has gone.

@@ -26,6 +26,7 @@ mod audit_record;
 mod calls;
 mod decision;
 pub(crate) mod from_server;
+pub(crate) mod parked_calls;
 pub(crate) mod person;
 mod server_secrets;
 mod snapshot;

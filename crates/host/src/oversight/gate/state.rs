@@ -6,6 +6,7 @@ use gatehouse_mcp::Client;
 
 use super::agent_notices::AgentNotices;
 use super::agent_relay::AgentCalls;
+use super::parked_calls::ParkedCalls;
 use super::server_secrets::ServerSecrets;
 use super::snapshot::{Snapshot, Snapshots};
 use crate::error::Result;
@@ -26,6 +27,7 @@ pub struct Gate {
     pub(super) snapshots: Snapshots,
     pub(super) agent_calls: AgentCalls,
     pub(super) agent_notices: AgentNotices,
+    pub(super) parked_calls: std::sync::Arc<ParkedCalls>,
 }
 
 /// The server a request goes to: its registered name and id, and its live connection.
@@ -50,6 +52,7 @@ impl Gate {
             snapshots,
             agent_calls: AgentCalls::default(),
             agent_notices: AgentNotices::default(),
+            parked_calls: std::sync::Arc::default(),
         }
     }
 
@@ -61,6 +64,11 @@ impl Gate {
     /// The gateway's calls in flight, whose agents answer their servers' requests.
     pub fn agent_calls(&self) -> &AgentCalls {
         &self.agent_calls
+    }
+
+    /// The 2026-07-28 agents' calls waiting for their input (`gateway::input_required`).
+    pub fn parked_calls(&self) -> &std::sync::Arc<ParkedCalls> {
+        &self.parked_calls
     }
 
     /// The servers' notifications for the gateway's agents, and their subscriptions.

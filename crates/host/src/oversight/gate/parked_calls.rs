@@ -1,6 +1,7 @@
 //! The 2026-07-28 agents' calls parked while a server's request waits for their input
-//! (basic/patterns/mrtr): engine-wide, since the retry may come on another connection (over
-//! HTTP each POST is a session of its own), and kept by the `requestState` the agent was given.
+//! (basic/patterns/mrtr; `gateway::input_required`): engine-wide, held by the gate, since the
+//! retry may come on another connection (over HTTP each POST is a session of its own), and kept
+//! by the `requestState` the agent was given.
 //!
 //! That state is attacker-controlled ("Server Requirements", 4 and 5): it is
 //! `base64url(payload) "." base64url(HMAC-SHA256(payload))` under a random key made for this
@@ -30,8 +31,8 @@ pub const PARK_TIMEOUT: Duration = Duration::from_secs(120);
 
 type HmacSha256 = Hmac<Sha256>;
 
-/// A call's final answer: a result, or a JSON-RPC error; `None` when it was cancelled (the
-/// gateway's `replies::Reply`).
+/// A call's final answer: a result, or a JSON-RPC error; `None` when it was cancelled (what the
+/// gateway answers a request with).
 pub type Outcome = Option<Result<Value, (i64, String)>>;
 
 /// A server's request waiting for the agent's input, and where its answer goes.
@@ -168,7 +169,9 @@ impl ParkedCalls {
         let payload = URL_SAFE_NO_PAD
             .decode(payload)
             .map_err(|_| Refused::Malformed)?;
-        let tag = URL_SAFE_NO_PAD.decode(tag).map_err(|_| Refused::Malformed)?;
+        let tag = URL_SAFE_NO_PAD
+            .decode(tag)
+            .map_err(|_| Refused::Malformed)?;
         let mut mac = self.mac();
         mac.update(&payload);
         mac.verify_slice(&tag).map_err(|_| Refused::Forged)?;
@@ -255,7 +258,13 @@ impl ParkedCalls {
 mod tests {
     use super::*;
 
-    fn parked(client: &str) -> (Parked, oneshot::Receiver<Result<Value, RpcError>>, watch::Receiver<bool>) {
+    fn parked(
+        client: &str,
+    ) -> (
+        Parked,
+        oneshot::Receiver<Result<Value, RpcError>>,
+        watch::Receiver<bool>,
+    ) {
         let (_done, outcome) = oneshot::channel();
         let (_ask, asks) = mpsc::channel(1);
         let (answer, answered) = oneshot::channel();
@@ -277,34 +286,61 @@ mod tests {
         (parked, answered, cancelled)
     }
 
+    fn parks(calls: &Arc<ParkedCalls>, call: Parked) -> String {
+        let Ok(state) = calls.park(call) else {
+            panic!("not parked")
+        };
+        state
+    }
+
     #[tokio::test]
     async fn a_state_resumes_its_call_once_and_only_for_its_client_and_method() {
         let calls = Arc::new(ParkedCalls::default());
         let (call, _answered, _cancelled) = parked("a");
-        let state = calls.park(call).ok().expect("parked");
-        assert_eq!(calls.resume("b", "tools/call", &state).err(), Some(Refused::OtherClient));
-        assert_eq!(calls.resume("a", "prompts/get", &state).err(), Some(Refused::OtherMethod));
+        let state = parks(&calls, call);
+        assert_eq!(
+            calls.resume("b", "tools/call", &state).err(),
+            Some(Refused::OtherClient)
+        );
+        assert_eq!(
+            calls.resume("a", "prompts/get", &state).err(),
+            Some(Refused::OtherMethod)
+        );
         assert_eq!(calls.parked("a"), 1, "a refused state takes nothing");
-        let resumed = calls.resume("a", "tools/call", &state).ok().expect("resumed");
+        let resumed = calls.resume("a", "tools/call", &state).expect("resumed");
         assert_eq!(resumed.waiting[0].0, "r1");
-        assert_eq!(calls.resume("a", "tools/call", &state).err(), Some(Refused::Gone), "used once");
+        assert_eq!(
+            calls.resume("a", "tools/call", &state).err(),
+            Some(Refused::Gone),
+            "used once"
+        );
     }
 
     #[tokio::test]
     async fn a_tampered_or_foreign_state_is_refused() {
         let calls = Arc::new(ParkedCalls::default());
         let (call, _answered, _cancelled) = parked("a");
-        let state = calls.park(call).ok().expect("parked");
+        let state = parks(&calls, call);
         let (payload, tag) = state.split_once('.').expect("two parts");
         let mut claims: Value =
-            serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).expect("base64")).expect("json");
+            serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).expect("base64"))
+                .expect("json");
         claims["client"] = json!("b");
         let forged = format!("{}.{tag}", URL_SAFE_NO_PAD.encode(claims.to_string()));
-        assert_eq!(calls.resume("b", "tools/call", &forged).err(), Some(Refused::Forged));
+        assert_eq!(
+            calls.resume("b", "tools/call", &forged).err(),
+            Some(Refused::Forged)
+        );
         let other_engine = Arc::new(ParkedCalls::default());
-        assert_eq!(other_engine.resume("a", "tools/call", &state).err(), Some(Refused::Forged));
+        assert_eq!(
+            other_engine.resume("a", "tools/call", &state).err(),
+            Some(Refused::Forged)
+        );
         for garbage in ["", "x", "x.y", "!!.!!"] {
-            assert!(calls.resume("a", "tools/call", garbage).is_err(), "{garbage}");
+            assert!(
+                calls.resume("a", "tools/call", garbage).is_err(),
+                "{garbage}"
+            );
         }
         assert_eq!(calls.parked("a"), 1);
     }
@@ -313,9 +349,12 @@ mod tests {
     async fn a_call_never_resumed_is_dropped_after_the_bound_answering_and_cancelling() {
         let calls = Arc::new(ParkedCalls::default());
         let (call, answered, mut cancelled) = parked("a");
-        let _state = calls.park(call).ok().expect("parked");
+        let _state = parks(&calls, call);
         // The clock runs on (paused time advances when everything waits).
-        assert!(answered.await.is_err(), "the server's request is answered with an error");
+        assert!(
+            answered.await.is_err(),
+            "the server's request is answered with an error"
+        );
         assert!(*cancelled.wait_for(|c| *c).await.expect("still there"));
         assert_eq!(calls.parked("a"), 0);
     }
@@ -326,11 +365,17 @@ mod tests {
         let mut kept = Vec::new();
         for _ in 0..MAX_PER_CLIENT {
             let (call, answered, cancelled) = parked("a");
-            kept.push((calls.park(call).ok().expect("parked"), answered, cancelled));
+            kept.push((parks(&calls, call), answered, cancelled));
         }
         let (call, _answered, _cancelled) = parked("a");
-        assert!(calls.park(call).is_err(), "one over the bound is given back");
+        assert!(
+            calls.park(call).is_err(),
+            "one over the bound is given back"
+        );
         let (call, _answered, _cancelled) = parked("b");
-        assert!(calls.park(call).is_ok(), "another client's bound is its own");
+        assert!(
+            calls.park(call).is_ok(),
+            "another client's bound is its own"
+        );
     }
 }
