@@ -127,6 +127,12 @@ where
     F: FnOnce(Arc<dyn AgentAnswers>, watch::Receiver<bool>) -> Fut,
     Fut: Future<Output = Reply> + Send + 'static,
 {
+    // What the state binds besides the client: the method and the tool, prompt or resource.
+    let subject = ["name", "uri"]
+        .iter()
+        .find_map(|key| params.get(*key).and_then(Value::as_str))
+        .unwrap_or("");
+    let request = format!("{method} {subject}");
     let mut call = match params.get("requestState") {
         Some(state) => {
             let Some(state) = state.as_str() else {
@@ -142,7 +148,7 @@ where
                     "Invalid params: the input response `{key}` is not a result object"
                 ));
             }
-            let mut call = match calls.resume(client, method, state) {
+            let mut call = match calls.resume(client, &request, state) {
                 Ok(call) => call,
                 Err(refused) => return invalid(refused.message()),
             };
@@ -159,7 +165,7 @@ where
             call.waiting = still;
             call
         }
-        None => start(client, capabilities, method, run),
+        None => start(client, capabilities, &request, run),
     };
     loop {
         if !call.waiting.is_empty() {
@@ -185,7 +191,7 @@ where
 }
 
 /// Starts the call in the background, its audit rows still naming the caller's `clientInfo`.
-fn start<F, Fut>(client: &str, capabilities: &Map<String, Value>, method: &str, run: F) -> Parked
+fn start<F, Fut>(client: &str, capabilities: &Map<String, Value>, request: &str, run: F) -> Parked
 where
     F: FnOnce(Arc<dyn AgentAnswers>, watch::Receiver<bool>) -> Fut,
     Fut: Future<Output = Reply> + Send + 'static,
@@ -205,7 +211,7 @@ where
     }));
     Parked {
         client: client.to_owned(),
-        method: method.to_owned(),
+        request: request.to_owned(),
         outcome,
         asks,
         waiting: Vec::new(),

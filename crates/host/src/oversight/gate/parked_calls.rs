@@ -6,7 +6,8 @@
 //! That state is attacker-controlled ("Server Requirements", 4 and 5): it is
 //! `base64url(payload) "." base64url(HMAC-SHA256(payload))` under a random key made for this
 //! engine and never stored, the payload naming the parked call, the client it was given to, the
-//! method and an expiry. A state that fails verification, names another client or method, has
+//! request (its method and the tool, prompt or resource it names) and an expiry. A state that
+//! fails verification, names another client or request, has
 //! expired, or names a call no longer parked (already resumed: each state is used once) is
 //! refused and nothing is taken. Bounds: [`MAX_PER_CLIENT`] parked calls per client, each at
 //! most [`PARK_TIMEOUT`]; then it is dropped, which answers the server's waiting requests with
@@ -56,7 +57,8 @@ impl Drop for CancelOnDrop {
 /// requests are answered with an error (their senders go) and the call is cancelled.
 pub struct Parked {
     pub client: String,
-    pub method: String,
+    /// The request the call answers: its method and what it names (`tools/call e__echo`).
+    pub request: String,
     pub outcome: oneshot::Receiver<Outcome>,
     pub asks: mpsc::Receiver<Asked>,
     pub waiting: Vec<(String, Asked)>,
@@ -71,7 +73,7 @@ pub enum Refused {
     Malformed,
     Forged,
     OtherClient,
-    OtherMethod,
+    OtherRequest,
     Expired,
     Gone,
 }
@@ -82,7 +84,7 @@ impl Refused {
             Refused::Malformed => "Invalid params: `requestState` is not one Gatehouse gave",
             Refused::Forged => "Invalid params: `requestState` failed verification",
             Refused::OtherClient => "Invalid params: `requestState` was given to another client",
-            Refused::OtherMethod => "Invalid params: `requestState` belongs to another request",
+            Refused::OtherRequest => "Invalid params: `requestState` belongs to another request",
             Refused::Expired => "Invalid params: `requestState` has expired",
             Refused::Gone => {
                 "Invalid params: `requestState` names no waiting call (already used, or ended)"
@@ -98,6 +100,8 @@ struct Entry {
 /// The parked calls of every client.
 pub struct ParkedCalls {
     key: [u8; 32],
+    /// Whether the key is random; without, no state verifies (a known key would be forgeable).
+    keyed: bool,
     entries: Mutex<HashMap<String, Entry>>,
 }
 
@@ -110,28 +114,26 @@ impl std::fmt::Debug for ParkedCalls {
 impl Default for ParkedCalls {
     fn default() -> Self {
         let mut key = [0u8; 32];
-        if let Err(e) = getrandom::fill(&mut key) {
-            // Without randomness no state can be trusted: a key nobody knows is still made
-            // from the clock and the address space, and the failure is logged.
-            tracing::error!("no random key for the gateway's request states: {e}");
-            let nanos = SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos());
-            let mut mac = <HmacSha256 as Mac>::new_from_slice(&nanos.to_le_bytes())
-                .unwrap_or_else(|_| unreachable_hmac());
-            mac.update(format!("{:p}", &key).as_bytes());
-            key.copy_from_slice(&mac.finalize().into_bytes());
+        let keyed = getrandom::fill(&mut key).is_ok();
+        if !keyed {
+            tracing::error!(
+                "no randomness for the gateway's request states: every retry will be refused"
+            );
         }
         ParkedCalls {
             key,
+            keyed,
             entries: Mutex::default(),
         }
     }
 }
 
-/// HMAC takes a key of any length; this is never reached.
-fn unreachable_hmac() -> HmacSha256 {
-    unreachable!("HMAC-SHA256 accepts keys of any length")
+/// HMAC-SHA256 under `key`. HMAC takes a key of any length, so the fallback (a zero key of the
+/// block size) is never reached.
+fn keyed(key: &[u8]) -> HmacSha256 {
+    HmacSha256::new_from_slice(key).unwrap_or_else(|_| {
+        <HmacSha256 as hmac::digest::KeyInit>::new(&hmac::digest::Key::<HmacSha256>::default())
+    })
 }
 
 fn random_id() -> String {
@@ -148,7 +150,7 @@ fn now_ms() -> u64 {
 
 impl ParkedCalls {
     fn mac(&self) -> HmacSha256 {
-        <HmacSha256 as Mac>::new_from_slice(&self.key).unwrap_or_else(|_| unreachable_hmac())
+        keyed(&self.key)
     }
 
     fn sign(&self, payload: &Value) -> String {
@@ -165,6 +167,9 @@ impl ParkedCalls {
 
     /// The payload of `state`, if this engine signed it.
     fn verify(&self, state: &str) -> Result<Value, Refused> {
+        if !self.keyed {
+            return Err(Refused::Forged);
+        }
         let (payload, tag) = state.split_once('.').ok_or(Refused::Malformed)?;
         let payload = URL_SAFE_NO_PAD
             .decode(payload)
@@ -186,7 +191,7 @@ impl ParkedCalls {
         let payload = json!({
             "call": id,
             "client": parked.client,
-            "method": parked.method,
+            "request": parked.request,
             "expires": now_ms().saturating_add(u64::try_from(PARK_TIMEOUT.as_millis()).unwrap_or(u64::MAX)),
         });
         {
@@ -217,15 +222,15 @@ impl ParkedCalls {
         Ok(self.sign(&payload))
     }
 
-    /// Takes the call `state` parks, when it was given to `client` for `method` and has not
+    /// Takes the call `state` parks, when it was given to `client` for `request` and has not
     /// expired; nothing is taken otherwise.
-    pub fn resume(&self, client: &str, method: &str, state: &str) -> Result<Parked, Refused> {
+    pub fn resume(&self, client: &str, request: &str, state: &str) -> Result<Parked, Refused> {
         let payload = self.verify(state)?;
         if payload["client"].as_str() != Some(client) {
             return Err(Refused::OtherClient);
         }
-        if payload["method"].as_str() != Some(method) {
-            return Err(Refused::OtherMethod);
+        if payload["request"].as_str() != Some(request) {
+            return Err(Refused::OtherRequest);
         }
         if payload["expires"].as_u64().is_none_or(|at| at < now_ms()) {
             return Err(Refused::Expired);
@@ -276,7 +281,7 @@ mod tests {
         };
         let parked = Parked {
             client: client.to_owned(),
-            method: "tools/call".to_owned(),
+            request: "tools/call e__echo".to_owned(),
             outcome,
             asks,
             waiting: vec![("r1".to_owned(), asked)],
@@ -294,23 +299,25 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_state_resumes_its_call_once_and_only_for_its_client_and_method() {
+    async fn a_state_resumes_its_call_once_and_only_for_its_client_and_request() {
         let calls = Arc::new(ParkedCalls::default());
         let (call, _answered, _cancelled) = parked("a");
         let state = parks(&calls, call);
         assert_eq!(
-            calls.resume("b", "tools/call", &state).err(),
+            calls.resume("b", "tools/call e__echo", &state).err(),
             Some(Refused::OtherClient)
         );
         assert_eq!(
-            calls.resume("a", "prompts/get", &state).err(),
-            Some(Refused::OtherMethod)
+            calls.resume("a", "tools/call e__add", &state).err(),
+            Some(Refused::OtherRequest)
         );
         assert_eq!(calls.parked("a"), 1, "a refused state takes nothing");
-        let resumed = calls.resume("a", "tools/call", &state).expect("resumed");
+        let resumed = calls
+            .resume("a", "tools/call e__echo", &state)
+            .expect("resumed");
         assert_eq!(resumed.waiting[0].0, "r1");
         assert_eq!(
-            calls.resume("a", "tools/call", &state).err(),
+            calls.resume("a", "tools/call e__echo", &state).err(),
             Some(Refused::Gone),
             "used once"
         );
@@ -328,12 +335,12 @@ mod tests {
         claims["client"] = json!("b");
         let forged = format!("{}.{tag}", URL_SAFE_NO_PAD.encode(claims.to_string()));
         assert_eq!(
-            calls.resume("b", "tools/call", &forged).err(),
+            calls.resume("b", "tools/call e__echo", &forged).err(),
             Some(Refused::Forged)
         );
         let other_engine = Arc::new(ParkedCalls::default());
         assert_eq!(
-            other_engine.resume("a", "tools/call", &state).err(),
+            other_engine.resume("a", "tools/call e__echo", &state).err(),
             Some(Refused::Forged)
         );
         for garbage in ["", "x", "x.y", "!!.!!"] {
