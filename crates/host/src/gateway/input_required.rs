@@ -37,6 +37,8 @@ use crate::vocabulary::caller_info;
 pub const METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
 /// The server's requests of one call that may wait to be put to the agent.
 const MAX_ASKS: usize = 8;
+/// The progress notifications of one call that may wait for a request to tell them to.
+const MAX_NOTES: usize = 16;
 
 /// Whether a modern request is served here: one of [`METHODS`] whose client declared a
 /// capability a server's request could use, or a retry carrying a `requestState`.
@@ -114,6 +116,7 @@ fn invalid(message: &str) -> Reply {
 /// given the answerer of the server's requests and the call's cancellation) in the background;
 /// a retry resumes the call its `requestState` names. Either is answered with the call's
 /// outcome, or an `InputRequiredResult` while the server waits for the agent's input.
+#[allow(clippy::too_many_arguments)]
 pub async fn serve<F, Fut>(
     calls: &Arc<ParkedCalls>,
     client: &str,
@@ -121,10 +124,11 @@ pub async fn serve<F, Fut>(
     method: &str,
     params: &Value,
     mut cancelled: watch::Receiver<bool>,
+    out: &mpsc::Sender<Value>,
     run: F,
 ) -> Reply
 where
-    F: FnOnce(Arc<dyn AgentAnswers>, watch::Receiver<bool>) -> Fut,
+    F: FnOnce(Arc<dyn AgentAnswers>, watch::Receiver<bool>, mpsc::Sender<Value>) -> Fut,
     Fut: Future<Output = Reply> + Send + 'static,
 {
     // What the state binds besides the client: the method and the tool, prompt or resource.
@@ -133,6 +137,7 @@ where
         .find_map(|key| params.get(*key).and_then(Value::as_str))
         .unwrap_or("");
     let request = format!("{method} {subject}");
+    let token = params.pointer("/_meta/progressToken").cloned();
     let mut call = match params.get("requestState") {
         Some(state) => {
             let Some(state) = state.as_str() else {
@@ -171,29 +176,51 @@ where
         if !call.waiting.is_empty() {
             return input_required(calls, call);
         }
-        tokio::select! {
-            outcome = &mut call.outcome => {
-                return outcome.unwrap_or_else(|_| Some(Err((
-                    rpc::INTERNAL,
-                    "the call ended without an answer".to_owned(),
-                ))));
+        let next = tokio::select! {
+            outcome = &mut call.outcome => Next::Ended(outcome.ok()),
+            Some(asked) = call.asks.recv() => Next::Asked(asked),
+            Some(note) = call.notes.recv() => Next::Progress(note),
+            _ = cancelled.wait_for(|set| *set) => Next::Cancelled,
+        };
+        match next {
+            Next::Ended(outcome) => {
+                // Progress sent before the call ended goes before its answer.
+                while let Ok(note) = call.notes.try_recv() {
+                    tell(out, token.as_ref(), note).await;
+                }
+                return outcome.unwrap_or_else(|| {
+                    Some(Err((
+                        rpc::INTERNAL,
+                        "the call ended without an answer".to_owned(),
+                    )))
+                });
             }
-            Some(asked) = call.asks.recv() => {
+            Next::Asked(asked) => {
                 add(&mut call, asked);
                 while let Ok(asked) = call.asks.try_recv() {
                     add(&mut call, asked);
                 }
             }
+            // The call's progress, told to the request waiting for it now, under its token.
+            Next::Progress(note) => tell(out, token.as_ref(), note).await,
             // The agent cancelled this request: the call is cancelled with it (dropped).
-            _ = cancelled.wait_for(|set| *set) => return None,
+            Next::Cancelled => return None,
         }
     }
+}
+
+/// What a waiting request hears of its call next.
+enum Next {
+    Ended(Option<Reply>),
+    Asked(Asked),
+    Progress(Value),
+    Cancelled,
 }
 
 /// Starts the call in the background, its audit rows still naming the caller's `clientInfo`.
 fn start<F, Fut>(client: &str, capabilities: &Map<String, Value>, request: &str, run: F) -> Parked
 where
-    F: FnOnce(Arc<dyn AgentAnswers>, watch::Receiver<bool>) -> Fut,
+    F: FnOnce(Arc<dyn AgentAnswers>, watch::Receiver<bool>, mpsc::Sender<Value>) -> Fut,
     Fut: Future<Output = Reply> + Send + 'static,
 {
     let (ask, asks) = mpsc::channel(MAX_ASKS);
@@ -204,7 +231,8 @@ where
         capabilities: Value::Object(capabilities.clone()),
         asks: ask,
     });
-    let work = run(asker, call_cancelled);
+    let (note, notes) = mpsc::channel(MAX_NOTES);
+    let work = run(asker, call_cancelled, note);
     let info = caller_info::current();
     tokio::spawn(caller_info::scope(info, async move {
         let _ = done.send(work.await);
@@ -214,9 +242,18 @@ where
         request: request.to_owned(),
         outcome,
         asks,
+        notes,
         waiting: Vec::new(),
         next_key: 1,
         _cancel: CancelOnDrop(cancel),
+    }
+}
+
+/// Tells the waiting request the call's progress under its own token (none: not told).
+async fn tell(out: &mpsc::Sender<Value>, token: Option<&Value>, mut note: Value) {
+    if let (Some(token), Some(fields)) = (token, note.get_mut("params")) {
+        fields["progressToken"] = token.clone();
+        let _ = out.send(note).await;
     }
 }
 
@@ -268,12 +305,14 @@ pub fn call_of(
     served: &Arc<Served>,
     method: &str,
     params: &Value,
-    out: &mpsc::Sender<Value>,
-) -> impl FnOnce(Arc<dyn AgentAnswers>, watch::Receiver<bool>) -> BoxFuture<'static, Reply> {
-    let (host, client, served, out) =
-        (host.clone(), client.to_owned(), served.clone(), out.clone());
+) -> impl FnOnce(
+    Arc<dyn AgentAnswers>,
+    watch::Receiver<bool>,
+    mpsc::Sender<Value>,
+) -> BoxFuture<'static, Reply> {
+    let (host, client, served) = (host.clone(), client.to_owned(), served.clone());
     let (method, params) = (method.to_owned(), params.clone());
-    move |relay, mut cancelled| {
+    move |relay, mut cancelled, out| {
         Box::pin(async move {
             if method == "tools/call" {
                 return agent_call::call(&host, relay, &served, params, cancelled, &out).await;
@@ -301,12 +340,15 @@ mod tests {
     }
 
     /// A call whose server asks one sampling request (when the agent takes it) and answers
-    /// with what it was given; it notes its cancellation.
+    /// with what it was given, after a progress notification; it notes its cancellation.
     fn sampling_call(
         noted: mpsc::Sender<&'static str>,
-    ) -> impl FnOnce(Arc<dyn AgentAnswers>, watch::Receiver<bool>) -> BoxFuture<'static, Reply>
-    {
-        move |agent, mut cancelled| {
+    ) -> impl FnOnce(
+        Arc<dyn AgentAnswers>,
+        watch::Receiver<bool>,
+        mpsc::Sender<Value>,
+    ) -> BoxFuture<'static, Reply> {
+        move |agent, mut cancelled, notes| {
             Box::pin(async move {
                 if !agent.takes("sampling/createMessage", None) {
                     return Some(Ok(json!({ "asked": "the person" })));
@@ -316,7 +358,12 @@ mod tests {
                     .ask("sampling/createMessage", params, Withdrawal::never())
                     .await
                 {
-                    Ok(answer) => Some(Ok(json!({ "answer": answer }))),
+                    Ok(answer) => {
+                        let progress = json!({ "jsonrpc": "2.0", "method": "notifications/progress",
+                                               "params": { "progressToken": "first", "progress": 1 } });
+                        let _ = notes.send(progress).await;
+                        Some(Ok(json!({ "answer": answer })))
+                    }
                     Err(_) => {
                         let _ = noted.send("the server's request failed").await;
                         let _ = cancelled.wait_for(|c| *c).await;
@@ -340,8 +387,9 @@ mod tests {
             "a",
             &caps,
             "tools/call",
-            &json!({}),
+            &json!({ "_meta": { "progressToken": "first" } }),
             cancelled,
+            &mpsc::channel(1).0,
             sampling_call(noted),
         )
         .await
@@ -360,13 +408,36 @@ mod tests {
             "sampling/createMessage"
         );
         let state = asked["requestState"].as_str().expect("a state");
-        let retry = json!({ "requestState": state, "inputResponses": { "r1": { "x": 1 } } });
+        let retry = json!({
+            "requestState": state, "inputResponses": { "r1": { "x": 1 } },
+            "_meta": { "progressToken": "retry" },
+        });
         let (_keep, cancelled) = watch::channel(false);
-        let never = |_: Arc<dyn AgentAnswers>, _: watch::Receiver<bool>| async { None };
+        let (out, mut told) = mpsc::channel(4);
+        let never = |_: Arc<dyn AgentAnswers>, _: watch::Receiver<bool>, _: mpsc::Sender<Value>| async {
+            None
+        };
         let caps = capabilities(json!({}));
-        let done = serve(&calls, "a", &caps, "tools/call", &retry, cancelled, never).await;
+        let done = serve(
+            &calls,
+            "a",
+            &caps,
+            "tools/call",
+            &retry,
+            cancelled,
+            &out,
+            never,
+        )
+        .await;
         let done = done.expect("answered").expect("a result");
         assert_eq!(done["answer"]["x"], 1, "{done}");
+        let progress = told
+            .try_recv()
+            .expect("the call's progress reached the retry");
+        assert_eq!(
+            progress["params"]["progressToken"], "retry",
+            "told under the waiting request's own token"
+        );
     }
 
     #[tokio::test]
@@ -389,9 +460,22 @@ mod tests {
         let state = asked["requestState"].as_str().expect("a state");
         let retry = json!({ "requestState": state, "inputResponses": { "r1": {} } });
         let (_keep, cancelled) = watch::channel(false);
-        let never = |_: Arc<dyn AgentAnswers>, _: watch::Receiver<bool>| async { None };
+        let never = |_: Arc<dyn AgentAnswers>, _: watch::Receiver<bool>, _: mpsc::Sender<Value>| async {
+            None
+        };
         let caps = capabilities(json!({}));
-        let late = serve(&calls, "a", &caps, "tools/call", &retry, cancelled, never).await;
+        let out = mpsc::channel(1).0;
+        let late = serve(
+            &calls,
+            "a",
+            &caps,
+            "tools/call",
+            &retry,
+            cancelled,
+            &out,
+            never,
+        )
+        .await;
         assert_eq!(
             late.expect("answered").expect_err("refused").0,
             rpc::INVALID_PARAMS

@@ -314,18 +314,13 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                                     && input_required::wanted(&method, &params, &meta.capabilities)
                                 {
                                     let caps = &meta.capabilities;
+                                    let (client, served) = (&agent.client, &served);
                                     let run = input_required::call_of(
-                                        &host,
-                                        &agent.client,
-                                        &served,
-                                        &method,
-                                        &params,
-                                        &out,
+                                        &host, client, served, &method, &params,
                                     );
                                     let calls = host.gate().parked_calls();
-                                    let (client, cancelled) = (&agent.client, cancelled);
                                     return input_required::serve(
-                                        calls, client, caps, &method, &params, cancelled, run,
+                                        calls, client, caps, &method, &params, cancelled, &out, run,
                                     )
                                     .await;
                                 }

@@ -61,6 +61,8 @@ pub struct Parked {
     pub request: String,
     pub outcome: oneshot::Receiver<Outcome>,
     pub asks: mpsc::Receiver<Asked>,
+    /// The call's progress notifications, told to whichever request waits for the call.
+    pub notes: mpsc::Receiver<Value>,
     pub waiting: Vec<(String, Asked)>,
     /// The next key for a request put to the agent (`r1`, `r2`, ...; unique within the call).
     pub next_key: u64,
@@ -272,6 +274,7 @@ mod tests {
     ) {
         let (_done, outcome) = oneshot::channel();
         let (_ask, asks) = mpsc::channel(1);
+        let (_note, notes) = mpsc::channel(1);
         let (answer, answered) = oneshot::channel();
         let (cancel, cancelled) = watch::channel(false);
         let asked = Asked {
@@ -284,6 +287,7 @@ mod tests {
             request: "tools/call e__echo".to_owned(),
             outcome,
             asks,
+            notes,
             waiting: vec![("r1".to_owned(), asked)],
             next_key: 2,
             _cancel: CancelOnDrop(cancel),
