@@ -13,6 +13,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::support::engine::{Gathered, Reaped};
+use crate::support::gateway::steps as step;
 use crate::support::gateway::{
     StopsTheEngine, add_a_server_and_wait_until_the_agents_list_again, client_command, fixtures,
     run_client,
@@ -20,14 +21,6 @@ use crate::support::gateway::{
 use crate::support::wait::until;
 use crate::support::{ok, ok_json};
 use serde_json::Value;
-
-fn step<'a>(lines: &'a [Value], name: &str) -> Vec<&'a Value> {
-    lines
-        .iter()
-        .filter(|l| l["step"] == name)
-        .map(|l| &l["value"])
-        .collect()
-}
 
 fn text(result: &Value) -> String {
     result["content"][0]["text"]
@@ -227,20 +220,10 @@ fn real_sdk_clients_reach_the_servers_through_gatehouse_mcp_and_the_gate() {
         r#""step":"ready""#,
         Duration::from_secs(60),
     );
-    let cancelled = until(
-        "the cancelled call is audited",
-        Duration::from_secs(10),
-        || {
-            let audit = ok_json(data, &["audit", "list", "--json", "--client", "ts-cancel"]);
-            let rows = audit["rows"].as_array().cloned().unwrap_or_default();
-            rows.into_iter()
-                .find(|r| {
-                    r["kind"] == "call_finished"
-                        && r["tool"] == "trigger-long-running-operation"
-                        && r["errorType"] == "cancelled"
-                })
-                .ok_or(audit)
-        },
+    let cancelled = crate::support::gateway::cancelled_call(
+        data,
+        "ts-cancel",
+        "trigger-long-running-operation",
     );
     assert_eq!(cancelled["source"], "gateway", "{cancelled}");
     assert!(

@@ -9,20 +9,13 @@
 use std::path::Path;
 
 use crate::gateway_http::{bearer, client_with_token, exchange, http_engine, post};
+use crate::support::gateway::steps;
 use crate::support::gateway::{StopsTheEngine, everything_for_agents, run_client};
 use crate::support::ok_json;
 use serde_json::{Value, json};
 
 fn node() -> std::path::PathBuf {
     "node".into()
-}
-
-fn steps<'a>(lines: &'a [Value], name: &str) -> Vec<&'a Value> {
-    lines
-        .iter()
-        .filter(|l| l["step"] == name)
-        .map(|l| &l["value"])
-        .collect()
 }
 
 /// The texts of the call of `tool`.

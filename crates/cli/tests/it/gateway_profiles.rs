@@ -11,20 +11,13 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::support::engine::{Gathered, Reaped, serve, wait_connected};
+use crate::support::gateway::steps as step;
 use crate::support::gateway::{StopsTheEngine, fixtures, run_client};
 use crate::support::{add_stdio, exits, ok, ok_json, stderr};
 use serde_json::Value;
 
 fn python() -> std::path::PathBuf {
     fixtures().join("python/.venv/bin/python")
-}
-
-fn step<'a>(lines: &'a [Value], name: &str) -> Vec<&'a Value> {
-    lines
-        .iter()
-        .filter(|l| l["step"] == name)
-        .map(|l| &l["value"])
-        .collect()
 }
 
 fn names(tools: &Value) -> Vec<String> {

@@ -12,6 +12,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use crate::support::engine::{Gathered, Reaped};
+use crate::support::gateway::steps;
 use crate::support::gateway::{StopsTheEngine, client_command, fixtures, run_client};
 use crate::support::wait::until;
 use crate::support::{ok, ok_json};
@@ -19,14 +20,6 @@ use serde_json::Value;
 
 fn python() -> PathBuf {
     fixtures().join("python/.venv/bin/python")
-}
-
-fn steps<'a>(lines: &'a [Value], name: &str) -> Vec<&'a Value> {
-    lines
-        .iter()
-        .filter(|l| l["step"] == name)
-        .map(|l| &l["value"])
-        .collect()
 }
 
 /// The texts of the call of `tool`.

@@ -5,11 +5,8 @@
 //! so; another agent session cannot read a task that is not its own.
 
 use std::path::Path;
-use std::time::Duration;
 
 use crate::support::gateway::{StopsTheEngine, run_client};
-use crate::support::ok_json;
-use crate::support::wait::until;
 use serde_json::Value;
 
 fn step<'a>(lines: &'a [Value], name: &str) -> &'a Value {
@@ -70,21 +67,8 @@ fn an_agents_call_made_a_task_runs_through_the_gate_and_can_be_cancelled() {
         cancel["result"]["error"].is_object(),
         "a cancelled task has no result: {cancel}"
     );
-    let finished = until(
-        "the cancelled task's call audited as cancelled",
-        Duration::from_secs(15),
-        || {
-            let audit = ok_json(data, &["audit", "list", "--json", "--client", "tasker"]);
-            let rows = audit["rows"].as_array().cloned().unwrap_or_default();
-            rows.into_iter()
-                .find(|r| {
-                    r["kind"] == "call_finished"
-                        && r["tool"] == "trigger-long-running-operation"
-                        && r["errorType"] == "cancelled"
-                })
-                .ok_or(audit)
-        },
-    );
+    let finished =
+        crate::support::gateway::cancelled_call(data, "tasker", "trigger-long-running-operation");
     assert_eq!(finished["source"], "gateway", "{finished}");
 
     // Another session (another agent) cannot read the task.

@@ -132,3 +132,32 @@ pub fn everything_for_agents() -> tempfile::TempDir {
     );
     data
 }
+
+/// The values of the steps named `name` that a client script printed, in order.
+pub fn steps<'a>(lines: &'a [Value], name: &str) -> Vec<&'a Value> {
+    lines
+        .iter()
+        .filter(|l| l["step"] == name)
+        .map(|l| &l["value"])
+        .collect()
+}
+
+/// The audit row of `client`'s call of `tool` finished as cancelled, waited for (bounded).
+pub fn cancelled_call(data: &Path, client: &str, tool: &str) -> Value {
+    crate::support::wait::until(
+        "the cancelled call is audited",
+        std::time::Duration::from_secs(15),
+        || {
+            let audit =
+                crate::support::ok_json(data, &["audit", "list", "--json", "--client", client]);
+            let rows = audit["rows"].as_array().cloned().unwrap_or_default();
+            rows.into_iter()
+                .find(|r| {
+                    r["kind"] == "call_finished"
+                        && r["tool"] == tool
+                        && r["errorType"] == "cancelled"
+                })
+                .ok_or(audit)
+        },
+    )
+}
