@@ -97,6 +97,18 @@ impl Refused {
 
 struct Entry {
     parked: Parked,
+    /// The task that drops the entry at [`PARK_TIMEOUT`]; the entry leaving first (resumed,
+    /// or the store dropped) stops it.
+    _expiry: Expiry,
+}
+
+/// Aborts its task when dropped.
+struct Expiry(tokio::task::JoinHandle<()>);
+
+impl Drop for Expiry {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 /// The parked calls of every client.
@@ -196,20 +208,18 @@ impl ParkedCalls {
             "request": parked.request,
             "expires": now_ms().saturating_add(u64::try_from(PARK_TIMEOUT.as_millis()).unwrap_or(u64::MAX)),
         });
-        {
-            let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-            let of_client = entries
-                .values()
-                .filter(|e| e.parked.client == parked.client)
-                .count();
-            if of_client >= MAX_PER_CLIENT {
-                return Err(parked);
-            }
-            entries.insert(id.clone(), Entry { parked });
+        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        let of_client = entries
+            .values()
+            .filter(|e| e.parked.client == parked.client)
+            .count();
+        if of_client >= MAX_PER_CLIENT {
+            return Err(parked);
         }
         let calls: Weak<ParkedCalls> = Arc::downgrade(self);
         let expiring = id.clone();
-        tokio::spawn(async move {
+        let expiry = Expiry(tokio::spawn(async move {
+            // Not a wait for another task: the bound itself, on tokio's clock (tests pause it).
             tokio::time::sleep(PARK_TIMEOUT).await;
             if let Some(calls) = calls.upgrade() {
                 let gone = calls
@@ -217,10 +227,19 @@ impl ParkedCalls {
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
                     .remove(&expiring);
-                // Dropped outside the lock: the server's requests answered, the call cancelled.
+                // Dropped outside the lock: the server's requests answered, the call cancelled
+                // (and this task's own abort, which comes after its last await, a no-op).
                 drop(gone);
             }
-        });
+        }));
+        entries.insert(
+            id,
+            Entry {
+                parked,
+                _expiry: expiry,
+            },
+        );
+        drop(entries);
         Ok(self.sign(&payload))
     }
 
