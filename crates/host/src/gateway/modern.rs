@@ -15,6 +15,7 @@ use gatehouse_mcp::era::{
 use serde_json::{Map, Value, json};
 
 use super::handshake;
+use super::notices::LEVELS;
 use super::profiles::Served;
 use crate::host::Host;
 
@@ -49,18 +50,6 @@ const CACHEABLE: [&str; 6] = [
     "resources/list",
     "resources/templates/list",
     "resources/read",
-];
-
-/// The log levels a request may ask for (server/utilities/logging, "Log Levels").
-const LOG_LEVELS: [&str; 8] = [
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
 ];
 
 /// The longest requested version echoed back in an error.
@@ -163,12 +152,12 @@ pub fn request_meta(params: &Value) -> Result<RequestMeta, Refusal> {
     };
     let log_level = match meta.get(META_LOG_LEVEL) {
         None => None,
-        Some(level) => match level.as_str().filter(|l| LOG_LEVELS.contains(l)) {
+        Some(level) => match level.as_str().filter(|l| LEVELS.contains(l)) {
             Some(level) => Some(level.to_owned()),
             None => {
                 return Err(Refusal::invalid(format!(
                     "Invalid params: `{META_LOG_LEVEL}` is not a log level: one of {}",
-                    LOG_LEVELS.join(", ")
+                    LEVELS.join(", ")
                 )));
             }
         },

@@ -22,7 +22,7 @@ use crate::oversight::gate::Source;
 use crate::oversight::gate::agent_notices::ServerNote;
 
 /// The log levels, least severe first (RFC 5424 as 2025-11-25 server/utilities/logging names them).
-const LEVELS: [&str; 8] = [
+pub(super) const LEVELS: [&str; 8] = [
     "debug",
     "info",
     "notice",
