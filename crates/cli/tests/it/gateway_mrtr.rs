@@ -6,12 +6,9 @@
 //! `requestState` (raw JSON-RPC over HTTP): tampered, another client's, replayed after use:
 //! refused with -32602, the server's request left waiting for the real answer.
 
-use std::path::Path;
-
 use crate::gateway_http::{bearer, client_with_token, exchange, http_engine, post};
 use crate::support::gateway::steps;
 use crate::support::gateway::{StopsTheEngine, everything_for_agents, run_client};
-use crate::support::ok_json;
 use serde_json::{Value, json};
 
 fn node() -> std::path::PathBuf {
@@ -35,28 +32,6 @@ fn texts(result: &Value) -> String {
         .filter_map(|c| c["text"].as_str())
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-/// The decision rows of the servers' requests: each answered by the agent `client`.
-fn answered_by_agent(data: &Path, client: &str, count: usize) {
-    let audit = ok_json(data, &["audit", "list", "--json", "--limit", "200"]);
-    let answered: Vec<&Value> = audit["rows"]
-        .as_array()
-        .expect("rows")
-        .iter()
-        .filter(|r| r["kind"] == "decision" && r["source"] == "server")
-        .collect();
-    assert_eq!(answered.len(), count, "{answered:?}");
-    for row in answered {
-        assert_eq!(row["detail"]["answeredBy"], "agent", "{row}");
-        assert_eq!(row["detail"]["client"], client, "{row}");
-    }
-    assert!(
-        ok_json(data, &["approvals", "list", "--json"])["approvals"]
-            .as_array()
-            .is_some_and(Vec::is_empty),
-        "the person was not asked"
-    );
 }
 
 fn the_agent_answered(lines: &[Value]) {
@@ -106,7 +81,7 @@ fn a_2026_agent_answers_its_calls_sampling_and_elicitation_as_input_requests() {
     );
     assert_eq!(steps(&lines, "server")[0]["era"], "modern", "{lines:?}");
     the_agent_answered(&lines);
-    answered_by_agent(data, "ts-modern", 2);
+    crate::support::gateway::answered_by_agent(data, "ts-modern", 2);
 }
 
 #[test]
@@ -128,7 +103,7 @@ fn over_http_a_2026_agent_answers_its_calls_input_requests_on_fresh_posts() {
     );
     assert_eq!(steps(&lines, "server")[0]["era"], "modern", "{lines:?}");
     the_agent_answered(&lines);
-    answered_by_agent(data, "ts-modern-http", 2);
+    crate::support::gateway::answered_by_agent(data, "ts-modern-http", 2);
 }
 
 /// A 2026-07-28 `tools/call` of server-everything's sampling tool, declaring sampling; `more`
@@ -224,7 +199,7 @@ fn a_tampered_foreign_or_replayed_request_state_is_refused_and_answers_nothing()
     // Replayed after use.
     let (_, replayed) = send(&mine, sampling_call(4, retry));
     assert_eq!(replayed["error"]["code"], -32602, "{replayed}");
-    answered_by_agent(data, "mrtr-a", 1);
+    crate::support::gateway::answered_by_agent(data, "mrtr-a", 1);
 }
 
 #[test]

@@ -112,24 +112,7 @@ fn an_agent_answers_the_sampling_and_elicitation_its_calls_cause() {
         "the agent's form reached the server: {elicitation}"
     );
     // The requests passed the gate on record: the decision says the agent answered.
-    let audit = ok_json(data, &["audit", "list", "--json", "--limit", "200"]);
-    let answered: Vec<&Value> = audit["rows"]
-        .as_array()
-        .expect("rows")
-        .iter()
-        .filter(|r| r["kind"] == "decision" && r["source"] == "server")
-        .collect();
-    assert_eq!(answered.len(), 2, "{answered:?}");
-    for row in answered {
-        assert_eq!(row["detail"]["answeredBy"], "agent", "{row}");
-        assert_eq!(row["detail"]["client"], "py-agent", "{row}");
-    }
-    assert!(
-        ok_json(data, &["approvals", "list", "--json"])["approvals"]
-            .as_array()
-            .is_some_and(Vec::is_empty),
-        "the person was not asked"
-    );
+    crate::support::gateway::answered_by_agent(data, "py-agent", 2);
 }
 
 #[test]

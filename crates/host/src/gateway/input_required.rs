@@ -397,6 +397,31 @@ mod tests {
         .expect("a result")
     }
 
+    /// The agent's retry `retry` served by the call it parked (the call given here never
+    /// runs), progress told to `out`.
+    async fn retried(
+        calls: &Arc<ParkedCalls>,
+        retry: &Value,
+        out: &mpsc::Sender<Value>,
+    ) -> Option<Result<Value, (i64, String)>> {
+        let (_keep, cancelled) = watch::channel(false);
+        let never = |_: Arc<dyn AgentAnswers>, _: watch::Receiver<bool>, _: mpsc::Sender<Value>| async {
+            None
+        };
+        let caps = capabilities(json!({}));
+        serve(
+            calls,
+            "a",
+            &caps,
+            "tools/call",
+            retry,
+            cancelled,
+            out,
+            never,
+        )
+        .await
+    }
+
     #[tokio::test]
     async fn the_servers_request_is_put_to_the_agent_and_its_retry_gets_the_result() {
         let calls = Arc::new(ParkedCalls::default());
@@ -412,23 +437,8 @@ mod tests {
             "requestState": state, "inputResponses": { "r1": { "x": 1 } },
             "_meta": { "progressToken": "retry" },
         });
-        let (_keep, cancelled) = watch::channel(false);
         let (out, mut told) = mpsc::channel(4);
-        let never = |_: Arc<dyn AgentAnswers>, _: watch::Receiver<bool>, _: mpsc::Sender<Value>| async {
-            None
-        };
-        let caps = capabilities(json!({}));
-        let done = serve(
-            &calls,
-            "a",
-            &caps,
-            "tools/call",
-            &retry,
-            cancelled,
-            &out,
-            never,
-        )
-        .await;
+        let done = retried(&calls, &retry, &out).await;
         let done = done.expect("answered").expect("a result");
         assert_eq!(done["answer"]["x"], 1, "{done}");
         let progress = told
@@ -459,23 +469,7 @@ mod tests {
         assert_eq!(heard.recv().await, Some("cancelled"));
         let state = asked["requestState"].as_str().expect("a state");
         let retry = json!({ "requestState": state, "inputResponses": { "r1": {} } });
-        let (_keep, cancelled) = watch::channel(false);
-        let never = |_: Arc<dyn AgentAnswers>, _: watch::Receiver<bool>, _: mpsc::Sender<Value>| async {
-            None
-        };
-        let caps = capabilities(json!({}));
-        let out = mpsc::channel(1).0;
-        let late = serve(
-            &calls,
-            "a",
-            &caps,
-            "tools/call",
-            &retry,
-            cancelled,
-            &out,
-            never,
-        )
-        .await;
+        let late = retried(&calls, &retry, &mpsc::channel(1).0).await;
         assert_eq!(
             late.expect("answered").expect_err("refused").0,
             rpc::INVALID_PARAMS

@@ -161,3 +161,26 @@ pub fn cancelled_call(data: &Path, client: &str, tool: &str) -> Value {
         },
     )
 }
+
+/// The decision rows of the servers' requests: `count` of them, each answered by the agent
+/// `client`, and the person asked nothing.
+pub fn answered_by_agent(data: &Path, client: &str, count: usize) {
+    let audit = crate::support::ok_json(data, &["audit", "list", "--json", "--limit", "200"]);
+    let answered: Vec<&Value> = audit["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter(|r| r["kind"] == "decision" && r["source"] == "server")
+        .collect();
+    assert_eq!(answered.len(), count, "{answered:?}");
+    for row in answered {
+        assert_eq!(row["detail"]["answeredBy"], "agent", "{row}");
+        assert_eq!(row["detail"]["client"], client, "{row}");
+    }
+    assert!(
+        crate::support::ok_json(data, &["approvals", "list", "--json"])["approvals"]
+            .as_array()
+            .is_some_and(Vec::is_empty),
+        "the person was not asked"
+    );
+}
