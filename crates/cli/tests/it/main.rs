@@ -31,6 +31,7 @@ mod gateway_faults;
 mod gateway_http;
 mod gateway_http_streams;
 mod gateway_mrtr;
+mod gateway_mrtr_upstream;
 mod gateway_policy;
 mod gateway_profiles;
 mod gateway_relay;

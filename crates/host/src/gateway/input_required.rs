@@ -15,12 +15,14 @@ use std::future::Future;
 use std::sync::Arc;
 
 use gatehouse_mcp::error::RpcError;
+use gatehouse_mcp::features::input_round;
 use gatehouse_mcp::jsonrpc::codes;
 use gatehouse_mcp::peer::Withdrawal;
 use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot, watch};
 
+use super::input_rounds::{add, incomplete_round, settling};
 use super::profiles::Served;
 use super::relay::declares;
 use super::replies::{Reply, refusal, rpc};
@@ -78,6 +80,7 @@ impl AgentAnswers for InputAsker {
             method: method.to_owned(),
             params,
             answer,
+            from: input_round::current(),
         };
         let (asks, client) = (self.asks.clone(), self.client.clone());
         Box::pin(async move {
@@ -173,13 +176,17 @@ where
         None => start(client, capabilities, &request, run),
     };
     loop {
-        if !call.waiting.is_empty() {
+        // A server's round is put to the agent whole: while some of its requests are still on
+        // their way (through the gate, or to the person), wait for them.
+        let mut incomplete = incomplete_round(&call);
+        if !call.waiting.is_empty() && incomplete.is_none() {
             return input_required(calls, call);
         }
         let next = tokio::select! {
             outcome = &mut call.outcome => Next::Ended(outcome.ok()),
             Some(asked) = call.asks.recv() => Next::Asked(asked),
             Some(note) = call.notes.recv() => Next::Progress(note),
+            () = settling(incomplete.as_mut()) => Next::Settled,
             _ = cancelled.wait_for(|set| *set) => Next::Cancelled,
         };
         match next {
@@ -203,6 +210,7 @@ where
             }
             // The call's progress, told to the request waiting for it now, under its token.
             Next::Progress(note) => tell(out, token.as_ref(), note).await,
+            Next::Settled => {}
             // The agent cancelled this request: the call is cancelled with it (dropped).
             Next::Cancelled => return None,
         }
@@ -214,6 +222,7 @@ enum Next {
     Ended(Option<Reply>),
     Asked(Asked),
     Progress(Value),
+    Settled,
     Cancelled,
 }
 
@@ -255,12 +264,6 @@ async fn tell(out: &mpsc::Sender<Value>, token: Option<&Value>, mut note: Value)
         fields["progressToken"] = token.clone();
         let _ = out.send(note).await;
     }
-}
-
-fn add(call: &mut Parked, asked: Asked) {
-    let key = format!("r{}", call.next_key);
-    call.next_key += 1;
-    call.waiting.push((key, asked));
 }
 
 /// The `InputRequiredResult` putting the call's waiting requests to the agent, the call parked;

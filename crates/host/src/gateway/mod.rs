@@ -15,6 +15,7 @@ mod completion;
 pub(crate) mod handshake;
 pub mod http;
 mod input_required;
+mod input_rounds;
 mod listen;
 pub(crate) mod modern;
 pub mod names;

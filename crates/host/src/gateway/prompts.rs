@@ -14,7 +14,7 @@ use super::{names, servers};
 use crate::error::{HostError, Result};
 use crate::host::Host;
 use crate::oversight::gate::Source;
-use crate::oversight::gate::agent_relay::AgentAnswers;
+use crate::oversight::gate::agent_relay::{AgentAnswers, within};
 use crate::vocabulary::status::Offer;
 
 /// Every prompt the client's profile shows, named for the agent (with or without the server's
@@ -86,10 +86,12 @@ pub async fn get(
     let _in_call = host
         .gate()
         .agent_calls()
-        .enter(connection.server_id(), agent);
-    let got = connection
-        .get_prompt(&prompt, &arguments, Source::Gateway)
-        .await?;
+        .enter(connection.server_id(), agent.clone());
+    let got = within(
+        agent,
+        connection.get_prompt(&prompt, &arguments, Source::Gateway),
+    )
+    .await?;
     serde_json::to_value(got).map_err(|e| HostError::Protocol(e.to_string()))
 }
 

@@ -16,7 +16,7 @@ use crate::connections::connection::ServerConnection;
 use crate::error::{HostError, Result};
 use crate::host::Host;
 use crate::oversight::gate::Source;
-use crate::oversight::gate::agent_relay::AgentAnswers;
+use crate::oversight::gate::agent_relay::{AgentAnswers, within};
 use crate::vocabulary::status::Offer;
 
 /// Every resource (`templates`: every resource template) the client's profile shows, each once.
@@ -86,8 +86,8 @@ pub async fn read(
     let _in_call = host
         .gate()
         .agent_calls()
-        .enter(connection.server_id(), agent);
-    let contents = connection.read_resource(uri, Source::Gateway).await?;
+        .enter(connection.server_id(), agent.clone());
+    let contents = within(agent, connection.read_resource(uri, Source::Gateway)).await?;
     Ok(serde_json::json!({ "contents": contents }))
 }
 

@@ -15,7 +15,7 @@ use super::visibility::{self, Hidden};
 use super::{names, servers};
 use crate::error::{HostError, Result};
 use crate::host::Host;
-use crate::oversight::gate::agent_relay::AgentAnswers;
+use crate::oversight::gate::agent_relay::{AgentAnswers, within};
 use crate::oversight::gate::{CallOutcome, Source, ToolCall};
 use crate::vocabulary::status::Offer;
 
@@ -126,8 +126,9 @@ pub async fn call(
         caller: Some(client.to_owned()),
     };
     // The server's requests during the call may go to the agent (`gate::agent_relay`).
-    let _in_call = host.gate().agent_calls().enter(&config.id, agent);
-    match host.call_tool_on(config, call, options, cancel).await? {
+    let _in_call = host.gate().agent_calls().enter(&config.id, agent.clone());
+    let outcome = within(agent, host.call_tool_on(config, call, options, cancel)).await;
+    match outcome? {
         CallOutcome::Cancelled => Ok(None),
         CallOutcome::Done(result) => {
             let mut fields = Map::new();

@@ -6,6 +6,7 @@ pub mod capabilities;
 pub mod completion;
 pub mod elicitation;
 pub mod elicitation_form;
+pub mod input_round;
 pub mod listener;
 pub mod logging;
 pub mod mrtr;

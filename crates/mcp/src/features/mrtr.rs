@@ -1,16 +1,20 @@
 //! Multi round-trip requests (2026-07-28 basic/patterns/mrtr): a `tools/call`, `prompts/get` or
 //! `resources/read` may come back as `resultType: "input_required"` with `inputRequests`
 //! (elicitation, sampling, roots) and an opaque `requestState`. Each input request goes to the
-//! same handler that answers legacy server-initiated requests; the original request is then sent
+//! same handler that answers legacy server-initiated requests, all at once, each within the
+//! scope of its key and round (`input_round`); the original request is then sent
 //! again, with a new id, the answers under the same keys and the state echoed byte for byte.
 //! A result without `resultType` is complete; one this request cannot have is refused by the
 //! peer. Callers see one logical request, of at most 8 rounds. Only a first-round result is
 //! cached, and a cached one is served while fresh.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 
 use crate::client::Client;
 use crate::error::{McpError, Result};
+use crate::features::input_round::{InputRound, answering};
 use crate::peer::RequestOptions;
 
 /// Rounds before a server that keeps asking is given up on.
@@ -67,24 +71,32 @@ impl Client {
         })
     }
 
-    /// Answers each input request with the connection's handler, keyed as the server keyed them.
+    /// Answers the input requests with the connection's handler, all at once, keyed as the
+    /// server keyed them; each is answered within the scope of its key and round
+    /// (`input_round`), so that a handler relaying them can keep both.
     pub(crate) async fn answer_input_requests(
         &self,
         requests: &Map<String, Value>,
     ) -> Result<Map<String, Value>> {
         let handler = self.peer().handler();
-        let mut responses = Map::new();
-        for (key, request) in requests {
+        let round = Arc::new(InputRound::new(requests.len()));
+        let answers = requests.iter().map(|(key, request)| {
             let method = request
                 .get("method")
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_owned();
-            let answer = handler
-                .on_request(method.clone(), request.get("params").cloned())
-                .await;
+            let answer = handler.on_request(method.clone(), request.get("params").cloned());
+            let round = round.clone();
+            async move {
+                let answer = answering(key, &round, answer).await;
+                (key, method, answer)
+            }
+        });
+        let mut responses = Map::new();
+        for (key, method, answer) in futures_util::future::join_all(answers).await {
             let answer = answer.map_err(|error| McpError::Rpc {
-                method: method.clone(),
+                method,
                 error: Box::new(error),
                 http_status: None,
             })?;

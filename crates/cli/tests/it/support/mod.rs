@@ -262,6 +262,17 @@ impl HttpFixture {
         server
     }
 
+    /// The conformance suite's Everything Server (tests/fixtures/conformance-server), which
+    /// speaks 2026-07-28 over Streamable HTTP (and the 2025 era to 2025 clients).
+    pub fn conformance() -> HttpFixture {
+        let port = free_port();
+        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/conformance-server/server.mjs");
+        let mut command = Command::new("node");
+        command.arg(script).args(["--port", &port.to_string()]);
+        Self::spawn(command, port)
+    }
+
     /// tests/fixtures/faults/oauth_server.py in `mode`: an MCP server at `/mcp` behind OAuth,
     /// with its authorization server at `/as`.
     pub fn oauth(mode: &str) -> HttpFixture {

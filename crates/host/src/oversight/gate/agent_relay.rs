@@ -10,6 +10,11 @@
 //! is, as before. Calls the app or the CLI make are not registered, so a request made during an
 //! app's call while an agent's call to the same server also runs goes to the agent.
 //!
+//! A 2026-07-28 server asks within the call itself (basic/patterns/mrtr: input requests in the
+//! call's result, answered while the call's own future runs), so there the answer is exact: the
+//! gateway runs each call of an agent [`within`] that agent, and a request made inside it goes
+//! to that agent ([`calling`]) whoever else calls the server.
+//!
 //! How such a request passes the gate on its way to the agent: [`super::agent_answer`].
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -19,6 +24,21 @@ use gatehouse_mcp::error::RpcError;
 use gatehouse_mcp::peer::Withdrawal;
 use gatehouse_mcp::transport::BoxFuture;
 use serde_json::Value;
+
+tokio::task_local! {
+    static CALLING: Arc<dyn AgentAnswers>;
+}
+
+/// Runs `call` (an agent's request of a server) as that agent's: a server's input request
+/// answered inside it goes to `agent`.
+pub async fn within<T>(agent: Arc<dyn AgentAnswers>, call: impl Future<Output = T>) -> T {
+    CALLING.scope(agent, call).await
+}
+
+/// The agent whose call the current future runs, if it runs inside one ([`within`]).
+pub fn calling() -> Option<Arc<dyn AgentAnswers>> {
+    CALLING.try_with(Arc::clone).ok()
+}
 
 /// Whether a server's request is one an agent may answer.
 pub fn relayed(method: &str) -> bool {

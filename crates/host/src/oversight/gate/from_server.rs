@@ -17,7 +17,7 @@ use gatehouse_mcp::peer::{Handler, Withdrawal};
 use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Value, json};
 
-use super::agent_relay::relayed;
+use super::agent_relay::{calling, relayed};
 use super::person::{ServerAsk, WITHDRAWN, needs_person};
 use super::state::Gate;
 use crate::oversight::audit::{AuditEvent, AuditKind};
@@ -128,7 +128,7 @@ impl Gate {
         let started = Instant::now();
         // An agent whose call this request serves answers it when it can (`agent_relay`).
         let agent = (asked.source == Source::Server && relayed(&method))
-            .then(|| self.agent_calls.answering(asked.server_id))
+            .then(|| calling().or_else(|| self.agent_calls.answering(asked.server_id)))
             .flatten()
             .filter(|agent| agent.takes(&method, params.as_ref()));
         let asking = ServerAsk {

@@ -20,6 +20,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use gatehouse_mcp::error::RpcError;
+use gatehouse_mcp::features::input_round::InputKey;
 use hmac::{Hmac, Mac};
 use serde_json::{Value, json};
 use sha2::Sha256;
@@ -41,6 +42,9 @@ pub struct Asked {
     pub method: String,
     pub params: Option<Value>,
     pub answer: oneshot::Sender<Result<Value, RpcError>>,
+    /// Where a 2026-07-28 server's input request came from: its key and round (passed on
+    /// under the same key, the round put to the agent whole); `None` for a request of its own.
+    pub from: Option<InputKey>,
 }
 
 /// Sets the call's cancellation when dropped.
@@ -300,6 +304,7 @@ mod tests {
             method: "sampling/createMessage".to_owned(),
             params: None,
             answer,
+            from: None,
         };
         let parked = Parked {
             client: client.to_owned(),

@@ -1,0 +1,157 @@
+//! A 2026-07-28 server's own input requests through the gateway (basic/patterns/mrtr): the
+//! conformance suite's Everything Server registered over Streamable HTTP, where Gatehouse speaks
+//! 2026-07-28 with it. Its `InputRequiredResult` reaches the agent under the server's own keys,
+//! the round whole; each request passes the gate on its way (a decision row answered by the
+//! agent); and a request made inside one agent's call goes to that agent even while another
+//! agent's call to the same server is in flight (before, two agents calling one server sent the
+//! server's requests to the person).
+
+use serde_json::{Value, json};
+
+use crate::gateway_http::{bearer, client_with_token, exchange, http_engine, post};
+use crate::support::{HttpFixture, ok};
+
+/// A 2026-07-28 `tools/call` of `tool` declaring every capability, with `more` fields.
+fn call(id: u64, tool: &str, more: Value) -> String {
+    let mut params = json!({
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities":
+                { "sampling": {}, "elicitation": {}, "roots": {} },
+            "io.modelcontextprotocol/clientInfo": { "name": "raw-upstream", "version": "1" },
+        },
+        "name": tool,
+        "arguments": {},
+    });
+    if let (Some(params), Some(more)) = (params.as_object_mut(), more.as_object()) {
+        params.extend(more.clone());
+    }
+    json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params }).to_string()
+}
+
+/// The JSON-RPC message of a response body, JSON or one SSE event.
+fn message(body: &str) -> Value {
+    let json = body
+        .lines()
+        .find_map(|l| l.strip_prefix("data: "))
+        .unwrap_or(body);
+    serde_json::from_str(json.trim()).unwrap_or_else(|_| panic!("a JSON-RPC message: {body}"))
+}
+
+fn keys(result: &Value) -> Vec<String> {
+    let mut keys: Vec<String> = result["inputRequests"]
+        .as_object()
+        .map(|requests| requests.keys().cloned().collect())
+        .unwrap_or_default();
+    keys.sort();
+    keys
+}
+
+fn text(result: &Value) -> String {
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn a_2026_servers_input_requests_reach_the_calling_agent_under_the_servers_keys() {
+    let fixture = HttpFixture::conformance();
+    let data = tempfile::tempdir().expect("temp dir");
+    let data = data.path();
+    ok(data, &["server", "add", "c", "--url", &fixture.url("/mcp")]);
+    ok(
+        data,
+        &["policy", "set", "c", "--source", "gateway", "allow"],
+    );
+    let first = client_with_token(data, "agent-a");
+    let second = client_with_token(data, "agent-b");
+    let (port, _serve) = http_engine(data);
+    let host = format!("127.0.0.1:{port}");
+    let send = |token: &str, tool: &str, body: String| {
+        let headers = [
+            bearer(token),
+            "MCP-Protocol-Version: 2026-07-28".to_owned(),
+            "Mcp-Method: tools/call".to_owned(),
+            format!("Mcp-Name: {tool}"),
+        ];
+        let (status, _, body) = exchange(port, &post("/mcp", &host, &headers, &body));
+        assert_eq!(status, 200, "{body}");
+        message(&body)["result"].clone()
+    };
+    let multiple = "c__test_input_required_result_multiple_inputs";
+    let single = "c__test_input_required_result_elicitation";
+
+    // The server's round of three, under its own keys, in one result.
+    let asked = send(&first, multiple, call(1, multiple, json!({})));
+    assert_eq!(asked["resultType"], "input_required", "{asked}");
+    assert_eq!(keys(&asked), ["client_roots", "greeting", "user_name"]);
+    assert_eq!(
+        asked["inputRequests"]["user_name"]["method"],
+        "elicitation/create"
+    );
+    assert_eq!(
+        asked["inputRequests"]["greeting"]["method"],
+        "sampling/createMessage"
+    );
+    let first_state = asked["requestState"].as_str().expect("a state").to_owned();
+
+    // While agent-a's call waits (in flight to the server), agent-b's own call is asked of
+    // agent-b, not of the person.
+    let asked = send(&second, single, call(2, single, json!({})));
+    assert_eq!(keys(&asked), ["user_name"], "{asked}");
+    let retry = json!({
+        "requestState": asked["requestState"],
+        "inputResponses": { "user_name": { "action": "accept", "content": { "name": "Bea" } } },
+    });
+    let done = send(&second, single, call(3, single, retry));
+    assert_eq!(done["resultType"], "complete", "{done}");
+    assert_eq!(text(&done), "Hello, Bea!");
+
+    let retry = json!({
+        "requestState": first_state,
+        "inputResponses": {
+            "user_name": { "action": "accept", "content": { "name": "Ada" } },
+            "greeting": {
+                "role": "assistant", "content": { "type": "text", "text": "Good morning" },
+                "model": "raw-model", "stopReason": "endTurn",
+            },
+            "client_roots": { "roots": [{ "uri": "file:///work", "name": "work" }] },
+        },
+    });
+    let done = send(&first, multiple, call(4, multiple, retry));
+    assert_eq!(done["resultType"], "complete", "{done}");
+    let said = text(&done);
+    assert!(
+        said.starts_with("Good morning, Ada!") && said.contains("file:///work"),
+        "{said}"
+    );
+
+    // Each of the four passed the gate, answered by the agent whose call it served.
+    let audit = crate::support::ok_json(data, &["audit", "list", "--json", "--limit", "200"]);
+    let mut answered: Vec<(String, String)> = audit["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter(|r| r["kind"] == "decision" && r["source"] == "server")
+        .map(|r| {
+            assert_eq!(r["detail"]["answeredBy"], "agent", "{r}");
+            (
+                r["detail"]["client"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
+                r["method"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    answered.sort();
+    let expected = [
+        ("agent-a", "elicitation/create"),
+        ("agent-a", "roots/list"),
+        ("agent-a", "sampling/createMessage"),
+        ("agent-b", "elicitation/create"),
+    ]
+    .map(|(c, m)| (c.to_owned(), m.to_owned()));
+    assert_eq!(answered, expected);
+}
