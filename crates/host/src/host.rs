@@ -69,6 +69,9 @@ pub struct HostOptions {
     /// The least time between two listings of a live server's tools, however often it says
     /// they changed; `None` is [`crate::sessions::relist_pace::RELIST_EVERY`] (1 s).
     pub relist_every: Option<std::time::Duration>,
+    /// How often a live engine reads the store's change counter to follow what another process
+    /// changed; `None` is 500 ms.
+    pub store_poll: Option<std::time::Duration>,
     /// The face renders MCP Apps views (the app): live sessions declare the UI extension to
     /// their servers, and [`Host::app_view`] and the other `app_*` calls serve the views.
     pub render_apps: bool,
@@ -88,6 +91,8 @@ pub struct Host {
     swept: SweepReport,
     /// In live mode, once started: the watcher that follows changes other processes make.
     follower: std::sync::Mutex<Option<crate::sessions::StoreFollower>>,
+    /// How often the follower reads the store's change counter.
+    store_poll: std::time::Duration,
     /// In live mode, once started: every change of a server's connection state, on record.
     trail: std::sync::Mutex<Option<crate::connections::connection_trail::ConnectionTrail>>,
     /// Each gateway client's requests in flight and per minute, across its sessions.
@@ -150,6 +155,7 @@ impl Host {
             live: options.live_sessions,
             swept,
             follower: std::sync::Mutex::default(),
+            store_poll: options.store_poll.unwrap_or(crate::sessions::follow::POLL),
             trail: std::sync::Mutex::default(),
             gateway_limits: crate::oversight::client_limits::Limiter::default(),
             gateway_presence: Arc::default(),
@@ -291,7 +297,7 @@ impl Host {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             if follower.is_none() {
-                *follower = Some(self.sessions.follow_store());
+                *follower = Some(self.sessions.follow_store(self.store_poll));
             }
         }
         Ok(())

@@ -10,7 +10,9 @@ use std::net::TcpStream;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::gateway_http::{bearer, client_with_token, exchange, header, http_engine, post};
+use crate::gateway_http::{
+    bearer, client_with_token, exchange, header, http_engine, message, post,
+};
 use crate::support::engine::{Gathered, Reaped};
 use crate::support::gateway::{add_a_server_and_wait_until_the_agents_list_again, client_command};
 use crate::support::ok_json;
@@ -26,15 +28,6 @@ fn request(id: u64, method: &str, mut params: Value) -> String {
         "io.modelcontextprotocol/clientInfo": { "name": "raw-2026", "version": "9.1" },
     });
     json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }).to_string()
-}
-
-/// The JSON-RPC message of a response body, JSON or one SSE event.
-fn message(body: &str) -> Value {
-    let json = body
-        .lines()
-        .find_map(|l| l.strip_prefix("data: "))
-        .unwrap_or(body);
-    serde_json::from_str(json.trim()).unwrap_or_else(|_| panic!("a JSON-RPC message: {body}"))
 }
 
 /// Every POST carries the token and the request's method (and name) as headers.

@@ -68,6 +68,15 @@ pub(crate) fn client_with_token(data: &Path, name: &str) -> String {
     token
 }
 
+/// The JSON-RPC message of a response body, JSON or one SSE event.
+pub(crate) fn message(body: &str) -> serde_json::Value {
+    let json = body
+        .lines()
+        .find_map(|l| l.strip_prefix("data: "))
+        .unwrap_or(body);
+    serde_json::from_str(json.trim()).unwrap_or_else(|_| panic!("a JSON-RPC message: {body}"))
+}
+
 /// One HTTP/1.1 exchange written by hand, so that any `Host` can be sent: the status, the
 /// headers (lower-cased names) and the body.
 pub(crate) fn exchange(port: u16, request: &str) -> (u16, Vec<(String, String)>, String) {

@@ -6,7 +6,7 @@
 //! `requestState` (raw JSON-RPC over HTTP): tampered, another client's, replayed after use:
 //! refused with -32602, the server's request left waiting for the real answer.
 
-use crate::gateway_http::{bearer, client_with_token, exchange, http_engine, post};
+use crate::gateway_http::{bearer, client_with_token, exchange, http_engine, message, post};
 use crate::support::gateway::steps;
 use crate::support::gateway::{StopsTheEngine, everything_for_agents, run_client};
 use serde_json::{Value, json};
@@ -122,15 +122,6 @@ fn sampling_call(id: u64, more: Value) -> String {
         params.extend(more.clone());
     }
     json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params }).to_string()
-}
-
-/// The JSON-RPC message of a response body, JSON or one SSE event.
-fn message(body: &str) -> Value {
-    let json = body
-        .lines()
-        .find_map(|l| l.strip_prefix("data: "))
-        .unwrap_or(body);
-    serde_json::from_str(json.trim()).unwrap_or_else(|_| panic!("a JSON-RPC message: {body}"))
 }
 
 fn answer(text: &str) -> Value {

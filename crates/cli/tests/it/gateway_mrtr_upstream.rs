@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 
-use crate::gateway_http::{bearer, client_with_token, exchange, http_engine, post};
+use crate::gateway_http::{bearer, client_with_token, exchange, http_engine, message, post};
 use crate::support::{HttpFixture, ok};
 
 /// A 2026-07-28 `tools/call` of `tool` declaring every capability, with `more` fields.
@@ -27,15 +27,6 @@ fn call(id: u64, tool: &str, more: Value) -> String {
         params.extend(more.clone());
     }
     json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params }).to_string()
-}
-
-/// The JSON-RPC message of a response body, JSON or one SSE event.
-fn message(body: &str) -> Value {
-    let json = body
-        .lines()
-        .find_map(|l| l.strip_prefix("data: "))
-        .unwrap_or(body);
-    serde_json::from_str(json.trim()).unwrap_or_else(|_| panic!("a JSON-RPC message: {body}"))
 }
 
 fn keys(result: &Value) -> Vec<String> {

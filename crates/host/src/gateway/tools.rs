@@ -17,6 +17,7 @@ use crate::error::{HostError, Result};
 use crate::host::Host;
 use crate::oversight::gate::agent_relay::{AgentAnswers, within};
 use crate::oversight::gate::{CallOutcome, Source, ToolCall};
+use crate::store::registry::model::ServerConfig;
 use crate::vocabulary::status::Offer;
 
 /// Every enabled server's tools that the client's profile shows, named for the agent (with or
@@ -82,11 +83,21 @@ pub async fn call(
     cancel: impl Future<Output = ()>,
 ) -> Result<Option<Value>> {
     let client = served.client.as_str();
-    // The configurations read once: to route the name, and for the call itself.
-    let servers = servers::enabled_configs(host).await?;
+    // The configurations read once, from memory: to route the name, and for the call itself;
+    // a prefix naming no server there is looked for afresh (a server just added elsewhere).
+    let mut servers = servers::enabled_configs_kept(host).await?;
     let routed = if served.prefix {
-        names::route(name, servers.iter().map(|s| s.name.as_str()))
-            .map(|(server, tool)| (server.to_owned(), tool))
+        let route = |servers: &[ServerConfig]| {
+            names::route(name, servers.iter().map(|s| s.name.as_str()))
+                .map(|(server, tool)| (server.to_owned(), tool))
+        };
+        match route(&servers) {
+            Some(routed) => Some(routed),
+            None => {
+                servers = servers::enabled_configs(host).await?;
+                route(&servers)
+            }
+        }
     } else {
         // Bare names are the client's alone: routed by the tools it is shown now; a name not
         // among them is looked for among every server's, so a hidden tool is refused (below).
@@ -95,6 +106,11 @@ pub async fn call(
             None => route_bare(host, client, &Profile::default(), name).await?,
         }
     };
+    if let Some((server, _)) = &routed
+        && !servers.iter().any(|s| &s.name == server)
+    {
+        servers = servers::enabled_configs(host).await?;
+    }
     let routed =
         routed.and_then(|(server, tool)| Some((servers.iter().find(|s| s.name == server)?, tool)));
     let Some((config, tool)) = routed else {

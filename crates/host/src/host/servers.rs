@@ -32,6 +32,12 @@ impl Host {
         self.registry.list().await
     }
 
+    /// Every server's configuration, from memory in an engine that keeps the list (at most
+    /// one poll of the store behind another process's change; see `Registry::list_kept`).
+    pub async fn server_configs_kept(&self) -> Result<std::sync::Arc<Vec<ServerConfig>>> {
+        self.registry.list_kept().await
+    }
+
     pub async fn server(&self, id_or_name: &str) -> Result<ServerView> {
         Ok(self.view(self.registry.get(id_or_name).await?))
     }

@@ -10,7 +10,9 @@
 //! polls every 500 ms, so an edit, a disable or a removal made by the CLI reaches the app's
 //! sessions within about half a second. It reads the gateway's profile counter
 //! (`gateway_profile_changes`) on the same tick and, when it moved, announces
-//! [`EngineEvent::ClientProfilesChanged`] to the agents' sessions.
+//! [`EngineEvent::ClientProfilesChanged`] to the agents' sessions. While it runs, the registry
+//! keeps the list of servers in memory (`store::registry::list_cache`), forgotten each time the
+//! counter moves.
 
 use std::time::Duration;
 
@@ -18,9 +20,10 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use super::live::Sessions;
+use crate::store::registry::Registry;
 use crate::vocabulary::events::EngineEvent;
 
-/// How often the change counter is read.
+/// How often the change counter is read (unless `HostOptions::store_poll` says otherwise).
 pub const POLL: Duration = Duration::from_millis(500);
 
 /// The running watcher; dropping it aborts it, [`StoreFollower::stop`] lets a sync under way
@@ -29,15 +32,20 @@ pub const POLL: Duration = Duration::from_millis(500);
 pub(crate) struct StoreFollower {
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
+    /// Keeps the list of servers while the follower runs.
+    registry: Registry,
 }
 
 impl StoreFollower {
-    pub(super) fn start(sessions: Sessions) -> Self {
+    pub(super) fn start(sessions: Sessions, poll: Duration) -> Self {
         let (stop, stopped) = oneshot::channel();
-        let task = tokio::spawn(follow(sessions, stopped));
+        let registry = sessions.registry.clone();
+        registry.keep_list(true);
+        let task = tokio::spawn(follow(sessions, poll, stopped));
         StoreFollower {
             stop: Some(stop),
             task: Some(task),
+            registry,
         }
     }
 
@@ -49,6 +57,7 @@ impl StoreFollower {
         if let Some(task) = self.task.take() {
             let _ = task.await;
         }
+        self.registry.keep_list(false);
     }
 }
 
@@ -57,16 +66,17 @@ impl Drop for StoreFollower {
         if let Some(task) = self.task.take() {
             task.abort();
         }
+        self.registry.keep_list(false);
     }
 }
 
-async fn follow(sessions: Sessions, mut stopped: oneshot::Receiver<()>) {
+async fn follow(sessions: Sessions, poll: Duration, mut stopped: oneshot::Receiver<()>) {
     let mut seen = None;
     let mut profiles_seen = None;
     let mut failing = false;
     loop {
         tokio::select! {
-            () = tokio::time::sleep(POLL) => {}
+            () = tokio::time::sleep(poll) => {}
             _ = &mut stopped => return,
         }
         if let Ok(n) =
@@ -96,6 +106,8 @@ async fn follow(sessions: Sessions, mut stopped: oneshot::Receiver<()>) {
         if seen.replace(changes).is_some_and(|seen| seen == changes) {
             continue;
         }
+        // The servers may have changed (here or in another process): read them afresh.
+        sessions.registry.forget_cached();
         if let Err(e) = sessions.follow_registry().await {
             tracing::warn!("cannot bring the live sessions in line with the registry: {e}");
             // Tried again on the next tick.
@@ -107,7 +119,7 @@ async fn follow(sessions: Sessions, mut stopped: oneshot::Receiver<()>) {
 impl Sessions {
     /// Starts a watcher that calls [`Sessions::follow_registry`] whenever the store's change
     /// counter moves; it stops when the returned value is stopped or dropped.
-    pub(crate) fn follow_store(&self) -> StoreFollower {
-        StoreFollower::start(self.clone())
+    pub(crate) fn follow_store(&self, poll: Duration) -> StoreFollower {
+        StoreFollower::start(self.clone(), poll)
     }
 }

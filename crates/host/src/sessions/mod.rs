@@ -20,7 +20,7 @@
 //! shutting down stops every session in parallel, each bounded by its two stop waits and
 //! `STOP_SLACK`. A tool list fetched again unchanged announces nothing.
 
-mod follow;
+pub(crate) mod follow;
 pub(crate) mod health;
 mod live;
 mod publish;

@@ -30,6 +30,7 @@ mod fault_utf8;
 mod gate;
 mod gateway_http_state;
 mod gateway_presence;
+mod gateway_routing;
 mod grants;
 mod health;
 mod hot_reload;

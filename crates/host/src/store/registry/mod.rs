@@ -3,6 +3,7 @@
 //! Secret env values and headers go to the OS keyring; the database only ever sees them blank.
 
 pub(crate) mod era_cache;
+pub(crate) mod list_cache;
 pub(crate) mod model;
 pub(crate) mod secret_values;
 pub(crate) mod task_log;
@@ -26,6 +27,7 @@ pub struct Registry {
     secrets: Arc<dyn SecretStore>,
     logs: ServerLogs,
     launcher: SharedLauncher,
+    cache: Arc<list_cache::ListCache>,
 }
 
 const COLUMNS: &str = "id, name, enabled, roots, spec, created_at, updated_at";
@@ -44,7 +46,19 @@ impl Registry {
             secrets,
             logs,
             launcher,
+            cache: Arc::default(),
         }
+    }
+
+    /// Keeps the list of servers in memory (`on`: an engine following the store's changes,
+    /// which calls [`Registry::forget_cached`] when they move), or stops keeping it.
+    pub(crate) fn keep_list(&self, on: bool) {
+        self.cache.keep(on);
+    }
+
+    /// Forgets the list kept in memory: the servers changed.
+    pub(crate) fn forget_cached(&self) {
+        self.cache.forget();
     }
 
     /// The servers' stderr logs.
@@ -78,6 +92,19 @@ impl Registry {
         rows.iter().map(row_to_config).collect()
     }
 
+    /// Every server, by name, from memory where the engine keeps the list (`list_cache`): at
+    /// most one poll of the store (500 ms) behind a change another process made. For the
+    /// gateway's routing of each call; everything else reads [`Registry::list`].
+    pub async fn list_kept(&self) -> Result<Arc<Vec<ServerConfig>>> {
+        let generation = match self.cache.get() {
+            Ok(kept) => return Ok(kept),
+            Err(generation) => generation,
+        };
+        let list = Arc::new(self.list().await?);
+        self.cache.put(generation, &list);
+        Ok(list)
+    }
+
     /// The server with this id, or else with this name.
     pub async fn get(&self, id_or_name: &str) -> Result<ServerConfig> {
         let sql = format!(
@@ -94,6 +121,12 @@ impl Registry {
 
     /// Validates and stores a new server.
     pub async fn add(&self, input: ServerInput) -> Result<ServerConfig> {
+        let written = self.add_row(input).await;
+        self.cache.forget();
+        written
+    }
+
+    async fn add_row(&self, input: ServerInput) -> Result<ServerConfig> {
         let input = validate::validate(input)?;
         secret_values::require_values(&input.spec, None)?;
         let id = uuid::Uuid::new_v4().to_string();
@@ -130,6 +163,12 @@ impl Registry {
 
     /// Validates and replaces a server's configuration.
     pub async fn update(&self, id_or_name: &str, input: ServerInput) -> Result<ServerConfig> {
+        let written = self.update_row(id_or_name, input).await;
+        self.cache.forget();
+        written
+    }
+
+    async fn update_row(&self, id_or_name: &str, input: ServerInput) -> Result<ServerConfig> {
         let input = validate::validate(input)?;
         let existing = self.get(id_or_name).await?;
         secret_values::require_values(&input.spec, Some(&existing.spec))?;
@@ -162,6 +201,12 @@ impl Registry {
 
     /// Removes a server; returns what was removed.
     pub async fn remove(&self, id_or_name: &str) -> Result<ServerConfig> {
+        let written = self.remove_row(id_or_name).await;
+        self.cache.forget();
+        written
+    }
+
+    async fn remove_row(&self, id_or_name: &str) -> Result<ServerConfig> {
         let existing = self.get(id_or_name).await?;
         let deleted = sqlx::query("DELETE FROM servers WHERE id = ?")
             .bind(&existing.id)
@@ -190,6 +235,12 @@ impl Registry {
 
     /// Enables or disables a server.
     pub async fn set_enabled(&self, id_or_name: &str, enabled: bool) -> Result<ServerConfig> {
+        let written = self.set_enabled_row(id_or_name, enabled).await;
+        self.cache.forget();
+        written
+    }
+
+    async fn set_enabled_row(&self, id_or_name: &str, enabled: bool) -> Result<ServerConfig> {
         let existing = self.get(id_or_name).await?;
         let sql = format!(
             "UPDATE servers SET enabled = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
