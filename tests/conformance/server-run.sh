@@ -3,8 +3,12 @@
 #   direct   against the fixture server (tests/fixtures/conformance-server/server.mjs) on its own
 #            Streamable HTTP endpoint;
 #   gateway  against Gatehouse's HTTP endpoint, with that fixture registered in Gatehouse as a
-#            stdio server and seen by a client `conformance` (no name prefix, every request
-#            allowed) whose token is in the endpoint's path (the runner sends no custom headers).
+#            stdio server (`fixture`, which speaks 2025-era MCP there) and seen by a client
+#            `conformance` (no name prefix, every request allowed) whose token is in the
+#            endpoint's path (the runner sends no custom headers). A row marked `http` in
+#            server-scenarios.txt goes instead to a client `conformance26` that sees only
+#            `fixture26`: another copy of the fixture registered over Streamable HTTP, where
+#            Gatehouse speaks 2026-07-28 with it (its input requests, tasks and headers).
 #
 #   tests/conformance/server-run.sh                  # the scenarios listed in server-scenarios.txt
 #   tests/conformance/server-run.sh tools-list ping  # just these
@@ -74,14 +78,15 @@ for arg in "$@"; do
 done
 
 # server-scenarios.txt: "NAME[@REVISION] DIRECT GATEWAY", each pass or fail; '#' starts a comment.
-declare -A expect_direct expect_gateway
+declare -A expect_direct expect_gateway upstream
 listed=()
 while IFS= read -r line || [ -n "$line" ]; do
   line=${line%%#*}
-  read -r name d g _ <<<"$line"
+  read -r name d g up _ <<<"$line"
   [ -n "${name:-}" ] || continue
   case "$d/$g" in pass/pass|pass/fail|fail/pass|fail/fail) ;; *) die "$EXPECTED: bad line: $line" ;; esac
-  expect_direct[$name]=$d expect_gateway[$name]=$g
+  case "${up:-}" in ""|http) ;; *) die "$EXPECTED: bad upstream '$up' (only 'http'): $line" ;; esac
+  expect_direct[$name]=$d expect_gateway[$name]=$g upstream[$name]=${up:-}
   listed+=("$name")
 done < "$EXPECTED"
 if [ -n "$all" ]; then
@@ -105,7 +110,7 @@ wait_http() {
   return 1
 }
 
-pids=() tmp_dirs=() secret=""
+pids=() tmp_dirs=() secret="" secret26=""
 cleanup() {
   for p in "${pids[@]+"${pids[@]}"}"; do kill "$p" 2>/dev/null; done
   for p in "${pids[@]+"${pids[@]}"}"; do wait "$p" 2>/dev/null; done
@@ -114,7 +119,9 @@ cleanup() {
 trap cleanup EXIT
 
 # Hides the client's token in what is printed or kept.
-hide() { if [ -n "$secret" ]; then sed "s/$secret/<token>/g"; else cat; fi; }
+hide() {
+  if [ -n "$secret" ]; then sed -e "s/$secret/<token>/g" -e "s/${secret26:-$secret}/<token>/g"; else cat; fi
+}
 
 summarise() {
   "$NODE" -e '
@@ -131,8 +138,10 @@ summarise() {
 declare -A verdict
 # run_phase PHASE URL: runs every scenario against URL, one at a time.
 run_phase() {
-  local phase=$1 url=$2 passed=0 failed=0 skipped=0
+  local phase=$1 passed=0 failed=0 skipped=0
   for name in "${scenarios[@]}"; do
+    local url=$2
+    [ "$phase" = gateway ] && [ "${upstream[$name]:-}" = http ] && url=$3
     local dir="$RESULTS/$phase/$name"
     rm -rf "$dir" && mkdir -p "$dir"
     local tmp
@@ -197,23 +206,37 @@ start_gateway() {
   tmp_dirs+=("$data")
   gh() { "$GATEHOUSE_BIN" --data-dir "$data" "$@"; }
   port=$(free_port) || die "no free port"
+  local fixture_port
+  fixture_port=$(free_port) || die "no free port"
+  node "$FIXTURE" --port "$fixture_port" 2>"$RESULTS/gateway-fixture26.log" &
+  pids+=($!)
+  wait_http "http://127.0.0.1:$fixture_port/mcp" 100 || die "the fixture did not listen on $fixture_port"
   gh server add fixture --command node --arg "$FIXTURE" --arg --stdio >/dev/null || die "server add failed"
+  gh server add fixture26 --url "http://127.0.0.1:$fixture_port/mcp" >/dev/null || die "server add fixture26 failed"
   gh clients add conformance >/dev/null || die "clients add failed"
-  gh clients profile conformance --prefix off >/dev/null || die "clients profile --prefix off failed"
+  gh clients add conformance26 >/dev/null || die "clients add conformance26 failed"
+  gh clients profile conformance --prefix off --server fixture26 off >/dev/null || die "clients profile conformance failed"
+  gh clients profile conformance26 --prefix off --server fixture off >/dev/null || die "clients profile conformance26 failed"
   secret=$(gh clients token create conformance 2>/dev/null | grep -o 'ghc_[A-Za-z0-9_-]*' | head -n1)
   [ -n "$secret" ] || die "no token for client conformance"
+  secret26=$(gh clients token create conformance26 2>/dev/null | grep -o 'ghc_[A-Za-z0-9_-]*' | head -n1)
+  [ -n "$secret26" ] || die "no token for client conformance26"
   gh policy set fixture --source gateway allow >/dev/null || die "policy set failed"
+  gh policy set fixture26 --source gateway allow >/dev/null || die "policy set fixture26 failed"
   gh gateway http on --port "$port" >/dev/null || die "gateway http on failed"
-  env -u GATEHOUSE_DATA_DIR "$GATEHOUSE_BIN" --data-dir "$data" serve >"$RESULTS/gateway-serve.log" 2>&1 &
+  # Nobody is at a window here: what needs the person (a server's elicitation the agent did not
+  # declare it can answer) is declined after 2 s instead of the default 5 minutes.
+  env -u GATEHOUSE_DATA_DIR GATEHOUSE_APPROVAL_TIMEOUT=2 "$GATEHOUSE_BIN" --data-dir "$data" serve >"$RESULTS/gateway-serve.log" 2>&1 &
   pids+=($!)
   wait_http "http://127.0.0.1:$port/mcp" 300 || die "the gateway did not listen on $port (see ${RESULTS#"$REPO"/}/gateway-serve.log)"
   local connected=""
   for _ in $(seq 300); do
-    if gh status --json 2>/dev/null | grep -q '"state": *"connected"'; then connected=1; break; fi
+    if [ "$(gh status --json 2>/dev/null | grep -c '"state": *"connected"')" -ge 2 ]; then connected=1; break; fi
     sleep 0.1
   done
-  [ -n "$connected" ] || die "the fixture did not connect in Gatehouse (see gatehouse status)"
+  [ -n "$connected" ] || die "the fixtures did not connect in Gatehouse (see gatehouse status)"
   gateway_url="http://127.0.0.1:$port/mcp/c/$secret"
+  gateway26_url="http://127.0.0.1:$port/mcp/c/$secret26"
 }
 
 mkdir -p "$RESULTS"
@@ -222,7 +245,7 @@ echo "==> ${#scenarios[@]} server scenarios x (${phases[*]}): conformance $("$NO
 for phase in "${phases[@]}"; do
   case "$phase" in
     direct) start_direct; run_phase direct "$direct_url" ;;
-    gateway) start_gateway; run_phase gateway "$gateway_url" ;;
+    gateway) start_gateway; run_phase gateway "$gateway_url" "$gateway26_url" ;;
   esac
 done
 printf '%s\n' "${summaries[@]}"
