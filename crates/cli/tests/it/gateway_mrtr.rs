@@ -7,31 +7,12 @@
 //! refused with -32602, the server's request left waiting for the real answer.
 
 use crate::gateway_http::{bearer, client_with_token, exchange, http_engine, message, post};
-use crate::support::gateway::steps;
 use crate::support::gateway::{StopsTheEngine, everything_for_agents, run_client};
+use crate::support::gateway::{called, steps, texts};
 use serde_json::{Value, json};
 
 fn node() -> std::path::PathBuf {
     "node".into()
-}
-
-/// The texts of the call of `tool`.
-fn called(lines: &[Value], tool: &str) -> String {
-    let call = steps(lines, "call")
-        .into_iter()
-        .find(|c| c["name"] == tool)
-        .unwrap_or_else(|| panic!("no call of {tool}: {lines:?}"));
-    texts(&call["result"])
-}
-
-fn texts(result: &Value) -> String {
-    result["content"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|c| c["text"].as_str())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn the_agent_answered(lines: &[Value]) {

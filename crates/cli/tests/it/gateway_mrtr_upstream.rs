@@ -4,11 +4,13 @@
 //! the round whole; each request passes the gate on its way (a decision row answered by the
 //! agent); and a request made inside one agent's call goes to that agent even while another
 //! agent's call to the same server is in flight (before, two agents calling one server sent the
-//! server's requests to the person).
+//! server's requests to the person). A 2025-era agent gets the same round as requests of its own
+//! (the Python SDK client answering them), the gateway translating.
 
 use serde_json::{Value, json};
 
 use crate::gateway_http::{bearer, client_with_token, exchange, http_engine, message, post};
+use crate::support::gateway::{StopsTheEngine, called, fixtures, run_client, steps, texts};
 use crate::support::{HttpFixture, ok};
 
 /// A 2026-07-28 `tools/call` of `tool` declaring every capability, with `more` fields.
@@ -36,13 +38,6 @@ fn keys(result: &Value) -> Vec<String> {
         .unwrap_or_default();
     keys.sort();
     keys
-}
-
-fn text(result: &Value) -> String {
-    result["content"][0]["text"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
 }
 
 #[test]
@@ -97,7 +92,7 @@ fn a_2026_servers_input_requests_reach_the_calling_agent_under_the_servers_keys(
     });
     let done = send(&second, single, call(3, single, retry));
     assert_eq!(done["resultType"], "complete", "{done}");
-    assert_eq!(text(&done), "Hello, Bea!");
+    assert_eq!(texts(&done), "Hello, Bea!");
 
     let retry = json!({
         "requestState": first_state,
@@ -112,7 +107,7 @@ fn a_2026_servers_input_requests_reach_the_calling_agent_under_the_servers_keys(
     });
     let done = send(&first, multiple, call(4, multiple, retry));
     assert_eq!(done["resultType"], "complete", "{done}");
-    let said = text(&done);
+    let said = texts(&done);
     assert!(
         said.starts_with("Good morning, Ada!") && said.contains("file:///work"),
         "{said}"
@@ -145,4 +140,42 @@ fn a_2026_servers_input_requests_reach_the_calling_agent_under_the_servers_keys(
     ]
     .map(|(c, m)| (c.to_owned(), m.to_owned()));
     assert_eq!(answered, expected);
+}
+
+#[test]
+fn a_2025_agent_answers_a_2026_servers_input_requests_sent_as_its_own_requests() {
+    let fixture = HttpFixture::conformance();
+    let data = tempfile::tempdir().expect("temp dir");
+    let data = data.path();
+    ok(data, &["server", "add", "c", "--url", &fixture.url("/mcp")]);
+    ok(
+        data,
+        &["policy", "set", "c", "--source", "gateway", "allow"],
+    );
+    let _engine = StopsTheEngine(data);
+    let tool = "c__test_input_required_result_multiple_inputs";
+    let lines = run_client(
+        data,
+        &fixtures().join("python/.venv/bin/python"),
+        "py_sdk_client.py",
+        "py-legacy",
+        &[&format!("{tool}={{}}")],
+        &[
+            "--sampling",
+            "Good evening",
+            "--elicit",
+            r#"{"name":"Ada"}"#,
+            "--roots",
+            "file:///work",
+        ],
+    );
+    for step in ["sampled", "elicited", "rooted"] {
+        assert_eq!(steps(&lines, step).len(), 1, "{step} once: {lines:?}");
+    }
+    let said = called(&lines, tool);
+    assert!(
+        said.starts_with("Good evening, Ada!") && said.contains("file:///work"),
+        "the agent's three answers reached the server: {said}"
+    );
+    crate::support::gateway::answered_by_agent(data, "py-legacy", 3);
 }

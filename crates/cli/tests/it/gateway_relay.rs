@@ -12,29 +12,14 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use crate::support::engine::{Gathered, Reaped};
-use crate::support::gateway::steps;
 use crate::support::gateway::{StopsTheEngine, client_command, fixtures, run_client};
+use crate::support::gateway::{called, steps};
 use crate::support::wait::until;
 use crate::support::{ok, ok_json};
 use serde_json::Value;
 
 fn python() -> PathBuf {
     fixtures().join("python/.venv/bin/python")
-}
-
-/// The texts of the call of `tool`.
-fn called(lines: &[Value], tool: &str) -> String {
-    let call = steps(lines, "call")
-        .into_iter()
-        .find(|c| c["name"] == tool)
-        .unwrap_or_else(|| panic!("no call of {tool}: {lines:?}"));
-    call["result"]["content"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|c| c["text"].as_str())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// `gatehouse serve` on `data` with `env`, once its socket is there.

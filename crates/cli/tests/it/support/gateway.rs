@@ -133,6 +133,26 @@ pub fn everything_for_agents() -> tempfile::TempDir {
     data
 }
 
+/// The texts of the call of `tool` that a client script printed.
+pub fn called(lines: &[Value], tool: &str) -> String {
+    let call = steps(lines, "call")
+        .into_iter()
+        .find(|c| c["name"] == tool)
+        .unwrap_or_else(|| panic!("no call of {tool}: {lines:?}"));
+    texts(&call["result"])
+}
+
+/// The text parts of a tool's result, one per line.
+pub fn texts(result: &Value) -> String {
+    result["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["text"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The values of the steps named `name` that a client script printed, in order.
 pub fn steps<'a>(lines: &'a [Value], name: &str) -> Vec<&'a Value> {
     lines
