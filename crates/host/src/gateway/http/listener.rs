@@ -10,6 +10,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -53,6 +54,14 @@ impl Listener {
             .layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))
             .with_state(endpoint.clone());
         let (stop, stopped) = watch::channel(false);
+        // Each answer goes out at once: a call answered on an SSE stream writes its priming
+        // event, then its result, and with Nagle's algorithm the second small write would wait
+        // for the client's delayed acknowledgement of the first (tens of milliseconds a call).
+        let tcp = tcp.tap_io(|stream| {
+            if let Err(e) = stream.set_nodelay(true) {
+                tracing::debug!("cannot set TCP_NODELAY on a gateway connection: {e}");
+            }
+        });
         let serving = {
             let mut stopped = stopped.clone();
             axum::serve(tcp, app).with_graceful_shutdown(async move {
