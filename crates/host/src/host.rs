@@ -100,7 +100,7 @@ pub struct Host {
     /// The gateway clients attached now.
     gateway_presence: Arc<crate::oversight::client_presence::Presence>,
     /// The tasks (of the tasks extension) handed to the gateway's 2026-07-28 clients.
-    gateway_tasks: crate::gateway::task_handles::TaskHandles,
+    gateway_tasks: crate::oversight::client_tasks::TaskHandles,
     /// What the gateway's HTTP endpoint does in this process (set by the engine's follower).
     http_serving: std::sync::Mutex<crate::vocabulary::http_serving::HttpServing>,
 }
@@ -243,7 +243,7 @@ impl Host {
     }
 
     /// The tasks handed to the gateway's 2026-07-28 clients.
-    pub(crate) fn gateway_tasks(&self) -> &crate::gateway::task_handles::TaskHandles {
+    pub(crate) fn gateway_tasks(&self) -> &crate::oversight::client_tasks::TaskHandles {
         &self.gateway_tasks
     }
 
