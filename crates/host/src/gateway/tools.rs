@@ -147,10 +147,9 @@ pub async fn call(
     match outcome? {
         CallOutcome::Cancelled => Ok(None),
         // A task the agent polls itself (the tasks extension), under the gateway's id.
-        CallOutcome::Done(gatehouse_mcp::CallToolResult {
-            task: Some(handle), ..
-        }) => {
+        CallOutcome::Done(result) if result.is_task() => {
             let now = tokio::time::Instant::now();
+            let handle = Value::Object(result.extra);
             let given = host.gateway_tasks().adopt(client, &config.id, handle, now);
             given.map(Some).ok_or_else(|| {
                 HostError::Protocol(format!("`{}` made a task without a `taskId`", config.name))

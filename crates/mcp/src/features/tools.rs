@@ -46,7 +46,7 @@ pub enum TaskHandling {
     #[default]
     Follow,
     /// The extension is declared and a task handle returned as it came
-    /// ([`CallToolResult::task`]): the caller polls the task itself.
+    /// ([`CallToolResult::is_task`]): the caller polls the task itself.
     Return,
     /// The extension is not declared for this call: the server answers as to a client without
     /// it (a plain result, or `MissingRequiredClientCapability` for a tool that must be a task).
@@ -74,11 +74,9 @@ pub struct CallToolResult {
     pub is_error: bool,
     /// Why `structuredContent` does not match the tool's `outputSchema`, if it does not.
     pub schema_problem: Option<String>,
-    /// Everything else in the result, `_meta` included.
+    /// Everything else in the result, `_meta` included; the whole of a task handle
+    /// ([`CallToolResult::is_task`]).
     pub extra: Map<String, Value>,
-    /// The server's `CreateTaskResult`, as it came, when the call asked for it
-    /// ([`TaskHandling::Return`]) and the server made the call a task; the rest is empty then.
-    pub task: Option<Value>,
 }
 
 impl CallToolResult {
@@ -108,8 +106,14 @@ impl CallToolResult {
             is_error,
             schema_problem,
             extra: fields,
-            task: None,
         }
+    }
+
+    /// Whether this is the server's `CreateTaskResult`, as it came, in [`Self::extra`]: the call
+    /// asked for it ([`TaskHandling::Return`]) and the server made the call a task.
+    pub fn is_task(&self) -> bool {
+        self.content.is_empty()
+            && self.extra.get("resultType").and_then(Value::as_str) == Some("task")
     }
 }
 
@@ -228,13 +232,18 @@ impl Client {
         })?;
         if raw.get("resultType").and_then(Value::as_str) == Some("task") {
             if options.tasks == TaskHandling::Return {
+                let Value::Object(handle) = raw else {
+                    return Err(McpError::InvalidResponse {
+                        method: "tools/call".into(),
+                        message: "a task handle must be an object".into(),
+                    });
+                };
                 return Ok(CallToolResult {
                     content: Vec::new(),
                     structured_content: None,
                     is_error: false,
                     schema_problem: None,
-                    extra: Map::new(),
-                    task: Some(raw),
+                    extra: handle,
                 });
             }
             return self
