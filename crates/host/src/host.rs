@@ -99,6 +99,8 @@ pub struct Host {
     gateway_limits: crate::oversight::client_limits::Limiter,
     /// The gateway clients attached now.
     gateway_presence: Arc<crate::oversight::client_presence::Presence>,
+    /// The tasks (of the tasks extension) handed to the gateway's 2026-07-28 clients.
+    gateway_tasks: crate::oversight::client_tasks::TaskHandles,
     /// What the gateway's HTTP endpoint does in this process (set by the engine's follower).
     http_serving: std::sync::Mutex<crate::vocabulary::http_serving::HttpServing>,
 }
@@ -159,6 +161,7 @@ impl Host {
             trail: std::sync::Mutex::default(),
             gateway_limits: crate::oversight::client_limits::Limiter::default(),
             gateway_presence: Arc::default(),
+            gateway_tasks: Default::default(),
             http_serving: std::sync::Mutex::default(),
         })
     }
@@ -237,6 +240,11 @@ impl Host {
     /// Each gateway client's requests in flight and per minute.
     pub(crate) fn gateway_limits(&self) -> &crate::oversight::client_limits::Limiter {
         &self.gateway_limits
+    }
+
+    /// The tasks handed to the gateway's 2026-07-28 clients.
+    pub(crate) fn gateway_tasks(&self) -> &crate::oversight::client_tasks::TaskHandles {
+        &self.gateway_tasks
     }
 
     /// The gateway clients attached to this engine now.

@@ -197,6 +197,11 @@ impl Client {
         self.options.request_timeout
     }
 
+    /// The capabilities of the caller's handler, as declared (without the tasks extension).
+    pub(crate) fn handler_capabilities(&self) -> &serde_json::Map<String, Value> {
+        &self.options.capabilities
+    }
+
     /// The underlying peer, for raw requests.
     pub fn peer(&self) -> &Peer {
         &self.peer

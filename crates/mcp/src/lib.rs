@@ -43,7 +43,7 @@ pub use features::subscriptions::{
     NotificationFilter, PendingSubscription, Subscription, SubscriptionEvent,
 };
 pub use features::tasks::{Task, TaskSupport};
-pub use features::tools::{CallOptions, CallToolResult};
+pub use features::tools::{CallOptions, CallToolResult, TaskHandling};
 pub use peer::Progress;
 pub use sensitive::Sensitive;
 pub use transport::http_config::HttpConfig;

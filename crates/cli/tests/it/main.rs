@@ -36,6 +36,7 @@ mod gateway_policy;
 mod gateway_profiles;
 mod gateway_relay;
 mod gateway_tasks;
+mod gateway_tasks_ext;
 mod info_era;
 mod logs;
 mod output_limits;

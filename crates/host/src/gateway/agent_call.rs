@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use gatehouse_mcp::{CallOptions, Progress};
+use gatehouse_mcp::{CallOptions, McpError, Progress, TaskHandling};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
@@ -34,8 +34,18 @@ pub(super) async fn call(
     let token = params.pointer("/_meta/progressToken").cloned();
     let (progress, mut progressed) =
         mpsc::channel::<Progress>(gatehouse_mcp::updates::UPDATE_BUFFER);
+    // A 2026-07-28 agent's declaration of the tasks extension is the server's to see: with it
+    // the server's task comes back as a task (`super::task_handles`), without it the server
+    // answers as to a client without the extension; a 2025-era agent's call follows a task to
+    // its end.
+    let tasks = match super::task_handles::declared(&params) {
+        Some(true) => TaskHandling::Return,
+        Some(false) => TaskHandling::Undeclared,
+        None => TaskHandling::Follow,
+    };
     let options = CallOptions {
         progress: token.is_some().then_some(progress),
+        tasks,
         ..CallOptions::default()
     };
     let forward = async {
@@ -69,6 +79,17 @@ pub(super) async fn call(
             rule: Some(rule),
         }) if rule == PROFILE_RULE => Some(Ok(tool_error(reason))),
         Err(HostError::Denied { reason, .. }) => Some(Ok(denied(name, &reason))),
+        // The server needs the tasks extension the agent did not declare: the agent is told so.
+        Err(HostError::Connection(McpError::Rpc { error, .. }))
+            if error.code == super::modern::code::MISSING_CLIENT_CAPABILITY
+                && error.data.as_ref().is_none_or(|data| {
+                    data.pointer("/requiredCapabilities/extensions")
+                        .and_then(|e| e.get(gatehouse_mcp::era::TASKS_EXTENSION))
+                        .is_some()
+                }) =>
+        {
+            Some(Err((error.code, error.message)))
+        }
         Err(e) => Some(Err(refusal(e))),
     }
 }

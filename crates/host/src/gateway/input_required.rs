@@ -29,9 +29,7 @@ use super::replies::{Reply, refusal, rpc};
 use super::{agent_call, prompts, resources};
 use crate::host::Host;
 use crate::oversight::gate::agent_relay::{AgentAnswers, relayed};
-use crate::oversight::gate::parked_calls::{
-    Asked, CancelOnDrop, MAX_PER_CLIENT, Parked, ParkedCalls,
-};
+use crate::oversight::gate::parked_calls::{Asked, CancelOnDrop, Parked, ParkedCalls};
 use crate::oversight::gate::person::WITHDRAWN;
 use crate::vocabulary::caller_info;
 
@@ -266,9 +264,8 @@ async fn tell(out: &mpsc::Sender<Value>, token: Option<&Value>, mut note: Value)
     }
 }
 
-/// The `InputRequiredResult` putting the call's waiting requests to the agent, the call parked;
-/// a client with too many parked is refused, and the call ends (cancelled, the server answered
-/// with an error).
+/// The `InputRequiredResult` putting the call's waiting requests to the agent, the call parked
+/// (a client with too many parked has its oldest dropped, `ParkedCalls::park`).
 fn input_required(calls: &Arc<ParkedCalls>, call: Parked) -> Reply {
     let requests: Map<String, Value> = call
         .waiting
@@ -281,23 +278,12 @@ fn input_required(calls: &Arc<ParkedCalls>, call: Parked) -> Reply {
             (key.clone(), request)
         })
         .collect();
-    match calls.park(call) {
-        Ok(state) => Some(Ok(json!({
-            "resultType": "input_required",
-            "inputRequests": requests,
-            "requestState": state,
-        }))),
-        Err(call) => {
-            let client = call.client.clone();
-            drop(call);
-            Some(Err((
-                rpc::LIMITED,
-                format!(
-                    "client `{client}` already has {MAX_PER_CLIENT} calls waiting for its input; the call was cancelled"
-                ),
-            )))
-        }
-    }
+    let state = calls.park(call);
+    Some(Ok(json!({
+        "resultType": "input_required",
+        "inputRequests": requests,
+        "requestState": state,
+    })))
 }
 
 /// The call a modern request makes, given the answerer of its server's requests and its

@@ -30,6 +30,7 @@ mod resources;
 mod servers;
 pub mod session;
 mod task_entry;
+pub(crate) mod task_handles;
 mod tasks;
 mod tools;
 mod visibility;

@@ -199,7 +199,8 @@ pub async fn before(
 }
 
 /// The response to a modern request, as the era wants it: a result through [`after`]; a
-/// resource not found names its URI in `data` (server/resources, "Error Handling", SEP-2164).
+/// resource not found names its URI in `data` (server/resources, "Error Handling", SEP-2164); a
+/// missing client capability names the tasks extension.
 pub fn respond(method: &str, params: &Value, mut response: Value) -> Value {
     if let Some(result) = response.get_mut("result") {
         *result = after(method, result.take());
@@ -209,6 +210,15 @@ pub fn respond(method: &str, params: &Value, mut response: Value) -> Value {
         && let Some(uri) = params.get("uri")
     {
         response["error"]["data"] = json!({ "uri": uri });
+    } else if response.pointer("/error/code") == Some(&json!(code::MISSING_CLIENT_CAPABILITY))
+        && response.pointer("/error/data").is_none()
+    {
+        // The gateway answers this only for the tasks extension (`super::task_handles`, and a
+        // server's answer to a call made without it, `super::agent_call`); the error names it
+        // (SEP-2575, "Missing Required Capabilities").
+        response["error"]["data"] = json!({
+            "requiredCapabilities": { "extensions": { gatehouse_mcp::era::TASKS_EXTENSION: {} } },
+        });
     }
     response
 }
@@ -224,6 +234,8 @@ async fn discover(host: &Host, served: &Served) -> Value {
             "prompts": { "listChanged": true },
             "resources": { "listChanged": true, "subscribe": true },
             "completions": {},
+            // Served for the servers that make tasks (`super::task_handles`).
+            "extensions": { gatehouse_mcp::era::TASKS_EXTENSION: {} },
         },
         "instructions": instructions,
     })

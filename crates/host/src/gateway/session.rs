@@ -35,7 +35,7 @@ use super::relay::AgentLink;
 use super::replies::{Reply, error, finish, refusal, rpc};
 use super::tasks::AgentTasks;
 use super::{agent_call, completion, handshake, pages, prompts, resources, servers, tools};
-use super::{input_required, listen, modern};
+use super::{input_required, listen, modern, task_handles};
 use crate::host::Host;
 use crate::vocabulary::caller_info;
 use crate::vocabulary::events::EngineEvent;
@@ -308,6 +308,20 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                                         side.tasks.answer(&method, &params).await
                                 {
                                     return Some(answered);
+                                }
+                                // The tasks extension's requests about a task the agent holds.
+                                if let Some(meta) = &modern
+                                    && task_handles::TASK_METHODS.contains(&method.as_str())
+                                {
+                                    let caps = &meta.capabilities;
+                                    return task_handles::serve(
+                                        &host,
+                                        &agent.client,
+                                        caps,
+                                        &method,
+                                        &params,
+                                    )
+                                    .await;
                                 }
                                 // A server's requests as the era's input requests.
                                 if let Some(meta) = &modern

@@ -146,6 +146,15 @@ pub async fn call(
     let outcome = within(agent, host.call_tool_on(config, call, options, cancel)).await;
     match outcome? {
         CallOutcome::Cancelled => Ok(None),
+        // A task the agent polls itself (the tasks extension), under the gateway's id.
+        CallOutcome::Done(result) if result.is_task() => {
+            let now = tokio::time::Instant::now();
+            let handle = Value::Object(result.extra);
+            let given = host.gateway_tasks().adopt(client, &config.id, handle, now);
+            given.map(Some).ok_or_else(|| {
+                HostError::Protocol(format!("`{}` made a task without a `taskId`", config.name))
+            })
+        }
         CallOutcome::Done(result) => {
             let mut fields = Map::new();
             fields.insert(

@@ -33,6 +33,16 @@ impl Host {
         ))
     }
 
+    /// The live protocol client of the server with this id, for a request about what a call
+    /// through the gate made (a task's `tasks/get`), waited for as [`Host::attached`] does.
+    pub(crate) async fn live_client(
+        &self,
+        server_id: &str,
+    ) -> Result<std::sync::Arc<gatehouse_mcp::Client>> {
+        let config = self.registry.get(server_id).await?;
+        Ok(self.live_session(&config).await?.client)
+    }
+
     /// The server's live session: waited for while it connects; a server disabled by another
     /// process a moment ago is stopped now (not at the store's next check) and not served.
     pub(super) async fn live_session(&self, config: &ServerConfig) -> Result<LiveClient> {

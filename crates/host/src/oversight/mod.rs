@@ -7,5 +7,6 @@ pub mod approvals;
 pub mod audit;
 pub mod client_limits;
 pub mod client_presence;
+pub mod client_tasks;
 pub mod gate;
 pub mod policy;

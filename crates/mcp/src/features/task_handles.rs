@@ -21,7 +21,25 @@ use crate::features::tools::CallToolResult;
 
 pub use crate::era::TASKS_EXTENSION;
 
+/// The methods of the extension a caller may send about a task it holds.
+pub const TASK_METHODS: [&str; 3] = ["tasks/get", "tasks/update", "tasks/cancel"];
+
 impl Client {
+    /// Sends one of [`TASK_METHODS`] about a task this server created, as the caller asked it
+    /// (`params` carry the server's `taskId`, and `inputResponses` for `tasks/update`), and
+    /// returns the server's result as it came.
+    pub async fn task_request(&self, method: &str, params: Value) -> Result<Value> {
+        if !TASK_METHODS.contains(&method) {
+            return Err(McpError::InvalidResponse {
+                method: method.to_owned(),
+                message: "not a method of the tasks extension".into(),
+            });
+        }
+        self.peer()
+            .request(method, Some(params), self.request_timeout())
+            .await
+    }
+
     /// Follows a task handle returned by `tools/call` until the task ends, and returns what the
     /// call would have returned. Stops (and cancels the task) after `max_total` if given.
     pub(crate) async fn follow_task(

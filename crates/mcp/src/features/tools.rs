@@ -34,6 +34,23 @@ pub struct CallOptions {
     pub progress: Option<mpsc::Sender<Progress>>,
     /// Where status updates go when the tool runs as a task (the same way as progress).
     pub task_status: Option<mpsc::Sender<crate::features::task::Task>>,
+    /// What a 2026-07-28 server's task handle does to the call (the tasks extension).
+    pub tasks: TaskHandling,
+}
+
+/// What a call does with the tasks extension (`io.modelcontextprotocol/tasks`) of a 2026-07-28
+/// server. Legacy servers are not concerned.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TaskHandling {
+    /// The extension is declared and a task handle followed to its end: one logical call.
+    #[default]
+    Follow,
+    /// The extension is declared and a task handle returned as it came
+    /// ([`CallToolResult::is_task`]): the caller polls the task itself.
+    Return,
+    /// The extension is not declared for this call: the server answers as to a client without
+    /// it (a plain result, or `MissingRequiredClientCapability` for a tool that must be a task).
+    Undeclared,
 }
 
 impl Default for CallOptions {
@@ -43,6 +60,7 @@ impl Default for CallOptions {
             max_total: Some(Duration::from_secs(600)),
             progress: None,
             task_status: None,
+            tasks: TaskHandling::Follow,
         }
     }
 }
@@ -56,7 +74,8 @@ pub struct CallToolResult {
     pub is_error: bool,
     /// Why `structuredContent` does not match the tool's `outputSchema`, if it does not.
     pub schema_problem: Option<String>,
-    /// Everything else in the result, `_meta` included.
+    /// Everything else in the result, `_meta` included; the whole of a task handle
+    /// ([`CallToolResult::is_task`]).
     pub extra: Map<String, Value>,
 }
 
@@ -88,6 +107,13 @@ impl CallToolResult {
             schema_problem,
             extra: fields,
         }
+    }
+
+    /// Whether this is the server's `CreateTaskResult`, as it came, in [`Self::extra`]: the call
+    /// asked for it ([`TaskHandling::Return`]) and the server made the call a task.
+    pub fn is_task(&self) -> bool {
+        self.content.is_empty()
+            && self.extra.get("resultType").and_then(Value::as_str) == Some("task")
     }
 }
 
@@ -152,6 +178,14 @@ impl Client {
         if let Some(arguments) = arguments {
             params.insert("arguments".into(), arguments);
         }
+        if options.tasks == TaskHandling::Undeclared && self.peer().is_modern() {
+            // The caller's own `_meta` keys win over the stamped ones (`Peer`).
+            let declared = Value::Object(self.handler_capabilities().clone());
+            params.insert(
+                "_meta".into(),
+                json!({ crate::era::META_CLIENT_CAPABILITIES: declared }),
+            );
+        }
         let request = |tool: Option<&Tool>| -> Result<RequestOptions> {
             Ok(RequestOptions {
                 timeout: options.timeout,
@@ -197,6 +231,21 @@ impl Client {
             }
         })?;
         if raw.get("resultType").and_then(Value::as_str) == Some("task") {
+            if options.tasks == TaskHandling::Return {
+                let Value::Object(handle) = raw else {
+                    return Err(McpError::InvalidResponse {
+                        method: "tools/call".into(),
+                        message: "a task handle must be an object".into(),
+                    });
+                };
+                return Ok(CallToolResult {
+                    content: Vec::new(),
+                    structured_content: None,
+                    is_error: false,
+                    schema_problem: None,
+                    extra: handle,
+                });
+            }
             return self
                 .follow_task(name, raw, options.task_status, options.max_total)
                 .await;

@@ -209,6 +209,7 @@ while True:
         max_total: Some(Duration::from_secs(1)),
         progress: Some(progress),
         task_status: None,
+        tasks: Default::default(),
     };
     let started = std::time::Instant::now();
     let error = client

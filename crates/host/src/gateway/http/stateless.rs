@@ -2,8 +2,8 @@
 //! `Mcp-Session-Id` whose body is a modern request. No session is made or named; the token,
 //! `Host` and `Origin` were checked as for every request. First the request metadata headers
 //! are checked against the body ([`check`], "Server Validation", SEP-2243): `MCP-Protocol-Version`
-//! equal to `_meta`'s version, `Mcp-Method` to `method`, `Mcp-Name` to `params.name` or
-//! `params.uri` (Base64 sentinel decoded, surrounding whitespace dropped), each `Mcp-Param-*`
+//! equal to `_meta`'s version, `Mcp-Method` to `method`, `Mcp-Name` to `params.name`,
+//! `params.uri` or a task request's `params.taskId` (Base64 sentinel decoded, surrounding whitespace dropped), each `Mcp-Param-*`
 //! a readable value carrying the argument the tool marks `x-mcp-header` ([`param_check`]); a
 //! failure is 400 with `HeaderMismatch` (-32020), as are a missing `_meta`
 //! (-32602) and a version not served (-32022). The request is then served by a gateway session
@@ -116,6 +116,8 @@ pub fn check(headers: &HeaderMap, message: &Value) -> Result<(), Refusal> {
     let named_in_body = match method {
         "tools/call" | "prompts/get" => params.get("name"),
         "resources/read" => params.get("uri"),
+        // The tasks extension's requests name their task (SEP-2663, "Routing Headers").
+        "tasks/get" | "tasks/update" | "tasks/cancel" => params.get("taskId"),
         _ => None,
     };
     match (header(headers, NAME, true)?, named_in_body) {

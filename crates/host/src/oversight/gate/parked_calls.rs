@@ -9,9 +9,10 @@
 //! request (its method and the tool, prompt or resource it names) and an expiry. A state that
 //! fails verification, names another client or request, has
 //! expired, or names a call no longer parked (already resumed: each state is used once) is
-//! refused and nothing is taken. Bounds: [`MAX_PER_CLIENT`] parked calls per client, each at
-//! most [`PARK_TIMEOUT`]; then it is dropped, which answers the server's waiting requests with
-//! an error and cancels the call ([`Parked`]'s fields do so when dropped).
+//! refused and nothing is taken. Bounds: [`MAX_PER_CLIENT`] parked calls per client (a call
+//! parked over it drops the client's oldest, most likely one its agent gave up on), each at
+//! most [`PARK_TIMEOUT`]; a call dropped answers the server's waiting requests with an error
+//! and is cancelled ([`Parked`]'s fields do so when dropped).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
@@ -101,6 +102,8 @@ impl Refused {
 
 struct Entry {
     parked: Parked,
+    /// When it was parked: the client's oldest makes room for a new one over the bound.
+    at: tokio::time::Instant,
     /// The task that drops the entry at [`PARK_TIMEOUT`]; the entry leaving first (resumed,
     /// or the store dropped) stops it.
     _expiry: Expiry,
@@ -202,9 +205,9 @@ impl ParkedCalls {
     }
 
     /// Parks `parked` and gives the state that resumes it; when its client already has
-    /// [`MAX_PER_CLIENT`] parked, it is given back. It is dropped after [`PARK_TIMEOUT`] unless
-    /// resumed first.
-    pub fn park(self: &Arc<Self>, parked: Parked) -> Result<String, Parked> {
+    /// [`MAX_PER_CLIENT`] parked, the oldest of them is dropped. It is dropped after
+    /// [`PARK_TIMEOUT`] unless resumed first.
+    pub fn park(self: &Arc<Self>, parked: Parked) -> String {
         let id = random_id();
         let payload = json!({
             "call": id,
@@ -213,13 +216,17 @@ impl ParkedCalls {
             "expires": now_ms().saturating_add(u64::try_from(PARK_TIMEOUT.as_millis()).unwrap_or(u64::MAX)),
         });
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        let of_client = entries
-            .values()
-            .filter(|e| e.parked.client == parked.client)
-            .count();
-        if of_client >= MAX_PER_CLIENT {
-            return Err(parked);
-        }
+        let of_client: Vec<(&String, tokio::time::Instant)> = entries
+            .iter()
+            .filter(|(_, e)| e.parked.client == parked.client)
+            .map(|(id, e)| (id, e.at))
+            .collect();
+        let oldest = (of_client.len() >= MAX_PER_CLIENT)
+            .then(|| of_client.into_iter().min_by_key(|(_, at)| *at))
+            .flatten()
+            .map(|(id, _)| id.clone());
+        // Dropped outside the lock, as at its expiry.
+        let dropped = oldest.and_then(|id| entries.remove(&id));
         let calls: Weak<ParkedCalls> = Arc::downgrade(self);
         let expiring = id.clone();
         let expiry = Expiry(tokio::spawn(async move {
@@ -240,11 +247,13 @@ impl ParkedCalls {
             id,
             Entry {
                 parked,
+                at: tokio::time::Instant::now(),
                 _expiry: expiry,
             },
         );
         drop(entries);
-        Ok(self.sign(&payload))
+        drop(dropped);
+        self.sign(&payload)
     }
 
     /// Takes the call `state` parks, when it was given to `client` for `request` and has not
@@ -320,10 +329,7 @@ mod tests {
     }
 
     fn parks(calls: &Arc<ParkedCalls>, call: Parked) -> String {
-        let Ok(state) = calls.park(call) else {
-            panic!("not parked")
-        };
-        state
+        calls.park(call)
     }
 
     #[tokio::test]
@@ -395,7 +401,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_client_parks_at_most_its_bound() {
+    async fn a_client_parks_at_most_its_bound_its_oldest_dropped_for_a_new_one() {
         let calls = Arc::new(ParkedCalls::default());
         let mut kept = Vec::new();
         for _ in 0..MAX_PER_CLIENT {
@@ -403,14 +409,19 @@ mod tests {
             kept.push((parks(&calls, call), answered, cancelled));
         }
         let (call, _answered, _cancelled) = parked("a");
+        let newest = parks(&calls, call);
+        assert_eq!(calls.parked("a"), MAX_PER_CLIENT, "the bound holds");
+        let (oldest, answered, cancelled) = kept.remove(0);
         assert!(
-            calls.park(call).is_err(),
-            "one over the bound is given back"
+            answered.await.is_err(),
+            "the oldest's waiting request is answered (with an error)"
         );
+        assert!(*cancelled.borrow(), "the oldest call is cancelled");
+        assert!(calls.resume("a", "tools/call e__echo", &oldest).is_err());
+        assert!(calls.resume("a", "tools/call e__echo", &newest).is_ok());
         let (call, _answered, _cancelled) = parked("b");
-        assert!(
-            calls.park(call).is_ok(),
-            "another client's bound is its own"
-        );
+        parks(&calls, call);
+        assert_eq!(calls.parked("b"), 1, "another client's bound is its own");
+        assert_eq!(calls.parked("a"), MAX_PER_CLIENT - 1);
     }
 }

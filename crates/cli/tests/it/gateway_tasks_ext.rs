@@ -1,0 +1,187 @@
+//! The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) through the gateway, for
+//! 2026-07-28 agents over HTTP: the conformance suite's Everything Server registered over
+//! Streamable HTTP makes its tools tasks. An agent declaring the extension gets the task under
+//! an id of the gateway's own and polls it to its end (the result inlined); an `input_required`
+//! task is answered with `tasks/update`; another client's task id is refused by the gateway
+//! itself; a request without the extension gets `MissingRequiredClientCapability`; the call is
+//! audited as the agent's.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::gateway_http::{bearer, client_with_token, exchange, http_engine, message, post};
+use crate::support::{HttpFixture, ok, ok_json, wait};
+
+const TASKS: &str = "io.modelcontextprotocol/tasks";
+
+/// A 2026-07-28 request, declaring the tasks extension when `tasks` says so.
+fn request(id: u64, method: &str, mut params: Value, tasks: bool) -> String {
+    let capabilities = if tasks {
+        json!({ "elicitation": {}, "extensions": { TASKS: {} } })
+    } else {
+        json!({ "elicitation": {} })
+    };
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+        "io.modelcontextprotocol/clientInfo": { "name": "raw-tasks", "version": "1" },
+    });
+    json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }).to_string()
+}
+
+/// Posts one request with its headers (`Mcp-Name` naming the tool or task) and returns the
+/// response message.
+fn send(port: u16, token: &str, method: &str, name: &str, body: String) -> Value {
+    let host = format!("127.0.0.1:{port}");
+    let headers = [
+        bearer(token),
+        "MCP-Protocol-Version: 2026-07-28".to_owned(),
+        format!("Mcp-Method: {method}"),
+        format!("Mcp-Name: {name}"),
+    ];
+    let (status, _, body) = exchange(port, &post("/mcp", &host, &headers, &body));
+    assert!(status == 200 || status == 400, "{status}: {body}");
+    message(&body)
+}
+
+/// The task's state once `done` says it is what the test waits for.
+fn poll(port: u16, token: &str, task: &str, step: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let get = || {
+        let body = request(50, "tasks/get", json!({ "taskId": task }), true);
+        let got = send(port, token, "tasks/get", task, body);
+        let state = got["result"].clone();
+        if done(&state) { Ok(state) } else { Err(got) }
+    };
+    wait::until(step, Duration::from_secs(15), get)
+}
+
+#[test]
+fn a_2026_agent_gets_the_servers_task_under_the_gateways_id_and_polls_it_to_its_end() {
+    let fixture = HttpFixture::conformance();
+    let data = tempfile::tempdir().expect("temp dir");
+    let data = data.path();
+    ok(data, &["server", "add", "c", "--url", &fixture.url("/mcp")]);
+    ok(
+        data,
+        &["policy", "set", "c", "--source", "gateway", "allow"],
+    );
+    let owner = client_with_token(data, "agent-a");
+    let other = client_with_token(data, "agent-b");
+    let (port, _serve) = http_engine(data);
+
+    // A task created through the gateway, polled to completion, its result inlined.
+    let slow = "c__slow_compute";
+    let args = json!({ "name": slow, "arguments": { "seconds": 0.2 } });
+    let created = send(
+        port,
+        &owner,
+        "tools/call",
+        slow,
+        request(1, "tools/call", args, true),
+    );
+    let created = &created["result"];
+    assert_eq!(created["resultType"], "task", "{created}");
+    assert!(created.get("result").is_none(), "{created}");
+    let task = created["taskId"].as_str().expect("a task id").to_owned();
+    let done = poll(port, &owner, &task, "the task completes", |s| {
+        s["status"] == "completed"
+    });
+    assert_eq!(
+        done["taskId"],
+        task.as_str(),
+        "answered under the gateway's id"
+    );
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Computed after 0.2s",
+        "{done}"
+    );
+
+    // Another client's task id, and one never given, are refused by the gateway itself.
+    for (token, id) in [(&other, task.as_str()), (&owner, "not-a-task")] {
+        let body = request(2, "tasks/get", json!({ "taskId": id }), true);
+        let refused = send(port, token, "tasks/get", id, body);
+        assert_eq!(refused["error"]["code"], -32602, "{refused}");
+        let said = refused["error"]["message"].as_str().unwrap_or_default();
+        assert!(said.contains("no such task for this client"), "{said}");
+    }
+    // Without the extension declared: MissingRequiredClientCapability, naming it.
+    let body = request(3, "tasks/get", json!({ "taskId": task }), false);
+    let refused = send(port, &owner, "tasks/get", &task, body);
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+    assert!(
+        refused["error"]["data"]["requiredCapabilities"]["extensions"]
+            .get(TASKS)
+            .is_some(),
+        "{refused}"
+    );
+    // ...and a call without it is not a task: the server answered as to such a client.
+    let args = json!({ "name": slow, "arguments": { "seconds": 0 } });
+    let plain = send(
+        port,
+        &owner,
+        "tools/call",
+        slow,
+        request(4, "tools/call", args, false),
+    );
+    assert_eq!(plain["result"]["resultType"], "complete", "{plain}");
+    assert_eq!(plain["result"]["content"][0]["text"], "Computed after 0s");
+
+    // An input_required task answered with tasks/update.
+    let confirm = "c__confirm_delete";
+    let args = json!({ "name": confirm, "arguments": {} });
+    let created = send(
+        port,
+        &owner,
+        "tools/call",
+        confirm,
+        request(5, "tools/call", args, true),
+    );
+    let task = created["result"]["taskId"]
+        .as_str()
+        .expect("a task id")
+        .to_owned();
+    let asked = poll(port, &owner, &task, "the task asks", |s| {
+        s["status"] == "input_required"
+    });
+    let keys: Vec<&String> = asked["inputRequests"]
+        .as_object()
+        .expect("requests")
+        .keys()
+        .collect();
+    assert_eq!(keys, ["confirm"], "{asked}");
+    assert_eq!(
+        asked["inputRequests"]["confirm"]["method"],
+        "elicitation/create"
+    );
+    let answer = json!({
+        "taskId": task,
+        "inputResponses": { "confirm": { "action": "accept", "content": { "confirm": true } } },
+    });
+    let body = request(6, "tasks/update", answer, true);
+    let acked = send(port, &owner, "tasks/update", &task, body);
+    assert_eq!(acked["result"]["resultType"], "complete", "{acked}");
+    let done = poll(port, &owner, &task, "the answered task completes", |s| {
+        s["status"] == "completed"
+    });
+    let said = done["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(said.starts_with("Delete confirmed"), "{done}");
+
+    // The calls are audited as agent-a's, through the gateway.
+    let audit = ok_json(data, &["audit", "list", "--json", "--client", "agent-a"]);
+    let tools: Vec<&str> = audit["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter(|r| r["kind"] == "request_received" && r["source"] == "gateway")
+        .filter_map(|r| r["tool"].as_str())
+        .collect();
+    assert_eq!(
+        tools.iter().filter(|t| **t == "slow_compute").count(),
+        2,
+        "{tools:?}"
+    );
+    assert!(tools.contains(&"confirm_delete"), "{tools:?}");
+}
