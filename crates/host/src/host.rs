@@ -101,6 +101,8 @@ pub struct Host {
     gateway_presence: Arc<crate::oversight::client_presence::Presence>,
     /// The tasks (of the tasks extension) handed to the gateway's 2026-07-28 clients.
     gateway_tasks: crate::oversight::client_tasks::TaskHandles,
+    /// Their input requests on their way through the gate.
+    gateway_task_inputs: crate::oversight::task_input_slots::TaskInputSlots,
     /// What the gateway's HTTP endpoint does in this process (set by the engine's follower).
     http_serving: std::sync::Mutex<crate::vocabulary::http_serving::HttpServing>,
 }
@@ -162,6 +164,7 @@ impl Host {
             gateway_limits: crate::oversight::client_limits::Limiter::default(),
             gateway_presence: Arc::default(),
             gateway_tasks: Default::default(),
+            gateway_task_inputs: Default::default(),
             http_serving: std::sync::Mutex::default(),
         })
     }
@@ -245,6 +248,13 @@ impl Host {
     /// The tasks handed to the gateway's 2026-07-28 clients.
     pub(crate) fn gateway_tasks(&self) -> &crate::oversight::client_tasks::TaskHandles {
         &self.gateway_tasks
+    }
+
+    /// The input requests of those tasks on their way through the gate.
+    pub(crate) fn gateway_task_inputs(
+        &self,
+    ) -> &crate::oversight::task_input_slots::TaskInputSlots {
+        &self.gateway_task_inputs
     }
 
     /// The gateway clients attached to this engine now.

@@ -4,7 +4,8 @@
 //! an id of the gateway's own and polls it to its end (the result inlined); an `input_required`
 //! task is answered with `tasks/update`; another client's task id is refused by the gateway
 //! itself; a request without the extension gets `MissingRequiredClientCapability`; the call is
-//! audited as the agent's.
+//! audited as the agent's. A task's input request passes the gate: the agent's answer is on
+//! record, and a rule denying the server's requests keeps it from the agent.
 
 use std::time::Duration;
 
@@ -167,7 +168,36 @@ fn a_2026_agent_gets_the_servers_task_under_the_gateways_id_and_polls_it_to_its_
     let said = done["result"]["content"][0]["text"]
         .as_str()
         .unwrap_or_default();
-    assert!(said.starts_with("Delete confirmed"), "{done}");
+    assert_eq!(said, r#"Delete confirmed: {"confirm":true}"#, "{done}");
+    // The server's request passed the gate: received, and answered by the agent on record.
+    crate::support::gateway::answered_by_agent(data, "agent-a", 1);
+
+    // A rule denying the server's requests holds for a task's too: the agent is never shown
+    // it (the task is `working` to it), and the server is told no (an elicitation declined).
+    ok(data, &["policy", "set", "c", "--source", "server", "deny"]);
+    let args = json!({ "name": confirm, "arguments": {} });
+    let created = send(
+        port,
+        &owner,
+        "tools/call",
+        confirm,
+        request(7, "tools/call", args, true),
+    );
+    let task = created["result"]["taskId"]
+        .as_str()
+        .expect("a task id")
+        .to_owned();
+    let done = poll(port, &owner, &task, "the denied task completes", |s| {
+        assert!(
+            s.get("inputRequests").is_none() && s["status"] != "input_required",
+            "a denied request reached the agent: {s}"
+        );
+        s["status"] == "completed"
+    });
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Delete confirmed: {}",
+        "the server got no answer of the agent's: {done}"
+    );
 
     // The calls are audited as agent-a's, through the gateway.
     let audit = ok_json(data, &["audit", "list", "--json", "--client", "agent-a"]);

@@ -31,6 +31,7 @@ mod servers;
 pub mod session;
 mod task_entry;
 pub(crate) mod task_handles;
+mod task_inputs;
 mod tasks;
 mod tools;
 mod visibility;

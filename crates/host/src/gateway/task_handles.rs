@@ -5,15 +5,20 @@
 //! `tasks/cancel` ([`serve`]) are forwarded to that server with its own id, and its answer
 //! comes back under the gateway's; an id the client was not given (another client's, or
 //! unknown) is refused with `-32602` without reaching any server. A request that does not
-//! declare the extension is refused with `MissingRequiredClientCapability` (`-32021`).
+//! declare the extension is refused with `MissingRequiredClientCapability` (`-32021`). A task's
+//! input requests pass the gate on their way to the agent, and its answers on their way back
+//! (`task_inputs`): `tasks/update` is not forwarded as it came.
 
 use gatehouse_mcp::McpError;
 use gatehouse_mcp::era::{META_CLIENT_CAPABILITIES, TASKS_EXTENSION};
 use serde_json::{Map, Value, json};
 use tokio::time::Instant;
 
+use std::sync::Arc;
+
 use super::modern::code;
 use super::replies::{Reply, refusal};
+use super::task_inputs;
 use crate::error::HostError;
 use crate::host::Host;
 
@@ -55,7 +60,7 @@ fn not_found(method: &str) -> Reply {
 /// `capabilities`: forwarded to the server that made the task, its answer under the
 /// gateway's id.
 pub async fn serve(
-    host: &Host,
+    host: &Arc<Host>,
     client: &str,
     capabilities: &Map<String, Value>,
     method: &str,
@@ -77,11 +82,23 @@ pub async fn serve(
     let Some(held) = host.gateway_tasks().find(client, id, Instant::now()) else {
         return not_found(method);
     };
+    if method == "tasks/update" {
+        // The agent's answers go to the requests waiting for it; the gateway sends the server
+        // each one once it has passed the gate (`task_inputs`).
+        match params.get("inputResponses") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(responses)) => task_inputs::answer(host, id, responses),
+            Some(_) => {
+                return Some(Err((
+                    code::INVALID_PARAMS,
+                    "Invalid params: `inputResponses` is not an object".to_owned(),
+                )));
+            }
+        }
+        return Some(Ok(json!({})));
+    }
     let mut forwarded = Map::new();
     forwarded.insert("taskId".into(), json!(held.server_task));
-    if let Some(responses) = params.get("inputResponses") {
-        forwarded.insert("inputResponses".into(), responses.clone());
-    }
     let answered = async {
         let server = host.live_client(&held.server_id).await?;
         Ok::<_, HostError>(
@@ -96,6 +113,9 @@ pub async fn serve(
                 && fields.contains_key("taskId")
             {
                 fields.insert("taskId".into(), json!(id));
+            }
+            if method == "tasks/get" {
+                result = task_inputs::shown(host, client, capabilities, id, &held, result).await;
             }
             Some(Ok(result))
         }
