@@ -5,7 +5,8 @@
 //! task is answered with `tasks/update`; another client's task id is refused by the gateway
 //! itself; a request without the extension gets `MissingRequiredClientCapability`; the call is
 //! audited as the agent's. A task's input request passes the gate: the agent's answer is on
-//! record, and a rule denying the server's requests keeps it from the agent.
+//! record, and a rule denying the server's requests keeps it from the agent; each task's end is
+//! on record once.
 
 use std::time::Duration;
 
@@ -214,4 +215,28 @@ fn a_2026_agent_gets_the_servers_task_under_the_gateways_id_and_polls_it_to_its_
         "{tools:?}"
     );
     assert!(tools.contains(&"confirm_delete"), "{tools:?}");
+    // Each task's end is on record once, when the agent saw it terminal.
+    let ended: Vec<(String, String)> = audit["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter(|r| r["kind"] == "call_finished" && r["detail"]["task"].is_object())
+        .map(|r| {
+            (
+                r["tool"].as_str().unwrap_or_default().to_owned(),
+                r["detail"]["task"]["status"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
+            )
+        })
+        .collect();
+    let completed = |tool: &str| {
+        ended
+            .iter()
+            .filter(|(t, s)| t == tool && s == "completed")
+            .count()
+    };
+    assert_eq!(completed("slow_compute"), 1, "{ended:?}");
+    assert_eq!(completed("confirm_delete"), 2, "{ended:?}");
 }

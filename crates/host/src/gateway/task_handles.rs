@@ -21,6 +21,9 @@ use super::replies::{Reply, refusal};
 use super::task_inputs;
 use crate::error::HostError;
 use crate::host::Host;
+use crate::oversight::audit::{AuditEvent, AuditKind};
+use crate::oversight::client_tasks::Held;
+use crate::oversight::gate::Source;
 
 /// The methods an agent sends about a task it holds.
 pub use gatehouse_mcp::features::task_handles::TASK_METHODS;
@@ -116,6 +119,7 @@ pub async fn serve(
             }
             if method == "tasks/get" {
                 result = task_inputs::shown(host, client, capabilities, id, &held, result).await;
+                ended_on_record(host, id, &held, &result).await;
             }
             Some(Ok(result))
         }
@@ -123,6 +127,41 @@ pub async fn serve(
             Some(Err((error.code, error.message)))
         }
         Err(e) => Some(Err(refusal(e))),
+    }
+}
+
+/// The end of a task the agent sees terminal, on the audit log once (`call_finished`, source
+/// `gateway`, the client as the caller): the call's own rows ended when the task was made.
+async fn ended_on_record(host: &Host, id: &str, held: &Held, got: &Value) {
+    let status = got
+        .get("status")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if !matches!(status, "completed" | "failed" | "cancelled") || !host.gateway_tasks().end(id) {
+        return;
+    }
+    let outcome = got.get("result").or_else(|| got.get("error"));
+    let tool_error = got.pointer("/result/isError") == Some(&Value::Bool(true));
+    let event = AuditEvent {
+        kind: AuditKind::CallFinished,
+        server: Some(held.server.clone()),
+        source: Some(Source::Gateway.as_str().to_owned()),
+        method: Some("tools/call".to_owned()),
+        tool: Some(held.tool.clone()),
+        error_type: match status {
+            "failed" => Some("task_failed".to_owned()),
+            "cancelled" => Some("cancelled".to_owned()),
+            _ => tool_error.then(|| "tool_error".to_owned()),
+        },
+        detail: json!({
+            "caller": held.client,
+            "task": { "id": id, "status": status },
+            "result": outcome,
+        }),
+        ..AuditEvent::default()
+    };
+    if let Err(e) = host.audit().append(event).await {
+        tracing::warn!("cannot record the end of task {id} on the audit log: {e}");
     }
 }
 

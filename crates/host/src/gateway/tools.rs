@@ -15,6 +15,7 @@ use super::visibility::{self, Hidden};
 use super::{names, servers};
 use crate::error::{HostError, Result};
 use crate::host::Host;
+use crate::oversight::client_tasks::MadeBy;
 use crate::oversight::gate::agent_relay::{AgentAnswers, within};
 use crate::oversight::gate::{CallOutcome, Source, ToolCall};
 use crate::store::registry::model::ServerConfig;
@@ -135,6 +136,7 @@ pub async fn call(
         };
         return Err(visibility::refuse(host, served, hidden).await);
     }
+    let tool_name = tool.clone();
     let call = ToolCall {
         tool,
         arguments,
@@ -150,7 +152,12 @@ pub async fn call(
         CallOutcome::Done(result) if result.is_task() => {
             let now = tokio::time::Instant::now();
             let handle = Value::Object(result.extra);
-            let given = host.gateway_tasks().adopt(client, &config.id, handle, now);
+            let made = MadeBy {
+                server_id: &config.id,
+                server: &config.name,
+                tool: &tool_name,
+            };
+            let given = host.gateway_tasks().adopt(client, &made, handle, now);
             given.map(Some).ok_or_else(|| {
                 HostError::Protocol(format!("`{}` made a task without a `taskId`", config.name))
             })

@@ -22,8 +22,21 @@ pub const MAX_TTL: Duration = Duration::from_secs(60 * 60);
 pub struct Held {
     pub client: String,
     pub server_id: String,
+    /// The server's name and the tool the task runs, for the audit row of its end.
+    pub server: String,
+    pub tool: String,
     pub server_task: String,
     pub expires: Instant,
+    /// Whether its end is on record (once).
+    pub ended: bool,
+}
+
+/// The call a task was made by: the server (id and name) and the tool.
+#[derive(Debug, Clone)]
+pub struct MadeBy<'a> {
+    pub server_id: &'a str,
+    pub server: &'a str,
+    pub tool: &'a str,
 }
 
 /// The tasks handed to the gateway's clients, by the gateway's task id.
@@ -38,7 +51,7 @@ impl TaskHandles {
     pub fn adopt(
         &self,
         client: &str,
-        server_id: &str,
+        made: &MadeBy<'_>,
         mut handle: Value,
         now: Instant,
     ) -> Option<Value> {
@@ -64,13 +77,23 @@ impl TaskHandles {
             id.clone(),
             Held {
                 client: client.to_owned(),
-                server_id: server_id.to_owned(),
+                server_id: made.server_id.to_owned(),
+                server: made.server.to_owned(),
+                tool: made.tool.to_owned(),
                 server_task,
                 expires: now + ttl,
+                ended: false,
             },
         );
         handle["taskId"] = json!(id);
         Some(handle)
+    }
+
+    /// Marks the end of the task `id` on record: `true` the first time only.
+    pub fn end(&self, id: &str) -> bool {
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        held.get_mut(id)
+            .is_some_and(|h| !std::mem::replace(&mut h.ended, true))
     }
 
     /// The server and its task id behind `id`, when `client` was given it and it has not
@@ -86,6 +109,14 @@ impl TaskHandles {
 mod tests {
     use super::*;
 
+    fn made(server_id: &str) -> MadeBy<'_> {
+        MadeBy {
+            server_id,
+            server: "server",
+            tool: "tool",
+        }
+    }
+
     fn handle(task: &str, ttl: Value) -> Value {
         json!({ "resultType": "task", "taskId": task, "status": "working", "ttlMs": ttl })
     }
@@ -95,7 +126,7 @@ mod tests {
         let tasks = TaskHandles::default();
         let now = Instant::now();
         let given = tasks
-            .adopt("a", "srv", handle("server-1", json!(60000)), now)
+            .adopt("a", &made("srv"), handle("server-1", json!(60000)), now)
             .expect("a task id");
         let id = given["taskId"].as_str().expect("an id");
         assert_ne!(id, "server-1", "the server's id is not shown");
@@ -117,7 +148,7 @@ mod tests {
         let tasks = TaskHandles::default();
         let now = Instant::now();
         let short = tasks
-            .adopt("a", "s", handle("t", json!(1000)), now)
+            .adopt("a", &made("s"), handle("t", json!(1000)), now)
             .expect("id");
         let short = short["taskId"].as_str().expect("an id").to_owned();
         assert!(
@@ -131,16 +162,16 @@ mod tests {
                 .is_none()
         );
         let forever = tasks
-            .adopt("a", "s", handle("u", Value::Null), now)
+            .adopt("a", &made("s"), handle("u", Value::Null), now)
             .expect("id");
         let forever = forever["taskId"].as_str().expect("an id").to_owned();
         assert!(tasks.find("a", &forever, now + MAX_TTL).is_none(), "capped");
         let first = tasks
-            .adopt("a", "s", handle("first", json!(5000)), now)
+            .adopt("a", &made("s"), handle("first", json!(5000)), now)
             .expect("id");
         let first = first["taskId"].as_str().expect("an id").to_owned();
         for n in 0..MAX_PER_CLIENT {
-            tasks.adopt("a", "s", handle(&format!("n{n}"), json!(60000)), now);
+            tasks.adopt("a", &made("s"), handle(&format!("n{n}"), json!(60000)), now);
         }
         assert!(
             tasks.find("a", &first, now).is_none(),
@@ -148,7 +179,7 @@ mod tests {
         );
         assert!(
             tasks
-                .adopt("a", "s", json!({ "resultType": "task" }), now)
+                .adopt("a", &made("s"), json!({ "resultType": "task" }), now)
                 .is_none()
         );
     }
