@@ -443,6 +443,8 @@ impl Host {
         if let Some(follower) = follower {
             follower.stop().await;
         }
+        // A task's input requests still on their way through the gate hold the engine: ended.
+        self.gateway_task_inputs.close_all();
         self.sessions.shutdown().await;
         let trail = self
             .trail

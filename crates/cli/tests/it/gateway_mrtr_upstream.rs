@@ -11,7 +11,6 @@ use serde_json::{Value, json};
 
 use crate::gateway_http::{bearer, client_with_token, exchange, http_engine, message, post};
 use crate::support::gateway::{StopsTheEngine, called, fixtures, run_client, steps, texts};
-use crate::support::{HttpFixture, ok};
 
 /// A 2026-07-28 `tools/call` of `tool` declaring every capability, with `more` fields.
 fn call(id: u64, tool: &str, more: Value) -> String {
@@ -42,14 +41,9 @@ fn keys(result: &Value) -> Vec<String> {
 
 #[test]
 fn a_2026_servers_input_requests_reach_the_calling_agent_under_the_servers_keys() {
-    let fixture = HttpFixture::conformance();
     let data = tempfile::tempdir().expect("temp dir");
     let data = data.path();
-    ok(data, &["server", "add", "c", "--url", &fixture.url("/mcp")]);
-    ok(
-        data,
-        &["policy", "set", "c", "--source", "gateway", "allow"],
-    );
+    let _fixture = crate::support::gateway::conformance_for_agents(data);
     let first = client_with_token(data, "agent-a");
     let second = client_with_token(data, "agent-b");
     let (port, _serve) = http_engine(data);
@@ -144,14 +138,9 @@ fn a_2026_servers_input_requests_reach_the_calling_agent_under_the_servers_keys(
 
 #[test]
 fn a_2025_agent_answers_a_2026_servers_input_requests_sent_as_its_own_requests() {
-    let fixture = HttpFixture::conformance();
     let data = tempfile::tempdir().expect("temp dir");
     let data = data.path();
-    ok(data, &["server", "add", "c", "--url", &fixture.url("/mcp")]);
-    ok(
-        data,
-        &["policy", "set", "c", "--source", "gateway", "allow"],
-    );
+    let _fixture = crate::support::gateway::conformance_for_agents(data);
     let _engine = StopsTheEngine(data);
     let tool = "c__test_input_required_result_multiple_inputs";
     let lines = run_client(

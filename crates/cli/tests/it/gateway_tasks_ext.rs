@@ -13,7 +13,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::gateway_http::{bearer, client_with_token, exchange, http_engine, message, post};
-use crate::support::{HttpFixture, ok, ok_json, wait};
+use crate::support::{ok, ok_json, wait};
 
 const TASKS: &str = "io.modelcontextprotocol/tasks";
 
@@ -47,6 +47,22 @@ fn send(port: u16, token: &str, method: &str, name: &str, body: String) -> Value
     message(&body)
 }
 
+/// Calls `tool` with `arguments` declaring the extension, and returns the task id it was given.
+fn task_of(port: u16, token: &str, id: u64, tool: &str, arguments: Value) -> String {
+    let args = json!({ "name": tool, "arguments": arguments });
+    let created = send(
+        port,
+        token,
+        "tools/call",
+        tool,
+        request(id, "tools/call", args, true),
+    );
+    let created = &created["result"];
+    assert_eq!(created["resultType"], "task", "{created}");
+    assert!(created.get("result").is_none(), "{created}");
+    created["taskId"].as_str().expect("a task id").to_owned()
+}
+
 /// The task's state once `done` says it is what the test waits for.
 fn poll(port: u16, token: &str, task: &str, step: &str, done: impl Fn(&Value) -> bool) -> Value {
     let get = || {
@@ -60,32 +76,16 @@ fn poll(port: u16, token: &str, task: &str, step: &str, done: impl Fn(&Value) ->
 
 #[test]
 fn a_2026_agent_gets_the_servers_task_under_the_gateways_id_and_polls_it_to_its_end() {
-    let fixture = HttpFixture::conformance();
     let data = tempfile::tempdir().expect("temp dir");
     let data = data.path();
-    ok(data, &["server", "add", "c", "--url", &fixture.url("/mcp")]);
-    ok(
-        data,
-        &["policy", "set", "c", "--source", "gateway", "allow"],
-    );
+    let _fixture = crate::support::gateway::conformance_for_agents(data);
     let owner = client_with_token(data, "agent-a");
     let other = client_with_token(data, "agent-b");
     let (port, _serve) = http_engine(data);
 
     // A task created through the gateway, polled to completion, its result inlined.
     let slow = "c__slow_compute";
-    let args = json!({ "name": slow, "arguments": { "seconds": 0.2 } });
-    let created = send(
-        port,
-        &owner,
-        "tools/call",
-        slow,
-        request(1, "tools/call", args, true),
-    );
-    let created = &created["result"];
-    assert_eq!(created["resultType"], "task", "{created}");
-    assert!(created.get("result").is_none(), "{created}");
-    let task = created["taskId"].as_str().expect("a task id").to_owned();
+    let task = task_of(port, &owner, 1, slow, json!({ "seconds": 0.2 }));
     let done = poll(port, &owner, &task, "the task completes", |s| {
         s["status"] == "completed"
     });
@@ -131,18 +131,7 @@ fn a_2026_agent_gets_the_servers_task_under_the_gateways_id_and_polls_it_to_its_
 
     // An input_required task answered with tasks/update.
     let confirm = "c__confirm_delete";
-    let args = json!({ "name": confirm, "arguments": {} });
-    let created = send(
-        port,
-        &owner,
-        "tools/call",
-        confirm,
-        request(5, "tools/call", args, true),
-    );
-    let task = created["result"]["taskId"]
-        .as_str()
-        .expect("a task id")
-        .to_owned();
+    let task = task_of(port, &owner, 5, confirm, json!({}));
     let asked = poll(port, &owner, &task, "the task asks", |s| {
         s["status"] == "input_required"
     });
@@ -176,18 +165,7 @@ fn a_2026_agent_gets_the_servers_task_under_the_gateways_id_and_polls_it_to_its_
     // A rule denying the server's requests holds for a task's too: the agent is never shown
     // it (the task is `working` to it), and the server is told no (an elicitation declined).
     ok(data, &["policy", "set", "c", "--source", "server", "deny"]);
-    let args = json!({ "name": confirm, "arguments": {} });
-    let created = send(
-        port,
-        &owner,
-        "tools/call",
-        confirm,
-        request(7, "tools/call", args, true),
-    );
-    let task = created["result"]["taskId"]
-        .as_str()
-        .expect("a task id")
-        .to_owned();
+    let task = task_of(port, &owner, 7, confirm, json!({}));
     let done = poll(port, &owner, &task, "the denied task completes", |s| {
         assert!(
             s.get("inputRequests").is_none() && s["status"] != "input_required",

@@ -24,11 +24,11 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use super::input_rounds::{add, incomplete_round, settling};
 use super::profiles::Served;
-use super::relay::declares;
+use super::relay::{answerable, rpc_error};
 use super::replies::{Reply, refusal, rpc};
 use super::{agent_call, prompts, resources};
 use crate::host::Host;
-use crate::oversight::gate::agent_relay::{AgentAnswers, relayed};
+use crate::oversight::gate::agent_relay::AgentAnswers;
 use crate::oversight::gate::parked_calls::{Asked, CancelOnDrop, Parked, ParkedCalls};
 use crate::oversight::gate::person::WITHDRAWN;
 use crate::vocabulary::caller_info;
@@ -64,7 +64,7 @@ impl AgentAnswers for InputAsker {
     }
 
     fn takes(&self, method: &str, params: Option<&Value>) -> bool {
-        relayed(method) && declares(&self.capabilities, method, params)
+        answerable(&self.capabilities, method, params)
     }
 
     fn ask(
@@ -83,12 +83,13 @@ impl AgentAnswers for InputAsker {
         let (asks, client) = (self.asks.clone(), self.client.clone());
         Box::pin(async move {
             if asks.try_send(asked).is_err() {
-                return Err(rpc_error(format!(
-                    "too many requests wait for the agent `{client}`, or its call ended"
-                )));
+                return Err(rpc_error(
+                    codes::INTERNAL_ERROR,
+                    &format!("too many requests wait for the agent `{client}`, or its call ended"),
+                ));
             }
             tokio::select! {
-                answer = answered => answer.unwrap_or_else(|_| Err(rpc_error(format!(
+                answer = answered => answer.unwrap_or_else(|_| Err(rpc_error(codes::INTERNAL_ERROR, &format!(
                     "the agent `{client}` gave no input in time, or its call ended"
                 )))),
                 reason = withdrawal.withdrawn() => Err(RpcError {
@@ -98,14 +99,6 @@ impl AgentAnswers for InputAsker {
                 }),
             }
         })
-    }
-}
-
-fn rpc_error(message: String) -> RpcError {
-    RpcError {
-        code: codes::INTERNAL_ERROR,
-        message,
-        data: None,
     }
 }
 

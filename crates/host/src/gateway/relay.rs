@@ -20,7 +20,7 @@ use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::oversight::gate::agent_relay::AgentAnswers;
+use crate::oversight::gate::agent_relay::{AgentAnswers, relayed};
 use crate::oversight::gate::person::WITHDRAWN;
 
 /// Requests that may wait for one agent's answer at once.
@@ -188,6 +188,13 @@ impl AgentAnswers for AgentLink {
     }
 }
 
+/// Whether a 2026-07-28 agent whose request declared `capabilities` answers the server's
+/// request `method` itself: one an agent may answer (`gate::agent_relay::relayed`) that it
+/// declared it can.
+pub(super) fn answerable(capabilities: &Value, method: &str, params: Option<&Value>) -> bool {
+    relayed(method) && declares(capabilities, method, params)
+}
+
 /// Whether `capabilities` (an agent's client capabilities) declare what the server's request
 /// `method` needs.
 pub(super) fn declares(capabilities: &Value, method: &str, params: Option<&Value>) -> bool {
@@ -214,7 +221,7 @@ pub(super) fn declares(capabilities: &Value, method: &str, params: Option<&Value
     }
 }
 
-fn rpc_error(code: i64, message: &str) -> RpcError {
+pub(super) fn rpc_error(code: i64, message: &str) -> RpcError {
     RpcError {
         code,
         message: message.to_owned(),

@@ -22,11 +22,11 @@ use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
 
-use super::relay::declares;
+use super::relay::{answerable, rpc_error};
 use crate::host::Host;
 use crate::oversight::client_tasks::Held;
 use crate::oversight::gate::Source;
-use crate::oversight::gate::agent_relay::{AgentAnswers, relayed, within};
+use crate::oversight::gate::agent_relay::{AgentAnswers, within};
 use crate::oversight::gate::from_server::Asked;
 use crate::oversight::task_input_slots::{Phase, SlotKey};
 
@@ -50,7 +50,7 @@ impl AgentAnswers for TaskAgent {
     }
 
     fn takes(&self, method: &str, params: Option<&Value>) -> bool {
-        relayed(method) && declares(&self.capabilities, method, params)
+        answerable(&self.capabilities, method, params)
     }
 
     fn ask(
@@ -67,11 +67,10 @@ impl AgentAnswers for TaskAgent {
         Box::pin(async move {
             match tokio::time::timeout(ANSWER_WITHIN, answered).await {
                 Ok(Ok(answer)) => answer,
-                _ => Err(RpcError {
-                    code: codes::INTERNAL_ERROR,
-                    message: format!("the agent `{client}` gave no answer in time"),
-                    data: None,
-                }),
+                _ => Err(rpc_error(
+                    codes::INTERNAL_ERROR,
+                    &format!("the agent `{client}` gave no answer in time"),
+                )),
             }
         })
     }
@@ -106,7 +105,7 @@ pub async fn shown(
             .unwrap_or_default()
             .to_owned();
         let params = request.get("params").cloned();
-        let declared = relayed(&method) && declares(&capabilities, &method, params.as_ref());
+        let declared = answerable(&capabilities, &method, params.as_ref());
         if host.gateway_task_inputs().open(&slot) {
             let agent = TaskAgent {
                 host: host.clone(),

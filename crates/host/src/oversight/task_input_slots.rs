@@ -119,6 +119,12 @@ impl TaskInputSlots {
         }
     }
 
+    /// Ends every slot, aborting the requests still on their way (the engine stops).
+    pub fn close_all(&self) {
+        let slots = std::mem::take(&mut *self.lock());
+        drop(slots);
+    }
+
     /// Ends the slot of `key` (its task is the caller, ending: not aborted).
     pub fn close(&self, key: &SlotKey) {
         if let Some(mut slot) = self.lock().remove(key) {
@@ -154,6 +160,21 @@ mod tests {
         assert!(!slots.answer(&key, Value::Null), "answered once");
         assert_eq!(*phase.borrow(), Phase::Answered);
         slots.close(&key);
+        assert!(slots.watch(&key).is_none());
+    }
+
+    #[tokio::test]
+    async fn closing_every_slot_aborts_the_requests_on_their_way() {
+        let slots = TaskInputSlots::default();
+        let key = ("task".to_owned(), "k".to_owned());
+        assert!(slots.open(&key));
+        let way = tokio::spawn(std::future::pending::<()>());
+        slots.follow(&key, way.abort_handle());
+        slots.close_all();
+        let ended = tokio::time::timeout(std::time::Duration::from_secs(5), way)
+            .await
+            .expect("step: the aborted request's task ends");
+        assert!(ended.is_err_and(|e| e.is_cancelled()));
         assert!(slots.watch(&key).is_none());
     }
 }

@@ -102,6 +102,8 @@ async fn into_wal(options: &SqliteConnectOptions, on_busy: impl Fn(u32)) -> Resu
                 attempt += 1;
                 on_busy(attempt);
                 tracing::debug!("the database is busy, trying again ({attempt}): {e}");
+                // A backoff between attempts (10 ms doubling to 320 ms), not a wait for an
+                // event: SQLite tells nobody when another process lets the lock go.
                 tokio::time::sleep(Duration::from_millis(10u64 << attempt.min(5))).await;
             }
             Err(e) => return Err(e.into()),

@@ -133,6 +133,18 @@ pub fn everything_for_agents() -> tempfile::TempDir {
     data
 }
 
+/// The conformance suite's Everything Server over Streamable HTTP (where Gatehouse speaks
+/// 2026-07-28 with it), registered in `data` as `c`, every agent's request of it allowed.
+pub fn conformance_for_agents(data: &Path) -> crate::support::HttpFixture {
+    let fixture = crate::support::HttpFixture::conformance();
+    crate::support::ok(data, &["server", "add", "c", "--url", &fixture.url("/mcp")]);
+    crate::support::ok(
+        data,
+        &["policy", "set", "c", "--source", "gateway", "allow"],
+    );
+    fixture
+}
+
 /// The texts of the call of `tool` that a client script printed.
 pub fn called(lines: &[Value], tool: &str) -> String {
     let call = steps(lines, "call")
