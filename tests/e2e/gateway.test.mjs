@@ -133,7 +133,7 @@ describe('An agent through the gateway, asked in the real window', () => {
       const s = app.session;
       await openPage(app, 'clients');
       await fillField(s, await app.waitForElement('[data-testid="client-name-input"]', { message: 'the new client name field' }), CLIENT);
-      await s.click(await s.findElement('[data-testid="add-client"]'));
+      await clickInView(s, await s.findElement('[data-testid="add-client"]'));
       await app.waitForElement(`[data-testid="client-row"][data-client-name="${CLIENT}"]`, { message: 'the added client in the list' });
       // Added, it is chosen; its requests through the gateway before it was added are its own.
       await waitFor(
@@ -166,12 +166,12 @@ describe('An agent through the gateway, asked in the real window', () => {
       // The HTTP endpoint, on a port the person chose.
       const port = await freePort();
       await fillField(s, await app.waitForElement('[data-testid="gateway-http-port"]', { message: 'the HTTP port field' }), String(port));
-      await s.click(await s.findElement('[data-testid="gateway-http"] .gateway-http-port button'));
+      await clickInView(s, await s.findElement('[data-testid="gateway-http"] .gateway-http-port button'));
       await waitFor(
         async () => (await cliJson(app, ['gateway', 'http', 'status'])).port === port,
         { timeout: 10_000, interval: 250, message: `the port ${port} saved` },
       );
-      await s.click(await s.findElement('[data-testid="gateway-http-toggle"]'));
+      await clickInView(s, await s.findElement('[data-testid="gateway-http-toggle"]'));
       await waitFor(
         async () => (await s.getText(await s.findElement('[data-testid="gateway-http-state"]'))).includes(`Serving http://127.0.0.1:${port}/mcp`),
         { timeout: 15_000, interval: 250, message: 'the window saying the app serves HTTP' },
