@@ -278,20 +278,23 @@ fn an_agent_leaving_unsubscribes_the_server_from_what_only_it_wanted() {
     assert!(status.success(), "{}", out.text());
 }
 
-/// A server whose tool `change` says its prompts and resources changed.
+/// A server whose tool `change` says its tools, prompts and resources changed (its tools are
+/// in fact the same).
 const CHANGING: &str = r#"
 def answer(method, params):
     if method == "tools/call":
+        send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
         send({"jsonrpc": "2.0", "method": "notifications/prompts/list_changed"})
         send({"jsonrpc": "2.0", "method": "notifications/resources/list_changed"})
         return {"content": [{"type": "text", "text": "changed"}]}
     return {"tools/list": {"tools": [tool("change")]}, "prompts/list": {"prompts": []},
             "resources/list": {"resources": []}, "ping": {}}.get(method)
-serve({"tools": {}, "prompts": {"listChanged": True}, "resources": {"listChanged": True}}, answer)
+serve({"tools": {"listChanged": True}, "prompts": {"listChanged": True},
+       "resources": {"listChanged": True}}, answer)
 "#;
 
 #[test]
-fn a_servers_prompts_and_resources_list_changed_reach_the_agent() {
+fn a_servers_list_changed_reach_the_agent_even_when_its_tools_came_back_the_same() {
     let data = tempfile::tempdir().expect("temp dir");
     let data = data.path();
     crate::support::add_scripted(data, "s", CHANGING);
@@ -300,7 +303,8 @@ fn a_servers_prompts_and_resources_list_changed_reach_the_agent() {
         &["policy", "set", "s", "--source", "gateway", "allow"],
     );
     // The server connected before the agent comes: only the server's own notifications change
-    // the agent's prompts and resources.
+    // the agent's lists. Its tool list, listed again, is the same: the agent is told anyway,
+    // as the server said it changed.
     let _engine = serve_with(data, &[]);
     crate::support::engine::wait_connected(data);
     let lines = run_client(

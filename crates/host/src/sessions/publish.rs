@@ -46,16 +46,18 @@ impl Runner {
     /// Records a status without tools if this task is still the server's current one, and
     /// announces it.
     pub(super) fn set(&self, status: ServerStatus) {
-        self.set_tools(status, Vec::new(), None);
+        self.set_tools(status, Vec::new(), None, false);
     }
 
     /// Records a status and tool list if this task is still the server's current one, and
-    /// announces a change (an unchanged list fetched again is not news).
+    /// announces a change (an unchanged list fetched again is not news, unless the server
+    /// `announced` that it changed).
     pub(super) fn set_tools(
         &self,
         status: ServerStatus,
         tools: Vec<ToolInfo>,
         fresh_until: Option<tokio::time::Instant>,
+        announced: bool,
     ) {
         {
             let mut slots = lock(&self.slots);
@@ -67,7 +69,7 @@ impl Runner {
             };
             slot.revalidating = false;
             slot.tools_fresh_until = fresh_until;
-            if slot.status == status && slot.tools == tools {
+            if !announced && slot.status == status && slot.tools == tools {
                 return;
             }
             slot.status = status.clone();

@@ -4,6 +4,9 @@
 //! listing called for sooner is held until the interval has passed since the last one ended,
 //! and every call that comes meanwhile is covered by that one listing; so a server that sends
 //! `list_changed` in a loop costs one listing (and one write of its definitions) per interval.
+//! A listing that follows the server's own `list_changed` is told on to whoever watches (the
+//! gateway's agents) even when the list came back the same: the server said it changed, and
+//! an agent relisting once too often costs less than one missing a change ([`RelistPace::announced`]).
 //! Time is tokio's clock, which tests can pause and advance.
 
 use std::time::Duration;
@@ -19,6 +22,7 @@ pub(super) struct RelistPace {
     every: Duration,
     last: Option<Instant>,
     held: Option<Instant>,
+    announced: bool,
 }
 
 impl RelistPace {
@@ -27,7 +31,18 @@ impl RelistPace {
             every,
             last: None,
             held: None,
+            announced: false,
         }
+    }
+
+    /// The server announced that its tools changed: the next listing is told on.
+    pub(super) fn announce(&mut self) {
+        self.announced = true;
+    }
+
+    /// Whether the listing about to run follows the server's announcement; asked once.
+    pub(super) fn announced(&mut self) -> bool {
+        std::mem::take(&mut self.announced)
     }
 
     /// The tools were just listed: a held listing is done with.

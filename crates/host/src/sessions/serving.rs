@@ -26,7 +26,7 @@ impl Runner {
         notices: &mut NoticeReceiver<ServerNotice>,
         stop: &mut oneshot::Receiver<()>,
     ) -> Ended {
-        if let Err(ended) = self.refresh_tools(client, stop).await {
+        if let Err(ended) = self.refresh_tools(client, stop, false).await {
             return ended;
         }
         let mut pace = RelistPace::new(self.relist_every);
@@ -134,6 +134,9 @@ impl Runner {
                 }
                 Some(notice) = notices.recv() => match notice {
                     ServerNotice::ToolsChanged | ServerNotice::ToolsStale => {
+                        if notice == ServerNotice::ToolsChanged {
+                            pace.announce();
+                        }
                         if pace.ask() && let Err(ended) = self.relist(client, stop, &mut pace).await {
                             return ended;
                         }
@@ -158,11 +161,13 @@ impl Runner {
 
     /// Lists the tools and records the connected status; how the connection ended if listing
     /// failed or the task was told to stop. A server that did not declare `tools` is connected
-    /// with none and is not asked (2025-11-25 basic/lifecycle, "Operation").
+    /// with none and is not asked (2025-11-25 basic/lifecycle, "Operation"). `announced`: the
+    /// server said its tools changed, so the status is announced even if the list is the same.
     pub(super) async fn refresh_tools(
         &self,
         client: &gatehouse_mcp::Client,
         stop: &mut oneshot::Receiver<()>,
+        announced: bool,
     ) -> Result<(), Ended> {
         if !client.server_declares(Offer::Tools.capability()) {
             self.set(ServerStatus::connected(client, 0));
@@ -180,7 +185,7 @@ impl Runner {
                 let tools: Vec<ToolInfo> = page.items.iter().map(ToolInfo::from).collect();
                 let status = ServerStatus::connected(client, tools.len());
                 let fresh_until = client.peer().cache().fresh_until("tools/list");
-                self.set_tools(status, tools, fresh_until);
+                self.set_tools(status, tools, fresh_until, announced);
                 Ok(())
             }
             Err(e) if matches!(e, McpError::Closed { .. }) || lost_for_now(&e) => {
@@ -200,7 +205,8 @@ impl Runner {
         stop: &mut oneshot::Receiver<()>,
         pace: &mut RelistPace,
     ) -> Result<(), Ended> {
-        let listed = self.refresh_tools(client, stop).await;
+        let announced = pace.announced();
+        let listed = self.refresh_tools(client, stop, announced).await;
         pace.listed();
         listed
     }
