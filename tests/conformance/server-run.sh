@@ -216,7 +216,7 @@ start_gateway() {
   gh clients add conformance >/dev/null || die "clients add failed"
   gh clients add conformance26 >/dev/null || die "clients add conformance26 failed"
   gh clients profile conformance --prefix off --server fixture26 off >/dev/null || die "clients profile conformance failed"
-  gh clients profile conformance26 --prefix off --server fixture off >/dev/null || die "clients profile conformance26 failed"
+  gh clients profile conformance26 --prefix off --server fixture off --ask-person off >/dev/null || die "clients profile conformance26 failed"
   secret=$(gh clients token create conformance 2>/dev/null | grep -o 'ghc_[A-Za-z0-9_-]*' | head -n1)
   [ -n "$secret" ] || die "no token for client conformance"
   secret26=$(gh clients token create conformance26 2>/dev/null | grep -o 'ghc_[A-Za-z0-9_-]*' | head -n1)

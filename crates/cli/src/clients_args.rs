@@ -56,6 +56,10 @@ pub struct ProfileArgs {
     /// Expose the servers' prompts (`default`: as the default profile does)
     #[arg(long, value_name = "on|off|default")]
     pub prompts: Option<String>,
+    /// Ask the person when a server wants sampling or elicitation the client did not declare
+    /// (`off`: the server is not offered what the client cannot answer)
+    #[arg(long, value_name = "on|off|default")]
+    pub ask_person: Option<String>,
     /// A client's naming choice: `off`, tools and prompts by their own names where no other
     /// server offers the same name (colliding ones keep `SERVER__`); `on` (the default), always
     /// `SERVER__NAME`

@@ -202,6 +202,11 @@ impl Client {
         &self.options.capabilities
     }
 
+    /// What every modern request declares: the handler's capabilities and the tasks extension.
+    pub(crate) fn declared_capabilities(&self) -> serde_json::Map<String, Value> {
+        crate::era::modern_capabilities(&self.options)
+    }
+
     /// The underlying peer, for raw requests.
     pub fn peer(&self) -> &Peer {
         &self.peer

@@ -91,7 +91,7 @@ pub fn request_meta(version: &str, options: &ClientOptions) -> Map<String, Value
 
 /// The capabilities a modern request declares: the handler's, plus the tasks extension, which
 /// every tool call follows (ext-tasks, "Capability Negotiation").
-fn modern_capabilities(options: &ClientOptions) -> Map<String, Value> {
+pub(crate) fn modern_capabilities(options: &ClientOptions) -> Map<String, Value> {
     let mut capabilities = options.capabilities.clone();
     if let Value::Object(extensions) = capabilities
         .entry("extensions")

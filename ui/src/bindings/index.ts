@@ -846,6 +846,13 @@ export type Profile = {
 	resources?: boolean | null,
 	/**  Whether the servers' prompts are exposed. */
 	prompts?: boolean | null,
+	/**
+	 *  Whether a server's sampling or elicitation request made during the client's call goes
+	 *  to the person when the client did not declare the capability (else the server is not
+	 *  offered it for that call: a 2026-07-28 server refuses a call that needs it with
+	 *  `MissingRequiredClientCapability`, and an older server's request is refused).
+	 */
+	askPerson?: boolean | null,
 	/**  Requests the client may have running at once. */
 	maxInFlight?: number | null,
 	/**  Requests the client may make in any 60 seconds; 0 is no limit. */
@@ -863,6 +870,7 @@ export type ProfileChange = {
 	tools?: ToolSwitch[],
 	resources: boolean | null,
 	prompts: boolean | null,
+	askPerson: boolean | null,
 	maxInFlight: number | null,
 	/**  0 is no limit. */
 	perMinute: number | null,
@@ -875,7 +883,7 @@ export type ProfileChange = {
  *  One setting a profile can leave to the profile below it: a client's to the default
  *  profile's, the default profile's to Gatehouse's own.
  */
-export type ProfileSetting = { kind: "server"; server: string } | { kind: "tool"; server: string; tool: string } | { kind: "resources" } | { kind: "prompts" } | 
+export type ProfileSetting = { kind: "server"; server: string } | { kind: "tool"; server: string; tool: string } | { kind: "resources" } | { kind: "prompts" } | { kind: "askPerson" } | 
 /**  The three limits together. */
 { kind: "limits" };
 

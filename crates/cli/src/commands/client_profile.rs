@@ -146,6 +146,7 @@ fn print_profile(profile: &ClientProfile) {
     }
     say!("  resources   {}", on(effective.resources.unwrap_or(true)));
     say!("  prompts     {}", on(effective.prompts.unwrap_or(true)));
+    say!("  ask person  {}", on(effective.asks_person()));
     let limits = &profile.limits;
     say!(
         "  limits      {} in flight, {} per minute, messages up to {} bytes",
@@ -171,12 +172,14 @@ fn change(args: &ProfileArgs) -> Result<ProfileChange, HostError> {
     for (setting, value) in [
         (ProfileSetting::Resources, &args.resources),
         (ProfileSetting::Prompts, &args.prompts),
+        (ProfileSetting::AskPerson, &args.ask_person),
     ] {
         let Some(text) = value else { continue };
         match (switch(text)?, setting) {
             (None, setting) => change.reset.push(setting),
             (on, ProfileSetting::Resources) => change.resources = on,
-            (on, _) => change.prompts = on,
+            (on, ProfileSetting::Prompts) => change.prompts = on,
+            (on, _) => change.ask_person = on,
         }
     }
     for pair in args.server.chunks(2) {

@@ -5,7 +5,8 @@
 //! its level, named by their server; a resource it subscribed to sends it its updates; the merged
 //! tool list comes in pages, and a cursor it was not given is refused with -32602; a server's
 //! prompts and resources `list_changed` reach it; a server is unsubscribed when the last agent
-//! that wanted a resource leaves; over HTTP too, the agent answers its call's sampling.
+//! that wanted a resource leaves; over HTTP too, the agent answers its call's sampling; a
+//! client whose profile does not ask the person has what it cannot answer refused.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -98,6 +99,54 @@ fn an_agent_answers_the_sampling_and_elicitation_its_calls_cause() {
     );
     // The requests passed the gate on record: the decision says the agent answered.
     crate::support::gateway::answered_by_agent(data, "py-agent", 2);
+}
+
+/// A client whose profile does not ask the person: a server's sampling during its call, which
+/// it cannot answer, is refused on record instead of being put to the person.
+#[test]
+fn a_profile_that_does_not_ask_the_person_has_what_the_agent_cannot_answer_refused() {
+    let data = allowed("e");
+    let data = data.path();
+    ok(data, &["clients", "add", "py-alone"]);
+    ok(
+        data,
+        &["clients", "profile", "py-alone", "--ask-person", "off"],
+    );
+    let shown = ok(data, &["clients", "show", "py-alone"]);
+    assert!(shown.contains("ask person  off"), "{shown}");
+    let _engine = StopsTheEngine(data);
+    let lines = run_client(
+        data,
+        &python(),
+        "py_sdk_client.py",
+        "py-alone",
+        &[r#"e__trigger-sampling-request={"prompt":"anyone there?"}"#],
+        &[],
+    );
+    let call = steps(&lines, "call")
+        .into_iter()
+        .find(|c| c["name"] == "e__trigger-sampling-request")
+        .unwrap_or_else(|| panic!("no call: {lines:?}"));
+    assert!(
+        call.to_string().contains("does not ask the person"),
+        "the server was told why: {call}"
+    );
+    let audit = ok_json(data, &["audit", "list", "--json", "--limit", "200"]);
+    let refused: Vec<&Value> = audit["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter(|r| r["source"] == "server" && r["method"] == "sampling/createMessage")
+        .filter(|r| r["kind"] == "call_finished")
+        .collect();
+    assert_eq!(refused.len(), 1, "the refusal is on record: {audit}");
+    assert_eq!(refused[0]["errorType"], "-32601", "{}", refused[0]);
+    assert!(
+        ok_json(data, &["approvals", "list", "--json"])["approvals"]
+            .as_array()
+            .is_some_and(Vec::is_empty),
+        "the person was not asked"
+    );
 }
 
 #[test]

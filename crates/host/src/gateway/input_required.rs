@@ -25,7 +25,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use super::input_rounds::{add, incomplete_round, settling};
 use super::profiles::Served;
 use super::relay::{answerable, rpc_error};
-use super::replies::{Reply, refusal, rpc};
+use super::replies::{Reply, fail, refusal, rpc};
 use super::{agent_call, prompts, resources};
 use crate::host::Host;
 use crate::oversight::gate::agent_relay::AgentAnswers;
@@ -103,7 +103,7 @@ impl AgentAnswers for InputAsker {
 }
 
 fn invalid(message: &str) -> Reply {
-    Some(Err((rpc::INVALID_PARAMS, message.to_owned())))
+    Some(Err(fail(rpc::INVALID_PARAMS, message.to_owned())))
 }
 
 /// Serves the modern request `method` of `client`: a first request starts the call (`run`,
@@ -187,7 +187,7 @@ where
                     tell(out, token.as_ref(), note).await;
                 }
                 return outcome.unwrap_or_else(|| {
-                    Some(Err((
+                    Some(Err(fail(
                         rpc::INTERNAL,
                         "the call ended without an answer".to_owned(),
                     )))
@@ -385,7 +385,7 @@ mod tests {
         calls: &Arc<ParkedCalls>,
         retry: &Value,
         out: &mpsc::Sender<Value>,
-    ) -> Option<Result<Value, (i64, String)>> {
+    ) -> super::Reply {
         let (_keep, cancelled) = watch::channel(false);
         let never = |_: Arc<dyn AgentAnswers>, _: watch::Receiver<bool>, _: mpsc::Sender<Value>| async {
             None
@@ -453,7 +453,7 @@ mod tests {
         let retry = json!({ "requestState": state, "inputResponses": { "r1": {} } });
         let late = retried(&calls, &retry, &mpsc::channel(1).0).await;
         assert_eq!(
-            late.expect("answered").expect_err("refused").0,
+            late.expect("answered").expect_err("refused").code,
             rpc::INVALID_PARAMS
         );
     }

@@ -21,6 +21,7 @@ pub(crate) mod modern;
 pub mod names;
 mod notices;
 mod pages;
+pub mod profile_change;
 pub mod profile_store;
 pub mod profiles;
 mod prompts;

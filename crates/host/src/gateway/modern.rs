@@ -17,6 +17,7 @@ use serde_json::{Map, Value, json};
 use super::handshake;
 use super::notices::LEVELS;
 use super::profiles::Served;
+use super::replies::{Failure, fail};
 use crate::host::Host;
 
 /// The modern revisions the gateway serves.
@@ -183,17 +184,13 @@ pub fn unsupported(requested: &str) -> Refusal {
 
 /// What the modern era answers itself: `server/discover`, and the removed methods (unknown to
 /// it). `None`: the request is served as in the 2025 eras.
-pub async fn before(
-    host: &Host,
-    served: &Served,
-    method: &str,
-) -> Option<Result<Value, (i64, String)>> {
+pub async fn before(host: &Host, served: &Served, method: &str) -> Option<Result<Value, Failure>> {
     if method == "server/discover" {
         return Some(Ok(discover(host, served).await));
     }
     if REMOVED.contains(&method) {
         let why = format!("Method not found: the 2026-07-28 era has no `{method}`");
-        return Some(Err((code::METHOD_NOT_FOUND, why)));
+        return Some(Err(fail(code::METHOD_NOT_FOUND, why)));
     }
     None
 }

@@ -1,16 +1,22 @@
 //! A gateway client's profile: which servers it sees, which tools of each, whether resources and
-//! prompts are exposed to it, and its limits (requests in flight, requests per minute, message
-//! size). A profile holds settings each set or left unset: a client's own settings are laid over
+//! prompts are exposed to it, whether the person answers a server's sampling and elicitation
+//! the client cannot answer itself, and its limits (requests in flight, requests per minute,
+//! message size). A profile holds settings each set or left unset: a client's own settings are laid over
 //! the default profile's (the person's, `gatehouse clients profile --default`), whose unset ones
-//! are Gatehouse's own (every server, every tool, resources and prompts on; the limits below). A
+//! are Gatehouse's own (every server, every tool, resources and prompts on, the person asked;
+//! the limits below). A
 //! server or tool the profile does not name is on, so a server added later is seen.
 //!
-//! This file is the model and its rules; [`super::profile_store`] keeps profiles in SQLite.
+//! This file is the model and its rules; [`super::profile_change`] is a change to one, and
+//! [`super::profile_store`] keeps profiles in SQLite.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use super::profile_change::{
+    MIN_MESSAGE_BYTES, ProfileChange, ProfileSetting, ServerSwitch, ToolSwitch,
+};
 pub use crate::oversight::client_limits::Limits;
 
 /// Requests one client may have running at once, unless its profile says otherwise.
@@ -18,8 +24,6 @@ pub const MAX_IN_FLIGHT: u32 = 32;
 /// The largest message a client may send, unless its profile says otherwise (the HTTP endpoint's
 /// own bound is the same).
 pub const MAX_MESSAGE_BYTES: u32 = 4 * 1024 * 1024;
-/// The smallest message-size limit a profile may set: an `initialize` must fit.
-pub const MIN_MESSAGE_BYTES: u32 = 1024;
 
 /// A profile's settings, each one set or left to the profile below it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,6 +42,12 @@ pub struct Profile {
     /// Whether the servers' prompts are exposed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompts: Option<bool>,
+    /// Whether a server's sampling or elicitation request made during the client's call goes
+    /// to the person when the client did not declare the capability (else the server is not
+    /// offered it for that call: a 2026-07-28 server refuses a call that needs it with
+    /// `MissingRequiredClientCapability`, and an older server's request is refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ask_person: Option<bool>,
     /// Requests the client may have running at once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_in_flight: Option<u32>,
@@ -84,63 +94,6 @@ impl Served {
     }
 }
 
-/// One change to a profile, as the CLI and the window ask for it: every part optional, all
-/// applied together or none.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "camelCase")]
-pub struct ProfileChange {
-    #[serde(default)]
-    pub servers: Vec<ServerSwitch>,
-    #[serde(default)]
-    pub tools: Vec<ToolSwitch>,
-    pub resources: Option<bool>,
-    pub prompts: Option<bool>,
-    pub max_in_flight: Option<u32>,
-    /// 0 is no limit.
-    pub per_minute: Option<u32>,
-    pub max_message_bytes: Option<u32>,
-    /// Settings handed back to the profile below (applied before the ones this change sets).
-    #[serde(default)]
-    pub reset: Vec<ProfileSetting>,
-}
-
-/// One setting a profile can leave to the profile below it: a client's to the default
-/// profile's, the default profile's to Gatehouse's own.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(tag = "kind", rename_all = "camelCase")]
-pub enum ProfileSetting {
-    Server {
-        server: String,
-    },
-    Tool {
-        server: String,
-        tool: String,
-    },
-    Resources,
-    Prompts,
-    /// The three limits together.
-    Limits,
-}
-
-/// A server turned on or off.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct ServerSwitch {
-    pub server: String,
-    pub on: bool,
-}
-
-/// A tool of a server turned on or off.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct ToolSwitch {
-    pub server: String,
-    pub tool: String,
-    pub on: bool,
-}
-
 impl Profile {
     /// This profile's settings laid over `below`'s: each one this profile sets wins.
     pub fn over(&self, below: &Profile) -> Profile {
@@ -155,6 +108,7 @@ impl Profile {
         }
         merged.resources = self.resources.or(below.resources);
         merged.prompts = self.prompts.or(below.prompts);
+        merged.ask_person = self.ask_person.or(below.ask_person);
         merged.max_in_flight = self.max_in_flight.or(below.max_in_flight);
         merged.per_minute = self.per_minute.or(below.per_minute);
         merged.max_message_bytes = self.max_message_bytes.or(below.max_message_bytes);
@@ -179,6 +133,7 @@ impl Profile {
         }
         changed.resources = change.resources.or(changed.resources);
         changed.prompts = change.prompts.or(changed.prompts);
+        changed.ask_person = change.ask_person.or(changed.ask_person);
         changed.max_in_flight = change.max_in_flight.or(changed.max_in_flight);
         changed.per_minute = change.per_minute.or(changed.per_minute);
         changed.max_message_bytes = change.max_message_bytes.or(changed.max_message_bytes);
@@ -201,6 +156,7 @@ impl Profile {
             }
             ProfileSetting::Resources => self.resources = None,
             ProfileSetting::Prompts => self.prompts = None,
+            ProfileSetting::AskPerson => self.ask_person = None,
             ProfileSetting::Limits => {
                 self.max_in_flight = None;
                 self.per_minute = None;
@@ -263,6 +219,11 @@ impl Profile {
         self.resources.unwrap_or(true) && self.sees_server(server)
     }
 
+    /// Whether the person answers a server's sampling and elicitation that the client cannot.
+    pub fn asks_person(&self) -> bool {
+        self.ask_person.unwrap_or(true)
+    }
+
     /// Whether the client sees the prompts of `server` (and may get them).
     pub fn sees_prompts(&self, server: &str) -> bool {
         self.prompts.unwrap_or(true) && self.sees_server(server)
@@ -278,28 +239,6 @@ impl Profile {
                 .unwrap_or(MAX_MESSAGE_BYTES)
                 .max(MIN_MESSAGE_BYTES),
         }
-    }
-}
-
-impl ProfileChange {
-    /// Whether the change asks for nothing.
-    pub fn is_empty(&self) -> bool {
-        *self == ProfileChange::default()
-    }
-
-    /// Refuses limits that would lock the client out.
-    pub fn check_limits(&self) -> Result<(), String> {
-        if self.max_in_flight == Some(0) {
-            return Err("--max-in-flight must be at least 1".to_owned());
-        }
-        if let Some(bytes) = self.max_message_bytes
-            && bytes < MIN_MESSAGE_BYTES
-        {
-            return Err(format!(
-                "--max-message-bytes must be at least {MIN_MESSAGE_BYTES}"
-            ));
-        }
-        Ok(())
     }
 }
 
@@ -362,6 +301,7 @@ mod tests {
             .with(&hide_tool("fs", "write_file"))
             .with(&ProfileChange {
                 prompts: Some(false),
+                ask_person: Some(false),
                 per_minute: Some(60),
                 ..ProfileChange::default()
             });
@@ -379,6 +319,20 @@ mod tests {
         assert!(
             !client.sees_prompts("fs"),
             "the default's, where it sets none"
+        );
+        assert!(!client.asks_person(), "the default's too");
+        assert!(
+            Profile::default().asks_person(),
+            "Gatehouse's own asks the person"
+        );
+        assert!(
+            own.with(&ProfileChange {
+                ask_person: Some(true),
+                ..ProfileChange::default()
+            })
+            .over(&default)
+            .asks_person(),
+            "its own setting wins"
         );
         assert_eq!(client.limits().per_minute, None, "0 lifts the default's");
         assert_eq!(

@@ -10,11 +10,24 @@ use crate::error::HostError;
 /// What a denial tells the agent the person can do.
 const CAN_ALLOW: &str = "The person can allow it in Gatehouse (a policy rule or an approval).";
 
-/// JSON-RPC error numbers the gateway answers with.
-/// What a request is answered with: a result, or a JSON-RPC error (number and message); `None`
-/// when it was cancelled.
-pub type Reply = Option<Result<Value, (i64, String)>>;
+/// What a request is answered with: a result, or a JSON-RPC error; `None` when it was
+/// cancelled.
+pub type Reply = Option<Result<Value, Failure>>;
 
+/// A JSON-RPC error an agent gets: its number, its message, and its `data` when it has one
+/// (a server's, passed on).
+pub use gatehouse_mcp::error::RpcError as Failure;
+
+/// A JSON-RPC error with no `data`.
+pub fn fail(code: i64, message: impl Into<String>) -> Failure {
+    Failure {
+        code,
+        message: message.into(),
+        data: None,
+    }
+}
+
+/// JSON-RPC error numbers the gateway answers with.
 pub mod rpc {
     pub const PARSE_ERROR: i64 = -32700;
     pub const INVALID_REQUEST: i64 = -32600;
@@ -26,8 +39,8 @@ pub mod rpc {
 }
 
 /// A failed request as the JSON-RPC error the agent gets: a denial says what the person can do.
-pub fn refusal(error: HostError) -> (i64, String) {
-    match error {
+pub fn refusal(error: HostError) -> Failure {
+    let (code, message) = match error {
         // A profile's refusal says itself what the person can do.
         HostError::Denied {
             reason,
@@ -41,7 +54,8 @@ pub fn refusal(error: HostError) -> (i64, String) {
             (rpc::INVALID_PARAMS, e.to_string())
         }
         e => (rpc::INTERNAL, e.to_string()),
-    }
+    };
+    fail(code, message)
 }
 
 /// A denied call, as a result the model can act on.
@@ -55,10 +69,16 @@ pub fn tool_error(text: String) -> Value {
     json!({ "content": [{ "type": "text", "text": text }], "isError": true })
 }
 
-pub fn finish(id: Value, reply: Result<Value, (i64, String)>) -> Value {
+pub fn finish(id: Value, reply: Result<Value, Failure>) -> Value {
     match reply {
         Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
-        Err((code, message)) => error(id, code, &message),
+        Err(failure) => {
+            let mut response = error(id, failure.code, &failure.message);
+            if let Some(data) = failure.data {
+                response["error"]["data"] = data;
+            }
+            response
+        }
     }
 }
 

@@ -32,7 +32,7 @@ use super::changes::{Changed, List, ToolChanges};
 use super::notices::{Notices, Told};
 use super::profiles::Served;
 use super::relay::AgentLink;
-use super::replies::{Reply, error, finish, refusal, rpc};
+use super::replies::{Reply, error, fail, finish, refusal, rpc};
 use super::tasks::AgentTasks;
 use super::{agent_call, completion, handshake, pages, prompts, resources, servers, tools};
 use super::{input_required, listen, modern, task_handles};
@@ -345,7 +345,7 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                             };
                             caller_info::scope(info, work).await
                         }
-                        None => Some(Err((rpc::INTERNAL, NO_PROFILE.to_owned()))),
+                        None => Some(Err(fail(rpc::INTERNAL, NO_PROFILE.to_owned()))),
                     };
                     // No longer in flight once answered: the agent may send the next at once.
                     drop(admitted);
@@ -358,7 +358,7 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                     let reply = reply.or_else(|| {
                         stopping
                             .load(Ordering::Acquire)
-                            .then(|| Err((rpc::INTERNAL, STOPPING.to_owned())))
+                            .then(|| Err(fail(rpc::INTERNAL, STOPPING.to_owned())))
                     });
                     if let Some(reply) = reply {
                         let response = match &asked {
@@ -463,7 +463,7 @@ async fn answer(
         }
         "completion/complete" => completion::complete(host, &agent.client, served, &params).await,
         other => {
-            return Some(Err((
+            return Some(Err(fail(
                 rpc::METHOD_NOT_FOUND,
                 format!("the gateway does not serve `{other}`"),
             )));

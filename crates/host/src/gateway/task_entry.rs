@@ -8,8 +8,7 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 use tokio::time::Instant;
 
-/// A JSON-RPC error: code and message.
-pub type Failure = (i64, String);
+pub use super::replies::Failure;
 /// What the underlying request was answered with.
 pub type Outcome = Result<Value, Failure>;
 

@@ -17,7 +17,7 @@ use tokio::time::Instant;
 use std::sync::Arc;
 
 use super::modern::code;
-use super::replies::{Reply, refusal};
+use super::replies::{Reply, fail, refusal};
 use super::task_inputs;
 use crate::error::HostError;
 use crate::host::Host;
@@ -44,7 +44,7 @@ pub fn declared(params: &Value) -> Option<bool> {
 
 /// `MissingRequiredClientCapability`, naming the extension.
 fn missing() -> Reply {
-    Some(Err((
+    Some(Err(fail(
         code::MISSING_CLIENT_CAPABILITY,
         format!(
             "Missing required client capability: declare the `{TASKS_EXTENSION}` extension in the request's `_meta` clientCapabilities"
@@ -53,7 +53,7 @@ fn missing() -> Reply {
 }
 
 fn not_found(method: &str) -> Reply {
-    Some(Err((
+    Some(Err(fail(
         code::INVALID_PARAMS,
         format!("Invalid params: {method}: no such task for this client"),
     )))
@@ -77,7 +77,7 @@ pub async fn serve(
         return missing();
     }
     let Some(id) = params.get("taskId").and_then(Value::as_str) else {
-        return Some(Err((
+        return Some(Err(fail(
             code::INVALID_PARAMS,
             "Invalid params: `taskId` is missing".to_owned(),
         )));
@@ -92,7 +92,7 @@ pub async fn serve(
             None | Some(Value::Null) => {}
             Some(Value::Object(responses)) => task_inputs::answer(host, id, responses),
             Some(_) => {
-                return Some(Err((
+                return Some(Err(fail(
                     code::INVALID_PARAMS,
                     "Invalid params: `inputResponses` is not an object".to_owned(),
                 )));
@@ -123,9 +123,7 @@ pub async fn serve(
             }
             Some(Ok(result))
         }
-        Err(HostError::Connection(McpError::Rpc { error, .. })) => {
-            Some(Err((error.code, error.message)))
-        }
+        Err(HostError::Connection(McpError::Rpc { error, .. })) => Some(Err(*error)),
         Err(e) => Some(Err(refusal(e))),
     }
 }

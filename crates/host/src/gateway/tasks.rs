@@ -21,6 +21,7 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
+use super::replies::fail;
 use super::task_entry::{Entry, Status};
 pub use super::task_entry::{Failure, Outcome};
 use crate::running::server_logs::clock;
@@ -73,7 +74,7 @@ impl AgentTasks {
         running.spawn(async move {
             let outcome = work
                 .await
-                .unwrap_or_else(|| Err((INTERNAL, format!("task `{id}` was cancelled"))));
+                .unwrap_or_else(|| Err(fail(INTERNAL, format!("task `{id}` was cancelled"))));
             if let Some(tasks) = Weak::upgrade(&tasks) {
                 tasks.finish(&id, outcome);
             }
@@ -92,7 +93,7 @@ impl AgentTasks {
             Some(ttl) => match ttl.as_u64() {
                 Some(ms) => Duration::from_millis(ms).min(MAX_TTL),
                 None => {
-                    return Err((
+                    return Err(fail(
                         INVALID_PARAMS,
                         "`task.ttl` must be a whole number of milliseconds".to_owned(),
                     ));
@@ -102,7 +103,7 @@ impl AgentTasks {
         let mut table = self.table();
         table.retain(|_, entry| !entry.expired(now));
         if table.len() >= MAX_TASKS {
-            return Err((
+            return Err(fail(
                 INVALID_PARAMS,
                 format!(
                     "this session already has {MAX_TASKS} tasks kept; fetch or cancel some, or \
@@ -141,7 +142,7 @@ impl AgentTasks {
         };
         if entry.status == Status::Working {
             let failed = match &outcome {
-                Err((_, message)) => Some(message.clone()),
+                Err(failure) => Some(failure.message.clone()),
                 Ok(result) if result.get("isError") == Some(&Value::Bool(true)) => {
                     Some("the tool's result is an error".to_owned())
                 }
@@ -187,7 +188,7 @@ impl AgentTasks {
             return Err(unknown(id));
         };
         if entry.status != Status::Working {
-            return Err((
+            return Err(fail(
                 INVALID_PARAMS,
                 format!("task `{id}` has already ended ({})", entry.status.name()),
             ));
@@ -232,7 +233,7 @@ impl AgentTasks {
                 Ok(result)
             }
             Some(Err(failure)) => Err(failure),
-            None => Err((INVALID_PARAMS, format!("task `{id}` was cancelled"))),
+            None => Err(fail(INVALID_PARAMS, format!("task `{id}` was cancelled"))),
         }
     }
 
@@ -272,7 +273,7 @@ fn task_id(params: &Value) -> Result<&str, Failure> {
     params
         .get("taskId")
         .and_then(Value::as_str)
-        .ok_or_else(|| (INVALID_PARAMS, "`taskId` is missing".to_owned()))
+        .ok_or_else(|| fail(INVALID_PARAMS, "`taskId` is missing"))
 }
 
 fn live<'a>(
@@ -287,7 +288,7 @@ fn live<'a>(
 }
 
 fn unknown(id: &str) -> Failure {
-    (
+    fail(
         INVALID_PARAMS,
         format!("no task `{id}` in this session (tasks are kept for their ttl)"),
     )
@@ -336,10 +337,10 @@ mod tests {
         assert!(task["statusMessage"].is_string());
 
         let other = tasks.create(&json!({}), now).expect("made");
-        tasks.finish(&other.id, Err((-32603, "the server went away".into())));
+        tasks.finish(&other.id, Err(fail(-32603, "the server went away")));
         assert_eq!(
             tasks.result(&id_of(&other), now).await,
-            Err((-32603, "the server went away".into()))
+            Err(fail(-32603, "the server went away"))
         );
     }
 
@@ -360,7 +361,7 @@ mod tests {
             "cancelled"
         );
         let again = tasks.cancel(&id_of(&made), now).expect_err("ended");
-        assert_eq!(again.0, INVALID_PARAMS);
+        assert_eq!(again.code, INVALID_PARAMS);
     }
 
     #[tokio::test]

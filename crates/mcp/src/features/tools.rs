@@ -36,6 +36,15 @@ pub struct CallOptions {
     pub task_status: Option<mpsc::Sender<crate::features::task::Task>>,
     /// What a 2026-07-28 server's task handle does to the call (the tasks extension).
     pub tasks: TaskHandling,
+    /// Client capabilities (`sampling`, `elicitation`, …) left out of what this call declares
+    /// to a 2026-07-28 server, which then treats the client as one without them (2026-07-28
+    /// basic/lifecycle, "Missing Required Capabilities"). Legacy servers are not concerned:
+    /// their capabilities were agreed once, at `initialize`.
+    pub withheld: Vec<String>,
+    /// Answers sent with the first request of the call to a 2026-07-28 server, before it asked
+    /// for any (a caller's own, passed on; the server ignores what it does not recognise and
+    /// asks for what is missing: 2026-07-28 basic/patterns/mrtr). Legacy servers never get them.
+    pub input_responses: Option<Map<String, Value>>,
 }
 
 /// What a call does with the tasks extension (`io.modelcontextprotocol/tasks`) of a 2026-07-28
@@ -61,6 +70,8 @@ impl Default for CallOptions {
             progress: None,
             task_status: None,
             tasks: TaskHandling::Follow,
+            withheld: Vec::new(),
+            input_responses: None,
         }
     }
 }
@@ -178,9 +189,22 @@ impl Client {
         if let Some(arguments) = arguments {
             params.insert("arguments".into(), arguments);
         }
-        if options.tasks == TaskHandling::Undeclared && self.peer().is_modern() {
+        if let Some(responses) = &options.input_responses
+            && self.peer().is_modern()
+        {
+            params.insert("inputResponses".into(), Value::Object(responses.clone()));
+        }
+        let undeclared = options.tasks == TaskHandling::Undeclared;
+        if (undeclared || !options.withheld.is_empty()) && self.peer().is_modern() {
             // The caller's own `_meta` keys win over the stamped ones (`Peer`).
-            let declared = Value::Object(self.handler_capabilities().clone());
+            let mut declared = if undeclared {
+                self.handler_capabilities().clone()
+            } else {
+                self.declared_capabilities()
+            };
+            for capability in &options.withheld {
+                declared.remove(capability);
+            }
             params.insert(
                 "_meta".into(),
                 json!({ crate::era::META_CLIENT_CAPABILITIES: declared }),

@@ -208,8 +208,7 @@ while True:
         timeout: Duration::from_millis(300),
         max_total: Some(Duration::from_secs(1)),
         progress: Some(progress),
-        task_status: None,
-        tasks: Default::default(),
+        ..CallOptions::default()
     };
     let started = std::time::Instant::now();
     let error = client

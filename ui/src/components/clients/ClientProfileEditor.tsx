@@ -86,6 +86,24 @@ export function ClientProfileEditor({ name, profile, servers }: ClientProfileEdi
           />
         </label>
       </div>
+      <h3>Servers' questions</h3>
+      <div className="client-switches">
+        <label className="client-switch-row">
+          <span title="When a server asks for sampling or elicitation during this client's call and the client cannot answer it, ask me in Gatehouse. Off: the server is not offered what the client cannot answer.">
+            Ask me what the client cannot answer
+          </span>
+          <ProfileSwitch
+            label="Ask me what the client cannot answer"
+            on={effective.askPerson ?? true}
+            own={own.askPerson !== undefined && own.askPerson !== null}
+            busy={busy}
+            testId="client-ask-person"
+            onChange={(on) => apply({ askPerson: on })}
+            onReset={() => reset({ kind: "askPerson" })}
+            below={below}
+          />
+        </label>
+      </div>
       <h3>Limits</h3>
       <LimitsForm key={JSON.stringify(profile.limits)} profile={profile} busy={busy} onApply={apply} />
       {ownsLimits(profile) && (

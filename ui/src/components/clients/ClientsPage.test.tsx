@@ -79,6 +79,7 @@ describe("ClientsPage", () => {
         servers: [{ server: "everything", on: false }],
         resources: null,
         prompts: null,
+        askPerson: null,
         maxInFlight: null,
         perMinute: null,
         maxMessageBytes: null,
@@ -107,6 +108,18 @@ describe("ClientsPage", () => {
     expect(resources).toHaveTextContent("(default)");
   });
 
+  it("turns off asking the person for what the client cannot answer", async () => {
+    fake.clientsSetProfile.mockResolvedValue(profile());
+    renderWithClient(<ClientsPage />);
+    await openClient("claude");
+    const ask = screen.getByTestId("client-ask-person");
+    expect(ask).toHaveAttribute("aria-checked", "true");
+    await userEvent.click(ask);
+    await waitFor(() =>
+      expect(fake.clientsSetProfile).toHaveBeenCalledWith("claude", expect.objectContaining({ askPerson: false, prompts: null })),
+    );
+  });
+
   it("keeps a refused change's error on screen until dismissed", async () => {
     fake.clientsSetProfile.mockRejectedValue(new GatehouseError("internal", "database is locked"));
     renderWithClient(<ClientsPage />);
@@ -130,6 +143,7 @@ describe("ClientsPage", () => {
         perMinute: 30,
         resources: null,
         prompts: null,
+        askPerson: null,
         maxInFlight: null,
         maxMessageBytes: null,
       }),

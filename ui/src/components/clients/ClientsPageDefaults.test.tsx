@@ -16,7 +16,7 @@ vi.mock("../../api/gatehouse", () => import("../../test/fakeGatehouse"));
 
 beforeEach(setUpClients);
 
-const NOTHING = { resources: null, prompts: null, maxInFlight: null, perMinute: null, maxMessageBytes: null };
+const NOTHING = { resources: null, prompts: null, askPerson: null, maxInFlight: null, perMinute: null, maxMessageBytes: null };
 
 describe("ClientsPage defaults", () => {
   it("hands a client's own settings back to the default profile, one at a time", async () => {

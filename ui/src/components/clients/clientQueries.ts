@@ -56,5 +56,5 @@ export function useRefreshClients(): () => Promise<void> {
 
 /** A profile change with nothing in it but what `part` sets. */
 export function profileChange(part: Partial<ProfileChange>): ProfileChange {
-  return { resources: null, prompts: null, maxInFlight: null, perMinute: null, maxMessageBytes: null, ...part };
+  return { resources: null, prompts: null, askPerson: null, maxInFlight: null, perMinute: null, maxMessageBytes: null, ...part };
 }

@@ -15,6 +15,9 @@
 //! gateway runs each call of an agent [`within`] that agent, and a request made inside it goes
 //! to that agent ([`calling`]) whoever else calls the server.
 //!
+//! A request the calling agent cannot answer goes to the person, unless the agent's profile
+//! says not to ask the person for it ([`AgentAnswers::asks_person`]): then it is refused.
+//!
 //! How such a request passes the gate on its way to the agent: [`super::agent_answer`].
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -54,6 +57,11 @@ pub trait AgentAnswers: Send + Sync {
     fn client(&self) -> &str;
     /// Whether the agent declared the capability this request needs (its `initialize`).
     fn takes(&self, method: &str, params: Option<&Value>) -> bool;
+    /// Whether a request the agent cannot answer that the person could (sampling,
+    /// elicitation) goes to the person; else it is refused (the agent's profile).
+    fn asks_person(&self) -> bool {
+        true
+    }
     /// Sends the request to the agent; its answer, or an error when it gives none in time, goes
     /// away, or the server withdraws the request (then the agent is told it was cancelled).
     fn ask(

@@ -14,8 +14,8 @@ use serde_json::{Value, json};
 use super::decision::Decision;
 use crate::oversight::audit::{AuditEvent, AuditKind};
 use crate::oversight::policy::Verdict;
-use crate::vocabulary::caller_info;
 use crate::vocabulary::request::{GateRequest, RequestKind, Source};
+use crate::vocabulary::{caller_info, given_input};
 
 /// What every row of one request shares, and what the request asked.
 pub(super) struct Record {
@@ -73,11 +73,17 @@ impl Record {
                 annotations,
                 definition_hash,
                 ..
-            } => json!({
-                "arguments": arguments,
-                "definitionHash": definition_hash,
-                "annotations": annotations,
-            }),
+            } => {
+                let mut asked = json!({
+                    "arguments": arguments,
+                    "definitionHash": definition_hash,
+                    "annotations": annotations,
+                });
+                if let Some(given) = given_input::current() {
+                    asked["inputResponses"] = Value::Object(given);
+                }
+                asked
+            }
             RequestKind::ResourceRead { uri } => json!({ "uri": uri }),
             RequestKind::PromptGet { name, arguments } => {
                 json!({ "prompt": name, "arguments": arguments })

@@ -127,10 +127,14 @@ impl Gate {
         }
         let started = Instant::now();
         // An agent whose call this request serves answers it when it can (`agent_relay`).
-        let agent = (asked.source == Source::Server && relayed(&method))
+        let calling_agent = (asked.source == Source::Server && relayed(&method))
             .then(|| calling().or_else(|| self.agent_calls.answering(asked.server_id)))
-            .flatten()
-            .filter(|agent| agent.takes(&method, params.as_ref()));
+            .flatten();
+        let unasked = calling_agent
+            .as_ref()
+            .filter(|agent| !agent.asks_person())
+            .map(|agent| agent.client().to_owned());
+        let agent = calling_agent.filter(|agent| agent.takes(&method, params.as_ref()));
         let asking = ServerAsk {
             gate: self,
             server: asked.server,
@@ -142,6 +146,15 @@ impl Gate {
         };
         let answer = match (agent, inner) {
             (Some(agent), _) => asking.relay(agent, params, withdrawal).await,
+            (None, _) if needs_person(&method) && unasked.is_some() => Err(RpcError {
+                code: gatehouse_mcp::jsonrpc::codes::METHOD_NOT_FOUND,
+                message: format!(
+                    "the client `{}` cannot answer `{method}`, and its profile in Gatehouse \
+                     does not ask the person for it",
+                    unasked.unwrap_or_default()
+                ),
+                data: None,
+            }),
             (None, _) if needs_person(&method) => asking.answer(params, withdrawal).await,
             (None, Some(inner)) => {
                 inner

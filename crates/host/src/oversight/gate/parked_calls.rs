@@ -36,7 +36,7 @@ type HmacSha256 = Hmac<Sha256>;
 
 /// A call's final answer: a result, or a JSON-RPC error; `None` when it was cancelled (what the
 /// gateway answers a request with).
-pub type Outcome = Option<Result<Value, (i64, String)>>;
+pub type Outcome = Option<Result<Value, gatehouse_mcp::error::RpcError>>;
 
 /// A server's request waiting for the agent's input, and where its answer goes.
 pub struct Asked {
