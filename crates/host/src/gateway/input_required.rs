@@ -24,7 +24,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use super::input_rounds::{add, incomplete_round, settling};
 use super::profiles::Served;
-use super::relay::{answerable, rpc_error};
+use super::relay::answerable;
 use super::replies::{Reply, fail, refusal, rpc};
 use super::{agent_call, prompts, resources};
 use crate::host::Host;
@@ -83,13 +83,13 @@ impl AgentAnswers for InputAsker {
         let (asks, client) = (self.asks.clone(), self.client.clone());
         Box::pin(async move {
             if asks.try_send(asked).is_err() {
-                return Err(rpc_error(
+                return Err(fail(
                     codes::INTERNAL_ERROR,
-                    &format!("too many requests wait for the agent `{client}`, or its call ended"),
+                    format!("too many requests wait for the agent `{client}`, or its call ended"),
                 ));
             }
             tokio::select! {
-                answer = answered => answer.unwrap_or_else(|_| Err(rpc_error(codes::INTERNAL_ERROR, &format!(
+                answer = answered => answer.unwrap_or_else(|_| Err(fail(codes::INTERNAL_ERROR, format!(
                     "the agent `{client}` gave no input in time, or its call ended"
                 )))),
                 reason = withdrawal.withdrawn() => Err(RpcError {

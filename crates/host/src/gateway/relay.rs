@@ -20,6 +20,7 @@ use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 
+use super::replies::fail;
 use crate::oversight::gate::agent_relay::{AgentAnswers, relayed};
 use crate::oversight::gate::person::WITHDRAWN;
 
@@ -78,13 +79,13 @@ impl AgentLink {
             (Some(result), _) => Ok(result.clone()),
             (None, Some(error)) => {
                 Err(serde_json::from_value(error.clone()).unwrap_or_else(|_| {
-                    rpc_error(
+                    fail(
                         codes::INTERNAL_ERROR,
                         "the agent answered with a malformed error",
                     )
                 }))
             }
-            (None, None) => Err(rpc_error(
+            (None, None) => Err(fail(
                 codes::INTERNAL_ERROR,
                 "the agent answered with neither a result nor an error",
             )),
@@ -141,10 +142,7 @@ impl AgentAnswers for AgentLink {
         let (out, waiting, client) = (self.out.clone(), self.waiting.clone(), self.client.clone());
         Box::pin(async move {
             if let Err(why) = admitted {
-                return Err(rpc_error(
-                    codes::INTERNAL_ERROR,
-                    &format!("{why} (`{client}`)"),
-                ));
+                return Err(fail(codes::INTERNAL_ERROR, format!("{why} (`{client}`)")));
             }
             let forget = || {
                 if let Some(w) = waiting
@@ -161,16 +159,16 @@ impl AgentAnswers for AgentLink {
             };
             if out.send(request).await.is_err() {
                 forget();
-                return Err(rpc_error(codes::INTERNAL_ERROR, "the agent left"));
+                return Err(fail(codes::INTERNAL_ERROR, "the agent left"));
             }
             tokio::select! {
                 answer = answered => answer.unwrap_or_else(|_| {
-                    Err(rpc_error(codes::INTERNAL_ERROR, &format!("the agent `{client}` left before it answered")))
+                    Err(fail(codes::INTERNAL_ERROR, format!("the agent `{client}` left before it answered")))
                 }),
                 () = tokio::time::sleep(ASK_TIMEOUT) => {
                     forget();
                     let _ = out.try_send(cancel("no answer in time"));
-                    Err(rpc_error(codes::INTERNAL_ERROR, &format!(
+                    Err(fail(codes::INTERNAL_ERROR, format!(
                         "the agent `{client}` did not answer within {} s", ASK_TIMEOUT.as_secs()
                     )))
                 }
@@ -218,14 +216,6 @@ pub(super) fn declares(capabilities: &Value, method: &str, params: Option<&Value
             }
         }
         _ => false,
-    }
-}
-
-pub(super) fn rpc_error(code: i64, message: &str) -> RpcError {
-    RpcError {
-        code,
-        message: message.to_owned(),
-        data: None,
     }
 }
 

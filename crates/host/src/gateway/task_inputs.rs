@@ -22,7 +22,8 @@ use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
 
-use super::relay::{answerable, rpc_error};
+use super::relay::answerable;
+use super::replies::fail;
 use crate::host::Host;
 use crate::oversight::client_tasks::Held;
 use crate::oversight::gate::Source;
@@ -67,9 +68,9 @@ impl AgentAnswers for TaskAgent {
         Box::pin(async move {
             match tokio::time::timeout(ANSWER_WITHIN, answered).await {
                 Ok(Ok(answer)) => answer,
-                _ => Err(rpc_error(
+                _ => Err(fail(
                     codes::INTERNAL_ERROR,
-                    &format!("the agent `{client}` gave no answer in time"),
+                    format!("the agent `{client}` gave no answer in time"),
                 )),
             }
         })
