@@ -34,6 +34,7 @@ mod gateway_mrtr;
 mod gateway_mrtr_upstream;
 mod gateway_policy;
 mod gateway_profiles;
+mod gateway_related_requests;
 mod gateway_relay;
 mod gateway_tasks;
 mod gateway_tasks_ext;

@@ -17,6 +17,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinSet;
 
 use super::handler::Handler;
+use super::origin::{self, Origin};
 use super::withdrawal::Withdrawal;
 use crate::jsonrpc::{self, RequestId};
 use crate::transport::Outbound;
@@ -29,6 +30,13 @@ pub const MAX_SERVER_REQUESTS: usize = 32;
 struct Withdraw {
     reason: oneshot::Sender<String>,
     withdrawn: Arc<AtomicBool>,
+}
+
+/// One request of the server's.
+pub(super) struct Asked {
+    pub(super) id: RequestId,
+    pub(super) method: String,
+    pub(super) params: Option<Value>,
 }
 
 /// The requests being answered, each with what withdraws it.
@@ -59,16 +67,17 @@ impl Answering {
         }
     }
 
-    /// Answers the server's request `id` with `handler` and sends the response, unless the
-    /// server withdraws the request first. `ping` is answered here.
+    /// Answers the server's request with `handler`, inside `origin` (that of the request it
+    /// serves, when known), and sends the response, unless the server withdraws the request
+    /// first. `ping` is answered here.
     pub(super) fn answer(
         &mut self,
-        id: RequestId,
-        method: String,
-        params: Option<Value>,
+        asked: Asked,
         handler: Arc<dyn Handler>,
         outbound: mpsc::Sender<Outbound>,
+        origin: Option<Origin>,
     ) {
+        let Asked { id, method, params } = asked;
         let (reason, withdrawal) = oneshot::channel();
         let withdrawn = Arc::new(AtomicBool::new(false));
         self.withdrawals.insert(
@@ -83,9 +92,8 @@ impl Answering {
                 Ok(json!({}))
             } else {
                 let withdrawal = Withdrawal(Some(withdrawal));
-                handler
-                    .on_withdrawable_request(method, params, withdrawal)
-                    .await
+                let answer = handler.on_withdrawable_request(method, params, withdrawal);
+                origin::within(origin, answer).await
             };
             if withdrawn.load(Ordering::SeqCst) {
                 tracing::debug!("request {id} was withdrawn by the server; no response is sent");

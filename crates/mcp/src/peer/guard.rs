@@ -21,9 +21,10 @@ pub(super) struct PendingGuard {
 }
 
 impl PendingGuard {
-    /// Forgets the request's bookkeeping (pending entry and progress token).
+    /// Forgets the request's bookkeeping (pending entry, origin and progress token).
     pub(super) fn forget(&self) {
         lock(&self.inner.pending).remove(&self.id);
+        lock(&self.inner.origins).remove(&self.id);
         if let Some(token) = &self.progress_token {
             lock(&self.inner.progress).remove(token);
         }

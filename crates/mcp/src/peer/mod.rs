@@ -23,7 +23,8 @@
 //! Files, one job each: [`handler`] is what answers the server; [`request`] sends one request
 //! and waits, as its [`options`] say, reporting [`progress`]; [`guard`] cancels an abandoned
 //! one; [`route`] hands each inbound message on; [`answering`] runs the answers to the server's
-//! requests, which a [`withdrawal`] can end; [`stream`] keeps long-lived requests open; [`state`]
+//! requests, which a [`withdrawal`] can end, each inside the [`origin`] of the request it serves
+//! where the transport tells it; [`stream`] keeps long-lived requests open; [`state`]
 //! is what they all share.
 
 mod answering;
@@ -31,6 +32,7 @@ pub mod failure;
 mod guard;
 pub mod handler;
 pub mod options;
+pub mod origin;
 pub mod progress;
 mod request;
 mod result_type;
@@ -84,6 +86,7 @@ impl Peer {
             streams: Mutex::new(HashMap::new()),
             cache: crate::cache::ResultCache::default(),
             pending: Mutex::new(HashMap::new()),
+            origins: Mutex::new(HashMap::new()),
             progress: Mutex::new(HashMap::new()),
             in_flight: tokio::sync::Semaphore::new(MAX_IN_FLIGHT),
             era: Mutex::new(EraState::default()),

@@ -76,6 +76,9 @@ impl Peer {
         let id = self.next_id();
         let (tx, mut rx) = oneshot::channel();
         self.lock_pending().insert(id.clone(), tx);
+        if let Some(origin) = super::origin::current() {
+            lock(&self.inner.origins).insert(id.clone(), origin);
+        }
         let (progress_tx, mut progress_rx) = mpsc::channel(PROGRESS_QUEUE);
         let mut sink = options
             .progress

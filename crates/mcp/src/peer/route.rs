@@ -16,9 +16,10 @@ use std::sync::Arc;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::answering::{Answering, MAX_SERVER_REQUESTS};
+use super::answering::{Answering, Asked, MAX_SERVER_REQUESTS};
 use super::failure::Failure;
 use super::handler::Handler;
+use super::origin::Origin;
 use super::progress::{PROGRESS_QUEUE, progress_key};
 use super::state::{Inner, Reply, is_modern, lock};
 use super::stream_item::{self, lost, request_key, stream_key};
@@ -41,8 +42,9 @@ pub(super) async fn route(
         let Some(event) = event else {
             break "the transport stopped".to_owned();
         };
-        let value = match event {
-            Inbound::Message(value) => value,
+        let (value, related) = match event {
+            Inbound::Message(value) => (value, None),
+            Inbound::Related { message, request } => (message, Some(request)),
             Inbound::Failed { id, failure } => {
                 complete(&inner, &id, Err(Failure::from(failure)));
                 continue;
@@ -56,7 +58,8 @@ pub(super) async fn route(
         };
         match Message::from_value(value) {
             Ok(message) => {
-                if let Some(refusal) = dispatch(&inner, &handler, message, &mut answering) {
+                let origin = related.and_then(|id| lock(&inner.origins).get(&id).cloned());
+                if let Some(refusal) = dispatch(&inner, &handler, message, origin, &mut answering) {
                     // Waiting for room holds up reading, which slows a flooding server down.
                     let _ = inner.outbound.send(refusal.into()).await;
                 }
@@ -79,14 +82,17 @@ pub(super) async fn route(
     inner.closed.send_replace(Some(reason));
     // Dropping the senders fails every pending request with `Closed`, and ends every stream.
     lock(&inner.pending).clear();
+    lock(&inner.origins).clear();
     lock(&inner.streams).clear();
 }
 
-/// Hands one message on; returns a refusal to send when the server asked too much at once.
+/// Hands one message on (a server's request answered inside `origin`, the origin of the request
+/// it serves, when known); returns a refusal to send when the server asked too much at once.
 fn dispatch(
     inner: &Arc<Inner>,
     handler: &Arc<dyn Handler>,
     message: Message,
+    origin: Option<Origin>,
     answering: &mut Answering,
 ) -> Option<serde_json::Value> {
     match message {
@@ -175,7 +181,8 @@ fn dispatch(
             return Some(jsonrpc::error_response(&id, &error));
         }
         Message::Request { id, method, params } => {
-            answering.answer(id, method, params, handler.clone(), inner.outbound.clone());
+            let asked = Asked { id, method, params };
+            answering.answer(asked, handler.clone(), inner.outbound.clone(), origin);
         }
     }
     None

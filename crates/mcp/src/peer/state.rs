@@ -34,6 +34,8 @@ pub(super) struct Inner {
     /// Cached list and read results, invalidated by the server's change notifications.
     pub(super) cache: crate::cache::ResultCache,
     pub(super) pending: Mutex<HashMap<RequestId, oneshot::Sender<Reply>>>,
+    /// The origins of pending requests sent inside one ([`super::origin`]).
+    pub(super) origins: Mutex<HashMap<RequestId, super::origin::Origin>>,
     /// Progress tokens of in-flight requests, to their request's update channel.
     pub(super) progress: Mutex<HashMap<String, mpsc::Sender<Value>>>,
     /// Bounds the requests in flight at once.

@@ -37,6 +37,9 @@ pub mod watchdog;
 pub enum Inbound {
     /// One JSON value received from the server.
     Message(Value),
+    /// One JSON value the server sent on the response stream of the client's request
+    /// `request` (Streamable HTTP), so related to it ([`crate::peer::origin`]).
+    Related { message: Value, request: RequestId },
     /// Text from the server that is not JSON (a line cut short, a body that does not parse),
     /// at most [`UNPARSABLE_KEEP`] bytes of it. `id` is the request it answers when the
     /// transport knows (an HTTP response); otherwise the peer looks for an id in the text.

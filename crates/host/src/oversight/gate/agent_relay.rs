@@ -2,12 +2,14 @@
 //! `elicitation/create`, `roots/list`; 2025-11-25 client/sampling, client/elicitation,
 //! client/roots) goes to that agent when it declared the capability, instead of to the person.
 //!
-//! Which call a request belongs to: a server request over stdio carries nothing naming the
-//! request it serves (2025-11-25 basic/transports: only Streamable HTTP relates it, by the POST's
-//! SSE stream, which the host's client does not surface), so the rule is: while the calls in
-//! flight to the server that the gateway registered ([`AgentCalls::enter`]) are all from one
-//! agent session, that agent is asked; with none, or with calls of two agent sessions, the person
-//! is, as before. Calls the app or the CLI make are not registered, so a request made during an
+//! Which call a request belongs to: over Streamable HTTP a server sends the requests it makes
+//! for a call on that call's own response stream, and the protocol client answers them inside
+//! the call's [`origin`] (2025-11-25 basic/transports), so the agent is exactly the one whose
+//! call it is, whoever else calls the server. Over stdio and legacy SSE a server's request
+//! carries nothing naming the request it serves, so the rule is: while the calls in flight to
+//! the server that the gateway registered ([`AgentCalls::enter`]) are all from one agent
+//! session, that agent is asked; with none, or with calls of two agent sessions, the person is,
+//! as before. Calls the app or the CLI make are not registered, so a request made during an
 //! app's call while an agent's call to the same server also runs goes to the agent.
 //!
 //! A 2026-07-28 server asks within the call itself (basic/patterns/mrtr: input requests in the
@@ -25,6 +27,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use gatehouse_mcp::error::RpcError;
 use gatehouse_mcp::peer::Withdrawal;
+use gatehouse_mcp::peer::origin;
 use gatehouse_mcp::transport::BoxFuture;
 use serde_json::Value;
 
@@ -33,14 +36,21 @@ tokio::task_local! {
 }
 
 /// Runs `call` (an agent's request of a server) as that agent's: a server's input request
-/// answered inside it goes to `agent`.
-pub async fn within<T>(agent: Arc<dyn AgentAnswers>, call: impl Future<Output = T>) -> T {
-    CALLING.scope(agent, call).await
+/// answered inside it goes to `agent`, and so does a request a server sends on the call's own
+/// Streamable HTTP response stream (the call's [`origin`]).
+pub fn within<F: Future>(agent: Arc<dyn AgentAnswers>, call: F) -> impl Future<Output = F::Output> {
+    let origin: origin::Origin = Arc::new(agent.clone());
+    origin::scope(origin, CALLING.scope(agent, call))
 }
 
-/// The agent whose call the current future runs, if it runs inside one ([`within`]).
+/// The agent whose call the current future runs ([`within`]), or whose call the server's
+/// request being answered serves ([`origin`]), if any.
 pub fn calling() -> Option<Arc<dyn AgentAnswers>> {
-    CALLING.try_with(Arc::clone).ok()
+    CALLING.try_with(Arc::clone).ok().or_else(|| {
+        origin::current()?
+            .downcast_ref::<Arc<dyn AgentAnswers>>()
+            .cloned()
+    })
 }
 
 /// Whether a server's request is one an agent may answer.

@@ -124,7 +124,8 @@ pub(super) fn answers(message: &Value, id: Option<&RequestId>) -> bool {
     is_response && id.is_some_and(|id| message.get("id") == Some(&json!(id)))
 }
 
-/// Hands a message to the peer, noting the negotiated version from the handshake's answer.
+/// Hands a message to the peer, noting the negotiated version from the handshake's answer; a
+/// server's request that came on a request's response stream is handed on as related to it.
 pub(super) async fn deliver(shared: &Shared, message: Value, outgoing: &Outgoing) {
     if outgoing.is("initialize") && answers(&message, outgoing.id.as_ref()) {
         let version = message
@@ -135,7 +136,17 @@ pub(super) async fn deliver(shared: &Shared, message: Value, outgoing: &Outgoing
             put(&shared.protocol_version, version);
         }
     }
-    let _ = shared.inbound.send(Inbound::Message(message)).await;
+    // A server's request on a request's own stream serves that request.
+    let inbound = match &outgoing.id {
+        Some(id) if message.get("method").is_some() && message.get("id").is_some() => {
+            Inbound::Related {
+                message,
+                request: id.clone(),
+            }
+        }
+        _ => Inbound::Message(message),
+    };
+    let _ = shared.inbound.send(inbound).await;
 }
 
 /// Fails a request whose response broke off before the answer. A modern request is marked so
