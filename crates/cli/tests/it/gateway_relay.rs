@@ -149,10 +149,31 @@ fn a_profile_that_does_not_ask_the_person_has_what_the_agent_cannot_answer_refus
     );
 }
 
+/// Over HTTP both ways: the agent on the gateway's endpoint, server-everything on its own
+/// Streamable HTTP endpoint (so a server's request names the call it serves by the stream it
+/// comes on; over stdio nothing does).
 #[test]
 fn over_http_the_agent_answers_the_sampling_its_call_causes() {
-    let data = allowed("e");
-    let data = data.path();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path();
+    let server = crate::support::HttpFixture::start("streamableHttp");
+    let server_url = server.url("/mcp");
+    ok(
+        data,
+        &[
+            "server",
+            "add",
+            "e",
+            "--url",
+            &server_url,
+            "--transport",
+            "streamable-http",
+        ],
+    );
+    ok(
+        data,
+        &["policy", "set", "e", "--source", "gateway", "allow"],
+    );
     ok(data, &["clients", "add", "py-http"]);
     let token = ok(data, &["clients", "token", "create", "py-http"])
         .trim()
@@ -172,27 +193,46 @@ fn over_http_the_agent_answers_the_sampling_its_call_causes() {
         || std::net::TcpStream::connect(("127.0.0.1", port)).map(drop),
     );
     let url = format!("http://127.0.0.1:{port}/mcp/c/{token}");
+    // Two calls at once in one session, each answered only once both were asked: each call's
+    // sampling comes on the SSE stream of the POST whose call caused it (not the session's GET
+    // stream, nor the other call's).
     let lines = run_client(
         data,
         &python(),
         "py_sdk_client.py",
         "unused",
-        &[r#"e__trigger-sampling-request={"prompt":"over http"}"#],
-        &["--url", &url, "--sampling", "written over http"],
+        &[
+            r#"e__trigger-sampling-request={"prompt":"first over http"}"#,
+            r#"e__trigger-sampling-request={"prompt":"second over http"}"#,
+        ],
+        &[
+            "--url",
+            &url,
+            "--sampling",
+            "written over http",
+            "--together",
+            "2",
+        ],
     );
-    assert_eq!(steps(&lines, "sampled").len(), 1, "{lines:?}");
-    let sampling = called(&lines, "e__trigger-sampling-request");
-    assert!(
-        sampling.contains("written over http"),
-        "the agent's reply reached the server: {sampling}"
-    );
-    // It came on the SSE stream of the POST whose call caused it, not the session's GET stream.
+    assert_eq!(steps(&lines, "sampled").len(), 2, "{lines:?}");
+    for call in steps(&lines, "call") {
+        let said = crate::support::gateway::texts(&call["result"]);
+        assert!(
+            said.contains("written over http"),
+            "the agent's reply reached the server: {call}"
+        );
+    }
     let carried = steps(&lines, "sse-request");
-    assert_eq!(
-        carried,
-        vec![&serde_json::json!({ "http": "POST", "method": "sampling/createMessage" })],
-        "{lines:?}"
-    );
+    assert_eq!(carried.len(), 2, "{lines:?}");
+    for seen in carried {
+        assert_eq!(seen["http"], "POST", "{seen}");
+        assert_eq!(seen["method"], "sampling/createMessage", "{seen}");
+        let prompt = seen["call"]["prompt"].as_str().expect("a call's POST");
+        assert!(
+            seen["params"].to_string().contains(prompt),
+            "on the stream of its own call: {seen}"
+        );
+    }
 }
 
 #[test]

@@ -166,6 +166,10 @@ impl AgentAnswers for Profiled {
         self.asks_person
     }
 
+    fn session(&self) -> usize {
+        self.agent.session()
+    }
+
     fn ask(
         &self,
         method: &str,

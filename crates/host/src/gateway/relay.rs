@@ -6,7 +6,9 @@
 //! agent is sent `notifications/cancelled` and the server an error); the agent leaving answers
 //! every request still waiting with an error. A request the server withdraws is cancelled on the
 //! agent (2025-11-25 basic/utilities/cancellation). Only this session's response to an id it was
-//! sent is taken: another agent cannot answer for it.
+//! sent is taken: another agent cannot answer for it. A request made for one of the agent's
+//! requests has an id naming it ([`request_of`]), so the HTTP endpoint can send it on that
+//! request's own response stream (2025-11-25 basic/transports).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -122,7 +124,34 @@ impl AgentAnswers for AgentLink {
         params: Option<Value>,
         withdrawal: Withdrawal,
     ) -> BoxFuture<'static, Result<Value, RpcError>> {
-        let id = format!("gatehouse-{}", self.next.fetch_add(1, Ordering::Relaxed));
+        self.ask_for(None, method, params, withdrawal)
+    }
+}
+
+impl AgentLink {
+    /// The link as the agent's request `key` (its id as JSON text) sees it: a server's request
+    /// made for that request is sent with an id naming it ([`request_of`]).
+    pub fn for_request(self: &Arc<Self>, key: &str) -> Arc<dyn AgentAnswers> {
+        Arc::new(ForRequest {
+            link: self.clone(),
+            key: key.to_owned(),
+        })
+    }
+
+    /// Sends the server's request to the agent, its id naming the agent's request `key` it
+    /// serves, when known.
+    fn ask_for(
+        &self,
+        key: Option<&str>,
+        method: &str,
+        params: Option<Value>,
+        withdrawal: Withdrawal,
+    ) -> BoxFuture<'static, Result<Value, RpcError>> {
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        let id = match key {
+            Some(key) => format!("gatehouse-{n}{FOR}{key}"),
+            None => format!("gatehouse-{n}"),
+        };
         let (answer, answered) = oneshot::channel();
         let admitted = {
             let mut waiting = self.waiting.lock().unwrap_or_else(PoisonError::into_inner);
@@ -186,6 +215,49 @@ impl AgentAnswers for AgentLink {
     }
 }
 
+/// What separates a server request's own number from the key of the agent's request it serves,
+/// in the id the agent is sent (`gatehouse-7~1`).
+const FOR: char = '~';
+
+/// The key of the agent's request (its id as JSON text) that the server's request sent to the
+/// agent as `id` serves, if its id names one ([`AgentLink::for_request`]): the HTTP endpoint
+/// sends it on that request's own response stream.
+pub fn request_of(id: &Value) -> Option<&str> {
+    let rest = id.as_str()?.strip_prefix("gatehouse-")?;
+    let (number, key) = rest.split_once(FOR)?;
+    number.bytes().all(|b| b.is_ascii_digit()).then_some(key)
+}
+
+/// The agent's link as one of its requests sees it.
+struct ForRequest {
+    link: Arc<AgentLink>,
+    key: String,
+}
+
+impl AgentAnswers for ForRequest {
+    fn client(&self) -> &str {
+        self.link.client()
+    }
+
+    fn takes(&self, method: &str, params: Option<&Value>) -> bool {
+        self.link.takes(method, params)
+    }
+
+    fn session(&self) -> usize {
+        self.link.session()
+    }
+
+    fn ask(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        withdrawal: Withdrawal,
+    ) -> BoxFuture<'static, Result<Value, RpcError>> {
+        self.link
+            .ask_for(Some(&self.key), method, params, withdrawal)
+    }
+}
+
 /// Whether a 2026-07-28 agent whose request declared `capabilities` answers the server's
 /// request `method` itself: one an agent may answer (`gate::agent_relay::relayed`) that it
 /// declared it can.
@@ -222,6 +294,36 @@ pub(super) fn declares(capabilities: &Value, method: &str, params: Option<&Value
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_request_made_for_an_agents_request_names_it_in_its_id() {
+        let (out, _sent) = mpsc::channel(4);
+        let link = AgentLink::new("a", out);
+        assert_eq!(
+            request_of(&json!("gatehouse-7~\"call-1\"")),
+            Some("\"call-1\"")
+        );
+        assert_eq!(
+            request_of(&json!("gatehouse-7~12~x")),
+            Some("12~x"),
+            "the first ~ divides"
+        );
+        for id in [
+            json!("gatehouse-7"),
+            json!("x-7~1"),
+            json!("gatehouse-a~1"),
+            json!(7),
+        ] {
+            assert_eq!(request_of(&id), None, "{id}");
+        }
+        let view = link.for_request("1");
+        assert_eq!(
+            view.session(),
+            link.session(),
+            "one session, whichever view"
+        );
+        assert_eq!(view.client(), "a");
+    }
 
     fn link(capabilities: Value) -> (Arc<AgentLink>, mpsc::Receiver<Value>) {
         let (out, sent) = mpsc::channel(4);

@@ -37,6 +37,7 @@ use super::tasks::AgentTasks;
 use super::{agent_call, completion, handshake, pages, prompts, resources, servers, tools};
 use super::{input_required, listen, modern, task_handles};
 use crate::host::Host;
+use crate::oversight::gate::agent_relay::AgentAnswers;
 use crate::vocabulary::caller_info;
 use crate::vocabulary::events::EngineEvent;
 
@@ -338,8 +339,10 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                                     )
                                     .await;
                                 }
+                                let link = side.link.for_request(&key);
                                 answer(
-                                    &host, &agent, &side, &served, &method, params, cancelled, &out,
+                                    &host, &agent, &side, &served, link, &method, params,
+                                    cancelled, &out,
                                 )
                                 .await
                             };
@@ -414,6 +417,7 @@ async fn answer(
     agent: &Agent,
     side: &Arc<AgentSide>,
     served: &Arc<Served>,
+    link: Arc<dyn AgentAnswers>,
     method: &str,
     mut params: Value,
     cancelled: watch::Receiver<bool>,
@@ -425,15 +429,14 @@ async fn answer(
         // A call made a task (2025-11-25 utilities/tasks): answered at once, run in the background.
         "tools/call" if params.get("task").is_some_and(Value::is_object) => {
             let (asked, tasks) = (params["task"].take(), side.tasks.clone());
-            let (host, side, served, out) =
-                (host.clone(), side.clone(), served.clone(), out.clone());
+            let (host, served, out) = (host.clone(), served.clone(), out.clone());
             let run = move |cancelled| async move {
-                agent_call::call(&host, side.link.clone(), &served, params, cancelled, &out).await
+                agent_call::call(&host, link, &served, params, cancelled, &out).await
             };
             return Some(tasks.start(&asked, tokio::time::Instant::now(), run));
         }
         "tools/call" => {
-            return agent_call::call(host, side.link.clone(), served, params, cancelled, out).await;
+            return agent_call::call(host, link, served, params, cancelled, out).await;
         }
         "tools/list" => tools::list(host, &agent.client, served)
             .await
@@ -441,9 +444,7 @@ async fn answer(
         "prompts/list" => prompts::list(host, &agent.client, served)
             .await
             .and_then(|prompts| pages::page("prompts", prompts, &params, pages::page_size())),
-        "prompts/get" => {
-            prompts::get(host, &agent.client, served, side.link.clone(), &params).await
-        }
+        "prompts/get" => prompts::get(host, &agent.client, served, link, &params).await,
         "resources/list" => resources::list(host, &agent.client, served, false)
             .await
             .and_then(|items| pages::page("resources", items, &params, pages::page_size())),
@@ -458,9 +459,7 @@ async fn answer(
         }
         "resources/unsubscribe" => side.notices.unsubscribe(host, &params).await,
         "logging/setLevel" => side.notices.set_level(&params),
-        "resources/read" => {
-            resources::read(host, &agent.client, served, side.link.clone(), &params).await
-        }
+        "resources/read" => resources::read(host, &agent.client, served, link, &params).await,
         "completion/complete" => completion::complete(host, &agent.client, served, &params).await,
         other => {
             return Some(Err(fail(

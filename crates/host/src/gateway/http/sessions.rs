@@ -2,9 +2,10 @@
 //! client's POSTed messages as lines through an in-memory pipe; what it sends back is routed
 //! ([`super::streams`]): a response to the POST waiting for its id (as JSON, or last on its SSE
 //! stream), a progress notification to the SSE stream of the POST whose request carried its
-//! token, a server's request relayed to the agent (`gateway::relay`) to the SSE stream of a call
-//! still running (a server's request names no call, so: the earliest such stream of the
-//! session), everything else, and those when no such stream runs, to the session's GET stream.
+//! token, a server's request relayed to the agent (`gateway::relay`) to the SSE stream of the
+//! call it serves (its id names the call: `relay::request_of`) while that runs, else to the
+//! earliest stream of a call still running, everything else, and those when no such stream
+//! runs, to the session's GET stream.
 //!
 //! At most [`MAX_PER_CLIENT`] sessions per client and [`MAX_SESSIONS`] in all; a session idle
 //! (no request, no POST waiting, no stream open) for the idle time ends, and a request
@@ -23,6 +24,7 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use super::streams::{Event, Streams};
+use crate::gateway::relay;
 use crate::gateway::session::{self, Agent};
 use crate::host::Host;
 
@@ -214,15 +216,19 @@ impl Session {
                 return;
             }
         }
-        if message.get("id").is_some() {
-            // A server's request relayed to the agent: on the stream of a call still running.
-            let stream = lock(&self.pending)
-                .values()
-                .filter_map(|p| match p.answer {
-                    Answer::Stream { stream, call: true } => Some(stream),
-                    _ => None,
-                })
-                .min();
+        if let Some(id) = message.get("id") {
+            // A server's request relayed to the agent: on the stream of the call it serves
+            // while that runs, else of the call still running that started first.
+            let pending = lock(&self.pending);
+            let stream_of = |p: &Pending| match p.answer {
+                Answer::Stream { stream, call: true } => Some(stream),
+                _ => None,
+            };
+            let stream = relay::request_of(id)
+                .and_then(|key| pending.get(key))
+                .and_then(stream_of)
+                .or_else(|| pending.values().filter_map(stream_of).min());
+            drop(pending);
             if let Some(stream) = stream {
                 lock(&self.streams).push(stream, json, false);
                 return;

@@ -72,6 +72,11 @@ pub trait AgentAnswers: Send + Sync {
     fn asks_person(&self) -> bool {
         true
     }
+    /// Which agent session this is: the same for every view of one session (a view for one of
+    /// its requests, or as its profile has it), different between sessions.
+    fn session(&self) -> usize {
+        std::ptr::from_ref(self).cast::<()>() as usize
+    }
     /// Sends the request to the agent; its answer, or an error when it gives none in time, goes
     /// away, or the server withdraws the request (then the agent is told it was cancelled).
     fn ask(
@@ -142,13 +147,14 @@ impl AgentCalls {
         }
     }
 
-    /// The one agent session with calls in flight to `server_id`, if exactly one has.
+    /// The one agent session with calls in flight to `server_id`, if exactly one has (its calls
+    /// may be registered through different views of it: [`AgentAnswers::session`]).
     pub fn answering(&self, server_id: &str) -> Option<Arc<dyn AgentAnswers>> {
         let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
         let mut calling = entries.iter().filter(|e| e.server_id == server_id);
         let first = calling.next()?.agent.clone();
         calling
-            .all(|e| Arc::ptr_eq(&e.agent, &first))
+            .all(|e| e.agent.session() == first.session())
             .then_some(first)
     }
 }
@@ -176,6 +182,29 @@ mod tests {
         }
     }
 
+    /// Another view of an agent session.
+    struct View(Arc<dyn AgentAnswers>);
+
+    impl AgentAnswers for View {
+        fn client(&self) -> &str {
+            self.0.client()
+        }
+        fn takes(&self, method: &str, params: Option<&Value>) -> bool {
+            self.0.takes(method, params)
+        }
+        fn session(&self) -> usize {
+            self.0.session()
+        }
+        fn ask(
+            &self,
+            method: &str,
+            params: Option<Value>,
+            withdrawal: Withdrawal,
+        ) -> BoxFuture<'static, Result<Value, RpcError>> {
+            self.0.ask(method, params, withdrawal)
+        }
+    }
+
     #[test]
     fn only_the_one_agent_calling_a_server_answers_its_requests() {
         let calls = AgentCalls::default();
@@ -193,6 +222,11 @@ mod tests {
             "two agents call s: nobody can tell whose request it is"
         );
         drop(of_b);
+        // A view of `a` for one of its requests is still `a`.
+        let view: Arc<dyn AgentAnswers> = Arc::new(View(a.clone()));
+        let third = calls.enter("s", view);
+        assert_eq!(calls.answering("s").expect("still a").client(), "a");
+        drop(third);
         drop(first);
         assert_eq!(calls.answering("s").expect("still a").client(), "a");
         drop(second);
