@@ -7,9 +7,6 @@
 
 use std::sync::Arc;
 
-use gatehouse_mcp::error::RpcError;
-use gatehouse_mcp::peer::Withdrawal;
-use gatehouse_mcp::transport::BoxFuture;
 use gatehouse_mcp::{CallOptions, McpError, Progress, TaskHandling};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
@@ -71,17 +68,13 @@ pub(super) async fn call(
         None => TaskHandling::Follow,
     };
     // A profile that does not ask the person for the agent: a 2026-07-28 server is not offered
-    // what the agent cannot answer, and what an older server asks of it is refused.
-    let asks_person = served.profile.asks_person();
-    let withheld = if asks_person {
+    // what the agent cannot answer (and what an older server asks of it is refused:
+    // `relay::as_profiled`).
+    let withheld = if served.profile.asks_person() {
         Vec::new()
     } else {
         unanswerable(relay.as_ref())
     };
-    let relay: Arc<dyn AgentAnswers> = Arc::new(Profiled {
-        agent: relay,
-        asks_person,
-    });
     let options = CallOptions {
         progress: token.is_some().then_some(progress),
         tasks,
@@ -145,37 +138,4 @@ fn unanswerable(agent: &dyn AgentAnswers) -> Vec<String> {
         withheld.push("elicitation".to_owned());
     }
     withheld
-}
-
-/// The calling agent as its profile has it: whether the person answers for it.
-struct Profiled {
-    agent: Arc<dyn AgentAnswers>,
-    asks_person: bool,
-}
-
-impl AgentAnswers for Profiled {
-    fn client(&self) -> &str {
-        self.agent.client()
-    }
-
-    fn takes(&self, method: &str, params: Option<&Value>) -> bool {
-        self.agent.takes(method, params)
-    }
-
-    fn asks_person(&self) -> bool {
-        self.asks_person
-    }
-
-    fn session(&self) -> usize {
-        self.agent.session()
-    }
-
-    fn ask(
-        &self,
-        method: &str,
-        params: Option<Value>,
-        withdrawal: Withdrawal,
-    ) -> BoxFuture<'static, Result<Value, RpcError>> {
-        self.agent.ask(method, params, withdrawal)
-    }
 }

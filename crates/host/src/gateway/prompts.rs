@@ -9,6 +9,7 @@ use gatehouse_mcp::Prompt;
 use serde_json::{Value, json};
 
 use super::profiles::Served;
+use super::relay::as_profiled;
 use super::visibility::{self, Hidden};
 use super::{names, servers};
 use crate::error::{HostError, Result};
@@ -83,6 +84,7 @@ pub async fn get(
     let (server, prompt) = route(host, client, served, name).await?;
     shown(host, served, &server, "prompts/get", name).await?;
     let connection = servers::session(host, &server, client).await?;
+    let agent = as_profiled(agent, &served.profile);
     let _in_call = host
         .gate()
         .agent_calls()

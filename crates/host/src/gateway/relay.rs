@@ -22,6 +22,7 @@ use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 
+use super::profiles::Profile;
 use super::replies::fail;
 use crate::oversight::gate::agent_relay::{AgentAnswers, relayed};
 use crate::oversight::gate::person::WITHDRAWN;
@@ -255,6 +256,49 @@ impl AgentAnswers for ForRequest {
     ) -> BoxFuture<'static, Result<Value, RpcError>> {
         self.link
             .ask_for(Some(&self.key), method, params, withdrawal)
+    }
+}
+
+/// The agent as its `profile` has it: when the profile does not ask the person for the agent,
+/// a server's sampling or elicitation the agent cannot answer is refused instead of put to the
+/// person ([`AgentAnswers::asks_person`]).
+pub(super) fn as_profiled(
+    agent: Arc<dyn AgentAnswers>,
+    profile: &Profile,
+) -> Arc<dyn AgentAnswers> {
+    if profile.asks_person() {
+        return agent;
+    }
+    Arc::new(NotAskingPerson(agent))
+}
+
+/// An agent whose profile does not ask the person for it.
+struct NotAskingPerson(Arc<dyn AgentAnswers>);
+
+impl AgentAnswers for NotAskingPerson {
+    fn client(&self) -> &str {
+        self.0.client()
+    }
+
+    fn takes(&self, method: &str, params: Option<&Value>) -> bool {
+        self.0.takes(method, params)
+    }
+
+    fn asks_person(&self) -> bool {
+        false
+    }
+
+    fn session(&self) -> usize {
+        self.0.session()
+    }
+
+    fn ask(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        withdrawal: Withdrawal,
+    ) -> BoxFuture<'static, Result<Value, RpcError>> {
+        self.0.ask(method, params, withdrawal)
     }
 }
 

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::profiles::{Profile, Served};
+use super::relay::as_profiled;
 use super::servers;
 use super::visibility::{self, Hidden};
 use crate::connections::connection::ServerConnection;
@@ -83,6 +84,7 @@ pub async fn read(
         .and_then(Value::as_str)
         .ok_or_else(|| HostError::Validation("`uri` is missing".to_owned()))?;
     let connection = shown_owner(host, client, served, "resources/read", uri).await?;
+    let agent = as_profiled(agent, &served.profile);
     let _in_call = host
         .gate()
         .agent_calls()

@@ -11,6 +11,7 @@ use gatehouse_mcp::{CallOptions, Tool};
 use serde_json::{Map, Value, json};
 
 use super::profiles::{Profile, Served};
+use super::relay::as_profiled;
 use super::visibility::{self, Hidden};
 use super::{names, servers};
 use crate::error::{HostError, Result};
@@ -144,6 +145,7 @@ pub async fn call(
         caller: Some(client.to_owned()),
     };
     // The server's requests during the call may go to the agent (`gate::agent_relay`).
+    let agent = as_profiled(agent, &served.profile);
     let _in_call = host.gate().agent_calls().enter(&config.id, agent.clone());
     let outcome = within(agent, host.call_tool_on(config, call, options, cancel)).await;
     match outcome? {
