@@ -324,6 +324,11 @@ fn the_http_endpoint_refuses_what_it_must() {
     let data = tempfile::tempdir().expect("a data directory");
     let data = data.path();
     let token = client_with_token(data, "raw");
+    // Another data directory's client of the same name gets a token of its own, in its own
+    // keyring entry: this one's stays valid, and that one is refused here.
+    let other = tempfile::tempdir().expect("another data directory");
+    let other_token = client_with_token(other.path(), "raw");
+    assert_ne!(other_token, token);
     let port = free_port();
     ok(
         data,
@@ -334,9 +339,15 @@ fn the_http_endpoint_refuses_what_it_must() {
     let local = format!("127.0.0.1:{port}");
 
     // No token, a wrong one: 401 with a bearer challenge.
-    for extra in [vec![], vec![bearer("ghc_wrong")]] {
-        let (status, headers, _) = exchange(port, &post("/mcp", &local, &extra, INITIALIZE));
-        assert_eq!(status, 401, "{extra:?}");
+    // Which attempt failed is named by its place, never by the token it sent.
+    let attempts = [
+        vec![],
+        vec![bearer("ghc_wrong")],
+        vec![bearer(&other_token)],
+    ];
+    for (attempt, extra) in attempts.iter().enumerate() {
+        let (status, headers, _) = exchange(port, &post("/mcp", &local, extra, INITIALIZE));
+        assert_eq!(status, 401, "attempt {attempt}");
         assert_eq!(header(&headers, "www-authenticate"), Some("Bearer"));
     }
     let (status, _, _) = exchange(port, &post("/mcp/c/ghc_wrong", &local, &[], INITIALIZE));

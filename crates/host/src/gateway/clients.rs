@@ -1,7 +1,8 @@
 //! The gateway's clients: the agents the person named (`gatehouse clients add NAME`), each with
 //! at most one bearer token for the HTTP endpoint. The `clients` table keeps the name, when it
 //! was added and last seen, and a serial that moves on each time a token is created; the token
-//! itself lives only in the OS keyring ([`SecretKey::ClientToken`]) and is shown once, when
+//! itself lives only in the OS keyring ([`SecretKey::ClientToken`], under the data directory's
+//! id, so that two data directories may each have a client of one name) and is shown once, when
 //! created. A token is `ghc_` and 32 random bytes from the OS, base64url. Each client also has
 //! its naming choice: `prefix` on (every tool and prompt is `SERVER__NAME`, the default, and what
 //! an agent the table does not know gets) or off (bare names where nothing collides).
@@ -13,6 +14,7 @@ use sqlx::{Row, SqlitePool};
 
 use crate::error::{HostError, Result};
 use crate::host::Host;
+use crate::oversight::audit::key_source::data_dir_id;
 use crate::oversight::client_presence::{Attached, Presence};
 use crate::store::secrets::{SecretKey, SecretStore};
 
@@ -124,7 +126,7 @@ impl Clients<'_> {
         if removed.rows_affected() == 0 {
             return Err(not_found(name));
         }
-        self.secrets.delete(&key(name)).await
+        self.forget_token(name).await
     }
 
     /// Creates the client's token, replacing the one it had: stored in the keyring first, then
@@ -133,7 +135,9 @@ impl Clients<'_> {
         self.get(name).await?;
         let token = new_token()?;
         let label = format!("Gatehouse gateway token for {name}");
-        self.secrets.set(&key(name), &label, token.expose()).await?;
+        self.secrets
+            .set(&self.key(name).await?, &label, token.expose())
+            .await?;
         sqlx::query(
             "UPDATE clients SET token_serial = ?, token_created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE name = ?",
         )
@@ -157,7 +161,22 @@ impl Clients<'_> {
         .bind(name)
         .execute(self.pool)
         .await?;
-        self.secrets.delete(&key(name)).await
+        self.forget_token(name).await
+    }
+
+    /// Deletes the client's token from the keyring, where this data directory keeps it and
+    /// where tokens were kept before.
+    async fn forget_token(&self, name: &str) -> Result<()> {
+        self.secrets.delete(&self.key(name).await?).await?;
+        self.secrets.delete(&legacy_key(name)).await
+    }
+
+    /// The keyring entry of the client's token: this data directory's.
+    async fn key(&self, name: &str) -> Result<SecretKey> {
+        Ok(SecretKey::ClientToken {
+            data_dir_id: Some(data_dir_id(self.pool).await?),
+            client: name.to_owned(),
+        })
     }
 
     /// Sets whether the client sees the servers' prefix on every tool and prompt name.
@@ -194,9 +213,13 @@ impl Clients<'_> {
         Ok(serial.flatten())
     }
 
-    /// The client's token, from the keyring.
+    /// The client's token, from the keyring (where this data directory keeps it, else where
+    /// tokens were kept before).
     pub(crate) async fn token(&self, name: &str) -> Result<Option<Sensitive<String>>> {
-        self.secrets.get(&key(name)).await
+        match self.secrets.get(&self.key(name).await?).await? {
+            Some(token) => Ok(Some(token)),
+            None => self.secrets.get(&legacy_key(name)).await,
+        }
     }
 
     /// Records that the client was served now.
@@ -211,8 +234,11 @@ impl Clients<'_> {
     }
 }
 
-fn key(name: &str) -> SecretKey {
+/// Where a client's token was kept before tokens were per data directory: read, and deleted
+/// with the token, never written.
+fn legacy_key(name: &str) -> SecretKey {
     SecretKey::ClientToken {
+        data_dir_id: None,
         client: name.to_owned(),
     }
 }

@@ -48,6 +48,25 @@ pub(crate) struct KeySource {
     data_dir_id: Arc<tokio::sync::OnceCell<String>>,
 }
 
+/// The id of the data directory whose database `pool` opens: a row the migration wrote, made
+/// anew should it be gone. It names the directory's keyring entries.
+pub(crate) async fn data_dir_id(pool: &SqlitePool) -> Result<String> {
+    let read = || {
+        sqlx::query_scalar("SELECT data_dir_id FROM audit_chain WHERE id = 1").fetch_optional(pool)
+    };
+    if let Some(id) = read().await? {
+        return Ok(id);
+    }
+    sqlx::query(
+        "INSERT OR IGNORE INTO audit_chain (id, data_dir_id) VALUES (1, lower(hex(randomblob(16))))",
+    )
+    .execute(pool)
+    .await?;
+    read().await?.ok_or_else(|| {
+        HostError::Corrupt("the audit chain's data directory id went missing".into())
+    })
+}
+
 impl KeySource {
     pub(crate) fn new(store: Arc<dyn SecretStore>, pool: SqlitePool) -> Self {
         let db = pool.connect_options().get_filename().to_owned();
@@ -64,24 +83,7 @@ impl KeySource {
     /// row the migration wrote, made anew should it be gone).
     pub(crate) async fn data_dir_id(&self) -> Result<String> {
         self.data_dir_id
-            .get_or_try_init(|| async {
-                let read = || {
-                    sqlx::query_scalar("SELECT data_dir_id FROM audit_chain WHERE id = 1")
-                        .fetch_optional(&self.pool)
-                };
-                if let Some(id) = read().await? {
-                    return Ok(id);
-                }
-                sqlx::query(
-                    "INSERT OR IGNORE INTO audit_chain (id, data_dir_id) \
-                     VALUES (1, lower(hex(randomblob(16))))",
-                )
-                .execute(&self.pool)
-                .await?;
-                read().await?.ok_or_else(|| {
-                    HostError::Corrupt("the audit chain's data directory id went missing".into())
-                })
-            })
+            .get_or_try_init(|| data_dir_id(&self.pool))
             .await
             .cloned()
     }

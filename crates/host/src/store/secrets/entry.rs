@@ -52,8 +52,13 @@ pub enum SecretKey {
     AuditKey { data_dir_id: String },
     /// The checkpoint of a data directory's audit chain head (see `audit::checkpoint`).
     AuditHead { data_dir_id: String },
-    /// The bearer token a gateway client presents to the HTTP endpoint (see `gateway::clients`).
-    ClientToken { client: String },
+    /// The bearer token a gateway client presents to the HTTP endpoint (see `gateway::clients`),
+    /// by the data directory's id (two data directories may each have a client of one name);
+    /// `None`: where tokens were kept before, by the client's name alone, only ever read.
+    ClientToken {
+        data_dir_id: Option<String>,
+        client: String,
+    },
 }
 
 impl SecretKey {
@@ -91,7 +96,14 @@ impl SecretKey {
             }
             SecretKey::AuditKey { data_dir_id } => format!("audit/{data_dir_id}/key"),
             SecretKey::AuditHead { data_dir_id } => format!("audit/{data_dir_id}/head"),
-            SecretKey::ClientToken { client } => format!("client/{client}/token"),
+            SecretKey::ClientToken {
+                data_dir_id: Some(id),
+                client,
+            } => format!("client/{id}/{client}/token"),
+            SecretKey::ClientToken {
+                data_dir_id: None,
+                client,
+            } => format!("client/{client}/token"),
         }
     }
 }
