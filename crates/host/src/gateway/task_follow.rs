@@ -268,8 +268,12 @@ mod tests {
         for evict in [false, true] {
             let id = adopted(&tasks, 60_000);
             let (follower, task) = (tasks.clone(), id.clone());
-            let poller =
-                tokio::spawn(async move { drop(until_end(&follower, &task, None, working).await) });
+            // Dropped with the follow-up's future: the sign that it stopped.
+            let (alive, stopped) = tokio::sync::oneshot::channel::<()>();
+            let poller = tokio::spawn(async move {
+                let _alive = alive;
+                drop(until_end(&follower, &task, None, working).await);
+            });
             let watched = poller.abort_handle();
             tasks.follow(&id, poller);
             tokio::time::sleep(Duration::from_secs(5)).await;
@@ -290,13 +294,12 @@ mod tests {
             } else {
                 assert!(tasks.end(&id).is_some(), "the agent saw the end first");
             }
-            tokio::time::timeout(Duration::from_secs(1), async {
-                while !watched.is_finished() {
-                    tokio::task::yield_now().await;
-                }
-            })
-            .await
-            .expect("step: the follow-up stops");
+            // Bounded on the paused clock: the follow-up's own timers let it advance.
+            let waited = tokio::time::timeout(Duration::from_secs(1), stopped).await;
+            assert!(
+                waited.is_ok(),
+                "step: the follow-up stops (evicted: {evict})"
+            );
         }
     }
 }
