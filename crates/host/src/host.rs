@@ -443,6 +443,9 @@ impl Host {
         if let Some(follower) = follower {
             follower.stop().await;
         }
+        // The follow-ups of the tasks handed to agents stop; the end of each task not on record
+        // yet is recorded (`engine_stopped`).
+        crate::oversight::task_ends::stop_all(&self.gateway_tasks, &self.audit).await;
         // A task's input requests still on their way through the gate hold the engine: ended.
         self.gateway_task_inputs.close_all();
         self.sessions.shutdown().await;

@@ -218,3 +218,97 @@ fn a_2026_agent_gets_the_servers_task_under_the_gateways_id_and_polls_it_to_its_
     assert_eq!(completed("slow_compute"), 1, "{ended:?}");
     assert_eq!(completed("confirm_delete"), 2, "{ended:?}");
 }
+
+/// The `call_finished` rows of the gateway's task `task` (the agent's audit rows).
+fn ends_of(data: &std::path::Path, client: &str, task: &str) -> Vec<Value> {
+    let audit = ok_json(data, &["audit", "list", "--json", "--client", client]);
+    audit["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter(|r| r["kind"] == "call_finished" && r["detail"]["task"]["id"] == task)
+        .cloned()
+        .collect()
+}
+
+// Each test's client has a name of its own: tokens are kept in the keyring by client name.
+#[test]
+fn a_tasks_end_is_on_record_once_though_the_agent_never_asks_for_it() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let data = data.path();
+    let _fixture = crate::support::gateway::conformance_for_agents(data);
+    let owner = client_with_token(data, "agent-unpolled");
+    let (port, _serve) = http_engine(data);
+
+    // The agent makes a task and never asks about it again: the engine follows it to its end.
+    let task = task_of(
+        port,
+        &owner,
+        1,
+        "c__slow_compute",
+        json!({ "seconds": 0.2 }),
+    );
+    let ended = wait::until(
+        "the engine records the end of the task nobody polls",
+        Duration::from_secs(20),
+        || {
+            let rows = ends_of(data, "agent-unpolled", &task);
+            if rows.is_empty() { Err(rows) } else { Ok(rows) }
+        },
+    );
+    assert_eq!(ended.len(), 1, "{ended:?}");
+    let row = &ended[0];
+    assert_eq!(row["source"], "gateway", "{row}");
+    assert_eq!(row["tool"], "slow_compute", "{row}");
+    assert_eq!(row["detail"]["caller"], "agent-unpolled", "{row}");
+    assert_eq!(row["detail"]["task"]["status"], "completed", "{row}");
+    assert_eq!(row["detail"]["seenBy"], "engine", "{row}");
+    assert_eq!(
+        row["detail"]["result"]["content"][0]["text"], "Computed after 0.2s",
+        "{row}"
+    );
+
+    // The agent polls it terminal after all: its end is still on record once.
+    let done = poll(port, &owner, &task, "the agent sees the task ended", |s| {
+        s["status"] == "completed"
+    });
+    assert_eq!(done["taskId"], task.as_str());
+    let ended = ends_of(data, "agent-unpolled", &task);
+    assert_eq!(ended.len(), 1, "one end, whoever saw it first: {ended:?}");
+}
+
+#[test]
+fn a_task_running_when_the_engine_stops_is_on_record_as_stopped() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let data = data.path();
+    let _fixture = crate::support::gateway::conformance_for_agents(data);
+    let owner = client_with_token(data, "agent-stopped");
+    let (port, mut serve) = http_engine(data);
+
+    let task = task_of(
+        port,
+        &owner,
+        1,
+        "c__slow_compute",
+        json!({ "seconds": 600 }),
+    );
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(i32::try_from(serve.pid()).expect("pid")),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .expect("SIGTERM");
+    let status = wait::until("the engine stops", Duration::from_secs(20), || {
+        serve.0.try_wait().expect("wait").ok_or("still running")
+    });
+    assert_eq!(status.code(), Some(0), "a graceful stop");
+
+    let ended = ends_of(data, "agent-stopped", &task);
+    assert_eq!(ended.len(), 1, "{ended:?}");
+    let row = &ended[0];
+    assert_eq!(row["errorType"], "engine_stopped", "{row}");
+    assert_eq!(row["detail"]["caller"], "agent-stopped", "{row}");
+    assert_eq!(
+        row["detail"]["task"]["status"], "working",
+        "the last status known: {row}"
+    );
+}

@@ -23,7 +23,7 @@ use crate::vocabulary::given_input;
 /// Calls the tool `params` names for the agent, forwarding the call's progress to it; `None`
 /// when the agent cancelled the call.
 pub(super) async fn call(
-    host: &Host,
+    host: &Arc<Host>,
     relay: Arc<dyn AgentAnswers>,
     served: &Served,
     params: Value,

@@ -31,6 +31,7 @@ mod resources;
 mod servers;
 pub mod session;
 mod task_entry;
+mod task_follow;
 pub(crate) mod task_handles;
 mod task_inputs;
 mod tasks;

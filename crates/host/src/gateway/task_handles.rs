@@ -7,7 +7,8 @@
 //! unknown) is refused with `-32602` without reaching any server. A request that does not
 //! declare the extension is refused with `MissingRequiredClientCapability` (`-32021`). A task's
 //! input requests pass the gate on their way to the agent, and its answers on their way back
-//! (`task_inputs`): `tasks/update` is not forwarded as it came.
+//! (`task_inputs`): `tasks/update` is not forwarded as it came. The engine follows each task
+//! itself too (`task_follow`), so its end is on record once, whoever sees it first.
 
 use gatehouse_mcp::McpError;
 use gatehouse_mcp::era::{META_CLIENT_CAPABILITIES, TASKS_EXTENSION};
@@ -21,9 +22,7 @@ use super::replies::{Reply, fail, refusal};
 use super::task_inputs;
 use crate::error::HostError;
 use crate::host::Host;
-use crate::oversight::audit::{AuditEvent, AuditKind};
-use crate::oversight::client_tasks::Held;
-use crate::oversight::gate::Source;
+use crate::oversight::task_ends::{self, End, Seer};
 
 /// The methods an agent sends about a task it holds.
 pub use gatehouse_mcp::features::task_handles::TASK_METHODS;
@@ -118,8 +117,8 @@ pub async fn serve(
                 fields.insert("taskId".into(), json!(id));
             }
             if method == "tasks/get" {
+                ended_on_record(host, id, &result).await;
                 result = task_inputs::shown(host, client, capabilities, id, &held, result).await;
-                ended_on_record(host, id, &held, &result).await;
             }
             Some(Ok(result))
         }
@@ -128,38 +127,24 @@ pub async fn serve(
     }
 }
 
-/// The end of a task the agent sees terminal, on the audit log once (`call_finished`, source
-/// `gateway`, the client as the caller): the call's own rows ended when the task was made.
-async fn ended_on_record(host: &Host, id: &str, held: &Held, got: &Value) {
+/// The end of a task the agent sees terminal, on the audit log once (`task_ends`), unless the
+/// engine's follow-up saw it first (`task_follow`); any other status is the last one known.
+async fn ended_on_record(host: &Host, id: &str, got: &Value) {
     let status = got
         .get("status")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    if !matches!(status, "completed" | "failed" | "cancelled") || !host.gateway_tasks().end(id) {
+    if !task_ends::terminal(status) {
+        host.gateway_tasks().saw(id, status);
         return;
     }
-    let outcome = got.get("result").or_else(|| got.get("error"));
-    let tool_error = got.pointer("/result/isError") == Some(&Value::Bool(true));
-    let event = AuditEvent {
-        kind: AuditKind::CallFinished,
-        server: Some(held.server.clone()),
-        source: Some(Source::Gateway.as_str().to_owned()),
-        method: Some("tools/call".to_owned()),
-        tool: Some(held.tool.clone()),
-        error_type: match status {
-            "failed" => Some("task_failed".to_owned()),
-            "cancelled" => Some("cancelled".to_owned()),
-            _ => tool_error.then(|| "tool_error".to_owned()),
-        },
-        detail: json!({
-            "caller": held.client,
-            "task": { "id": id, "status": status },
-            "result": outcome,
-        }),
-        ..AuditEvent::default()
-    };
-    if let Err(e) = host.audit().append(event).await {
-        tracing::warn!("cannot record the end of task {id} on the audit log: {e}");
+    if let Some(held) = host.gateway_tasks().end(id) {
+        let end = End::Seen {
+            got,
+            by: Seer::Agent,
+        };
+        task_ends::record(host.audit(), id, &held, end).await;
+        host.gateway_task_inputs().close_task(id);
     }
 }
 

@@ -76,7 +76,7 @@ async fn gather(
 /// Calls the tool an agent named, as its client (`served.client`), when its profile shows it. `Ok(None)` when the
 /// call was cancelled.
 pub async fn call(
-    host: &Host,
+    host: &Arc<Host>,
     served: &Served,
     agent: Arc<dyn AgentAnswers>,
     name: &str,
@@ -150,16 +150,16 @@ pub async fn call(
     let outcome = within(agent, host.call_tool_on(config, call, options, cancel)).await;
     match outcome? {
         CallOutcome::Cancelled => Ok(None),
-        // A task the agent polls itself (the tasks extension), under the gateway's id.
+        // A task the agent polls itself (the tasks extension), under the gateway's id; the
+        // engine follows it too, so that its end is on record (`task_follow`).
         CallOutcome::Done(result) if result.is_task() => {
-            let now = tokio::time::Instant::now();
             let handle = Value::Object(result.extra);
             let made = MadeBy {
                 server_id: &config.id,
                 server: &config.name,
                 tool: &tool_name,
             };
-            let given = host.gateway_tasks().adopt(client, &made, handle, now);
+            let given = super::task_follow::adopt(host, client, &made, handle).await;
             given.map(Some).ok_or_else(|| {
                 HostError::Protocol(format!("`{}` made a task without a `taskId`", config.name))
             })

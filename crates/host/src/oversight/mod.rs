@@ -10,4 +10,5 @@ pub mod client_presence;
 pub mod client_tasks;
 pub mod gate;
 pub mod policy;
+pub mod task_ends;
 pub mod task_input_slots;

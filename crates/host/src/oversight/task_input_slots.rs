@@ -3,7 +3,8 @@
 //! (`gateway::task_inputs`): by the gateway's task id and the server's key, whether the gate is
 //! still deciding, it waits for the agent's `tasks/update`, or it was answered. Engine-wide (each
 //! 2026-07-28 request over HTTP is a session of its own), at most [`MAX_SLOTS`]; each slot's
-//! task (the request's way through the gate) is aborted when the slot goes.
+//! task (the request's way through the gate) is aborted when the slot goes, and a task's slots
+//! go when its end is on record.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
@@ -125,6 +126,16 @@ impl TaskInputSlots {
         drop(slots);
     }
 
+    /// Ends every slot of the task `task` (it ended, or was dropped): the requests still on
+    /// their way through the gate are aborted, as nobody will answer them now.
+    pub fn close_task(&self, task: &str) {
+        let mut slots = self.lock();
+        let gone: Vec<SlotKey> = slots.keys().filter(|k| k.0 == task).cloned().collect();
+        let ended: Vec<Slot> = gone.iter().filter_map(|k| slots.remove(k)).collect();
+        drop(slots);
+        drop(ended);
+    }
+
     /// Ends the slot of `key` (its task is the caller, ending: not aborted).
     pub fn close(&self, key: &SlotKey) {
         if let Some(mut slot) = self.lock().remove(key) {
@@ -176,5 +187,34 @@ mod tests {
             .expect("step: the aborted request's task ends");
         assert!(ended.is_err_and(|e| e.is_cancelled()));
         assert!(slots.watch(&key).is_none());
+    }
+
+    #[tokio::test]
+    async fn a_tasks_end_aborts_its_own_requests_on_their_way_only() {
+        let slots = TaskInputSlots::default();
+        let (mine, other) = (
+            ("task".to_owned(), "k".to_owned()),
+            ("other".to_owned(), "k".to_owned()),
+        );
+        let mut ways = Vec::new();
+        for key in [&mine, &other] {
+            assert!(slots.open(key));
+            let way = tokio::spawn(std::future::pending::<()>());
+            slots.follow(key, way.abort_handle());
+            ways.push(way);
+        }
+        slots.close_task("task");
+        let theirs = ways.pop().expect("the other task's");
+        let ended = tokio::time::timeout(std::time::Duration::from_secs(5), ways.remove(0))
+            .await
+            .expect("step: the ended task's request stops");
+        assert!(ended.is_err_and(|e| e.is_cancelled()));
+        assert!(slots.watch(&mine).is_none());
+        assert!(
+            slots.watch(&other).is_some(),
+            "another task's request goes on"
+        );
+        assert!(!theirs.is_finished());
+        theirs.abort();
     }
 }
