@@ -177,6 +177,17 @@ fn a_2026_agent_gets_the_servers_task_under_the_gateways_id_and_polls_it_to_its_
         done["result"]["content"][0]["text"], "Delete confirmed: {}",
         "the server got no answer of the agent's: {done}"
     );
+    // A task's sampling request denied by that rule cannot be refused by an input response:
+    // the task is cancelled on its server rather than left waiting to its expiry.
+    let sampled = "c__sampled_summary";
+    let task = task_of(port, &owner, 8, sampled, json!({}));
+    poll(
+        port,
+        &owner,
+        &task,
+        "the task whose sampling was denied ends",
+        |s| s["status"] == "cancelled",
+    );
 
     // The calls are audited as agent-a's, through the gateway.
     let audit = ok_json(data, &["audit", "list", "--json", "--client", "agent-a"]);

@@ -9,6 +9,9 @@
 //! its answers to the requests waiting for it (others are ignored, "Ignore responses for unknown
 //! or already-satisfied keys"). `tasks/get` shows the agent only what waits for it; with none,
 //! the task is `working` to it (the server waits for the person, or for the answer just sent).
+//! A request the gate refuses with an error (a rule denying the server's sampling or roots,
+//! which no input response can refuse; nobody answering) cancels the task on its server
+//! (`tasks/cancel`): it cannot go on as the server asked, and would otherwise wait to its expiry.
 //! Each request's way through the gate is a task of its slot (`oversight::task_input_slots`),
 //! aborted with it; an agent that never answers is given up on after [`ANSWER_WITHIN`].
 
@@ -164,20 +167,36 @@ fn start(host: &Arc<Host>, held: &Held, agent: TaskAgent, method: String, params
         )
         .await;
         host.gateway_task_inputs().answered(&slot);
-        if let Ok(answer) = answer {
-            let update = json!({
-                "taskId": held.server_task,
-                "inputResponses": { slot.1.clone(): answer },
-            });
-            let sent = match host.live_client(&held.server_id).await {
-                Ok(server) => server.task_request("tasks/update", update).await.map(drop),
-                Err(e) => Err(gatehouse_mcp::McpError::Closed {
-                    reason: e.to_string(),
-                }),
-            };
-            if let Err(e) = sent {
-                tracing::warn!("cannot send `{server}` the answer to its task's input: {e}");
+        // An answer goes to the server; a refusal (a rule denying the server's sampling or
+        // roots, nobody answering), which an input response cannot carry, cancels the task
+        // rather than leave it waiting for what will not come.
+        let (method, params, what) = match answer {
+            Ok(answer) => {
+                let update = json!({
+                    "taskId": held.server_task,
+                    "inputResponses": { slot.1.clone(): answer },
+                });
+                ("tasks/update", update, "the answer to its task's input")
             }
+            Err(refused) => {
+                tracing::info!(
+                    "cancelling `{server}`'s task {}: its input `{}` was refused ({})",
+                    held.server_task,
+                    slot.1,
+                    refused.message
+                );
+                let cancel = json!({ "taskId": held.server_task });
+                ("tasks/cancel", cancel, "the cancellation of its task")
+            }
+        };
+        let sent = match host.live_client(&held.server_id).await {
+            Ok(server) => server.task_request(method, params).await.map(drop),
+            Err(e) => Err(gatehouse_mcp::McpError::Closed {
+                reason: e.to_string(),
+            }),
+        };
+        if let Err(e) = sent {
+            tracing::warn!("cannot send `{server}` {what}: {e}");
         }
         host.gateway_task_inputs().close(&slot);
     });
