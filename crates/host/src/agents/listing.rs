@@ -10,8 +10,9 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::model::{Agent, ConfigFile, Input, Launch, RemoteTransport, Scope, ServerEntry};
+use super::plaintext::{SecretFound, SecretPlace, plaintext_secrets};
 use super::references::Reference;
-use super::secrets::{SecretFound, SecretPlace, classify, plaintext_secrets};
+use super::secrets::classify;
 use super::through::through_gatehouse;
 
 #[derive(Debug, Serialize)]

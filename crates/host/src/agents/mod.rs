@@ -2,7 +2,7 @@
 //! Windsurf, Zed) and the MCP registry's `server.json`: where each keeps its MCP servers
 //! ([`places`], [`discover`]), each format read into one neutral [`model`] (one file per agent,
 //! citing its documentation; the shared entry reading in [`entry`] and [`section`]), the
-//! `${…}` [`references`] in values, which values are [`secrets`], which entries already go
+//! `${…}` [`references`] in values, which values are [`secrets`] and where they sit in [`plaintext`], which entries already go
 //! [`through`] Gatehouse, and the [`listing`] that may be shown (names, never values). Files
 //! are only read, with a bound ([`read`]); nothing here writes, opens the database or the
 //! keyring. It uses nothing else of the engine.
@@ -17,6 +17,7 @@ mod gemini;
 pub mod listing;
 pub mod model;
 pub mod places;
+pub mod plaintext;
 pub mod read;
 pub mod references;
 mod registry;
