@@ -115,11 +115,11 @@ mod tests {
 
     #[test]
     fn each_parser_names_the_line_and_column() {
-        let e = parse_json("{\n  \"a\": 1,\n  oops\n}").unwrap_err();
+        let e = parse_json("{\n  \"a\": 1,\n  oops\n}").expect_err("an error");
         assert_eq!((e.line, e.column), (Some(3), Some(3)));
-        let e = parse_jsonc("// c\n{\n  \"a\": [1,, 2]\n}").unwrap_err();
+        let e = parse_jsonc("// c\n{\n  \"a\": [1,, 2]\n}").expect_err("an error");
         assert_eq!(e.line, Some(3));
-        let e = parse_toml("[mcp_servers.x]\ncommand = \"a\"\nargs = [1\n").unwrap_err();
+        let e = parse_toml("[mcp_servers.x]\ncommand = \"a\"\nargs = [1\n").expect_err("an error");
         assert_eq!(e.line, Some(3), "{e:?}");
         assert!(parse_jsonc("{ /* ok */ \"a\": 1, }").is_ok());
         assert!(parse_jsonc("").is_ok());
@@ -127,30 +127,30 @@ mod tests {
 
     #[test]
     fn missing_large_and_binary_files() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().expect("no error");
         assert_eq!(read_bounded(&dir.path().join("none.json")), Ok(None));
         let big = dir.path().join("big.json");
-        std::fs::write(&big, vec![b' '; (MAX_CONFIG_BYTES + 1) as usize]).unwrap();
+        std::fs::write(&big, vec![b' '; (MAX_CONFIG_BYTES + 1) as usize]).expect("no error");
         assert!(
             read_bounded(&big)
-                .unwrap_err()
+                .expect_err("an error")
                 .message
                 .contains("larger than 4 MiB")
         );
         let exact = dir.path().join("exact.json");
-        std::fs::write(&exact, vec![b' '; MAX_CONFIG_BYTES as usize]).unwrap();
-        assert!(read_bounded(&exact).unwrap().is_some());
+        std::fs::write(&exact, vec![b' '; MAX_CONFIG_BYTES as usize]).expect("no error");
+        assert!(read_bounded(&exact).expect("no error").is_some());
         let binary = dir.path().join("bin.json");
-        std::fs::write(&binary, [0xff, 0xfe, 0x00]).unwrap();
+        std::fs::write(&binary, [0xff, 0xfe, 0x00]).expect("no error");
         assert!(
             read_bounded(&binary)
-                .unwrap_err()
+                .expect_err("an error")
                 .message
                 .contains("not UTF-8")
         );
         assert!(
             read_bounded(dir.path())
-                .unwrap_err()
+                .expect_err("an error")
                 .message
                 .contains("directory")
         );

@@ -390,7 +390,7 @@ fn registry_server_json() {
         .env
         .iter()
         .find(|s| s.name == "WEATHER_API_KEY")
-        .unwrap();
+        .expect("no error");
     assert!(
         key.marked_secret && key.value.is_none(),
         "the person supplies it"
@@ -415,7 +415,7 @@ fn broken_files_name_the_line_and_column() {
         "{\n  \"mcpServers\": {\n    \"a\": }\n}",
         None,
     )
-    .unwrap_err();
+    .expect_err("an error");
     assert_eq!((json.line, json.column), (Some(3), Some(10)), "{json:?}");
     let toml = parse(
         Agent::Codex,
@@ -423,7 +423,7 @@ fn broken_files_name_the_line_and_column() {
         "[mcp_servers.a]\ncommand = npx\n",
         None,
     )
-    .unwrap_err();
+    .expect_err("an error");
     assert_eq!(toml.line, Some(2), "{toml:?}");
     let zed = parse(
         Agent::Zed,
@@ -431,9 +431,10 @@ fn broken_files_name_the_line_and_column() {
         "{\n // c\n \"context_servers\": {,,}\n}",
         None,
     )
-    .unwrap_err();
+    .expect_err("an error");
     assert_eq!(zed.line, Some(3), "{zed:?}");
-    let shape = parse(Agent::Vscode, Scope::User, "{ \"servers\": [] }", None).unwrap_err();
+    let shape =
+        parse(Agent::Vscode, Scope::User, "{ \"servers\": [] }", None).expect_err("an error");
     assert!(shape.message.contains("`servers` is a list"), "{shape:?}");
 }
 
@@ -445,7 +446,7 @@ fn hostile_entries_are_skipped_not_panicked_on() {
         "url": { "url": "not a url" }, "none": {}
     } }"#;
     let section = parse(Agent::ClaudeDesktop, Scope::User, text, None)
-        .unwrap()
+        .expect("no error")
         .remove(0);
     assert!(section.servers.is_empty(), "{:?}", names(&section));
     let skipped: Vec<&str> = section.skipped.iter().map(|s| s.name.as_str()).collect();
@@ -462,9 +463,9 @@ fn made_up_home(root: &Path) -> (Places, PathBuf) {
     let config = home.join(".config");
     let project = root.join("project");
     let put = |to: PathBuf, name: &str| {
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::create_dir_all(to.parent().expect("no error")).expect("no error");
         let text = fixture(name).replace("@PROJECT@", &project.display().to_string());
-        std::fs::write(to, text).unwrap();
+        std::fs::write(to, text).expect("no error");
     };
     put(home.join(".claude.json"), "claude.json");
     put(project.join(".mcp.json"), "claude-project.mcp.json");
@@ -493,7 +494,7 @@ fn made_up_home(root: &Path) -> (Places, PathBuf) {
 
 #[test]
 fn discovery_finds_each_agent_at_its_place() {
-    let root = tempfile::tempdir().unwrap();
+    let root = tempfile::tempdir().expect("no error");
     let (places, project) = made_up_home(root.path());
     let found = discover(&places, Some(&project));
     let listed: Vec<(Agent, Scope, String)> = found
@@ -502,7 +503,7 @@ fn discovery_finds_each_agent_at_its_place() {
             let path = f
                 .path
                 .strip_prefix(root.path())
-                .unwrap()
+                .expect("no error")
                 .display()
                 .to_string();
             (f.agent, f.scope, path)
