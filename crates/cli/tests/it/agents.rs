@@ -25,6 +25,7 @@ const SECRETS: &[&str] = &[
     "sk_live_fixtureWindsurf0123456789",
     "zed-fixture-pw-0004",
     "registry-fixture-secret-0005",
+    "orgtok-fixture-0006",
 ];
 
 struct MadeUp {
@@ -236,7 +237,11 @@ fn json_lists_every_agent_server_and_secret_by_name() {
     assert_eq!(secret_names(docs), ["header X-API-Key"]);
     assert_eq!(
         secret_names(server(&json, "cursor", ".cursor/mcp.json", "openai-tools")),
-        ["env OPENAI_API_KEY"]
+        ["env OPENAI_API_KEY", "arg args[2]"]
+    );
+    assert_eq!(
+        server(&json, "cursor", ".cursor/mcp.json", "openai-tools")["args"],
+        serde_json::json!(["openai-tools-mcp", "--org-token", "[secret]"])
     );
     assert!(
         skipped(&json, "cursor")
@@ -346,6 +351,8 @@ fn text_lists_the_same_without_values() {
         "        plaintext secrets: 1 (env GITHUB_PERSONAL_ACCESS_TOKEN)",
         "    - broken: skipped: `type` is `websocket`, a transport Gatehouse does not know",
         "    - docs (http): https://docs.example.com/mcp",
+        "    - openai-tools (stdio): uvx openai-tools-mcp --org-token [secret]",
+        "        plaintext secrets: 2 (env OPENAI_API_KEY, arg args[2])",
         "        plaintext secrets: 1 (header X-API-Key)",
         "        warning: unknown field `sandboxEnabled` (kept, not used)",
         "    input perplexity-key: a password the agent asks for (not in the file)",

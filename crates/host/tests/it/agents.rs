@@ -190,7 +190,10 @@ fn cursor() {
     );
     assert_eq!(
         secrets(tools),
-        [(SecretPlace::Env, "OPENAI_API_KEY".to_owned())]
+        [
+            (SecretPlace::Env, "OPENAI_API_KEY".to_owned()),
+            (SecretPlace::Arg, "args[2]".to_owned())
+        ]
     );
     let docs = server(&file, "docs");
     assert_eq!(remote(docs).transport, None, "Cursor chooses the transport");
