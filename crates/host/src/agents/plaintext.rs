@@ -162,4 +162,21 @@ mod tests {
         assert_eq!(parts, ["password", "?api_key"]);
         assert!(secret_url_parts("http://127.0.0.1:47821/mcp").is_empty());
     }
+
+    #[test]
+    fn a_secret_in_a_field_gatehouse_does_not_know_is_counted() {
+        let value = serde_json::json!({
+            "url": "https://mcp.example.com/mcp",
+            "bearer_token": "inline-bearer-value",
+            "note": "plain words"
+        });
+        let entry =
+            crate::agents::entry::parse_entry("x", &value, &crate::agents::entry::Dialect::BASE)
+                .expect("an entry");
+        let found: Vec<(SecretPlace, String)> = plaintext_secrets(&entry)
+            .into_iter()
+            .map(|s| (s.place, s.name))
+            .collect();
+        assert_eq!(found, [(SecretPlace::Field, "bearer_token".to_owned())]);
+    }
 }
