@@ -155,4 +155,15 @@ mod tests {
                 .contains("directory")
         );
     }
+
+    #[test]
+    fn deeply_nested_input_is_an_error_not_a_crash() {
+        let lists = "[".repeat(200_000);
+        let objects = "{\"a\": ".repeat(200_000);
+        assert!(parse_json(&format!("{{\"a\": {lists}")).is_err());
+        assert!(parse_jsonc(&format!("{{\"a\": {lists}")).is_err());
+        assert!(parse_jsonc(&objects).is_err());
+        assert!(parse_toml(&format!("a = {lists}")).is_err());
+        assert!(parse_toml(&format!("a = {}", "{b = ".repeat(200_000))).is_err());
+    }
 }
