@@ -13,6 +13,19 @@ pub const MAX_CONFIG_BYTES: u64 = 4 * 1024 * 1024;
 
 /// The file's text, `Ok(None)` when there is no file.
 pub fn read_bounded(path: &Path) -> Result<Option<String>, FileError> {
+    // Looked at before it is opened: opening a FIFO would wait for a writer, a device would
+    // read forever.
+    match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_dir() => {
+            return Err(plain("it is a directory, not a file".into()));
+        }
+        Ok(metadata) if !metadata.is_file() => {
+            return Err(plain("it is not a regular file".into()));
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(plain(format!("cannot read it: {e}"))),
+    }
     let file = match std::fs::File::open(path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -21,8 +34,8 @@ pub fn read_bounded(path: &Path) -> Result<Option<String>, FileError> {
     let metadata = file
         .metadata()
         .map_err(|e| plain(format!("cannot read it: {e}")))?;
-    if metadata.is_dir() {
-        return Err(plain("it is a directory, not a file".into()));
+    if !metadata.is_file() {
+        return Err(plain("it is not a regular file".into()));
     }
     let too_large = || {
         plain(format!(
@@ -154,6 +167,24 @@ mod tests {
                 .message
                 .contains("directory")
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_a_device_is_refused_without_waiting() {
+        let dir = tempfile::tempdir().expect("no error");
+        let fifo = dir.path().join("mcp.json");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+        let error = read_bounded(&fifo).expect_err("an error");
+        assert_eq!(error.message, "it is not a regular file");
+        let device = dir.path().join("settings.json");
+        std::os::unix::fs::symlink("/dev/zero", &device).expect("no error");
+        let error = read_bounded(&device).expect_err("an error");
+        assert_eq!(error.message, "it is not a regular file");
     }
 
     #[test]
