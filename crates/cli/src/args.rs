@@ -167,6 +167,21 @@ pub enum Command {
     /// The gateway's Streamable HTTP endpoint
     #[command(subcommand)]
     Gateway(crate::clients_args::GatewayCommand),
+    /// The agents on this machine (Claude Code, Claude Desktop, Cursor, VS Code, Codex, Gemini
+    /// CLI, Windsurf, Zed) and the MCP servers in their config files, with the plaintext secrets
+    /// they hold counted by name (never shown); reads the files only
+    Agents {
+        /// Also read this project's files (.mcp.json, .cursor/mcp.json, .vscode/mcp.json,
+        /// .codex/config.toml, .gemini/settings.json, .zed/settings.json, server.json)
+        #[arg(long, value_name = "DIR")]
+        project: Option<PathBuf>,
+        /// The gateway's HTTP port, to recognise entries that already go through it
+        #[arg(long, value_name = "PORT", default_value_t = 47821)]
+        gateway_port: u16,
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]

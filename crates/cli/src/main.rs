@@ -88,6 +88,15 @@ async fn run(cli: Cli) -> Result<Finish, HostError> {
         Command::Serve => return commands::engine::serve(cli.data_dir).await,
         Command::Status { json } => return commands::engine::status(cli.data_dir, *json).await,
         Command::Mcp { client } => return commands::mcp::run(cli.data_dir, client.clone()).await,
+        // Reads the agents' files only: no engine, database or keyring.
+        Command::Agents {
+            project,
+            gateway_port,
+            json,
+        } => {
+            return commands::agents::run(project.as_deref(), *gateway_port, *json)
+                .map(|()| Finish::Success);
+        }
         Command::Approvals(command) => {
             return commands::approvals::run(cli.data_dir.as_deref(), command)
                 .await
@@ -188,6 +197,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         | Command::Serve
         | Command::Mcp { .. }
         | Command::Status { .. }
+        | Command::Agents { .. }
         | Command::Approvals(_) => Ok(()),
         served => run_served(&Door::InProcess(host), served).await,
     }

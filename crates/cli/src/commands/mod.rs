@@ -1,5 +1,6 @@
 //! The subcommands' implementations, one module each, and the connection they share.
 
+pub mod agents;
 pub mod app_sites;
 pub mod approvals;
 pub mod audit;

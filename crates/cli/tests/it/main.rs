@@ -8,6 +8,7 @@
 
 mod support;
 
+mod agents;
 mod app_sites;
 mod approvals;
 mod approvals_watch;

@@ -11,6 +11,7 @@
 
 mod support;
 
+mod agents;
 mod app_site_limit;
 mod approvals;
 mod apps;
