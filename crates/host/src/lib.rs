@@ -3,7 +3,8 @@
 //! It has no Tauri dependency and is fully usable headless.
 //!
 //! Its folders stack in tiers, each using only those below it (`scripts/check-structure.py`
-//! fails on a folder circle), lowest first: [`agents`] (the agents' own config files, read only), `vocabulary` (the shared words: `Source`,
+//! fails on a folder circle), lowest first: [`agents`] (the agents' own config files, read
+//! only), `vocabulary` (the shared words: `Source`,
 //! `GateRequest`, the definition hash, `PendingApproval`, `ServerStatus`, the events), beside
 //! `error`, [`canonical`], [`fs_path`] and `os`; then [`apps`] and [`roots`]; `running` (a
 //! server process's life); `store` (registry, secrets, storage); `oversight` (its `gate` above
