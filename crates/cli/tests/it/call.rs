@@ -7,8 +7,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::support::{
-    HttpFixture, add_stdio, command, data_with_everything, exits, gatehouse, ok, ok_json, stderr,
-    stdout,
+    add_stdio, command, data_with_everything, exits, gatehouse, ok, ok_json, stderr, stdout,
 };
 use serde_json::json;
 
@@ -212,20 +211,7 @@ fn ctrl_c_cancels_the_call_and_exits_130() {
 fn calls_over_streamable_http_with_progress_and_tool_errors() {
     let dir = tempfile::tempdir().expect("temp dir");
     let data = dir.path();
-    let server = HttpFixture::start("streamableHttp");
-    let url = server.url("/mcp");
-    ok(
-        data,
-        &[
-            "server",
-            "add",
-            "web",
-            "--url",
-            &url,
-            "--transport",
-            "streamable-http",
-        ],
-    );
+    let _server = crate::support::add_everything_over_http(data, "web");
     let sum = ok_json(
         data,
         &[

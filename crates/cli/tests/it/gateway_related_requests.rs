@@ -12,27 +12,14 @@ use crate::support::gateway::{
     StopsTheEngine, called, client_command, fixtures, run_client, steps,
 };
 use crate::support::wait::until;
-use crate::support::{HttpFixture, ok, ok_json};
+use crate::support::{ok, ok_json};
 use serde_json::Value;
 
 #[test]
 fn each_agents_call_gets_its_own_sampling_while_another_agents_call_to_the_server_runs() {
     let dir = tempfile::tempdir().expect("temp dir");
     let data = dir.path();
-    let server = HttpFixture::start("streamableHttp");
-    let url = server.url("/mcp");
-    ok(
-        data,
-        &[
-            "server",
-            "add",
-            "web",
-            "--url",
-            &url,
-            "--transport",
-            "streamable-http",
-        ],
-    );
+    let _server = crate::support::add_everything_over_http(data, "web");
     ok(
         data,
         &["policy", "set", "web", "--source", "gateway", "allow"],

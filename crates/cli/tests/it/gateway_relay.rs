@@ -156,20 +156,7 @@ fn a_profile_that_does_not_ask_the_person_has_what_the_agent_cannot_answer_refus
 fn over_http_the_agent_answers_the_sampling_its_call_causes() {
     let dir = tempfile::tempdir().expect("temp dir");
     let data = dir.path();
-    let server = crate::support::HttpFixture::start("streamableHttp");
-    let server_url = server.url("/mcp");
-    ok(
-        data,
-        &[
-            "server",
-            "add",
-            "e",
-            "--url",
-            &server_url,
-            "--transport",
-            "streamable-http",
-        ],
-    );
+    let _server = crate::support::add_everything_over_http(data, "e");
     ok(
         data,
         &["policy", "set", "e", "--source", "gateway", "allow"],

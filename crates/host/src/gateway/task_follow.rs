@@ -276,6 +276,7 @@ mod tests {
             });
             let watched = poller.abort_handle();
             tasks.follow(&id, poller);
+            // The clock is paused: this advances it past several polls, it waits for nothing.
             tokio::time::sleep(Duration::from_secs(5)).await;
             assert!(!watched.is_finished(), "followed while the task runs");
             if evict {

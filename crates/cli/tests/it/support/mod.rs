@@ -178,6 +178,26 @@ pub fn data_with_everything(name: &str) -> TempDir {
     dir
 }
 
+/// server-everything over Streamable HTTP, registered under `name`; it runs while the fixture
+/// lives.
+pub fn add_everything_over_http(data: &Path, name: &str) -> HttpFixture {
+    let server = HttpFixture::start("streamableHttp");
+    let url = server.url("/mcp");
+    ok(
+        data,
+        &[
+            "server",
+            "add",
+            name,
+            "--url",
+            &url,
+            "--transport",
+            "streamable-http",
+        ],
+    );
+    server
+}
+
 /// Registers under `name` the TypeScript SDK v2 server that offers only `feature` (`prompts` or
 /// `resources`) and no tools, tests/fixtures/ts-sdk-v2/partial.mjs over stdio.
 pub fn add_offering_only(data: &Path, name: &str, feature: &str) {
