@@ -9,13 +9,13 @@ use gatehouse_mcp::Prompt;
 use serde_json::{Value, json};
 
 use super::profiles::Served;
-use super::relay::as_profiled;
+use super::relay::as_agents;
 use super::visibility::{self, Hidden};
 use super::{names, servers};
 use crate::error::{HostError, Result};
 use crate::host::Host;
 use crate::oversight::gate::Source;
-use crate::oversight::gate::agent_relay::{AgentAnswers, within};
+use crate::oversight::gate::agent_relay::AgentAnswers;
 use crate::vocabulary::status::Offer;
 
 /// Every prompt the client's profile shows, named for the agent (with or without the server's
@@ -84,16 +84,8 @@ pub async fn get(
     let (server, prompt) = route(host, client, served, name).await?;
     shown(host, served, &server, "prompts/get", name).await?;
     let connection = servers::session(host, &server, client).await?;
-    let agent = as_profiled(agent, &served.profile);
-    let _in_call = host
-        .gate()
-        .agent_calls()
-        .enter(connection.server_id(), agent.clone());
-    let got = within(
-        agent,
-        connection.get_prompt(&prompt, &arguments, Source::Gateway),
-    )
-    .await?;
+    let getting = connection.get_prompt(&prompt, &arguments, Source::Gateway);
+    let got = as_agents(host, served, connection.server_id(), agent, getting).await?;
     serde_json::to_value(got).map_err(|e| HostError::Protocol(e.to_string()))
 }
 

@@ -22,9 +22,10 @@ use gatehouse_mcp::transport::BoxFuture;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 
-use super::profiles::Profile;
+use super::profiles::{Profile, Served};
 use super::replies::fail;
-use crate::oversight::gate::agent_relay::{AgentAnswers, relayed};
+use crate::host::Host;
+use crate::oversight::gate::agent_relay::{AgentAnswers, relayed, within};
 use crate::oversight::gate::person::WITHDRAWN;
 
 /// Requests that may wait for one agent's answer at once.
@@ -259,13 +260,29 @@ impl AgentAnswers for ForRequest {
     }
 }
 
+/// Runs `call` (an agent's request of the server `server_id`) as the agent's, as its profile
+/// has it ([`as_profiled`]): registered while it runs, and within the agent
+/// (`gate::agent_relay`), so that the server's requests during it go to that agent.
+pub(super) fn as_agents<F: Future>(
+    host: &Host,
+    served: &Served,
+    server_id: &str,
+    agent: Arc<dyn AgentAnswers>,
+    call: F,
+) -> impl Future<Output = F::Output> {
+    let agent = as_profiled(agent, &served.profile);
+    let in_call = host.gate().agent_calls().enter(server_id, agent.clone());
+    let call = within(agent, call);
+    async move {
+        let _in_call = in_call;
+        call.await
+    }
+}
+
 /// The agent as its `profile` has it: when the profile does not ask the person for the agent,
 /// a server's sampling or elicitation the agent cannot answer is refused instead of put to the
 /// person ([`AgentAnswers::asks_person`]).
-pub(super) fn as_profiled(
-    agent: Arc<dyn AgentAnswers>,
-    profile: &Profile,
-) -> Arc<dyn AgentAnswers> {
+fn as_profiled(agent: Arc<dyn AgentAnswers>, profile: &Profile) -> Arc<dyn AgentAnswers> {
     if profile.asks_person() {
         return agent;
     }

@@ -10,14 +10,14 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::profiles::{Profile, Served};
-use super::relay::as_profiled;
+use super::relay::as_agents;
 use super::servers;
 use super::visibility::{self, Hidden};
 use crate::connections::connection::ServerConnection;
 use crate::error::{HostError, Result};
 use crate::host::Host;
 use crate::oversight::gate::Source;
-use crate::oversight::gate::agent_relay::{AgentAnswers, within};
+use crate::oversight::gate::agent_relay::AgentAnswers;
 use crate::vocabulary::status::Offer;
 
 /// Every resource (`templates`: every resource template) the client's profile shows, each once.
@@ -84,12 +84,8 @@ pub async fn read(
         .and_then(Value::as_str)
         .ok_or_else(|| HostError::Validation("`uri` is missing".to_owned()))?;
     let connection = shown_owner(host, client, served, "resources/read", uri).await?;
-    let agent = as_profiled(agent, &served.profile);
-    let _in_call = host
-        .gate()
-        .agent_calls()
-        .enter(connection.server_id(), agent.clone());
-    let contents = within(agent, connection.read_resource(uri, Source::Gateway)).await?;
+    let reading = connection.read_resource(uri, Source::Gateway);
+    let contents = as_agents(host, served, connection.server_id(), agent, reading).await?;
     Ok(serde_json::json!({ "contents": contents }))
 }
 

@@ -11,13 +11,13 @@ use gatehouse_mcp::{CallOptions, Tool};
 use serde_json::{Map, Value, json};
 
 use super::profiles::{Profile, Served};
-use super::relay::as_profiled;
+use super::relay::as_agents;
 use super::visibility::{self, Hidden};
 use super::{names, servers};
 use crate::error::{HostError, Result};
 use crate::host::Host;
 use crate::oversight::client_tasks::MadeBy;
-use crate::oversight::gate::agent_relay::{AgentAnswers, within};
+use crate::oversight::gate::agent_relay::AgentAnswers;
 use crate::oversight::gate::{CallOutcome, Source, ToolCall};
 use crate::store::registry::model::ServerConfig;
 use crate::vocabulary::status::Offer;
@@ -145,9 +145,8 @@ pub async fn call(
         caller: Some(client.to_owned()),
     };
     // The server's requests during the call may go to the agent (`gate::agent_relay`).
-    let agent = as_profiled(agent, &served.profile);
-    let _in_call = host.gate().agent_calls().enter(&config.id, agent.clone());
-    let outcome = within(agent, host.call_tool_on(config, call, options, cancel)).await;
+    let calling = host.call_tool_on(config, call, options, cancel);
+    let outcome = as_agents(host, served, &config.id, agent, calling).await;
     match outcome? {
         CallOutcome::Cancelled => Ok(None),
         // A task the agent polls itself (the tasks extension), under the gateway's id; the
