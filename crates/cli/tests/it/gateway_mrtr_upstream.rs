@@ -123,24 +123,7 @@ fn a_2026_servers_input_requests_reach_the_calling_agent_under_the_servers_keys(
     );
 
     // Each of the four passed the gate, answered by the agent whose call it served.
-    let audit = crate::support::ok_json(data, &["audit", "list", "--json", "--limit", "200"]);
-    let mut answered: Vec<(String, String)> = audit["rows"]
-        .as_array()
-        .expect("rows")
-        .iter()
-        .filter(|r| r["kind"] == "decision" && r["source"] == "server")
-        .map(|r| {
-            assert_eq!(r["detail"]["answeredBy"], "agent", "{r}");
-            (
-                r["detail"]["client"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_owned(),
-                r["method"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect();
-    answered.sort();
+    let answered = crate::support::gateway::answered_by_agents(data);
     let expected = [
         ("agent-a", "elicitation/create"),
         ("agent-a", "roots/list"),

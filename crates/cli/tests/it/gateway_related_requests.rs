@@ -11,8 +11,8 @@ use crate::support::engine::{Gathered, Reaped};
 use crate::support::gateway::{
     StopsTheEngine, called, client_command, fixtures, run_client, steps,
 };
+use crate::support::ok;
 use crate::support::wait::until;
-use crate::support::{ok, ok_json};
 use serde_json::Value;
 
 #[test]
@@ -96,20 +96,13 @@ fn each_agents_call_gets_its_own_sampling_while_another_agents_call_to_the_serve
     );
 
     // On record: each request decided and answered by the agent whose call it served.
-    let audit = ok_json(data, &["audit", "list", "--json", "--limit", "200"]);
-    let mut answered: Vec<String> = audit["rows"]
-        .as_array()
-        .expect("rows")
-        .iter()
-        .filter(|r| r["kind"] == "decision" && r["source"] == "server")
-        .map(|r| {
-            assert_eq!(r["detail"]["answeredBy"], "agent", "{r}");
-            r["detail"]["client"]
-                .as_str()
-                .unwrap_or_default()
-                .to_owned()
-        })
-        .collect();
-    answered.sort();
-    assert_eq!(answered, ["agent-a", "agent-b"]);
+    let answered = crate::support::gateway::answered_by_agents(data);
+    let sampling = "sampling/createMessage".to_owned();
+    assert_eq!(
+        answered,
+        [
+            ("agent-a".to_owned(), sampling.clone()),
+            ("agent-b".to_owned(), sampling)
+        ]
+    );
 }

@@ -194,20 +194,32 @@ pub fn cancelled_call(data: &Path, client: &str, tool: &str) -> Value {
     )
 }
 
-/// The decision rows of the servers' requests: `count` of them, each answered by the agent
-/// `client`, and the person asked nothing.
-pub fn answered_by_agent(data: &Path, client: &str, count: usize) {
+/// The server requests on `data`'s audit log, each answered by an agent (asserted), as
+/// (client, method), sorted.
+pub fn answered_by_agents(data: &Path) -> Vec<(String, String)> {
     let audit = crate::support::ok_json(data, &["audit", "list", "--json", "--limit", "200"]);
-    let answered: Vec<&Value> = audit["rows"]
+    let mut answered: Vec<(String, String)> = audit["rows"]
         .as_array()
         .expect("rows")
         .iter()
         .filter(|r| r["kind"] == "decision" && r["source"] == "server")
+        .map(|r| {
+            assert_eq!(r["detail"]["answeredBy"], "agent", "{r}");
+            let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+            (text(&r["detail"]["client"]), text(&r["method"]))
+        })
         .collect();
+    answered.sort();
+    answered
+}
+
+/// The decision rows of the servers' requests: `count` of them, each answered by the agent
+/// `client`, and the person asked nothing.
+pub fn answered_by_agent(data: &Path, client: &str, count: usize) {
+    let answered = answered_by_agents(data);
     assert_eq!(answered.len(), count, "{answered:?}");
-    for row in answered {
-        assert_eq!(row["detail"]["answeredBy"], "agent", "{row}");
-        assert_eq!(row["detail"]["client"], client, "{row}");
+    for (by, method) in &answered {
+        assert_eq!(by, client, "{method}");
     }
     assert!(
         crate::support::ok_json(data, &["approvals", "list", "--json"])["approvals"]
