@@ -10,6 +10,7 @@
 //! server process's life); `store` (registry, secrets, storage); `oversight` (its `gate` above
 //! `policy`, `approvals` and `audit`); `connections`; `sessions`; and `host` on top.
 
+pub mod agent_import;
 pub mod agents;
 pub mod apps;
 pub mod canonical;

@@ -17,6 +17,7 @@ pub mod conformance_auth;
 pub mod connection;
 pub mod engine;
 pub mod grants;
+pub mod import;
 pub mod info;
 pub mod logs;
 pub mod mcp;
