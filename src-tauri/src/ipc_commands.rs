@@ -69,6 +69,9 @@ pub const IPC_COMMANDS: &[&str] = &[
     "app_sites",
     "app_site_add",
     "app_site_remove",
+    "agents_found",
+    "import_preview",
+    "import_apply",
 ];
 
 #[cfg(test)]

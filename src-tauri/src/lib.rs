@@ -13,8 +13,9 @@ pub mod bindings;
 mod calls;
 mod commands;
 mod events;
-// The app manifest's list is read by build.rs; the lib only tests it.
 mod client_commands;
+mod import_commands;
+// The app manifest's list is read by build.rs; the lib only tests it.
 #[cfg(test)]
 mod ipc_commands;
 mod ipc_error;
@@ -104,6 +105,7 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
             app.manage(host);
             app.manage(RunningEngine(std::sync::Mutex::new(Some(engine))));
             app.manage(calls::PendingCalls::default());
+            app.manage(import_commands::PendingImport::default());
             Ok(())
         })
         .build(context)

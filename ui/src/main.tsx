@@ -17,6 +17,7 @@ import "./styles/policies.css";
 import "./styles/clients.css";
 import "./styles/approvals.css";
 import "./styles/apps.css";
+import "./styles/agents.css";
 
 applyTheme(initialTheme());
 

@@ -92,6 +92,19 @@ export type {
   UrlSite,
   ViewPlacement,
 } from "../bindings";
+export type {
+  Action as ImportAction,
+  Agent,
+  AgentFound,
+  ImportChoices,
+  ImportPlan,
+  ImportPreview,
+  LeftOut,
+  MovedSecret,
+  PlannedServer,
+  Shown,
+  Written,
+} from "../bindings";
 export type { Value as JsonValue } from "../bindings";
 // The generated name is ServerTransport; the UI calls it Transport.
 export type { ServerTransport as Transport } from "../bindings";
@@ -239,6 +252,12 @@ export const clientsProfile = fallible("clientsProfile");
 export const gatewayHttpSettings = fallible("gatewayHttpSettings");
 /** Turns the gateway's HTTP endpoint on or off (on a new port when given). */
 export const gatewaySetHttp = fallible("gatewaySetHttp");
+/** The agents whose MCP config files exist here (and in the project folder given). */
+export const agentsFound = fallible("agentsFound");
+/** The plan for importing an agent's servers (secrets masked), kept by the engine under its id. */
+export const importPreview = fallible("importPreview");
+/** Imports exactly the plan previewed under the id; refused if a file changed since. */
+export const importApply = fallible("importApply");
 /** The global lists of outside sites app views may reach. */
 export const appSites = fallible("appSites");
 /** Puts a domain (or a URL's host) on the allow or block list, moving it off the other. */

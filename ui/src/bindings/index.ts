@@ -187,6 +187,15 @@ export const commands = {
 	appSiteAdd: (list: SiteList, domain: string) => typedError<AppSites, IpcError>(__TAURI_INVOKE("app_site_add", { list, domain })),
 	/**  Takes a domain off whichever list it is on; both lists afterwards. */
 	appSiteRemove: (domain: string) => typedError<AppSites, IpcError>(__TAURI_INVOKE("app_site_remove", { domain })),
+	/**  The agents with config files here (and in `project`), with how many servers each has. */
+	agentsFound: (project: string | null) => typedError<AgentFound[], IpcError>(__TAURI_INVOKE("agents_found", { project })),
+	/**  The plan for importing `agent`'s servers, to show; kept to be applied by its id. */
+	importPreview: (agent: Agent, project: string | null, choices: ImportChoices) => typedError<ImportPreview, IpcError>(__TAURI_INVOKE("import_preview", { agent, project, choices })),
+	/**
+	 *  Imports the plan previewed under `id` (refused if another was previewed since, or if an
+	 *  agent's file changed since the preview).
+	 */
+	importApply: (id: string) => typedError<Written[], IpcError>(__TAURI_INVOKE("import_apply", { id })),
 };
 
 /** Events */
@@ -199,6 +208,29 @@ export const events = {
 };
 
 /* Types */
+/**  What the import does with one server. */
+export type Action = { kind: "add" } | 
+/**  Replaces the existing server of that name (its configuration and secrets). */
+{ kind: "replace"; server: string } | 
+/**  Its name is taken and the person has not said what to do. */
+{ kind: "unresolved"; clashesWith: string };
+
+/**  An agent whose MCP servers Gatehouse can read, or the MCP registry's `server.json`. */
+export type Agent = "claude-code" | "claude-desktop" | "cursor" | "vscode" | "codex" | "gemini" | "windsurf" | "zed" | "registry";
+
+/**  Whether a file is the person's own (under the home directory) or a project's. */
+export type AgentFileScope = "user" | "project";
+
+/**  An agent whose config files exist on this machine (or in the project given). */
+export type AgentFound = {
+	agent: Agent,
+	title: string,
+	files: string[],
+	servers: number,
+	/**  Servers that already go through Gatehouse. */
+	throughGatehouse: number,
+};
+
 /**  An answer to a pending request. */
 export type Answer = 
 /**
@@ -678,6 +710,28 @@ export type HttpServing =
 /**  The port could not be listened on; tried again every few seconds. */
 { state: "failed"; port: number; error: string };
 
+/**  What the person chose in the preview. */
+export type ImportChoices = {
+	/**  `skip`, `rename` or `replace` for every clash; none: each clash blocks the import. */
+	onClash: string | null,
+	/**  Entries left out, by the agent's name for them. */
+	skip: string[],
+};
+
+/**  The import, as the preview shows it. */
+export type ImportPlan = {
+	agent: Agent,
+	files: PlanFile[],
+	servers: PlannedServer[],
+	skipped: LeftOut[],
+};
+
+/**  A plan to show, and the id to apply it by. */
+export type ImportPreview = {
+	id: string,
+	plan: ImportPlan,
+};
+
 export type IpcError = {
 	code: ErrorCode,
 	message: string,
@@ -693,6 +747,13 @@ export type KeyStatus =
 { state: "missing" } | 
 /**  The keyring could not be reached. */
 { state: "unavailable"; reason: string };
+
+/**  An entry not imported, with the reason. */
+export type LeftOut = {
+	file: string,
+	entry: string,
+	reason: string,
+};
 
 /**  A client's limits, every one resolved. */
 export type Limits = {
@@ -712,6 +773,18 @@ export type LogLine = {
 	/**  When it was read (UTC, RFC 3339), or empty when unknown. */
 	time: string,
 	line: string,
+};
+
+/**  A value that goes to the keyring, as the preview shows it. */
+export type MovedSecret = {
+	/**  `env` or `header`. */
+	kind: string,
+	name: string,
+	/**  The value, masked (its first characters and length at most). */
+	masked: string,
+	reason: SecretReason,
+	/**  Where the agent had it: an env variable, a header, an argument, an env file, an input. */
+	from: string,
 };
 
 /**
@@ -834,6 +907,45 @@ export type PendingApproval = {
 	askedAtMs: number | null,
 	expiresAtMs: number | null,
 	question: Question,
+};
+
+export type PlanFile = {
+	path: string,
+	section: string | null,
+	scope: AgentFileScope,
+	/**  SHA-256 of the file as read, hex. */
+	digest: string | null,
+	/**  Why it could not be read (with the line and column where the parser says). */
+	error: string | null,
+};
+
+export type PlannedServer = {
+	file: string,
+	section: string | null,
+	/**  The agent's name for it. */
+	entry: string,
+	/**  Its name in Gatehouse. */
+	name: string,
+	action: Action,
+} & Preview;
+
+export type Preview = {
+	/**  `stdio` or `http`. */
+	kind: string,
+	enabled: boolean,
+	command?: string | null,
+	args?: string[],
+	cwd?: string | null,
+	env?: Shown[],
+	url?: string | null,
+	transport?: string | null,
+	headers?: Shown[],
+	roots?: string[],
+	/**  The values that go to the keyring. */
+	secrets: MovedSecret[],
+	/**  The environment variables its values name, read when Gatehouse starts it. */
+	references: string[],
+	warnings: string[],
 };
 
 /**  A profile's settings, each one set or left to the profile below it. */
@@ -1018,6 +1130,17 @@ export type Scope =
  */
 { kind: "always" };
 
+/**  Why a value counts as a secret. */
+export type SecretReason = 
+/**  The format marks it secret. */
+"marked" | 
+/**  Its env or header name looks like a secret's. */
+"name" | 
+/**  It starts like a known kind of token. */
+"token-prefix" | 
+/**  It is a long string of high entropy. */
+"high-entropy";
+
 /**  A stored server configuration. */
 export type ServerConfig = {
 	id: string,
@@ -1139,6 +1262,13 @@ export type ServerTransport =
 export type ServerView = {
 	config: ServerConfig,
 	status: ServerStatus,
+};
+
+/**  One env variable or header as shown: the value, or the masked value of a secret. */
+export type Shown = {
+	name: string,
+	value: string,
+	secret: boolean,
 };
 
 /**  Which list a domain is on. */
@@ -1284,6 +1414,15 @@ export type ViewPlacement = {
 	viewHeight: number,
 	offsetX: number,
 	offsetY: number,
+};
+
+/**  One server the import wrote. */
+export type Written = {
+	name: string,
+	entry: string,
+	serverId: string,
+	replaced: boolean,
+	secrets: number,
 };
 
 /* Tauri Specta runtime */

@@ -1,8 +1,9 @@
-// First-run message shown when no servers are configured, with a way to add one.
+// First-run message shown when no servers are configured, with a way to add one or import the
+// servers an agent on this machine already has.
 
-type EmptyStateProps = { onAdd: () => void };
+type EmptyStateProps = { onAdd: () => void; onImport: () => void };
 
-export function EmptyState({ onAdd }: EmptyStateProps) {
+export function EmptyState({ onAdd, onImport }: EmptyStateProps) {
   return (
     <div className="empty-state" data-testid="empty-state">
       <div className="empty-state-icon" aria-hidden="true">
@@ -16,6 +17,12 @@ export function EmptyState({ onAdd }: EmptyStateProps) {
       <button type="button" className="button button-primary" onClick={onAdd} data-testid="empty-state-add-button">
         Add your first server
       </button>
+      <p className="muted">
+        Your agents (Claude Code, Cursor, VS Code, …) may have MCP servers already.{" "}
+        <button type="button" className="link-button" onClick={onImport} data-testid="empty-state-import-button">
+          Import them
+        </button>
+      </p>
     </div>
   );
 }

@@ -6,6 +6,7 @@ import type { ServerConfig, ServerInput, ServerView } from "../api/gatehouse";
 import { errorMessage } from "../api/GatehouseError";
 import { useServers } from "../hooks/useServers";
 import { emptyFormValues, formValuesFromConfig } from "../model/serverFormValues";
+import { ImportDialog } from "./agents/ImportDialog";
 import { ConfirmRemoveDialog } from "./ConfirmRemoveDialog";
 import { EmptyState } from "./EmptyState";
 import { ErrorBanner } from "./ErrorBanner";
@@ -20,6 +21,7 @@ export function ServersPage() {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [formDialog, setFormDialog] = useState<FormDialogState>(null);
   const [removing, setRemoving] = useState<ServerView | null>(null);
+  const [importing, setImporting] = useState(false);
   const [busyIds, setBusyIds] = useState<ReadonlySet<string>>(() => new Set());
   const [actionError, setActionError] = useState<string | null>(null);
 
@@ -71,7 +73,7 @@ export function ServersPage() {
       </div>
     );
   } else if (servers.length === 0) {
-    content = <EmptyState onAdd={openAdd} />;
+    content = <EmptyState onAdd={openAdd} onImport={() => setImporting(true)} />;
   } else {
     content = (
       <div className="master-detail">
@@ -110,9 +112,14 @@ export function ServersPage() {
         <h1 id="servers-heading">
           Servers{servers.length > 0 && <span className="count">{servers.length}</span>}
         </h1>
-        <button type="button" className="button button-primary" onClick={openAdd} data-testid="add-server-button">
-          Add server
-        </button>
+        <div className="page-toolbar-actions">
+          <button type="button" className="button" onClick={() => setImporting(true)} data-testid="import-button">
+            Import from an agent
+          </button>
+          <button type="button" className="button button-primary" onClick={openAdd} data-testid="add-server-button">
+            Add server
+          </button>
+        </div>
       </div>
       {actionError !== null && <ErrorBanner message={actionError} onDismiss={() => setActionError(null)} />}
       {loadError !== null && servers.length > 0 && (
@@ -127,6 +134,7 @@ export function ServersPage() {
           onClose={() => setFormDialog(null)}
         />
       )}
+      {importing && <ImportDialog onClose={() => setImporting(false)} onImported={() => void refresh()} />}
       {removing !== null && (
         <ConfirmRemoveDialog
           serverName={removing.config.name}

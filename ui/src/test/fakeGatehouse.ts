@@ -54,6 +54,9 @@ export const clientsSetPrefix = vi.fn<typeof real.clientsSetPrefix>();
 export const clientsProfile = vi.fn<typeof real.clientsProfile>();
 export const gatewayHttpSettings = vi.fn<typeof real.gatewayHttpSettings>();
 export const gatewaySetHttp = vi.fn<typeof real.gatewaySetHttp>();
+export const agentsFound = vi.fn<typeof real.agentsFound>(() => Promise.resolve([]));
+export const importPreview = vi.fn<typeof real.importPreview>();
+export const importApply = vi.fn<typeof real.importApply>();
 export const authStatus = vi.fn<typeof real.authStatus>();
 export const signIn = vi.fn<typeof real.signIn>();
 export const signOut = vi.fn<typeof real.signOut>();
@@ -219,9 +222,13 @@ export function resetFakeGatehouse(): void {
     clientsProfile,
     gatewayHttpSettings,
     gatewaySetHttp,
+    agentsFound,
+    importPreview,
+    importApply,
   ]) {
     fn.mockReset();
   }
+  agentsFound.mockResolvedValue([]);
   appCloseView.mockResolvedValue(true);
   appPlaceView.mockResolvedValue(null);
   appPostToView.mockResolvedValue(null);

@@ -14,6 +14,7 @@ use super::plan::{Action, ImportPlan, PlannedServer, digest_of};
 use super::record;
 
 /// One server the import wrote.
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Written {

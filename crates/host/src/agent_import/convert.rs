@@ -38,6 +38,7 @@ pub struct Context<'a> {
 }
 
 /// A value that goes to the keyring, as the preview shows it.
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MovedSecret {

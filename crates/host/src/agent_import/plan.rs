@@ -50,6 +50,7 @@ pub struct Existing {
 }
 
 /// The import, as the preview shows it.
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportPlan {
@@ -59,6 +60,7 @@ pub struct ImportPlan {
     pub skipped: Vec<LeftOut>,
 }
 
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlanFile {
@@ -72,6 +74,7 @@ pub struct PlanFile {
 }
 
 /// What the import does with one server.
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Action {
@@ -82,10 +85,12 @@ pub enum Action {
     },
     /// Its name is taken and the person has not said what to do.
     Unresolved {
+        #[serde(rename = "clashesWith")]
         clashes_with: String,
     },
 }
 
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlannedServer {
@@ -103,6 +108,7 @@ pub struct PlannedServer {
 }
 
 /// An entry not imported, with the reason.
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LeftOut {

@@ -9,6 +9,7 @@ use crate::store::registry::model::ServerSpec;
 use super::convert::{Converted, MovedSecret};
 
 /// One env variable or header as shown: the value, or the masked value of a secret.
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Shown {
@@ -17,6 +18,7 @@ pub struct Shown {
     pub secret: bool,
 }
 
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Preview {

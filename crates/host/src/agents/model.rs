@@ -12,7 +12,8 @@ use serde_json::{Map, Value};
 use super::references::Reference;
 
 /// An agent whose MCP servers Gatehouse can read, or the MCP registry's `server.json`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Agent {
     ClaudeCode,
@@ -71,8 +72,10 @@ impl Agent {
 }
 
 /// Whether a file is the person's own (under the home directory) or a project's.
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+// Named apart from the approvals' `Scope` where both cross IPC (a unit enum's JSON is the same).
+#[serde(rename = "AgentFileScope", rename_all = "kebab-case")]
 pub enum Scope {
     User,
     Project,

@@ -23,6 +23,7 @@ use serde::Serialize;
 use super::references;
 
 /// Why a value counts as a secret.
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SecretReason {
