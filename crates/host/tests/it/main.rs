@@ -11,6 +11,7 @@
 
 mod support;
 
+mod agent_connect;
 mod agents;
 mod app_site_limit;
 mod approvals;
