@@ -1,5 +1,5 @@
 //! `gatehouse connect AGENT` on a [`Host`]: [`preview`] reads the agent's file, works out the
-//! new text (imported entries out, Gatehouse's entry in) and its diff, and names the plaintext
+//! new text (imported entries out, Gatehouse's entry in) and its diff (secrets masked), and names the plaintext
 //! secrets left in the entries kept; [`apply`] keeps the original in the data directory,
 //! writes the new text only if the file still holds what the preview read, records the
 //! connect, and makes sure a gateway client named after the agent exists with a profile of the
@@ -14,6 +14,7 @@ use super::diff::unified;
 use super::gateway_entry::{ENTRY_NAME, GatewayLaunch};
 use super::imported::{Imported, imported};
 use super::json_rewrite::{Edit, rewrite_json};
+use super::masking::{mask, secret_values};
 use super::record::{NewConnection, insert};
 use super::target::{Target, choose, parse_error, same_file};
 use crate::agents::discover::parse;
@@ -51,6 +52,7 @@ pub struct Plan {
     pub file: PathBuf,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub section: Option<String>,
+    /// The unified diff of the file, its plaintext secrets masked.
     pub diff: String,
     /// The imported entries taken out.
     pub removed: Vec<String>,
@@ -120,7 +122,11 @@ pub async fn preview(host: &Host, request: &ConnectRequest) -> Result<Plan> {
         .collect();
     let plaintext_secrets_left =
         secrets_left(agent, &target, &new_text, &kept, request.project.as_deref())?;
-    let diff = unified(&target.path.display().to_string(), &target.text, &new_text);
+    // The secrets of the original's entries (the kept ones among them) masked.
+    let diff = mask(
+        &unified(&target.path.display().to_string(), &target.text, &new_text),
+        &secret_values(&target.servers),
+    );
     Ok(Plan {
         agent,
         file: target.path,
@@ -245,7 +251,8 @@ fn changed_since_preview(plan: &Plan) -> HostError {
 }
 
 /// The gateway client named after the agent (added when missing), its profile switched on for
-/// the servers imported from the agent; a client added now sees only those.
+/// the servers imported from the agent; a client added now sees only those (all servers, as the
+/// default profile says, when none was imported from it yet).
 async fn client_for(host: &Host, plan: &Plan) -> Result<(bool, Vec<String>)> {
     let name = plan.agent.id();
     let added = match host.clients().get(name).await {
@@ -268,7 +275,8 @@ async fn client_for(host: &Host, plan: &Plan) -> Result<(bool, Vec<String>)> {
         server: server.clone(),
         on: true,
     }));
-    if added {
+    // A client added now sees only those; with none imported yet, the default profile.
+    if added && !on.is_empty() {
         for view in host.list_servers().await? {
             if !on.contains(&view.config.name) {
                 change.servers.push(ServerSwitch {

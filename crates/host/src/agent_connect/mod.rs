@@ -1,7 +1,7 @@
 //! `gatehouse connect AGENT`: an agent's config rewritten so that it reaches the person's
 //! servers through Gatehouse. The pure rewriting (text in, text out) is in [`json_rewrite`]
 //! (jsonc-parser's syntax tree) and [`toml_rewrite`] (toml_edit), with the entry Gatehouse
-//! writes in [`gateway_entry`] and the preview's [`diff`]; [`target`] picks the file and
+//! writes in [`gateway_entry`] and the preview's [`diff`] (its secrets masked by [`masking`]); [`target`] picks the file and
 //! section, [`connect`] previews and applies on a `Host` (the original kept by [`backup`],
 //! the connect recorded by [`record`], the agent's client and profile made), [`undo`] puts the
 //! original back. Which entries were imported comes from the import's record ([`imported`]).
@@ -13,6 +13,7 @@ pub mod diff;
 pub mod gateway_entry;
 pub mod imported;
 pub mod json_rewrite;
+pub mod masking;
 pub mod record;
 pub mod target;
 pub mod toml_rewrite;
