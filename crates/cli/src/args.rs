@@ -167,6 +167,9 @@ pub enum Command {
     /// The gateway's Streamable HTTP endpoint
     #[command(subcommand)]
     Gateway(crate::clients_args::GatewayCommand),
+    /// Import an agent's MCP servers into Gatehouse: a preview of every server and every
+    /// value that goes to the keyring (masked), then, once confirmed, the servers added
+    Import(crate::import_args::ImportArgs),
     /// The agents on this machine (Claude Code, Claude Desktop, Cursor, VS Code, Codex, Gemini
     /// CLI, Windsurf, Zed) and the MCP servers in their config files, with the plaintext secrets
     /// they hold counted by name (never shown); reads the files only

@@ -15,6 +15,7 @@ mod commands;
 mod ctrl_c;
 mod door;
 mod finish;
+mod import_args;
 mod output;
 mod policy_args;
 mod progress;
@@ -196,6 +197,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         Command::AppSites(command) => commands::app_sites::run(host, command).await,
         Command::Clients(command) => commands::clients::run(host, command).await,
         Command::Gateway(command) => commands::clients::gateway(host, command).await,
+        Command::Import(args) => commands::import::run(host, args).await,
         Command::Call(_)
         | Command::ConformanceClient { .. }
         | Command::Serve

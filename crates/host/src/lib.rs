@@ -12,6 +12,7 @@
 //! [`agent_connect`] (rewriting an agent's config to go through Gatehouse) above it.
 
 pub mod agent_connect;
+pub mod agent_import;
 pub mod agents;
 pub mod apps;
 pub mod canonical;

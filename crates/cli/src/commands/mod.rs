@@ -18,6 +18,7 @@ pub mod connect;
 pub mod connection;
 pub mod engine;
 pub mod grants;
+pub mod import;
 pub mod info;
 pub mod logs;
 pub mod mcp;

@@ -5,11 +5,11 @@
 //! with its line and column, a file over the size bound refused, and no data directory, engine
 //! or keyring touched.
 
-use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use serde_json::Value;
 
+use crate::support::agent_home::{MadeUp, made_up_home, put};
 use crate::support::{stderr, stdout};
 
 /// Every plaintext secret in the fixtures, and the password default of the registry's.
@@ -28,71 +28,8 @@ const SECRETS: &[&str] = &[
     "orgtok-fixture-0006",
 ];
 
-struct MadeUp {
-    _root: tempfile::TempDir,
-    home: PathBuf,
-    project: PathBuf,
-    data: PathBuf,
-}
-
-fn fixture(name: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/fixtures/agents")
-        .join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn put(to: &Path, text: &str) {
-    std::fs::create_dir_all(to.parent().expect("a parent")).expect("the directory is made");
-    std::fs::write(to, text).expect("the file is written");
-}
-
-fn made_up_home() -> MadeUp {
-    let root = tempfile::tempdir().expect("a temporary directory");
-    let home = root.path().join("home");
-    let project = root.path().join("project");
-    let config = home.join(".config");
-    let copy = |to: PathBuf, name: &str| {
-        put(
-            &to,
-            &fixture(name).replace("@PROJECT@", &project.display().to_string()),
-        );
-    };
-    copy(home.join(".claude.json"), "claude.json");
-    copy(project.join(".mcp.json"), "claude-project.mcp.json");
-    copy(
-        config.join("Claude/claude_desktop_config.json"),
-        "claude_desktop_config.json",
-    );
-    copy(home.join(".cursor/mcp.json"), "cursor-mcp.json");
-    copy(config.join("Code/User/mcp.json"), "vscode-mcp.json");
-    copy(project.join(".vscode/mcp.json"), "vscode-project-mcp.json");
-    copy(home.join(".codex/config.toml"), "codex-config.toml");
-    copy(home.join(".gemini/settings.json"), "gemini-settings.json");
-    copy(
-        home.join(".codeium/windsurf/mcp_config.json"),
-        "windsurf-mcp_config.json",
-    );
-    copy(config.join("zed/settings.json"), "zed-settings.json");
-    copy(project.join("server.json"), "server.json");
-    MadeUp {
-        data: root.path().join("data"),
-        _root: root,
-        home,
-        project,
-    }
-}
-
 fn agents(made_up: &MadeUp, args: &[&str]) -> Output {
-    crate::support::command(&made_up.data)
-        .arg("agents")
-        .args(args)
-        .env("HOME", &made_up.home)
-        .env("XDG_CONFIG_HOME", made_up.home.join(".config"))
-        .env_remove("CODEX_HOME")
-        .env_remove("APPDATA")
-        .output()
-        .expect("the binary runs")
+    made_up.run("agents", args)
 }
 
 fn listing(made_up: &MadeUp) -> (Value, Output) {

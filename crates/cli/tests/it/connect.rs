@@ -2,8 +2,9 @@
 //! with Cursor's fixture (tests/fixtures/agents/cursor-mcp.json) at `~/.cursor/mcp.json`.
 //! `--dry-run` prints the diff and writes nothing; connect, connect again (nothing to change),
 //! `--undo` (the original byte for byte), `--undo` again (nothing to undo); and a connected
-//! config really works: the TypeScript SDK's client started exactly as the rewritten file's
-//! `gatehouse` entry says lists, through Gatehouse, the tools of the server imported from it.
+//! config really works: after `gatehouse import cursor`, the TypeScript SDK's client started
+//! exactly as the rewritten file's `gatehouse` entry says lists and calls, through Gatehouse,
+//! the tools of the server imported from it.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -12,7 +13,7 @@ use serde_json::Value;
 
 use crate::support::engine::serve;
 use crate::support::gateway::{fixtures, steps};
-use crate::support::{add_everything, sqlite3, stderr, stdout};
+use crate::support::{everything_js, stderr, stdout};
 
 /// Cursor's plaintext secrets in the fixture: never printed.
 const SECRETS: &[&str] = &[
@@ -66,24 +67,6 @@ fn succeeds(output: Output) -> String {
         assert!(!all.contains(secret), "{secret} is in the output:\n{all}");
     }
     stdout(&output)
-}
-
-/// Records Cursor's entry `entry` as imported into Gatehouse as its server `server` (the
-/// import's record, as `gatehouse import` writes it).
-fn imported(data: &Path, file: &Path, entry: &str, server: &str) {
-    let (done, err) = sqlite3(
-        data,
-        &format!(
-            "CREATE TABLE IF NOT EXISTS agent_imports (server_id TEXT PRIMARY KEY NOT NULL \
-             REFERENCES servers(id) ON DELETE CASCADE, agent TEXT NOT NULL, file TEXT NOT NULL, \
-             section TEXT, entry TEXT NOT NULL, imported_at TEXT NOT NULL DEFAULT \
-             (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))); \
-             INSERT INTO agent_imports (server_id, agent, file, entry) \
-             SELECT id, 'cursor', '{}', '{entry}' FROM servers WHERE name = '{server}';",
-            file.display()
-        ),
-    );
-    assert!(done, "{err}");
 }
 
 #[test]
@@ -161,14 +144,41 @@ fn connect_then_undo_gives_back_the_original() {
 }
 
 #[test]
-fn a_connected_config_reaches_the_servers_through_gatehouse() {
+fn an_imported_then_connected_agent_reaches_its_server_through_gatehouse() {
     let made_up = made_up_home();
-    add_everything(&made_up.data, "e");
-    imported(&made_up.data, &made_up.file, "docs", "e");
+    // Cursor's config with a server that really runs (server-everything), beside the fixture's.
+    let mut config: Value =
+        serde_json::from_slice(&std::fs::read(&made_up.file).expect("read")).expect("JSON");
+    config["mcpServers"]["everything"] =
+        serde_json::json!({"command": "node", "args": [everything_js(), "stdio"]});
+    std::fs::write(
+        &made_up.file,
+        serde_json::to_string_pretty(&config).expect("JSON"),
+    )
+    .expect("written");
+    let import = crate::support::command(&made_up.data)
+        .args(["import", "cursor", "--only", "everything", "--yes"])
+        .env("HOME", &made_up.home)
+        .env("XDG_CONFIG_HOME", made_up.home.join(".config"))
+        .output()
+        .expect("the binary runs");
+    assert!(import.status.success(), "{}", stderr(&import));
+    // Agents' calls of it allowed (by default the person is asked).
+    crate::support::ok(
+        &made_up.data,
+        &[
+            "policy",
+            "set",
+            "everything",
+            "--source",
+            "gateway",
+            "allow",
+        ],
+    );
     let out = succeeds(connect(&made_up, &["cursor"]));
-    assert!(out.contains("removed (imported): docs"), "{out}");
+    assert!(out.contains("removed (imported): everything"), "{out}");
     assert!(
-        out.contains("client `cursor` added; its profile: e"),
+        out.contains("client `cursor` added; its profile: everything"),
         "{out}"
     );
 
@@ -176,7 +186,8 @@ fn a_connected_config_reaches_the_servers_through_gatehouse() {
     let config: Value =
         serde_json::from_slice(&std::fs::read(&made_up.file).expect("read")).expect("JSON");
     let servers = &config["mcpServers"];
-    assert!(servers.get("docs").is_none(), "{config}");
+    assert!(servers.get("everything").is_none(), "{config}");
+    assert!(servers.get("docs").is_some(), "{config}");
     let entry = &servers["gatehouse"];
     let command = entry["command"].as_str().expect("a command");
     let args: Vec<&str> = entry["args"]
@@ -188,27 +199,46 @@ fn a_connected_config_reaches_the_servers_through_gatehouse() {
     assert!(entry.get("env").is_none(), "{entry}");
     assert!(Path::new(command).is_absolute(), "{command}");
 
+    // The agent, as Cursor would start it: the TypeScript SDK's client runs the entry's
+    // command and arguments, with the engine running.
     let _engine = serve(&made_up.data);
     let output = std::process::Command::new("node")
         .current_dir(fixtures().join("clients"))
         .arg("ts_sdk_v1_client.mjs")
+        .arg("--call")
+        .arg(r#"everything__echo={"message":"through the config"}"#)
         .arg("--")
         .arg(command)
         .args(&args)
         .env_remove("GATEHOUSE_DATA_DIR")
         .output()
         .expect("the client runs");
+    assert!(output.status.success(), "{}", stderr(&output));
     let lines: Vec<Value> = stdout(&output)
         .lines()
         .map(|l| serde_json::from_str(l).expect("one JSON line per step"))
         .collect();
-    assert!(output.status.success(), "{}", stderr(&output));
     let tools = steps(&lines, "tools")[0].as_array().expect("tools").clone();
     assert!(
-        tools.iter().any(|t| t["name"] == "e__echo"),
+        tools.iter().any(|t| t["name"] == "everything__echo"),
         "server-everything's tools through Gatehouse: {tools:?}"
     );
-    // The engine saw the agent as the client named after it.
-    let clients = crate::support::ok_json(&made_up.data, &["clients", "show", "cursor", "--json"]);
-    assert_eq!(clients["client"]["name"], "cursor", "{clients}");
+    let call = steps(&lines, "call")[0];
+    assert_eq!(
+        call["result"]["content"][0]["text"], "Echo: through the config",
+        "{call}"
+    );
+    // The engine saw the agent as the client named after it, served its profile.
+    let shown = crate::support::ok_json(&made_up.data, &["clients", "show", "cursor", "--json"]);
+    assert_eq!(
+        shown["profile"]["own"]["servers"]["everything"], true,
+        "{shown}"
+    );
+    let recent = shown["recent"].as_array().expect("recent calls");
+    assert!(
+        recent
+            .iter()
+            .any(|r| r["tool"] == "echo" && r["detail"]["caller"] == "cursor"),
+        "{shown}"
+    );
 }

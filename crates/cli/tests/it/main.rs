@@ -40,6 +40,7 @@ mod gateway_related_requests;
 mod gateway_relay;
 mod gateway_tasks;
 mod gateway_tasks_ext;
+mod import;
 mod info_era;
 mod logs;
 mod output_limits;

@@ -4,14 +4,14 @@
 //! writes in [`gateway_entry`] and the preview's [`diff`] (its secrets masked by [`masking`]); [`target`] picks the file and
 //! section, [`connect`] previews and applies on a `Host` (the original kept by [`backup`],
 //! the connect recorded by [`record`], the agent's client and profile made), [`undo`] puts the
-//! original back. Which entries were imported comes from the import's record ([`imported`]).
+//! original back. Which entries were imported comes from the import's record
+//! ([`crate::agent_import::record`]).
 //! Nothing but `lib.rs` and the faces uses this folder.
 
 pub mod backup;
 pub mod connect;
 pub mod diff;
 pub mod gateway_entry;
-pub mod imported;
 pub mod json_rewrite;
 pub mod masking;
 pub mod record;

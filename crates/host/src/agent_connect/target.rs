@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use super::backup::read_config;
-use super::imported::Imported;
+use crate::agent_import::record::Imported;
 use crate::agents::discover::{parse, project_files, user_files};
 use crate::agents::model::{Agent, FileError, Scope, ServerEntry, Skipped};
 use crate::agents::places::Places;

@@ -82,31 +82,36 @@ pub fn plaintext_secrets(entry: &ServerEntry) -> Vec<SecretFound> {
 }
 
 fn secret_args(args: &[String]) -> Vec<SecretFound> {
-    let mut found = Vec::new();
-    let flag_name = |arg: &str| arg.trim_start_matches('-').to_owned();
-    for (i, arg) in args.iter().enumerate() {
-        let reason = if let Some((flag, value)) = arg.split_once('=')
-            && flag.starts_with('-')
-        {
-            classify(Some(&flag_name(flag)), value, false)
-        } else if i > 0
-            && args[i - 1].starts_with('-')
-            && !args[i - 1].contains('=')
-            && !arg.starts_with('-')
-        {
-            classify(Some(&flag_name(&args[i - 1])), arg, false)
-        } else {
-            classify(None, arg, false)
-        };
-        if let Some(reason) = reason {
-            found.push(SecretFound {
+    (0..args.len())
+        .filter_map(|i| {
+            secret_in_arg(args, i).map(|(_, reason)| SecretFound {
                 place: SecretPlace::Arg,
                 name: format!("args[{i}]"),
                 reason,
-            });
-        }
+            })
+        })
+        .collect()
+}
+
+/// Whether `args[i]` holds a secret: by its value, or after a secret-looking flag (`--api-key
+/// VALUE`, `--api-key=VALUE`). Gives where the secret starts in the argument (after the `=`)
+/// and why.
+pub fn secret_in_arg(args: &[String], i: usize) -> Option<(usize, SecretReason)> {
+    let arg = args.get(i)?;
+    let flag_name = |arg: &str| arg.trim_start_matches('-').to_owned();
+    if let Some((flag, value)) = arg.split_once('=')
+        && flag.starts_with('-')
+    {
+        classify(Some(&flag_name(flag)), value, false).map(|r| (flag.len() + 1, r))
+    } else if i > 0
+        && args[i - 1].starts_with('-')
+        && !args[i - 1].contains('=')
+        && !arg.starts_with('-')
+    {
+        classify(Some(&flag_name(&args[i - 1])), arg, false).map(|r| (0, r))
+    } else {
+        classify(None, arg, false).map(|r| (0, r))
     }
-    found
 }
 
 fn secret_url_parts(url: &str) -> Vec<SecretFound> {

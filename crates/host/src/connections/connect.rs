@@ -17,6 +17,7 @@ use gatehouse_mcp::{
 use crate::connections::server_requests::{Declared, HostHandler};
 use crate::error::{HostError, Result};
 use crate::oversight::audit::KnownSecrets;
+use crate::running::env_refs::{self, Environment};
 use crate::running::launch::Launcher;
 use crate::running::server_logs::output::ServerStderr;
 use crate::store::registry::Registry;
@@ -174,7 +175,21 @@ async fn connect(
                 .map(|s| (s.name.clone(), s.value.clone()))
                 .collect();
             stdio.cwd = cwd.as_ref().map(PathBuf::from);
-            let secrets = KnownSecrets::new(secrets.iter().map(|s| s.value.expose().clone()));
+            let environment = Environment::new(&launcher.login_env().await.vars);
+            let expanded = env_refs::expand_stdio(
+                &environment,
+                &mut stdio.command,
+                &mut stdio.args,
+                &mut stdio.cwd,
+                &mut stdio.env,
+                &mut stdio.secret_env,
+            );
+            let secrets = KnownSecrets::new(
+                secrets
+                    .iter()
+                    .map(|s| s.value.expose().clone())
+                    .chain(expanded),
+            );
             stdio.output = Some(OutputHook(Arc::new(ServerStderr::new(
                 &config.id,
                 secrets,
@@ -211,6 +226,8 @@ async fn connect(
                 .filter(|s| s.kind == SecretKind::Header)
                 .map(|s| (s.name.clone(), s.value.clone()))
                 .collect();
+            let environment = Environment::new(&launcher.login_env().await.vars);
+            env_refs::expand_headers(&environment, &mut http.headers, &mut http.secret_headers);
             // Tokens kept in the keyring are sent and refreshed; nobody is asked to sign in
             // here (see `crate::connections::oauth_connection`).
             let authorizer = crate::connections::oauth_connection::authorizer(

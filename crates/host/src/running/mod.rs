@@ -5,6 +5,7 @@
 //! server writes: its stderr kept ([`server_logs`]) and its log messages bounded
 //! ([`log_rate`]). The live sessions that use all this are in [`crate::sessions`].
 
+pub(crate) mod env_refs;
 pub(crate) mod launch;
 pub(crate) mod log_rate;
 pub mod login_env;

@@ -1,6 +1,6 @@
 //! `gatehouse connect` on a real data directory and real files: each agent's fixture
-//! (tests/fixtures/agents/) at its place in a made-up home, some of its entries recorded as
-//! imported, then connect: the rewritten file read back by the agents' own parser (Gatehouse's
+//! (tests/fixtures/agents/) at its place in a made-up home, some of its entries imported by the
+//! real `gatehouse import` (secrets to the keyring), then connect: the rewritten file read back by the agents' own parser (Gatehouse's
 //! entry there and recognised, the imported entries gone, every other entry and key the same,
 //! comments kept), the client and its profile made, a second connect a no-op, and undo giving
 //! back the original byte for byte. Then the refusals: a file changed between the preview and
@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use gatehouse_host::Host;
 use gatehouse_host::agent_connect::{ConnectRequest, GatewayLaunch, apply, preview, undo};
+use gatehouse_host::agent_import::{self, Choices};
 use gatehouse_host::agents::discover::{parse, user_files};
 use gatehouse_host::agents::model::{Agent, Launch, Scope};
 use gatehouse_host::agents::places::Places;
@@ -17,7 +18,7 @@ use gatehouse_host::agents::read::{parse_jsonc, parse_toml};
 use gatehouse_host::agents::through::{DEFAULT_GATEWAY_PORT, through_gatehouse};
 use serde_json::Value;
 
-use crate::support::{fixtures, open_host, stdio};
+use crate::support::{fixtures, open_host};
 
 const EXE: &str = "/opt/gatehouse/bin/gatehouse";
 
@@ -56,36 +57,39 @@ fn put(home: &Home, agent: Agent, fixture: &str) -> PathBuf {
     path
 }
 
-/// Records `entries` of `file` as imported from `agent` (the import's record), each as a
-/// Gatehouse server of the same name.
-async fn imported(host: &Host, agent: Agent, file: &Path, section: Option<&str>, entries: &[&str]) {
-    let pool = host.store().pool();
-    sqlx::query(
-        "CREATE TABLE IF NOT EXISTS agent_imports (server_id TEXT PRIMARY KEY NOT NULL \
-         REFERENCES servers(id) ON DELETE CASCADE, agent TEXT NOT NULL, file TEXT NOT NULL, \
-         section TEXT, entry TEXT NOT NULL, imported_at TEXT NOT NULL DEFAULT \
-         (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))",
+/// Imports `entries` of `agent`'s files with the real `gatehouse import` (secrets to the
+/// keyring, each recorded for connect); the entries it imported.
+async fn imported(host: &Host, home: &Home, agent: Agent, project: bool, entries: &[&str]) {
+    let choices = Choices {
+        only: entries.iter().map(|e| e.to_string()).collect(),
+        inputs: [
+            ("perplexity-key", "pplx-input-value-0123"),
+            ("region", "eu"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect(),
+        ..Choices::default()
+    };
+    let project = project.then_some(home.project.as_path());
+    let plan = agent_import::preview(
+        host,
+        &home.places,
+        agent,
+        project,
+        &choices,
+        &[DEFAULT_GATEWAY_PORT],
     )
-    .execute(pool)
     .await
-    .expect("the import's table");
-    for entry in entries {
-        let view = host
-            .add_server(stdio(entry, "true", vec![]))
-            .await
-            .expect("the server is added");
-        sqlx::query(
-            "INSERT INTO agent_imports (server_id, agent, file, section, entry) VALUES (?, ?, ?, ?, ?)",
-        )
-        .bind(&view.config.id)
-        .bind(agent.id())
-        .bind(file.to_string_lossy().as_ref())
-        .bind(section)
-        .bind(entry)
-        .execute(pool)
+    .unwrap_or_else(|e| panic!("{agent:?}: the import's preview: {e}"));
+    let written = agent_import::apply(host, &plan)
         .await
-        .expect("the import is recorded");
-    }
+        .unwrap_or_else(|e| panic!("{agent:?}: the import: {e}"));
+    let mut got: Vec<&str> = written.iter().map(|w| w.entry.as_str()).collect();
+    got.sort();
+    let mut wanted = entries.to_vec();
+    wanted.sort();
+    assert_eq!(got, wanted, "{agent:?}: what the import took");
 }
 
 fn request(home: &Home, agent: Agent, project: Option<&Path>) -> ConnectRequest {
@@ -158,9 +162,10 @@ const CASES: &[Case] = &[
         agent: Agent::Vscode,
         fixture: "vscode-mcp.json",
         servers_key: "servers",
-        imported: &["perplexity", "gitlab"],
+        // perplexity's envFile names ${workspaceFolder}: not imported without a project.
+        imported: &["gitlab"],
         replaced: &[],
-        kept: &["legacy-sse"],
+        kept: &["perplexity", "legacy-sse"],
         comments: &["// VS Code's user-profile MCP servers (JSON with comments)."],
         secrets_gone: &["glpat-fixtureVscode0123456789"],
     },
@@ -223,7 +228,7 @@ async fn connect_and_undo(case: &Case) {
     let path = put(&home, agent, case.fixture);
     let original = std::fs::read(&path).expect("read");
     let host = open_host(&home.data, false).await;
-    imported(&host, agent, &path, None, case.imported).await;
+    imported(&host, &home, agent, false, case.imported).await;
 
     let plan = preview(&host, &request(&home, agent, None))
         .await
@@ -362,7 +367,7 @@ async fn claude_codes_project_section_is_the_one_the_import_used() {
         "projects[{:?}].mcpServers",
         home.project.display().to_string()
     );
-    imported(&host, Agent::ClaudeCode, &path, Some(&section), &["brave"]).await;
+    imported(&host, &home, Agent::ClaudeCode, true, &["brave"]).await;
     let plan = preview(
         &host,
         &request(&home, Agent::ClaudeCode, Some(&home.project)),
@@ -398,7 +403,7 @@ async fn a_file_changed_after_the_preview_is_not_written() {
     let home = home();
     let path = put(&home, Agent::Cursor, "cursor-mcp.json");
     let host = open_host(&home.data, false).await;
-    imported(&host, Agent::Cursor, &path, None, &["docs"]).await;
+    imported(&host, &home, Agent::Cursor, false, &["docs"]).await;
     let plan = preview(&host, &request(&home, Agent::Cursor, None))
         .await
         .expect("a preview");
@@ -432,7 +437,7 @@ async fn an_undo_after_a_later_edit_is_refused_unless_forced() {
     let path = put(&home, Agent::Zed, "zed-settings.json");
     let original = std::fs::read(&path).expect("read");
     let host = open_host(&home.data, false).await;
-    imported(&host, Agent::Zed, &path, None, &["postgres"]).await;
+    imported(&host, &home, Agent::Zed, false, &["postgres"]).await;
     let plan = preview(&host, &request(&home, Agent::Zed, None))
         .await
         .expect("a preview");

@@ -4,22 +4,16 @@
 //! Gatehouse cannot represent skipped with the reason, the plaintext secrets by name, and
 //! whether an entry already goes through Gatehouse; then the whole discovery on a made-up home.
 
-use std::path::{Path, PathBuf};
-
 use gatehouse_host::agents::discover::{discover, parse};
 use gatehouse_host::agents::model::{
     Agent, Launch, Remote, RemoteTransport, Scope, ServerEntry, Setting, Stdio,
 };
-use gatehouse_host::agents::places::Places;
 use gatehouse_host::agents::plaintext::{SecretPlace, plaintext_secrets};
 use gatehouse_host::agents::references::Reference;
 use gatehouse_host::agents::section::Section;
 use gatehouse_host::agents::through::{DEFAULT_GATEWAY_PORT, through_gatehouse};
 
-fn fixture(name: &str) -> String {
-    let path = crate::support::fixtures().join("agents").join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+use crate::support::agent_home::{fixture, made_up_home};
 
 fn sections(agent: Agent, scope: Scope, name: &str) -> Vec<Section> {
     let text = fixture(name).replace("@PROJECT@", "/work/project");
@@ -458,41 +452,6 @@ fn hostile_entries_are_skipped_not_panicked_on() {
         ["n", "num", "cmd", "args", "env", "empty", "url", "none"]
     );
     assert!(section.skipped.iter().all(|s| !s.reason.is_empty()));
-}
-
-/// A made-up home with every fixture at its agent's real place, and a project beside it.
-fn made_up_home(root: &Path) -> (Places, PathBuf) {
-    let home = root.join("home");
-    let config = home.join(".config");
-    let project = root.join("project");
-    let put = |to: PathBuf, name: &str| {
-        std::fs::create_dir_all(to.parent().expect("no error")).expect("no error");
-        let text = fixture(name).replace("@PROJECT@", &project.display().to_string());
-        std::fs::write(to, text).expect("no error");
-    };
-    put(home.join(".claude.json"), "claude.json");
-    put(project.join(".mcp.json"), "claude-project.mcp.json");
-    put(
-        config.join("Claude/claude_desktop_config.json"),
-        "claude_desktop_config.json",
-    );
-    put(home.join(".cursor/mcp.json"), "cursor-mcp.json");
-    put(config.join("Code/User/mcp.json"), "vscode-mcp.json");
-    put(project.join(".vscode/mcp.json"), "vscode-project-mcp.json");
-    put(home.join(".codex/config.toml"), "codex-config.toml");
-    put(home.join(".gemini/settings.json"), "gemini-settings.json");
-    put(
-        home.join(".codeium/windsurf/mcp_config.json"),
-        "windsurf-mcp_config.json",
-    );
-    put(config.join("zed/settings.json"), "zed-settings.json");
-    put(project.join("server.json"), "server.json");
-    let places = Places {
-        codex_home: home.join(".codex"),
-        home,
-        config_dir: config,
-    };
-    (places, project)
 }
 
 #[test]

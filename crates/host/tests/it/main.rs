@@ -12,6 +12,7 @@
 mod support;
 
 mod agent_connect;
+mod agent_import;
 mod agents;
 mod app_site_limit;
 mod approvals;

@@ -3,6 +3,7 @@
 //! tool, and the real servers it talks to (server-everything over stdio and over HTTP, a minimal
 //! script server).
 
+pub mod agent_home;
 pub mod engine;
 pub mod gateway;
 pub mod wait;

@@ -3,6 +3,7 @@
 //! a fixture records; calling tools through the gate in [`gate`], going around the audit log in
 //! [`audit`].
 
+pub mod agent_home;
 pub mod audit;
 pub mod gate;
 pub mod oauth;
