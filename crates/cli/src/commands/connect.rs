@@ -31,15 +31,7 @@ pub async fn run(host: &Host, data_dir: Option<&Path>, args: ConnectArgs) -> Res
         .as_deref()
         .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()));
     if args.undo {
-        let file = match &project {
-            Some(dir) => Some(
-                preview(host, &request(agent, data_dir, Some(dir))?)
-                    .await
-                    .map(|plan| plan.file)?,
-            ),
-            None => None,
-        };
-        let undone = undo(host, agent, file.as_deref(), args.force).await?;
+        let undone = undo(host, agent, project.as_deref(), args.force).await?;
         if args.json {
             return output::print_json(&undone);
         }

@@ -1,6 +1,7 @@
 //! The record of each connect (the `agent_connections` table): which agent's file (and
 //! section) was rewritten, where its original is kept, the hashes of the original and of what
-//! was written, and whether it was undone. `--undo` takes the latest one not undone.
+//! was written, and whether it was undone. `--undo` takes the latest one not undone (of the
+//! project's files, with a project).
 
 use std::path::PathBuf;
 
@@ -48,34 +49,28 @@ pub async fn insert(pool: &SqlitePool, new: &NewConnection<'_>) -> Result<i64> {
     Ok(id)
 }
 
-/// The latest connect of `agent` not undone (of `file`, when given).
-pub async fn latest(
-    pool: &SqlitePool,
-    agent: Agent,
-    file: Option<&std::path::Path>,
-) -> Result<Option<Connection>> {
-    let file = file.map(|f| f.to_string_lossy().into_owned());
-    let row = sqlx::query(
+/// The connects of `agent` not undone, latest first.
+pub async fn active(pool: &SqlitePool, agent: Agent) -> Result<Vec<Connection>> {
+    let rows = sqlx::query(
         "SELECT id, file, section, backup, original_hash, written_hash, connected_at \
-         FROM agent_connections WHERE agent = ? AND undone_at IS NULL \
-         AND (?2 IS NULL OR file = ?2) ORDER BY id DESC LIMIT 1",
+         FROM agent_connections WHERE agent = ? AND undone_at IS NULL ORDER BY id DESC",
     )
     .bind(agent.id())
-    .bind(file)
-    .fetch_optional(pool)
+    .fetch_all(pool)
     .await?;
-    row.map(|row| {
-        Ok(Connection {
-            id: row.try_get(0)?,
-            file: PathBuf::from(row.try_get::<String, _>(1)?),
-            section: row.try_get(2)?,
-            backup: PathBuf::from(row.try_get::<String, _>(3)?),
-            original_hash: row.try_get(4)?,
-            written_hash: row.try_get(5)?,
-            connected_at: row.try_get(6)?,
+    rows.iter()
+        .map(|row| {
+            Ok(Connection {
+                id: row.try_get(0)?,
+                file: PathBuf::from(row.try_get::<String, _>(1)?),
+                section: row.try_get(2)?,
+                backup: PathBuf::from(row.try_get::<String, _>(3)?),
+                original_hash: row.try_get(4)?,
+                written_hash: row.try_get(5)?,
+                connected_at: row.try_get(6)?,
+            })
         })
-    })
-    .transpose()
+        .collect()
 }
 
 pub async fn mark_undone(pool: &SqlitePool, id: i64) -> Result<()> {

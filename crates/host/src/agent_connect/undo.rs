@@ -8,7 +8,9 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::backup::{current_bytes, hash, read_backup, write_atomic};
-use super::record::{latest, mark_undone};
+use super::json_rewrite::project_of;
+use super::record::{Connection, active, mark_undone};
+use super::target::same_file;
 use crate::agents::model::Agent;
 use crate::error::{HostError, Result};
 use crate::host::Host;
@@ -24,19 +26,21 @@ pub struct Undone {
     pub forced: bool,
 }
 
-/// Restores the original of `agent`'s latest connect (of `file`, when given).
+/// Restores the original of `agent`'s latest connect not undone; with `project`, of that
+/// project's files (a file under it, or its section of Claude Code's `~/.claude.json`).
 pub async fn undo(
     host: &Host,
     agent: Agent,
-    file: Option<&std::path::Path>,
+    project: Option<&std::path::Path>,
     force: bool,
 ) -> Result<Undone> {
     let pool = host.store().pool();
-    let Some(connection) = latest(pool, agent, file).await? else {
+    let connections = active(pool, agent).await?;
+    let Some(connection) = connections.into_iter().find(|c| of_project(c, project)) else {
         return Err(HostError::NotFound(format!(
             "{} has no connect to undo{}",
             agent.title(),
-            file.map_or(String::new(), |f| format!(" in {}", f.display()))
+            project.map_or(String::new(), |p| format!(" in project {}", p.display()))
         )));
     };
     let original = read_backup(&connection.backup, &connection.original_hash)?;
@@ -58,4 +62,20 @@ pub async fn undo(
         connected_at: connection.connected_at,
         forced: changed,
     })
+}
+
+/// Whether the connect was of `project`'s files (`None`: any of the agent's).
+fn of_project(connection: &Connection, project: Option<&std::path::Path>) -> bool {
+    let Some(dir) = project else {
+        return true;
+    };
+    match connection.section.as_deref().map(project_of) {
+        Some(Ok(section_project)) => same_file(std::path::Path::new(&section_project), dir),
+        Some(Err(_)) => false,
+        None => std::fs::canonicalize(dir).is_ok_and(|dir| {
+            std::fs::canonicalize(&connection.file)
+                .unwrap_or_else(|_| connection.file.clone())
+                .starts_with(dir)
+        }),
+    }
 }

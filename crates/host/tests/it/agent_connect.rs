@@ -391,7 +391,16 @@ async fn claude_codes_project_section_is_the_one_the_import_used() {
         after["projects"]["/somewhere/else"],
         before["projects"]["/somewhere/else"]
     );
-    undo(&host, Agent::ClaudeCode, None, false)
+    let elsewhere = home.places.home.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).expect("made");
+    let error = undo(&host, Agent::ClaudeCode, Some(&elsewhere), false)
+        .await
+        .expect_err("not that project's");
+    assert!(
+        error.to_string().contains("no connect to undo in project"),
+        "{error}"
+    );
+    undo(&host, Agent::ClaudeCode, Some(&home.project), false)
         .await
         .expect("undone");
     assert_eq!(std::fs::read(&path).expect("read"), original);
@@ -497,5 +506,23 @@ async fn a_missing_or_broken_file_is_refused_with_nothing_written() {
         error.to_string().contains("not an agent's config"),
         "{error}"
     );
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn no_backup_no_write() {
+    let home = home();
+    let path = put(&home, Agent::Cursor, "cursor-mcp.json");
+    let original = std::fs::read(&path).expect("read");
+    let host = open_host(&home.data, false).await;
+    // Where the backups go is taken by a file: the original cannot be kept.
+    std::fs::write(home.data.join("agent-backups"), "not a directory").expect("written");
+    let plan = preview(&host, &request(&home, Agent::Cursor, None))
+        .await
+        .expect("a preview");
+    let error = apply(&host, &plan).await.expect_err("refused");
+    assert!(error.to_string().contains("agent-backups"), "{error}");
+    assert_eq!(std::fs::read(&path).expect("read"), original);
+    assert!(undo(&host, Agent::Cursor, None, false).await.is_err());
     host.shutdown().await;
 }
