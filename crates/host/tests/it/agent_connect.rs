@@ -3,8 +3,10 @@
 //! real `gatehouse import` (secrets to the keyring), then connect: the rewritten file read back by the agents' own parser (Gatehouse's
 //! entry there and recognised, the imported entries gone, every other entry and key the same,
 //! comments kept), the client and its profile made, a second connect a no-op, and undo giving
-//! back the original byte for byte. Then the refusals: a file changed between the preview and
-//! the write, an undo after a later edit, a missing file, a file that does not parse.
+//! back the original byte for byte; a project's files (VS Code's `.vscode/mcp.json`, Claude
+//! Code's section of `~/.claude.json`). Then the refusals: a file changed between the preview
+//! and the write, an undo after a later edit, a missing file, a file that does not parse, a
+//! backup that cannot be kept.
 
 use std::path::{Path, PathBuf};
 
@@ -524,5 +526,49 @@ async fn no_backup_no_write() {
     assert!(error.to_string().contains("agent-backups"), "{error}");
     assert_eq!(std::fs::read(&path).expect("read"), original);
     assert!(undo(&host, Agent::Cursor, None, false).await.is_err());
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_projects_file_is_connected_with_project() {
+    let home = home();
+    let file = home.project.join(".vscode/mcp.json");
+    std::fs::create_dir_all(file.parent().expect("a parent")).expect("made");
+    std::fs::copy(fixtures().join("agents/vscode-project-mcp.json"), &file)
+        .expect("the fixture is put");
+    let original = std::fs::read(&file).expect("read");
+    let host = open_host(&home.data, false).await;
+    imported(&host, &home, Agent::Vscode, true, &["memory"]).await;
+    let plan = preview(&host, &request(&home, Agent::Vscode, Some(&home.project)))
+        .await
+        .expect("a preview");
+    assert_eq!(plan.file, file);
+    assert_eq!(plan.removed, ["memory"]);
+    apply(&host, &plan).await.expect("connected");
+    let text = std::fs::read_to_string(&file).expect("read");
+    let sections = parse(Agent::Vscode, Scope::Project, &text, None).expect("parses");
+    let names: Vec<&str> = sections[0]
+        .servers
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(names, ["gatehouse"]);
+    assert!(through_gatehouse(
+        &sections[0].servers[0],
+        &[DEFAULT_GATEWAY_PORT]
+    ));
+    assert_eq!(
+        value(Agent::Vscode, &text)["servers"]["gatehouse"]["type"],
+        "stdio"
+    );
+    // The person's own VS Code file is not the project's: nothing to undo there.
+    let error = undo(&host, Agent::Vscode, Some(&home.places.home), false)
+        .await
+        .expect_err("not the home's");
+    assert!(error.to_string().contains("no connect to undo"), "{error}");
+    undo(&host, Agent::Vscode, Some(&home.project), false)
+        .await
+        .expect("undone");
+    assert_eq!(std::fs::read(&file).expect("read"), original);
     host.shutdown().await;
 }
