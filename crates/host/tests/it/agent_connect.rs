@@ -1,8 +1,9 @@
 //! `gatehouse connect` on a real data directory and real files: each agent's fixture
 //! (tests/fixtures/agents/) at its place in a made-up home, some of its entries imported by the
-//! real `gatehouse import` (secrets to the keyring), then connect: the rewritten file read back by the agents' own parser (Gatehouse's
-//! entry there and recognised, the imported entries gone, every other entry and key the same,
-//! comments kept), the client and its profile made, a second connect a no-op, and undo giving
+//! real `gatehouse import` (secrets to the keyring), then connect: the rewritten file read back
+//! by the agents' own parser (Gatehouse's entry there and recognised, the imported entries and
+//! their secrets gone, every other entry and key the same, comments kept), the diff with its
+//! secrets masked, the client and its profile made, a second connect a no-op, and undo giving
 //! back the original byte for byte; a project's files (VS Code's `.vscode/mcp.json`, Claude
 //! Code's section of `~/.claude.json`). Then the refusals: a file changed between the preview
 //! and the write, an undo after a later edit, a missing file, a file that does not parse, a
