@@ -2,7 +2,8 @@
 //! bound), its original bytes kept in `DATA_DIR/agent-backups/` (directory 0700, files 0600),
 //! and the new text written only if the file still holds the bytes the preview was made from:
 //! a temporary file in the same directory, flushed to disk, renamed over the original, with the
-//! original's permissions.
+//! original's permissions. (A program writing the file in the instant between that last check
+//! and the rename is not caught: no lock is shared with the agents.)
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -88,8 +89,12 @@ pub fn replace_if_unchanged(path: &Path, expected: &str, new: &[u8], changed: &s
     write_atomic(path, new)
 }
 
-/// A temporary file beside `path`, flushed, with `path`'s permissions, renamed over it.
+/// A temporary file beside `path`, flushed, with `path`'s permissions, renamed over it. A
+/// symbolic link (a dotfiles manager's) is followed: the file it points at is replaced, the link
+/// stays.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let path = target.as_path();
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path
         .file_name()
@@ -155,5 +160,13 @@ mod tests {
             assert_eq!(mode & 0o777, 0o600);
         }
         assert_eq!(std::fs::read_dir(dir.path()).expect("list").count(), 2);
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("link.json");
+            std::os::unix::fs::symlink(&path, &link).expect("a link");
+            write_atomic(&link, b"through the link").expect("written");
+            assert!(std::fs::symlink_metadata(&link).expect("meta").is_symlink());
+            assert_eq!(std::fs::read(&path).expect("read"), b"through the link");
+        }
     }
 }
