@@ -185,6 +185,33 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Point an agent at Gatehouse: its config file gets one `gatehouse mcp --client AGENT`
+    /// entry, the entries imported into Gatehouse are taken out, everything else is kept; the
+    /// diff is shown first and the original kept for `--undo`
+    Connect(ConnectArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ConnectArgs {
+    /// claude-code, claude-desktop, cursor, vscode, codex, gemini, windsurf or zed
+    #[arg(value_name = "AGENT")]
+    pub agent: String,
+    /// The project's file instead of the person's (for Claude Code also the project's section
+    /// of ~/.claude.json)
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// Show the diff, write nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Put back the file as it was before the latest connect
+    #[arg(long)]
+    pub undo: bool,
+    /// With --undo: restore even though the file changed after the connect
+    #[arg(long, requires = "undo")]
+    pub force: bool,
+    /// Print JSON instead of text
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -117,6 +117,7 @@ async fn run(cli: Cli) -> Result<Finish, HostError> {
                 .map(|()| Finish::Success),
         };
     }
+    let data_dir = cli.data_dir.clone();
     let host = Host::open(HostOptions {
         data_dir: cli.data_dir,
         live_sessions: false,
@@ -127,6 +128,9 @@ async fn run(cli: Cli) -> Result<Finish, HostError> {
     let _attending = terminal_approvals::attend(&host);
     let result = match cli.command {
         Command::Call(args) => commands::call::run(&host, args).await,
+        Command::Connect(args) => commands::connect::run(&host, data_dir.as_deref(), args)
+            .await
+            .map(|()| Finish::Success),
         other => run_command(&host, other).await.map(|()| Finish::Success),
     };
     host.shutdown().await;
@@ -200,6 +204,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         | Command::Mcp { .. }
         | Command::Status { .. }
         | Command::Agents { .. }
+        | Command::Connect(_)
         | Command::Approvals(_) => Ok(()),
         served => run_served(&Door::InProcess(host), served).await,
     }

@@ -8,8 +8,10 @@
 //! `GateRequest`, the definition hash, `PendingApproval`, `ServerStatus`, the events), beside
 //! `error`, [`canonical`], [`fs_path`] and `os`; then [`apps`] and [`roots`]; `running` (a
 //! server process's life); `store` (registry, secrets, storage); `oversight` (its `gate` above
-//! `policy`, `approvals` and `audit`); `connections`; `sessions`; and `host` on top.
+//! `policy`, `approvals` and `audit`); `connections`; `sessions`; and `host` on top, with
+//! [`agent_connect`] (rewriting an agent's config to go through Gatehouse) above it.
 
+pub mod agent_connect;
 pub mod agent_import;
 pub mod agents;
 pub mod apps;

@@ -14,6 +14,7 @@ pub mod clients;
 pub mod complete;
 pub mod conformance;
 pub mod conformance_auth;
+pub mod connect;
 pub mod connection;
 pub mod engine;
 pub mod grants;

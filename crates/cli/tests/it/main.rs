@@ -20,6 +20,7 @@ mod audit_writers;
 mod auth;
 mod call;
 mod cli;
+mod connect;
 mod elicitation;
 mod engine;
 mod engine_commands;

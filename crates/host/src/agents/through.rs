@@ -1,4 +1,5 @@
-//! Whether an agent's server entry already goes through Gatehouse: it runs `gatehouse mcp …`,
+//! Whether an agent's server entry already goes through Gatehouse: it runs `gatehouse mcp …`
+//! (after `--data-dir DIR`, the one option given before the subcommand),
 //! or its URL is the gateway's loopback endpoint (`http://127.0.0.1:PORT/mcp`, `/mcp/c/TOKEN`,
 //! `localhost` or `[::1]`) on one of the ports given.
 
@@ -17,7 +18,7 @@ pub fn through_gatehouse(entry: &ServerEntry, gateway_ports: &[u16]) -> bool {
                 .and_then(|n| n.to_str())
                 .unwrap_or_default();
             matches!(program, "gatehouse" | "gatehouse.exe")
-                && stdio.args.first().is_some_and(|a| a == "mcp")
+                && subcommand(&stdio.args).is_some_and(|a| a == "mcp")
         }
         Launch::Remote(remote) => {
             let Ok(url) = url::Url::parse(&remote.url) else {
@@ -35,6 +36,15 @@ pub fn through_gatehouse(entry: &ServerEntry, gateway_ports: &[u16]) -> bool {
                 && url.port().is_some_and(|p| gateway_ports.contains(&p))
                 && (path == "/mcp" || path.starts_with("/mcp/c/"))
         }
+    }
+}
+
+/// The first argument after the global `--data-dir DIR` (or `--data-dir=DIR`).
+fn subcommand(args: &[String]) -> Option<&String> {
+    match args.first().map(String::as_str) {
+        Some("--data-dir") => args.get(2),
+        Some(a) if a.starts_with("--data-dir=") => args.get(1),
+        _ => args.first(),
     }
 }
 
@@ -79,6 +89,14 @@ mod tests {
             &ports
         ));
         assert!(through_gatehouse(
+            &stdio("gatehouse", &["--data-dir", "/d", "mcp", "--client", "x"]),
+            &ports
+        ));
+        assert!(through_gatehouse(
+            &stdio("gatehouse", &["--data-dir=/d", "mcp"]),
+            &ports
+        ));
+        assert!(through_gatehouse(
             &remote("http://127.0.0.1:47821/mcp"),
             &ports
         ));
@@ -100,6 +118,10 @@ mod tests {
     fn look_alikes_are_not() {
         let ports = [DEFAULT_GATEWAY_PORT];
         assert!(!through_gatehouse(&stdio("gatehouse", &["serve"]), &ports));
+        assert!(!through_gatehouse(
+            &stdio("gatehouse", &["--data-dir", "mcp", "serve"]),
+            &ports
+        ));
         assert!(!through_gatehouse(
             &stdio("npx", &["gatehouse", "mcp"]),
             &ports

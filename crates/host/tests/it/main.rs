@@ -11,6 +11,7 @@
 
 mod support;
 
+mod agent_connect;
 mod agent_import;
 mod agents;
 mod app_site_limit;
