@@ -11,9 +11,9 @@ mod audit_commands;
 mod auth_commands;
 pub mod bindings;
 mod calls;
+mod client_commands;
 mod commands;
 mod events;
-mod client_commands;
 mod import_commands;
 // The app manifest's list is read by build.rs; the lib only tests it.
 #[cfg(test)]

@@ -13,7 +13,9 @@ use super::references::Reference;
 
 /// An agent whose MCP servers Gatehouse can read, or the MCP registry's `server.json`.
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Agent {
     ClaudeCode,
