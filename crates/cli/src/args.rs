@@ -203,6 +203,9 @@ pub struct ConnectArgs {
     /// Show the diff, write nothing
     #[arg(long)]
     pub dry_run: bool,
+    /// Write without asking (the diff is still printed)
+    #[arg(long, short = 'y')]
+    pub yes: bool,
     /// Put back the file as it was before the latest connect
     #[arg(long)]
     pub undo: bool,

@@ -12,6 +12,7 @@ mod args;
 mod audit_args;
 mod clients_args;
 mod commands;
+mod confirm;
 mod ctrl_c;
 mod door;
 mod finish;

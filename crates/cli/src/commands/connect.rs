@@ -1,8 +1,8 @@
 //! `gatehouse connect AGENT [--project DIR] [--dry-run] [--json] [--undo [--force]]`: the
 //! agent's config file rewritten so that it reaches the person's servers through Gatehouse
 //! (one `gatehouse mcp --client AGENT` entry; the entries imported into Gatehouse taken out,
-//! everything else kept as it was). The diff is printed before anything is written;
-//! `--dry-run` stops there. The plaintext secrets left in the entries kept are named (server
+//! everything else kept as it was). The diff is printed before anything is written, and the
+//! write waits for the person's yes (on the terminal, or `--yes`); `--dry-run` stops there. The plaintext secrets left in the entries kept are named (server
 //! and env or header name, never the value). `--undo` puts the original back byte for byte.
 //! It runs on a Host opened in this process, like the other management commands.
 
@@ -14,6 +14,7 @@ use gatehouse_host::{Host, HostError};
 use serde_json::json;
 
 use crate::args::ConnectArgs;
+use crate::confirm::confirmed;
 use crate::output;
 
 pub async fn run(host: &Host, data_dir: Option<&Path>, args: ConnectArgs) -> Result<(), HostError> {
@@ -70,6 +71,11 @@ pub async fn run(host: &Host, data_dir: Option<&Path>, args: ConnectArgs) -> Res
         }
         say!("dry run: nothing was written");
         print_left(&plan);
+        return Ok(());
+    }
+    let question = format!("write {}?", plan.file.display());
+    if !args.yes && !confirmed(&question, "connect")? {
+        say!("nothing was written");
         return Ok(());
     }
     let applied = apply(host, &plan).await?;

@@ -5,14 +5,13 @@
 //! come from `GATEHOUSE_INPUT_<ID>` variables. Nothing is written when a clash is unresolved, a
 //! file changed after the preview, or the keyring cannot keep a secret.
 
-use std::io::{BufRead, IsTerminal, Write};
-
 use gatehouse_host::agent_import::plan::{Action, PlannedServer};
 use gatehouse_host::agent_import::{self, Choices, ImportPlan, OnClash};
 use gatehouse_host::agents::{Agent, Places};
 use gatehouse_host::{Host, HostError};
 use serde_json::json;
 
+use crate::confirm::confirmed;
 use crate::import_args::{ImportArgs, OnClashArg};
 use crate::output;
 
@@ -95,7 +94,9 @@ pub async fn run(host: &Host, args: ImportArgs) -> Result<(), HostError> {
         }
         return Ok(());
     }
-    if plan.unresolved().is_empty() && !args.yes && !confirmed(&plan, importable)? {
+    let secrets: usize = plan.servers.iter().map(|s| s.preview.secrets.len()).sum();
+    let question = format!("import {importable} server(s), {secrets} value(s) to the keyring?");
+    if plan.unresolved().is_empty() && !args.yes && !confirmed(&question, "import")? {
         say!("nothing was imported");
         return Ok(());
     }
@@ -119,31 +120,6 @@ pub async fn run(host: &Host, args: ImportArgs) -> Result<(), HostError> {
         agent.id()
     );
     Ok(())
-}
-
-/// Asks on the terminal; without one, `--yes` is needed.
-fn confirmed(plan: &ImportPlan, count: usize) -> Result<bool, HostError> {
-    if !std::io::stdin().is_terminal() {
-        return Err(HostError::Validation(
-            "confirm the import with --yes (no terminal to ask on); nothing was imported".into(),
-        ));
-    }
-    let secrets: usize = plan.servers.iter().map(|s| s.preview.secrets.len()).sum();
-    let mut err = std::io::stderr();
-    let _ = write!(
-        err,
-        "import {count} server(s), {secrets} value(s) to the keyring? [y/N] "
-    );
-    let _ = err.flush();
-    let mut answer = String::new();
-    std::io::stdin()
-        .lock()
-        .read_line(&mut answer)
-        .map_err(|e| HostError::Io {
-            context: "cannot read the answer".into(),
-            source: e,
-        })?;
-    Ok(matches!(answer.trim(), "y" | "Y" | "yes"))
 }
 
 fn print_plan(plan: &ImportPlan) {

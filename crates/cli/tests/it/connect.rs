@@ -117,7 +117,16 @@ fn a_dry_run_prints_the_diff_and_writes_nothing() {
 fn connect_then_undo_gives_back_the_original() {
     let made_up = made_up_home();
     let original = std::fs::read(&made_up.file).expect("read");
-    let out = succeeds(connect(&made_up, &["cursor"]));
+    // Without a terminal to ask on, the write needs --yes.
+    let unasked = connect(&made_up, &["cursor"]);
+    assert!(!unasked.status.success());
+    assert!(
+        stderr(&unasked).contains("confirm the connect with --yes"),
+        "{}",
+        stderr(&unasked)
+    );
+    assert_eq!(std::fs::read(&made_up.file).expect("read"), original);
+    let out = succeeds(connect(&made_up, &["cursor", "--yes"]));
     assert!(out.contains("connected Cursor"), "{out}");
     assert!(
         out.contains("undo with `gatehouse connect cursor --undo`"),
@@ -125,7 +134,7 @@ fn connect_then_undo_gives_back_the_original() {
     );
     let connected = std::fs::read(&made_up.file).expect("read");
     assert_ne!(connected, original);
-    let out = succeeds(connect(&made_up, &["cursor"]));
+    let out = succeeds(connect(&made_up, &["cursor", "--yes"]));
     assert!(out.contains("nothing to change"), "{out}");
     assert_eq!(std::fs::read(&made_up.file).expect("read"), connected);
     let out = succeeds(connect(&made_up, &["cursor", "--undo"]));
@@ -175,7 +184,7 @@ fn an_imported_then_connected_agent_reaches_its_server_through_gatehouse() {
             "allow",
         ],
     );
-    let out = succeeds(connect(&made_up, &["cursor"]));
+    let out = succeeds(connect(&made_up, &["cursor", "--yes"]));
     assert!(out.contains("removed (imported): everything"), "{out}");
     assert!(
         out.contains("client `cursor` added; its profile: everything"),
