@@ -21,6 +21,7 @@ mod auth;
 mod call;
 mod cli;
 mod connect;
+mod connect_gemini;
 mod elicitation;
 mod engine;
 mod engine_commands;
