@@ -11,7 +11,8 @@ use crate::events::{ApprovalsChangedEvent, ServerStatusEvent, TasksChangedEvent}
 use crate::log_events::ServerLogEvent;
 use crate::{
     app_commands, app_site_commands, app_view_commands, approval_commands, audit_commands,
-    auth_commands, client_commands, commands, import_commands, log_events, policy_commands,
+    auth_commands, client_commands, commands, connect_commands, import_commands, log_events,
+    policy_commands,
 };
 
 /// The path of the generated bindings, relative to the repository root.
@@ -102,6 +103,9 @@ fn commands() -> Commands<tauri::Wry> {
         import_commands::agents_found,
         import_commands::import_preview,
         import_commands::import_apply,
+        connect_commands::connect_preview,
+        connect_commands::connect_apply,
+        connect_commands::connect_undo,
     ]
 }
 

@@ -72,6 +72,9 @@ pub const IPC_COMMANDS: &[&str] = &[
     "agents_found",
     "import_preview",
     "import_apply",
+    "connect_preview",
+    "connect_apply",
+    "connect_undo",
 ];
 
 #[cfg(test)]

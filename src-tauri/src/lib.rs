@@ -13,6 +13,7 @@ pub mod bindings;
 mod calls;
 mod client_commands;
 mod commands;
+mod connect_commands;
 mod events;
 mod import_commands;
 // The app manifest's list is read by build.rs; the lib only tests it.
@@ -106,6 +107,7 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
             app.manage(RunningEngine(std::sync::Mutex::new(Some(engine))));
             app.manage(calls::PendingCalls::default());
             app.manage(import_commands::PendingImport::default());
+            app.manage(connect_commands::PendingConnect::default());
             Ok(())
         })
         .build(context)

@@ -1,8 +1,11 @@
-// Real-window e2e: the Import step. A made-up home (the app's HOME) holds Cursor's
+// Real-window e2e: the Import and Connect steps. A made-up home (the app's HOME) holds Cursor's
 // ~/.cursor/mcp.json with server-everything and a plaintext API key; the Servers page's
 // "Import" opens the dialog, the preview lists the server with the key masked and marked for
 // the keyring (screenshot import-preview), the import adds it (screenshot import-done), it
-// connects, and the key is nowhere in the data directory (database, WAL, logs).
+// connects, and the key is nowhere in the data directory (database, WAL, logs). Then the
+// Clients page's "Connect an agent" previews the diff of Cursor's file (screenshot
+// connect-diff), writes it (the imported entry out, a `gatehouse` entry in, the key gone from
+// the file), and "Undo last connect" puts the file back byte for byte.
 //
 //   node --test tests/e2e/import.test.mjs
 
@@ -13,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { launchApp, SERVER_EVERYTHING_ENTRY } from './harness.mjs';
-import { waitForConnected } from './servers-page.mjs';
+import { openPage, waitForConnected } from './servers-page.mjs';
 
 const SECRET = 'sk-e2eImportSecret0123456789abcdefXYZ';
 const SERVER = 'everything-imported';
@@ -76,6 +79,39 @@ describe('Import from an agent (real window)', () => {
 
       await waitForConnected(app, SERVER);
       assert.deepEqual(filesHolding(app.dataDir, SECRET), [], 'the secret is in no file of the data directory');
+    });
+  });
+
+  it('connects the agent after showing the diff, and undoes it', { timeout: 120_000 }, async (t) => {
+    assert.ok(app, 'the app runs (the import test launched it)');
+    const file = join(home, '.cursor', 'mcp.json');
+    const original = readFileSync(file);
+    await app.withFailureCapture(t.name, async () => {
+      const s = app.session;
+      await openPage(app, 'clients');
+      await s.click(await app.waitForElement('[data-testid="connect-agent-button"]', { message: 'the Connect button' }));
+      await app.waitForElement('[data-testid="connect-agent-select"]', { message: 'the agents found are offered' });
+      await s.click(await app.waitForElement('[data-testid="connect-preview-button"]', { message: 'the Preview button' }));
+      const diff = await app.waitForElement('[data-testid="connect-diff"]', { timeout: 30_000, message: 'the diff of the file' });
+      const shown = await s.getText(diff);
+      assert.match(shown, /^-.*"everything-imported"/m, shown);
+      assert.match(shown, /^\+.*"gatehouse"/m, shown);
+      assert.ok(!shown.includes(SECRET), 'the diff masks the key');
+      assertImage(await app.screenshot('connect-diff'));
+
+      await s.click(await app.waitForElement('[data-testid="connect-write-button"]', { message: 'the Write button' }));
+      const done = await app.waitForElement('[data-testid="connect-done"]', { timeout: 30_000, message: 'the connect is done' });
+      assert.match(await s.getText(done), /as the client cursor/);
+      const written = JSON.parse(readFileSync(file, 'utf8'));
+      const entry = written.mcpServers.gatehouse;
+      assert.ok(entry, `the gatehouse entry is written: ${JSON.stringify(written)}`);
+      assert.deepEqual(entry.args.slice(-3), ['mcp', '--client', 'cursor']);
+      assert.ok(!(SERVER in written.mcpServers), 'the imported entry left the file');
+      assert.ok(!readFileSync(file, 'utf8').includes(SECRET), 'the key left the file');
+
+      await s.click(await app.waitForElement('[data-testid="connect-undo-button"]', { message: 'the Undo button' }));
+      await app.waitForElement('[data-testid="connect-undone"]', { timeout: 30_000, message: 'the undo is done' });
+      assert.ok(readFileSync(file).equals(original), 'the file is back byte for byte');
     });
   });
 });

@@ -104,6 +104,11 @@ export type {
   PlannedServer,
   Shown,
   Written,
+  Applied,
+  ConnectPlan,
+  ConnectPreview,
+  SecretLeft,
+  Undone,
 } from "../bindings";
 export type { Value as JsonValue } from "../bindings";
 // The generated name is ServerTransport; the UI calls it Transport.
@@ -258,6 +263,12 @@ export const agentsFound = fallible("agentsFound");
 export const importPreview = fallible("importPreview");
 /** Imports exactly the plan previewed under the id; refused if a file changed since. */
 export const importApply = fallible("importApply");
+/** The change connecting an agent would make to its config (the diff, secrets masked), kept by the engine under its id. */
+export const connectPreview = fallible("connectPreview");
+/** Writes exactly the connect previewed under the id; refused if the file changed since. */
+export const connectApply = fallible("connectApply");
+/** Puts the agent's file back as it was before its latest connect (`force`: even if it changed since). */
+export const connectUndo = fallible("connectUndo");
 /** The global lists of outside sites app views may reach. */
 export const appSites = fallible("appSites");
 /** Puts a domain (or a URL's host) on the allow or block list, moving it off the other. */

@@ -196,6 +196,18 @@ export const commands = {
 	 *  agent's file changed since the preview).
 	 */
 	importApply: (id: string) => typedError<Written[], IpcError>(__TAURI_INVOKE("import_apply", { id })),
+	/**  The change connecting `agent` would make, to show; kept to be applied by its id. */
+	connectPreview: (agent: Agent, project: string | null) => typedError<ConnectPreview, IpcError>(__TAURI_INVOKE("connect_preview", { agent, project })),
+	/**
+	 *  Writes the connect previewed under `id` (refused if another was previewed since, or if the
+	 *  agent's file changed since the preview).
+	 */
+	connectApply: (id: string) => typedError<Applied, IpcError>(__TAURI_INVOKE("connect_apply", { id })),
+	/**
+	 *  Puts back `agent`'s file as it was before its latest connect (with `force`, even though the
+	 *  file changed after it).
+	 */
+	connectUndo: (agent: Agent, project: string | null, force: boolean) => typedError<Undone, IpcError>(__TAURI_INVOKE("connect_undo", { agent, project, force })),
 };
 
 /** Events */
@@ -306,6 +318,16 @@ export type AppViewMessagesEvent = {
 	/**  The view's sandbox URL (`AppFrame.sandboxUrl`). */
 	view: string,
 	messages: Value[],
+};
+
+/**  What [`apply`] did. */
+export type Applied = {
+	backup: string,
+	/**  The gateway client was added by this connect. */
+	clientAdded: boolean,
+	client: string,
+	/**  The servers its profile switched on. */
+	servers: string[],
 };
 
 /**
@@ -560,6 +582,27 @@ export type ClientView = {
 	profile: ClientProfile,
 	/**  Its latest audit rows (decisions and outcomes), newest first. */
 	recent: AuditRow[],
+};
+
+/**  The change a connect would make, as previewed. */
+export type ConnectPlan = {
+	file: string,
+	section?: string | null,
+	/**  The unified diff of the file, its plaintext secrets masked. */
+	diff: string,
+	/**  The imported entries taken out. */
+	removed: string[],
+	/**  Earlier entries that went through Gatehouse, replaced by the new one. */
+	replaced: string[],
+	/**  The entries left as they were. */
+	kept: string[],
+	plaintextSecretsLeft: SecretLeft[],
+};
+
+/**  A connect to show, and the id to apply it by. */
+export type ConnectPreview = {
+	id: string,
+	plan: ConnectPlan,
 };
 
 /**  Which calls of its tool a grant covers. */
@@ -1130,6 +1173,15 @@ export type Scope =
  */
 { kind: "always" };
 
+/**
+ *  A plaintext secret left in an entry Gatehouse did not import: its server and env or header
+ *  name, never its value.
+ */
+export type SecretLeft = {
+	server: string,
+	name: string,
+};
+
 /**  Why a value counts as a secret. */
 export type SecretReason = 
 /**  The format marks it secret. */
@@ -1371,6 +1423,15 @@ export type ToolVisibility =
 "model" | 
 /**  Callable by the app of the same server. */
 "app";
+
+/**  What an undo restored. */
+export type Undone = {
+	file: string,
+	backup: string,
+	connectedAt: string,
+	/**  The file had changed after the connect and was restored anyway (`--force`). */
+	forced: boolean,
+};
 
 /**
  *  Where a URL leads, as the person sees it before agreeing to open it: its site, shown large,

@@ -57,6 +57,9 @@ export const gatewaySetHttp = vi.fn<typeof real.gatewaySetHttp>();
 export const agentsFound = vi.fn<typeof real.agentsFound>(() => Promise.resolve([]));
 export const importPreview = vi.fn<typeof real.importPreview>();
 export const importApply = vi.fn<typeof real.importApply>();
+export const connectPreview = vi.fn<typeof real.connectPreview>();
+export const connectApply = vi.fn<typeof real.connectApply>();
+export const connectUndo = vi.fn<typeof real.connectUndo>();
 export const authStatus = vi.fn<typeof real.authStatus>();
 export const signIn = vi.fn<typeof real.signIn>();
 export const signOut = vi.fn<typeof real.signOut>();
@@ -225,6 +228,9 @@ export function resetFakeGatehouse(): void {
     agentsFound,
     importPreview,
     importApply,
+    connectPreview,
+    connectApply,
+    connectUndo,
   ]) {
     fn.mockReset();
   }

@@ -37,6 +37,7 @@ pub struct ConnectRequest {
 
 /// A plaintext secret left in an entry Gatehouse did not import: its server and env or header
 /// name, never its value.
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SecretLeft {
     pub server: String,
@@ -44,8 +45,9 @@ pub struct SecretLeft {
 }
 
 /// The change a connect would make, as previewed.
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename = "ConnectPlan", rename_all = "camelCase")]
 pub struct Plan {
     #[serde(skip)]
     pub agent: Agent,
@@ -77,6 +79,7 @@ impl Plan {
 }
 
 /// What [`apply`] did.
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Applied {

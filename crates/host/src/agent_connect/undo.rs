@@ -16,6 +16,7 @@ use crate::error::{HostError, Result};
 use crate::host::Host;
 
 /// What an undo restored.
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Undone {

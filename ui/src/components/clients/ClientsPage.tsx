@@ -1,12 +1,14 @@
 // The Clients page: the gateway's HTTP endpoint, the agents Gatehouse serves as a gateway, by
 // name (token yes/no and when made, last seen, naming choice), adding and removing one, and the
-// chosen client's detail or the default profile.
+// chosen client's detail or the default profile; connecting an agent (its config pointed at
+// Gatehouse, see agents/ConnectDialog).
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import type { FormEvent } from "react";
 import * as api from "../../api/gatehouse";
 import { errorMessage } from "../../api/GatehouseError";
+import { ConnectDialog } from "../agents/ConnectDialog";
 import { ErrorBanner } from "../ErrorBanner";
 import { ClientDetail } from "./ClientDetail";
 import { useClients, useRefreshClients } from "./clientQueries";
@@ -22,6 +24,7 @@ export function ClientsPage() {
   const refresh = useRefreshClients();
   const [selected, setSelected] = useState<string | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
+  const [connecting, setConnecting] = useState(false);
   const [name, setName] = useState("");
   const add = useMutation({
     mutationFn: (n: string) => api.clientsAdd(n),
@@ -131,6 +134,9 @@ export function ClientsPage() {
         >
           Default profile
         </button>
+        <button type="button" className="button" onClick={() => setConnecting(true)} data-testid="connect-agent-button">
+          Connect an agent
+        </button>
       </div>
       <HttpEndpointPanel />
       {add.error !== null && <ErrorBanner message={`Could not add the client: ${errorMessage(add.error)}`} onDismiss={() => add.reset()} />}
@@ -141,6 +147,7 @@ export function ClientsPage() {
       {selected !== null && clients.data?.some((c) => c.name === selected) === true && (
         <ClientDetail key={selected} name={selected} onClose={() => setSelected(null)} />
       )}
+      {connecting && <ConnectDialog onClose={() => setConnecting(false)} onChanged={() => void refresh()} />}
       {removing !== null && (
         <ConfirmAction
           title="Remove client?"
