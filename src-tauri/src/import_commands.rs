@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use gatehouse_host::agent_import::convert::env_name;
 use gatehouse_host::agent_import::plan::ImportPlan;
 use gatehouse_host::agent_import::{self, Choices, OnClash, Written};
 use gatehouse_host::agents::through::{DEFAULT_GATEWAY_PORT, through_gatehouse};
@@ -43,6 +44,15 @@ pub struct ImportChoices {
     pub on_clash: Option<String>,
     /// Entries left out, by the agent's name for them.
     pub skip: Vec<String>,
+    /// Values of the agent's inputs (VS Code `${input:ID}`), by id.
+    pub inputs: Vec<InputValue>,
+}
+
+/// One input's value, as the person typed it.
+#[derive(Debug, Clone, Deserialize, specta::Type)]
+pub struct InputValue {
+    pub id: String,
+    pub value: String,
 }
 
 /// A plan to show, and the id to apply it by.
@@ -133,6 +143,12 @@ pub async fn import_preview(
     let choices = Choices {
         skip: choices.skip.into_iter().collect(),
         on_clash,
+        inputs: choices
+            .inputs
+            .into_iter()
+            .filter(|i| !i.value.is_empty())
+            .map(|i| (env_name(&i.id), i.value))
+            .collect(),
         ..Choices::default()
     };
     let plan = agent_import::preview(

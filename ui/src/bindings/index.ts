@@ -759,6 +759,8 @@ export type ImportChoices = {
 	onClash: string | null,
 	/**  Entries left out, by the agent's name for them. */
 	skip: string[],
+	/**  Values of the agent's inputs (VS Code `${input:ID}`), by id. */
+	inputs: InputValue[],
 };
 
 /**  The import, as the preview shows it. */
@@ -767,12 +769,32 @@ export type ImportPlan = {
 	files: PlanFile[],
 	servers: PlannedServer[],
 	skipped: LeftOut[],
+	/**
+	 *  The values the agent asks the person for when it starts a server (VS Code `inputs`),
+	 *  which the import needs given.
+	 */
+	inputs: InputAsked[],
 };
 
 /**  A plan to show, and the id to apply it by. */
 export type ImportPreview = {
 	id: string,
 	plan: ImportPlan,
+};
+
+/**  A VS Code input (`${input:ID}`) and whether the person gave its value. */
+export type InputAsked = {
+	id: string,
+	description: string | null,
+	/**  The format marks it secret: its value goes to the keyring. */
+	password: boolean,
+	given: boolean,
+};
+
+/**  One input's value, as the person typed it. */
+export type InputValue = {
+	id: string,
+	value: string,
 };
 
 export type IpcError = {

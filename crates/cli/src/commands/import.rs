@@ -137,6 +137,17 @@ fn print_plan(plan: &ImportPlan) {
     for left in &plan.skipped {
         say!("  - `{}` not imported: {}", left.entry, left.reason);
     }
+    for input in plan.inputs.iter().filter(|i| !i.given) {
+        say!(
+            "  ? input `{}`{}: the agent asks for it when it starts a server; set GATEHOUSE_INPUT_{}",
+            input.id,
+            input
+                .description
+                .as_deref()
+                .map_or(String::new(), |d| format!(" ({d})")),
+            gatehouse_host::agent_import::convert::env_name(&input.id)
+        );
+    }
     for server in plan.unresolved() {
         if let Action::Unresolved { clashes_with } = &server.action {
             say!(

@@ -78,6 +78,38 @@ fn a_preview_masks_secrets_and_nothing_is_written_before_a_confirmation() {
     assert!(text.contains("dry run: nothing was written"), "{text}");
     assert_nowhere(&made_up, &dry, OPENAI_KEY);
 
+    // VS Code's inputs: without their values the servers that use them wait, and the preview
+    // says which variable gives each.
+    let project = made_up.project.display().to_string();
+    let vscode = import(&made_up, &["vscode", "--project", &project, "--dry-run"]);
+    let text = stdout(&vscode);
+    assert!(
+        text.contains("? input `perplexity-key` (Perplexity API Key): the agent asks for it when it starts a server; set GATEHOUSE_INPUT_PERPLEXITY_KEY"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "`perplexity` not imported: it needs the value of the input `perplexity-key`"
+        ),
+        "{text}"
+    );
+    let given = made_up
+        .command("import", &["vscode", "--project", &project, "--dry-run"])
+        .env(
+            "GATEHOUSE_INPUT_PERPLEXITY_KEY",
+            "pplx-given-0123456789abcdefXYZ",
+        )
+        .env("GATEHOUSE_INPUT_REGION", "eu")
+        .output()
+        .expect("runs");
+    let text = stdout(&given);
+    assert!(
+        text.contains("add `perplexity`")
+            && text.contains("env PERPLEXITY_API_KEY=ppl…(30 characters)  → keyring"),
+        "{text}"
+    );
+    assert!(!text.contains("pplx-given-0123456789abcdefXYZ"));
+
     // Without a terminal to ask on, --yes is needed.
     let unconfirmed = import(&made_up, &["cursor"]);
     assert!(!unconfirmed.status.success());

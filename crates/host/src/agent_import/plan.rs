@@ -58,6 +58,21 @@ pub struct ImportPlan {
     pub files: Vec<PlanFile>,
     pub servers: Vec<PlannedServer>,
     pub skipped: Vec<LeftOut>,
+    /// The values the agent asks the person for when it starts a server (VS Code `inputs`),
+    /// which the import needs given.
+    pub inputs: Vec<InputAsked>,
+}
+
+/// A VS Code input (`${input:ID}`) and whether the person gave its value.
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InputAsked {
+    pub id: String,
+    pub description: Option<String>,
+    /// The format marks it secret: its value goes to the keyring.
+    pub password: bool,
+    pub given: bool,
 }
 
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -141,9 +156,22 @@ pub fn plan(
         files: Vec::new(),
         servers: Vec::new(),
         skipped: Vec::new(),
+        inputs: Vec::new(),
     };
     let mut taken: BTreeSet<String> = BTreeSet::new();
     for file in files.iter().filter(|f| f.agent == agent) {
+        for input in &file.inputs {
+            if plan.inputs.iter().all(|i| i.id != input.id) {
+                plan.inputs.push(InputAsked {
+                    id: input.id.clone(),
+                    description: input.description.clone(),
+                    password: input.password,
+                    given: choices
+                        .inputs
+                        .contains_key(&super::convert::env_name(&input.id)),
+                });
+            }
+        }
         plan.files.push(PlanFile {
             path: file.path.clone(),
             section: file.section.clone(),

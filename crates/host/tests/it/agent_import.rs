@@ -199,6 +199,17 @@ async fn every_agents_servers_are_imported_with_their_secrets_in_the_keyring_alo
             "{}: servers to import",
             agent.id()
         );
+        if agent == Agent::Vscode {
+            let asked: Vec<(&str, bool, bool)> = plan
+                .inputs
+                .iter()
+                .map(|i| (i.id.as_str(), i.password, i.given))
+                .collect();
+            assert_eq!(
+                asked,
+                [("perplexity-key", true, true), ("region", false, true)]
+            );
+        }
         let written = agent_import::apply(&host, &plan)
             .await
             .unwrap_or_else(|e| panic!("{}: {e}", agent.id()));

@@ -41,6 +41,7 @@ function plan(servers: PlannedServer[]): ImportPlan {
     files: [{ path: FILE, section: null, scope: "user", digest: "ab", error: null }],
     servers,
     skipped: [{ file: FILE, entry: "ws", reason: "its transport `websocket` is not one Gatehouse speaks" }],
+    inputs: [],
   };
 }
 
@@ -76,7 +77,7 @@ describe("ImportDialog", () => {
 
     await userEvent.click(screen.getByTestId("import-preview-button"));
     const item = await screen.findByTestId("import-server-slack");
-    expect(fake.importPreview).toHaveBeenCalledWith("claude-desktop", null, { onClash: null, skip: [] });
+    expect(fake.importPreview).toHaveBeenCalledWith("claude-desktop", null, { onClash: null, skip: [], inputs: [] });
     expect(item).toHaveTextContent("SLACK_BOT_TOKEN=xox…(44 characters)");
     expect(within(item).getByText("to the keyring")).toBeInTheDocument();
     expect(item).toHaveTextContent("SLACK_TEAM_ID=T01234567");
@@ -100,9 +101,31 @@ describe("ImportDialog", () => {
     expect(screen.getByTestId("import-confirm-button")).toBeDisabled();
 
     await userEvent.selectOptions(screen.getByTestId("import-clash-select"), "rename");
-    await waitFor(() => expect(fake.importPreview).toHaveBeenLastCalledWith("claude-desktop", null, { onClash: "rename", skip: [] }));
+    await waitFor(() => expect(fake.importPreview).toHaveBeenLastCalledWith("claude-desktop", null, { onClash: "rename", skip: [], inputs: [] }));
     expect(await screen.findByTestId("import-server-slack")).toHaveTextContent("slack-claude-desktop");
     expect(screen.getByTestId("import-confirm-button")).toBeEnabled();
+  });
+
+  it("asks for the values of the agent's inputs and previews again with them", async () => {
+    const asked = { id: "perplexity-key", description: "Perplexity API Key", password: true, given: false };
+    const needing = { ...plan([]), inputs: [asked] };
+    fake.importPreview.mockResolvedValueOnce({ id: "p1", plan: needing });
+    fake.importPreview.mockResolvedValueOnce({ id: "p2", plan: { ...plan([slack]), inputs: [{ ...asked, given: true }] } });
+    renderWithClient(<ImportDialog onClose={vi.fn()} onImported={vi.fn()} />);
+    await userEvent.click(await screen.findByTestId("import-preview-button"));
+    const field = await screen.findByTestId("import-input-perplexity-key");
+    expect(field).toHaveAttribute("type", "password");
+    expect(screen.getByTestId("import-inputs")).toHaveTextContent("Perplexity API Key");
+    await userEvent.type(field, "pplx-typed");
+    await userEvent.click(screen.getByTestId("import-preview-button"));
+    await waitFor(() =>
+      expect(fake.importPreview).toHaveBeenLastCalledWith("claude-desktop", null, {
+        onClash: null,
+        skip: [],
+        inputs: [{ id: "perplexity-key", value: "pplx-typed" }],
+      }),
+    );
+    expect(await screen.findByTestId("import-server-slack")).toBeInTheDocument();
   });
 
   it("shows why an import was refused and keeps the dialog open", async () => {

@@ -25,6 +25,9 @@ export function ImportDialog({ onClose, onImported }: ImportDialogProps) {
   const [projectApplied, setProjectApplied] = useState("");
   const [agent, setAgent] = useState<Agent | "">("");
   const [onClash, setOnClash] = useState<ClashChoice>("");
+  // Values of the agent's inputs (VS Code asks for them when it starts a server): kept here
+  // only until the dialog closes; a password input's value goes to the keyring.
+  const [inputValues, setInputValues] = useState<Record<string, string>>({});
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [written, setWritten] = useState<Written[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -52,7 +55,10 @@ export function ImportDialog({ onClose, onImported }: ImportDialogProps) {
   const showPreview = (clash: ClashChoice = onClash) =>
     run(async () => {
       if (chosen === "") return;
-      setPreview(await api.importPreview(chosen, projectApplied === "" ? null : projectApplied, { onClash: clash === "" ? null : clash, skip: [] }));
+      const inputs = Object.entries(inputValues)
+        .filter(([, value]) => value !== "")
+        .map(([id, value]) => ({ id, value }));
+      setPreview(await api.importPreview(chosen, projectApplied === "" ? null : projectApplied, { onClash: clash === "" ? null : clash, skip: [], inputs }));
     });
 
   const confirm = () =>
@@ -144,6 +150,30 @@ export function ImportDialog({ onClose, onImported }: ImportDialogProps) {
           </FormField>
         )}
         {preview !== null && <ImportPlanView plan={preview.plan} />}
+        {preview !== null && preview.plan.inputs.length > 0 && (
+          <fieldset className="import-inputs" data-testid="import-inputs">
+            <legend>Values the agent asks for when it starts a server</legend>
+            {preview.plan.inputs.map((input) => (
+              <FormField
+                key={input.id}
+                label={input.description ?? input.id}
+                hint={input.given ? "Given; preview again after a change." : "Needed for the servers that use it; then preview again."}
+              >
+                {(control) => (
+                  <input
+                    {...control}
+                    className="input"
+                    type={input.password ? "password" : "text"}
+                    autoComplete="off"
+                    value={inputValues[input.id] ?? ""}
+                    onChange={(e) => setInputValues((prev) => ({ ...prev, [input.id]: e.target.value }))}
+                    data-testid={`import-input-${input.id}`}
+                  />
+                )}
+              </FormField>
+            ))}
+          </fieldset>
+        )}
         {(unresolved > 0 || onClash !== "") && preview !== null && (
           <FormField label="Servers whose names Gatehouse already has" hint="Choose, and the preview is made again.">
             {(control) => (
