@@ -15,6 +15,7 @@ use super::gateway_entry::{ENTRY_NAME, GatewayLaunch};
 use super::json_rewrite::{Edit, rewrite_json};
 use super::masking::{mask, secret_values};
 use super::record::{NewConnection, insert};
+use super::sealed::BackupKey;
 use super::target::{Target, choose, parse_error, same_file};
 use crate::agent_import::record::{Imported, imported};
 use crate::agents::discover::parse;
@@ -208,7 +209,9 @@ pub async fn apply(host: &Host, plan: &Plan) -> Result<Applied> {
     if hash(&now) != original_hash {
         return Err(changed_since_preview(plan));
     }
-    let backup = save_backup(host.data_dir(), plan.agent.id(), plan.original.as_bytes())?;
+    // The original holds the secrets import took out: it is kept sealed (no keyring: no connect).
+    let sealed = BackupKey::of(host).await?.seal(plan.original.as_bytes())?;
+    let backup = save_backup(host.data_dir(), plan.agent.id(), &sealed)?;
     let written = replace_if_unchanged(
         &plan.file,
         &original_hash,

@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::backup::{current_bytes, hash, read_backup, write_atomic};
 use super::json_rewrite::project_of;
 use super::record::{Connection, active, mark_undone};
+use super::sealed::BackupKey;
 use super::target::same_file;
 use crate::agents::model::Agent;
 use crate::error::{HostError, Result};
@@ -44,7 +45,14 @@ pub async fn undo(
             project.map_or(String::new(), |p| format!(" in project {}", p.display()))
         )));
     };
-    let original = read_backup(&connection.backup, &connection.original_hash)?;
+    let sealed = read_backup(&connection.backup)?;
+    let original = BackupKey::of(host).await?.open(&sealed)?;
+    if hash(&original) != connection.original_hash {
+        return Err(HostError::Corrupt(format!(
+            "the backup {} is not the file Gatehouse kept; nothing was restored",
+            connection.backup.display()
+        )));
+    }
     let now = current_bytes(&connection.file)?.unwrap_or_default();
     let changed = hash(&now) != connection.written_hash;
     if changed && !force {

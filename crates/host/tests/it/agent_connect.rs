@@ -12,6 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use gatehouse_host::Host;
+use gatehouse_host::agent_connect::sealed::BackupKey;
 use gatehouse_host::agent_connect::{ConnectRequest, GatewayLaunch, apply, preview, undo};
 use gatehouse_host::agent_import::{self, Choices};
 use gatehouse_host::agents::discover::{parse, user_files};
@@ -24,6 +25,18 @@ use serde_json::Value;
 use crate::support::{fixtures, open_host};
 
 const EXE: &str = "/opt/gatehouse/bin/gatehouse";
+
+/// The plaintext secrets the fixtures' files hold (each agent's has one or more).
+const SECRETS_IN_FILES: &[&str] = &[
+    "ghp_fixtureClaude0000aaaaBBBBccccDDDD",
+    "xoxb-1111111111-2222222222-fixtureDesktopTok",
+    "sk-proj-fixtureCursor0123456789abcdef",
+    "glpat-fixtureVscode0123456789",
+    "exa-fixture-secret-0003",
+    "AIzafixtureGemini0123456789abcdEFG",
+    "sk_live_fixtureWindsurf0123456789",
+    "zed-fixture-pw-0004",
+];
 
 struct Home {
     _root: tempfile::TempDir,
@@ -260,10 +273,18 @@ async fn connect_and_undo(case: &Case) {
         .unwrap_or_else(|e| panic!("{agent:?}: {e}"));
     let text = std::fs::read_to_string(&path).expect("read");
     assert_ne!(text.as_bytes(), original.as_slice());
-    assert_eq!(
-        std::fs::read(&applied.backup).expect("the backup"),
-        original
-    );
+    // The backup is sealed: the original's bytes (and the secrets in them) are not in it, and
+    // it opens with the data directory's key from the keyring into the original.
+    let kept = std::fs::read(&applied.backup).expect("the backup");
+    assert_ne!(kept, original);
+    let key = BackupKey::of(&host).await.expect("the backup key");
+    assert_eq!(key.open(&kept).expect("it opens"), original);
+    for secret in SECRETS_IN_FILES {
+        assert!(
+            !kept.windows(secret.len()).any(|w| w == secret.as_bytes()),
+            "{agent:?}: {secret} in the backup"
+        );
+    }
 
     // Read back by the agent's own parser.
     let sections = parse(agent, Scope::User, &text, None).expect("the new file parses");

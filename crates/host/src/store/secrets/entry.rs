@@ -52,6 +52,9 @@ pub enum SecretKey {
     AuditKey { data_dir_id: String },
     /// The checkpoint of a data directory's audit chain head (see `audit::checkpoint`).
     AuditHead { data_dir_id: String },
+    /// The key that seals the backups `gatehouse connect` keeps of agents' config files (see
+    /// `agent_connect::sealed`), by the data directory's id.
+    BackupKey { data_dir_id: String },
     /// The bearer token a gateway client presents to the HTTP endpoint (see `gateway::clients`),
     /// by the data directory's id (two data directories may each have a client of one name);
     /// `None`: where tokens were kept before, by the client's name alone, only ever read.
@@ -96,6 +99,7 @@ impl SecretKey {
             }
             SecretKey::AuditKey { data_dir_id } => format!("audit/{data_dir_id}/key"),
             SecretKey::AuditHead { data_dir_id } => format!("audit/{data_dir_id}/head"),
+            SecretKey::BackupKey { data_dir_id } => format!("agent-backups/{data_dir_id}/key"),
             SecretKey::ClientToken {
                 data_dir_id: Some(id),
                 client,

@@ -112,6 +112,7 @@ fn action(verb: &str, key: &SecretKey) -> String {
         }
         SecretKey::AuditKey { .. } => format!("{verb} the audit log's key"),
         SecretKey::AuditHead { .. } => format!("{verb} the audit log's head checkpoint"),
+        SecretKey::BackupKey { .. } => format!("{verb} the key of the agents' config backups"),
         SecretKey::ClientToken { client, .. } => {
             format!("{verb} the gateway token of client `{client}`")
         }

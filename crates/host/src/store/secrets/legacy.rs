@@ -30,6 +30,7 @@ fn attributes(key: &SecretKey) -> Option<HashMap<&str, &str>> {
         | SecretKey::IdpSession { .. }
         | SecretKey::AuditKey { .. }
         | SecretKey::AuditHead { .. }
+        | SecretKey::BackupKey { .. }
         | SecretKey::ClientToken { .. } => None,
     }
 }
