@@ -13,7 +13,7 @@ use super::backup::{hash, replace_if_unchanged, save_backup, write_atomic};
 use super::diff::unified;
 use super::gateway_entry::{ENTRY_NAME, GatewayLaunch};
 use super::json_rewrite::{Edit, rewrite_json};
-use super::masking::{mask, secret_values};
+use super::masking::{document_secrets, mask, ordered, secret_values};
 use super::record::{NewConnection, insert};
 use super::sealed::BackupKey;
 use super::target::{Target, choose, parse_error, same_file};
@@ -127,9 +127,16 @@ pub async fn preview(host: &Host, request: &ConnectRequest) -> Result<Plan> {
     let plaintext_secrets_left =
         secrets_left(agent, &target, &new_text, &kept, request.project.as_deref())?;
     // The secrets of the original's entries (the kept ones among them) masked.
+    // And every other secret-looking value of the file: the diff's context may show any part.
+    let document = match agent {
+        Agent::Codex => crate::agents::read::parse_toml(&target.text).ok(),
+        _ => crate::agents::read::parse_jsonc(&target.text).ok(),
+    };
+    let mut values = secret_values(&target.servers);
+    values.extend(document.as_ref().map(document_secrets).unwrap_or_default());
     let diff = mask(
         &unified(&target.path.display().to_string(), &target.text, &new_text),
-        &secret_values(&target.servers),
+        &ordered(values),
     );
     Ok(Plan {
         agent,

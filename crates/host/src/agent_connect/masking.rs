@@ -64,6 +64,39 @@ fn value_of(entry: &ServerEntry, place: SecretPlace, name: &str) -> Option<Strin
     }
 }
 
+/// The secret-looking string values anywhere in a parsed file (`document`): under a key that
+/// looks like a secret's, or looking like a token themselves; a diff's context lines may show
+/// any part of the file (`~/.claude.json` holds other projects' servers and more).
+pub fn document_secrets(document: &serde_json::Value) -> Vec<String> {
+    fn walk(key: Option<&str>, value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::String(text)
+                if crate::agents::secrets::classify(key, text, false).is_some() =>
+            {
+                out.push(text.clone());
+                // As the file may write it: JSON-escaped.
+                if let Ok(quoted) = serde_json::to_string(text) {
+                    out.push(quoted.trim_matches('"').to_owned());
+                }
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| walk(key, v, out)),
+            serde_json::Value::Object(map) => map.iter().for_each(|(k, v)| walk(Some(k), v, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(None, document, &mut out);
+    out.retain(|v| v.len() >= SHORTEST);
+    out
+}
+
+/// `values` in the order [`mask`] needs: longest first, once each.
+pub fn ordered(mut values: Vec<String>) -> Vec<String> {
+    values.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    values.dedup();
+    values
+}
+
 /// `text` with every one of `values` masked.
 pub fn mask(text: &str, values: &[String]) -> String {
     values.iter().fold(text.to_owned(), |text, value| {

@@ -3,6 +3,8 @@
 //! and the keyring cannot be reached; then the new servers are added (their secrets to the
 //! keyring first, see `Registry::add`), the replaced ones updated, and each recorded with the
 //! entry it came from. If adding one fails, the servers this import added are removed again.
+//! Replacements come last, once every add succeeded; a replacement that fails removes this
+//! import's adds, and the replacements before it stay done (the error names them).
 
 use serde::Serialize;
 
@@ -60,7 +62,10 @@ pub async fn apply(host: &Host, plan: &ImportPlan) -> Result<Vec<Written>> {
         {
             Ok(view) => {
                 written.push(done(server, view.config.id, true));
-                record_one(host, plan, server, &written).await?;
+                if let Err(e) = record_one(host, plan, server, &written).await {
+                    undo_adds(host, &written).await;
+                    return Err(e);
+                }
             }
             Err(e) => {
                 let replaced: Vec<&str> = written

@@ -72,6 +72,7 @@ pub fn convert(
     let mut out = Out {
         file,
         cx,
+        password_used: false,
         secrets: Vec::new(),
         references: Vec::new(),
         warnings: entry.warnings.clone(),
@@ -82,14 +83,24 @@ pub fn convert(
             let command = out.plain_value(&stdio.command, "the command")?;
             let mut env = Vec::new();
             let mut args = Vec::new();
-            let resolved = stdio
-                .args
-                .iter()
-                .map(|a| out.resolve(a))
-                .collect::<Result<Vec<_>, _>>()?;
+            // Each argument resolved, noting the ones filled in from a password input.
+            let mut resolved = Vec::with_capacity(stdio.args.len());
+            let mut from_password = Vec::with_capacity(stdio.args.len());
+            for arg in &stdio.args {
+                out.password_used = false;
+                resolved.push(out.resolve(arg)?);
+                from_password.push(out.password_used);
+            }
+            out.password_used = false;
             for (i, arg) in resolved.iter().enumerate() {
-                match secret_in_arg(&resolved, i) {
-                    Some((at, reason)) if !has_reference(&arg[at..]) => {
+                let found = match secret_in_arg(&resolved, i) {
+                    Some((at, reason)) if !has_reference(&arg[at..]) => Some((at, reason)),
+                    // A value the format marks secret, wherever it sits in the argument.
+                    _ if from_password[i] => Some((0, SecretReason::Marked)),
+                    _ => None,
+                };
+                match found {
+                    Some((at, reason)) => {
                         let var = format!("IMPORTED_SECRET_ARG_{}", i + 1);
                         let value = arg[at..].to_owned();
                         out.secret("env", &var, &value, reason, format!("argument {}", i + 1));
@@ -100,7 +111,7 @@ pub fn convert(
                         });
                         args.push(format!("{}${{{var}}}", &arg[..at]));
                     }
-                    _ => args.push(arg.clone()),
+                    None => args.push(arg.clone()),
                 }
             }
             if let Some(path) = &stdio.env_file {
@@ -155,16 +166,12 @@ pub fn convert(
             }
         }
         Launch::Remote(remote) => {
-            let mut url = out.resolve(&remote.url)?;
-            if has_reference(&url) {
-                // A server's URL is kept as written: what it names is read now, once.
-                let environment = crate::running::env_refs::Environment::new(&[]);
-                if let Some(expanded) = environment.expand(&url) {
-                    out.warnings.push(format!(
-                        "its URL was written {url}; imported as {expanded}, from your environment now"
-                    ));
-                    url = expanded;
-                }
+            let url = out.resolve(&remote.url)?;
+            if has_reference(&url) || out.password_used {
+                // A URL is kept as written, in the database: what it names is not copied there.
+                return Err(
+                    "its URL names a value from your environment or an input; add it with `gatehouse server add` and the URL you want".into(),
+                );
             }
             if classify(None, &url, false).is_some() || url_holds_secret(&url) {
                 return Err("its URL holds what looks like a secret, which Gatehouse would have to keep in its database; move it to a header and import again".into());
@@ -239,6 +246,8 @@ pub fn convert(
 struct Out<'a> {
     file: &'a ConfigFile,
     cx: &'a Context<'a>,
+    /// A value filled in from an input the format marks `password` since this was last cleared.
+    password_used: bool,
     secrets: Vec<MovedSecret>,
     references: Vec<String>,
     warnings: Vec<String>,
@@ -269,7 +278,11 @@ impl Out<'_> {
                     }
                 }
                 Some(Reference::Input { id }) => match self.cx.inputs.get(&env_name(id)) {
-                    Some(value) => out.push_str(value),
+                    Some(value) => {
+                        self.password_used |=
+                            self.file.inputs.iter().any(|i| &i.id == id && i.password);
+                        out.push_str(value);
+                    }
                     None => {
                         return Err(format!(
                             "it needs the value of the input `{id}`, which the agent asks for when it starts the server; set GATEHOUSE_INPUT_{} to it and import again",
@@ -303,8 +316,12 @@ impl Out<'_> {
 
     /// A value that may not be secret (a command, a working directory).
     fn plain_value(&mut self, text: &str, what: &str) -> Result<String, String> {
+        self.password_used = false;
         let value = self.resolve(text)?;
-        if classify(None, &value, false).is_some() && !has_reference(&value) {
+        let secret = self.password_used
+            || (classify(None, &value, false).is_some() && !has_reference(&value));
+        self.password_used = false;
+        if secret {
             return Err(format!("{what} holds what looks like a secret"));
         }
         Ok(value)

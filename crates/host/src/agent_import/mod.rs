@@ -37,6 +37,9 @@ pub async fn preview(
     let files: Vec<_> = discover(places, project)
         .into_iter()
         .filter(|f| f.agent == agent)
+        // Claude Code's per-project sections of `~/.claude.json` only with their project: a
+        // project's servers belong to it (and connect rewrites that section with --project).
+        .filter(|f| project.is_some() || f.section.is_none())
         .collect();
     let mut existing = plan::Existing::default();
     for config in host.server_configs().await? {

@@ -208,15 +208,27 @@ pub fn plan(
                 continue;
             }
             let key = (file.path.clone(), file.section.clone(), entry.name.clone());
-            let replace_asked =
-                choices.replace.contains(&entry.name) || choices.on_clash == Some(OnClash::Replace);
-            if let Some(server) = existing.imported.get(&key)
-                && !replace_asked
-            {
-                plan.skipped.push(left_out(
-                    &entry.name,
-                    format!("already imported as server `{server}` (give --replace {} to import it again)", entry.name),
-                ));
+            // Imported before: left alone unless the person names it with --replace, and then
+            // it replaces the server it became (whatever its name now).
+            if let Some(server) = existing.imported.get(&key) {
+                if !choices.replace.contains(&entry.name) {
+                    plan.skipped.push(left_out(
+                        &entry.name,
+                        format!("already imported as server `{server}` (give --replace {} to import it again)", entry.name),
+                    ));
+                    continue;
+                }
+                let action = Action::Replace {
+                    server: server.clone(),
+                };
+                match convert(file, entry, server, cx) {
+                    Ok(converted) => {
+                        taken.insert(server.to_lowercase());
+                        plan.servers
+                            .push(planned(file, entry, server, action, converted));
+                    }
+                    Err(reason) => plan.skipped.push(left_out(&entry.name, reason)),
+                }
                 continue;
             }
             let wanted = choices
@@ -241,21 +253,32 @@ pub fn plan(
             match convert(file, entry, &name, cx) {
                 Ok(converted) => {
                     taken.insert(name.to_lowercase());
-                    plan.servers.push(PlannedServer {
-                        file: file.path.clone(),
-                        section: file.section.clone(),
-                        entry: entry.name.clone(),
-                        preview: super::preview::of(&converted),
-                        name,
-                        action,
-                        converted,
-                    });
+                    plan.servers
+                        .push(planned(file, entry, &name, action, converted));
                 }
                 Err(reason) => plan.skipped.push(left_out(&entry.name, reason)),
             }
         }
     }
     plan
+}
+
+fn planned(
+    file: &ConfigFile,
+    entry: &crate::agents::model::ServerEntry,
+    name: &str,
+    action: Action,
+    converted: Converted,
+) -> PlannedServer {
+    PlannedServer {
+        file: file.path.clone(),
+        section: file.section.clone(),
+        entry: entry.name.clone(),
+        preview: super::preview::of(&converted),
+        name: name.to_owned(),
+        action,
+        converted,
+    }
 }
 
 /// The name a server gets and what happens to a server of that name; `None`: skipped.

@@ -42,7 +42,9 @@ pub fn parse_user(text: &str, project: Option<&Path>) -> Result<Vec<Section>, Fi
             if servers.as_object().is_some_and(|m| m.is_empty()) {
                 continue;
             }
-            let key = format!("projects[{path:?}].mcpServers");
+            // The path as a JSON string, so that connect reads it back whatever it holds.
+            let quoted = serde_json::to_string(path).unwrap_or_else(|_| format!("{path:?}"));
+            let key = format!("projects[{quoted}].mcpServers");
             let mut section = read_servers(servers, &key, &DIALECT)?;
             section.section = Some(key);
             sections.push(section);

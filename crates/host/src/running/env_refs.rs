@@ -3,7 +3,8 @@
 //! or connected: in a stdio server's command, arguments, working directory and env values, and
 //! in an HTTP server's header values. A name is looked up in the server's own env (for its
 //! command, arguments and working directory), then the login shell's environment (the app), then
-//! this process's; Gatehouse's own secrets (`GATEHOUSE_…_TOKEN` and the like) are never given.
+//! this process's; Gatehouse's own variables (every `GATEHOUSE_…` name) are never given. A
+//! secret value (from the keyring) is expanded only when it is one reference and nothing else.
 //! An unset name without a default expands to nothing. Text that is not a well-formed reference
 //! (`${not a name}`, a lone `$`) stays as written. A value that held a reference is handled as a
 //! secret once expanded: it may well be one (`Bearer ${GITHUB_TOKEN}`).
@@ -28,8 +29,33 @@ impl Environment {
             .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
             .collect();
         vars.extend(login.iter().cloned());
-        vars.retain(|name, _| !is_own_secret(name));
+        // Gatehouse's own variables (its secrets, `GATEHOUSE_INPUT_…` values given to an
+        // import, its data directory) are never given to a server through a reference.
+        vars.retain(|name, _| !name.starts_with("GATEHOUSE_") && !is_own_secret(name));
         Environment { vars }
+    }
+
+    /// The names the references in `text` give and their values (their defaults where unset),
+    /// for the logs to hide those that are secrets.
+    pub fn referenced(&self, text: &str) -> Vec<(String, String)> {
+        let mut found = Vec::new();
+        let mut rest = text;
+        while let Some(start) = rest.find("${") {
+            let after = &rest[start + 2..];
+            let Some(end) = after.find('}') else { break };
+            if let Some((name, default)) = parse(&after[..end]) {
+                let value = match (self.get(name), default) {
+                    (Some(""), Some(default)) | (None, Some(default)) => default,
+                    (Some(value), _) => value,
+                    (None, None) => "",
+                };
+                if !value.is_empty() {
+                    found.push((name.to_owned(), value.to_owned()));
+                }
+            }
+            rest = &after[end + 1..];
+        }
+        found
     }
 
     /// `name` set to `value` over what there is (a server's own env for its arguments).
@@ -114,7 +140,7 @@ pub fn expand_stdio(
     }
     *plain = kept;
     for (name, value) in secret.iter_mut() {
-        if let Some(new) = env.expand(value.expose()) {
+        if let Some(new) = expand_whole(env, value.expose()) {
             expanded.push(new.clone());
             *value = Sensitive::new(new);
         }
@@ -153,10 +179,22 @@ pub fn expand_headers(
     }
     *plain = kept;
     for (_, value) in secret.iter_mut() {
-        if let Some(new) = env.expand(value.expose()) {
+        if let Some(new) = expand_whole(env, value.expose()) {
             *value = Sensitive::new(new);
         }
     }
+}
+
+/// A secret value from the keyring is expanded only when it is one reference and nothing else
+/// (`${VAR:-default}`, as import keeps a secret default): a password that merely contains `${`
+/// is given as it is.
+fn expand_whole(env: &Environment, value: &str) -> Option<String> {
+    let inner = value.strip_prefix("${")?.strip_suffix('}')?;
+    if inner.contains('}') {
+        return None;
+    }
+    parse(inner)?;
+    env.expand(value)
 }
 
 #[cfg(test)]
@@ -202,10 +240,20 @@ mod tests {
             ("A".to_string(), "${HOME_TOKEN}".to_string()),
             ("B".into(), "1".into()),
         ];
-        let mut secret = vec![(
-            "IMPORTED_SECRET_ARG_2".to_string(),
-            Sensitive::new("s3cret".to_string()),
-        )];
+        let mut secret = vec![
+            (
+                "IMPORTED_SECRET_ARG_2".to_string(),
+                Sensitive::new("s3cret".to_string()),
+            ),
+            (
+                "PW".to_string(),
+                Sensitive::new("a${HOME_TOKEN}b".to_string()),
+            ),
+            (
+                "DEFAULTED".to_string(),
+                Sensitive::new("${UNSET_X:-sk-dflt}".to_string()),
+            ),
+        ];
         let expanded = expand_stdio(
             &e,
             &mut command,
@@ -218,5 +266,25 @@ mod tests {
         assert_eq!(plain, vec![("B".to_string(), "1".to_string())]);
         assert!(secret.iter().any(|(k, v)| k == "A" && v.expose() == "t0k"));
         assert!(expanded.contains(&"t0k".to_string()));
+        let secret_of = |k: &str| {
+            secret
+                .iter()
+                .find(|(n, _)| n == k)
+                .map(|(_, v)| v.expose().clone())
+        };
+        assert_eq!(
+            secret_of("PW").as_deref(),
+            Some("a${HOME_TOKEN}b"),
+            "a password with ${{ kept"
+        );
+        assert_eq!(secret_of("DEFAULTED").as_deref(), Some("sk-dflt"));
+        let named = e.referenced("Bearer ${HOME_TOKEN} ${UNSET_X:-d}");
+        assert_eq!(
+            named,
+            [
+                ("HOME_TOKEN".into(), "t0k".into()),
+                ("UNSET_X".into(), "d".into())
+            ]
+        );
     }
 }

@@ -2,7 +2,8 @@
 //! home) into a real data directory, against the real keyring: server by server as Gatehouse
 //! keeps it, the secrets found in the keyring and nowhere in the data directory (database and
 //! WAL), `${VAR}` references kept, and the bad inputs refused with nothing written: a clash
-//! nobody resolved, a file changed after the preview, and an import that fails half-way.
+//! nobody resolved and a file changed after the preview; an entry imported before is replaced
+//! only when named, and then in the server it became.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -329,14 +330,20 @@ async fn every_agents_servers_are_imported_with_their_secrets_in_the_keyring_alo
     }
 }
 
-#[tokio::test]
-async fn an_unresolved_clash_or_a_file_changed_after_the_preview_writes_nothing() {
+/// A made-up home, and a data directory where the person has a server `slack` of their own.
+async fn home_with_own_slack() -> (tempfile::TempDir, Places, std::path::PathBuf, Host) {
     let root = tempfile::tempdir().expect("temp dir");
     let (places, project) = made_up_home(root.path());
     let host = support::open_host(&root.path().join("data"), false).await;
     host.add_server(support::stdio("slack", "slack-server", vec![]))
         .await
         .expect("add");
+    (root, places, project, host)
+}
+
+#[tokio::test]
+async fn an_unresolved_clash_or_a_file_changed_after_the_preview_writes_nothing() {
+    let (_root, places, project, host) = home_with_own_slack().await;
 
     let plan = preview(
         &host,
@@ -429,7 +436,6 @@ async fn an_unresolved_clash_or_a_file_changed_after_the_preview_writes_nothing(
 #[tokio::test]
 async fn references_in_a_servers_configuration_are_expanded_when_it_starts() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let home = std::env::var("HOME").expect("HOME is set");
     let source = support::scripted_source(
         r#"
 import os
@@ -471,5 +477,50 @@ sys.stdin.read()
         "kept as a reference"
     );
     host.shutdown().await;
-    assert!(!home.is_empty());
+}
+
+#[tokio::test]
+async fn replacing_an_entry_imported_before_replaces_the_server_it_became() {
+    let (_root, places, project, host) = home_with_own_slack().await;
+    let rename = Choices {
+        on_clash: Some(OnClash::Rename),
+        ..Choices::default()
+    };
+    let plan = preview(&host, &places, &project, Agent::ClaudeDesktop, &rename).await;
+    agent_import::apply(&host, &plan).await.expect("import");
+    assert!(host.server("slack-claude-desktop").await.is_ok());
+
+    // --on-clash replace does not import it again.
+    let on_clash = Choices {
+        on_clash: Some(OnClash::Replace),
+        ..Choices::default()
+    };
+    let plan = preview(&host, &places, &project, Agent::ClaudeDesktop, &on_clash).await;
+    assert!(plan.servers.is_empty(), "{:?}", plan.skipped);
+
+    // --replace slack: the server it became is replaced, the person's own `slack` is not.
+    let replace = Choices {
+        replace: ["slack".to_owned()].into(),
+        ..Choices::default()
+    };
+    let plan = preview(&host, &places, &project, Agent::ClaudeDesktop, &replace).await;
+    let slack = plan
+        .servers
+        .iter()
+        .find(|s| s.entry == "slack")
+        .expect("slack planned");
+    assert_eq!(slack.name, "slack-claude-desktop");
+    assert_eq!(
+        slack.action,
+        agent_import::plan::Action::Replace {
+            server: "slack-claude-desktop".into()
+        }
+    );
+    agent_import::apply(&host, &plan).await.expect("import");
+    let own = host.server("slack").await.expect("slack").config;
+    assert!(
+        matches!(&own.spec, ServerSpec::Stdio { command, .. } if command == "slack-server"),
+        "the person's own slack is untouched"
+    );
+    assert_eq!(host.server_configs().await.expect("configs").len(), 3);
 }

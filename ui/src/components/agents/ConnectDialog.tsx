@@ -8,7 +8,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import * as api from "../../api/gatehouse";
 import type { Agent, Applied, ConnectPreview, Undone } from "../../api/gatehouse";
-import { errorMessage } from "../../api/GatehouseError";
+import { errorMessage, GatehouseError } from "../../api/GatehouseError";
 import { Dialog } from "../Dialog";
 import { FormField } from "../FormField";
 import { DiffView } from "./DiffView";
@@ -77,7 +77,9 @@ export function ConnectDialog({ onClose, onChanged }: ConnectDialogProps) {
         setPreview(null);
         onChanged();
       } catch (e) {
-        setUndoRefused(errorMessage(e).includes("changed"));
+        // Refused because the file changed after the connect (`validation`); a backup that
+        // does not open (`corrupt`) is not offered again.
+        setUndoRefused(e instanceof GatehouseError && e.code === "validation");
         throw e;
       }
     });
@@ -99,7 +101,10 @@ export function ConnectDialog({ onClose, onChanged }: ConnectDialogProps) {
               className="input"
               value={project}
               placeholder="/home/me/my-project"
-              onChange={(e) => setProject(e.target.value)}
+              onChange={(e) => {
+                setProject(e.target.value);
+                setUndoRefused(false);
+              }}
               onBlur={() => setProjectApplied(project.trim())}
               onKeyDown={(e) => e.key === "Enter" && setProjectApplied(project.trim())}
               data-testid="connect-project-input"
@@ -123,6 +128,7 @@ export function ConnectDialog({ onClose, onChanged }: ConnectDialogProps) {
                   setPreview(null);
                   setApplied(null);
                   setUndone(null);
+                  setUndoRefused(false);
                 }}
                 data-testid="connect-agent-select"
               >

@@ -43,11 +43,14 @@ impl ServerSecrets {
             return Ok(());
         }
         let config = registry.get(server_id).await?;
-        let values: Vec<Sensitive<String>> = secret_values::resolve(registry.secrets(), &config)
-            .await?
-            .into_iter()
-            .map(|secret| secret.value)
-            .collect();
+        let mut values: Vec<Sensitive<String>> =
+            secret_values::resolve(registry.secrets(), &config)
+                .await?
+                .into_iter()
+                .map(|secret| secret.value)
+                .collect();
+        // What its `${VAR}` references bring in from the environment (a token, often).
+        values.extend(referenced_values(&config.spec, &values));
         if matches!(
             config.spec,
             crate::store::registry::model::ServerSpec::Http { .. }
@@ -77,4 +80,43 @@ impl ServerSecrets {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// The secret values the `${VAR}` references of a server's configuration bring in from this
+/// process's environment (in its command, arguments, working directory, env and header values,
+/// and secret values that are one reference), as the server gets them when it starts: those
+/// the secrets classifier calls secret by the variable's name or the value (a `${HOME}` path is
+/// not hidden).
+fn referenced_values(
+    spec: &crate::store::registry::model::ServerSpec,
+    secrets: &[Sensitive<String>],
+) -> Vec<Sensitive<String>> {
+    use crate::store::registry::model::ServerSpec;
+    let environment = crate::running::env_refs::Environment::new(&[]);
+    let mut texts: Vec<&str> = secrets.iter().map(|v| v.expose().as_str()).collect();
+    match spec {
+        ServerSpec::Stdio {
+            command,
+            args,
+            env,
+            cwd,
+            ..
+        } => {
+            texts.push(command);
+            texts.extend(args.iter().map(String::as_str));
+            texts.extend(env.iter().map(|v| v.value.as_str()));
+            texts.extend(cwd.as_deref());
+        }
+        ServerSpec::Http { headers, .. } => {
+            texts.extend(headers.iter().map(|h| h.value.as_str()));
+        }
+    }
+    texts
+        .into_iter()
+        .flat_map(|text| environment.referenced(text))
+        .filter(|(name, value)| {
+            crate::agents::secrets::classify(Some(name), value, false).is_some()
+        })
+        .map(|(_, value)| Sensitive::new(value))
+        .collect()
 }
