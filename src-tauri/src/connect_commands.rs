@@ -6,7 +6,7 @@
 //! `gatehouse` CLI installed beside the app (else the one on `PATH`) on this engine's data
 //! directory.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use gatehouse_host::agent_connect::{
@@ -17,6 +17,7 @@ use gatehouse_host::{Host, HostError};
 use serde::Serialize;
 use tauri::State;
 
+use crate::import_commands::project_dir;
 use crate::ipc_error::IpcError;
 
 type HostState<'a> = State<'a, Arc<Host>>;
@@ -45,21 +46,6 @@ fn gatehouse_cli() -> PathBuf {
         .and_then(|exe| exe.parent().map(|dir| dir.join(name)))
         .filter(|cli| cli.is_file())
         .unwrap_or_else(|| PathBuf::from(name))
-}
-
-fn project_dir(project: Option<String>) -> Result<Option<PathBuf>, IpcError> {
-    match project
-        .map(|p| p.trim().to_owned())
-        .filter(|p| !p.is_empty())
-    {
-        None => Ok(None),
-        Some(dir) if Path::new(&dir).is_absolute() && Path::new(&dir).is_dir() => {
-            Ok(Some(dir.into()))
-        }
-        Some(dir) => {
-            Err(HostError::Validation(format!("{dir} is not a folder (give its full path)")).into())
-        }
-    }
 }
 
 /// The change connecting `agent` would make, to show; kept to be applied by its id.

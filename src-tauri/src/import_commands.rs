@@ -67,7 +67,8 @@ fn places() -> Result<Places, IpcError> {
         .ok_or_else(|| HostError::Validation("no home directory is known".into()).into())
 }
 
-fn project_dir(project: Option<String>) -> Result<Option<PathBuf>, IpcError> {
+/// The project folder the window gave (none when empty): a full path to a folder.
+pub(crate) fn project_dir(project: Option<String>) -> Result<Option<PathBuf>, IpcError> {
     match project
         .map(|p| p.trim().to_owned())
         .filter(|p| !p.is_empty())

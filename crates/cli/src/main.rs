@@ -7,6 +7,7 @@
 
 #[macro_use]
 mod terminal_text;
+mod agent_args;
 mod approvals_args;
 mod args;
 mod audit_args;

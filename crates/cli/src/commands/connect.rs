@@ -13,24 +13,20 @@ use gatehouse_host::agents::{Agent, Places};
 use gatehouse_host::{Host, HostError};
 use serde_json::json;
 
+use crate::agent_args::{agent_named, project_dir};
 use crate::args::ConnectArgs;
 use crate::confirm::confirmed;
 use crate::output;
 
 pub async fn run(host: &Host, data_dir: Option<&Path>, args: ConnectArgs) -> Result<(), HostError> {
-    let agent = agent_named(&args.agent)?;
-    if let Some(dir) = &args.project
-        && !dir.is_dir()
-    {
-        return Err(HostError::Validation(format!(
-            "--project {}: not a directory",
-            dir.display()
-        )));
-    }
-    let project = args
-        .project
-        .as_deref()
-        .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()));
+    let agents = Agent::ALL.into_iter().filter(|a| *a != Agent::Registry);
+    let agent = agent_named(&args.agent, agents, |known| {
+        format!(
+            "`{}` is not an agent Gatehouse connects: {known}",
+            args.agent
+        )
+    })?;
+    let project = project_dir(args.project.as_deref())?;
     if args.undo {
         let undone = undo(host, agent, project.as_deref(), args.force).await?;
         if args.json {
@@ -130,16 +126,6 @@ fn request(
         places,
         project: project.map(Path::to_path_buf),
         launch,
-    })
-}
-
-fn agent_named(name: &str) -> Result<Agent, HostError> {
-    let agents = Agent::ALL.into_iter().filter(|a| *a != Agent::Registry);
-    agents.clone().find(|a| a.id() == name).ok_or_else(|| {
-        HostError::Validation(format!(
-            "`{name}` is not an agent Gatehouse connects: {}",
-            agents.map(Agent::id).collect::<Vec<_>>().join(", ")
-        ))
     })
 }
 

@@ -11,6 +11,7 @@ use gatehouse_host::agents::{Agent, Places};
 use gatehouse_host::{Host, HostError};
 use serde_json::json;
 
+use crate::agent_args::{agent_named, project_dir};
 use crate::confirm::confirmed;
 use crate::import_args::{ImportArgs, OnClashArg};
 use crate::output;
@@ -19,33 +20,12 @@ use crate::output;
 const INPUT_PREFIX: &str = "GATEHOUSE_INPUT_";
 
 pub async fn run(host: &Host, args: ImportArgs) -> Result<(), HostError> {
-    let agent = Agent::ALL
-        .into_iter()
-        .find(|a| a.id() == args.agent)
-        .ok_or_else(|| {
-            let known: Vec<&str> = Agent::ALL.iter().map(|a| a.id()).collect();
-            HostError::Validation(format!(
-                "unknown agent `{}`: use one of {}",
-                args.agent,
-                known.join(", ")
-            ))
-        })?;
+    let agent = agent_named(&args.agent, Agent::ALL.into_iter(), |known| {
+        format!("unknown agent `{}`: use one of {known}", args.agent)
+    })?;
     let places = Places::from_env()
         .ok_or_else(|| HostError::Validation("no home directory is known: set HOME".into()))?;
-    if let Some(dir) = &args.project
-        && !dir.is_dir()
-    {
-        return Err(HostError::Validation(format!(
-            "--project {}: not a directory",
-            dir.display()
-        )));
-    }
-    let project = args
-        .project
-        .as_deref()
-        .map(std::path::absolute)
-        .transpose()
-        .map_err(|e| HostError::Validation(format!("--project: {e}")))?;
+    let project = project_dir(args.project.as_deref())?;
     let choices = Choices {
         only: args.only.into_iter().collect(),
         skip: args.skip.into_iter().collect(),

@@ -12,6 +12,7 @@ import { errorMessage, GatehouseError } from "../../api/GatehouseError";
 import { Dialog } from "../Dialog";
 import { FormField } from "../FormField";
 import { DiffView } from "./DiffView";
+import { ProjectFolderField } from "./ProjectFolderField";
 
 type ConnectDialogProps = {
   onClose: () => void;
@@ -94,23 +95,16 @@ export function ConnectDialog({ onClose, onChanged }: ConnectDialogProps) {
           The agent's config file gets one <code>gatehouse</code> entry, so its calls pass your policy and approvals; the servers you imported
           from it leave the file. You see the change before it is written, and can undo it.
         </p>
-        <FormField label="Project folder" optional hint="Connect a project's own file (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, …). Its full path.">
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              value={project}
-              placeholder="/home/me/my-project"
-              onChange={(e) => {
-                setProject(e.target.value);
-                setUndoRefused(false);
-              }}
-              onBlur={() => setProjectApplied(project.trim())}
-              onKeyDown={(e) => e.key === "Enter" && setProjectApplied(project.trim())}
-              data-testid="connect-project-input"
-            />
-          )}
-        </FormField>
+        <ProjectFolderField
+          value={project}
+          onChange={(value) => {
+            setProject(value);
+            setUndoRefused(false);
+          }}
+          onApply={setProjectApplied}
+          hint="Connect a project's own file (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, …). Its full path."
+          testId="connect-project-input"
+        />
         {found.isSuccess && agents.length === 0 && (
           <p className="muted" data-testid="connect-no-agents">
             No agent's MCP configuration was found{projectApplied !== "" ? " here or in that folder" : " on this machine"}.

@@ -11,6 +11,7 @@ import { errorMessage } from "../../api/GatehouseError";
 import { Dialog } from "../Dialog";
 import { FormField } from "../FormField";
 import { ImportPlanView } from "./ImportPlanView";
+import { ProjectFolderField } from "./ProjectFolderField";
 
 type ImportDialogProps = {
   onClose: () => void;
@@ -102,20 +103,13 @@ export function ImportDialog({ onClose, onImported }: ImportDialogProps) {
   return (
     <Dialog title="Import servers from an agent" onClose={onClose} size="large" testId="import-dialog">
       <div className="form-body">
-        <FormField label="Project folder" optional hint="Also read a project's own files (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, …). Its full path.">
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              value={project}
-              placeholder="/home/me/my-project"
-              onChange={(e) => setProject(e.target.value)}
-              onBlur={() => setProjectApplied(project.trim())}
-              onKeyDown={(e) => e.key === "Enter" && setProjectApplied(project.trim())}
-              data-testid="import-project-input"
-            />
-          )}
-        </FormField>
+        <ProjectFolderField
+          value={project}
+          onChange={setProject}
+          onApply={setProjectApplied}
+          hint="Also read a project's own files (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, …). Its full path."
+          testId="import-project-input"
+        />
         {found.isError && (
           <p className="form-error" role="alert">
             {errorMessage(found.error)}
