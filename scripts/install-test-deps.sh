@@ -25,9 +25,11 @@ TEST_PACKAGES=(
   python3
   python3-venv
   sqlite3
+  dunst
+  python3-xlib
 )
 
-echo "==> [1/4] test system packages (Xvfb, WebKitWebDriver, D-Bus, gnome-keyring, sqlite3)"
+echo "==> [1/4] test system packages (Xvfb, WebKitWebDriver, D-Bus, gnome-keyring, sqlite3, a notification daemon, python3-xlib)"
 apt_ensure "Gatehouse e2e tests" "${TEST_PACKAGES[@]}"
 
 echo "==> [2/4] tauri-driver 2.x"

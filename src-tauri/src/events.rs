@@ -6,6 +6,8 @@ use tauri::AppHandle;
 use tauri_specta::Event;
 use tokio::sync::broadcast;
 
+use crate::approval_notice::{NoticeInput, Notices};
+
 /// A server's connection status changed.
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
 pub struct ServerStatusEvent {
@@ -27,7 +29,11 @@ pub struct ApprovalsChangedEvent {
 }
 
 /// Forwards engine events to the webview until the engine goes away.
-pub async fn forward(app: AppHandle, mut events: broadcast::Receiver<EngineEvent>) {
+pub async fn forward(
+    app: AppHandle,
+    mut events: broadcast::Receiver<EngineEvent>,
+    notices: Notices,
+) {
     loop {
         match events.recv().await {
             Ok(EngineEvent::ServerStatus { id, status }) => {
@@ -47,12 +53,16 @@ pub async fn forward(app: AppHandle, mut events: broadcast::Receiver<EngineEvent
                 }
             }
             Ok(EngineEvent::ApprovalAsked(pending)) => {
-                crate::approval_notice::notify_if_unfocused(&app, &pending);
+                notices.send(NoticeInput::Asked(pending));
             }
             // The window follows the queue through `ApprovalsChanged`, which a withdrawal
             // sends too: the withdrawn request leaves the dialog and the Approvals page.
-            // Likewise an answer given elsewhere (the CLI's `approvals answer`).
-            Ok(EngineEvent::ApprovalWithdrawn { .. } | EngineEvent::ApprovalAnswered { .. }) => {}
+            // Likewise an answer given elsewhere (the CLI's `approvals answer`). Its
+            // notification goes.
+            Ok(
+                EngineEvent::ApprovalWithdrawn { id, .. }
+                | EngineEvent::ApprovalAnswered { id, .. },
+            ) => notices.send(NoticeInput::Gone(id)),
             // The agents' sessions follow profiles; the window reads them when it shows them.
             Ok(EngineEvent::ClientProfilesChanged) => {}
             Err(broadcast::error::RecvError::Lagged(n)) => {

@@ -21,10 +21,15 @@ mod import_commands;
 mod ipc_commands;
 mod ipc_error;
 mod log_events;
+mod main_window;
+mod notice_groups;
 mod policy_commands;
 #[cfg(unix)]
 pub mod stderr_filter;
+mod tray;
+mod tray_menu;
 pub mod webkit_compositing;
+mod webkit_leftovers;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -53,25 +58,27 @@ impl OutputGuard {
 pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Result<(), String> {
     init_logging();
     let data_dir = data_dir_arg(std::env::args().skip(1));
+    let hidden = main_window::hidden_arg(std::env::args().skip(1));
     let specta = bindings::specta_builder();
     let app = tauri::Builder::default()
+        // One instance: a second launch brings this one's window forward and ends.
+        .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
+            main_window::open(app);
+        }))
         .plugin(tauri_plugin_notification::init())
         .plugin(tauri_plugin_opener::init())
         .plugin(apps::navigation::guard())
         .plugin(apps::view_webviews::forget_on_reload())
         .invoke_handler(specta.invoke_handler())
         .manage(apps::OpenViews::default())
+        .manage(tray::KeepRunning::default())
+        .on_window_event(on_window_event)
         .register_asynchronous_uri_scheme_protocol(
             apps::origins::SANDBOX_SCHEME,
             apps::sandbox_scheme::handle,
         )
         .setup(move |app| {
             specta.mount_events(app);
-            // App views are laid over the window's main webview (Linux needs help for that).
-            #[cfg(target_os = "linux")]
-            if let Some(window) = app.get_window(apps::origins::MAIN_WEBVIEW) {
-                apps::view_layer::install(&window)?;
-            }
             let options = HostOptions {
                 data_dir: data_dir.clone(),
                 live_sessions: true,
@@ -97,7 +104,14 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
             })
             .map_err(|e| format!("cannot start the engine: {e}"))?;
             tracing::info!("data directory: {}", host.data_dir().display());
-            tauri::async_runtime::spawn(events::forward(app.handle().clone(), host.subscribe()));
+            let notices = approval_notice::start(app.handle().clone());
+            tauri::async_runtime::spawn(events::forward(
+                app.handle().clone(),
+                host.subscribe(),
+                notices,
+            ));
+            tray::install(app.handle())?;
+            tauri::async_runtime::spawn(tray::follow(app.handle().clone(), host.subscribe()));
             tauri::async_runtime::spawn(log_events::forward(
                 app.handle().clone(),
                 host.logs().subscribe(),
@@ -108,6 +122,10 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
             app.manage(calls::PendingCalls::default());
             app.manage(import_commands::PendingImport::default());
             app.manage(connect_commands::PendingConnect::default());
+            // Started at login, the app waits in the tray; otherwise the window opens.
+            if !hidden {
+                main_window::create(app.handle())?;
+            }
             Ok(())
         })
         .build(context)
@@ -115,6 +133,16 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
     // Any webview that sends a wrong key makes Tauri print the right one.
     output.withhold(app.handle().invoke_key());
     app.run(move |handle, event| {
+        // The last window closed: the engine stays in the tray while it has servers or agents
+        // to serve (Quit in the tray, or a signal, exits with a code and is not held).
+        if let RunEvent::ExitRequested {
+            code: None, api, ..
+        } = &event
+            && handle.state::<tray::KeepRunning>().get()
+        {
+            api.prevent_exit();
+            return;
+        }
         if let RunEvent::Exit = event {
             // The attached faces are told first, then the servers stop.
             let engine = handle.try_state::<RunningEngine>().and_then(|engine| {
@@ -134,6 +162,29 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
         }
     });
     Ok(())
+}
+
+/// The main window closed: its app views' layer goes with it, and the first time the engine
+/// stays in the tray, the person is told.
+fn on_window_event(window: &tauri::Window, event: &tauri::WindowEvent) {
+    if window.label() != apps::origins::MAIN_WEBVIEW {
+        return;
+    }
+    if let tauri::WindowEvent::Destroyed = event {
+        #[cfg(target_os = "linux")]
+        apps::view_layer::forget();
+        let app = window.app_handle();
+        // No webview left: WebKit's network process goes too (a new one comes with the window).
+        if app.webviews().is_empty() {
+            let ended = webkit_leftovers::end_network_process();
+            tracing::info!("window closed; {ended} WebKit network process(es) ended");
+        }
+        if app.state::<tray::KeepRunning>().get()
+            && let Some(host) = app.try_state::<Arc<Host>>()
+        {
+            approval_notice::tell_once_about_the_tray(app, host.data_dir());
+        }
+    }
 }
 
 /// The engine's control socket while the app runs; stopped on exit.

@@ -7,6 +7,10 @@
 // partial start. Process exit and SIGINT/SIGTERM/SIGHUP also kill whatever
 // a live App started.
 //
+// With `attach: true` the harness starts the app itself, listening on WebKit's remote
+// inspector, and WebKitWebDriver attaches to it there: the session can then be made again
+// (`app.reattach()`) after the window was closed and opened anew, which ends a session.
+//
 //   GATEHOUSE_E2E_XVFB=1       start a private Xvfb even when DISPLAY is set
 //   GATEHOUSE_E2E_HOST_DBUS=1  use the caller's D-Bus session (and keyring) instead of a private one
 
@@ -17,12 +21,12 @@ import { randomUUID } from 'node:crypto';
 
 import { ARTIFACTS_DIR, resolveAppPath } from './locations.mjs';
 import { log } from './log.mjs';
-import { killGroup, killPidsWithEnv, processAlive, stopGroup } from './processes.mjs';
+import { killGroup, killPidsWithEnv, processAlive, spawnGroup, stopGroup } from './processes.mjs';
 import { createRunDir, removeRunDir, removeRunDirSync } from './run-dir.mjs';
 import { saveFailureEvidence, saveScreenshot, settle } from './screenshots.mjs';
 import { startDbus, startKeyring } from './session-bus.mjs';
-import { resolveTauriDriver, startTauriDriver } from './tauri-driver.mjs';
-import { waitFor } from './wait-for.mjs';
+import { freePort, resolveTauriDriver, startTauriDriver } from './tauri-driver.mjs';
+import { fatal, waitFor } from './wait-for.mjs';
 import { WebDriverSession } from './webdriver.mjs';
 import { startXvfb } from './xvfb.mjs';
 
@@ -34,10 +38,10 @@ const APP_GONE_MS = 8_000;
  * Call `app.close()` in `after` (it is also safe if launch failed half-way:
  * launchApp cleans up itself before rejecting).
  */
-export async function launchApp({ sessionTimeoutMs = 90_000, env: extraEnv = {}, args = [], appPath, browserName = 'wry', waitForLoad = true } = {}) {
+export async function launchApp({ sessionTimeoutMs = 90_000, env: extraEnv = {}, args = [], appPath, browserName = 'wry', waitForLoad = true, attach = false } = {}) {
   const app = new App();
   try {
-    await app.start({ sessionTimeoutMs, extraEnv, args, appPath, browserName, waitForLoad });
+    await app.start({ sessionTimeoutMs, extraEnv, args, appPath, browserName, waitForLoad, attach });
     return app;
   } catch (err) {
     await app.screenshot('launch-failure').catch(() => {});
@@ -68,7 +72,7 @@ export class App {
     liveApps.add(this);
   }
 
-  async start({ sessionTimeoutMs, extraEnv, args, appPath, browserName, waitForLoad }) {
+  async start({ sessionTimeoutMs, extraEnv, args, appPath, browserName, waitForLoad, attach }) {
     this.appPath = appPath ?? resolveAppPath();
     const tauriDriver = resolveTauriDriver();
     await mkdir(ARTIFACTS_DIR, { recursive: true });
@@ -99,7 +103,16 @@ export class App {
     this.driver = await startTauriDriver(tauriDriver, env, this.driverLog);
     log(`tauri-driver on ${this.driver.url} (native ${this.driver.nativePort})`);
 
-    this.session = await this.createSession({ sessionTimeoutMs, args, browserName });
+    if (attach) {
+      this.inspector = `127.0.0.1:${await freePort()}`;
+      this.appChild = spawnGroup(this.appPath, args, {
+        env: { ...env, TAURI_WEBVIEW_AUTOMATION: 'true', WEBKIT_INSPECTOR_SERVER: this.inspector },
+        stdio: ['ignore', 'ignore', 'ignore'],
+      });
+      await this.reattach({ timeout: sessionTimeoutMs });
+    } else {
+      this.session = await this.createSession({ sessionTimeoutMs, args, browserName });
+    }
     log(`WebDriver session ${this.session.sessionId}`);
     // The app's main webview (its UI); MCP App views get webviews (window handles) of their own.
     this.mainHandle = await this.session.getWindowHandle();
@@ -160,6 +173,40 @@ export class App {
     }
   }
 
+  /**
+   * (`attach` apps) Ends the current WebDriver session, if any, and attaches a new one to the
+   * app's window through WebKit's remote inspector; resolves once it is switched to the window.
+   */
+  async reattach({ timeout = 60_000 } = {}) {
+    if (this.session) {
+      await this.session.delete().catch(() => {});
+      this.session = null;
+    }
+    const native = `http://127.0.0.1:${this.driver.nativePort}`;
+    const caps = { capabilities: { alwaysMatch: { 'webkitgtk:browserOptions': { targetAddress: this.inspector } } } };
+    let last = '';
+    const session = await waitFor(
+      async () => {
+        if (this.appChild.exitCode !== null) fatal(`the app exited (code ${this.appChild.exitCode}) before a session attached`);
+        try {
+          return await WebDriverSession.create(native, caps, { timeoutMs: 10_000 });
+        } catch (err) {
+          last = err.message;
+          return null;
+        }
+      },
+      { timeout, interval: 250, message: () => `a WebDriver session attached to the app's inspector (${last})` },
+    );
+    const handles = await waitFor(async () => {
+      const list = await session.getWindowHandles();
+      return list.length ? list : null;
+    }, { timeout: 30_000, interval: 200, message: "the app's window in the attached session" });
+    await session.switchToWindow(handles[0]);
+    this.session = session;
+    this.mainHandle = handles[0];
+    return session;
+  }
+
   /** Polls for the first element matching `css` and returns it. */
   waitForElement(css, { timeout = 15_000, interval = 250, message } = {}) {
     return waitFor(
@@ -208,6 +255,7 @@ export class App {
       await this.session.delete().catch((err) => log(`delete session: ${err.message}`));
       this.session = null;
     }
+    await stopGroup(this.appChild, 10_000);
     await stopGroup(this.driver?.child, 5_000);
     await this.driver?.output?.pending;
     // The app or its MCP servers may have left the process group: sweep by env marker.
@@ -222,7 +270,7 @@ export class App {
   /** Synchronous last-resort cleanup (process exit / signals). */
   killSync() {
     if (this.closed && !liveApps.has(this)) return;
-    for (const c of [this.driver?.child, this.keyring?.child, this.dbus?.child, this.xvfb?.child]) {
+    for (const c of [this.appChild, this.driver?.child, this.keyring?.child, this.dbus?.child, this.xvfb?.child]) {
       if (c?.pid) killGroup(c.pid, 'SIGKILL');
     }
     killPidsWithEnv(this.marker);

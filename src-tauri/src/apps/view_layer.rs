@@ -43,6 +43,11 @@ pub fn install<R: Runtime>(window: &Window<R>) -> tauri::Result<()> {
     })
 }
 
+/// The window that held the layer is gone: the next one gets a layer of its own. Main thread.
+pub fn forget() {
+    LAYER.with(|slot| *slot.borrow_mut() = None);
+}
+
 fn restructure<R: Runtime>(window: &Window<R>) -> Result<(), String> {
     if LAYER.with(|layer| layer.borrow().is_some()) {
         return Ok(());
