@@ -2,9 +2,10 @@
 //! echo servers (20 for the published figures) connected and idle on the Servers page, measured
 //! as the proportional set size (PSS, `/proc/PID/smaps_rollup`) of every process of the app:
 //! the engine (the app's own process, which also runs GTK), each WebKit process, and the
-//! helpers WebKit starts (its sandbox), but not the servers. It runs twice: as the app ships,
-//! and with WebKit's accelerated compositing forced on, to show what compositing costs (see
-//! docs/performance.md).
+//! helpers WebKit starts (its sandbox), but not the servers. It runs three times: as the app
+//! ships, with WebKit's accelerated compositing forced on (to show what compositing costs), and
+//! with the window closed (started `--hidden`, as at login: no webview, the engine alone in the
+//! tray, as after closing the window); see docs/performance.md.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::BufRead;
@@ -25,7 +26,7 @@ const READY_LIMIT: Duration = Duration::from_secs(120);
 /// What one run of the app measured.
 #[derive(Debug, Clone, Serialize)]
 pub struct AppRun {
-    /// `as shipped` or `compositing forced on`.
+    /// `as shipped`, `compositing forced on` or `window closed`.
     pub mode: &'static str,
     /// From launch until the connection trail shows every server connected.
     pub ready_ms: f64,
@@ -55,12 +56,18 @@ impl AppMemory {
     pub fn shipped(&self) -> Option<&AppRun> {
         self.runs.iter().find(|r| r.mode == SHIPPED)
     }
+
+    /// The run with the window closed (the engine alone, in the tray).
+    pub fn window_closed(&self) -> Option<&AppRun> {
+        self.runs.iter().find(|r| r.mode == WINDOW_CLOSED)
+    }
 }
 
 const SHIPPED: &str = "as shipped";
 const COMPOSITING: &str = "compositing forced on";
+const WINDOW_CLOSED: &str = "window closed";
 
-/// Runs the app twice with `servers` echo servers and measures it after `idle` of quiet.
+/// Runs the app three times with `servers` echo servers and measures it after `idle` of quiet.
 pub async fn run(
     app: PathBuf,
     echo: PathBuf,
@@ -75,8 +82,12 @@ pub async fn run(
         .into());
     }
     let mut runs = Vec::new();
-    for (mode, compositing) in [(SHIPPED, false), (COMPOSITING, true)] {
-        runs.push(one_run(&app, &echo, servers, idle, mode, compositing).await?);
+    for (mode, compositing, hidden) in [
+        (SHIPPED, false, false),
+        (COMPOSITING, true, false),
+        (WINDOW_CLOSED, false, true),
+    ] {
+        runs.push(one_run(&app, &echo, servers, idle, mode, compositing, hidden).await?);
     }
     Ok(AppMemory {
         servers,
@@ -92,6 +103,7 @@ async fn one_run(
     idle: Duration,
     mode: &'static str,
     compositing: bool,
+    hidden: bool,
 ) -> Result<AppRun, BoxError> {
     let dir = tempfile::Builder::new()
         .prefix("gatehouse-bench-app-")
@@ -125,6 +137,9 @@ async fn one_run(
     }
     if compositing {
         command.env("GATEHOUSE_WEBKIT_COMPOSITING", "1");
+    }
+    if hidden {
+        command.arg("--hidden");
     }
     let launched = Instant::now();
     let app = AppProcess(command.spawn()?);

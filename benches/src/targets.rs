@@ -31,6 +31,8 @@ pub const MAX_HOP_P50_US: f64 = 50.0;
 
 /// The whole app's PSS with 20 servers connected and idle, in MB.
 pub const MAX_APP_PSS_MB: f64 = 200.0;
+/// The whole app with its window closed (the engine alone, in the tray), 20 servers connected.
+pub const MAX_CLOSED_APP_PSS_MB: f64 = 60.0;
 
 /// Every target, in a fixed order.
 pub fn judge(report: &Report) -> Vec<Target> {
@@ -201,6 +203,20 @@ pub fn judge(report: &Report) -> Vec<Target> {
         },
         None => unjudged(name, "the app-memory section did not run"),
     });
+    let name = "the app's memory with its window closed";
+    targets.push(
+        match app.and_then(|a| a.window_closed().map(|run| (a.servers, run))) {
+            Some((servers, run)) => Target {
+                name,
+                met: Some(run.total_mb <= MAX_CLOSED_APP_PSS_MB),
+                detail: format!(
+                    "{:.1} MB PSS with {servers} servers, window closed (target ≤ {MAX_CLOSED_APP_PSS_MB} MB)",
+                    run.total_mb
+                ),
+            },
+            None => unjudged(name, "the app-memory section did not run"),
+        },
+    );
     let name = "p50 the control socket's hop adds over the call in-process";
     targets.push(match report.engine.as_ref().and_then(Outcome::measured) {
         Some(hop) => Target {

@@ -27,6 +27,8 @@ pub enum NoticeInput {
     Asked(Box<PendingApproval>),
     /// Answered or withdrawn.
     Gone(String),
+    /// The requests waiting now (by id): any other one timed out or its requester gave up.
+    Waiting(Vec<String>),
     /// The person acted on notification `notice` (`allow`, `deny`, `default` for a click, or
     /// `__closed`).
     Acted {
@@ -75,6 +77,15 @@ pub fn start(app: AppHandle) -> Notices {
                     let step = book.gone(&id);
                     run_step(&app, &own, &mut book, &asked, step).await;
                 }
+                NoticeInput::Waiting(ids) => {
+                    for id in book.ids() {
+                        if !ids.contains(&id) {
+                            asked.remove(&id);
+                            let step = book.gone(&id);
+                            run_step(&app, &own, &mut book, &asked, step).await;
+                        }
+                    }
+                }
                 NoticeInput::Acted { notice, action } => {
                     acted(&app, &mut book, notice, &action).await;
                 }
@@ -105,22 +116,47 @@ fn kind(question: &Question) -> &'static str {
     }
 }
 
-/// The notification's title and text for `waiting` requests like `pending`.
+/// The notification's title and text for `waiting` requests like `pending`. What a server or
+/// an agent named (tools, servers, domains) is cut short and has its markup escaped: a
+/// notification service may render `<b>` or links in the body.
 pub fn text(pending: &PendingApproval, waiting: usize) -> (String, String) {
     let who = asker(pending);
+    let server = &pending.server;
     let what = match &pending.question {
-        Question::ToolCall { tool, .. } => format!("call `{tool}` on {}", pending.server),
-        Question::Sampling { .. } => format!("get a model's reply for {}", pending.server),
-        Question::Elicitation { .. } => format!("ask you for input for {}", pending.server),
+        Question::ToolCall { tool, .. } => format!("call `{tool}` on {server}"),
+        Question::Sampling { .. } => format!("get a model's reply for {server}"),
+        Question::Elicitation { .. } => format!("ask you for input for {server}"),
         Question::OpenUrl { domain, .. } => format!("open a page on {domain}"),
-        Question::Request { method, .. } => format!("run `{method}` on {}", pending.server),
+        Question::Request { method, .. } => format!("run `{method}` on {server}"),
     };
     let body = if waiting > 1 {
         format!("{who} asks {waiting} times to {what}.")
     } else {
         format!("{who} asks to {what}.")
     };
-    ("Gatehouse needs your answer".to_owned(), body)
+    ("Gatehouse needs your answer".to_owned(), plain(&body))
+}
+
+/// The body's longest, in characters.
+const BODY_CHARS: usize = 300;
+
+/// `text` with markup escaped and control characters as spaces, at most [`BODY_CHARS`].
+fn plain(text: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in text.chars().enumerate() {
+        if n == BODY_CHARS {
+            out.push('…');
+            break;
+        }
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 async fn run_step(
@@ -352,5 +388,21 @@ pub fn tell_once_about_the_tray(app: &AppHandle, data_dir: &std::path::Path) {
         .show();
     if let Err(e) = shown {
         tracing::info!("cannot show a notification: {e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_chosen_names_cannot_mark_up_or_flood_the_notification() {
+        assert_eq!(
+            plain("call `<b>x</b>` & go\n"),
+            "call `&lt;b&gt;x&lt;/b&gt;` &amp; go "
+        );
+        let long = plain(&"y".repeat(1_000));
+        assert_eq!(long.chars().count(), BODY_CHARS + 1);
+        assert!(long.ends_with('…'));
     }
 }

@@ -7,12 +7,14 @@ use specta_typescript::Typescript;
 use tauri_specta::{Builder, Commands, collect_commands, collect_events};
 
 use crate::apps::relay::AppViewMessagesEvent;
-use crate::events::{ApprovalsChangedEvent, ServerStatusEvent, TasksChangedEvent};
+use crate::events::{
+    AgentsPausedEvent, ApprovalsChangedEvent, ServerStatusEvent, TasksChangedEvent,
+};
 use crate::log_events::ServerLogEvent;
 use crate::{
     app_commands, app_site_commands, app_view_commands, approval_commands, audit_commands,
     auth_commands, client_commands, commands, connect_commands, import_commands, log_events,
-    policy_commands,
+    policy_commands, settings_commands,
 };
 
 /// The path of the generated bindings, relative to the repository root.
@@ -27,7 +29,8 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             TasksChangedEvent,
             ApprovalsChangedEvent,
             ServerLogEvent,
-            AppViewMessagesEvent
+            AppViewMessagesEvent,
+            AgentsPausedEvent
         ])
         // JSON values (tool schemas) hold numbers; they cross IPC as JSON, so as JS numbers.
         .dangerously_cast_bigints_to_number()
@@ -58,6 +61,10 @@ fn commands() -> Commands<tauri::Wry> {
         approval_commands::revoke_grant,
         approval_commands::open_external_url,
         approval_commands::describe_url,
+        settings_commands::start_at_login,
+        settings_commands::set_start_at_login,
+        settings_commands::agents_paused,
+        settings_commands::set_agents_paused,
         auth_commands::auth_status,
         auth_commands::sign_in,
         auth_commands::sign_out,

@@ -1,8 +1,10 @@
 //! Engine events forwarded to the webview as typed Tauri events.
 
-use gatehouse_host::{EngineEvent, ServerStatus};
+use std::sync::Arc;
+
+use gatehouse_host::{EngineEvent, Host, ServerStatus};
 use serde::{Deserialize, Serialize};
-use tauri::AppHandle;
+use tauri::{AppHandle, Manager};
 use tauri_specta::Event;
 use tokio::sync::broadcast;
 
@@ -28,6 +30,12 @@ pub struct ApprovalsChangedEvent {
     pub pending: u32,
 }
 
+/// Every agent's requests were paused (asked about) or resumed, from the tray or elsewhere.
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
+pub struct AgentsPausedEvent {
+    pub paused: bool,
+}
+
 /// Forwards engine events to the webview until the engine goes away.
 pub async fn forward(
     app: AppHandle,
@@ -47,6 +55,11 @@ pub async fn forward(
                 }
             }
             Ok(EngineEvent::ApprovalsChanged { pending }) => {
+                // A request that timed out, or whose requester gave up, leaves its notification.
+                if let Some(host) = app.try_state::<Arc<Host>>() {
+                    let ids = host.pending_approvals().into_iter().map(|p| p.id).collect();
+                    notices.send(NoticeInput::Waiting(ids));
+                }
                 let pending = u32::try_from(pending).unwrap_or(u32::MAX);
                 if let Err(e) = (ApprovalsChangedEvent { pending }).emit(&app) {
                     tracing::warn!("cannot send an approvals event to the window: {e}");
@@ -63,6 +76,11 @@ pub async fn forward(
                 EngineEvent::ApprovalWithdrawn { id, .. }
                 | EngineEvent::ApprovalAnswered { id, .. },
             ) => notices.send(NoticeInput::Gone(id)),
+            Ok(EngineEvent::AgentsPaused { paused }) => {
+                if let Err(e) = (AgentsPausedEvent { paused }).emit(&app) {
+                    tracing::warn!("cannot send a pause event to the window: {e}");
+                }
+            }
             // The agents' sessions follow profiles; the window reads them when it shows them.
             Ok(EngineEvent::ClientProfilesChanged) => {}
             Err(broadcast::error::RecvError::Lagged(n)) => {

@@ -24,8 +24,10 @@ mod log_events;
 mod main_window;
 mod notice_groups;
 mod policy_commands;
+mod settings_commands;
 #[cfg(unix)]
 pub mod stderr_filter;
+mod takeover;
 mod tray;
 mod tray_menu;
 pub mod webkit_compositing;
@@ -35,7 +37,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use gatehouse_host::control::engine::Engine;
-use gatehouse_host::control::lock::{EngineKind, EngineLock};
 use gatehouse_host::{Host, HostOptions};
 use tauri::{Manager, RunEvent};
 
@@ -59,6 +60,7 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
     init_logging();
     let data_dir = data_dir_arg(std::env::args().skip(1));
     let hidden = main_window::hidden_arg(std::env::args().skip(1));
+    let take_over = takeover::take_over_arg(std::env::args().skip(1));
     let specta = bindings::specta_builder();
     let app = tauri::Builder::default()
         // One instance: a second launch brings this one's window forward and ends.
@@ -92,7 +94,11 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
                 // One engine per data directory: the app is one, so it takes the lock before
                 // its host sweeps or starts anything; a running `gatehouse serve` (or another
                 // window) keeps it from starting, and the message says which and how to stop it.
-                let lock = EngineLock::acquire(data_dir.as_deref(), EngineKind::App)?;
+                // A running `gatehouse serve` is offered to be taken over (or is, with
+                // `--take-over`).
+                let lock = takeover::acquire(data_dir.as_deref(), |running| {
+                    take_over || takeover::ask(running)
+                })?;
                 let host = Arc::new(Host::open(options).await?);
                 // The window answers what the engine asks a person (before any server
                 // connects, so that sampling and elicitation are declared to each).

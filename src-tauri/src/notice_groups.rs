@@ -146,6 +146,14 @@ impl NoticeBook {
             })
     }
 
+    /// Every request in a group.
+    pub fn ids(&self) -> Vec<String> {
+        self.groups
+            .values()
+            .flat_map(|g| g.requests.iter().cloned())
+            .collect()
+    }
+
     /// Whether request `id` is in a group.
     pub fn holds(&self, id: &str) -> bool {
         self.groups

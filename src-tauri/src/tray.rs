@@ -135,7 +135,7 @@ async fn state(app: &AppHandle, host: &Host) -> TrayState {
         servers_connected: connected,
         servers_failing: failing,
         agents_connected: agents,
-        agents_paused: paused(host),
+        agents_paused: host.agents_paused(),
     }
 }
 
@@ -191,8 +191,8 @@ fn on_item(app: &AppHandle, id: &str) {
                 let Some(host) = app.try_state::<Arc<Host>>().map(|h| h.inner().clone()) else {
                     return;
                 };
-                let paused = !paused(&host);
-                if let Err(e) = set_paused(&host, paused).await {
+                let paused = !host.agents_paused();
+                if let Err(e) = host.set_agents_paused(paused).await {
                     tracing::warn!("cannot pause or resume the agents: {e}");
                 }
                 refresh(&app).await;
@@ -201,12 +201,4 @@ fn on_item(app: &AppHandle, id: &str) {
         // Open, or a waiting request: its dialog shows in the window.
         _ => crate::main_window::open(app),
     }
-}
-
-// TEMP until the engine's pause lands.
-fn paused(_host: &Host) -> bool {
-    false
-}
-async fn set_paused(_host: &Host, _paused: bool) -> Result<(), String> {
-    Err("not yet".into())
 }

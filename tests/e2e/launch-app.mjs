@@ -38,10 +38,10 @@ const APP_GONE_MS = 8_000;
  * Call `app.close()` in `after` (it is also safe if launch failed half-way:
  * launchApp cleans up itself before rejecting).
  */
-export async function launchApp({ sessionTimeoutMs = 90_000, env: extraEnv = {}, args = [], appPath, browserName = 'wry', waitForLoad = true, attach = false } = {}) {
+export async function launchApp({ sessionTimeoutMs = 90_000, env: extraEnv = {}, args = [], appPath, browserName = 'wry', waitForLoad = true, attach = false, beforeStart } = {}) {
   const app = new App();
   try {
-    await app.start({ sessionTimeoutMs, extraEnv, args, appPath, browserName, waitForLoad, attach });
+    await app.start({ sessionTimeoutMs, extraEnv, args, appPath, browserName, waitForLoad, attach, beforeStart });
     return app;
   } catch (err) {
     await app.screenshot('launch-failure').catch(() => {});
@@ -72,7 +72,7 @@ export class App {
     liveApps.add(this);
   }
 
-  async start({ sessionTimeoutMs, extraEnv, args, appPath, browserName, waitForLoad, attach }) {
+  async start({ sessionTimeoutMs, extraEnv, args, appPath, browserName, waitForLoad, attach, beforeStart }) {
     this.appPath = appPath ?? resolveAppPath();
     const tauriDriver = resolveTauriDriver();
     await mkdir(ARTIFACTS_DIR, { recursive: true });
@@ -103,6 +103,8 @@ export class App {
     this.driver = await startTauriDriver(tauriDriver, env, this.driverLog);
     log(`tauri-driver on ${this.driver.url} (native ${this.driver.nativePort})`);
 
+    // What must run before the app (on its display, bus and data directory).
+    if (beforeStart) await beforeStart(this);
     if (attach) {
       this.inspector = `127.0.0.1:${await freePort()}`;
       this.appChild = spawnGroup(this.appPath, args, {

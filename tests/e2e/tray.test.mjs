@@ -175,4 +175,39 @@ describe('The app without its window (real window)', () => {
       assert.match(done.stdout, /asked while closed/, 'the CLI prints the result');
     });
   });
+
+  it('takes over from a running `gatehouse serve` when started with --take-over', { timeout: 180_000 }, async (t) => {
+    /** @type {{ child: import('node:child_process').ChildProcess, ended: Promise<any> } | undefined} */
+    let serve;
+    const other = await launchApp({
+      attach: true,
+      args: ['--take-over'],
+      beforeStart: async (starting) => {
+        serve = runCli(starting, ['serve']);
+        started.push({ child: serve.child });
+        await waitFor(
+          async () => {
+            const { code, stdout } = await runCli(starting, ['status', '--json']).ended;
+            return code === 0 && JSON.parse(stdout).kind === 'serve';
+          },
+          { timeout: 30_000, interval: 200, message: '`gatehouse serve` to run' },
+        );
+      },
+    });
+    try {
+      await other.withFailureCapture(t.name, async () => {
+        const ended = await waitFor(async () => (serve.child.exitCode === null ? null : serve.ended), {
+          timeout: 30_000,
+          interval: 100,
+          message: '`gatehouse serve` to stop for the app',
+        });
+        assert.equal(ended.code, 0, `gatehouse serve stops cleanly: ${ended.stderr}`);
+        const status = await cliJson(other, ['status']);
+        assert.equal(status.kind, 'app', `the app is the engine now: ${JSON.stringify(status)}`);
+        await other.waitForElement('nav', { message: "the app's window" });
+      });
+    } finally {
+      await other.close();
+    }
+  });
 });

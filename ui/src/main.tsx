@@ -14,6 +14,7 @@ import "./styles/form.css";
 import "./styles/nav.css";
 import "./styles/audit.css";
 import "./styles/policies.css";
+import "./styles/settings.css";
 import "./styles/clients.css";
 import "./styles/approvals.css";
 import "./styles/apps.css";

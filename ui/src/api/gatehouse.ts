@@ -6,6 +6,7 @@
 import { Channel } from "@tauri-apps/api/core";
 import { commands, events } from "../bindings";
 import type {
+  AgentsPausedEvent,
   ApprovalsChangedEvent,
   AppViewMessagesEvent,
   CallEvent,
@@ -269,6 +270,14 @@ export const connectPreview = fallible("connectPreview");
 export const connectApply = fallible("connectApply");
 /** Puts the agent's file back as it was before its latest connect (`force`: even if it changed since). */
 export const connectUndo = fallible("connectUndo");
+/** Whether Gatehouse starts hidden in the tray at login, and where its autostart entry is. */
+export const startAtLogin = fallible("startAtLogin");
+/** Starts Gatehouse hidden in the tray at login (true), or not. */
+export const setStartAtLogin = fallible("setStartAtLogin");
+/** Whether every agent's requests are paused (asked about). */
+export const agentsPaused = infallible("agentsPaused");
+/** Pauses or resumes every agent's requests; resolves to the state now. */
+export const setAgentsPaused = fallible("setAgentsPaused");
 /** The global lists of outside sites app views may reach. */
 export const appSites = fallible("appSites");
 /** Puts a domain (or a URL's host) on the allow or block list, moving it off the other. */
@@ -293,6 +302,11 @@ export const revokeGrant = fallible("revokeGrant");
 export const openExternalUrl = fallible("openExternalUrl");
 /** Where a URL leads, as the person sees it before agreeing to open it (site and warnings). */
 export const describeUrl = infallible("describeUrl");
+
+/** Subscribes to the agents being paused or resumed (from the tray or the Settings page). */
+export function subscribeAgentsPaused(onEvent: (event: AgentsPausedEvent) => void): () => void {
+  return subscribe(events.agentsPausedEvent, "agents paused", onEvent);
+}
 
 /** Subscribes to changes of the waiting requests; same unsubscribe semantics as below. */
 export function subscribeApprovalsChanged(onEvent: (event: ApprovalsChangedEvent) => void): () => void {

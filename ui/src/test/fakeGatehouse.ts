@@ -5,6 +5,7 @@
 import { vi } from "vitest";
 import type * as real from "../api/gatehouse";
 import type {
+  AgentsPausedEvent,
   AppViewMessagesEvent,
   ApprovalsChangedEvent,
   ServerLogEvent,
@@ -60,6 +61,10 @@ export const importApply = vi.fn<typeof real.importApply>();
 export const connectPreview = vi.fn<typeof real.connectPreview>();
 export const connectApply = vi.fn<typeof real.connectApply>();
 export const connectUndo = vi.fn<typeof real.connectUndo>();
+export const startAtLogin = vi.fn<typeof real.startAtLogin>();
+export const setStartAtLogin = vi.fn<typeof real.setStartAtLogin>();
+export const agentsPaused = vi.fn<typeof real.agentsPaused>();
+export const setAgentsPaused = vi.fn<typeof real.setAgentsPaused>();
 export const authStatus = vi.fn<typeof real.authStatus>();
 export const signIn = vi.fn<typeof real.signIn>();
 export const signOut = vi.fn<typeof real.signOut>();
@@ -115,6 +120,13 @@ const statusChannel = eventChannel<ServerStatusEvent>();
 const approvalsChannel = eventChannel<ApprovalsChangedEvent>();
 export const subscribeApprovalsChanged = vi.fn<typeof real.subscribeApprovalsChanged>(approvalsChannel.subscribe);
 const tasksChannel = eventChannel<TasksChangedEvent>();
+const pausedChannel = eventChannel<AgentsPausedEvent>();
+export const subscribeAgentsPaused = vi.fn<typeof real.subscribeAgentsPaused>(pausedChannel.subscribe);
+
+/** Delivers an agents-paused event to every current subscriber, as the engine would. */
+export function emitAgentsPaused(event: AgentsPausedEvent): void {
+  pausedChannel.emit(event);
+}
 
 export const subscribeServerStatus = vi.fn<typeof real.subscribeServerStatus>(statusChannel.subscribe);
 export const subscribeTasksChanged = vi.fn<typeof real.subscribeTasksChanged>(tasksChannel.subscribe);
@@ -231,6 +243,10 @@ export function resetFakeGatehouse(): void {
     connectPreview,
     connectApply,
     connectUndo,
+    startAtLogin,
+    setStartAtLogin,
+    agentsPaused,
+    setAgentsPaused,
   ]) {
     fn.mockReset();
   }
@@ -265,7 +281,10 @@ export function resetFakeGatehouse(): void {
   statusChannel.clear();
   tasksChannel.clear();
   approvalsChannel.clear();
+  pausedChannel.clear();
   viewMessagesChannel.clear();
+  startAtLogin.mockResolvedValue({ enabled: false, entry: "/home/me/.config/autostart/gatehouse.desktop" });
+  agentsPaused.mockResolvedValue(false);
 }
 
 

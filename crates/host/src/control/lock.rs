@@ -127,6 +127,12 @@ impl EngineLock {
     pub fn info(&self) -> &EngineInfo {
         &self.info
     }
+
+    /// What `engine.json` in the data directory (`None`: the default one) says of the engine
+    /// that runs or ran there, if anything.
+    pub fn described(data_dir: Option<&Path>) -> Result<Option<EngineInfo>> {
+        Ok(EngineInfo::read(&paths::data_dir(data_dir)?))
+    }
 }
 
 impl Drop for EngineLock {
