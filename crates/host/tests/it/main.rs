@@ -51,3 +51,4 @@ mod sessions;
 mod sign_in;
 mod supervision;
 mod tasks;
+mod upgrade;
