@@ -14,6 +14,7 @@ mod support;
 mod agent_connect;
 mod agent_import;
 mod agents;
+mod agents_pause;
 mod app_site_limit;
 mod approvals;
 mod apps;
