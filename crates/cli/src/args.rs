@@ -51,6 +51,9 @@ pub enum Command {
     /// Answer what the running engine asks, without a window: list, answer, or watch
     #[command(subcommand)]
     Approvals(crate::approvals_args::ApprovalsCommand),
+    /// Start the Gatehouse app hidden in the tray when you log in: on, off, or status
+    #[command(subcommand)]
+    Autostart(crate::commands::autostart::AutostartCommand),
     /// Manage server configurations
     #[command(subcommand)]
     Server(ServerCommand),

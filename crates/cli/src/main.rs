@@ -105,6 +105,10 @@ async fn run(cli: Cli) -> Result<Finish, HostError> {
                 .await
                 .map(|()| Finish::Success);
         }
+        // The session's autostart entry only: no engine, database or keyring.
+        Command::Autostart(command) => {
+            return commands::autostart::run(command).map(|()| Finish::Success);
+        }
         _ => {}
     }
     // With an engine running (the app, `gatehouse serve`), what it serves is asked of it.
@@ -207,7 +211,8 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         | Command::Status { .. }
         | Command::Agents { .. }
         | Command::Connect(_)
-        | Command::Approvals(_) => Ok(()),
+        | Command::Approvals(_)
+        | Command::Autostart(_) => Ok(()),
         served => run_served(&Door::InProcess(host), served).await,
     }
 }

@@ -19,6 +19,18 @@ pub enum HostError {
     Sqlite(#[from] rusqlite::Error),
     #[error("database migration failed: {0}")]
     Migration(#[from] sqlx::migrate::MigrateError),
+    /// The database was written by a newer Gatehouse: its schema has migrations this build
+    /// does not know. Refused before anything is written to it.
+    #[error(
+        "this data directory was written by a newer Gatehouse (schema {found}, this build knows \
+         up to {known}): install the newer version, or use another --data-dir"
+    )]
+    SchemaTooNew {
+        /// The newest migration the database records.
+        found: i64,
+        /// The newest migration this build carries.
+        known: i64,
+    },
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
     /// The audit log's writer could not append (the database is locked for longer than the
@@ -104,6 +116,7 @@ impl HostError {
             | HostError::Migration(_)
             | HostError::Corrupt(_)
             | HostError::AuditWrite(_) => ErrorCode::Storage,
+            HostError::SchemaTooNew { .. } => ErrorCode::SchemaTooNew,
             HostError::AuditBroken { .. } => ErrorCode::AuditBroken,
             HostError::AuditUnverified { .. } => ErrorCode::AuditUnverified,
             HostError::Connection(_) => ErrorCode::Connection,
@@ -168,6 +181,10 @@ mod tests {
                 "storage",
             ),
             (HostError::Corrupt(text()), "storage"),
+            (
+                HostError::SchemaTooNew { found: 2, known: 1 },
+                "schema_too_new",
+            ),
             (HostError::AuditWrite(text()), "storage"),
             (
                 HostError::AuditBroken {

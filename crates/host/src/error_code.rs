@@ -18,6 +18,8 @@ pub enum ErrorCode {
     NotFound,
     /// The database failed, or what it holds is corrupt or cannot be written.
     Storage,
+    /// The database was written by a newer Gatehouse; this build refuses it untouched.
+    SchemaTooNew,
     /// The audit log's hash chain does not hold.
     AuditBroken,
     /// The audit log's chain holds, but some rows cannot be vouched for.
@@ -58,6 +60,7 @@ impl ErrorCode {
             ErrorCode::DuplicateName => "duplicate_name",
             ErrorCode::NotFound => "not_found",
             ErrorCode::Storage => "storage",
+            ErrorCode::SchemaTooNew => "schema_too_new",
             ErrorCode::AuditBroken => "audit_broken",
             ErrorCode::AuditUnverified => "audit_unverified",
             ErrorCode::Connection => "connection",

@@ -12,6 +12,7 @@
 //! ends under it: the session's end is signalled to its calls, and the runner closes the connection
 //! once they let go of it, at most 5 s later.
 
+mod agents_paused;
 mod app_requests;
 mod app_sites;
 mod attached;

@@ -33,6 +33,7 @@ mod store;
 mod vocabulary;
 
 pub use connections::{connect, loopback_prompt, server_requests, sign_in, watching};
+pub use os::autostart;
 pub use oversight::{approvals, audit, gate, policy};
 pub use running::{login_env, process_groups, server_logs};
 pub use store::secrets;

@@ -14,6 +14,7 @@ const ENGINE_CODES = {
   duplicate_name: true,
   not_found: true,
   storage: true,
+  schema_too_new: true,
   audit_broken: true,
   audit_unverified: true,
   connection: true,

@@ -638,8 +638,11 @@ export type EnvVar = {
 	key: string,
 	/**  Empty for a secret read back from the registry: the value is only in the OS keyring. */
 	value: string,
-	/**  Kept in the OS keyring, never in the database. */
-	secret: boolean,
+	/**
+	 *  Kept in the OS keyring, never in the database. Absent in configurations stored before
+	 *  secrets existed (the first builds): those values were plain.
+	 */
+	secret?: boolean,
 };
 
 export type ErrorCode = 
@@ -651,6 +654,8 @@ export type ErrorCode =
 "not_found" | 
 /**  The database failed, or what it holds is corrupt or cannot be written. */
 "storage" | 
+/**  The database was written by a newer Gatehouse; this build refuses it untouched. */
+"schema_too_new" | 
 /**  The audit log's hash chain does not hold. */
 "audit_broken" | 
 /**  The audit log's chain holds, but some rows cannot be vouched for. */
@@ -739,8 +744,11 @@ export type HttpHeader = {
 	name: string,
 	/**  Empty for a secret read back from the registry: the value is only in the OS keyring. */
 	value: string,
-	/**  Kept in the OS keyring, never in the database. */
-	secret: boolean,
+	/**
+	 *  Kept in the OS keyring, never in the database. Absent in configurations stored before
+	 *  secrets existed (the first builds): those values were plain.
+	 */
+	secret?: boolean,
 };
 
 /**

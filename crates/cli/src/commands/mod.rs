@@ -8,6 +8,7 @@ pub mod audit_export;
 pub mod audit_prune;
 pub mod audit_verify;
 pub mod auth;
+pub mod autostart;
 pub mod call;
 pub mod client_profile;
 pub mod clients;

@@ -18,6 +18,7 @@ mod audit_keyed;
 mod audit_retention;
 mod audit_writers;
 mod auth;
+mod autostart;
 mod call;
 mod cli;
 mod connect;

@@ -2,7 +2,7 @@
 //! app, written by both at once, and secret values, which go to the keyring and never to the
 //! database (run under `scripts/with-keyring.sh`).
 
-use crate::support::{command, gatehouse, ok, ok_json, stderr};
+use crate::support::{command, gatehouse, ok, ok_json, sqlite3, stderr};
 use gatehouse_host::{Host, HostOptions, ServerInput, ServerSpec};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -213,4 +213,39 @@ fn the_data_directory_and_the_database_files_are_private_to_the_person() {
     for file in files {
         assert_eq!(octal(&file), "600", "{}", file.display());
     }
+}
+
+/// A data directory a newer Gatehouse wrote (a migration this build does not know) is refused
+/// with one clear line and status 1, and left as it was.
+#[test]
+fn a_data_directory_from_a_newer_build_is_refused_with_a_clear_message() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path();
+    ok(data, &["server", "add", "notes", "--command", "node"]);
+    let (done, err) = sqlite3(
+        data,
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+         VALUES (99991231000000, 'from a newer build', TRUE, x'00', 1)",
+    );
+    assert!(done, "{err}");
+    let before = std::fs::read(data.join("gatehouse.db")).expect("read the database");
+    let output = gatehouse(data, &["server", "list"]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let err = stderr(&output);
+    assert!(
+        err.starts_with(
+            "error: this data directory was written by a newer Gatehouse (schema \
+             99991231000000, this build knows up to "
+        ) && err
+            .trim_end()
+            .ends_with("install the newer version, or use another --data-dir"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        std::fs::read(data.join("gatehouse.db")).expect("read the database"),
+        before,
+        "the database is left as it was"
+    );
 }

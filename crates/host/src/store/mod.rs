@@ -1,9 +1,11 @@
 //! What Gatehouse keeps: where its data lives ([`paths`]), the SQLite store ([`storage`], its
-//! files the person's alone through [`private_files`]), the server [`registry`], and the secret
+//! files the person's alone through [`private_files`], a newer build's database refused untouched
+//! by [`schema_version`]), the server [`registry`], and the secret
 //! values in the OS keyring ([`secrets`]).
 
 pub(crate) mod paths;
 pub(crate) mod private_files;
 pub(crate) mod registry;
+pub(crate) mod schema_version;
 pub mod secrets;
 pub(crate) mod storage;

@@ -1,14 +1,15 @@
 //! The SQLite store: one database file in the data directory, opened in WAL mode with a 15 s busy
 //! timeout so that the desktop app and the CLI can use it at the same time, and migrated to the
 //! current schema at start-up (under a file lock, so two processes never migrate at once). The
-//! directory and the database files are private to the person (see [`private_files`]).
+//! directory and the database files are private to the person (see [`private_files`]). A
+//! database a newer build wrote is refused before it is opened for writing ([`schema_version`]).
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use sqlx::migrate::Migrator;
+use sqlx::migrate::{MigrateError, Migrator};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
@@ -16,10 +17,15 @@ use sqlx::{ConnectOptions, Connection};
 
 use crate::error::{HostError, Result};
 use crate::store::paths::DATABASE_FILE;
-use crate::store::private_files;
+use crate::store::{private_files, schema_version};
 
 /// The forward-only migrations in the repository's `migrations/` folder.
 static MIGRATOR: Migrator = sqlx::migrate!("../../migrations");
+
+/// The newest migration this build carries.
+fn newest_known() -> i64 {
+    MIGRATOR.iter().map(|m| m.version).max().unwrap_or(0)
+}
 
 /// How long a writer waits for another process's lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(15);
@@ -36,6 +42,9 @@ impl Store {
     pub async fn open(data_dir: &Path) -> Result<Store> {
         private_files::private_dir(data_dir)?;
         let path = data_dir.join(DATABASE_FILE);
+        let lock = lock_for_migration(&path).await?;
+        // Before anything opens the file for writing: a newer build's database is left as it is.
+        schema_version::refuse_newer(&path, newest_known())?;
         private_files::private_database(&path)?;
         let options = SqliteConnectOptions::from_str("sqlite://")?
             .filename(&path)
@@ -43,7 +52,6 @@ impl Store {
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(BUSY_TIMEOUT)
             .foreign_keys(true);
-        let lock = lock_for_migration(&path).await?;
         let prepared = into_wal(&options, |_| {}).await;
         let migrated = match prepared {
             Ok(()) => Self::connect_and_migrate(options, path).await,
@@ -61,8 +69,21 @@ impl Store {
             .acquire_timeout(BUSY_TIMEOUT)
             .connect_with(options)
             .await?;
-        MIGRATOR.run(&pool).await?;
-        Ok(Store { pool, path })
+        match MIGRATOR.run(&pool).await {
+            Ok(()) => Ok(Store { pool, path }),
+            // A newer build's migration that reached the file between the check and here.
+            Err(MigrateError::VersionMissing(found)) if found > newest_known() => {
+                pool.close().await;
+                Err(HostError::SchemaTooNew {
+                    found,
+                    known: newest_known(),
+                })
+            }
+            Err(e) => {
+                pool.close().await;
+                Err(e.into())
+            }
+        }
     }
 
     pub fn pool(&self) -> &SqlitePool {

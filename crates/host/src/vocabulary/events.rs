@@ -1,6 +1,6 @@
 //! Typed engine events, broadcast to whoever listens: the desktop app forwards them to the webview,
 //! the CLI may print them. They are a server's status changes, `TasksChanged` when a server's tasks
-//! in the task log changed, and the approval queue's changes.
+//! in the task log changed, the approval queue's changes, and the agents paused or resumed.
 
 use tokio::sync::broadcast;
 
@@ -27,6 +27,9 @@ pub enum EngineEvent {
     /// A gateway client's profile, or the default profile, changed (in any process): each
     /// agent's session reads its profile again and tells the agent when its lists changed.
     ClientProfilesChanged,
+    /// The person paused (`true`) or resumed (`false`) every agent: the window's switch and
+    /// the tray show it.
+    AgentsPaused { paused: bool },
 }
 
 /// The sending side; cloning shares the channel.

@@ -1,4 +1,5 @@
-//! Admission: whether a request may go on. The policy decides; what it would ask about is
+//! Admission: whether a request may go on. The policy decides (for an agent while the agents
+//! are paused, what it would let through is asked about: [`super::paused`]); what it would ask about is
 //! covered by a standing grant made for the same question ([`super::standing`]), or put to the
 //! person through the approval queue ([`super::asking`]), whose answer may edit a tool call's
 //! arguments and leave a grant or a rule behind. Every step is on the audit log before
@@ -62,9 +63,10 @@ impl Gate {
             return self.decided(record, request, Some(received), refused).await;
         }
         let verdict = verdict_of(&snapshot, request, target.server_id, None).await?;
+        let (verdict, held) = self.held_if_paused(request, verdict);
         let decision = match verdict.effect {
             Effect::Allow | Effect::Deny => Decision::by_policy(&verdict),
-            Effect::Ask => match self.granted(target, request, &verdict).await? {
+            Effect::Ask => match self.granted_unless(held, target, request, &verdict).await? {
                 Some(decision) => decision,
                 None => {
                     let asked = Asked {
@@ -81,6 +83,20 @@ impl Gate {
         let received = record.received();
         self.decided(record, request, Some(received), decision)
             .await
+    }
+
+    /// The standing grant that covers `request`, unless the pause `held` it.
+    async fn granted_unless(
+        &self,
+        held: bool,
+        target: &Target<'_>,
+        request: &GateRequest,
+        verdict: &Verdict,
+    ) -> Result<Option<Decision>> {
+        if held {
+            return Ok(None);
+        }
+        self.granted(target, request, verdict).await
     }
 
     /// Puts the decision on record (after the request as `received`, in one commit, when it is

@@ -133,7 +133,8 @@ impl Gate {
                     changed_to(&mut request, &now);
                     definition = Some(*now);
                     let snapshot = self.snapshot(target.server_id).await?;
-                    verdict = verdict_of(&snapshot, &request, target.server_id, None).await?;
+                    let now = verdict_of(&snapshot, &request, target.server_id, None).await?;
+                    verdict = self.held_if_paused(&request, now).0;
                     if verdict.effect != Effect::Ask {
                         let decision = Decision::by_policy(&verdict);
                         return self.decided(record, &request, None, decision).await;

@@ -10,7 +10,8 @@
 //! hand is its own consent unless a rule denies it (or asks about it); what the policy asks about
 //! is covered by a standing grant or put to the person through the [`crate::oversight::approvals`]
 //! queue. The requests servers send to the host pass it in [`from_server`]. An MCP App's tool calls
-//! are held to its tools' `visibility` first ([`app_visibility`]).
+//! are held to its tools' `visibility` first ([`app_visibility`]). While the agents are paused
+//! ([`paused`]), what the policy would let an agent do is asked about instead.
 //!
 //! The gate decides every call with the stored rules. Every tool list a live session or the gate
 //! fetches is kept in the definition history (`Gate::tools_listed`), in one transaction per
@@ -27,6 +28,7 @@ mod calls;
 mod decision;
 pub(crate) mod from_server;
 pub(crate) mod parked_calls;
+mod paused;
 pub(crate) mod person;
 mod server_secrets;
 mod snapshot;

@@ -28,6 +28,8 @@ pub struct Gate {
     pub(super) agent_calls: AgentCalls,
     pub(super) agent_notices: AgentNotices,
     pub(super) parked_calls: std::sync::Arc<ParkedCalls>,
+    /// Whether the agents are paused (see `paused.rs`).
+    pub(super) agents_paused: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// The server a request goes to: its registered name and id, and its live connection.
@@ -53,6 +55,7 @@ impl Gate {
             agent_calls: AgentCalls::default(),
             agent_notices: AgentNotices::default(),
             parked_calls: std::sync::Arc::default(),
+            agents_paused: std::sync::Arc::default(),
         }
     }
 

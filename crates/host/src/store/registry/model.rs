@@ -48,7 +48,9 @@ pub struct EnvVar {
     pub key: String,
     /// Empty for a secret read back from the registry: the value is only in the OS keyring.
     pub value: String,
-    /// Kept in the OS keyring, never in the database.
+    /// Kept in the OS keyring, never in the database. Absent in configurations stored before
+    /// secrets existed (the first builds): those values were plain.
+    #[serde(default)]
     pub secret: bool,
 }
 
@@ -59,7 +61,9 @@ pub struct HttpHeader {
     pub name: String,
     /// Empty for a secret read back from the registry: the value is only in the OS keyring.
     pub value: String,
-    /// Kept in the OS keyring, never in the database.
+    /// Kept in the OS keyring, never in the database. Absent in configurations stored before
+    /// secrets existed (the first builds): those values were plain.
+    #[serde(default)]
     pub secret: bool,
 }
 
