@@ -20,6 +20,7 @@ import type {
 import { GatehouseError, isErrorCode, type GatehouseErrorCode } from "./GatehouseError";
 
 export type {
+  AgentsPausedEvent,
   AuthStatus,
   OAuthClientSettings,
   OAuthGrant,

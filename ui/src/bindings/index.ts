@@ -52,6 +52,17 @@ export const commands = {
 	 *  app's own open-link confirmation.
 	 */
 	describeUrl: (url: string) => __TAURI_INVOKE<UrlSite>("describe_url", { url }),
+	/**  Whether the app starts at login. */
+	startAtLogin: () => typedError<StartAtLogin, IpcError>(__TAURI_INVOKE("start_at_login")),
+	/**  Starts this app hidden in the tray at login (`on`), or not. */
+	setStartAtLogin: (on: boolean) => typedError<StartAtLogin, IpcError>(__TAURI_INVOKE("set_start_at_login", { on })),
+	/**  Whether every agent's requests are asked about (paused). */
+	agentsPaused: () => __TAURI_INVOKE<boolean>("agents_paused"),
+	/**
+	 *  Pauses (or resumes) every agent's requests; the change is on the audit log. Returns the
+	 *  state now.
+	 */
+	setAgentsPaused: (paused: boolean) => typedError<boolean, IpcError>(__TAURI_INVOKE("set_agents_paused", { paused })),
 	/**  What the engine knows about the server's sign-in. */
 	authStatus: (id: string) => typedError<AuthStatus, IpcError>(__TAURI_INVOKE("auth_status", { id })),
 	/**
@@ -212,6 +223,7 @@ export const commands = {
 
 /** Events */
 export const events = {
+	agentsPausedEvent: makeEvent<AgentsPausedEvent, AgentsPausedEvent>("agents-paused-event"),
 	appViewMessagesEvent: makeEvent<AppViewMessagesEvent, AppViewMessagesEvent>("app-view-messages-event"),
 	approvalsChangedEvent: makeEvent<ApprovalsChangedEvent, ApprovalsChangedEvent>("approvals-changed-event"),
 	serverLogEvent: makeEvent<ServerLogEvent, ServerLogEvent>("server-log-event"),
@@ -241,6 +253,11 @@ export type AgentFound = {
 	servers: number,
 	/**  Servers that already go through Gatehouse. */
 	throughGatehouse: number,
+};
+
+/**  Every agent's requests were paused (asked about) or resumed, from the tray or elsewhere. */
+export type AgentsPausedEvent = {
+	paused: boolean,
 };
 
 /**  An answer to a pending request. */
@@ -1372,6 +1389,13 @@ export type Source =
 "model" | 
 /**  Another agent through the gateway. */
 "gateway";
+
+/**  Whether Gatehouse starts hidden in the tray at login, and the entry that says so. */
+export type StartAtLogin = {
+	enabled: boolean,
+	/**  Where the autostart entry is (or would be). */
+	entry: string,
+};
 
 /**
  *  How long stopping a stdio server waits at each step (2025-11-25 basic/lifecycle,
