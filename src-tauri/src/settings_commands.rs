@@ -66,5 +66,6 @@ pub fn agents_paused(host: HostState<'_>) -> bool {
 #[tauri::command]
 #[specta::specta]
 pub async fn set_agents_paused(host: HostState<'_>, paused: bool) -> Result<bool, IpcError> {
-    Ok(host.set_agents_paused(paused).await?)
+    host.set_agents_paused(paused).await?;
+    Ok(host.agents_paused())
 }

@@ -20,6 +20,7 @@ import { launchApp, waitFor, SERVER_EVERYTHING_ENTRY } from './harness.mjs';
 import { spawnGroup, stopGroup } from './processes.mjs';
 import {
   addStdioServer,
+  openPage,
   pressApprovalButton,
   waitForApproval,
   waitForApprovalClosed,
@@ -173,6 +174,25 @@ describe('The app without its window (real window)', () => {
       );
       assert.equal(done.code, 0, `gatehouse call exits 0: ${done.stderr}`);
       assert.match(done.stdout, /asked while closed/, 'the CLI prints the result');
+
+      // Settings: start at login writes the autostart entry that starts this app hidden;
+      // pausing the agents is on the audit log as the person's change.
+      await openPage(app, 'settings');
+      const login = await app.waitForElement('[data-testid="setting-start-at-login-switch"]', { message: 'the start-at-login switch' });
+      await app.session.click(login);
+      const entry = join(app.env.XDG_CONFIG_HOME, 'autostart', 'gatehouse.desktop');
+      await waitFor(async () => existsSync(entry), { timeout: 10_000, interval: 100, message: 'the autostart entry' });
+      assert.match(readFileSync(entry, 'utf8'), /^Exec=.*gatehouse-app"? --hidden$/m, 'the entry starts the app hidden');
+      const auto = await cliJson(app, ['autostart', 'status']);
+      assert.equal(auto.enabled, true, `gatehouse autostart status agrees: ${JSON.stringify(auto)}`);
+      await app.session.click(await app.waitForElement('[data-testid="setting-pause-agents-switch"]', { message: 'the pause switch' }));
+      await waitFor(
+        async () => {
+          const rows = await cliJson(app, ['audit', 'list', '--limit', '20']);
+          return rows.rows.some((r) => JSON.stringify(r).includes('agents_paused')) ? rows : null;
+        },
+        { timeout: 10_000, interval: 200, message: 'the pause on the audit log' },
+      );
     });
   });
 
