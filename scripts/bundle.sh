@@ -40,7 +40,7 @@ for kind in ${bundles//,/ }; do
   rm -rf "${out:?}/bundle/$kind"
 done
 
-cli_files="$(python3 -c 'import json, sys; f = {"/usr/bin/gatehouse": sys.argv[1]}; print(json.dumps({"bundle": {"linux": {"deb": {"files": f}, "rpm": {"files": f}}}}))' "$out/gatehouse")"
+cli_files="$(python3 -c 'import json, sys; f = {"/usr/bin/gatehouse": sys.argv[1]}; print(json.dumps({"bundle": {"linux": {"deb": {"files": f}, "rpm": {"files": f}, "appimage": {"files": f}}}}))' "$out/gatehouse")"
 
 echo "==> tauri bundle ($profile): $bundles from $out"
 # --no-binary-patching: the bundler would otherwise rewrite cargo's gatehouse-app in place (a
