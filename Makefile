@@ -11,14 +11,14 @@ APP := $(TARGET_DIR)/debug/gatehouse-app
 
 .PHONY: run test deps test-deps ui-deps bindings bindings-check ui-build ui-check app \
         fmt-check clippy rust-test ui-test e2e lint conformance conformance-server bench spec-matrix app-memory-check \
-        structure architecture-map
+        structure architecture-map package package-debug package-check
 
 ## run: install what is missing, build the UI and the app, and open the window.
 run: deps ui-build app
 	$(APP)
 
 ## test: install test prerequisites, run every lint gate and every test.
-test: deps test-deps lint rust-test ui-test app app-memory-check conformance conformance-server e2e
+test: deps test-deps lint rust-test ui-test app package-check app-memory-check conformance conformance-server e2e
 	@echo "==> all checks and tests passed"
 
 deps:
@@ -86,6 +86,22 @@ rust-test: ui-build
 ui-test: ui-deps
 	@echo "==> UI unit tests"
 	cd ui && npm test
+
+## package: the release .deb and .rpm for people (Tauri's bundler; see README, "Install from a
+## package"). Prints their paths, under $(TARGET_DIR)/release/bundle/.
+package: deps ui-build
+	@echo "==> release build of the app and the CLI"
+	$(CARGO) build --release -p gatehouse-app -p gatehouse-cli
+	scripts/bundle.sh release
+
+## package-debug: the same packages from the debug build `make app` made (for package-check).
+package-debug: app
+	scripts/bundle.sh debug
+
+## package-check: install the debug .deb, check its files, desktop entry, icons, licence, the CLI
+## on PATH and the app's first page under Xvfb, list the .rpm, and remove the package again.
+package-check: package-debug test-deps
+	scripts/package-check.sh
 
 ## app-memory-check: the benchmark's app-memory section on the debug app with 2 servers, to show
 ## it works (the figures in docs/performance.md come from `make bench`, on a release build).

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs test-only prerequisites for Gatehouse's real-window e2e tests:
 #   - apt: Xvfb, WebKitWebDriver, a private D-Bus session + gnome-keyring (secret storage),
-#     sqlite3 (the audit log's tamper tests edit the database with it)
+#     sqlite3 (the audit log's tamper tests edit the database with it), desktop-file-utils and
+#     rpm (`make package-check` validates the package's desktop entry and lists the .rpm)
 #   - tauri-driver 2.x (cargo install, pinned to ^2, --locked)
 #   - npm ci in tests/fixtures (real MCP servers), tests/e2e and benches/ts-client (the TS SDK
 #     client and supergateway, for the benchmark's gateway section in its smoke test)
@@ -27,9 +28,11 @@ TEST_PACKAGES=(
   sqlite3
   dunst
   python3-xlib
+  desktop-file-utils
+  rpm
 )
 
-echo "==> [1/4] test system packages (Xvfb, WebKitWebDriver, D-Bus, gnome-keyring, sqlite3, a notification daemon, python3-xlib)"
+echo "==> [1/4] test system packages (Xvfb, WebKitWebDriver, D-Bus, gnome-keyring, sqlite3, a notification daemon, python3-xlib, desktop-file-utils, rpm)"
 apt_ensure "Gatehouse e2e tests" "${TEST_PACKAGES[@]}"
 
 echo "==> [2/4] tauri-driver 2.x"
