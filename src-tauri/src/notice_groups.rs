@@ -71,7 +71,13 @@ impl NoticeBook {
             .iter()
             .filter(|(k, g)| **k != GroupKey::Overflow && g.notice.is_some())
             .count();
-        let key = if self.may_show(now) && live < MAX_GROUPS {
+        // Requests held back earlier are announced first: with them waiting unshown, a new one
+        // joins them.
+        let held_back = self
+            .groups
+            .get(&GroupKey::Overflow)
+            .is_some_and(|g| g.notice.is_none() && !g.requests.is_empty());
+        let key = if self.may_show(now) && live < MAX_GROUPS && !held_back {
             key
         } else {
             GroupKey::Overflow
@@ -254,15 +260,31 @@ mod tests {
         }
         // The limit is reached: the next one is counted, not shown.
         assert_eq!(book.asked(ask("agent", "x"), "b1", t), NoticeStep::Nothing);
-        // Once the window has passed, the overflow group is shown with what it holds.
+        // Once the window has passed, the next request shows the overflow group, with the one
+        // held back.
         let later = t + BURST_WINDOW;
         assert_eq!(
             book.asked(ask("agent", "y"), "b2", later),
             NoticeStep::Show {
                 key: GroupKey::Overflow,
-                waiting: 1
+                waiting: 2
             },
-            "the limit lifted: a new group shows on its own"
+        );
+        book.shown(&GroupKey::Overflow, 99);
+        // With nothing held back, a new asker and tool gets its own notification again.
+        assert_eq!(
+            book.gone("b1"),
+            NoticeStep::Update {
+                key: GroupKey::Overflow,
+                notice: 99,
+                waiting: 1
+            }
+        );
+        assert_eq!(book.gone("b2"), NoticeStep::Close { notice: 99 });
+        let key = ask("agent", "z");
+        assert_eq!(
+            book.asked(key.clone(), "c1", later + BURST_WINDOW),
+            NoticeStep::Show { key, waiting: 1 }
         );
     }
 
