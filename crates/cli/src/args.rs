@@ -180,7 +180,7 @@ pub enum Command {
     #[command(args_conflicts_with_subcommands = true)]
     Agents {
         #[command(subcommand)]
-        pause: Option<crate::commands::agents_pause::AgentsPause>,
+        pause: Option<crate::agents_pause_args::AgentsPause>,
         /// Also read this project's files (.mcp.json, .cursor/mcp.json, .vscode/mcp.json,
         /// .codex/config.toml, .gemini/settings.json, .zed/settings.json, server.json)
         #[arg(long, value_name = "DIR")]

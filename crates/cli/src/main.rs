@@ -8,6 +8,7 @@
 #[macro_use]
 mod terminal_text;
 mod agent_args;
+mod agents_pause_args;
 mod approvals_args;
 mod args;
 mod audit_args;

@@ -7,35 +7,13 @@
 
 use std::path::Path;
 
-use clap::Subcommand;
 use gatehouse_host::HostError;
 use gatehouse_host::control::protocol::AgentsPauseState;
 use serde_json::json;
 
+use crate::agents_pause_args::AgentsPause;
 use crate::commands::engine::attach;
 use crate::output;
-
-#[derive(Debug, Subcommand)]
-pub enum AgentsPause {
-    /// Pause every agent: each request the policy would let through is asked about
-    Pause {
-        /// Print JSON instead of text
-        #[arg(long)]
-        json: bool,
-    },
-    /// Let the agents go on as the policy says
-    Resume {
-        /// Print JSON instead of text
-        #[arg(long)]
-        json: bool,
-    },
-    /// Say whether the agents are paused
-    Status {
-        /// Print JSON instead of text
-        #[arg(long)]
-        json: bool,
-    },
-}
 
 pub async fn run(data_dir: Option<&Path>, command: &AgentsPause) -> Result<(), HostError> {
     let (wanted, json) = match *command {
