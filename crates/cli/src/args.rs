@@ -175,8 +175,12 @@ pub enum Command {
     Import(crate::import_args::ImportArgs),
     /// The agents on this machine (Claude Code, Claude Desktop, Cursor, VS Code, Codex, Gemini
     /// CLI, Windsurf, Zed) and the MCP servers in their config files, with the plaintext secrets
-    /// they hold counted by name (never shown); reads the files only
+    /// they hold counted by name (never shown); reads the files only. `agents pause|resume|status`:
+    /// every agent paused at once in the running engine
+    #[command(args_conflicts_with_subcommands = true)]
     Agents {
+        #[command(subcommand)]
+        pause: Option<crate::agents_pause_args::AgentsPause>,
         /// Also read this project's files (.mcp.json, .cursor/mcp.json, .vscode/mcp.json,
         /// .codex/config.toml, .gemini/settings.json, .zed/settings.json, server.json)
         #[arg(long, value_name = "DIR")]

@@ -8,6 +8,7 @@
 #[macro_use]
 mod terminal_text;
 mod agent_args;
+mod agents_pause_args;
 mod approvals_args;
 mod args;
 mod audit_args;
@@ -93,6 +94,15 @@ async fn run(cli: Cli) -> Result<Finish, HostError> {
         Command::Mcp { client } => return commands::mcp::run(cli.data_dir, client.clone()).await,
         // Reads the agents' files only: no engine, database or keyring.
         Command::Agents {
+            pause: Some(command),
+            ..
+        } => {
+            return commands::agents_pause::run(cli.data_dir.as_deref(), command)
+                .await
+                .map(|()| Finish::Success);
+        }
+        Command::Agents {
+            pause: None,
             project,
             gateway_port,
             json,

@@ -655,11 +655,8 @@ export type EnvVar = {
 	key: string,
 	/**  Empty for a secret read back from the registry: the value is only in the OS keyring. */
 	value: string,
-	/**
-	 *  Kept in the OS keyring, never in the database. Absent in configurations stored before
-	 *  secrets existed (the first builds): those values were plain.
-	 */
-	secret?: boolean,
+	/**  Kept in the OS keyring, never in the database. */
+	secret: boolean,
 };
 
 export type ErrorCode = 
@@ -761,11 +758,8 @@ export type HttpHeader = {
 	name: string,
 	/**  Empty for a secret read back from the registry: the value is only in the OS keyring. */
 	value: string,
-	/**
-	 *  Kept in the OS keyring, never in the database. Absent in configurations stored before
-	 *  secrets existed (the first builds): those values were plain.
-	 */
-	secret?: boolean,
+	/**  Kept in the OS keyring, never in the database. */
+	secret: boolean,
 };
 
 /**

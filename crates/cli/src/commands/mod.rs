@@ -1,6 +1,7 @@
 //! The subcommands' implementations, one module each, and the connection they share.
 
 pub mod agents;
+pub mod agents_pause;
 pub mod app_sites;
 pub mod approvals;
 pub mod audit;

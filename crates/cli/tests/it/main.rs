@@ -9,6 +9,7 @@
 mod support;
 
 mod agents;
+mod agents_pause;
 mod app_sites;
 mod approvals;
 mod approvals_watch;

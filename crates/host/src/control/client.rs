@@ -23,9 +23,9 @@ use super::answers::{
 use super::framing::{Frame, FrameReader, write_message};
 use super::lock::{EngineInfo, socket_path};
 use super::protocol::{
-    AnswerParams, CallParams, CallReply, CompleteParams, EngineStatus, ErrorCode, ErrorData,
-    FaceKind, Hello, NoParams, Notice, OnServer, PROTOCOL_VERSION, PromptParams, ReadParams,
-    Request, TaskListing, WatchParams, request_message,
+    AgentsPauseState, AnswerParams, CallParams, CallReply, CompleteParams, EngineStatus, ErrorCode,
+    ErrorData, FaceKind, Hello, NoParams, Notice, OnServer, PROTOCOL_VERSION, PauseParams,
+    PromptParams, ReadParams, Request, TaskListing, WatchParams, request_message,
 };
 use crate::connections::watching::WatchEvent;
 use crate::error::{HostError, Result};
@@ -197,6 +197,17 @@ impl ControlClient {
         };
         let _: Value = self.ask(Request::AnswerApproval(params), None).await?;
         Ok(())
+    }
+
+    /// Whether the engine's agents are paused.
+    pub async fn agents_paused(&self) -> Result<AgentsPauseState> {
+        self.ask(Request::AgentsPaused(NoParams {}), None).await
+    }
+
+    /// Pauses or resumes the engine's agents.
+    pub async fn set_agents_paused(&self, paused: bool) -> Result<AgentsPauseState> {
+        self.ask(Request::SetAgentsPaused(PauseParams { paused }), None)
+            .await
     }
 
     /// Calls a tool; its progress goes to `notices`; when `cancel` resolves first the call is

@@ -12,8 +12,8 @@ use tokio::sync::mpsc;
 use super::answers;
 use super::outbox::{Face, Outbox};
 use super::protocol::{
-    CallParams, CallReply, EngineStatus, ErrorCode, Notice, Request, ServerState, TaskListing,
-    WatchParams,
+    AgentsPauseState, CallParams, CallReply, EngineStatus, ErrorCode, Notice, Request, ServerState,
+    TaskListing, WatchParams,
 };
 use super::shared::Shared;
 use crate::connections::connection::ServerConnection;
@@ -99,6 +99,17 @@ pub(crate) async fn dispatch(
         Request::WatchApprovals(_) => {
             watch_approvals(shared, id, cancel, outbox).await;
             Ok(Value::Null)
+        }
+        Request::AgentsPaused(_) => to_json(AgentsPauseState {
+            paused: host.agents_paused(),
+            changed: false,
+        }),
+        Request::SetAgentsPaused(params) => {
+            let changed = host.set_agents_paused(params.paused).await?;
+            to_json(AgentsPauseState {
+                paused: host.agents_paused(),
+                changed,
+            })
         }
     }
 }

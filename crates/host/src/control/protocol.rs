@@ -74,6 +74,11 @@ pub enum Request {
     /// Replies `null` at once, then streams [`Notice::ApprovalAsked`] (the pending ones first),
     /// [`Notice::ApprovalAnswered`] and [`Notice::ApprovalWithdrawn`] until cancelled.
     WatchApprovals(NoParams),
+    /// Replies [`AgentsPauseState`]: whether the agents are paused.
+    AgentsPaused(NoParams),
+    /// Pauses or resumes every agent (on the audit log as the person's); replies
+    /// [`AgentsPauseState`].
+    SetAgentsPaused(PauseParams),
     /// Replies `null`, and from then on the connection carries an agent's MCP session with the
     /// gateway ([`crate::gateway::session`]), one JSON-RPC message per line each way. Only as
     /// the first request after `hello`.
@@ -100,6 +105,8 @@ impl Request {
             Request::ListApprovals(_) => "listApprovals",
             Request::AnswerApproval(_) => "answerApproval",
             Request::WatchApprovals(_) => "watchApprovals",
+            Request::AgentsPaused(_) => "agentsPaused",
+            Request::SetAgentsPaused(_) => "setAgentsPaused",
             Request::Gateway(_) => "gateway",
         }
     }
@@ -195,6 +202,18 @@ pub struct TaskListing {
 pub struct AnswerParams {
     pub id: String,
     pub answer: Answer,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PauseParams {
+    pub paused: bool,
+}
+
+/// Whether the agents are paused, and whether the request changed it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentsPauseState {
+    pub paused: bool,
+    pub changed: bool,
 }
 
 /// `cancel {id}`: the face gives up on its request `id`.

@@ -44,7 +44,13 @@ impl Store {
         let path = data_dir.join(DATABASE_FILE);
         let lock = lock_for_migration(&path).await?;
         // Before anything opens the file for writing: a newer build's database is left as it is.
-        schema_version::refuse_newer(&path, newest_known())?;
+        // A check that cannot read the file does not stop the open (the migrator refuses a
+        // newer database too, below); only a newer schema does.
+        match schema_version::refuse_newer(&path, newest_known()) {
+            Err(newer @ HostError::SchemaTooNew { .. }) => return Err(newer),
+            Err(e) => tracing::debug!("the schema's version could not be read first: {e}"),
+            Ok(()) => {}
+        }
         private_files::private_database(&path)?;
         let options = SqliteConnectOptions::from_str("sqlite://")?
             .filename(&path)

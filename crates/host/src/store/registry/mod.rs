@@ -278,7 +278,7 @@ fn name_conflict(error: sqlx::Error, name: &str) -> HostError {
 fn row_to_config(row: &SqliteRow) -> Result<ServerConfig> {
     let id: String = row.try_get("id")?;
     let spec: String = row.try_get("spec")?;
-    let spec = serde_json::from_str(&spec)
+    let spec = ServerSpec::from_stored(&spec)
         .map_err(|e| HostError::Corrupt(format!("server {id} has an unreadable spec: {e}")))?;
     let roots: String = row.try_get("roots")?;
     let roots = serde_json::from_str(&roots)

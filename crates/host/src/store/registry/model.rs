@@ -48,9 +48,7 @@ pub struct EnvVar {
     pub key: String,
     /// Empty for a secret read back from the registry: the value is only in the OS keyring.
     pub value: String,
-    /// Kept in the OS keyring, never in the database. Absent in configurations stored before
-    /// secrets existed (the first builds): those values were plain.
-    #[serde(default)]
+    /// Kept in the OS keyring, never in the database.
     pub secret: bool,
 }
 
@@ -61,9 +59,7 @@ pub struct HttpHeader {
     pub name: String,
     /// Empty for a secret read back from the registry: the value is only in the OS keyring.
     pub value: String,
-    /// Kept in the OS keyring, never in the database. Absent in configurations stored before
-    /// secrets existed (the first builds): those values were plain.
-    #[serde(default)]
+    /// Kept in the OS keyring, never in the database.
     pub secret: bool,
 }
 
@@ -193,6 +189,23 @@ pub enum ServerSpec {
 }
 
 impl ServerSpec {
+    /// A spec as the database holds it, from any build: the first builds stored env variables
+    /// and headers before they had a `secret` flag, so a missing one reads as a plain value.
+    pub(crate) fn from_stored(text: &str) -> serde_json::Result<ServerSpec> {
+        let mut value: serde_json::Value = serde_json::from_str(text)?;
+        for list in ["env", "headers"] {
+            let entries = value.get_mut(list).and_then(|v| v.as_array_mut());
+            for entry in entries.into_iter().flatten() {
+                if let Some(entry) = entry.as_object_mut() {
+                    entry
+                        .entry("secret")
+                        .or_insert(serde_json::Value::Bool(false));
+                }
+            }
+        }
+        serde_json::from_value(value)
+    }
+
     /// `stdio` or `http`, as stored in the `kind` column.
     pub fn kind(&self) -> &'static str {
         match self {
