@@ -77,7 +77,7 @@ fn show(status: &AutostartStatus, json: bool, note: &str) -> Result<(), HostErro
 
 /// The app to start: `env` (the value of `GATEHOUSE_APP`) when set, made absolute, else
 /// `gatehouse-app` beside `exe`; refused when the file is not there.
-fn app_path(env: Option<OsString>, exe: &Path) -> Result<PathBuf, HostError> {
+pub(crate) fn app_path(env: Option<OsString>, exe: &Path) -> Result<PathBuf, HostError> {
     if let Some(value) = env.filter(|v| !v.is_empty()) {
         let app = std::path::absolute(PathBuf::from(&value)).map_err(|source| HostError::Io {
             context: format!("{APP_ENV}: cannot resolve {value:?}"),
