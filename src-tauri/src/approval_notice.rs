@@ -235,7 +235,10 @@ async fn acted(app: &AppHandle, book: &mut NoticeBook, notice: u32, action: &str
             return;
         }
         _ => {
-            crate::main_window::open(app);
+            match book.single_request(notice) {
+                Some(id) => crate::main_window::open_on_approval(app, &id),
+                None => crate::main_window::open(app),
+            }
             return;
         }
     };

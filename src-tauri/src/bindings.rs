@@ -11,10 +11,11 @@ use crate::events::{
     AgentsPausedEvent, ApprovalsChangedEvent, ServerStatusEvent, TasksChangedEvent,
 };
 use crate::log_events::ServerLogEvent;
+use crate::main_window::ApprovalChosenEvent;
 use crate::{
     app_commands, app_site_commands, app_view_commands, approval_commands, audit_commands,
     auth_commands, client_commands, commands, connect_commands, import_commands, log_events,
-    policy_commands, settings_commands,
+    main_window, policy_commands, settings_commands,
 };
 
 /// The path of the generated bindings, relative to the repository root.
@@ -30,7 +31,8 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             ApprovalsChangedEvent,
             ServerLogEvent,
             AppViewMessagesEvent,
-            AgentsPausedEvent
+            AgentsPausedEvent,
+            ApprovalChosenEvent
         ])
         // JSON values (tool schemas) hold numbers; they cross IPC as JSON, so as JS numbers.
         .dangerously_cast_bigints_to_number()
@@ -61,6 +63,7 @@ fn commands() -> Commands<tauri::Wry> {
         approval_commands::revoke_grant,
         approval_commands::open_external_url,
         approval_commands::describe_url,
+        main_window::take_chosen_approval,
         settings_commands::start_at_login,
         settings_commands::set_start_at_login,
         settings_commands::agents_paused,

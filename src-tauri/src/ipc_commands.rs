@@ -27,6 +27,7 @@ pub const IPC_COMMANDS: &[&str] = &[
     "revoke_grant",
     "open_external_url",
     "describe_url",
+    "take_chosen_approval",
     "start_at_login",
     "set_start_at_login",
     "agents_paused",

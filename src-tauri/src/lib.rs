@@ -74,6 +74,7 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
         .invoke_handler(specta.invoke_handler())
         .manage(apps::OpenViews::default())
         .manage(tray::KeepRunning::default())
+        .manage(main_window::ChosenApproval::default())
         .on_window_event(on_window_event)
         .register_asynchronous_uri_scheme_protocol(
             apps::origins::SANDBOX_SCHEME,

@@ -3,7 +3,9 @@
 //! the tray, a notification or a second launch, and destroyed (webview and all, so WebKit's
 //! processes exit) when closed while the engine has something to keep running for.
 
+use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Manager, WebviewWindow, WebviewWindowBuilder};
+use tauri_specta::Event;
 
 use crate::apps::origins::MAIN_WEBVIEW;
 
@@ -29,6 +31,48 @@ pub fn open(app: &AppHandle) {
     let _ = window.unminimize();
     let _ = window.show();
     let _ = window.set_focus();
+}
+
+/// The waiting request the window should put first (chosen in the tray or a notification),
+/// kept until the window takes it: a window made just now is not listening yet.
+#[derive(Debug, Default)]
+pub struct ChosenApproval(std::sync::Mutex<Option<String>>);
+
+impl ChosenApproval {
+    pub fn take(&self) -> Option<String> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+    }
+}
+
+/// The person chose a waiting request outside the window: the window puts it first.
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
+pub struct ApprovalChosenEvent {
+    pub id: String,
+}
+
+/// Opens the window on the dialog of request `id`.
+pub fn open_on_approval(app: &AppHandle, id: &str) {
+    if let Some(chosen) = app.try_state::<ChosenApproval>() {
+        *chosen
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(id.to_owned());
+    }
+    let existed = app.get_webview_window(MAIN_WEBVIEW).is_some();
+    open(app);
+    if existed && let Err(e) = (ApprovalChosenEvent { id: id.to_owned() }).emit(app) {
+        tracing::warn!("cannot tell the window which request to show: {e}");
+    }
+}
+
+/// The request chosen outside the window, once (the window asks when it starts).
+#[tauri::command]
+#[specta::specta]
+pub fn take_chosen_approval(chosen: tauri::State<'_, ChosenApproval>) -> Option<String> {
+    chosen.take()
 }
 
 /// Makes the main window from its configuration and lays the app views' layer over it.

@@ -22,6 +22,8 @@ const TRAY_ID: &str = "gatehouse";
 /// How often the menu is remade with nothing else happening (agents attach and leave without
 /// an event).
 const TICK: Duration = Duration::from_secs(5);
+/// How long a change waits for the ones that come with it before the menu is remade.
+const SETTLE: Duration = Duration::from_millis(250);
 
 /// Whether closing the window leaves the engine running (servers enabled or clients set up).
 #[derive(Debug, Default)]
@@ -60,6 +62,20 @@ pub async fn follow(app: AppHandle, mut events: broadcast::Receiver<EngineEvent>
                 Err(broadcast::error::RecvError::Closed) => break,
             },
             _ = tick.tick() => {}
+        }
+        // A burst (a hundred servers connecting) makes one refresh: what follows within
+        // `SETTLE` joins it.
+        let settle = tokio::time::sleep(SETTLE);
+        tokio::pin!(settle);
+        loop {
+            tokio::select! {
+                _ = &mut settle => break,
+                event = events.recv() => {
+                    if let Err(broadcast::error::RecvError::Closed) = event {
+                        return;
+                    }
+                }
+            }
         }
         refresh(&app).await;
     }
@@ -198,7 +214,9 @@ fn on_item(app: &AppHandle, id: &str) {
                 refresh(&app).await;
             });
         }
-        // Open, or a waiting request: its dialog shows in the window.
-        _ => crate::main_window::open(app),
+        _ => match id.strip_prefix(tray_menu::APPROVAL_PREFIX) {
+            Some(approval) => crate::main_window::open_on_approval(app, approval),
+            None => crate::main_window::open(app),
+        },
     }
 }

@@ -7,6 +7,7 @@ import { Channel } from "@tauri-apps/api/core";
 import { commands, events } from "../bindings";
 import type {
   AgentsPausedEvent,
+  ApprovalChosenEvent,
   ApprovalsChangedEvent,
   AppViewMessagesEvent,
   CallEvent,
@@ -21,6 +22,7 @@ import { GatehouseError, isErrorCode, type GatehouseErrorCode } from "./Gatehous
 
 export type {
   AgentsPausedEvent,
+  ApprovalChosenEvent,
   AuthStatus,
   OAuthClientSettings,
   OAuthGrant,
@@ -271,6 +273,8 @@ export const connectPreview = fallible("connectPreview");
 export const connectApply = fallible("connectApply");
 /** Puts the agent's file back as it was before its latest connect (`force`: even if it changed since). */
 export const connectUndo = fallible("connectUndo");
+/** The waiting request chosen in the tray or a notification before the window opened, once. */
+export const takeChosenApproval = infallible("takeChosenApproval");
 /** Whether Gatehouse starts hidden in the tray at login, and where its autostart entry is. */
 export const startAtLogin = fallible("startAtLogin");
 /** Starts Gatehouse hidden in the tray at login (true), or not. */
@@ -303,6 +307,11 @@ export const revokeGrant = fallible("revokeGrant");
 export const openExternalUrl = fallible("openExternalUrl");
 /** Where a URL leads, as the person sees it before agreeing to open it (site and warnings). */
 export const describeUrl = infallible("describeUrl");
+
+/** Subscribes to the person choosing a waiting request outside the window (tray, notification). */
+export function subscribeApprovalChosen(onEvent: (event: ApprovalChosenEvent) => void): () => void {
+  return subscribe(events.approvalChosenEvent, "approval chosen", onEvent);
+}
 
 /** Subscribes to the agents being paused or resumed (from the tray or the Settings page). */
 export function subscribeAgentsPaused(onEvent: (event: AgentsPausedEvent) => void): () => void {

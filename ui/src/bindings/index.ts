@@ -52,6 +52,8 @@ export const commands = {
 	 *  app's own open-link confirmation.
 	 */
 	describeUrl: (url: string) => __TAURI_INVOKE<UrlSite>("describe_url", { url }),
+	/**  The request chosen outside the window, once (the window asks when it starts). */
+	takeChosenApproval: () => __TAURI_INVOKE<string | null>("take_chosen_approval"),
 	/**  Whether the app starts at login. */
 	startAtLogin: () => typedError<StartAtLogin, IpcError>(__TAURI_INVOKE("start_at_login")),
 	/**  Starts this app hidden in the tray at login (`on`), or not. */
@@ -225,6 +227,7 @@ export const commands = {
 export const events = {
 	agentsPausedEvent: makeEvent<AgentsPausedEvent, AgentsPausedEvent>("agents-paused-event"),
 	appViewMessagesEvent: makeEvent<AppViewMessagesEvent, AppViewMessagesEvent>("app-view-messages-event"),
+	approvalChosenEvent: makeEvent<ApprovalChosenEvent, ApprovalChosenEvent>("approval-chosen-event"),
 	approvalsChangedEvent: makeEvent<ApprovalsChangedEvent, ApprovalsChangedEvent>("approvals-changed-event"),
 	serverLogEvent: makeEvent<ServerLogEvent, ServerLogEvent>("server-log-event"),
 	serverStatusEvent: makeEvent<ServerStatusEvent, ServerStatusEvent>("server-status-event"),
@@ -345,6 +348,11 @@ export type Applied = {
 	client: string,
 	/**  The servers its profile switched on. */
 	servers: string[],
+};
+
+/**  The person chose a waiting request outside the window: the window puts it first. */
+export type ApprovalChosenEvent = {
+	id: string,
 };
 
 /**

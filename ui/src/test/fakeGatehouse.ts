@@ -6,6 +6,7 @@ import { vi } from "vitest";
 import type * as real from "../api/gatehouse";
 import type {
   AgentsPausedEvent,
+  ApprovalChosenEvent,
   AppViewMessagesEvent,
   ApprovalsChangedEvent,
   ServerLogEvent,
@@ -62,6 +63,7 @@ export const connectPreview = vi.fn<typeof real.connectPreview>();
 export const connectApply = vi.fn<typeof real.connectApply>();
 export const connectUndo = vi.fn<typeof real.connectUndo>();
 export const startAtLogin = vi.fn<typeof real.startAtLogin>();
+export const takeChosenApproval = vi.fn<typeof real.takeChosenApproval>();
 export const setStartAtLogin = vi.fn<typeof real.setStartAtLogin>();
 export const agentsPaused = vi.fn<typeof real.agentsPaused>();
 export const setAgentsPaused = vi.fn<typeof real.setAgentsPaused>();
@@ -121,6 +123,13 @@ const approvalsChannel = eventChannel<ApprovalsChangedEvent>();
 export const subscribeApprovalsChanged = vi.fn<typeof real.subscribeApprovalsChanged>(approvalsChannel.subscribe);
 const tasksChannel = eventChannel<TasksChangedEvent>();
 const pausedChannel = eventChannel<AgentsPausedEvent>();
+const chosenChannel = eventChannel<ApprovalChosenEvent>();
+export const subscribeApprovalChosen = vi.fn<typeof real.subscribeApprovalChosen>(chosenChannel.subscribe);
+
+/** Delivers a request chosen in the tray or on a notification, as the shell would. */
+export function emitApprovalChosen(event: ApprovalChosenEvent): void {
+  chosenChannel.emit(event);
+}
 export const subscribeAgentsPaused = vi.fn<typeof real.subscribeAgentsPaused>(pausedChannel.subscribe);
 
 /** Delivers an agents-paused event to every current subscriber, as the engine would. */
@@ -244,6 +253,7 @@ export function resetFakeGatehouse(): void {
     connectApply,
     connectUndo,
     startAtLogin,
+    takeChosenApproval,
     setStartAtLogin,
     agentsPaused,
     setAgentsPaused,
@@ -282,6 +292,8 @@ export function resetFakeGatehouse(): void {
   tasksChannel.clear();
   approvalsChannel.clear();
   pausedChannel.clear();
+  chosenChannel.clear();
+  takeChosenApproval.mockResolvedValue(null);
   viewMessagesChannel.clear();
   startAtLogin.mockResolvedValue({ enabled: false, entry: "/home/me/.config/autostart/gatehouse.desktop" });
   agentsPaused.mockResolvedValue(false);

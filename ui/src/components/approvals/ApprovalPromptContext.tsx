@@ -1,8 +1,9 @@
 // Which waiting request the window puts before the person: the oldest one not set aside
-// ("Decide later"), or the one chosen on the Approvals page. The dialog sits above every page,
-// so it is shared through a context.
+// ("Decide later"), or the one chosen on the Approvals page, in the tray or on a notification.
+// The dialog sits above every page, so it is shared through a context.
 
-import { createContext, useCallback, useContext, useMemo, useState } from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import * as api from "../../api/gatehouse";
 import type { ReactNode } from "react";
 
 type PromptState = {
@@ -31,6 +32,21 @@ export function ApprovalPromptProvider({ children }: { children: ReactNode }) {
     });
     setChosen(id);
   }, []);
+  // Chosen outside the window: before it opened (asked once), or while it is open (an event).
+  useEffect(() => {
+    let live = true;
+    api
+      .takeChosenApproval()
+      .then((id) => {
+        if (live && id !== null) show(id);
+      })
+      .catch(() => null);
+    const unsubscribe = api.subscribeApprovalChosen((event) => show(event.id));
+    return () => {
+      live = false;
+      unsubscribe();
+    };
+  }, [show]);
   const value = useMemo(() => ({ later, chosen, setAside, show }), [later, chosen, setAside, show]);
   return <PromptContext.Provider value={value}>{children}</PromptContext.Provider>;
 }
