@@ -8,14 +8,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use gatehouse_host::control::protocol::FaceKind;
 use gatehouse_host::{EngineEvent, Host};
 use tauri::menu::{CheckMenuItem, Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::TrayIconBuilder;
 use tauri::{AppHandle, Manager, Wry};
 use tokio::sync::broadcast;
 
-use crate::RunningEngine;
 use crate::tray_menu::{self, TrayItem, TrayState};
 
 const TRAY_ID: &str = "gatehouse";
@@ -130,22 +128,8 @@ async fn state(app: &AppHandle, host: &Host) -> TrayState {
             Ordering::Relaxed,
         );
     }
-    let agents = app
-        .try_state::<RunningEngine>()
-        .map(|engine| {
-            engine
-                .0
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .as_ref()
-                .map_or(0, |e| {
-                    e.faces()
-                        .iter()
-                        .filter(|f| f.face == FaceKind::Gateway)
-                        .count()
-                })
-        })
-        .unwrap_or(0);
+    // Agents with a session now, through `gatehouse mcp` or the HTTP endpoint.
+    let agents = host.gateway_presence().attached();
     TrayState {
         pending,
         servers_connected: connected,

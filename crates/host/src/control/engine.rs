@@ -30,7 +30,6 @@ pub struct Engine {
     listener: Option<JoinHandle<()>>,
     http: Option<HttpGateway>,
     socket: PathBuf,
-    shared: Arc<Shared>,
 }
 
 impl Engine {
@@ -45,25 +44,19 @@ impl Engine {
             faces: std::sync::Mutex::default(),
             stop: stopped,
         });
-        let listener = listener::start(shared.clone())?;
+        let listener = listener::start(shared)?;
         Ok(Engine {
             lock: Some(lock),
             stop,
             listener: Some(listener),
             http: Some(HttpGateway::start(host)),
             socket,
-            shared,
         })
     }
 
     /// The engine's description (also in `engine.json`).
     pub fn info(&self) -> Option<&EngineInfo> {
         self.lock.as_ref().map(EngineLock::info)
-    }
-
-    /// The faces attached now (the CLI's commands, agents through `gatehouse mcp`).
-    pub fn faces(&self) -> Vec<super::protocol::FaceInfo> {
-        self.shared.faces()
     }
 
     /// Stops serving: attached requests fail with `engine_stopping`, connections end, the

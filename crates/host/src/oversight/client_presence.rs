@@ -50,6 +50,11 @@ impl Presence {
         })
     }
 
+    /// How many clients (by name) have a session attached now.
+    pub fn attached(&self) -> usize {
+        self.lock().values().filter(|s| !s.is_empty()).count()
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Vec<String>>> {
         self.clients.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -90,6 +95,7 @@ mod tests {
         let other = presence.enter("codex");
         let attached = presence.of("cursor").expect("attached");
         assert_eq!(attached.sessions, 2);
+        assert_eq!(presence.attached(), 2, "two clients, however many sessions");
         assert_eq!(attached.since, first.since, "since the oldest session");
         drop(first);
         assert_eq!(presence.of("cursor").map(|a| a.sessions), Some(1));
@@ -99,7 +105,9 @@ mod tests {
             presence.of("codex").is_some(),
             "another client is not affected"
         );
+        assert_eq!(presence.attached(), 1);
         drop(other);
+        assert_eq!(presence.attached(), 0);
         assert!(
             presence.lock().is_empty(),
             "nothing is kept of clients gone"
