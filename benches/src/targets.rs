@@ -357,7 +357,7 @@ mod tests {
         );
         assert_eq!(report.rows[0].overhead_p50_us, None, "the baseline");
         assert_eq!(report.rows[1].overhead_p50_us, Some(30.0));
-        assert_eq!(report.targets.len(), 15);
+        assert_eq!(report.targets.len(), 16);
         assert_eq!(
             met(
                 &report,
@@ -370,6 +370,11 @@ mod tests {
             met(&report, "the app's memory with its servers connected"),
             None,
             "only the shipped configuration is judged, and it did not run"
+        );
+        assert_eq!(
+            met(&report, "the app's memory with its window closed"),
+            None,
+            "the app-memory section did not run"
         );
         assert_eq!(
             met(&report, "time for the fleet of stdio servers to connect"),

@@ -183,7 +183,7 @@ fn reports_every_section_client_and_target_as_json() {
     assert!(fleet["ready_ms"].as_f64().is_some_and(|t| t > 0.0));
 
     let targets = report["targets"].as_array().expect("targets");
-    assert_eq!(targets.len(), 15);
+    assert_eq!(targets.len(), 16);
     let met = |name: &str| {
         targets
             .iter()

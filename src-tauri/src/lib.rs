@@ -93,10 +93,9 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
             };
             let (host, engine) = tauri::async_runtime::block_on(async {
                 // One engine per data directory: the app is one, so it takes the lock before
-                // its host sweeps or starts anything; a running `gatehouse serve` (or another
-                // window) keeps it from starting, and the message says which and how to stop it.
-                // A running `gatehouse serve` is offered to be taken over (or is, with
-                // `--take-over`).
+                // its host sweeps or starts anything. A running `gatehouse serve` is offered to
+                // be taken over (or is, with `--take-over`); refused, it keeps the app from
+                // starting, and the message says which engine runs and how to stop it.
                 let lock = takeover::acquire(data_dir.as_deref(), |running| {
                     take_over || takeover::ask(running)
                 })?;
