@@ -50,6 +50,7 @@ pub fn install(app: &AppHandle) -> tauri::Result<()> {
 
 /// Remakes the menu on the engine's events and every [`TICK`], until the engine's events end.
 pub async fn follow(app: AppHandle, mut events: broadcast::Receiver<EngineEvent>) {
+    let mut shown: Option<TrayState> = None;
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -75,16 +76,20 @@ pub async fn follow(app: AppHandle, mut events: broadcast::Receiver<EngineEvent>
                 }
             }
         }
-        refresh(&app).await;
+        refresh(&app, &mut shown).await;
     }
 }
 
-/// Reads the engine's state and remakes the menu.
-async fn refresh(app: &AppHandle) {
+/// Reads the engine's state and remakes the menu if it says something new (`shown`: what it
+/// says now).
+async fn refresh(app: &AppHandle, shown: &mut Option<TrayState>) {
     let Some(host) = app.try_state::<Arc<Host>>().map(|h| h.inner().clone()) else {
         return;
     };
     let state = state(app, &host).await;
+    if shown.as_ref() == Some(&state) {
+        return;
+    }
     if let Some(tray) = app.tray_by_id(TRAY_ID) {
         match build_menu(app, &tray_menu::items(&state)) {
             Ok(menu) => {
@@ -95,6 +100,7 @@ async fn refresh(app: &AppHandle) {
             Err(e) => tracing::warn!("cannot make the tray menu: {e}"),
         }
     }
+    *shown = Some(state);
 }
 
 async fn state(app: &AppHandle, host: &Host) -> TrayState {
@@ -195,7 +201,7 @@ fn on_item(app: &AppHandle, id: &str) {
                 if let Err(e) = host.set_agents_paused(paused).await {
                     tracing::warn!("cannot pause or resume the agents: {e}");
                 }
-                refresh(&app).await;
+                // The pause's event remakes the menu (`follow`).
             });
         }
         _ => match id.strip_prefix(tray_menu::APPROVAL_PREFIX) {
