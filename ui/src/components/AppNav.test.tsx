@@ -18,7 +18,7 @@ describe("AppNav", () => {
   it("reaches every page and marks the current one", async () => {
     renderWithClient(<AppFrame />, "/");
     const nav = screen.getByRole("navigation", { name: "Pages" });
-    expect([...nav.querySelectorAll("a")].map((a) => a.textContent)).toEqual(["Servers", "Approvals", "Audit", "Policies", "Clients"]);
+    expect([...nav.querySelectorAll("a")].map((a) => a.textContent)).toEqual(["Servers", "Approvals", "Audit", "Policies", "Clients", "Settings"]);
     expect(await screen.findByRole("heading", { level: 1, name: /Servers/ })).toBeInTheDocument();
     expect(screen.getByTestId("nav-servers")).toHaveAttribute("aria-current", "page");
 
@@ -32,6 +32,9 @@ describe("AppNav", () => {
     await userEvent.click(screen.getByTestId("nav-clients"));
     expect(await screen.findByRole("heading", { level: 1, name: "Clients" })).toBeInTheDocument();
     expect(screen.getByTestId("nav-clients")).toHaveAttribute("aria-current", "page");
+
+    await userEvent.click(screen.getByTestId("nav-settings"));
+    expect(await screen.findByRole("heading", { level: 1, name: "Settings" })).toBeInTheDocument();
 
     await userEvent.click(screen.getByTestId("nav-approvals"));
     expect(screen.getByRole("heading", { level: 1, name: "Approvals" })).toBeInTheDocument();
