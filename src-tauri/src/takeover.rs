@@ -44,6 +44,8 @@ pub fn acquire(
         match EngineLock::acquire(data_dir, EngineKind::App) {
             Err(HostError::EngineRunning(message)) if Instant::now() < deadline => {
                 tracing::debug!("waiting for the headless engine to stop: {message}");
+                // A bounded poll, not synchronisation on an event: the lock is another
+                // process's, and nothing tells this one when it is let go.
                 std::thread::sleep(RETRY);
             }
             Err(HostError::EngineRunning(message)) => {
