@@ -5,12 +5,20 @@
 //! process about 100 MB with 20 servers shown (`gatehouse-bench --section app-memory`,
 //! docs/performance.md). It stays on when the person sets `WEBKIT_DISABLE_COMPOSITING_MODE`
 //! themselves (whatever the value), or `GATEHOUSE_WEBKIT_COMPOSITING=1`.
+//!
+//! With compositing off, nothing in the app draws with OpenGL, so GTK's own GL is turned off too
+//! (`GDK_GL=disable`, unless the person set `GDK_GL`): otherwise GTK opens GLX when it opens the
+//! display, which loads the GL driver (under Xvfb, Mesa's software rasterizer and `libLLVM`)
+//! into the engine, about 32 MB of it even with the window closed.
 
 /// Set to `1` to keep WebKit's accelerated compositing on.
 pub const KEEP_COMPOSITING: &str = "GATEHOUSE_WEBKIT_COMPOSITING";
 
 /// WebKitGTK's own switch, read when the web view starts.
 const WEBKIT_SWITCH: &str = "WEBKIT_DISABLE_COMPOSITING_MODE";
+
+/// GTK's GL switch, read when it opens the display.
+const GDK_GL: &str = "GDK_GL";
 
 /// Whether compositing is to be turned off, given how the two variables are set.
 fn turn_off(person_set_switch: bool, keep: Option<&str>) -> bool {
@@ -29,6 +37,10 @@ pub fn configure() {
         // SAFETY: `main` calls this before the Tauri runtime, the engine or anything else has
         // started a thread, so no other thread can be reading the environment meanwhile.
         unsafe { std::env::set_var(WEBKIT_SWITCH, "1") };
+        if std::env::var_os(GDK_GL).is_none() {
+            // SAFETY: as above.
+            unsafe { std::env::set_var(GDK_GL, "disable") };
+        }
     }
 }
 
