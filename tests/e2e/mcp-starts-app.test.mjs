@@ -7,11 +7,11 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { resolveAppPath, SERVER_EVERYTHING_ENTRY } from './locations.mjs';
-import { killPidsWithEnv, spawnGroup, stopGroup } from './processes.mjs';
+import { childrenOf, killPidsWithEnv, spawnGroup, stopGroup } from './processes.mjs';
 import { createRunDir, removeRunDir } from './run-dir.mjs';
 import { startDbus, startKeyring } from './session-bus.mjs';
 import { waitFor } from './wait-for.mjs';
@@ -27,18 +27,7 @@ function cli(gatehouse, env, args) {
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-function webkitChildren(pid) {
-  return readdirSync('/proc').filter((p) => {
-    if (!/^\d+$/.test(p)) return false;
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      return stat.slice(stat.indexOf('(') + 1, close).startsWith('WebKit') && Number(stat.slice(close + 2).split(' ')[1]) === pid;
-    } catch {
-      return false;
-    }
-  });
-}
+const webkitChildren = (pid) => childrenOf(pid).filter((c) => c.comm.startsWith('WebKit'));
 
 describe('An agent starting Gatehouse (real app, no window)', () => {
   const started = [];

@@ -138,3 +138,22 @@ export function processAlive(exe, marker) {
   }
   return false;
 }
+
+/** The children of `pid`: `{ pid, comm }` from /proc. */
+export function childrenOf(pid) {
+  const out = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const ppid = Number(stat.slice(close + 2).split(' ')[1]);
+    if (ppid === pid) out.push({ pid: Number(entry), comm });
+  }
+  return out;
+}

@@ -11,13 +11,13 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { cliJson, runCli } from './cli.mjs';
 import { launchApp, waitFor, SERVER_EVERYTHING_ENTRY } from './harness.mjs';
-import { spawnGroup, stopGroup } from './processes.mjs';
+import { childrenOf, spawnGroup, stopGroup } from './processes.mjs';
 import {
   addStdioServer,
   openPage,
@@ -29,25 +29,6 @@ import {
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SERVER_NAME = 'everything';
-
-/** The children of `pid`: `{ pid, comm }` from /proc. */
-function childrenOf(pid) {
-  const out = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const close = stat.lastIndexOf(')');
-    const comm = stat.slice(stat.indexOf('(') + 1, close);
-    const ppid = Number(stat.slice(close + 2).split(' ')[1]);
-    if (ppid === pid) out.push({ pid: Number(entry), comm });
-  }
-  return out;
-}
 
 const webkitChildren = (pid) => childrenOf(pid).filter((c) => c.comm.startsWith('WebKit'));
 
