@@ -49,12 +49,13 @@ describe("ServersPage", () => {
     renderWithClient(<ServersPage />);
     await screen.findAllByTestId("server-row");
 
+    // In natural order by name, whatever order the engine listed them in.
     expect(rows().map((r) => [r.dataset.serverName, r.dataset.status])).toEqual([
       ["everything", "connected"],
-      ["remote", "failed"],
-      ["off", "disabled"],
-      ["slow", "connecting"],
       ["notes", "connected"],
+      ["off", "disabled"],
+      ["remote", "failed"],
+      ["slow", "connecting"],
     ]);
     expect(within(row("everything")).getByTestId("server-status")).toHaveTextContent("Connected · 3 tools");
     expect(within(row("everything")).getByText("npx -y @modelcontextprotocol/server-everything")).toBeInTheDocument();
