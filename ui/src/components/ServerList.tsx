@@ -45,7 +45,8 @@ export function movedIndex(key: string, current: number, count: number): number 
 
 export function ServerList({ servers, selectedId, busyIds, onSelect, onToggle, onEdit, onRemove }: ServerListProps) {
   const [query, setQuery] = useState("");
-  const [focusId, setFocusId] = useState<string | null>(null);
+  // The row to focus once rendered, after the selection moved by key (a ref: no re-render).
+  const focusId = useRef<string | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const toolNames = useToolNames(servers);
@@ -54,6 +55,7 @@ export function ServerList({ servers, selectedId, busyIds, onSelect, onToggle, o
   const terms = searchTerms(query);
   const shown = sorted.filter((s) => serverMatches(s, terms, toolNames(s.config.id)));
 
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: shown.length,
     getScrollElement: () => scrollRef.current,
@@ -86,11 +88,12 @@ export function ServerList({ servers, selectedId, busyIds, onSelect, onToggle, o
 
   // After the selection moved by key, focus the row it landed on once it is rendered.
   useEffect(() => {
-    if (focusId === null) return;
-    const button = scrollRef.current?.querySelector<HTMLButtonElement>(`[data-server-id="${CSS.escape(focusId)}"] .server-row-name`);
+    const id = focusId.current;
+    if (id === null) return;
+    const button = scrollRef.current?.querySelector<HTMLButtonElement>(`[data-server-id="${CSS.escape(id)}"] .server-row-name`);
     if (button) {
       button.focus();
-      setFocusId(null);
+      focusId.current = null;
     }
   });
 
@@ -99,7 +102,7 @@ export function ServerList({ servers, selectedId, busyIds, onSelect, onToggle, o
     if (target === undefined) return;
     onSelect(target.config.id);
     virtualizer.scrollToIndex(index, { align: "auto" });
-    setFocusId(target.config.id);
+    focusId.current = target.config.id;
   };
 
   const onListKey = (e: KeyboardEvent<HTMLElement>) => {

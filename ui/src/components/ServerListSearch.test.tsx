@@ -45,8 +45,8 @@ describe("Servers list", () => {
     const fs = makeServer("files", connected(2));
     const other = makeServer("weather", connected(1));
     fake.listServers.mockResolvedValue([fs, other]);
-    fake.listTools.mockImplementation(async (id) =>
-      id === fs.config.id ? [makeTool("read_file"), makeTool("write_file")] : [makeTool("forecast")],
+    fake.listTools.mockImplementation((id) =>
+      Promise.resolve(id === fs.config.id ? [makeTool("read_file"), makeTool("write_file")] : [makeTool("forecast")]),
     );
     renderWithClient(<ServersPage />);
     await screen.findAllByTestId("server-row");
