@@ -1,7 +1,8 @@
 // Detail pane for the selected server: its era in the header and its connection state
 // (`ConnectionPanel`) above the tabs, shown on every tab; its tools (or what it offers instead),
-// its tasks and configuration on the Overview tab; its stderr on the Logs tab (`ServerLogs`,
-// `useServerLogs`); an HTTP server's sign-in on the Sign-in tab (`ServerAuth`, `useServerAuth`).
+// its tasks and configuration on the Overview tab; the tool calls made from this window on the
+// History tab (`CallHistory`); its stderr on the Logs tab (`ServerLogs`, `useServerLogs`); an
+// HTTP server's sign-in on the Sign-in tab (`ServerAuth`, `useServerAuth`).
 // The tabs are Radix Tabs (tab panels, arrow keys). A server without tools is not asked for
 // them: `useTools` runs only when a connected (or degraded) server offers tools. What the server
 // says about itself (name, version) is cut for display.
@@ -15,6 +16,7 @@ import { useTools } from "../hooks/useTools";
 import { capText, MAX_NAME_CHARS } from "../model/capText";
 import { eraLabel } from "../model/describeStatus";
 import { ConnectionPanel } from "./ConnectionPanel";
+import { CallHistory } from "./history/CallHistory";
 import { ServerAuth } from "./ServerAuth";
 import { ServerConfigSummary } from "./ServerConfigSummary";
 import { ServerLogs } from "./ServerLogs";
@@ -32,12 +34,13 @@ type ServerDetailProps = {
   onClose: () => void;
 };
 
-type Tab = "overview" | "logs" | "auth";
+type Tab = "overview" | "history" | "logs" | "auth";
 
 /** The detail's tabs, in order, with their labels; only HTTP servers sign in. */
 function tabsOf(http: boolean): [Tab, string][] {
   const tabs: [Tab, string][] = [
     ["overview", "Overview"],
+    ["history", "History"],
     ["logs", "Logs"],
   ];
   return http ? [...tabs, ["auth", "Sign-in"]] : tabs;
@@ -115,6 +118,9 @@ export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnabl
             <h3 id="config-heading">Configuration</h3>
             <ServerConfigSummary config={config} />
           </section>
+        </Tabs.Content>
+        <Tabs.Content value="history" className="detail-tab-panel">
+          <CallHistory serverId={config.id} />
         </Tabs.Content>
         <Tabs.Content value="logs" className="detail-tab-panel">
           <ServerLogs serverId={config.id} />

@@ -1,9 +1,11 @@
 // One tool call from the window: starts it, follows its progress and task status, cancels it on
-// request, and cancels it when the component that started it goes away.
+// request, and cancels it when the component that started it goes away. Every call that ends is
+// kept in the window's call history (model/callHistory).
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import * as api from "../api/gatehouse";
 import type { CallEvent, CallResultView } from "../api/gatehouse";
+import { recordCall } from "../model/callHistory";
 
 export type CallProgress = { progress: number | null; total: number | null; message: string | null };
 
@@ -56,10 +58,13 @@ export function useToolCall(serverId: string, tool: string) {
           if (mine()) setState((s) => applyEvent(s, event));
         })
         .then((result) => {
+          recordCall({ id: callId, serverId, tool, args, at: Date.now(), outcome: { kind: "result", result } });
           if (mine()) setState({ phase: "done", result, callId, args });
         })
         .catch((e: unknown) => {
-          if (mine()) setState({ phase: "failed", error: e instanceof Error ? e.message : String(e), callId, args });
+          const error = e instanceof Error ? e.message : String(e);
+          recordCall({ id: callId, serverId, tool, args, at: Date.now(), outcome: { kind: "failed", error } });
+          if (mine()) setState({ phase: "failed", error, callId, args });
         })
         .finally(() => {
           if (mine()) current.current = null;
