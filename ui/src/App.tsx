@@ -1,7 +1,7 @@
 // Root component: the query client, the hash router (the webview has no server to answer
 // paths), the header with the page navigation (and the count of waiting requests) and the
 // command palette's button, the palette's shortcut (registered here, once), the approval dialog
-// over every page, and the current page.
+// over every page, the current page, and the toasts.
 
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
@@ -11,6 +11,7 @@ import { AppNav } from "./components/AppNav";
 import { ApprovalPrompt } from "./components/approvals/ApprovalPrompt";
 import { ApprovalPromptProvider } from "./components/approvals/ApprovalPromptContext";
 import { CommandPalette } from "./components/palette/CommandPalette";
+import { Toasts } from "./components/Toasts";
 import { PaletteButton } from "./components/palette/PaletteButton";
 import { usePaletteShortcut } from "./components/palette/usePaletteShortcut";
 import { useApprovals } from "./hooks/useApprovals";
@@ -51,6 +52,7 @@ export function AppFrame() {
           <Route path="*" element={<Navigate to={start} replace />} />
         </Routes>
       </main>
+      <Toasts />
     </div>
     </ApprovalPromptProvider>
   );

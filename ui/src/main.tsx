@@ -20,6 +20,7 @@ import "./styles/approvals.css";
 import "./styles/apps.css";
 import "./styles/agents.css";
 import "./styles/palette.css";
+import "./styles/toasts.css";
 
 applyTheme(initialTheme());
 
