@@ -22,8 +22,22 @@ type FormDialogState = { mode: "add" } | { mode: "edit"; config: ServerConfig } 
 export function ServersPage() {
   const { servers, loaded, loadError, refresh, save, remove, setEnabled, reconnect, stop, start } = useServers();
   const [params, setParams] = useSearchParams();
-  const selectedId = params.get("server");
-  const setSelectedId = useCallback((id: string | null) => setParams(id === null ? {} : { server: id }), [setParams]);
+  // Kept here too, so a selection shows in the same render as what caused it (the URL follows
+  // in a transition), and taken from the URL whenever that changes (the palette, Back).
+  const urlServer = params.get("server");
+  const [selectedId, setSelected] = useState(urlServer);
+  const [seenUrlServer, setSeenUrlServer] = useState(urlServer);
+  if (urlServer !== seenUrlServer) {
+    setSeenUrlServer(urlServer);
+    setSelected(urlServer);
+  }
+  const setSelectedId = useCallback(
+    (id: string | null) => {
+      setSelected(id);
+      setParams(id === null ? {} : { server: id });
+    },
+    [setParams],
+  );
   const [formDialog, setFormDialog] = useState<FormDialogState>(null);
   const [removing, setRemoving] = useState<ServerView | null>(null);
   const [importing, setImporting] = useState(false);
