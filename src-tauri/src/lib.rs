@@ -32,6 +32,7 @@ mod tray;
 mod tray_menu;
 pub mod webkit_compositing;
 mod webkit_leftovers;
+mod window_state;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -69,6 +70,7 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
         }))
         .plugin(tauri_plugin_notification::init())
         .plugin(tauri_plugin_opener::init())
+        .plugin(window_state::plugin())
         .plugin(apps::navigation::guard())
         .plugin(apps::view_webviews::forget_on_reload())
         .invoke_handler(specta.invoke_handler())
@@ -175,6 +177,10 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
 fn on_window_event(window: &tauri::Window, event: &tauri::WindowEvent) {
     if window.label() != apps::origins::MAIN_WEBVIEW {
         return;
+    }
+    // Its size and position are written as it closes (the app may stay in the tray).
+    if let tauri::WindowEvent::CloseRequested { .. } = event {
+        window_state::save(window.app_handle());
     }
     if let tauri::WindowEvent::Destroyed = event {
         #[cfg(target_os = "linux")]

@@ -75,7 +75,8 @@ pub fn take_chosen_approval(chosen: tauri::State<'_, ChosenApproval>) -> Option<
     chosen.take()
 }
 
-/// Makes the main window from its configuration and lays the app views' layer over it.
+/// Makes the main window from its configuration, at its saved size and place, and lays the app
+/// views' layer over it.
 pub fn create(app: &AppHandle) -> tauri::Result<WebviewWindow> {
     let config = app
         .config()
@@ -86,6 +87,8 @@ pub fn create(app: &AppHandle) -> tauri::Result<WebviewWindow> {
         .cloned()
         .ok_or_else(|| tauri::Error::WindowNotFound)?;
     let window = WebviewWindowBuilder::from_config(app, &config)?.build()?;
+    // Where the person left it last time, or centred if that is on no screen now.
+    crate::window_state::restore(&window);
     // App views are laid over the window's main webview (Linux needs help for that).
     #[cfg(target_os = "linux")]
     crate::apps::view_layer::install(&window.as_ref().window())?;

@@ -19,6 +19,8 @@ import "./styles/clients.css";
 import "./styles/approvals.css";
 import "./styles/apps.css";
 import "./styles/agents.css";
+import "./styles/palette.css";
+import "./styles/toasts.css";
 
 applyTheme(initialTheme());
 

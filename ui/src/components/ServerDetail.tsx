@@ -9,6 +9,7 @@
 
 import * as Tabs from "@radix-ui/react-tabs";
 import { useState } from "react";
+import { useSearchParams } from "react-router";
 import type { ServerView } from "../api/gatehouse";
 import { useServerAuth } from "../hooks/useServerAuth";
 import { useTasks } from "../hooks/useTasks";
@@ -60,6 +61,13 @@ export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnabl
   const [chosenTab, setTab] = useState<Tab>("overview");
   // A server edited from HTTP to stdio loses its Sign-in tab.
   const tab = chosenTab === "auth" && !http ? "overview" : chosenTab;
+  // A tool's Call form asked for by URL (the command palette) is on the Overview tab.
+  const askedTool = useSearchParams()[0].get("tool");
+  const [seenTool, setSeenTool] = useState(askedTool);
+  if (askedTool !== seenTool) {
+    setSeenTool(askedTool);
+    if (askedTool !== null) setTab("overview");
+  }
   return (
     <section className="server-detail" data-testid="server-detail" aria-labelledby="detail-heading">
       <header className="detail-header">

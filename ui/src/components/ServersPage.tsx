@@ -1,7 +1,10 @@
 // The main page: server list (or empty state), detail pane for the selected server,
-// and the add/edit and remove dialogs.
+// and the add/edit and remove dialogs. The selected server is URL state (`?server=ID`, with
+// `&tool=NAME` for a tool's Call form, see ToolItem), and `?add=1` opens the add dialog, so the
+// command palette can lead here.
 
-import { useState } from "react";
+import { useCallback, useState } from "react";
+import { useSearchParams } from "react-router";
 import type { ServerConfig, ServerInput, ServerView } from "../api/gatehouse";
 import { errorMessage } from "../api/GatehouseError";
 import { useServers } from "../hooks/useServers";
@@ -18,7 +21,23 @@ type FormDialogState = { mode: "add" } | { mode: "edit"; config: ServerConfig } 
 
 export function ServersPage() {
   const { servers, loaded, loadError, refresh, save, remove, setEnabled, reconnect, stop, start } = useServers();
-  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [params, setParams] = useSearchParams();
+  // Kept here too, so a selection shows in the same render as what caused it (the URL follows
+  // in a transition), and taken from the URL whenever that changes (the palette, Back).
+  const urlServer = params.get("server");
+  const [selectedId, setSelected] = useState(urlServer);
+  const [seenUrlServer, setSeenUrlServer] = useState(urlServer);
+  if (urlServer !== seenUrlServer) {
+    setSeenUrlServer(urlServer);
+    setSelected(urlServer);
+  }
+  const setSelectedId = useCallback(
+    (id: string | null) => {
+      setSelected(id);
+      setParams(id === null ? {} : { server: id });
+    },
+    [setParams],
+  );
   const [formDialog, setFormDialog] = useState<FormDialogState>(null);
   const [removing, setRemoving] = useState<ServerView | null>(null);
   const [importing, setImporting] = useState(false);
@@ -27,6 +46,13 @@ export function ServersPage() {
 
   const selected = servers.find((s) => s.config.id === selectedId) ?? null;
   const openAdd = () => setFormDialog({ mode: "add" });
+  // The add dialog is open while the URL asks for it (`?add=1`) or the person opened a form.
+  const addAsked = params.get("add") === "1";
+  const shownForm: FormDialogState = formDialog ?? (addAsked ? { mode: "add" } : null);
+  const closeForm = () => {
+    setFormDialog(null);
+    if (addAsked) setSelectedId(selectedId);
+  };
   const openEdit = (config: ServerConfig) => setFormDialog({ mode: "edit", config });
 
   // Toggle/reconnect: mark the row busy, report failures in the page banner.
@@ -47,7 +73,7 @@ export function ServersPage() {
   };
 
   const submitForm = async (input: ServerInput) => {
-    const id = formDialog?.mode === "edit" ? formDialog.config.id : null;
+    const id = shownForm?.mode === "edit" ? shownForm.config.id : null;
     const view = await save(id, input);
     setFormDialog(null);
     setSelectedId(view.config.id);
@@ -126,12 +152,12 @@ export function ServersPage() {
         <ErrorBanner message={`Could not refresh the server list: ${loadError}`} onRetry={() => void refresh()} />
       )}
       {content}
-      {formDialog !== null && (
+      {shownForm !== null && (
         <ServerFormDialog
-          mode={formDialog.mode}
-          initialValues={formDialog.mode === "edit" ? formValuesFromConfig(formDialog.config) : emptyFormValues()}
+          mode={shownForm.mode}
+          initialValues={shownForm.mode === "edit" ? formValuesFromConfig(shownForm.config) : emptyFormValues()}
           onSubmit={submitForm}
-          onClose={() => setFormDialog(null)}
+          onClose={closeForm}
         />
       )}
       {importing && <ImportDialog onClose={() => setImporting(false)} onImported={() => void refresh()} />}

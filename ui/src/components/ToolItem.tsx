@@ -1,7 +1,9 @@
 // One tool a server offers: name, title, description, its input schema on demand, and a Call
-// button that opens the form to call it.
+// button that opens the form to call it. The form is also open while the URL names this tool
+// (`?server=ID&tool=NAME`, how the command palette leads to it): it is scrolled into view then.
 
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { useSearchParams } from "react-router";
 import type { ToolInfo } from "../api/gatehouse";
 import { capText, MAX_NAME_CHARS, MAX_TEXT_CHARS } from "../model/capText";
 
@@ -9,9 +11,31 @@ import { capText, MAX_NAME_CHARS, MAX_TEXT_CHARS } from "../model/capText";
 const ToolCallPanel = lazy(() => import("./ToolCallPanel").then((m) => ({ default: m.ToolCallPanel })));
 
 export function ToolItem({ serverId, tool }: { serverId: string; tool: ToolInfo }) {
-  const [calling, setCalling] = useState(false);
+  const [opened, setOpened] = useState(false);
+  const [params, setParams] = useSearchParams();
+  const asked = params.get("server") === serverId && params.get("tool") === tool.name;
+  const calling = opened || asked;
+  const item = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    // jsdom has no scrollIntoView.
+    if (asked) item.current?.scrollIntoView?.({ block: "nearest" });
+  }, [asked]);
+  const toggle = () => {
+    if (!calling) {
+      setOpened(true);
+      return;
+    }
+    setOpened(false);
+    if (asked) {
+      setParams((prev) => {
+        const next = new URLSearchParams(prev);
+        next.delete("tool");
+        return next;
+      }, { replace: true });
+    }
+  };
   return (
-    <li className="tool-item" data-testid="tool-item" data-tool-name={tool.name}>
+    <li ref={item} className="tool-item" data-testid="tool-item" data-tool-name={tool.name}>
       <div className="tool-head">
         <code className="tool-name" title={capText(tool.name, MAX_TEXT_CHARS)}>
           {capText(tool.name, MAX_NAME_CHARS)}
@@ -24,7 +48,7 @@ export function ToolItem({ serverId, tool }: { serverId: string; tool: ToolInfo 
           className="button button-small tool-call-toggle"
           data-testid="tool-call-button"
           aria-expanded={calling}
-          onClick={() => setCalling((open) => !open)}
+          onClick={toggle}
         >
           {calling ? "Close" : "Call"}
         </button>

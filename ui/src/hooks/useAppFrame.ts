@@ -7,6 +7,7 @@ import { useEffect, useState } from "react";
 import * as api from "../api/gatehouse";
 import type { AppFrame } from "../api/gatehouse";
 import { errorMessage } from "../api/GatehouseError";
+import { sentence, showToast } from "./useToast";
 
 export type AppFrameState =
   | { status: "loading" }
@@ -39,5 +40,10 @@ export function useAppFrame(serverId: string, uri: string): AppFrameState {
 }
 
 function forget(frame: AppFrame): void {
-  api.appCloseView(frame.sandboxUrl).catch((e: unknown) => console.warn("Gatehouse: could not close an app view", e));
+  api.appCloseView(frame.sandboxUrl).catch((e: unknown) =>
+    showToast({
+      title: "Could not close an app view",
+      description: `${sentence(errorMessage(e))} It is closed with the window; reopen the window if it still shows.`,
+    }),
+  );
 }

@@ -5,7 +5,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import * as api from "../api/gatehouse";
 import type { CallEvent, CallResultView } from "../api/gatehouse";
+import { errorMessage } from "../api/GatehouseError";
 import { recordCall } from "../model/callHistory";
+import { sentence, showToast } from "./useToast";
 
 export type CallProgress = { progress: number | null; total: number | null; message: string | null };
 
@@ -44,7 +46,13 @@ export function useToolCall(serverId: string, tool: string) {
     const callId = current.current;
     if (callId === null) return;
     setState((s) => (s.phase === "running" ? { ...s, cancelling: true } : s));
-    api.cancelCall(callId).catch((e: unknown) => console.warn("Gatehouse: cancelling a call failed", e));
+    api.cancelCall(callId).catch((e: unknown) => {
+      setState((s) => (s.phase === "running" && s.callId === callId ? { ...s, cancelling: false } : s));
+      showToast({
+        title: "Could not cancel the call",
+        description: `${sentence(errorMessage(e))} It may still finish: its result shows here, and its outcome on the Audit page. Try Cancel again, or stop the server.`,
+      });
+    });
   }, []);
 
   const call = useCallback(

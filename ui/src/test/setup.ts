@@ -1,5 +1,6 @@
-// Vitest setup: Testing Library DOM matchers, automatic cleanup between tests, and the one
-// browser API jsdom lacks that Radix primitives (Switch, RadioGroup) use to size themselves.
+// Vitest setup: Testing Library DOM matchers, automatic cleanup between tests, and the
+// browser APIs jsdom lacks that Radix primitives use (Switch and RadioGroup to size themselves,
+// Toast for swiping).
 
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
@@ -22,4 +23,11 @@ if (typeof globalThis.ResizeObserver === "undefined") {
       // nothing observed
     }
   };
+}
+
+// jsdom has no pointer capture; Radix Toast's swipe-to-dismiss asks for it on every click.
+if (typeof Element.prototype.hasPointerCapture !== "function") {
+  Element.prototype.hasPointerCapture = () => false;
+  Element.prototype.setPointerCapture = () => undefined;
+  Element.prototype.releasePointerCapture = () => undefined;
 }

@@ -6,14 +6,21 @@ import type { Question } from "../../api/gatehouse";
 import { openExternalUrl } from "../../api/gatehouse";
 import { SiteSummary } from "../SiteSummary";
 import type { AnswerProps } from "./ApprovalDialog";
+import { errorMessage } from "../../api/GatehouseError";
+import { sentence, showToast } from "../../hooks/useToast";
 
 type OpenUrlQuestion = Extract<Question, { kind: "openUrl" }>;
 
 export function OpenUrlApproval({ question, answer, busy }: { question: OpenUrlQuestion } & AnswerProps) {
   const consent = async () => {
     if (await answer({ kind: "accept", content: null })) {
-      // Opening may fail (no browser); the server was told yes either way, and the URL is shown.
-      await openExternalUrl(question.url).catch(() => undefined);
+      // Opening may fail (no browser); the server was told yes either way, and the URL is given.
+      await openExternalUrl(question.url).catch((e: unknown) =>
+        showToast({
+          title: "Could not open the link in your browser",
+          description: `${sentence(errorMessage(e))} Open it yourself: ${question.url}`,
+        }),
+      );
     }
   };
   return (

@@ -14,6 +14,8 @@ import type { ViewHost } from "../../apps/appRequestHandlers";
 import { AppViewSession } from "../../apps/AppViewSession";
 import type { ViewOutcome } from "../../apps/AppViewSession";
 import { useViewPlacement } from "../../hooks/useViewPlacement";
+import { errorMessage } from "../../api/GatehouseError";
+import { sentence, showToast } from "../../hooks/useToast";
 
 type AppSandboxFrameProps = {
   title: string;
@@ -69,7 +71,12 @@ export function AppSandboxFrame(props: AppSandboxFrameProps) {
       .then(() => {
         if (live) setListening(true);
       })
-      .catch((e: unknown) => console.warn("Gatehouse: could not connect to the app view", e));
+      .catch((e: unknown) =>
+        showToast({
+          title: "Could not connect to the app",
+          description: `${sentence(errorMessage(e))} The tool's result is shown without its app; call the tool again to retry.`,
+        }),
+      );
     return () => {
       live = false;
       setListening(false);

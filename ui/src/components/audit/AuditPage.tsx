@@ -1,10 +1,12 @@
 // The Audit page: the audit log as a virtualised table, narrowed by filters or found by full-
 // text search, each row's redacted detail in a side sheet, export to JSONL or CSV, and a check
-// of the hash chain. The export menu is a Radix Dropdown Menu (the window's only menu).
+// of the hash chain (also run on arriving with `?verify=1`, the command palette's action). The
+// export menu is a Radix Dropdown Menu (the window's only menu).
 
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
+import { useSearchParams } from "react-router";
 import type { AuditRow, ExportFormat, ExportSummary } from "../../api/gatehouse";
 import * as api from "../../api/gatehouse";
 import { errorMessage } from "../../api/GatehouseError";
@@ -45,6 +47,14 @@ export function AuditPage() {
   });
   const servers = useQuery({ queryKey: ["policy", "servers"], queryFn: api.policyServers });
   const verify = useMutation({ mutationFn: api.auditVerify });
+  const [params, setParams] = useSearchParams();
+  const verifyAsked = params.get("verify") === "1";
+  const startVerify = verify.mutate;
+  useEffect(() => {
+    if (!verifyAsked) return;
+    startVerify();
+    setParams({}, { replace: true });
+  }, [verifyAsked, startVerify, setParams]);
 
   const list = useMemo(() => rows.data ?? [], [rows.data]);
   const tools = useMemo(() => [...new Set(list.flatMap((r) => (r.tool === null ? [] : [r.tool])))].sort(), [list]);
