@@ -29,6 +29,7 @@ pub mod protocol;
 pub mod roots;
 mod running;
 mod sessions;
+mod settings;
 mod store;
 mod vocabulary;
 
@@ -51,7 +52,9 @@ pub use host::{Host, HostOptions};
 pub use loopback_prompt::LoopbackPrompt;
 pub use sessions::health::HealthChecks;
 pub use sessions::status::{Offer, ServerStatus, ServerView, ToolInfo};
+pub use settings::follow::SettingsClock;
 pub use sign_in::AuthStatus;
+pub use store::engine_settings::{EngineSettings, KEYS as SETTING_KEYS, SettingKey};
 pub use store::registry::model::{
     EnvVar, HttpHeader, OAuthClientSettings, OAuthGrant, ServerConfig, ServerInput, ServerSpec,
     ServerTransport, StopGrace,
