@@ -16,6 +16,7 @@ mod clients_args;
 mod commands;
 mod confirm;
 mod ctrl_c;
+mod demo_server;
 mod door;
 mod finish;
 mod import_args;
@@ -114,6 +115,16 @@ async fn run(cli: Cli) -> Result<Finish, HostError> {
             return commands::approvals::run(cli.data_dir.as_deref(), command)
                 .await
                 .map(|()| Finish::Success);
+        }
+        // A server of its own on stdin/stdout: no engine, database or keyring.
+        Command::DemoServer => {
+            return demo_server::run()
+                .await
+                .map(|()| Finish::Success)
+                .map_err(|source| HostError::Io {
+                    context: "the demo server's stdio".into(),
+                    source,
+                });
         }
         // The session's autostart entry only: no engine, database or keyring.
         Command::Autostart(command) => {
@@ -222,6 +233,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         | Command::Agents { .. }
         | Command::Connect(_)
         | Command::Approvals(_)
+        | Command::DemoServer
         | Command::Autostart(_) => Ok(()),
         served => run_served(&Door::InProcess(host), served).await,
     }

@@ -17,6 +17,7 @@ mod app_requests;
 mod app_sites;
 mod attached;
 mod audit_log;
+pub mod demo_server;
 mod rules;
 mod servers;
 pub mod settings;

@@ -48,6 +48,7 @@ pub use connections::connection::ServerConnection;
 pub use error::{HostError, Result};
 pub use error_code::ErrorCode;
 pub use gate::{CallOutcome, Source, ToolCall};
+pub use host::demo_server::DEMO_SERVER;
 pub use host::{Host, HostOptions};
 pub use loopback_prompt::LoopbackPrompt;
 pub use sessions::health::HealthChecks;

@@ -24,6 +24,7 @@ mod call;
 mod cli;
 mod connect;
 mod connect_gemini;
+mod demo_server;
 mod elicitation;
 mod engine;
 mod engine_commands;
