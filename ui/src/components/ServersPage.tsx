@@ -1,15 +1,20 @@
 // The main page: server list (or empty state), detail pane for the selected server,
 // and the add/edit and remove dialogs.
 
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import * as api from "../api/gatehouse";
 import type { ServerConfig, ServerInput, ServerView } from "../api/gatehouse";
 import { errorMessage } from "../api/GatehouseError";
 import { useServers } from "../hooks/useServers";
+import { requestCall } from "../model/callRequest";
 import { emptyFormValues, formValuesFromConfig } from "../model/serverFormValues";
+import type { ServerFormValues } from "../model/serverFormValues";
 import { ImportDialog } from "./agents/ImportDialog";
 import { ConfirmRemoveDialog } from "./ConfirmRemoveDialog";
 import { EmptyState } from "./EmptyState";
 import { ErrorBanner } from "./ErrorBanner";
+import { FirstRunHint } from "./FirstRunHint";
 import { ServerDetail } from "./ServerDetail";
 import { ServerFormDialog } from "./ServerFormDialog";
 import { ServerList } from "./ServerList";
@@ -24,9 +29,33 @@ export function ServersPage() {
   const [importing, setImporting] = useState(false);
   const [busyIds, setBusyIds] = useState<ReadonlySet<string>>(() => new Set());
   const [actionError, setActionError] = useState<string | null>(null);
+  const [demo, setDemo] = useState<"adding" | "added" | null>(null);
+  // New servers get the engine's default stop graces (Settings); the form's own until read.
+  const settings = useQuery({ queryKey: ["settings", "engine"], queryFn: () => api.engineSettings() });
 
   const selected = servers.find((s) => s.config.id === selectedId) ?? null;
   const openAdd = () => setFormDialog({ mode: "add" });
+  const addValues = (): ServerFormValues => {
+    const values = emptyFormValues();
+    if (settings.data === undefined) return values;
+    return { ...values, stopGrace: String(settings.data.stopStdinMs / 1000), termGrace: String(settings.data.stopTermMs / 1000) };
+  };
+
+  // The first run's demo server: added, selected, its echo tool's Call form opened once listed.
+  const tryDemo = async () => {
+    setDemo("adding");
+    setActionError(null);
+    try {
+      const view = await api.addDemoServer();
+      requestCall(view.config.id, "echo");
+      await refresh();
+      setSelectedId(view.config.id);
+      setDemo("added");
+    } catch (e) {
+      setDemo(null);
+      setActionError(`Could not add the demo server: ${errorMessage(e)}`);
+    }
+  };
   const openEdit = (config: ServerConfig) => setFormDialog({ mode: "edit", config });
 
   // Toggle/reconnect: mark the row busy, report failures in the page banner.
@@ -73,7 +102,7 @@ export function ServersPage() {
       </div>
     );
   } else if (servers.length === 0) {
-    content = <EmptyState onAdd={openAdd} onImport={() => setImporting(true)} />;
+    content = <EmptyState onAdd={openAdd} onImport={() => setImporting(true)} onDemo={() => void tryDemo()} demoBusy={demo === "adding"} />;
   } else {
     content = (
       <div className="master-detail">
@@ -125,11 +154,12 @@ export function ServersPage() {
       {loadError !== null && servers.length > 0 && (
         <ErrorBanner message={`Could not refresh the server list: ${loadError}`} onRetry={() => void refresh()} />
       )}
+      {demo === "added" && <FirstRunHint onDismiss={() => setDemo(null)} />}
       {content}
       {formDialog !== null && (
         <ServerFormDialog
           mode={formDialog.mode}
-          initialValues={formDialog.mode === "edit" ? formValuesFromConfig(formDialog.config) : emptyFormValues()}
+          initialValues={formDialog.mode === "edit" ? formValuesFromConfig(formDialog.config) : addValues()}
           onSubmit={submitForm}
           onClose={() => setFormDialog(null)}
         />

@@ -3,13 +3,14 @@
 
 import { lazy, Suspense, useState } from "react";
 import type { ToolInfo } from "../api/gatehouse";
+import { takeCallRequest } from "../model/callRequest";
 import { capText, MAX_NAME_CHARS, MAX_TEXT_CHARS } from "../model/capText";
 
 // The form library and its validator load when a form is first opened.
 const ToolCallPanel = lazy(() => import("./ToolCallPanel").then((m) => ({ default: m.ToolCallPanel })));
 
 export function ToolItem({ serverId, tool }: { serverId: string; tool: ToolInfo }) {
-  const [calling, setCalling] = useState(false);
+  const [calling, setCalling] = useState(() => takeCallRequest(serverId, tool.name));
   return (
     <li className="tool-item" data-testid="tool-item" data-tool-name={tool.name}>
       <div className="tool-head">
