@@ -222,6 +222,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         Command::Grants(command) => commands::grants::run(host, command).await,
         Command::Auth(command) => commands::auth::run(host, command).await,
         Command::AppSites(command) => commands::app_sites::run(host, command).await,
+        Command::Settings(command) => commands::settings::run(host, command).await,
         Command::Clients(command) => commands::clients::run(host, command).await,
         Command::Gateway(command) => commands::clients::gateway(host, command).await,
         Command::Import(args) => commands::import::run(host, args).await,

@@ -54,6 +54,7 @@ mod rejected_tools;
 mod roots;
 mod server_env;
 mod server_features;
+mod settings;
 mod stderr_secrets;
 mod storage;
 mod terminal_text;
