@@ -41,8 +41,9 @@ describe("the first run", () => {
       return item;
     });
     expect(within(echo).getByTestId("tool-call-button")).toHaveAttribute("aria-expanded", "true");
-    const add = screen.getAllByTestId("tool-item").find((i) => i.dataset.toolName === "add");
-    expect(within(add as HTMLElement).getByTestId("tool-call-button")).toHaveAttribute("aria-expanded", "false");
+    const [add] = screen.getAllByTestId("tool-item").filter((i) => i.dataset.toolName === "add");
+    if (add === undefined) throw new Error("no add tool");
+    expect(within(add).getByTestId("tool-call-button")).toHaveAttribute("aria-expanded", "false");
     expect(screen.getByTestId("first-run-audit-link")).toHaveAttribute("href", "#/audit");
   });
 
