@@ -43,4 +43,26 @@ fn settings_are_set_read_back_and_refused_out_of_range() {
     );
     let json = ok_json(data, &["settings", "get", "--json"]);
     assert_eq!(json["healthEverySecs"], 30, "nothing stored: {json}");
+
+    // A server added without --term-grace gets the default stop graces.
+    ok(data, &["settings", "set", "stop-term-grace", "750"]);
+    ok(
+        data,
+        &[
+            "server",
+            "add",
+            "s",
+            "--command",
+            "true",
+            "--stop-grace",
+            "1",
+        ],
+    );
+    let servers = ok_json(data, &["server", "list", "--json"]);
+    let stop = &servers[0]["spec"]["stop"];
+    assert_eq!(
+        (stop["stdinMs"].as_u64(), stop["termMs"].as_u64()),
+        (Some(1000), Some(750)),
+        "{servers}"
+    );
 }
