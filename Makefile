@@ -11,7 +11,7 @@ APP := $(TARGET_DIR)/debug/gatehouse-app
 
 .PHONY: run test deps test-deps ui-deps bindings bindings-check ui-build ui-check app \
         fmt-check clippy rust-test ui-test e2e lint conformance conformance-server bench spec-matrix app-memory-check \
-        structure architecture-map package package-debug package-check
+        structure architecture-map licences package package-debug package-check
 
 ## run: install what is missing, build the UI and the app, and open the window.
 run: deps ui-build app
@@ -76,7 +76,12 @@ architecture-map:
 	@echo "==> the map in docs/ARCHITECTURE.md"
 	python3 scripts/check-architecture-map.py --self-test && python3 scripts/check-architecture-map.py
 
-lint: fmt-check bindings-check ui-check clippy spec-matrix structure architecture-map
+## licences: the bundled libraries' licences (About) match Cargo.lock and ui/package-lock.json.
+licences:
+	@echo "==> the bundled libraries' licences"
+	python3 scripts/licences.py --check
+
+lint: fmt-check bindings-check ui-check clippy spec-matrix structure architecture-map licences
 
 ## Rust tests run with a private D-Bus session and a fresh gnome-keyring (the real Secret Service).
 rust-test: ui-build

@@ -14,8 +14,8 @@ use crate::log_events::ServerLogEvent;
 use crate::main_window::ApprovalChosenEvent;
 use crate::{
     app_commands, app_site_commands, app_view_commands, approval_commands, audit_commands,
-    auth_commands, client_commands, commands, connect_commands, import_commands, log_events,
-    main_window, policy_commands, settings_commands,
+    auth_commands, client_commands, commands, connect_commands, first_run_commands,
+    import_commands, log_events, main_window, policy_commands, settings_commands,
 };
 
 /// The path of the generated bindings, relative to the repository root.
@@ -68,6 +68,12 @@ fn commands() -> Commands<tauri::Wry> {
         settings_commands::set_start_at_login,
         settings_commands::agents_paused,
         settings_commands::set_agents_paused,
+        settings_commands::engine_settings,
+        settings_commands::set_engine_settings,
+        settings_commands::data_dir,
+        settings_commands::open_data_dir,
+        settings_commands::about,
+        first_run_commands::add_demo_server,
         auth_commands::auth_status,
         auth_commands::sign_in,
         auth_commands::sign_out,

@@ -35,7 +35,7 @@ pub struct ConnectPreview {
 
 /// The CLI the agent is to start: `gatehouse` beside this app's binary (as the packages install
 /// it, and as a build puts it), else `gatehouse` on the agent's `PATH`.
-fn gatehouse_cli() -> PathBuf {
+pub(crate) fn gatehouse_cli() -> PathBuf {
     let name = if cfg!(windows) {
         "gatehouse.exe"
     } else {

@@ -15,6 +15,7 @@ mod client_commands;
 mod commands;
 mod connect_commands;
 mod events;
+mod first_run_commands;
 mod import_commands;
 // The app manifest's list is read by build.rs; the lib only tests it.
 #[cfg(test)]

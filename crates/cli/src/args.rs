@@ -51,6 +51,12 @@ pub enum Command {
     /// Answer what the running engine asks, without a window: list, answer, or watch
     #[command(subcommand)]
     Approvals(crate::approvals_args::ApprovalsCommand),
+    /// The engine's settings: approval timeout, stop graces, health checks, audit retention
+    #[command(subcommand)]
+    Settings(crate::commands::settings::SettingsCommand),
+    /// Be the demo MCP server the app offers on its first run (stdio; no network)
+    #[command(hide = true)]
+    DemoServer,
     /// Start the Gatehouse app hidden in the tray when you log in: on, off, or status
     #[command(subcommand)]
     Autostart(crate::commands::autostart::AutostartCommand),

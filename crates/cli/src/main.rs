@@ -16,6 +16,7 @@ mod clients_args;
 mod commands;
 mod confirm;
 mod ctrl_c;
+mod demo_server;
 mod door;
 mod finish;
 mod import_args;
@@ -115,6 +116,16 @@ async fn run(cli: Cli) -> Result<Finish, HostError> {
                 .await
                 .map(|()| Finish::Success);
         }
+        // A server of its own on stdin/stdout: no engine, database or keyring.
+        Command::DemoServer => {
+            return demo_server::run()
+                .await
+                .map(|()| Finish::Success)
+                .map_err(|source| HostError::Io {
+                    context: "the demo server's stdio".into(),
+                    source,
+                });
+        }
         // The session's autostart entry only: no engine, database or keyring.
         Command::Autostart(command) => {
             return commands::autostart::run(command).map(|()| Finish::Success);
@@ -211,6 +222,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         Command::Grants(command) => commands::grants::run(host, command).await,
         Command::Auth(command) => commands::auth::run(host, command).await,
         Command::AppSites(command) => commands::app_sites::run(host, command).await,
+        Command::Settings(command) => commands::settings::run(host, command).await,
         Command::Clients(command) => commands::clients::run(host, command).await,
         Command::Gateway(command) => commands::clients::gateway(host, command).await,
         Command::Import(args) => commands::import::run(host, args).await,
@@ -222,6 +234,7 @@ async fn run_command(host: &Host, command: Command) -> Result<(), HostError> {
         | Command::Agents { .. }
         | Command::Connect(_)
         | Command::Approvals(_)
+        | Command::DemoServer
         | Command::Autostart(_) => Ok(()),
         served => run_served(&Door::InProcess(host), served).await,
     }

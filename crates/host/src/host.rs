@@ -17,8 +17,10 @@ mod app_requests;
 mod app_sites;
 mod attached;
 mod audit_log;
+pub mod demo_server;
 mod rules;
 mod servers;
+pub mod settings;
 mod sign_in;
 mod watching;
 
@@ -73,6 +75,8 @@ pub struct HostOptions {
     /// How often a live engine reads the store's change counter to follow what another process
     /// changed; `None` is 500 ms.
     pub store_poll: Option<std::time::Duration>,
+    /// When a live engine applies the audit retention (daily) and what time it is then.
+    pub settings_clock: Option<crate::settings::follow::SettingsClock>,
     /// The face renders MCP Apps views (the app): live sessions declare the UI extension to
     /// their servers, and [`Host::app_view`] and the other `app_*` calls serve the views.
     pub render_apps: bool,
@@ -106,6 +110,8 @@ pub struct Host {
     gateway_task_inputs: crate::oversight::task_input_slots::TaskInputSlots,
     /// What the gateway's HTTP endpoint does in this process (set by the engine's follower).
     http_serving: std::sync::Mutex<crate::vocabulary::http_serving::HttpServing>,
+    /// In live mode, once started: the stored settings followed, the audit retention applied.
+    settings_follow: crate::settings::follow::SettingsFollow,
 }
 
 impl Host {
@@ -130,10 +136,9 @@ impl Host {
         let audit = AuditLog::new(store.pool().clone()).with_keyring(secrets.clone());
         let registry = Registry::new(store.pool().clone(), secrets, logs, launcher);
         let events = EventBus::default();
-        let timeout = match options.approval_timeout {
-            Some(timeout) => timeout,
-            None => Approvals::timeout_from_env()?,
-        };
+        // The stored settings, unless the caller or the environment chose otherwise.
+        let stored = crate::store::engine_settings::read(store.pool()).await?;
+        let timeout = crate::settings::opening_timeout(options.approval_timeout, &stored)?;
         let approvals = Approvals::new(events.clone(), timeout);
         let gate = Gate::new(registry.clone(), audit.clone(), approvals);
         if let Err(e) = gate.grants().clear_gone().await {
@@ -143,7 +148,7 @@ impl Host {
             events.clone(),
             registry.clone(),
             gate.clone(),
-            options.health_checks.unwrap_or_default(),
+            crate::settings::opening_health(options.health_checks, &stored),
             options
                 .relist_every
                 .unwrap_or(crate::sessions::relist_pace::RELIST_EVERY),
@@ -167,6 +172,7 @@ impl Host {
             gateway_tasks: Default::default(),
             gateway_task_inputs: Default::default(),
             http_serving: std::sync::Mutex::default(),
+            settings_follow: crate::settings::follow::SettingsFollow::new(options.settings_clock),
         })
     }
 
@@ -318,6 +324,13 @@ impl Host {
             if follower.is_none() {
                 *follower = Some(self.sessions.follow_store(self.store_poll));
             }
+            self.settings_follow.start(crate::settings::follow::Parts {
+                pool: self.store.pool().clone(),
+                audit: self.audit.clone(),
+                approvals: self.gate.approvals().clone(),
+                sessions: self.sessions.clone(),
+                poll: self.store_poll,
+            });
         }
         Ok(())
     }
@@ -436,6 +449,7 @@ impl Host {
 
     /// Stops every server and closes the database.
     pub async fn shutdown(&self) {
+        self.settings_follow.stop();
         let follower = self
             .follower
             .lock()

@@ -29,6 +29,7 @@ pub mod protocol;
 pub mod roots;
 mod running;
 mod sessions;
+mod settings;
 mod store;
 mod vocabulary;
 
@@ -47,11 +48,14 @@ pub use connections::connection::ServerConnection;
 pub use error::{HostError, Result};
 pub use error_code::ErrorCode;
 pub use gate::{CallOutcome, Source, ToolCall};
+pub use host::demo_server::DEMO_SERVER;
 pub use host::{Host, HostOptions};
 pub use loopback_prompt::LoopbackPrompt;
 pub use sessions::health::HealthChecks;
 pub use sessions::status::{Offer, ServerStatus, ServerView, ToolInfo};
+pub use settings::follow::SettingsClock;
 pub use sign_in::AuthStatus;
+pub use store::engine_settings::{EngineSettings, KEYS as SETTING_KEYS, SettingKey};
 pub use store::registry::model::{
     EnvVar, HttpHeader, OAuthClientSettings, OAuthGrant, ServerConfig, ServerInput, ServerSpec,
     ServerTransport, StopGrace,

@@ -114,6 +114,7 @@ export type {
   SecretLeft,
   Undone,
 } from "../bindings";
+export type { About, EngineSettings, Licence } from "../bindings";
 export type { Value as JsonValue } from "../bindings";
 // The generated name is ServerTransport; the UI calls it Transport.
 export type { ServerTransport as Transport } from "../bindings";
@@ -283,6 +284,18 @@ export const setStartAtLogin = fallible("setStartAtLogin");
 export const agentsPaused = infallible("agentsPaused");
 /** Pauses or resumes every agent's requests; resolves to the state now. */
 export const setAgentsPaused = fallible("setAgentsPaused");
+/** The engine's settings (approval timeout, default stop graces, health checks, audit retention). */
+export const engineSettings = fallible("engineSettings");
+/** Stores and applies the engine's settings; a value out of range is a `validation` error. */
+export const setEngineSettings = fallible("setEngineSettings");
+/** The data directory the engine keeps everything in. */
+export const dataDir = infallible("dataDir");
+/** Opens the data directory in the file manager. */
+export const openDataDir = fallible("openDataDir");
+/** The app's version and the bundled libraries' licences. */
+export const about = fallible("about");
+/** Adds the bundled demo server as `demo` (or returns it when it is there). */
+export const addDemoServer = fallible("addDemoServer");
 /** The global lists of outside sites app views may reach. */
 export const appSites = fallible("appSites");
 /** Puts a domain (or a URL's host) on the allow or block list, moving it off the other. */

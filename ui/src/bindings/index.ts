@@ -65,6 +65,24 @@ export const commands = {
 	 *  state now.
 	 */
 	setAgentsPaused: (paused: boolean) => typedError<boolean, IpcError>(__TAURI_INVOKE("set_agents_paused", { paused })),
+	/**
+	 *  The engine's settings (approval timeout, default stop graces, health-check interval, audit
+	 *  retention).
+	 */
+	engineSettings: () => typedError<EngineSettings, IpcError>(__TAURI_INVOKE("engine_settings")),
+	/**
+	 *  Stores the engine's settings and applies them at once; a value out of its range is a
+	 *  `validation` error naming it, and nothing is stored.
+	 */
+	setEngineSettings: (settings: EngineSettings) => typedError<EngineSettings, IpcError>(__TAURI_INVOKE("set_engine_settings", { settings })),
+	/**  The data directory this engine keeps everything in. */
+	dataDir: () => __TAURI_INVOKE<string>("data_dir"),
+	/**  Opens the data directory in the file manager. */
+	openDataDir: () => typedError<null, IpcError>(__TAURI_INVOKE("open_data_dir")),
+	/**  The version and the bundled libraries' licences. */
+	about: () => typedError<About, IpcError>(__TAURI_INVOKE("about")),
+	/**  Adds the demo server as `demo` (or returns it, when it is there already). */
+	addDemoServer: () => typedError<ServerView, IpcError>(__TAURI_INVOKE("add_demo_server")),
 	/**  What the engine knows about the server's sign-in. */
 	authStatus: (id: string) => typedError<AuthStatus, IpcError>(__TAURI_INVOKE("auth_status", { id })),
 	/**
@@ -235,6 +253,12 @@ export const events = {
 };
 
 /* Types */
+/**  The app's version and the licences of the libraries it bundles. */
+export type About = {
+	version: string,
+	licences: Licence[],
+};
+
 /**  What the import does with one server. */
 export type Action = { kind: "add" } | 
 /**  Replaces the existing server of that name (its configuration and secrets). */
@@ -658,6 +682,20 @@ export type DownloadResult = {
 /**  What a rule (or a decision) says. */
 export type Effect = "allow" | "ask" | "deny";
 
+/**  The engine's settings. */
+export type EngineSettings = {
+	/**  Seconds a request waits for a person's answer before it is denied (1 to 86400). */
+	approvalTimeoutSecs: number,
+	/**  Milliseconds a new stdio server's stop waits after closing its stdin (0 to 600000). */
+	stopStdinMs: number,
+	/**  Milliseconds it then waits after SIGTERM, before SIGKILL (0 to 600000). */
+	stopTermMs: number,
+	/**  Seconds between two health checks of a live connection (1 to 3600). */
+	healthEverySecs: number,
+	/**  Days of the audit log kept, pruned daily with an anchor (1 to 36500); `None` keeps all. */
+	auditRetentionDays: number | null,
+};
+
 /**  One environment variable for a stdio server. */
 export type EnvVar = {
 	key: string,
@@ -845,6 +883,15 @@ export type LeftOut = {
 	file: string,
 	entry: string,
 	reason: string,
+};
+
+/**  A library bundled in the app and its licence. */
+export type Licence = {
+	name: string,
+	version: string,
+	licence: string,
+	/**  `crate` or `npm`. */
+	kind: string,
 };
 
 /**  A client's limits, every one resolved. */

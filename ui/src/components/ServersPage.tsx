@@ -3,16 +3,20 @@
 // `&tool=NAME` for a tool's Call form, see ToolItem), and `?add=1` opens the add dialog, so the
 // command palette can lead here.
 
+import { useQuery } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { useSearchParams } from "react-router";
+import * as api from "../api/gatehouse";
 import type { ServerConfig, ServerInput, ServerView } from "../api/gatehouse";
 import { errorMessage } from "../api/GatehouseError";
 import { useServers } from "../hooks/useServers";
 import { emptyFormValues, formValuesFromConfig } from "../model/serverFormValues";
+import type { ServerFormValues } from "../model/serverFormValues";
 import { ImportDialog } from "./agents/ImportDialog";
 import { ConfirmRemoveDialog } from "./ConfirmRemoveDialog";
 import { EmptyState } from "./EmptyState";
 import { ErrorBanner } from "./ErrorBanner";
+import { FirstRunHint } from "./FirstRunHint";
 import { ServerDetail } from "./ServerDetail";
 import { ServerFormDialog } from "./ServerFormDialog";
 import { ServerList } from "./ServerList";
@@ -43,6 +47,9 @@ export function ServersPage() {
   const [importing, setImporting] = useState(false);
   const [busyIds, setBusyIds] = useState<ReadonlySet<string>>(() => new Set());
   const [actionError, setActionError] = useState<string | null>(null);
+  const [demo, setDemo] = useState<"adding" | "added" | null>(null);
+  // New servers get the engine's default stop graces (Settings); the form's own until read.
+  const settings = useQuery({ queryKey: ["settings", "engine"], queryFn: () => api.engineSettings() });
 
   const selected = servers.find((s) => s.config.id === selectedId) ?? null;
   const openAdd = () => setFormDialog({ mode: "add" });
@@ -52,6 +59,28 @@ export function ServersPage() {
   const closeForm = () => {
     setFormDialog(null);
     if (addAsked) setSelectedId(selectedId);
+  };
+  const addValues = (): ServerFormValues => {
+    const values = emptyFormValues();
+    if (settings.data === undefined) return values;
+    return { ...values, stopGrace: String(settings.data.stopStdinMs / 1000), termGrace: String(settings.data.stopTermMs / 1000) };
+  };
+
+  // The first run's demo server: added, selected, its echo tool's Call form opened once listed.
+  const tryDemo = async () => {
+    setDemo("adding");
+    setActionError(null);
+    try {
+      const view = await api.addDemoServer();
+      await refresh();
+      // Selected with its echo tool's Call form open (it opens once the tool is listed).
+      setSelected(view.config.id);
+      setParams({ server: view.config.id, tool: "echo" });
+      setDemo("added");
+    } catch (e) {
+      setDemo(null);
+      setActionError(`Could not add the demo server: ${errorMessage(e)}`);
+    }
   };
   const openEdit = (config: ServerConfig) => setFormDialog({ mode: "edit", config });
 
@@ -99,7 +128,7 @@ export function ServersPage() {
       </div>
     );
   } else if (servers.length === 0) {
-    content = <EmptyState onAdd={openAdd} onImport={() => setImporting(true)} />;
+    content = <EmptyState onAdd={openAdd} onImport={() => setImporting(true)} onDemo={() => void tryDemo()} demoBusy={demo === "adding"} />;
   } else {
     content = (
       <div className="master-detail">
@@ -151,11 +180,12 @@ export function ServersPage() {
       {loadError !== null && servers.length > 0 && (
         <ErrorBanner message={`Could not refresh the server list: ${loadError}`} onRetry={() => void refresh()} />
       )}
+      {demo === "added" && <FirstRunHint onDismiss={() => setDemo(null)} />}
       {content}
       {shownForm !== null && (
         <ServerFormDialog
           mode={shownForm.mode}
-          initialValues={shownForm.mode === "edit" ? formValuesFromConfig(shownForm.config) : emptyFormValues()}
+          initialValues={shownForm.mode === "edit" ? formValuesFromConfig(shownForm.config) : addValues()}
           onSubmit={submitForm}
           onClose={closeForm}
         />

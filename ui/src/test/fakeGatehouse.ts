@@ -66,6 +66,19 @@ export const startAtLogin = vi.fn<typeof real.startAtLogin>();
 export const takeChosenApproval = vi.fn<typeof real.takeChosenApproval>();
 export const setStartAtLogin = vi.fn<typeof real.setStartAtLogin>();
 export const agentsPaused = vi.fn<typeof real.agentsPaused>();
+export const engineSettings = vi.fn<typeof real.engineSettings>();
+export const setEngineSettings = vi.fn<typeof real.setEngineSettings>();
+export const dataDir = vi.fn<typeof real.dataDir>();
+export const openDataDir = vi.fn<typeof real.openDataDir>();
+export const about = vi.fn<typeof real.about>();
+export const addDemoServer = vi.fn<typeof real.addDemoServer>();
+export const ENGINE_DEFAULTS = {
+  approvalTimeoutSecs: 300,
+  stopStdinMs: 2000,
+  stopTermMs: 3000,
+  healthEverySecs: 30,
+  auditRetentionDays: null,
+};
 export const setAgentsPaused = vi.fn<typeof real.setAgentsPaused>();
 export const authStatus = vi.fn<typeof real.authStatus>();
 export const signIn = vi.fn<typeof real.signIn>();
@@ -257,6 +270,12 @@ export function resetFakeGatehouse(): void {
     setStartAtLogin,
     agentsPaused,
     setAgentsPaused,
+    engineSettings,
+    setEngineSettings,
+    dataDir,
+    openDataDir,
+    about,
+    addDemoServer,
   ]) {
     fn.mockReset();
   }
@@ -297,6 +316,16 @@ export function resetFakeGatehouse(): void {
   viewMessagesChannel.clear();
   startAtLogin.mockResolvedValue({ enabled: false, entry: "/home/me/.config/autostart/gatehouse.desktop" });
   agentsPaused.mockResolvedValue(false);
+  engineSettings.mockResolvedValue(ENGINE_DEFAULTS);
+  dataDir.mockResolvedValue("/home/me/.local/share/gatehouse");
+  openDataDir.mockResolvedValue(null);
+  about.mockResolvedValue({
+    version: "0.1.0",
+    licences: [
+      { name: "serde", version: "1.0.228", licence: "MIT OR Apache-2.0", kind: "crate" },
+      { name: "react", version: "19.1.0", licence: "MIT", kind: "npm" },
+    ],
+  });
 }
 
 

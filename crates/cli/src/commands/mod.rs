@@ -29,6 +29,7 @@ pub mod policy;
 pub mod prompts;
 pub mod resources;
 pub mod server;
+pub mod settings;
 pub mod tasks;
 pub mod tools;
 pub mod watch;

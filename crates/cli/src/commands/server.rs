@@ -15,7 +15,10 @@ use crate::server_args::{
 pub async fn run(host: &Host, command: ServerCommand) -> Result<(), HostError> {
     match command {
         ServerCommand::Add(args) => {
-            let config = host.add_server(input_from(*args)?).await?.config;
+            let config = host
+                .add_server(input_from(*args, host.default_stop_grace().await?)?)
+                .await?
+                .config;
             say!("added server `{}` ({})", config.name, config.spec.kind());
             tell_withheld_roots(&config).await;
         }
@@ -57,7 +60,7 @@ fn secret_from_env(wanted: bool, flag: &str, var: &str) -> Result<Option<String>
     }
 }
 
-fn input_from(args: AddArgs) -> Result<ServerInput, HostError> {
+fn input_from(args: AddArgs, defaults: StopGrace) -> Result<ServerInput, HostError> {
     let roots = args
         .roots
         .iter()
@@ -69,7 +72,7 @@ fn input_from(args: AddArgs) -> Result<ServerInput, HostError> {
             args: args.args,
             env: args.env.into_iter().chain(args.secret_env).collect(),
             cwd: args.cwd.as_deref().map(absolute).transpose()?,
-            stop: stop_grace(args.stop_grace, args.term_grace),
+            stop: stop_grace(args.stop_grace, args.term_grace, defaults),
         },
         (None, Some(url)) => ServerSpec::Http {
             url,
@@ -131,10 +134,9 @@ fn input_from(args: AddArgs) -> Result<ServerInput, HostError> {
     })
 }
 
-/// The stop waits given with `--stop-grace` and `--term-grace` (milliseconds), the defaults
-/// for the others; the registry checks their range.
-fn stop_grace(stdin_ms: Option<u32>, term_ms: Option<u32>) -> StopGrace {
-    let defaults = StopGrace::default();
+/// The stop waits given with `--stop-grace` and `--term-grace` (milliseconds), the engine's
+/// default stop graces (`gatehouse settings`) for the others; the registry checks their range.
+fn stop_grace(stdin_ms: Option<u32>, term_ms: Option<u32>, defaults: StopGrace) -> StopGrace {
     StopGrace {
         stdin_ms: stdin_ms.unwrap_or(defaults.stdin_ms),
         term_ms: term_ms.unwrap_or(defaults.term_ms),

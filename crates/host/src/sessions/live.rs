@@ -32,8 +32,8 @@ pub struct Sessions {
     /// The gate, whose audit log records the servers' requests to the host.
     gate: Gate,
     next_generation: Arc<std::sync::atomic::AtomicU64>,
-    /// How open connections are checked.
-    health: health::HealthChecks,
+    /// How open connections are checked; a change re-arms every runner's checks.
+    health: Arc<tokio::sync::watch::Sender<health::HealthChecks>>,
     /// The least time between two listings of a server's tools.
     relist_every: Duration,
     /// Views of MCP Apps are rendered: the UI extension is declared.
@@ -70,7 +70,7 @@ impl Sessions {
         render_apps: bool,
     ) -> Self {
         Self {
-            health,
+            health: Arc::new(tokio::sync::watch::Sender::new(health)),
             relist_every,
             render_apps,
             slots: Slots::default(),
@@ -80,6 +80,21 @@ impl Sessions {
             next_generation: Arc::default(),
             serial: Arc::default(),
         }
+    }
+
+    /// How open connections are checked now.
+    pub(crate) fn health_checks(&self) -> health::HealthChecks {
+        *self.health.borrow()
+    }
+
+    /// Checks open connections this way from now on: each runner's next check is `every` after
+    /// the change.
+    pub(crate) fn set_health_checks(&self, checks: health::HealthChecks) {
+        self.health.send_if_modified(|now| {
+            let changed = *now != checks;
+            *now = checks;
+            changed
+        });
     }
 
     /// Waits until no other sync or edit runs, and keeps them waiting until the returned
@@ -144,7 +159,7 @@ impl Sessions {
                 events: self.events.clone(),
                 registry: self.registry.clone(),
                 gate: self.gate.clone(),
-                health: self.health,
+                health: self.health.subscribe(),
                 relist_every: self.relist_every,
                 render_apps: self.render_apps,
                 watchers: crate::connections::watching::watchers(),

@@ -87,7 +87,7 @@ pub(super) struct Runner {
     pub(super) events: EventBus,
     pub(super) registry: Registry,
     pub(super) gate: Gate,
-    pub(super) health: HealthChecks,
+    pub(super) health: tokio::sync::watch::Receiver<HealthChecks>,
     pub(super) relist_every: Duration,
     pub(super) render_apps: bool,
     /// Whoever watches the server's change notifications, across its restarts.

@@ -17,6 +17,13 @@ use gatehouse_mcp::McpError;
 use gatehouse_mcp::{Listener, ListenerEvent, NotificationFilter};
 use tokio::sync::oneshot;
 
+/// Ticks `every`, the first one `every` from now.
+fn ticks_every(every: std::time::Duration) -> tokio::time::Interval {
+    let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    ticks
+}
+
 impl Runner {
     /// Follows the open connection until it ends or the task is told to stop.
     pub(super) async fn serve(
@@ -37,16 +44,20 @@ impl Runner {
         let mut tasks = task_follow::TaskFollower::default();
         let mut task_ticks = tokio::time::interval(TASK_TICK);
         task_ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let every = self.health.every;
-        let mut health_ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
-        health_ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut checks_changed = self.health.clone();
+        let mut checks = *checks_changed.borrow_and_update();
+        let mut health_ticks = ticks_every(checks.every);
         let mut misses = 0u32;
         loop {
             tokio::select! {
+                Ok(()) = checks_changed.changed() => {
+                    checks = *checks_changed.borrow_and_update();
+                    health_ticks = ticks_every(checks.every);
+                }
                 _ = health_ticks.tick() => {
                     let in_flight = client.peer().calls_in_flight();
                     let found = tokio::select! {
-                        found = health::check(client, &self.health) => found,
+                        found = health::check(client, &checks) => found,
                         _ = &mut *stop => return Ended::Stopped,
                     };
                     match found {
@@ -80,7 +91,7 @@ impl Runner {
                                 "{}: health check missed ({misses} in a row): {reason}",
                                 self.id
                             );
-                            if misses >= self.health.misses_before_restart {
+                            if misses >= checks.misses_before_restart {
                                 return Ended::Unresponsive {
                                     message: format!(
                                         "it missed {misses} health checks in a row (last: {reason})"

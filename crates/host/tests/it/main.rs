@@ -49,6 +49,7 @@ mod roots;
 mod secrets;
 mod server_requests;
 mod sessions;
+mod settings;
 mod sign_in;
 mod supervision;
 mod tasks;

@@ -1,13 +1,20 @@
 // The Settings page: starting Gatehouse at login (hidden in the tray; `gatehouse autostart`
-// writes the same entry) and pausing every agent's requests (as the tray's Pause all agents
-// does). The pause follows the engine's event, so a change made in the tray shows here at once.
+// writes the same entry), pausing every agent's requests (as the tray's Pause all agents
+// does; the pause follows the engine's event, so a change made in the tray shows here at once),
+// the theme, the data directory, the engine's settings, the gateway's HTTP port and default
+// profile (the Clients page's panel and a link to it), and About.
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import * as api from "../../api/gatehouse";
 import { errorMessage } from "../../api/GatehouseError";
+import { HttpEndpointPanel } from "../clients/HttpEndpointPanel";
 import { ErrorBanner } from "../ErrorBanner";
+import { AboutSection } from "./AboutSection";
+import { DataDirSetting } from "./DataDirSetting";
+import { EngineSettingsForm } from "./EngineSettingsForm";
 import { SettingSwitch } from "./SettingSwitch";
+import { ThemeSetting } from "./ThemeSetting";
 
 const START_AT_LOGIN = ["settings", "startAtLogin"] as const;
 const AGENTS_PAUSED = ["settings", "agentsPaused"] as const;
@@ -58,7 +65,28 @@ export function SettingsPage() {
           onChange={(on) => setPaused.mutate(on)}
         />
         {setPaused.error !== null && <ErrorBanner message={`Could not pause the agents: ${errorMessage(setPaused.error)}`} />}
+        <ThemeSetting />
+        <DataDirSetting />
       </div>
+      <section className="settings-section" aria-labelledby="engine-heading">
+        <h2 id="engine-heading">Engine</h2>
+        <EngineSettingsForm />
+      </section>
+      <section className="settings-section" aria-labelledby="gateway-heading">
+        <h2 id="gateway-heading">Gateway</h2>
+        <HttpEndpointPanel />
+        <p className="muted">
+          What agents see by default (servers, tools, asking you, limits) is the default profile:{" "}
+          <a href="#/clients" data-testid="default-profile-link">
+            edit it on the Clients page
+          </a>
+          .
+        </p>
+      </section>
+      <section className="settings-section" aria-labelledby="about-heading">
+        <h2 id="about-heading">About</h2>
+        <AboutSection />
+      </section>
     </section>
   );
 }

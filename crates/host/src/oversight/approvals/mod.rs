@@ -25,7 +25,7 @@ pub(crate) mod quota;
 pub mod site;
 
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -91,8 +91,13 @@ struct State {
 struct Inner {
     state: Mutex<State>,
     attended: AtomicBool,
-    timeout: Duration,
+    /// Milliseconds; the settings change it while requests wait (each keeps the one it began with).
+    timeout_ms: AtomicU64,
     events: EventBus,
+}
+
+fn millis(timeout: Duration) -> u64 {
+    u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// The queue; clones share it.
@@ -138,7 +143,7 @@ impl Approvals {
             inner: Arc::new(Inner {
                 state: Mutex::new(State::default()),
                 attended: AtomicBool::new(false),
-                timeout,
+                timeout_ms: AtomicU64::new(millis(timeout)),
                 events,
             }),
         }
@@ -169,7 +174,14 @@ impl Approvals {
     }
 
     pub fn timeout(&self) -> Duration {
-        self.inner.timeout
+        Duration::from_millis(self.inner.timeout_ms.load(Ordering::SeqCst))
+    }
+
+    /// The timeout of the requests asked from now on (the engine's settings).
+    pub fn set_timeout(&self, timeout: Duration) {
+        self.inner
+            .timeout_ms
+            .store(millis(timeout), Ordering::SeqCst);
     }
 
     /// What is waiting, oldest first.
@@ -271,7 +283,7 @@ impl Slot {
         let approvals = &self.approvals;
         let (reply, answered) = oneshot::channel();
         let now = epoch_ms(SystemTime::now());
-        let timeout = approvals.inner.timeout;
+        let timeout = approvals.timeout();
         let pending = PendingApproval {
             id: uuid::Uuid::new_v4().to_string(),
             server: asking.server,
