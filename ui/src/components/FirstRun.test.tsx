@@ -40,7 +40,8 @@ describe("the first run", () => {
       if (item === undefined) throw new Error("no echo tool yet");
       return item;
     });
-    expect(within(echo).getByTestId("tool-call-button")).toHaveAttribute("aria-expanded", "true");
+    // The URL naming the tool follows the selection in a transition.
+    await waitFor(() => expect(within(echo).getByTestId("tool-call-button")).toHaveAttribute("aria-expanded", "true"));
     const [add] = screen.getAllByTestId("tool-item").filter((i) => i.dataset.toolName === "add");
     if (add === undefined) throw new Error("no add tool");
     expect(within(add).getByTestId("tool-call-button")).toHaveAttribute("aria-expanded", "false");

@@ -62,7 +62,8 @@ describe("ServerDetail", () => {
     const item = await screen.findByTestId("tool-item");
     expect(within(item).queryByTestId("tool-call-panel")).toBeNull();
     await userEvent.click(within(item).getByTestId("tool-call-button"));
-    const panel = await within(item).findByTestId("tool-call-panel");
+    // The form and its library load on first use: allow for a slow machine.
+    const panel = await within(item).findByTestId("tool-call-panel", undefined, { timeout: 10_000 });
     await userEvent.type(within(panel).getByRole("textbox"), "hi");
     await userEvent.click(within(panel).getByTestId("tool-call-submit"));
     expect(await within(panel).findByTestId("call-text")).toHaveTextContent("Echo: hi");
@@ -330,6 +331,8 @@ describe("ServerDetail tabs", () => {
     expect(within(panel).getByText("Configuration")).toBeInTheDocument();
 
     await userEvent.click(overview);
+    await userEvent.keyboard("{ArrowRight}");
+    expect(screen.getByTestId("tab-history")).toHaveFocus();
     await userEvent.keyboard("{ArrowRight}");
     const logs = screen.getByTestId("tab-logs");
     expect(logs).toHaveFocus();

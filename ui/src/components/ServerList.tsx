@@ -149,7 +149,7 @@ export function ServerList({ servers, selectedId, busyIds, onSelect, onToggle, o
           <ul
             className="server-list"
             aria-label="Servers"
-            aria-rowcount={shown.length}
+            data-count={shown.length}
             style={{ height: virtualizer.getTotalSize() }}
             onKeyDown={onListKey}
           >

@@ -33,7 +33,8 @@ const echo = makeTool("echo", {
 async function callEcho(message: string) {
   const item = await screen.findByTestId("tool-item");
   await userEvent.click(within(item).getByTestId("tool-call-button"));
-  const input = await within(item).findByRole("textbox");
+  // The form and its library load on first use: allow for a slow machine.
+  const input = await within(item).findByRole("textbox", undefined, { timeout: 10_000 });
   await userEvent.clear(input);
   await userEvent.type(input, message);
   await userEvent.click(within(item).getByTestId("tool-call-submit"));
