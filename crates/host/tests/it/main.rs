@@ -52,4 +52,5 @@ mod sessions;
 mod sign_in;
 mod supervision;
 mod tasks;
+mod traffic;
 mod upgrade;
