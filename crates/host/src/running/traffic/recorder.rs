@@ -3,14 +3,15 @@
 //! latency by matching ids, written redacted and kept in the server's ring.
 
 use std::collections::VecDeque;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use gatehouse_mcp::peer::{Direction, MessageTap};
+use gatehouse_mcp::peer::{Direction, MessageTap, Tap};
 use serde_json::Value;
 
+use super::buffers::{MAX_MESSAGE_BYTES, Traffic};
 use super::entry::{TrafficDirection, TrafficEntry};
-use super::{MAX_MESSAGE_BYTES, Traffic, redacted};
+use super::redacted;
 use crate::running::server_logs::clock;
 use crate::vocabulary::redact::KnownSecrets;
 
@@ -120,5 +121,16 @@ impl MessageTap for ServerTraffic {
             truncated,
         };
         self.traffic.record(&self.server_id, entry);
+    }
+}
+
+impl Traffic {
+    /// A tap that records one server's connection, hiding `secrets` (its secret values).
+    pub fn tap(&self, server_id: &str, secrets: KnownSecrets) -> Tap {
+        Tap(Arc::new(ServerTraffic::new(
+            server_id,
+            secrets,
+            self.clone(),
+        )))
     }
 }
