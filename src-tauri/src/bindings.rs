@@ -12,10 +12,11 @@ use crate::events::{
 };
 use crate::log_events::ServerLogEvent;
 use crate::main_window::ApprovalChosenEvent;
+use crate::traffic_events::ServerTrafficEvent;
 use crate::{
     app_commands, app_site_commands, app_view_commands, approval_commands, audit_commands,
     auth_commands, client_commands, commands, connect_commands, first_run_commands,
-    import_commands, log_events, main_window, policy_commands, settings_commands,
+    import_commands, log_events, main_window, policy_commands, settings_commands, traffic_events,
 };
 
 /// The path of the generated bindings, relative to the repository root.
@@ -30,6 +31,7 @@ pub fn specta_builder() -> Builder<tauri::Wry> {
             TasksChangedEvent,
             ApprovalsChangedEvent,
             ServerLogEvent,
+            ServerTrafficEvent,
             AppViewMessagesEvent,
             AgentsPausedEvent,
             ApprovalChosenEvent
@@ -57,6 +59,7 @@ fn commands() -> Commands<tauri::Wry> {
         commands::call_tool,
         commands::cancel_call,
         log_events::server_logs,
+        traffic_events::server_traffic,
         approval_commands::list_approvals,
         approval_commands::answer_approval,
         approval_commands::list_grants,

@@ -21,6 +21,7 @@ pub const IPC_COMMANDS: &[&str] = &[
     "call_tool",
     "cancel_call",
     "server_logs",
+    "server_traffic",
     "list_approvals",
     "answer_approval",
     "list_grants",

@@ -29,6 +29,7 @@ mod settings_commands;
 #[cfg(unix)]
 pub mod stderr_filter;
 mod takeover;
+mod traffic_events;
 mod tray;
 mod tray_menu;
 pub mod webkit_compositing;
@@ -124,6 +125,10 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
             tauri::async_runtime::spawn(log_events::forward(
                 app.handle().clone(),
                 host.logs().subscribe(),
+            ));
+            tauri::async_runtime::spawn(traffic_events::forward(
+                app.handle().clone(),
+                host.traffic().clone(),
             ));
             tauri::async_runtime::spawn(exit_on_signal(app.handle().clone()));
             app.manage(host);

@@ -21,6 +21,7 @@ import "./styles/apps.css";
 import "./styles/agents.css";
 import "./styles/palette.css";
 import "./styles/toasts.css";
+import "./styles/traffic.css";
 
 applyTheme(initialTheme());
 

@@ -247,6 +247,11 @@ impl Host {
         self.registry.logs()
     }
 
+    /// Each server's JSON-RPC messages, redacted, for the window's Traffic tab.
+    pub fn traffic(&self) -> &crate::running::traffic::Traffic {
+        self.registry.traffic()
+    }
+
     /// Each gateway client's requests in flight and per minute.
     pub(crate) fn gateway_limits(&self) -> &crate::oversight::client_limits::Limiter {
         &self.gateway_limits

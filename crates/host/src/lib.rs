@@ -36,7 +36,7 @@ mod vocabulary;
 pub use connections::{connect, loopback_prompt, server_requests, sign_in, watching};
 pub use os::autostart;
 pub use oversight::{approvals, audit, gate, policy};
-pub use running::{login_env, process_groups, server_logs};
+pub use running::{login_env, process_groups, server_logs, traffic};
 pub use store::secrets;
 
 pub use apps::{AppCsp, AppPermissions, AppSites, AppView, SiteList, ToolUi, ToolVisibility};

@@ -64,7 +64,7 @@ impl Client {
         handler: Arc<dyn Handler>,
     ) -> Result<Client> {
         let (transport, link) = StdioTransport::spawn(config)?;
-        let peer = Peer::start(link, handler);
+        let peer = Peer::start_tapped(link, handler, options.tap.clone());
         Self::initialize(peer, Box::new(transport), options).await
     }
 
@@ -110,7 +110,7 @@ impl Client {
         handler: Arc<dyn Handler>,
     ) -> Result<Client> {
         let (transport, link) = StreamableHttpTransport::start(config.clone())?;
-        let peer = Peer::start(link, handler);
+        let peer = Peer::start_tapped(link, handler, options.tap.clone());
         Self::initialize(peer, Box::new(transport), options).await
     }
 
@@ -120,7 +120,7 @@ impl Client {
         handler: Arc<dyn Handler>,
     ) -> Result<Client> {
         let (transport, link) = LegacySseTransport::connect(config.clone()).await?;
-        let peer = Peer::start(link, handler);
+        let peer = Peer::start_tapped(link, handler, options.tap.clone());
         // HTTP+SSE predates the modern era: no probe.
         let options = ClientOptions {
             era: EraChoice::Legacy,

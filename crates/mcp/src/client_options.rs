@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::peer::tap::Tap;
 use crate::types::Implementation;
 
 /// The default cap on one listing's pages together: 32 MiB, twice the largest single message
@@ -41,6 +42,8 @@ pub struct ClientOptions {
     pub era_reason: Option<String>,
     /// How long the `server/discover` probe may take before the server counts as legacy.
     pub discover_timeout: Duration,
+    /// Told of every message sent and received (the host's traffic record), if set.
+    pub tap: Option<Tap>,
 }
 
 impl Default for ClientOptions {
@@ -64,6 +67,7 @@ impl Default for ClientOptions {
             era: EraChoice::Auto,
             era_reason: None,
             discover_timeout: Duration::from_secs(5),
+            tap: None,
         }
     }
 }

@@ -15,6 +15,7 @@ import type {
   IpcError,
   ServerLogEvent,
   ServerStatusEvent,
+  ServerTrafficEvent,
   TasksChangedEvent,
   Value,
 } from "../bindings";
@@ -28,6 +29,10 @@ export type {
   OAuthGrant,
   LogLine,
   ServerLogEvent,
+  ServerTrafficEvent,
+  TrafficDirection,
+  TrafficEntry,
+  TrafficPage,
   Answer,
   ApprovalsChangedEvent,
   Covers,
@@ -361,6 +366,20 @@ export const serverLogs = fallible("serverLogs");
  */
 export function subscribeServerLogs(onEvent: (event: ServerLogEvent) => void): () => void {
   return subscribe(events.serverLogEvent, "server log", onEvent);
+}
+
+/**
+ * A server's JSON-RPC messages after sequence number `after` (0: all kept), at most `limit`,
+ * oldest first, redacted of secrets in the engine.
+ */
+export const serverTraffic = fallible("serverTraffic");
+
+/**
+ * Subscribes to new JSON-RPC messages of every server, batched (an event at most every 150 ms
+ * per server, bounded). Same unsubscribe semantics as subscribeServerStatus.
+ */
+export function subscribeServerTraffic(onEvent: (event: ServerTrafficEvent) => void): () => void {
+  return subscribe(events.serverTrafficEvent, "server traffic", onEvent);
 }
 
 // The part of a generated event that subscribing needs.

@@ -29,6 +29,11 @@ export const commands = {
 	cancelCall: (callId: string) => __TAURI_INVOKE<boolean>("cancel_call", { callId }),
 	/**  The last `lines` stderr lines of a server (at most 10 000), oldest first. */
 	serverLogs: (id: string, lines: number) => typedError<LogLine[], IpcError>(__TAURI_INVOKE("server_logs", { id, lines })),
+	/**
+	 *  A server's messages after `after` (a sequence number; 0 for all kept), at most `limit`
+	 *  (and 2,000) of them, oldest first.
+	 */
+	serverTraffic: (id: string, after: number, limit: number) => typedError<TrafficPage, IpcError>(__TAURI_INVOKE("server_traffic", { id, after, limit })),
 	/**  The requests waiting for an answer, oldest first. */
 	listApprovals: () => __TAURI_INVOKE<PendingApproval[]>("list_approvals"),
 	/**
@@ -249,6 +254,7 @@ export const events = {
 	approvalsChangedEvent: makeEvent<ApprovalsChangedEvent, ApprovalsChangedEvent>("approvals-changed-event"),
 	serverLogEvent: makeEvent<ServerLogEvent, ServerLogEvent>("server-log-event"),
 	serverStatusEvent: makeEvent<ServerStatusEvent, ServerStatusEvent>("server-status-event"),
+	serverTrafficEvent: makeEvent<ServerTrafficEvent, ServerTrafficEvent>("server-traffic-event"),
 	tasksChangedEvent: makeEvent<TasksChangedEvent, TasksChangedEvent>("tasks-changed-event"),
 };
 
@@ -1401,6 +1407,19 @@ export type ServerSwitch = {
 	on: boolean,
 };
 
+/**  New messages of a server, oldest first. */
+export type ServerTrafficEvent = {
+	id: string,
+	entries: TrafficEntry[],
+	/**
+	 *  Messages between the last event and this one that are not in it (the server sent
+	 *  faster than the window is sent to); the view may read them with `server_traffic`.
+	 */
+	missed: number,
+	/**  The engine's count of messages it dropped for this server. */
+	dropped: number,
+};
+
 /**  Which HTTP transport to use for a URL server. */
 export type ServerTransport = 
 /**  Streamable HTTP first, falling back to HTTP+SSE as the 2025-11-25 spec describes. */
@@ -1526,6 +1545,50 @@ export type ToolVisibility =
 "model" | 
 /**  Callable by the app of the same server. */
 "app";
+
+/**  Which way a message went. */
+export type TrafficDirection = 
+/**  From Gatehouse to the server. */
+"sent" | 
+/**  From the server to Gatehouse. */
+"received";
+
+/**  One message in or out of a server's connection, redacted of secrets. */
+export type TrafficEntry = {
+	/**  Its place among this server's messages in this process, counting from 1. */
+	seq: number,
+	/**  When it passed (UTC, RFC 3339 with milliseconds). */
+	time: string,
+	direction: TrafficDirection,
+	/**  The method; a response carries its request's method when the request was seen. */
+	method: string | null,
+	/**  The JSON-RPC id as JSON text (`7`, `"abc"`), for requests and responses. */
+	id: string | null,
+	/**  For a response: milliseconds since its request passed. */
+	latencyMs: number | null,
+	/**  The message's size in bytes as compact JSON (after redaction). */
+	size: number,
+	/**
+	 *  The message as compact JSON, redacted, at most [`super::MAX_MESSAGE_BYTES`] of it; text
+	 *  that was not JSON is kept as a JSON string.
+	 */
+	message: string,
+	/**  Whether `message` was cut short (the marker the view shows). */
+	truncated: boolean,
+};
+
+/**  A server's messages after a sequence number. */
+export type TrafficPage = {
+	/**  Oldest first. */
+	entries: TrafficEntry[],
+	/**
+	 *  Messages the engine's buffer dropped (oldest first) to stay within its bounds, since
+	 *  this process began recording the server.
+	 */
+	dropped: number,
+	/**  The newest sequence number recorded for the server (0 when none). */
+	lastSeq: number,
+};
 
 /**  What an undo restored. */
 export type Undone = {

@@ -341,6 +341,8 @@ describe("ServerDetail tabs", () => {
     expect(screen.queryByText("Configuration")).toBeNull();
 
     await userEvent.keyboard("{ArrowRight}");
+    expect(screen.getByTestId("tab-traffic")).toHaveAttribute("aria-selected", "true");
+    await userEvent.keyboard("{ArrowRight}");
     expect(screen.getByTestId("tab-auth")).toHaveAttribute("aria-selected", "true");
     await userEvent.keyboard("{ArrowRight}");
     expect(overview).toHaveFocus();

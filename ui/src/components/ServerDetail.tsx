@@ -1,8 +1,9 @@
 // Detail pane for the selected server: its era in the header and its connection state
 // (`ConnectionPanel`) above the tabs, shown on every tab; its tools (or what it offers instead),
 // its tasks and configuration on the Overview tab; the tool calls made from this window on the
-// History tab (`CallHistory`); its stderr on the Logs tab (`ServerLogs`, `useServerLogs`); an
-// HTTP server's sign-in on the Sign-in tab (`ServerAuth`, `useServerAuth`).
+// History tab (`CallHistory`); its stderr on the Logs tab (`ServerLogs`, `useServerLogs`); its
+// JSON-RPC messages on the Traffic tab (`traffic/TrafficTab`); an HTTP server's sign-in on the
+// Sign-in tab (`ServerAuth`, `useServerAuth`).
 // The tabs are Radix Tabs (tab panels, arrow keys). A server without tools is not asked for
 // them: `useTools` runs only when a connected (or degraded) server offers tools. What the server
 // says about itself (name, version) is cut for display.
@@ -22,6 +23,7 @@ import { ServerAuth } from "./ServerAuth";
 import { ServerConfigSummary } from "./ServerConfigSummary";
 import { ServerLogs } from "./ServerLogs";
 import { TaskList } from "./TaskList";
+import { TrafficTab } from "./traffic/TrafficTab";
 import { NoToolsOffered, ToolList } from "./ToolList";
 
 type ServerDetailProps = {
@@ -35,7 +37,7 @@ type ServerDetailProps = {
   onClose: () => void;
 };
 
-type Tab = "overview" | "history" | "logs" | "auth";
+type Tab = "overview" | "history" | "logs" | "traffic" | "auth";
 
 /** The detail's tabs, in order, with their labels; only HTTP servers sign in. */
 function tabsOf(http: boolean): [Tab, string][] {
@@ -43,6 +45,7 @@ function tabsOf(http: boolean): [Tab, string][] {
     ["overview", "Overview"],
     ["history", "History"],
     ["logs", "Logs"],
+    ["traffic", "Traffic"],
   ];
   return http ? [...tabs, ["auth", "Sign-in"]] : tabs;
 }
@@ -132,6 +135,9 @@ export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnabl
         </Tabs.Content>
         <Tabs.Content value="logs" className="detail-tab-panel">
           <ServerLogs serverId={config.id} />
+        </Tabs.Content>
+        <Tabs.Content value="traffic" className="detail-tab-panel">
+          <TrafficTab serverId={config.id} />
         </Tabs.Content>
         {http && (
           <Tabs.Content value="auth" className="detail-tab-panel">

@@ -10,6 +10,7 @@ import type {
   AppViewMessagesEvent,
   ApprovalsChangedEvent,
   ServerLogEvent,
+  ServerTrafficEvent,
   ServerStatusEvent,
   TasksChangedEvent,
 } from "../api/gatehouse";
@@ -45,6 +46,7 @@ export const policySetServerDefault = vi.fn<typeof real.policySetServerDefault>(
 export const policySetTrustReadOnly = vi.fn<typeof real.policySetTrustReadOnly>();
 export const policyDefinitionHistory = vi.fn<typeof real.policyDefinitionHistory>();
 export const serverLogs = vi.fn<typeof real.serverLogs>();
+export const serverTraffic = vi.fn<typeof real.serverTraffic>();
 export const clientsList = vi.fn<typeof real.clientsList>();
 export const clientsShow = vi.fn<typeof real.clientsShow>();
 export const clientsSetProfile = vi.fn<typeof real.clientsSetProfile>();
@@ -154,6 +156,18 @@ export const subscribeServerStatus = vi.fn<typeof real.subscribeServerStatus>(st
 export const subscribeTasksChanged = vi.fn<typeof real.subscribeTasksChanged>(tasksChannel.subscribe);
 const logsChannel = eventChannel<ServerLogEvent>();
 export const subscribeServerLogs = vi.fn<typeof real.subscribeServerLogs>(logsChannel.subscribe);
+const trafficChannel = eventChannel<ServerTrafficEvent>();
+export const subscribeServerTraffic = vi.fn<typeof real.subscribeServerTraffic>(trafficChannel.subscribe);
+
+/** Delivers new traffic to every current subscriber, as the engine would. */
+export function emitServerTraffic(event: ServerTrafficEvent): void {
+  trafficChannel.emit(event);
+}
+
+/** How many server-traffic subscribers there are. */
+export function trafficSubscriberCount(): number {
+  return trafficChannel.count();
+}
 const viewMessagesChannel = eventChannel<AppViewMessagesEvent>();
 export const listenAppViewMessages = vi.fn<typeof real.listenAppViewMessages>((onEvent) =>
   Promise.resolve(viewMessagesChannel.subscribe(onEvent)),
@@ -223,6 +237,7 @@ export function resetFakeGatehouse(): void {
     policySetTrustReadOnly,
     policyDefinitionHistory,
     serverLogs,
+    serverTraffic,
     authStatus,
     signIn,
     signOut,
@@ -302,6 +317,9 @@ export function resetFakeGatehouse(): void {
   gatewayHttpSettings.mockResolvedValue(HTTP_OFF);
   listTasks.mockResolvedValue([]);
   serverLogs.mockResolvedValue([]);
+  serverTraffic.mockResolvedValue({ entries: [], dropped: 0, lastSeq: 0 });
+  subscribeServerTraffic.mockClear();
+  trafficChannel.clear();
   authStatus.mockResolvedValue(SIGNED_OUT);
   subscribeServerStatus.mockClear();
   subscribeServerLogs.mockClear();

@@ -190,6 +190,10 @@ async fn connect(
                     .map(|s| s.value.expose().clone())
                     .chain(expanded),
             );
+            let options = ClientOptions {
+                tap: Some(registry.traffic().tap(&config.id, secrets.clone())),
+                ..options
+            };
             stdio.output = Some(OutputHook(Arc::new(ServerStderr::new(
                 &config.id,
                 secrets,
@@ -228,6 +232,16 @@ async fn connect(
                 .collect();
             let environment = Environment::new(&launcher.login_env().await.vars);
             env_refs::expand_headers(&environment, &mut http.headers, &mut http.secret_headers);
+            let known = KnownSecrets::new(
+                http.secret_headers
+                    .iter()
+                    .map(|(_, value)| value.expose().clone())
+                    .chain(secrets.iter().map(|s| s.value.expose().clone())),
+            );
+            let options = ClientOptions {
+                tap: Some(registry.traffic().tap(&config.id, known)),
+                ..options
+            };
             // Tokens kept in the keyring are sent and refreshed; nobody is asked to sign in
             // here (see `crate::connections::oauth_connection`).
             let authorizer = crate::connections::oauth_connection::authorizer(

@@ -73,6 +73,15 @@ impl KnownSecrets {
         out
     }
 
+    /// `scrub` without copying a text that holds no known secret.
+    pub fn scrub_cow<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
+        if self.0.iter().any(|secret| text.contains(secret.as_str())) {
+            std::borrow::Cow::Owned(self.scrub(text))
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        }
+    }
+
     /// `scrub` for the start of a longer text that was cut short: a secret that straddled the
     /// cut leaves only its start at the end, so an end that is the start of a known secret (at
     /// least [`MIN_SECRET_CHARS`] characters of it) is hidden too.

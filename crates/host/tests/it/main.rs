@@ -53,4 +53,5 @@ mod settings;
 mod sign_in;
 mod supervision;
 mod tasks;
+mod traffic;
 mod upgrade;

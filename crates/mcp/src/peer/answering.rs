@@ -13,14 +13,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Value, json};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 use tokio::task::JoinSet;
 
 use super::handler::Handler;
 use super::origin::{self, Origin};
+use super::outlet::Outlet;
 use super::withdrawal::Withdrawal;
 use crate::jsonrpc::{self, RequestId};
-use crate::transport::Outbound;
 
 /// How many of the server's requests may be answered at once. Each waits on the handler, which
 /// may wait on a person; more than this are refused at once with an error, and a log line.
@@ -74,7 +74,7 @@ impl Answering {
         &mut self,
         asked: Asked,
         handler: Arc<dyn Handler>,
-        outbound: mpsc::Sender<Outbound>,
+        outbound: Outlet,
         origin: Option<Origin>,
     ) {
         let Asked { id, method, params } = asked;

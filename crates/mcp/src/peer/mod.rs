@@ -33,6 +33,7 @@ mod guard;
 pub mod handler;
 pub mod options;
 pub mod origin;
+mod outlet;
 pub mod progress;
 mod request;
 mod result_type;
@@ -40,6 +41,7 @@ mod route;
 mod state;
 pub mod stream;
 mod stream_item;
+pub mod tap;
 pub mod withdrawal;
 
 use std::collections::HashMap;
@@ -56,8 +58,10 @@ pub use answering::MAX_SERVER_REQUESTS;
 pub use failure::Failure;
 pub use handler::{Handler, RefusingHandler};
 pub use options::{DEFAULT_REISSUE, RequestOptions};
+use outlet::Outlet;
 pub use progress::{PROGRESS_QUEUE, Progress};
 use state::{EraState, Inner, Reply, is_modern, lock};
+pub use tap::{Direction, MessageTap, Tap};
 pub use withdrawal::Withdrawal;
 
 /// How many requests may be in flight at once on one connection.
@@ -80,9 +84,14 @@ impl std::fmt::Debug for Peer {
 impl Peer {
     /// Starts routing the link's inbound messages.
     pub fn start(link: Link, handler: Arc<dyn Handler>) -> Peer {
+        Self::start_tapped(link, handler, None)
+    }
+
+    /// Starts routing the link's inbound messages, telling `tap` of every message both ways.
+    pub fn start_tapped(link: Link, handler: Arc<dyn Handler>, tap: Option<Tap>) -> Peer {
         let (closed, _) = watch::channel(None);
         let inner = Arc::new(Inner {
-            outbound: link.outbound,
+            outbound: Outlet::new(link.outbound, tap),
             streams: Mutex::new(HashMap::new()),
             cache: crate::cache::ResultCache::default(),
             pending: Mutex::new(HashMap::new()),

@@ -23,6 +23,7 @@ use super::origin::Origin;
 use super::progress::{PROGRESS_QUEUE, progress_key};
 use super::state::{Inner, Reply, is_modern, lock};
 use super::stream_item::{self, lost, request_key, stream_key};
+use super::tap::{Direction, Tap};
 use crate::error::RpcError;
 use crate::jsonrpc::{self, Invalid, Message, RequestId, codes};
 
@@ -42,6 +43,7 @@ pub(super) async fn route(
         let Some(event) = event else {
             break "the transport stopped".to_owned();
         };
+        let tap = inner.outbound.tap();
         let (value, related) = match event {
             Inbound::Message(value) => (value, None),
             Inbound::Related { message, request } => (message, Some(request)),
@@ -50,12 +52,16 @@ pub(super) async fn route(
                 continue;
             }
             Inbound::Unparsable { text, problem, id } => {
+                if tap.is_some() {
+                    Tap::tell(tap, Direction::Received, &Value::String(text.clone()));
+                }
                 let id = id.or_else(|| jsonrpc::recover_id(&text));
                 malformed(&inner, id, format!("not JSON: {problem}"), &text);
                 continue;
             }
             Inbound::Closed { reason } => break reason,
         };
+        Tap::tell(tap, Direction::Received, &value);
         match Message::from_value(value) {
             Ok(message) => {
                 let origin = related.and_then(|id| lock(&inner.origins).get(&id).cloned());

@@ -9,11 +9,13 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
 
+use super::outlet::Outlet;
+
 use super::failure::Failure;
 use super::handler::Handler;
 use super::stream_item::StreamItem;
 use crate::jsonrpc::RequestId;
-use crate::transport::{Outbound, Wire};
+use crate::transport::Wire;
 
 /// What a pending request is answered with: the server's result, or why there is none.
 pub(super) type Reply = std::result::Result<Value, Failure>;
@@ -28,7 +30,8 @@ pub(super) struct EraState {
 }
 
 pub(super) struct Inner {
-    pub(super) outbound: mpsc::Sender<Outbound>,
+    /// The transport's outbound channel, through the connection's tap.
+    pub(super) outbound: Outlet,
     /// Long-lived requests' notification sinks, by subscription id ([`stream_key`](super::stream_item::stream_key)).
     pub(super) streams: Mutex<HashMap<String, mpsc::Sender<StreamItem>>>,
     /// Cached list and read results, invalidated by the server's change notifications.

@@ -17,6 +17,7 @@ use sqlx::{Row, SqlitePool};
 use crate::error::{HostError, Result};
 use crate::running::launch::{Launcher, SharedLauncher};
 use crate::running::server_logs::ServerLogs;
+use crate::running::traffic::Traffic;
 use crate::store::secrets::SecretStore;
 use model::{ServerConfig, ServerInput, ServerSpec};
 
@@ -26,6 +27,8 @@ pub struct Registry {
     pool: SqlitePool,
     secrets: Arc<dyn SecretStore>,
     logs: ServerLogs,
+    /// The servers' JSON-RPC messages, recorded for the window.
+    traffic: Traffic,
     launcher: SharedLauncher,
     cache: Arc<list_cache::ListCache>,
 }
@@ -45,6 +48,7 @@ impl Registry {
             pool,
             secrets,
             logs,
+            traffic: Traffic::default(),
             launcher,
             cache: Arc::default(),
         }
@@ -64,6 +68,11 @@ impl Registry {
     /// The servers' stderr logs.
     pub fn logs(&self) -> &ServerLogs {
         &self.logs
+    }
+
+    /// The servers' recorded JSON-RPC messages.
+    pub fn traffic(&self) -> &Traffic {
+        &self.traffic
     }
 
     /// How this process starts the stdio servers (environment, stop waits, group record).
