@@ -15,7 +15,7 @@ use crate::main_window::ApprovalChosenEvent;
 use crate::{
     app_commands, app_site_commands, app_view_commands, approval_commands, audit_commands,
     auth_commands, client_commands, commands, connect_commands, import_commands, log_events,
-    main_window, policy_commands, settings_commands,
+    main_window, offers, policy_commands, settings_commands,
 };
 
 /// The path of the generated bindings, relative to the repository root.
@@ -56,6 +56,14 @@ fn commands() -> Commands<tauri::Wry> {
         commands::list_tasks,
         commands::call_tool,
         commands::cancel_call,
+        offers::resource_commands::list_resources_page,
+        offers::resource_commands::list_resource_templates_page,
+        offers::resource_commands::read_resource,
+        offers::resource_commands::subscribe_resource,
+        offers::resource_commands::unsubscribe_resource,
+        offers::prompt_commands::list_prompts_page,
+        offers::prompt_commands::get_prompt,
+        offers::prompt_commands::complete_argument,
         log_events::server_logs,
         approval_commands::list_approvals,
         approval_commands::answer_approval,

@@ -17,6 +17,7 @@ mod app_requests;
 mod app_sites;
 mod attached;
 mod audit_log;
+mod resource_subscriptions;
 mod rules;
 mod servers;
 mod sign_in;
