@@ -74,7 +74,13 @@ impl PersonSubscriptions {
         let (stop, stopped) = oneshot::channel();
         let number = self.made.fetch_add(1, Ordering::Relaxed);
         // A forwarder already there (subscribed again) stops when its sender is replaced.
-        self.lock().insert(key.clone(), Forwarding { number, _stop: stop });
+        self.lock().insert(
+            key.clone(),
+            Forwarding {
+                number,
+                _stop: stop,
+            },
+        );
         let this = self.clone();
         let host = Arc::clone(host);
         tauri::async_runtime::spawn(async move {
@@ -99,7 +105,12 @@ impl PersonSubscriptions {
 
     /// Ends the subscription to `uri` of `server`; the server is told when nobody else wants it.
     /// Unsubscribing from a resource not subscribed to does nothing.
-    pub async fn unsubscribe(&self, host: &Host, server: &str, uri: String) -> Result<(), IpcError> {
+    pub async fn unsubscribe(
+        &self,
+        host: &Host,
+        server: &str,
+        uri: String,
+    ) -> Result<(), IpcError> {
         let server_id = host.server(server).await?.config.id;
         let key = (server_id, uri);
         // Dropping the sender stops the forwarder.
