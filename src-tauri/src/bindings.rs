@@ -61,6 +61,7 @@ fn commands() -> Commands<tauri::Wry> {
         offers::resource_commands::read_resource,
         offers::resource_commands::subscribe_resource,
         offers::resource_commands::unsubscribe_resource,
+        offers::resource_commands::save_resource_contents,
         offers::prompt_commands::list_prompts_page,
         offers::prompt_commands::get_prompt,
         offers::prompt_commands::complete_argument,

@@ -25,6 +25,7 @@ pub const IPC_COMMANDS: &[&str] = &[
     "read_resource",
     "subscribe_resource",
     "unsubscribe_resource",
+    "save_resource_contents",
     "list_prompts_page",
     "get_prompt",
     "complete_argument",

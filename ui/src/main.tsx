@@ -19,6 +19,7 @@ import "./styles/clients.css";
 import "./styles/approvals.css";
 import "./styles/apps.css";
 import "./styles/agents.css";
+import "./styles/offers.css";
 
 applyTheme(initialTheme());
 

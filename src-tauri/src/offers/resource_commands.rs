@@ -1,5 +1,5 @@
 //! The Resources tab's commands: the resources and templates a page at a time, a resource read,
-//! and subscribing to a resource's updates.
+//! subscribing to a resource's updates, and saving what was read.
 
 use std::sync::Arc;
 
@@ -10,6 +10,7 @@ use tauri::ipc::Channel;
 
 use super::subscriptions::PersonSubscriptions;
 use super::views::{ListPage, ResourceContentsView, ResourceItem, ResourceUpdate, TemplateItem};
+use crate::apps::download;
 use crate::ipc_error::IpcError;
 
 type HostState<'a> = State<'a, Arc<Host>>;
@@ -76,4 +77,45 @@ pub async fn unsubscribe_resource(
     uri: String,
 ) -> Result<(), IpcError> {
     subscriptions.unsubscribe(&host, &id, uri).await
+}
+
+/// Saves a resource's contents (as read: `text`, or base64 `blob`) into the Downloads folder
+/// under the last segment of its URI, never replacing a file; returns where it went.
+#[tauri::command]
+#[specta::specta]
+pub async fn save_resource_contents(contents: ResourceContentsView) -> Result<String, IpcError> {
+    let failed = |message: String| IpcError {
+        code: gatehouse_host::ErrorCode::Io,
+        message,
+    };
+    let value = serde_json::json!({ "text": contents.text, "blob": contents.blob });
+    let bytes = download::bytes_of(&value).map_err(|e| failed(e.to_string()))?;
+    let dir = download::downloads_dir()
+        .ok_or_else(|| failed("there is no Downloads folder or home directory".into()))?;
+    let name = file_name_of(&contents.uri);
+    let path = download::save(&dir, &name, &bytes)
+        .map_err(|e| failed(format!("cannot save into {}: {e}", dir.display())))?;
+    Ok(path.display().to_string())
+}
+
+/// The last segment of a URI, without its query or fragment; `resource` when there is none.
+fn file_name_of(uri: &str) -> String {
+    let path = uri.split(['?', '#']).next().unwrap_or(uri);
+    match path.trim_end_matches('/').rsplit('/').next() {
+        Some(last) if !last.is_empty() && !last.contains(':') => last.to_owned(),
+        _ => "resource".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_name_of;
+
+    #[test]
+    fn a_saved_resource_is_named_for_the_last_segment_of_its_uri() {
+        assert_eq!(file_name_of("demo://resource/dynamic/blob/3"), "3");
+        assert_eq!(file_name_of("file:///tmp/a.png?x=1"), "a.png");
+        assert_eq!(file_name_of("urn:thing"), "resource");
+        assert_eq!(file_name_of("demo://x/"), "x");
+    }
 }

@@ -119,7 +119,7 @@ impl From<Prompt> for PromptItem {
 }
 
 /// One of a resource's contents: `text`, or base64 `blob`.
-#[derive(Debug, Clone, Serialize, specta::Type)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceContentsView {
     pub uri: String,

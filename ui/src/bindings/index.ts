@@ -39,6 +39,11 @@ export const commands = {
 	 */
 	subscribeResource: (id: string, uri: string, onUpdate: Channel<ResourceUpdate>) => typedError<null, IpcError>(__TAURI_INVOKE("subscribe_resource", { id, uri, onUpdate })),
 	unsubscribeResource: (id: string, uri: string) => typedError<null, IpcError>(__TAURI_INVOKE("unsubscribe_resource", { id, uri })),
+	/**
+	 *  Saves a resource's contents (as read: `text`, or base64 `blob`) into the Downloads folder
+	 *  under the last segment of its URI, never replacing a file; returns where it went.
+	 */
+	saveResourceContents: (contents: ResourceContentsView) => typedError<string, IpcError>(__TAURI_INVOKE("save_resource_contents", { contents })),
 	/**  One page of the server's prompts, from `cursor` (the first page when `null`). */
 	listPromptsPage: (id: string, cursor: string | null) => typedError<ListPage<PromptItem>, IpcError>(__TAURI_INVOKE("list_prompts_page", { id, cursor })),
 	/**

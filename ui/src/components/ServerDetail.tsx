@@ -1,7 +1,9 @@
 // Detail pane for the selected server: its era in the header and its connection state
 // (`ConnectionPanel`) above the tabs, shown on every tab; its tools (or what it offers instead),
 // its tasks and configuration on the Overview tab; its stderr on the Logs tab (`ServerLogs`,
-// `useServerLogs`); an HTTP server's sign-in on the Sign-in tab (`ServerAuth`, `useServerAuth`).
+// `useServerLogs`); its resources and templates on the Resources tab (`resources/ResourcesTab`),
+// its prompts on the Prompts tab (`prompts/PromptsTab`); an HTTP server's sign-in on the Sign-in
+// tab (`ServerAuth`, `useServerAuth`).
 // The tabs are Radix Tabs (tab panels, arrow keys). A server without tools is not asked for
 // them: `useTools` runs only when a connected (or degraded) server offers tools. What the server
 // says about itself (name, version) is cut for display.
@@ -20,6 +22,8 @@ import { ServerConfigSummary } from "./ServerConfigSummary";
 import { ServerLogs } from "./ServerLogs";
 import { TaskList } from "./TaskList";
 import { NoToolsOffered, ToolList } from "./ToolList";
+import { PromptsTab } from "./prompts/PromptsTab";
+import { ResourcesTab } from "./resources/ResourcesTab";
 
 type ServerDetailProps = {
   view: ServerView;
@@ -32,12 +36,14 @@ type ServerDetailProps = {
   onClose: () => void;
 };
 
-type Tab = "overview" | "logs" | "auth";
+type Tab = "overview" | "resources" | "prompts" | "logs" | "auth";
 
 /** The detail's tabs, in order, with their labels; only HTTP servers sign in. */
 function tabsOf(http: boolean): [Tab, string][] {
   const tabs: [Tab, string][] = [
     ["overview", "Overview"],
+    ["resources", "Resources"],
+    ["prompts", "Prompts"],
     ["logs", "Logs"],
   ];
   return http ? [...tabs, ["auth", "Sign-in"]] : tabs;
@@ -55,6 +61,8 @@ export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnabl
   const http = config.spec.kind === "http";
   const auth = useServerAuth(config.id, http);
   const [chosenTab, setTab] = useState<Tab>("overview");
+  const offers = connected ? status.offers : [];
+  const completes = offers.includes("completions");
   // A server edited from HTTP to stdio loses its Sign-in tab.
   const tab = chosenTab === "auth" && !http ? "overview" : chosenTab;
   return (
@@ -115,6 +123,17 @@ export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnabl
             <h3 id="config-heading">Configuration</h3>
             <ServerConfigSummary config={config} />
           </section>
+        </Tabs.Content>
+        <Tabs.Content value="resources" className="detail-tab-panel">
+          <ResourcesTab
+            serverId={config.id}
+            offered={offers.includes("resources")}
+            completes={completes}
+            connected={connected}
+          />
+        </Tabs.Content>
+        <Tabs.Content value="prompts" className="detail-tab-panel">
+          <PromptsTab serverId={config.id} offered={offers.includes("prompts")} completes={completes} connected={connected} />
         </Tabs.Content>
         <Tabs.Content value="logs" className="detail-tab-panel">
           <ServerLogs serverId={config.id} />
