@@ -331,6 +331,10 @@ describe("ServerDetail tabs", () => {
 
     await userEvent.click(overview);
     await userEvent.keyboard("{ArrowRight}");
+    expect(screen.getByTestId("tab-resources")).toHaveAttribute("aria-selected", "true");
+    await userEvent.keyboard("{ArrowRight}");
+    expect(screen.getByTestId("tab-prompts")).toHaveAttribute("aria-selected", "true");
+    await userEvent.keyboard("{ArrowRight}");
     const logs = screen.getByTestId("tab-logs");
     expect(logs).toHaveFocus();
     expect(logs).toHaveAttribute("aria-selected", "true");

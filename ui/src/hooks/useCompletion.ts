@@ -1,6 +1,6 @@
 // The server's suggestions for one argument as the person types: `completion/complete` asked
 // once the value has stopped changing for COMPLETION_DELAY_MS (through the gate, like every
-// request), the answer for a value typed since discarded. A server without completions, or a
+// request); while the person is still typing, no suggestions (those for an earlier value) show. A server without completions, or a
 // failed request, leaves no suggestions (the field still takes anything typed).
 
 import { useQuery } from "@tanstack/react-query";
@@ -35,5 +35,7 @@ export function useCompletion(
     retry: false,
     staleTime: 30_000,
   });
+  // Suggestions for a value typed before are not shown for what is typed now.
+  if (settled !== value) return [];
   return query.data?.values ?? [];
 }
