@@ -33,7 +33,7 @@ export function CompletionField({
   const [focused, setFocused] = useState(false);
   const [dismissed, setDismissed] = useState(false);
   const [active, setActive] = useState(-1);
-  const suggestions = useCompletion(target, value, context, completes && focused).filter((s) => s !== value);
+  const suggestions = useCompletion(target, value, context, completes && focused);
   const open = focused && !dismissed && suggestions.length > 0;
   const listId = `${id}-suggestions`;
   const choose = (suggestion: string) => {
