@@ -23,7 +23,7 @@ const DETAIL = '[data-testid="server-detail"]';
 const TEMPLATE = 'demo://resource/dynamic/text/{resourceId}';
 
 async function openTab(app, tab) {
-  await app.session.click(await app.waitForElement(`${DETAIL} [data-testid="tab-${tab}"]`, { message: `the ${tab} tab` }));
+  await clickInView(app.session, await app.waitForElement(`${DETAIL} [data-testid="tab-${tab}"]`, { message: `the ${tab} tab` }));
 }
 
 /** The button of a list item whose text includes `text`, in the list `testid`. */
