@@ -16,7 +16,8 @@ use crate::traffic_events::ServerTrafficEvent;
 use crate::{
     app_commands, app_site_commands, app_view_commands, approval_commands, audit_commands,
     auth_commands, client_commands, commands, connect_commands, first_run_commands,
-    import_commands, log_events, main_window, policy_commands, settings_commands, traffic_events,
+    import_commands, log_events, main_window, offers, policy_commands, settings_commands,
+    traffic_events,
 };
 
 /// The path of the generated bindings, relative to the repository root.
@@ -58,6 +59,15 @@ fn commands() -> Commands<tauri::Wry> {
         commands::list_tasks,
         commands::call_tool,
         commands::cancel_call,
+        offers::resource_commands::list_resources_page,
+        offers::resource_commands::list_resource_templates_page,
+        offers::resource_commands::read_resource,
+        offers::resource_commands::subscribe_resource,
+        offers::resource_commands::unsubscribe_resource,
+        offers::resource_commands::save_resource_contents,
+        offers::prompt_commands::list_prompts_page,
+        offers::prompt_commands::get_prompt,
+        offers::prompt_commands::complete_argument,
         log_events::server_logs,
         traffic_events::server_traffic,
         approval_commands::list_approvals,

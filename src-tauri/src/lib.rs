@@ -24,6 +24,7 @@ mod ipc_error;
 mod log_events;
 mod main_window;
 mod notice_groups;
+mod offers;
 mod policy_commands;
 mod settings_commands;
 #[cfg(unix)]
@@ -134,6 +135,7 @@ pub fn run(context: tauri::Context<tauri::Wry>, mut output: OutputGuard) -> Resu
             app.manage(host);
             app.manage(RunningEngine(std::sync::Mutex::new(Some(engine))));
             app.manage(calls::PendingCalls::default());
+            app.manage(offers::subscriptions::PersonSubscriptions::default());
             app.manage(import_commands::PendingImport::default());
             app.manage(connect_commands::PendingConnect::default());
             // Started at login, the app waits in the tray; otherwise the window opens.

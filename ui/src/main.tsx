@@ -22,6 +22,7 @@ import "./styles/agents.css";
 import "./styles/palette.css";
 import "./styles/toasts.css";
 import "./styles/traffic.css";
+import "./styles/offers.css";
 
 applyTheme(initialTheme());
 

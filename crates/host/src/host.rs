@@ -18,6 +18,7 @@ mod app_sites;
 mod attached;
 mod audit_log;
 pub mod demo_server;
+mod resource_subscriptions;
 mod rules;
 mod servers;
 pub mod settings;

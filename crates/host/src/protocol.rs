@@ -10,7 +10,8 @@ pub use gatehouse_mcp::peer::Handler;
 pub use gatehouse_mcp::transport::BoxFuture;
 pub use gatehouse_mcp::updates::UPDATE_BUFFER;
 pub use gatehouse_mcp::{
-    CallOptions, CallToolResult, Client, CompletionRef, Content, Era, KnownContent, Listener,
-    ListenerEvent, NotificationFilter, Page, Progress, Prompt, ResourceContents, Task, Tool,
+    CallOptions, CallToolResult, Client, Completion, CompletionRef, Content, Era, GetPromptResult,
+    KnownContent, Listener, ListenerEvent, NotificationFilter, Page, Progress, Prompt,
+    PromptArgument, PromptMessage, Resource, ResourceContents, ResourceTemplate, Task, Tool,
     ToolPage,
 };

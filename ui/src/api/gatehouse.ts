@@ -13,6 +13,7 @@ import type {
   CallEvent,
   CallResultView,
   IpcError,
+  ResourceUpdate,
   ServerLogEvent,
   ServerStatusEvent,
   ServerTrafficEvent,
@@ -120,6 +121,18 @@ export type {
   Undone,
 } from "../bindings";
 export type { About, EngineSettings, Licence } from "../bindings";
+export type {
+  CompletionView,
+  ListPage,
+  PromptArgumentItem,
+  PromptItem,
+  PromptMessageView,
+  PromptView,
+  ResourceContentsView,
+  ResourceItem,
+  ResourceUpdate,
+  TemplateItem,
+} from "../bindings";
 export type { Value as JsonValue } from "../bindings";
 // The generated name is ServerTransport; the UI calls it Transport.
 export type { ServerTransport as Transport } from "../bindings";
@@ -224,6 +237,36 @@ export function callTool(
   channel.onmessage = onEvent;
   // JSON arguments cross IPC as they are.
   return fallible("callTool")(serverId, callId, tool, args as Value, channel);
+}
+
+/** One page of a server's resources from `cursor` (null: the first); `nextCursor` names the next. */
+export const listResourcesPage = fallible("listResourcesPage");
+/** One page of a server's resource templates from `cursor`. */
+export const listResourceTemplatesPage = fallible("listResourceTemplatesPage");
+/** Reads a resource through the gate, as the person's request. */
+export const readResource = fallible("readResource");
+/** Saves a resource's contents into the Downloads folder; resolves to the file's path. */
+export const saveResourceContents = fallible("saveResourceContents");
+/** One page of a server's prompts from `cursor`. */
+export const listPromptsPage = fallible("listPromptsPage");
+/** A prompt filled in with `args` (every value a string), got through the gate. */
+export const getPrompt = fallible("getPrompt");
+/** The server's suggestions for `argument` of a prompt (`reference` its name) or of a resource
+ * template (`template`, `reference` its URI template), given `value` typed so far and `context`. */
+export const completeArgument = fallible("completeArgument");
+/** Ends the window's subscription to a resource (the server is told when nobody else wants it). */
+export const unsubscribeResource = fallible("unsubscribeResource");
+
+/** Subscribes to a resource's updates; each update (coalesced by the engine) goes to `onUpdate`
+ * until unsubscribeResource. */
+export function subscribeResource(
+  serverId: string,
+  uri: string,
+  onUpdate: (update: ResourceUpdate) => void,
+): Promise<null> {
+  const channel = new Channel<ResourceUpdate>();
+  channel.onmessage = onUpdate;
+  return fallible("subscribeResource")(serverId, uri, channel);
 }
 
 /** Cancels a running call; false when no call with that id is running. */

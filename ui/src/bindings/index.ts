@@ -27,6 +27,36 @@ export const commands = {
 	callTool: (id: string, callId: string, tool: string, toolArguments: Value, onEvent: Channel<CallEvent>) => typedError<CallResultView, IpcError>(__TAURI_INVOKE("call_tool", { id, callId, tool, toolArguments, onEvent })),
 	/**  Cancels a running call; false if no call with that id is running. */
 	cancelCall: (callId: string) => __TAURI_INVOKE<boolean>("cancel_call", { callId }),
+	/**  One page of the server's resources, from `cursor` (the first page when `null`). */
+	listResourcesPage: (id: string, cursor: string | null) => typedError<ListPage<ResourceItem>, IpcError>(__TAURI_INVOKE("list_resources_page", { id, cursor })),
+	/**  One page of the server's resource templates, from `cursor`. */
+	listResourceTemplatesPage: (id: string, cursor: string | null) => typedError<ListPage<TemplateItem>, IpcError>(__TAURI_INVOKE("list_resource_templates_page", { id, cursor })),
+	/**  Reads a resource through the gate, as the person's request. */
+	readResource: (id: string, uri: string) => typedError<ResourceContentsView[], IpcError>(__TAURI_INVOKE("read_resource", { id, uri })),
+	/**
+	 *  Subscribes to a resource's updates (decided by the gate as a read); each update, coalesced,
+	 *  arrives on `on_update` until [`unsubscribe_resource`].
+	 */
+	subscribeResource: (id: string, uri: string, onUpdate: Channel<ResourceUpdate>) => typedError<null, IpcError>(__TAURI_INVOKE("subscribe_resource", { id, uri, onUpdate })),
+	unsubscribeResource: (id: string, uri: string) => typedError<null, IpcError>(__TAURI_INVOKE("unsubscribe_resource", { id, uri })),
+	/**
+	 *  Saves a resource's contents (as read: `text`, or base64 `blob`) into the Downloads folder
+	 *  under the last segment of its URI, never replacing a file; returns where it went.
+	 */
+	saveResourceContents: (contents: ResourceContentsView) => typedError<string, IpcError>(__TAURI_INVOKE("save_resource_contents", { contents })),
+	/**  One page of the server's prompts, from `cursor` (the first page when `null`). */
+	listPromptsPage: (id: string, cursor: string | null) => typedError<ListPage<PromptItem>, IpcError>(__TAURI_INVOKE("list_prompts_page", { id, cursor })),
+	/**
+	 *  Gets a prompt filled in with `prompt_arguments` through the gate, as the person's request.
+	 *  (`arguments` is no name for a JavaScript parameter.)
+	 */
+	getPrompt: (id: string, name: string, promptArguments: { [key in string]: string }) => typedError<PromptView, IpcError>(__TAURI_INVOKE("get_prompt", { id, name, promptArguments })),
+	/**
+	 *  Asks the server for completions of `argument` of a prompt (`reference` its name) or of a
+	 *  resource template (`template`, `reference` its URI template), through the gate; `context`
+	 *  holds the arguments already filled in.
+	 */
+	completeArgument: (id: string, reference: string, template: boolean, argument: string, value: string, context: { [key in string]: string }) => typedError<CompletionView, IpcError>(__TAURI_INVOKE("complete_argument", { id, reference, template, argument, value, context })),
 	/**  The last `lines` stderr lines of a server (at most 10 000), oldest first. */
 	serverLogs: (id: string, lines: number) => typedError<LogLine[], IpcError>(__TAURI_INVOKE("server_logs", { id, lines })),
 	/**
@@ -639,6 +669,13 @@ export type ClientView = {
 	recent: AuditRow[],
 };
 
+/**  A server's suggestions for an argument, best first. */
+export type CompletionView = {
+	values: string[],
+	total: number | null,
+	hasMore: boolean,
+};
+
 /**  The change a connect would make, as previewed. */
 export type ConnectPlan = {
 	file: string,
@@ -908,6 +945,14 @@ export type Limits = {
 	maxMessageBytes: number,
 };
 
+/**  One page of a list and the cursor of the next page ("Load more"), `null` on the last. */
+export type ListPage<T> = {
+	items: T[],
+	/**  Entries without the expected shape, kept as sent. */
+	malformed: Value[],
+	nextCursor: string | null,
+};
+
 /**  One stderr line of a server, redacted. */
 export type LogLine = {
 	/**
@@ -1144,6 +1189,34 @@ export type ProfileSetting = { kind: "server"; server: string } | { kind: "tool"
 /**  The three limits together. */
 { kind: "limits" };
 
+export type PromptArgumentItem = {
+	name: string,
+	title: string | null,
+	description: string | null,
+	required: boolean,
+};
+
+export type PromptItem = {
+	name: string,
+	title: string | null,
+	description: string | null,
+	arguments: PromptArgumentItem[],
+};
+
+export type PromptMessageView = {
+	role: string,
+	content: Value,
+};
+
+/**
+ *  A prompt filled in: its messages, each content block as MCP spells it (`type`: `text`,
+ *  `image`, `audio`, `resource`, `resource_link`, or one unknown, kept as sent).
+ */
+export type PromptView = {
+	description: string | null,
+	messages: PromptMessageView[],
+};
+
 /**
  *  What a request asks, as the person sees it. Few exist at once (the queue is bounded), so
  *  the size of the tool-call variant does not matter.
@@ -1181,6 +1254,35 @@ alwaysOffered: boolean } |
 { kind: "openUrl"; message: string; url: string; domain: string; warnings: string[] } | 
 /**  A resource read, a prompt get or a completion: the method and what it asks. */
 { kind: "request"; method: string; detail: Value };
+
+/**  One of a resource's contents: `text`, or base64 `blob`. */
+export type ResourceContentsView = {
+	uri: string,
+	mimeType: string | null,
+	text: string | null,
+	blob: string | null,
+};
+
+export type ResourceItem = {
+	uri: string,
+	name: string,
+	title: string | null,
+	description: string | null,
+	mimeType: string | null,
+	/**  Bytes, when the server knows. */
+	size: number | null,
+};
+
+/**
+ *  A subscribed resource changed (`notifications/resources/updated`). `coalesced` counts the
+ *  updates this one stands for: updates that come faster than the window is told are merged.
+ */
+export type ResourceUpdate = {
+	uri: string,
+	coalesced: number,
+	/**  Whether updates were missed because the engine's queue overflowed. */
+	missed: boolean,
+};
 
 /**
  *  One rule. No server: the global default; a server without a tool: that server's default;
@@ -1497,6 +1599,15 @@ export type TaskRecord = {
 /**  A server's task log changed: a task started, moved on or ended. */
 export type TasksChangedEvent = {
 	id: string,
+};
+
+export type TemplateItem = {
+	/**  An RFC 6570 URI template: `{name}` is a variable. */
+	uriTemplate: string,
+	name: string,
+	title: string | null,
+	description: string | null,
+	mimeType: string | null,
 };
 
 /**  One definition a server showed of a tool, with when it was first and last seen. */

@@ -334,6 +334,10 @@ describe("ServerDetail tabs", () => {
     await userEvent.keyboard("{ArrowRight}");
     expect(screen.getByTestId("tab-history")).toHaveFocus();
     await userEvent.keyboard("{ArrowRight}");
+    expect(screen.getByTestId("tab-resources")).toHaveAttribute("aria-selected", "true");
+    await userEvent.keyboard("{ArrowRight}");
+    expect(screen.getByTestId("tab-prompts")).toHaveAttribute("aria-selected", "true");
+    await userEvent.keyboard("{ArrowRight}");
     const logs = screen.getByTestId("tab-logs");
     expect(logs).toHaveFocus();
     expect(logs).toHaveAttribute("aria-selected", "true");

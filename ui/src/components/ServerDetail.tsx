@@ -1,9 +1,10 @@
 // Detail pane for the selected server: its era in the header and its connection state
 // (`ConnectionPanel`) above the tabs, shown on every tab; its tools (or what it offers instead),
 // its tasks and configuration on the Overview tab; the tool calls made from this window on the
-// History tab (`CallHistory`); its stderr on the Logs tab (`ServerLogs`, `useServerLogs`); its
-// JSON-RPC messages on the Traffic tab (`traffic/TrafficTab`); an HTTP server's sign-in on the
-// Sign-in tab (`ServerAuth`, `useServerAuth`).
+// History tab (`CallHistory`); its resources and templates on the Resources tab
+// (`resources/ResourcesTab`), its prompts on the Prompts tab (`prompts/PromptsTab`); its stderr on
+// the Logs tab (`ServerLogs`, `useServerLogs`); its JSON-RPC messages on the Traffic tab
+// (`traffic/TrafficTab`); an HTTP server's sign-in on the Sign-in tab (`ServerAuth`).
 // The tabs are Radix Tabs (tab panels, arrow keys). A server without tools is not asked for
 // them: `useTools` runs only when a connected (or degraded) server offers tools. What the server
 // says about itself (name, version) is cut for display.
@@ -25,6 +26,8 @@ import { ServerLogs } from "./ServerLogs";
 import { TaskList } from "./TaskList";
 import { TrafficTab } from "./traffic/TrafficTab";
 import { NoToolsOffered, ToolList } from "./ToolList";
+import { PromptsTab } from "./prompts/PromptsTab";
+import { ResourcesTab } from "./resources/ResourcesTab";
 
 type ServerDetailProps = {
   view: ServerView;
@@ -37,13 +40,15 @@ type ServerDetailProps = {
   onClose: () => void;
 };
 
-type Tab = "overview" | "history" | "logs" | "traffic" | "auth";
+type Tab = "overview" | "history" | "resources" | "prompts" | "logs" | "traffic" | "auth";
 
 /** The detail's tabs, in order, with their labels; only HTTP servers sign in. */
 function tabsOf(http: boolean): [Tab, string][] {
   const tabs: [Tab, string][] = [
     ["overview", "Overview"],
     ["history", "History"],
+    ["resources", "Resources"],
+    ["prompts", "Prompts"],
     ["logs", "Logs"],
     ["traffic", "Traffic"],
   ];
@@ -62,6 +67,8 @@ export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnabl
   const http = config.spec.kind === "http";
   const auth = useServerAuth(config.id, http);
   const [chosenTab, setTab] = useState<Tab>("overview");
+  const offers = connected ? status.offers : [];
+  const completes = offers.includes("completions");
   // A server edited from HTTP to stdio loses its Sign-in tab.
   const tab = chosenTab === "auth" && !http ? "overview" : chosenTab;
   // A tool's Call form asked for by URL (the command palette) is on the Overview tab.
@@ -132,6 +139,17 @@ export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnabl
         </Tabs.Content>
         <Tabs.Content value="history" className="detail-tab-panel">
           <CallHistory serverId={config.id} />
+        </Tabs.Content>
+        <Tabs.Content value="resources" className="detail-tab-panel">
+          <ResourcesTab
+            serverId={config.id}
+            offered={offers.includes("resources")}
+            completes={completes}
+            connected={connected}
+          />
+        </Tabs.Content>
+        <Tabs.Content value="prompts" className="detail-tab-panel">
+          <PromptsTab serverId={config.id} offered={offers.includes("prompts")} completes={completes} connected={connected} />
         </Tabs.Content>
         <Tabs.Content value="logs" className="detail-tab-panel">
           <ServerLogs serverId={config.id} />

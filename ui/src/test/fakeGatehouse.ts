@@ -25,6 +25,16 @@ export const listTools = vi.fn<typeof real.listTools>();
 export const listTasks = vi.fn<typeof real.listTasks>();
 export const callTool = vi.fn<typeof real.callTool>();
 export const cancelCall = vi.fn<typeof real.cancelCall>();
+const EMPTY_PAGE = { items: [], malformed: [], nextCursor: null };
+export const listResourcesPage = vi.fn<typeof real.listResourcesPage>();
+export const listResourceTemplatesPage = vi.fn<typeof real.listResourceTemplatesPage>();
+export const readResource = vi.fn<typeof real.readResource>();
+export const saveResourceContents = vi.fn<typeof real.saveResourceContents>();
+export const subscribeResource = vi.fn<typeof real.subscribeResource>();
+export const unsubscribeResource = vi.fn<typeof real.unsubscribeResource>();
+export const listPromptsPage = vi.fn<typeof real.listPromptsPage>();
+export const getPrompt = vi.fn<typeof real.getPrompt>();
+export const completeArgument = vi.fn<typeof real.completeArgument>();
 export const listApprovals = vi.fn<typeof real.listApprovals>(() => Promise.resolve([]));
 export const answerApproval = vi.fn<typeof real.answerApproval>(() => Promise.resolve(null));
 export const listGrants = vi.fn<typeof real.listGrants>(() => Promise.resolve([]));
@@ -224,6 +234,15 @@ export function resetFakeGatehouse(): void {
     listTasks,
     callTool,
     cancelCall,
+    listResourcesPage,
+    listResourceTemplatesPage,
+    readResource,
+    saveResourceContents,
+    subscribeResource,
+    unsubscribeResource,
+    listPromptsPage,
+    getPrompt,
+    completeArgument,
     auditList,
     auditSearch,
     auditVerify,
@@ -313,6 +332,11 @@ export function resetFakeGatehouse(): void {
   policyDefinitionHistory.mockResolvedValue([]);
   appSites.mockResolvedValue({ allow: [], block: [] });
   listTools.mockResolvedValue([]);
+  listResourcesPage.mockResolvedValue(EMPTY_PAGE);
+  listResourceTemplatesPage.mockResolvedValue(EMPTY_PAGE);
+  listPromptsPage.mockResolvedValue(EMPTY_PAGE);
+  completeArgument.mockResolvedValue({ values: [], total: null, hasMore: false });
+  unsubscribeResource.mockResolvedValue(null);
   clientsList.mockResolvedValue([]);
   gatewayHttpSettings.mockResolvedValue(HTTP_OFF);
   listTasks.mockResolvedValue([]);

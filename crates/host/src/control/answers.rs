@@ -145,6 +145,58 @@ pub async fn prompts(connection: &ServerConnection) -> Result<Listed<Prompt>> {
     Ok(Listed::of(connection, page))
 }
 
+/// One page of a list, with the cursor of the next page when there is one: what a face that
+/// shows a list a page at a time asks for.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageReply<T> {
+    pub server: String,
+    pub items: Vec<T>,
+    pub malformed: Vec<Value>,
+    pub next_cursor: Option<String>,
+}
+
+impl<T> PageReply<T> {
+    fn of(connection: &ServerConnection, (page, next_cursor): (Page<T>, Option<String>)) -> Self {
+        PageReply {
+            server: connection.server().to_owned(),
+            items: page.items,
+            malformed: page.malformed,
+            next_cursor,
+        }
+    }
+}
+
+/// One page of the resources, from `cursor` (the first when `None`).
+pub async fn resources_page(
+    connection: &ServerConnection,
+    cursor: Option<&str>,
+) -> Result<PageReply<Resource>> {
+    let page = connection.client().list_resources_page(cursor).await?;
+    Ok(PageReply::of(connection, page))
+}
+
+/// One page of the resource templates, from `cursor`.
+pub async fn templates_page(
+    connection: &ServerConnection,
+    cursor: Option<&str>,
+) -> Result<PageReply<ResourceTemplate>> {
+    let page = connection
+        .client()
+        .list_resource_templates_page(cursor)
+        .await?;
+    Ok(PageReply::of(connection, page))
+}
+
+/// One page of the prompts, from `cursor`.
+pub async fn prompts_page(
+    connection: &ServerConnection,
+    cursor: Option<&str>,
+) -> Result<PageReply<Prompt>> {
+    let page = connection.client().list_prompts_page(cursor).await?;
+    Ok(PageReply::of(connection, page))
+}
+
 /// A resource's contents, read through the gate.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ReadReply {

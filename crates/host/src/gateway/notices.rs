@@ -144,12 +144,8 @@ impl Notices {
         if self.already(&key)? {
             return Ok(json!({}));
         }
-        let shared = host.gate().agent_notices();
-        let first = shared.subscribe(&key.0, uri);
-        if let Err(e) = connection.subscribe(uri, Source::Gateway, first).await {
-            shared.unsubscribe(&key.0, uri);
-            return Err(e);
-        }
+        host.subscribe_shared(&connection, uri, Source::Gateway)
+            .await?;
         self.subscribed
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -173,11 +169,11 @@ impl Notices {
             subscribed.retain(|(_, u)| u != uri);
             mine
         };
-        release(host, mine).await;
+        host.release_subscriptions(mine).await;
         Ok(json!({}))
     }
 
-    /// The agent left: its subscriptions end (the servers told within [`RELEASE_GRACE`]).
+    /// The agent left: its subscriptions end (the servers told, as [`Host::release_subscriptions`] does).
     pub async fn leave(&self, host: &Host) {
         let mine: Vec<(String, String)> = self
             .subscribed
@@ -185,38 +181,7 @@ impl Notices {
             .unwrap_or_else(PoisonError::into_inner)
             .drain()
             .collect();
-        release(host, mine).await;
-    }
-}
-
-/// How long telling the servers of subscriptions nobody wants any more may take.
-const RELEASE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
-
-/// One agent fewer wants each of `subscriptions` (server id, URI): counted at once, and each
-/// server told (within [`RELEASE_GRACE`]) of those nobody wants any more.
-async fn release(host: &Host, subscriptions: Vec<(String, String)>) {
-    let shared = host.gate().agent_notices();
-    let unwanted: Vec<(String, String)> = subscriptions
-        .into_iter()
-        .filter(|(server_id, uri)| shared.unsubscribe(server_id, uri))
-        .collect();
-    let tell = async {
-        for (server_id, uri) in &unwanted {
-            let unsubscribed = match host.attached(server_id).await {
-                Ok(connection) => connection
-                    .client()
-                    .unsubscribe(uri)
-                    .await
-                    .map_err(HostError::from),
-                Err(e) => Err(e),
-            };
-            if let Err(e) = unsubscribed {
-                tracing::debug!("unsubscribing `{uri}` on server {server_id}: {e}");
-            }
-        }
-    };
-    if tokio::time::timeout(RELEASE_GRACE, tell).await.is_err() {
-        tracing::debug!("the servers were not all told of subscriptions no agent wants any more");
+        host.release_subscriptions(mine).await;
     }
 }
 

@@ -45,6 +45,7 @@ mod oauth_secrets;
 mod oversight_queries;
 mod path_rules;
 mod registry;
+mod resources_prompts;
 mod roots;
 mod secrets;
 mod server_requests;

@@ -2,7 +2,8 @@
 //! cursor loop every list uses, bounded in pages (`ClientOptions::max_pages`, against cursors
 //! that loop; 1,000 by default) and in the bytes of all its pages together
 //! (`ClientOptions::max_list_bytes`, 32 MiB by default, against a server whose pages never end or
-//! are each as large as a message may be).
+//! are each as large as a message may be). [`Client::list_page`] asks for one page, for a face
+//! that shows a list a page at a time ("Load more").
 
 use serde_json::{Value, json};
 
@@ -36,6 +37,37 @@ impl Client {
             }
             listed => listed.map_err(|(e, _)| e),
         }
+    }
+
+    /// One page of a paginated list method: the items under `key` from the page `cursor` names
+    /// (the first when `None`), and the cursor of the next page when there is one. A page is
+    /// bounded as every message is; a page served from the cache (2026-07-28) counts as asked.
+    pub async fn list_page<T: serde::de::DeserializeOwned>(
+        &self,
+        method: &str,
+        key: &str,
+        cursor: Option<&str>,
+    ) -> Result<(Page<T>, Option<String>)> {
+        let params = cursor.map(|c| json!({ "cursor": c }));
+        let raw = match self.peer.cache().get(method, params.as_ref()) {
+            Some(hit) => hit,
+            None => {
+                let raw = self
+                    .peer
+                    .request(method, params.clone(), self.options.request_timeout)
+                    .await?;
+                self.peer.cache().put(method, params.as_ref(), &raw);
+                raw
+            }
+        };
+        let mut page = Page::default();
+        let next = page
+            .absorb(raw, key)
+            .map_err(|message| McpError::InvalidResponse {
+                method: method.to_owned(),
+                message,
+            })?;
+        Ok((page, next))
     }
 
     /// One run of [`Client::list_all`]; an error says whether it came for a page with a cursor.

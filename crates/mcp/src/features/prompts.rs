@@ -144,6 +144,15 @@ impl Client {
         self.list_all("prompts/list", "prompts", None).await
     }
 
+    /// One page of the prompts, from `cursor` (see [`Client::list_page`]).
+    pub async fn list_prompts_page(
+        &self,
+        cursor: Option<&str>,
+    ) -> Result<(PromptPage, Option<String>)> {
+        self.require_capability("prompts", "prompts")?;
+        self.list_page("prompts/list", "prompts", cursor).await
+    }
+
     /// Gets a prompt filled in with `arguments` (prompt arguments are strings).
     pub async fn get_prompt(
         &self,

@@ -71,6 +71,25 @@ impl Client {
             .await
     }
 
+    /// One page of the resources, from `cursor` (see [`Client::list_page`]).
+    pub async fn list_resources_page(
+        &self,
+        cursor: Option<&str>,
+    ) -> Result<(ResourcePage, Option<String>)> {
+        self.require_capability("resources", "resources")?;
+        self.list_page("resources/list", "resources", cursor).await
+    }
+
+    /// One page of the resource templates, from `cursor` (see [`Client::list_page`]).
+    pub async fn list_resource_templates_page(
+        &self,
+        cursor: Option<&str>,
+    ) -> Result<(ResourceTemplatePage, Option<String>)> {
+        self.require_capability("resources", "resource templates")?;
+        self.list_page("resources/templates/list", "resourceTemplates", cursor)
+            .await
+    }
+
     /// Reads a resource. A server may answer with several contents (a directory's files, say).
     /// An entry without the shape of resource contents is skipped with a warning.
     pub async fn read_resource(&self, uri: &str) -> Result<Vec<ResourceContents>> {

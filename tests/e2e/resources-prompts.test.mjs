@@ -1,0 +1,109 @@
+// Real-window e2e: the server detail's Resources and Prompts tabs against server-everything
+// over stdio. Reads a resource through its template, the variable chosen from the server's
+// completions; gets a prompt with arguments; subscribes to a resource and sees an update
+// (server-everything@2026.8.31 sends `notifications/resources/updated` for its subscribed
+// resources once its `toggle-subscriber-updates` tool is called: at once, then every 5 s);
+// and screenshots both tabs.
+//
+//   cd tests/e2e && node --test resources-prompts.test.mjs
+//
+// Prerequisites: scripts/install-test-deps.sh, and a debug build of the app (make e2e's build).
+
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { launchApp, waitFor, SERVER_EVERYTHING_ENTRY } from './harness.mjs';
+import { saveScreenshot } from './screenshots.mjs';
+import {
+  addStdioServer, clickInView, fillField, openCallForm, selectServer, submitCall, waitForCallText, waitForConnected,
+} from './servers-page.mjs';
+
+const SERVER_NAME = 'everything';
+const DETAIL = '[data-testid="server-detail"]';
+const TEMPLATE = 'demo://resource/dynamic/text/{resourceId}';
+
+async function openTab(app, tab) {
+  await clickInView(app.session, await app.waitForElement(`${DETAIL} [data-testid="tab-${tab}"]`, { message: `the ${tab} tab` }));
+}
+
+/** The button of a list item whose text includes `text`, in the list `testid`. */
+async function listButton(app, testid, text) {
+  return waitFor(async () => {
+    for (const button of await app.session.findElements(`[data-testid="${testid}"] .offer-item`)) {
+      if ((await app.session.getText(button)).includes(text)) return button;
+    }
+    return null;
+  }, { timeout: 20_000, interval: 300, message: `"${text}" in ${testid}` });
+}
+
+describe('Resources and Prompts tabs (real window)', () => {
+  /** @type {import('./harness.mjs').App} */
+  let app;
+  after(async () => {
+    await app?.close();
+  });
+
+  it('reads a template resource through completion, gets a prompt, follows an update', { timeout: 300_000 }, async (t) => {
+    app = await launchApp();
+    await app.withFailureCapture(t.name, async () => {
+      const s = app.session;
+      await addStdioServer(app, SERVER_NAME, 'node', [SERVER_EVERYTHING_ENTRY, 'stdio']);
+      await waitForConnected(app, SERVER_NAME);
+      await selectServer(app, SERVER_NAME);
+
+      // 1. A template's variable completed by the server, then read.
+      await openTab(app, 'resources');
+      await clickInView(s, await listButton(app, 'template-list', TEMPLATE));
+      const field = await app.waitForElement('[data-testid="template-form"] input[role="combobox"]', {
+        message: 'the resourceId field of the template form',
+      });
+      await fillField(s, field, '7');
+      const option = await app.waitForElement('[data-testid="template-form"] [role="option"]', {
+        timeout: 10_000,
+        message: 'a completion suggestion for resourceId',
+      });
+      assert.equal(await s.getText(option), '7');
+      await s.click(option);
+      await s.click(await app.waitForElement('[data-testid="template-read"]', { message: 'the template Read button' }));
+      const text = await app.waitForElement('[data-testid="resource-reader"] [data-testid="resource-text"]', {
+        timeout: 20_000,
+        message: 'the text of demo://resource/dynamic/text/7',
+      });
+      assert.match(await s.getText(text), /Resource 7: This is a plaintext resource/);
+
+      // 2. Subscribed; the server told to send updates; the reader shows one.
+      await s.click(await app.waitForElement('[data-testid="resource-subscribe"]', { message: 'Subscribe' }));
+      await app.waitForElement('[data-testid="resource-updated"]', { message: 'the subscription status' });
+      await saveScreenshot('resources-tab', app);
+      await openTab(app, 'overview');
+      const panel = await openCallForm(app, 'toggle-subscriber-updates');
+      await submitCall(app, panel);
+      await waitForCallText(app, panel, (body) => body.includes('Started simulated resource updated'));
+      await openTab(app, 'resources');
+      // The tab was left, so the subscription ended with it: subscribe again from the template.
+      await clickInView(s, await listButton(app, 'template-list', TEMPLATE));
+      await fillField(s, await app.waitForElement('[data-testid="template-form"] input[role="combobox"]', {
+        message: 'the resourceId field again',
+      }), '7');
+      await s.click(await app.waitForElement('[data-testid="template-read"]', { message: 'Read again' }));
+      await s.click(await app.waitForElement('[data-testid="resource-subscribe"]', { message: 'Subscribe again' }));
+      await waitFor(async () => {
+        const status = await s.findElements('[data-testid="resource-updated"]');
+        return status.length > 0 && /Updated at/.test(await s.getText(status[0])) ? true : null;
+      }, { timeout: 20_000, interval: 500, message: 'an update of the subscribed resource (every 5 s)' });
+
+      // 3. A prompt with arguments.
+      await openTab(app, 'prompts');
+      await clickInView(s, await listButton(app, 'prompt-list', 'Arguments Prompt'));
+      const city = await app.waitForElement('[data-testid="prompt-form"] input[role="combobox"]', { message: 'the city field' });
+      await fillField(s, city, 'Paris');
+      await s.click(await app.waitForElement('[data-testid="prompt-get"]', { message: 'Get prompt' }));
+      const messages = await app.waitForElement('[data-testid="prompt-messages"]', {
+        timeout: 20_000,
+        message: 'the messages of args-prompt',
+      });
+      assert.match(await s.getText(messages), /What's weather in Paris\?/);
+      await saveScreenshot('prompts-tab', app);
+    });
+  });
+});
