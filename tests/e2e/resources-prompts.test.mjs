@@ -13,7 +13,6 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { launchApp, waitFor, SERVER_EVERYTHING_ENTRY } from './harness.mjs';
-import { saveScreenshot } from './screenshots.mjs';
 import {
   addStdioServer, clickInView, fillField, openCallForm, selectServer, submitCall, waitForCallText, waitForConnected,
 } from './servers-page.mjs';
@@ -74,7 +73,7 @@ describe('Resources and Prompts tabs (real window)', () => {
       // 2. Subscribed; the server told to send updates; the reader shows one.
       await s.click(await app.waitForElement('[data-testid="resource-subscribe"]', { message: 'Subscribe' }));
       await app.waitForElement('[data-testid="resource-updated"]', { message: 'the subscription status' });
-      await saveScreenshot('resources-tab', app);
+      await app.screenshot('resources-tab');
       await openTab(app, 'overview');
       const panel = await openCallForm(app, 'toggle-subscriber-updates');
       await submitCall(app, panel);
@@ -103,7 +102,7 @@ describe('Resources and Prompts tabs (real window)', () => {
         message: 'the messages of args-prompt',
       });
       assert.match(await s.getText(messages), /What's weather in Paris\?/);
-      await saveScreenshot('prompts-tab', app);
+      await app.screenshot('prompts-tab');
     });
   });
 });
