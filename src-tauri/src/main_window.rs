@@ -87,8 +87,13 @@ pub fn create(app: &AppHandle) -> tauri::Result<WebviewWindow> {
         .cloned()
         .ok_or_else(|| tauri::Error::WindowNotFound)?;
     let window = WebviewWindowBuilder::from_config(app, &config)?.build()?;
-    // Where the person left it last time, or centred if that is on no screen now.
-    crate::window_state::restore(&window);
+    // Where the person left it last time, or centred if that is on no screen now. On the main
+    // thread: the plugin's state lock is held while it moves the window, and from another thread
+    // that waits on the main thread, which may be waiting on the same lock for a resize event.
+    let placed = window.clone();
+    if let Err(e) = app.run_on_main_thread(move || crate::window_state::restore(&placed)) {
+        tracing::warn!("cannot restore the window's size and position: {e}");
+    }
     // App views are laid over the window's main webview (Linux needs help for that).
     #[cfg(target_os = "linux")]
     crate::apps::view_layer::install(&window.as_ref().window())?;
