@@ -5,8 +5,6 @@
 
 use serde_json::{Value, json};
 
-use super::clock;
-
 /// The names `name` completes from.
 const NAMES: [&str; 6] = ["Ada", "Alan", "Barbara", "Grace", "Linus", "Margaret"];
 
@@ -87,7 +85,7 @@ pub fn call_tool(params: &Value) -> Outcome {
                 _ => Ok(tool_error("add needs two numbers, `a` and `b`")),
             }
         }
-        "current_time" => Ok(text_result(&clock::now_utc())),
+        "current_time" => Ok(text_result(&gatehouse_host::control::lock::rfc3339_now())),
         other => Err(invalid(format!("the demo server has no tool `{other}`"))),
     }
 }

@@ -5,7 +5,6 @@
 //! longer than [`MAX_LINE`] is answered with a parse error and skipped.
 
 mod catalogue;
-mod clock;
 
 use serde_json::{Value, json};
 use tokio::io::{

@@ -60,40 +60,15 @@ pub(crate) async fn prune(
         .map_err(|_| HostError::Validation("the clock is before 1970".to_owned()))?;
     let cutoff = now.saturating_sub(Duration::from_secs(u64::from(days) * DAY_SECS));
     let millis = u64::try_from(cutoff.as_millis()).unwrap_or(u64::MAX);
-    audit.prune_before(&utc_time(millis)).await.map(Some)
-}
-
-/// Milliseconds since 1970 as RFC 3339 UTC with milliseconds (what `prune_before` reads).
-fn utc_time(millis: u64) -> String {
-    let secs = millis / 1000;
-    let (days, rest) = (secs / DAY_SECS, secs % DAY_SECS);
-    let (year, month, day) = civil_from_days(days);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60,
-        millis % 1000
-    )
-}
-
-/// The calendar date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + u64::from(month <= 2);
-    (year, month, day)
+    audit
+        .prune_before(&crate::running::server_logs::clock::format_ms(millis))
+        .await
+        .map(Some)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::utc_time;
+    use crate::running::server_logs::clock::format_ms as utc_time;
 
     #[test]
     fn unix_milliseconds_read_as_utc_times() {
