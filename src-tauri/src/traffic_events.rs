@@ -89,6 +89,8 @@ pub async fn forward(app: AppHandle, traffic: Traffic) {
         } else {
             std::mem::take(&mut behind)
         };
+        // The batching pace itself (not a wait for some state): what arrives meanwhile joins
+        // this batch, so the window gets at most one event per server per BATCH_EVERY.
         tokio::time::sleep(BATCH_EVERY).await;
         servers.extend(traffic.take_changed());
         for id in servers {

@@ -155,6 +155,7 @@ async fn forward(
                 Err(broadcast::error::RecvError::Closed) => return true,
             },
         }
+        // The coalescing window (a pace, not a wait for some state): updates within it are one.
         let gathered = tokio::time::sleep(COALESCE);
         tokio::pin!(gathered);
         loop {
