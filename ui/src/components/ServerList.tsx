@@ -8,7 +8,7 @@ import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react"
 import type { ServerView } from "../api/gatehouse";
 import { useToolNames } from "../hooks/useToolNames";
 import { naturalSortBy } from "../model/naturalSort";
-import { searchTerms, serverMatches } from "../model/serverSearch";
+import { serverMatches } from "../model/serverSearch";
 import { ServerRow } from "./ServerRow";
 
 type ServerListProps = {
@@ -52,8 +52,7 @@ export function ServerList({ servers, selectedId, busyIds, onSelect, onToggle, o
   const toolNames = useToolNames(servers);
 
   const sorted = useMemo(() => naturalSortBy(servers, (s) => s.config.name, (s) => s.config.id), [servers]);
-  const terms = searchTerms(query);
-  const shown = sorted.filter((s) => serverMatches(s, terms, toolNames(s.config.id)));
+  const shown = sorted.filter((s) => serverMatches(s, query, toolNames(s.config.id)));
 
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from "vitest";
 import { connected, makeServer } from "../test/serverFixtures";
-import { searchTerms, serverMatches } from "./serverSearch";
+import { serverMatches } from "./serverSearch";
 
 const stdio = makeServer("Files", connected(2), {
   kind: "stdio",
@@ -13,7 +13,7 @@ const stdio = makeServer("Files", connected(2), {
   stop: { stdinMs: 2000, termMs: 3000 },
 });
 const http = makeServer("Linear", connected(1), { kind: "http", url: "https://mcp.linear.app/mcp", transport: "auto", headers: [] });
-const matches = (view: typeof stdio, query: string, tools: string[] = []) => serverMatches(view, searchTerms(query), tools);
+const matches = (view: typeof stdio, query: string, tools: string[] = []) => serverMatches(view, query, tools);
 
 describe("serverMatches", () => {
   it("matches everything on an empty or blank query", () => {
