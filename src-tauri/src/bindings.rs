@@ -56,6 +56,7 @@ fn commands() -> Commands<tauri::Wry> {
         commands::stop_server,
         commands::start_server,
         commands::list_tools,
+        commands::server_icon,
         commands::list_tasks,
         commands::call_tool,
         commands::cancel_call,

@@ -76,6 +76,19 @@ pub async fn list_tools(host: HostState<'_>, id: String) -> Result<Vec<ToolInfo>
     Ok(host.tools(&id).await?)
 }
 
+/// The connected server's icon as a checked `data:` URI (see `gatehouse_host::icons`), for a
+/// window in the `light` or `dark` theme; `null` when it declares none that may be shown.
+#[tauri::command]
+#[specta::specta]
+pub async fn server_icon(
+    host: HostState<'_>,
+    id: String,
+    theme: Option<String>,
+) -> Result<Option<String>, IpcError> {
+    let theme = theme.filter(|t| t == "light" || t == "dark");
+    Ok(host.server_icon(&id, theme.as_deref()).await?)
+}
+
 #[tauri::command]
 #[specta::specta]
 pub async fn list_tasks(host: HostState<'_>, id: String) -> Result<Vec<TaskRecord>, IpcError> {

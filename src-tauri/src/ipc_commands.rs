@@ -17,6 +17,7 @@ pub const IPC_COMMANDS: &[&str] = &[
     "stop_server",
     "start_server",
     "list_tools",
+    "server_icon",
     "list_tasks",
     "call_tool",
     "cancel_call",

@@ -20,6 +20,7 @@ mod audit_log;
 pub mod demo_server;
 mod resource_subscriptions;
 mod rules;
+mod server_icon;
 mod servers;
 pub mod settings;
 mod sign_in;
@@ -113,6 +114,8 @@ pub struct Host {
     http_serving: std::sync::Mutex<crate::vocabulary::http_serving::HttpServing>,
     /// In live mode, once started: the stored settings followed, the audit retention applied.
     settings_follow: crate::settings::follow::SettingsFollow,
+    /// The servers' icons, checked and cached (`host/server_icon.rs`).
+    icons: crate::icons::ServerIcons,
 }
 
 impl Host {
@@ -174,6 +177,7 @@ impl Host {
             gateway_task_inputs: Default::default(),
             http_serving: std::sync::Mutex::default(),
             settings_follow: crate::settings::follow::SettingsFollow::new(options.settings_clock),
+            icons: crate::icons::ServerIcons::new(),
         })
     }
 

@@ -6,7 +6,7 @@
 //! fails on a folder circle), lowest first: [`agents`] (the agents' own config files, read
 //! only), `vocabulary` (the shared words: `Source`,
 //! `GateRequest`, the definition hash, `PendingApproval`, `ServerStatus`, the events), beside
-//! `error`, [`canonical`], [`fs_path`] and `os`; then [`apps`] and [`roots`]; `running` (a
+//! `error`, [`canonical`], [`fs_path`], [`icons`] and `os`; then [`apps`] and [`roots`]; `running` (a
 //! server process's life); `store` (registry, secrets, storage); `oversight` (its `gate` above
 //! `policy`, `approvals` and `audit`); `connections`; `sessions`; and `host` on top, with
 //! [`agent_connect`] (rewriting an agent's config to go through Gatehouse) above it.
@@ -23,6 +23,7 @@ mod error_code;
 pub mod fs_path;
 pub mod gateway;
 mod host;
+pub mod icons;
 mod os;
 mod oversight;
 pub mod protocol;

@@ -13,8 +13,9 @@ use crate::types::Implementation;
 /// (16 MiB), far beyond any real server's list.
 pub const MAX_LIST_BYTES: usize = 32 << 20;
 
-/// The app icon as an `Icon` (2025-11-25 schema): a data URI, so no server ever fetches it.
-fn client_icon() -> Value {
+/// The app icon as an `Icon` (2025-11-25 schema): a data URI, so no server ever fetches it
+/// (and the bundled demo server's, shown by the window without a fetch).
+pub fn app_icon() -> Value {
     use base64::Engine as _;
     const PNG: &[u8] = include_bytes!("../../../icons/32x32.png");
     let data = base64::engine::general_purpose::STANDARD.encode(PNG);
@@ -56,7 +57,7 @@ impl Default for ClientOptions {
         );
         client_info
             .extra
-            .insert("icons".into(), json!([client_icon()]));
+            .insert("icons".into(), json!([app_icon()]));
         Self {
             client_info,
             request_timeout: Duration::from_secs(60),

@@ -29,6 +29,7 @@ pub mod types;
 pub mod updates;
 
 pub use client::{Client, ClientOptions, HttpMode};
+pub use client_options::app_icon;
 pub use content::{Content, KnownContent, ResourceContents};
 pub use era::{Era, EraChoice};
 pub use error::{McpError, Result};

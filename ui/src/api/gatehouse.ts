@@ -107,6 +107,8 @@ export const signOut = fallible("signOut");
 export const forgetIdpSignIn = fallible("forgetIdpSignIn");
 export const listTools = fallible("listTools");
 export const listTasks = fallible("listTasks");
+/** A connected server's icon as a checked `data:` URI for the theme, or null (see the engine's `icons`). */
+export const serverIcon = fallible("serverIcon");
 
 /**
  * Calls `tool` on the server's live session as the person's own call. `callId` names the call

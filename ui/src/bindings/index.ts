@@ -18,6 +18,11 @@ export const commands = {
 	/**  Starts a server that was stopped, crashed or failed. */
 	startServer: (id: string) => typedError<ServerView, IpcError>(__TAURI_INVOKE("start_server", { id })),
 	listTools: (id: string) => typedError<ToolInfo[], IpcError>(__TAURI_INVOKE("list_tools", { id })),
+	/**
+	 *  The connected server's icon as a checked `data:` URI (see `gatehouse_host::icons`), for a
+	 *  window in the `light` or `dark` theme; `null` when it declares none that may be shown.
+	 */
+	serverIcon: (id: string, theme: string | null) => typedError<string | null, IpcError>(__TAURI_INVOKE("server_icon", { id, theme })),
 	listTasks: (id: string) => typedError<TaskRecord[], IpcError>(__TAURI_INVOKE("list_tasks", { id })),
 	/**
 	 *  Calls a tool on the server's live session as the person's own call; progress and task

@@ -9,6 +9,7 @@
 // them: `useTools` runs only when a connected (or degraded) server offers tools. What the server
 // says about itself (name, version) is cut for display.
 
+import { ServerIcon } from "./ServerIcon";
 import * as Tabs from "@radix-ui/react-tabs";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
@@ -81,17 +82,20 @@ export function ServerDetail({ view, busy, onReconnect, onStop, onStart, onEnabl
   return (
     <section className="server-detail" data-testid="server-detail" aria-labelledby="detail-heading">
       <header className="detail-header">
-        <div>
-          <h2 id="detail-heading">{config.name}</h2>
-          {status.state === "connected" && (
-            <p className="muted detail-subtitle">
-              {capText(status.serverName, MAX_NAME_CHARS)} {capText(status.serverVersion, MAX_NAME_CHARS)} · MCP{" "}
-              {capText(status.protocolVersion, MAX_NAME_CHARS)} ·{" "}
-              <span data-testid="server-era" title={`Chosen by Gatehouse for this server: ${eraLabel(status.era)}`}>
-                {eraLabel(status.era)}
-              </span>
-            </p>
-          )}
+        <div className="detail-title">
+          <ServerIcon id={config.id} name={config.name} status={status} size="large" />
+          <div>
+            <h2 id="detail-heading">{config.name}</h2>
+            {status.state === "connected" && (
+              <p className="muted detail-subtitle">
+                {capText(status.serverName, MAX_NAME_CHARS)} {capText(status.serverVersion, MAX_NAME_CHARS)} · MCP{" "}
+                {capText(status.protocolVersion, MAX_NAME_CHARS)} ·{" "}
+                <span data-testid="server-era" title={`Chosen by Gatehouse for this server: ${eraLabel(status.era)}`}>
+                  {eraLabel(status.era)}
+                </span>
+              </p>
+            )}
+          </div>
         </div>
         <div className="detail-header-actions">
           <button type="button" className="button button-small" onClick={onEdit}>

@@ -1,10 +1,11 @@
-// One server in the list, two dense lines: its name, kind, protocol revision and status; then its
+// One server in the list, two dense lines: its icon, name, kind, protocol revision and status; then its
 // command or URL and its enable/edit/remove actions. Positioned by the virtualised list.
 
 import type { CSSProperties, MouseEvent, Ref } from "react";
 import type { ServerView } from "../api/gatehouse";
 import { summarizeSpec } from "../model/summarizeSpec";
 import { EnableSwitch } from "./EnableSwitch";
+import { ServerIcon } from "./ServerIcon";
 import { StatusBadge } from "./StatusBadge";
 
 type ServerRowProps = {
@@ -42,6 +43,7 @@ export function ServerRow({ view, index, selected, busy, rowRef, style, onSelect
       onClick={onSelect}
     >
       <div className="server-row-head">
+        <ServerIcon id={config.id} name={config.name} status={status} />
         {/* The button makes the row keyboard-selectable; its click bubbles to the row. */}
         <button type="button" className="server-row-name" aria-current={selected ? "true" : undefined}>
           {config.name}

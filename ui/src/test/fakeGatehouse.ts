@@ -23,6 +23,7 @@ export const setServerEnabled = vi.fn<typeof real.setServerEnabled>();
 export const reconnectServer = vi.fn<typeof real.reconnectServer>();
 export const listTools = vi.fn<typeof real.listTools>();
 export const listTasks = vi.fn<typeof real.listTasks>();
+export const serverIcon = vi.fn<typeof real.serverIcon>();
 export const callTool = vi.fn<typeof real.callTool>();
 export const cancelCall = vi.fn<typeof real.cancelCall>();
 const EMPTY_PAGE = { items: [], malformed: [], nextCursor: null };
@@ -232,6 +233,7 @@ export function resetFakeGatehouse(): void {
     reconnectServer,
     listTools,
     listTasks,
+    serverIcon,
     callTool,
     cancelCall,
     listResourcesPage,
@@ -340,6 +342,7 @@ export function resetFakeGatehouse(): void {
   clientsList.mockResolvedValue([]);
   gatewayHttpSettings.mockResolvedValue(HTTP_OFF);
   listTasks.mockResolvedValue([]);
+  serverIcon.mockResolvedValue(null);
   serverLogs.mockResolvedValue([]);
   serverTraffic.mockResolvedValue({ entries: [], dropped: 0, lastSeq: 0 });
   subscribeServerTraffic.mockClear();

@@ -120,7 +120,8 @@ fn initialize(params: &Value) -> Value {
         "serverInfo": {
             "name": "gatehouse-demo",
             "title": "Gatehouse demo server",
-            "version": env!("CARGO_PKG_VERSION")
+            "version": env!("CARGO_PKG_VERSION"),
+            "icons": [gatehouse_mcp::app_icon()]
         },
         "instructions": "A demo server that ships with Gatehouse: try the echo, add and current_time tools, read demo://readme, fill in demo://greeting/{name}, or get the greet prompt."
     })

@@ -43,6 +43,25 @@ async fn the_demo_server_lists_calls_reads_completes_and_prompts_through_the_eng
         })
         .await
         .expect("connect");
+    let declared = connection
+        .client()
+        .initialize_result()
+        .server_info
+        .extra
+        .get("icons")
+        .cloned();
+    let icon = gatehouse_host::icons::ServerIcons::new()
+        .resolve(
+            "demo",
+            declared.as_ref(),
+            None,
+            &gatehouse_host::icons::IconOrigin::Any,
+        )
+        .await;
+    assert!(
+        icon.is_some_and(|uri| uri.starts_with("data:image/png;base64,iVBOR")),
+        "the demo server's inline icon passes the window's checks"
+    );
     let tools: Vec<String> = connection
         .list_tools()
         .await

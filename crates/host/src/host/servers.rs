@@ -71,6 +71,8 @@ impl Host {
         let removed = self.registry.remove(id_or_name).await?;
         self.sessions.remove_held(&serial, &removed.id).await;
         self.registry.logs().remove(&removed.id);
+        self.registry.traffic().forget(&removed.id);
+        self.icons.forget(&removed.id);
         Ok(removed)
     }
 

@@ -48,6 +48,7 @@ mod registry;
 mod resources_prompts;
 mod roots;
 mod secrets;
+mod server_icons;
 mod server_requests;
 mod sessions;
 mod settings;

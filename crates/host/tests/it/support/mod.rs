@@ -6,6 +6,7 @@
 pub mod agent_home;
 pub mod audit;
 pub mod gate;
+pub mod icon_site;
 pub mod oauth;
 pub mod wait;
 
