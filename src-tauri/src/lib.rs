@@ -14,6 +14,7 @@ mod calls;
 mod client_commands;
 mod commands;
 mod connect_commands;
+mod event_batch;
 mod events;
 mod first_run_commands;
 mod import_commands;

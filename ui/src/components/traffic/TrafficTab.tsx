@@ -28,6 +28,8 @@ function TrafficRow({ entry, selected, onSelect, top }: { entry: TrafficEntry; s
       aria-selected={selected}
       tabIndex={0}
       className={`traffic-row mono${selected ? " traffic-row-selected" : ""}`}
+      data-method={entry.method ?? ""}
+      data-direction={entry.direction}
       data-testid="traffic-row"
       onClick={onSelect}
       onKeyDown={(e) => {
@@ -81,6 +83,7 @@ export function TrafficTab({ serverId }: { serverId: string }) {
         <input
           type="search"
           className="traffic-filter"
+          data-testid="traffic-filter"
           placeholder="Filter by method"
           aria-label="Filter messages by method"
           value={method}
