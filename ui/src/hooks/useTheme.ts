@@ -33,8 +33,8 @@ export function initialTheme(): Theme {
   return readStoredTheme() ?? systemTheme();
 }
 
-/** Stores the choice ("system": none) and tells every part of the window. */
-function storeChoice(choice: ThemeChoice): void {
+/** Stores the choice ("system": none) and tells every part of the window (the command palette's theme actions too). */
+export function storeChoice(choice: ThemeChoice): void {
   try {
     if (choice === "system") window.localStorage.removeItem(THEME_STORAGE_KEY);
     else window.localStorage.setItem(THEME_STORAGE_KEY, choice);

@@ -126,6 +126,21 @@ describe("CommandPalette", () => {
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
   });
 
+  it("switches the theme without leaving the page", async () => {
+    document.documentElement.dataset.theme = "light";
+    const input = await openPalette();
+    await userEvent.type(input, "theme dark");
+    expect(activeOption()).toHaveTextContent("Theme: dark");
+    await userEvent.keyboard("{Enter}");
+    await waitFor(() => expect(document.documentElement.dataset.theme).toBe("dark"));
+    expect(screen.getByRole("heading", { level: 1, name: /Servers/ })).toBeInTheDocument();
+    await userEvent.keyboard("{Control>}k{/Control}");
+    await userEvent.type(await screen.findByRole("combobox", { name: /Search pages/ }), "theme light");
+    await userEvent.keyboard("{Enter}");
+    await waitFor(() => expect(document.documentElement.dataset.theme).toBe("light"));
+    window.localStorage.removeItem("gatehouse.theme");
+  });
+
   it("runs the verify-the-audit-chain action on the Audit page", async () => {
     fake.auditVerify.mockResolvedValue(chainReport(3));
     const input = await openPalette();

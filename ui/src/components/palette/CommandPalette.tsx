@@ -8,6 +8,7 @@ import * as RadixDialog from "@radix-ui/react-dialog";
 import { useMemo, useState } from "react";
 import type { KeyboardEvent } from "react";
 import { useNavigate } from "react-router";
+import { storeChoice } from "../../hooks/useTheme";
 import type { PaletteEntry, PaletteResult } from "./paletteEntries";
 import { searchPalette } from "./paletteEntries";
 import { usePaletteEntries } from "./usePaletteEntries";
@@ -47,7 +48,8 @@ function PaletteBody({ onDone }: { onDone: () => void }) {
   const choose = (result: PaletteResult | undefined) => {
     if (result === undefined) return;
     onDone();
-    void navigate(result.entry.to);
+    if (result.entry.theme !== undefined) storeChoice(result.entry.theme);
+    else void navigate(result.entry.to);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {

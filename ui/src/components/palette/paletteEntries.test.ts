@@ -25,7 +25,7 @@ describe("searchPalette", () => {
   it("lists the pages, the actions and the servers for an empty query, but no tools", () => {
     expect(labels("")).toEqual([
       ["Pages", ["Servers", "Audit", "Settings"]],
-      ["Actions", ["Add server", "Verify the audit chain", "Pending approvals"]],
+      ["Actions", ["Add server", "Verify the audit chain", "Pending approvals", "Theme: dark", "Theme: light", "Theme: follow the system"]],
       ["Servers", ["everything"]],
     ]);
   });

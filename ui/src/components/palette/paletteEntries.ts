@@ -3,6 +3,7 @@
 // results, grouped, the groups ordered by their best match and each group capped.
 
 import type { ServerView, ToolInfo } from "../../api/gatehouse";
+import type { ThemeChoice } from "../../hooks/useTheme";
 import { type FuzzyMatch, rankMatches } from "./fuzzyMatch";
 
 export type PaletteGroup = "Pages" | "Servers" | "Tools" | "Actions";
@@ -18,6 +19,8 @@ export type PaletteEntry = {
   text: string;
   /** Where choosing it leads, in the window's router. */
   to: string;
+  /** A theme action: choosing it sets the theme and leads nowhere. */
+  theme?: ThemeChoice;
 };
 
 export type PaletteResult = { entry: PaletteEntry; match: FuzzyMatch };
@@ -38,6 +41,9 @@ export const ACTIONS: readonly PaletteEntry[] = [
   { id: "action:add-server", group: "Actions", label: "Add server", text: "Add server new", to: "/servers?add=1" },
   { id: "action:verify-audit", group: "Actions", label: "Verify the audit chain", text: "Verify the audit chain", to: "/audit?verify=1" },
   { id: "action:approvals", group: "Actions", label: "Pending approvals", text: "Pending approvals requests waiting", to: "/approvals" },
+  { id: "action:theme-dark", group: "Actions", label: "Theme: dark", text: "Theme dark mode", to: "", theme: "dark" },
+  { id: "action:theme-light", group: "Actions", label: "Theme: light", text: "Theme light mode", to: "", theme: "light" },
+  { id: "action:theme-system", group: "Actions", label: "Theme: follow the system", text: "Theme system automatic", to: "", theme: "system" },
 ];
 
 export function pageEntries(pages: readonly { path: string; label: string }[]): PaletteEntry[] {
