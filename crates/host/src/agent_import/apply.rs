@@ -2,7 +2,8 @@
 //! unresolved, when an agent's file changed since the preview, or when a secret is to be kept
 //! and the keyring cannot be reached; then the new servers are added (their secrets to the
 //! keyring first, see `Registry::add`), the replaced ones updated, and each recorded with the
-//! entry it came from. If adding one fails, the servers this import added are removed again.
+//! entry it came from; a new stdio server gets the stored default stop graces, a replaced one
+//! keeps its own. If adding one fails, the servers this import added are removed again.
 //! Replacements come last, once every add succeeded; a replacement that fails removes this
 //! import's adds, and the replacements before it stay done (the error names them).
 
@@ -11,6 +12,7 @@ use serde::Serialize;
 use crate::error::{HostError, Result};
 use crate::host::Host;
 use crate::store::secrets::{SecretKey, SecretKind};
+use crate::{ServerInput, ServerSpec, StopGrace};
 
 use super::plan::{Action, ImportPlan, PlannedServer, digest_of};
 use super::record;
@@ -27,6 +29,14 @@ pub struct Written {
     pub secrets: usize,
 }
 
+/// `input` with `grace` as its stop grace, if it is a stdio server.
+fn with_stop_grace(mut input: ServerInput, grace: StopGrace) -> ServerInput {
+    if let ServerSpec::Stdio { stop, .. } = &mut input.spec {
+        *stop = grace;
+    }
+    input
+}
+
 /// Writes what `plan` says.
 pub async fn apply(host: &Host, plan: &ImportPlan) -> Result<Vec<Written>> {
     refuse_unresolved(plan)?;
@@ -39,8 +49,12 @@ pub async fn apply(host: &Host, plan: &ImportPlan) -> Result<Vec<Written>> {
         .iter()
         .partition(|s| matches!(s.action, Action::Add));
     let mut written = Vec::new();
+    // Agents' configs say nothing of stop graces: a new server gets the stored default, a
+    // replaced one keeps its own.
+    let default_grace = host.default_stop_grace().await?;
     for server in adds {
-        match host.add_server(server.converted.input.clone()).await {
+        let input = with_stop_grace(server.converted.input.clone(), default_grace);
+        match host.add_server(input).await {
             Ok(view) => written.push(done(server, view.config.id, false)),
             Err(e) => {
                 undo_adds(host, &written).await;
@@ -56,10 +70,12 @@ pub async fn apply(host: &Host, plan: &ImportPlan) -> Result<Vec<Written>> {
         let Action::Replace { server: existing } = &server.action else {
             continue;
         };
-        match host
-            .update_server(existing, server.converted.input.clone())
-            .await
-        {
+        let grace = match host.registry().get(existing).await.map(|c| c.spec) {
+            Ok(ServerSpec::Stdio { stop, .. }) => stop,
+            _ => default_grace,
+        };
+        let input = with_stop_grace(server.converted.input.clone(), grace);
+        match host.update_server(existing, input).await {
             Ok(view) => {
                 written.push(done(server, view.config.id, true));
                 if let Err(e) = record_one(host, plan, server, &written).await {

@@ -482,13 +482,28 @@ sys.stdin.read()
 #[tokio::test]
 async fn replacing_an_entry_imported_before_replaces_the_server_it_became() {
     let (_root, places, project, host) = home_with_own_slack().await;
+    host.set_setting("stop-term-grace", "4500")
+        .await
+        .expect("the default stop grace");
     let rename = Choices {
         on_clash: Some(OnClash::Rename),
         ..Choices::default()
     };
     let plan = preview(&host, &places, &project, Agent::ClaudeDesktop, &rename).await;
     agent_import::apply(&host, &plan).await.expect("import");
-    assert!(host.server("slack-claude-desktop").await.is_ok());
+    let imported = host.server("slack-claude-desktop").await.expect("imported");
+    let term_ms = |config: &ServerConfig| match &config.spec {
+        ServerSpec::Stdio { stop, .. } => stop.term_ms,
+        other => panic!("a stdio server: {other:?}"),
+    };
+    assert_eq!(
+        term_ms(&imported.config),
+        4500,
+        "a new server gets the stored default stop grace"
+    );
+    host.set_setting("stop-term-grace", "2500")
+        .await
+        .expect("another default");
 
     // --on-clash replace does not import it again.
     let on_clash = Choices {
@@ -517,6 +532,12 @@ async fn replacing_an_entry_imported_before_replaces_the_server_it_became() {
         }
     );
     agent_import::apply(&host, &plan).await.expect("import");
+    let replaced = host.server("slack-claude-desktop").await.expect("replaced");
+    assert_eq!(
+        term_ms(&replaced.config),
+        4500,
+        "a replaced server keeps its own stop grace"
+    );
     let own = host.server("slack").await.expect("slack").config;
     assert!(
         matches!(&own.spec, ServerSpec::Stdio { command, .. } if command == "slack-server"),
