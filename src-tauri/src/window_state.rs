@@ -3,7 +3,8 @@
 //! is made (at start, from the tray, a notification or a second launch) its size, position and
 //! maximised state are restored; they are written when it closes (the window is destroyed then,
 //! while the app may stay in the tray) and when the app exits. A saved position on no screen
-//! now (a monitor unplugged) is not used: the window is centred instead.
+//! now (a monitor unplugged) is not used: the window is centred on a screen instead. Nothing
+//! saved leaves the window where the window manager puts it.
 
 use tauri::{AppHandle, Monitor, PhysicalPosition, PhysicalSize, Runtime, WebviewWindow};
 use tauri_plugin_window_state::{AppHandleExt, StateFlags, WindowExt};
@@ -25,30 +26,49 @@ pub fn plugin<R: Runtime>() -> tauri::plugin::TauriPlugin<R> {
         .build()
 }
 
-/// Restores the window's saved size, position and maximised state. It is centred first: the
-/// plugin leaves a saved position on no monitor unused, and a window that would still be on no
-/// screen afterwards is centred again.
+/// Restores the window's saved size, position and maximised state. With nothing saved the window
+/// stays where the window manager put it. A window that would be on no screen afterwards (its
+/// monitor unplugged) is centred on the primary screen, or the first one.
 pub fn restore<R: Runtime>(window: &WebviewWindow<R>) {
-    if let Err(e) = window.center() {
-        tracing::warn!("cannot centre the window: {e}");
-    }
     if let Err(e) = window.restore_state(flags()) {
         tracing::warn!("cannot restore the window's size and position: {e}");
     }
     let placed = window.outer_position().and_then(|position| {
         let size = window.outer_size()?;
-        let screens = window.available_monitors()?;
-        Ok(on_some_screen(
-            Rect::new(position, size),
-            &screens.iter().map(Rect::of_monitor).collect::<Vec<_>>(),
-        ))
+        let screens: Vec<Rect> = window
+            .available_monitors()?
+            .iter()
+            .map(Rect::of_monitor)
+            .collect();
+        Ok((Rect::new(position, size), screens))
     });
     // No monitor reported (some compositors do not say) is not "off every screen".
-    if matches!(placed, Ok(false))
-        && let Err(e) = window.center()
-    {
-        tracing::warn!("cannot centre the window: {e}");
+    let Ok((placed, screens)) = placed else {
+        return;
+    };
+    if on_some_screen(placed, &screens) {
+        return;
     }
+    let primary = window
+        .primary_monitor()
+        .ok()
+        .flatten()
+        .map(|m| Rect::of_monitor(&m));
+    if let Some(screen) = primary.or_else(|| screens.first().copied()) {
+        let (x, y) = centred(placed, screen);
+        if let Err(e) = window.set_position(PhysicalPosition::new(x, y)) {
+            tracing::warn!("cannot move the window onto a screen: {e}");
+        }
+    }
+}
+
+/// Where `window` goes to be centred on `screen` (its top-left corner on the screen when it is
+/// larger than the screen).
+pub fn centred(window: Rect, screen: Rect) -> (i32, i32) {
+    let x = screen.x + ((screen.width - window.width) / 2).max(0);
+    let y = screen.y + ((screen.height - window.height) / 2).max(0);
+    let clamp = |v: i64| i32::try_from(v).unwrap_or(if v < 0 { i32::MIN } else { i32::MAX });
+    (clamp(x), clamp(y))
 }
 
 /// Writes the window's size and position now (the window is closing).
@@ -117,6 +137,16 @@ mod tests {
 
     const LAPTOP: Rect = rect(0, 0, 1920, 1080);
     const RIGHT_MONITOR: Rect = rect(1920, 0, 2560, 1440);
+
+    #[test]
+    fn an_off_screen_window_is_centred_on_the_screen_or_at_its_corner_if_larger() {
+        assert_eq!(centred(rect(5000, 0, 1200, 800), LAPTOP), (360, 140));
+        assert_eq!(
+            centred(rect(0, 0, 1200, 800), RIGHT_MONITOR),
+            (1920 + 680, 320)
+        );
+        assert_eq!(centred(rect(0, 0, 4000, 3000), LAPTOP), (0, 0));
+    }
 
     #[test]
     fn a_window_inside_a_screen_is_on_screen() {

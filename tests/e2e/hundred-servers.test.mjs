@@ -74,6 +74,17 @@ describe('A hundred servers (real window)', () => {
         return names.at(-1) === 'e100' ? names : null;
       }, { timeout: 10_000, interval: 200, message: 'e100 rendered at the end of the scrolled list' });
       assert.deepEqual(bottom.slice(-3), ['e98', 'e99', 'e100']);
+      // Scrolled to the end means the last row is whole in view (the rows' estimated height is
+      // their measured one, so the end does not move once they are measured).
+      await waitFor(async () => s.executeScript(`
+        const el = document.querySelector('.server-list-scroll');
+        el.scrollTop = el.scrollHeight;
+        const last = document.querySelector('[data-testid="server-row"][data-server-name="e100"]');
+        return last !== null && last.getBoundingClientRect().bottom <= el.getBoundingClientRect().bottom + 1 ? true : null;`), {
+        timeout: 10_000,
+        interval: 200,
+        message: 'the last row whole in view at the end of the list',
+      });
       await app.screenshot('hundred-servers-bottom');
 
       // The search narrows the list; a search that matches nothing says so.

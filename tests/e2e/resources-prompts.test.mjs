@@ -37,7 +37,7 @@ async function listButton(app, testid, text) {
 
 /** server-everything over Streamable HTTP on a free port; stopped by `stopGroup`. */
 async function startEverythingHttp() {
-  const port = freePort();
+  const port = await freePort();
   let output = '';
   const child = spawnGroup('node', [SERVER_EVERYTHING_ENTRY, 'streamableHttp'], {
     env: { ...process.env, PORT: String(port) },

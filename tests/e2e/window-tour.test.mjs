@@ -71,7 +71,7 @@ describe('The window, page by page (real window)', () => {
       await app.screenshot('tour-servers-overview');
 
       // 2. The hint's link leads to the call on the Audit page.
-      await s.click(await app.waitForElement('[data-testid="first-run-audit-link"]', { message: 'the link to the Audit page' }));
+      await clickInView(s, await app.waitForElement('[data-testid="first-run-audit-link"]', { message: 'the link to the Audit page' }));
       await waitFor(async () => {
         for (const row of await s.findElements('[data-testid="audit-row"][data-tool="echo"]')) {
           if ((await s.getAttribute(row, 'data-kind')) === 'call_finished') return true;

@@ -22,7 +22,7 @@ type ServerListProps = {
 };
 
 /** A row's height before it is measured: two dense lines. */
-const ROW_ESTIMATE = 64;
+const ROW_ESTIMATE = 71;
 /** The height assumed for a list box not laid out (hidden, or no layout engine at all). */
 const UNLAID_HEIGHT = 800;
 

@@ -75,6 +75,7 @@ describe("SettingsPage engine settings", () => {
   it("chooses the theme, keeps it, and goes back to the system's", async () => {
     renderWithClient(<SettingsPage />);
     const theme = await screen.findByTestId("setting-theme");
+    expect(screen.getByRole("radiogroup", { name: "Theme" })).toBe(theme);
     expect(within(theme).getByTestId("theme-system")).toBeChecked();
     await userEvent.click(within(theme).getByTestId("theme-dark"));
     expect(document.documentElement.dataset.theme).toBe("dark");

@@ -1,5 +1,5 @@
 // The theme: as the system says, light or dark (radio buttons; the header's toggle picks light
-// or dark too, and both follow each other).
+// or dark too, and both follow each other), drawn as the other settings' rows.
 
 import { useTheme } from "../../hooks/useTheme";
 import type { ThemeChoice } from "../../hooks/useTheme";
@@ -13,8 +13,10 @@ const CHOICES: [ThemeChoice, string][] = [
 export function ThemeSetting() {
   const { choice, choose } = useTheme();
   return (
-    <fieldset className="setting theme-setting" data-testid="setting-theme">
-      <legend className="setting-label">Theme</legend>
+    <div className="setting theme-setting" role="radiogroup" aria-labelledby="theme-setting-label" data-testid="setting-theme">
+      <span className="setting-label" id="theme-setting-label">
+        Theme
+      </span>
       <div className="theme-choices">
         {CHOICES.map(([value, label]) => (
           <label key={value} className="theme-choice">
@@ -23,6 +25,6 @@ export function ThemeSetting() {
           </label>
         ))}
       </div>
-    </fieldset>
+    </div>
   );
 }
