@@ -3,7 +3,8 @@
 // empty Servers page, its echo tool called from the Call form the page opens, and the call found
 // on the Audit page through the hint's link. Then: a tool found through the command palette
 // (Ctrl+K) and called; the Traffic tab filled by those calls, filtered to tools/call and one
-// message opened; the History tab; the theme switched on the Settings page (the document's
+// message opened; the History tab; a resource read and a prompt got, both then found on the
+// Audit page; the theme switched on the Settings page (the document's
 // theme follows); and an engine setting changed and seen applied: the approval timeout set to
 // 2 s, a CLI call under an ask rule shows the window's dialog and is denied once the 2 s pass.
 // A screenshot of every page and every tab of the server detail along the way.
@@ -24,6 +25,16 @@ import {
 const DEMO = 'demo';
 const DETAIL = '[data-testid="server-detail"]';
 const CONTROL = '\uE009';
+
+/** The button of a list item whose text includes `text`, in the offer list `testid`. */
+async function listButton(app, testid, text) {
+  return waitFor(async () => {
+    for (const button of await app.session.findElements(`[data-testid="${testid}"] .offer-item`)) {
+      if ((await app.session.getText(button)).includes(text)) return button;
+    }
+    return null;
+  }, { timeout: 20_000, interval: 300, message: `"${text}" in ${testid}` });
+}
 
 async function openTab(app, tab) {
   await clickInView(app.session, await app.waitForElement(`${DETAIL} [data-testid="tab-${tab}"]`, { message: `the ${tab} tab` }));
@@ -123,10 +134,34 @@ describe('The window, page by page (real window)', () => {
         message: 'the two calls in the History tab',
       });
       await app.screenshot('tour-history-tab');
-      for (const tab of ['resources', 'prompts', 'logs']) {
-        await openTab(app, tab);
-        await app.waitForElement(`${DETAIL} [role="tabpanel"][data-state="active"]`, { message: `the ${tab} panel` });
-        await app.screenshot(`tour-${tab}-tab`);
+      // A resource read and a prompt, as a new user would try them.
+      await openTab(app, 'resources');
+      await clickInView(s, await listButton(app, 'resource-list', 'readme'));
+      const readme = await app.waitForElement('[data-testid="resource-reader"] [data-testid="resource-text"]', {
+        timeout: 20_000,
+        message: 'the text of demo://readme',
+      });
+      assert.match(await s.getText(readme), /The Gatehouse demo server/);
+      await app.screenshot('tour-resources-tab');
+      await openTab(app, 'prompts');
+      await clickInView(s, await listButton(app, 'prompt-list', 'greet'));
+      const name = await app.waitForElement('[data-testid="prompt-form"] input[role="combobox"]', { message: 'the name field of greet' });
+      await fillField(s, name, 'Ada');
+      await s.click(await app.waitForElement('[data-testid="prompt-get"]', { message: 'Get prompt' }));
+      const messages = await app.waitForElement('[data-testid="prompt-messages"]', { timeout: 20_000, message: 'the messages of greet' });
+      assert.match(await s.getText(messages), /Please greet Ada/);
+      await app.screenshot('tour-prompts-tab');
+      await openTab(app, 'logs');
+      await app.waitForElement(`${DETAIL} [role="tabpanel"][data-state="active"]`, { message: 'the logs panel' });
+      await app.screenshot('tour-logs-tab');
+
+      // The read and the prompt are on the Audit page beside the calls.
+      await openPage(app, 'audit');
+      for (const method of ['resources/read', 'prompts/get']) {
+        await app.waitForElement(`[data-testid="audit-row"][data-method="${method}"]`, {
+          timeout: 20_000,
+          message: `the ${method} on the Audit page`,
+        });
       }
 
       // 6. The other pages.

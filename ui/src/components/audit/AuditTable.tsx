@@ -95,6 +95,7 @@ export function AuditTable({ rows, onOpen }: AuditTableProps) {
                 data-seq={row.original.seq}
                 data-kind={row.original.kind}
                 data-tool={row.original.tool ?? undefined}
+                data-method={row.original.method ?? undefined}
                 data-source={row.original.source ?? undefined}
                 data-decision={row.original.decision ?? undefined}
                 data-outcome={rowOutcome(row.original) || undefined}
