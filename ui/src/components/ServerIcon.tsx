@@ -9,7 +9,7 @@ type ServerIconProps = { id: string; name: string; status: ServerStatus; size?: 
 export function ServerIcon({ id, name, status, size = "small" }: ServerIconProps) {
   const icon = useServerIcon(id, status);
   const className = `server-icon server-icon-${size}`;
-  if (icon !== null && icon.startsWith("data:image/")) {
+  if (icon?.startsWith("data:image/")) {
     return <img className={className} src={icon} alt="" aria-hidden="true" data-testid="server-icon" draggable={false} />;
   }
   const initial = Array.from(name.trim())[0]?.toUpperCase() ?? "?";
