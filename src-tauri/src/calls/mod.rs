@@ -1,12 +1,15 @@
 //! Tool calls from the window: a call runs on the server's live session through the host's
-//! gate, streams its progress and task statuses on the caller's channel, and can be cancelled
-//! by its id while it runs.
+//! gate, streams its progress (paced: `progress_pace.rs`) and task statuses on the caller's
+//! channel, and can be cancelled by its id while it runs.
 //!
 //! The arguments are named `toolArguments` on the wire, since `arguments` cannot name a
 //! JavaScript parameter.
 
 mod pending;
+mod progress_pace;
 mod view;
+
+use std::time::Instant;
 
 use gatehouse_host::protocol::CallOptions;
 use gatehouse_host::protocol::UPDATE_BUFFER;
@@ -17,6 +20,7 @@ use tokio::sync::mpsc;
 
 use crate::ipc_error::IpcError;
 pub use pending::PendingCalls;
+use progress_pace::ProgressPace;
 pub use view::{CallEvent, CallResultView};
 
 /// What the window asks for: the server, the call's own id, the tool and its arguments.
@@ -56,19 +60,33 @@ pub async fn run(
         }
     };
     let calling = host.call_tool(&request.server_id, call, options, cancelled);
-    // The call owns the senders: when it ends, both streams end and forwarding stops.
+    // The call owns the senders: when it ends, both streams end and forwarding stops. Progress
+    // is paced (`progress_pace.rs`); task statuses, few and each meaningful, go as they come.
+    let send = |event: CallEvent| {
+        if let Err(e) = events.send(event) {
+            tracing::debug!(
+                "the window no longer listens to call {}: {e}",
+                request.call_id
+            );
+        }
+    };
     let forwarding = async {
+        let mut pace = ProgressPace::default();
         loop {
-            let event = tokio::select! {
-                Some(update) = progress_updates.recv() => CallEvent::from(update),
-                Some(task) = task_updates.recv() => CallEvent::from(task),
+            let due = pace.due_at();
+            tokio::select! {
+                Some(update) = progress_updates.recv() => {
+                    if let Some(update) = pace.offer(update, Instant::now()) {
+                        send(CallEvent::from(update));
+                    }
+                }
+                Some(task) = task_updates.recv() => send(CallEvent::from(task)),
+                () = tokio::time::sleep_until(due.unwrap_or_else(Instant::now).into()), if due.is_some() => {
+                    if let Some(update) = pace.release(Instant::now()) {
+                        send(CallEvent::from(update));
+                    }
+                }
                 else => break,
-            };
-            if let Err(e) = events.send(event) {
-                tracing::debug!(
-                    "the window no longer listens to call {}: {e}",
-                    request.call_id
-                );
             }
         }
     };
