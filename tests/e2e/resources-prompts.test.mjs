@@ -3,7 +3,8 @@
 // completions; gets a prompt with arguments; subscribes to a resource and sees an update
 // (server-everything@2026.8.31 sends `notifications/resources/updated` for its subscribed
 // resources once its `toggle-subscriber-updates` tool is called: at once, then every 5 s);
-// and screenshots both tabs (`-http` for the HTTP server's).
+// fills the Traffic tab and opens a resources/read answer; finds the server's echo through the
+// command palette and calls it; and screenshots the tabs (`-http` for the HTTP server's).
 //
 //   cd tests/e2e && node --test resources-prompts.test.mjs
 //
@@ -15,7 +16,7 @@ import assert from 'node:assert/strict';
 import { launchApp, waitFor, freePort, SERVER_EVERYTHING_ENTRY } from './harness.mjs';
 import { spawnGroup, stopGroup, waitUntilReady } from './processes.mjs';
 import {
-  addHttpServer, addStdioServer, clickInView, fillField, openCallForm, selectServer, submitCall, waitForCallText, waitForConnected,
+  addHttpServer, addStdioServer, clickInView, findInPalette, offerListButton, fillField, openCallForm, openedCallForm, selectServer, submitCall, waitForCallText, waitForConnected,
 } from './servers-page.mjs';
 
 const DETAIL = '[data-testid="server-detail"]';
@@ -23,16 +24,6 @@ const TEMPLATE = 'demo://resource/dynamic/text/{resourceId}';
 
 async function openTab(app, tab) {
   await clickInView(app.session, await app.waitForElement(`${DETAIL} [data-testid="tab-${tab}"]`, { message: `the ${tab} tab` }));
-}
-
-/** The button of a list item whose text includes `text`, in the list `testid`. */
-async function listButton(app, testid, text) {
-  return waitFor(async () => {
-    for (const button of await app.session.findElements(`[data-testid="${testid}"] .offer-item`)) {
-      if ((await app.session.getText(button)).includes(text)) return button;
-    }
-    return null;
-  }, { timeout: 20_000, interval: 300, message: `"${text}" in ${testid}` });
 }
 
 /** server-everything over Streamable HTTP on a free port; stopped by `stopGroup`. */
@@ -56,12 +47,15 @@ async function startEverythingHttp() {
   return { child, url: `http://127.0.0.1:${port}/mcp` };
 }
 
-/** The Resources and Prompts tabs of the selected server; screenshots named with `suffix`. */
-async function exerciseOffers(app, suffix) {
+/**
+ * The Resources, Prompts and Traffic tabs of the selected `server`, then its echo tool found
+ * through the palette and called; screenshots named with `suffix`.
+ */
+async function exerciseOffers(app, server, suffix) {
   const s = app.session;
   // 1. A template's variable completed by the server, then read.
   await openTab(app, 'resources');
-  await clickInView(s, await listButton(app, 'template-list', TEMPLATE));
+  await clickInView(s, await offerListButton(app, 'template-list', TEMPLATE));
   const field = await app.waitForElement('[data-testid="template-form"] input[role="combobox"]', {
     message: 'the resourceId field of the template form',
   });
@@ -89,7 +83,7 @@ async function exerciseOffers(app, suffix) {
   await waitForCallText(app, panel, (body) => body.includes('Started simulated resource updated'));
   await openTab(app, 'resources');
   // The tab was left, so the subscription ended with it: subscribe again from the template.
-  await clickInView(s, await listButton(app, 'template-list', TEMPLATE));
+  await clickInView(s, await offerListButton(app, 'template-list', TEMPLATE));
   await fillField(s, await app.waitForElement('[data-testid="template-form"] input[role="combobox"]', {
     message: 'the resourceId field again',
   }), '7');
@@ -102,7 +96,7 @@ async function exerciseOffers(app, suffix) {
 
   // 3. A prompt with arguments.
   await openTab(app, 'prompts');
-  await clickInView(s, await listButton(app, 'prompt-list', 'Arguments Prompt'));
+  await clickInView(s, await offerListButton(app, 'prompt-list', 'Arguments Prompt'));
   const city = await app.waitForElement('[data-testid="prompt-form"] input[role="combobox"]', { message: 'the city field' });
   await fillField(s, city, 'Paris');
   await s.click(await app.waitForElement('[data-testid="prompt-get"]', { message: 'Get prompt' }));
@@ -112,6 +106,31 @@ async function exerciseOffers(app, suffix) {
   });
   assert.match(await s.getText(messages), /What's weather in Paris\?/);
   await app.screenshot(`prompts-tab${suffix}`);
+
+  // 4. The Traffic tab holds the reads; one answer opened.
+  await openTab(app, 'traffic');
+  await fillField(s, await app.waitForElement('[data-testid="traffic-filter"]', { message: 'the method filter' }), 'resources/read');
+  const answer = await waitFor(async () => {
+    const rows = await s.findElements('[data-testid="traffic-row"][data-method="resources/read"][data-direction="received"]');
+    return rows.at(-1) ?? null;
+  }, { timeout: 20_000, interval: 300, message: 'an answered resources/read in the Traffic tab' });
+  await clickInView(s, answer);
+  const body = await app.waitForElement('[data-testid="traffic-message-body"]', { message: 'the opened answer' });
+  assert.match(await s.getText(body), /"contents"/);
+  await app.screenshot(`traffic-tab${suffix}`);
+
+  // 5. This server's echo found through the palette and called.
+  const paletteOption = await findInPalette(
+    app,
+    `echo ${server}`,
+    (id, detail) => id.startsWith('tool:') && id.endsWith(':echo') && detail.trim() === server,
+    `${server}'s echo tool`,
+  );
+  await s.click(paletteOption);
+  const echoPanel = await openedCallForm(app, 'echo');
+  await fillField(s, await app.waitForElement(`${echoPanel} input`, { message: "echo's message field" }), `through the palette ${suffix}`);
+  await submitCall(app, echoPanel);
+  await waitForCallText(app, echoPanel, (text) => text.includes(`through the palette ${suffix}`), { message: "echo's answer" });
 }
 
 describe('Resources and Prompts tabs (real window)', () => {
@@ -131,10 +150,10 @@ describe('Resources and Prompts tabs (real window)', () => {
       await addHttpServer(app, 'everything-http', httpServer.url);
       await waitForConnected(app, 'everything');
       await selectServer(app, 'everything');
-      await exerciseOffers(app, '');
+      await exerciseOffers(app, 'everything', '');
       await waitForConnected(app, 'everything-http');
       await selectServer(app, 'everything-http');
-      await exerciseOffers(app, '-http');
+      await exerciseOffers(app, 'everything-http', '-http');
     });
   });
 });

@@ -183,6 +183,13 @@ export async function openCallForm(app, tool) {
   return panel;
 }
 
+/** The Call form of `tool` that something else opened (the palette, the first run), waited for; resolves to its panel's selector. */
+export async function openedCallForm(app, tool) {
+  const panel = `${TOOL_ITEMS}[data-tool-name="${tool}"] [data-testid="tool-call-panel"]`;
+  await app.waitForElement(`${panel} [data-testid="tool-call-submit"]`, { timeout: 30_000, message: `the Call form of ${tool}, opened` });
+  return panel;
+}
+
 /** Opens a page from the header navigation: `servers`, `approvals`, `audit` or `policies`. */
 export async function openPage(app, page) {
   await app.session.click(await app.waitForElement(`[data-testid="nav-${page}"]`, {
@@ -282,4 +289,40 @@ export async function pressApprovalButton(app, question, testid, what) {
   await s.executeScript('arguments[0].focus();', [button]);
   await s.sendKeys(button, Keys.ENTER);
   return 'keyboard';
+}
+
+const CONTROL_KEY = '\uE009';
+
+/**
+ * Opens the command palette with Ctrl+K, types `query`, and resolves to the first option for
+ * which `accept(entryId, detail)` is true (`detail`: its second line, a tool's server; `what`
+ * names it when none comes).
+ */
+export async function findInPalette(app, query, accept, what) {
+  const s = app.session;
+  await s.performActions([{
+    type: 'key',
+    id: 'keyboard',
+    actions: [{ type: 'keyDown', value: CONTROL_KEY }, { type: 'keyDown', value: 'k' }, { type: 'keyUp', value: 'k' }, { type: 'keyUp', value: CONTROL_KEY }],
+  }]);
+  await s.releaseActions();
+  await fillField(s, await app.waitForElement('[data-testid="palette-input"]', { message: 'the command palette after Ctrl+K' }), query);
+  return waitFor(async () => {
+    for (const option of await s.findElements('[data-testid="palette-option"]')) {
+      const [detail] = await s.findElements('.palette-detail', option);
+      const detailText = detail ? await s.getText(detail) : '';
+      if (accept((await s.getAttribute(option, 'data-entry-id')) ?? '', detailText)) return option;
+    }
+    return null;
+  }, { timeout: 10_000, interval: 200, message: `${what} among the palette's options for "${query}"` });
+}
+
+/** The button of a list item whose text includes `text`, in the offer list `testid` (Resources, Prompts). */
+export async function offerListButton(app, testid, text) {
+  return waitFor(async () => {
+    for (const button of await app.session.findElements(`[data-testid="${testid}"] .offer-item`)) {
+      if ((await app.session.getText(button)).includes(text)) return button;
+    }
+    return null;
+  }, { timeout: 20_000, interval: 300, message: `"${text}" in ${testid}` });
 }

@@ -19,32 +19,14 @@ import assert from 'node:assert/strict';
 import { launchApp, waitFor } from './harness.mjs';
 import { runCli } from './cli.mjs';
 import {
-  APPROVAL_DIALOG, clickInView, fillField, openPage, selectServer, submitCall, waitForCallText, waitForConnected,
+  APPROVAL_DIALOG, clickInView, fillField, findInPalette, offerListButton, openedCallForm, openPage, submitCall, waitForCallText, waitForConnected,
 } from './servers-page.mjs';
 
 const DEMO = 'demo';
 const DETAIL = '[data-testid="server-detail"]';
-const CONTROL = '\uE009';
-
-/** The button of a list item whose text includes `text`, in the offer list `testid`. */
-async function listButton(app, testid, text) {
-  return waitFor(async () => {
-    for (const button of await app.session.findElements(`[data-testid="${testid}"] .offer-item`)) {
-      if ((await app.session.getText(button)).includes(text)) return button;
-    }
-    return null;
-  }, { timeout: 20_000, interval: 300, message: `"${text}" in ${testid}` });
-}
 
 async function openTab(app, tab) {
   await clickInView(app.session, await app.waitForElement(`${DETAIL} [data-testid="tab-${tab}"]`, { message: `the ${tab} tab` }));
-}
-
-/** The open Call form of `tool` (its panel's selector), waited for. */
-async function callPanel(app, tool) {
-  const panel = `${DETAIL} [data-testid="tool-item"][data-tool-name="${tool}"] [data-testid="tool-call-panel"]`;
-  await app.waitForElement(`${panel} [data-testid="tool-call-submit"]`, { timeout: 30_000, message: `the Call form of ${tool}` });
-  return panel;
 }
 
 /** Fills the Call form's field for the argument `name` (rjsf ids: `call-<tool>_<name>`). */
@@ -75,7 +57,7 @@ describe('The window, page by page (real window)', () => {
       await s.click(demoButton);
       await app.waitForElement('[data-testid="first-run-hint"]', { message: 'the hint after adding the demo server' });
       await waitForConnected(app, DEMO);
-      const echo = await callPanel(app, 'echo');
+      const echo = await openedCallForm(app, 'echo');
       await fillArgument(app, echo, 'echo', 'message', 'hello from a new user');
       await submitCall(app, echo);
       await waitForCallText(app, echo, (text) => text.includes('hello from a new user'), { message: "echo's answer" });
@@ -92,23 +74,15 @@ describe('The window, page by page (real window)', () => {
       await app.screenshot('tour-audit');
 
       // 3. The palette (Ctrl+K) finds the demo's add tool and opens its Call form.
-      await s.performActions([{
-        type: 'key',
-        id: 'keyboard',
-        actions: [{ type: 'keyDown', value: CONTROL }, { type: 'keyDown', value: 'k' }, { type: 'keyUp', value: 'k' }, { type: 'keyUp', value: CONTROL }],
-      }]);
-      await s.releaseActions();
-      const input = await app.waitForElement('[data-testid="palette-input"]', { message: 'the command palette after Ctrl+K' });
-      await fillField(s, input, 'add demo');
-      const option = await waitFor(async () => {
-        for (const o of await s.findElements('[data-testid="palette-option"]')) {
-          if (((await s.getAttribute(o, 'data-entry-id')) ?? '').endsWith(':add') && (await s.getAttribute(o, 'data-entry-id')).startsWith('tool:')) return o;
-        }
-        return null;
-      }, { timeout: 10_000, interval: 200, message: "the demo's add tool among the palette's options" });
+      const option = await findInPalette(
+        app,
+        'add demo',
+        (id) => id.startsWith('tool:') && id.endsWith(':add'),
+        "the demo's add tool",
+      );
       await app.screenshot('tour-palette');
       await s.click(option);
-      const add = await callPanel(app, 'add');
+      const add = await openedCallForm(app, 'add');
       await fillArgument(app, add, 'add', 'a', '40');
       await fillArgument(app, add, 'add', 'b', '2');
       await submitCall(app, add);
@@ -136,7 +110,7 @@ describe('The window, page by page (real window)', () => {
       await app.screenshot('tour-history-tab');
       // A resource read and a prompt, as a new user would try them.
       await openTab(app, 'resources');
-      await clickInView(s, await listButton(app, 'resource-list', 'readme'));
+      await clickInView(s, await offerListButton(app, 'resource-list', 'readme'));
       const readme = await app.waitForElement('[data-testid="resource-reader"] [data-testid="resource-text"]', {
         timeout: 20_000,
         message: 'the text of demo://readme',
@@ -144,7 +118,7 @@ describe('The window, page by page (real window)', () => {
       assert.match(await s.getText(readme), /The Gatehouse demo server/);
       await app.screenshot('tour-resources-tab');
       await openTab(app, 'prompts');
-      await clickInView(s, await listButton(app, 'prompt-list', 'greet'));
+      await clickInView(s, await offerListButton(app, 'prompt-list', 'greet'));
       const name = await app.waitForElement('[data-testid="prompt-form"] input[role="combobox"]', { message: 'the name field of greet' });
       await fillField(s, name, 'Ada');
       await s.click(await app.waitForElement('[data-testid="prompt-get"]', { message: 'Get prompt' }));
