@@ -81,6 +81,7 @@ pub async fn run(
                     }
                 }
                 Some(task) = task_updates.recv() => send(CallEvent::from(task)),
+                // The pace's end, not a wait for something: the held update may go now.
                 () = tokio::time::sleep_until(due.unwrap_or_else(Instant::now).into()), if due.is_some() => {
                     if let Some(update) = pace.release(Instant::now()) {
                         send(CallEvent::from(update));

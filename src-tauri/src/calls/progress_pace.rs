@@ -3,12 +3,12 @@
 //! second shows its last step, not a queue of old ones). Times are given by the caller, so the
 //! tests drive the clock.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use gatehouse_host::protocol::Progress;
 
-/// The least time between two progress events of one call.
-pub const PACE: Duration = Duration::from_millis(100);
+/// The least time between two progress events of one call: the window's pace for state events.
+pub use crate::events::PACE;
 
 /// The progress held back until the pace allows it, and when the last one went.
 #[derive(Debug, Default)]
@@ -51,6 +51,7 @@ impl ProgressPace {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn step(n: f64) -> Progress {
         Progress {

@@ -12,8 +12,8 @@ impl Host {
     /// server's icons are fetched only from its own origin; a stdio server's from any `https:`
     /// host, since the process could reach the network itself.
     pub async fn server_icon(&self, server: &str, theme: Option<&str>) -> Result<Option<String>> {
-        let connection = self.attached(server).await?;
         let config = self.registry.get(server).await?;
+        let client = self.live_session(&config).await?.client;
         let origin = match &config.spec {
             ServerSpec::Stdio { .. } => IconOrigin::Any,
             ServerSpec::Http { url, .. } => match url::Url::parse(url) {
@@ -21,8 +21,7 @@ impl Host {
                 Err(_) => return Ok(None),
             },
         };
-        let declared = connection
-            .client()
+        let declared = client
             .initialize_result()
             .server_info
             .extra

@@ -14,14 +14,13 @@ pub fn decode(uri: &str) -> Result<Vec<u8>, IconRejected> {
         .map(|_| &uri[5..])
         .ok_or(IconRejected::DataUri)?;
     let (header, payload) = rest.split_once(',').ok_or(IconRejected::DataUri)?;
-    // Base64 grows the bytes by a third: anything longer cannot decode under the cap.
-    if payload.len() > MAX_ICON_BYTES * 4 / 3 + 4
-        && header.to_ascii_lowercase().ends_with(";base64")
-        || payload.len() > MAX_ICON_BYTES * 3
-    {
+    let base64 = header.to_ascii_lowercase().ends_with(";base64");
+    // Base64 grows the bytes by a third (percent-encoding by at most three times): anything
+    // longer cannot decode under the cap.
+    if base64 && payload.len() > MAX_ICON_BYTES * 4 / 3 + 4 || payload.len() > MAX_ICON_BYTES * 3 {
         return Err(IconRejected::TooLarge);
     }
-    let bytes = if header.to_ascii_lowercase().ends_with(";base64") {
+    let bytes = if base64 {
         let compact: String = payload
             .chars()
             .filter(|c| !c.is_ascii_whitespace())

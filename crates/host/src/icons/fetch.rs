@@ -74,15 +74,15 @@ pub async fn fetch(client: &reqwest::Client, url: &Url) -> Result<Vec<u8>, IconR
 
 /// A reqwest error's message without the URL (the icon's address is known to the caller).
 fn without_url(error: &reqwest::Error) -> String {
-    let mut message = error.to_string();
-    if let Some(url) = error.url() {
-        message = message.replace(&format!(" ({url})"), "");
-    }
     if error.is_redirect() {
         return "the icon redirects to another origin".to_owned();
     }
     if error.is_timeout() {
         return "timed out".to_owned();
     }
-    message
+    let message = error.to_string();
+    match error.url() {
+        Some(url) => message.replace(&format!(" ({url})"), ""),
+        None => message,
+    }
 }

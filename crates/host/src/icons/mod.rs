@@ -130,17 +130,16 @@ impl ServerIcons {
     }
 
     fn remember(&self, key: String, outcome: Option<Arc<str>>) {
+        let weight =
+            |(k, v): &(String, Option<Arc<str>>)| k.len() + v.as_ref().map_or(0, |v| v.len());
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         cache.retain(|(k, _)| *k != key);
         cache.push_back((key, outcome));
-        let bytes = |cache: &VecDeque<(String, Option<Arc<str>>)>| {
-            cache
-                .iter()
-                .map(|(k, v)| k.len() + v.as_ref().map_or(0, |v| v.len()))
-                .sum::<usize>()
-        };
-        while cache.len() > MAX_CACHED || (cache.len() > 1 && bytes(&cache) > MAX_CACHED_BYTES) {
-            cache.pop_front();
+        let mut bytes: usize = cache.iter().map(weight).sum();
+        while cache.len() > MAX_CACHED || (cache.len() > 1 && bytes > MAX_CACHED_BYTES) {
+            if let Some(oldest) = cache.pop_front() {
+                bytes -= weight(&oldest);
+            }
         }
     }
 
