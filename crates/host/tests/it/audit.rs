@@ -1,6 +1,7 @@
 //! The audit log on a real SQLite file: appending and listing with each filter, the chain
 //! verified intact, secrets never reaching the database files, large details summarised, one
-//! chain from two writers at once, the table refusing edits, and a committed row surviving the
+//! chain from two writers at once, an append waiting for another process's lock off the runtime,
+//! the table refusing edits, and a committed row surviving the
 //! writing process being killed.
 
 use crate::support;
@@ -320,6 +321,47 @@ async fn appends_made_at_once_keep_each_ones_rows_together_in_one_chain() {
         host.audit().verify().await.expect("verify"),
         VerifyReport::Intact { rows: 600 },
         "appends committed together must still make one unbroken chain"
+    );
+    host.shutdown().await;
+}
+
+/// An append made while another process holds the database's write lock neither fails nor holds
+/// the runtime's thread: it is committed by the writer's thread once the lock is released. On a
+/// single-threaded runtime, an append that waited in place would keep this test from releasing
+/// the lock.
+#[tokio::test(flavor = "current_thread")]
+async fn an_append_waits_for_another_writers_lock_off_the_runtime() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = open_host(dir.path(), false).await;
+    host.audit()
+        .append(call("everything", "echo", "user"))
+        .await
+        .expect("the first append");
+    let other = rusqlite::Connection::open(dir.path().join("gatehouse.db")).expect("open");
+    other
+        .execute_batch("BEGIN IMMEDIATE")
+        .expect("the other writer takes the lock");
+    let log = host.audit().clone();
+    let append = tokio::spawn(async move { log.append(call("everything", "add", "app")).await });
+    for _ in 0..10 {
+        tokio::task::yield_now().await;
+    }
+    assert!(
+        !append.is_finished(),
+        "the append cannot commit while the other writer holds the lock"
+    );
+    other
+        .execute_batch("COMMIT")
+        .expect("the other writer is done");
+    let row = tokio::time::timeout(Duration::from_secs(10), append)
+        .await
+        .expect("the append is committed once the lock is released")
+        .expect("task")
+        .expect("the append waits for the lock, it does not fail");
+    assert_eq!(row.seq, 2);
+    assert_eq!(
+        host.audit().verify().await.expect("verify"),
+        VerifyReport::Intact { rows: 2 }
     );
     host.shutdown().await;
 }

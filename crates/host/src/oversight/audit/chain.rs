@@ -127,18 +127,51 @@ impl StoredRow {
 
     /// Hex SHA-256 of the canonical JSON of every column but `hash`: an unkeyed row's hash.
     pub fn content_hash(&self) -> String {
-        crate::canonical::sha256(self)
+        use sha2::{Digest, Sha256};
+        format!("{:x}", Sha256::digest(self.canonical()))
     }
 
     /// Hex HMAC-SHA256 under `key` of the same JSON: a keyed row's hash.
     pub fn mac(&self, key: &AuditKey) -> String {
-        key.mac_json(self)
+        key.mac(&self.canonical())
     }
 
     /// Whether the stored `hash` is this row's hash under `key` (compared in constant time).
     pub fn mac_checks(&self, key: &AuditKey) -> bool {
-        let text = serde_jcs::to_string(self).unwrap_or_default();
-        key.verifies(text.as_bytes(), &self.hash)
+        key.verifies(&self.canonical(), &self.hash)
+    }
+
+    /// The RFC 8785 canonical JSON of every column but `hash` (`key_id` only when set), as
+    /// `serde_jcs` writes it of this struct, without its general machinery: the fields are
+    /// strings, integers and nulls, whose JSON `serde_json` writes exactly as RFC 8785 does
+    /// (§3.2.2.2: the same escapes, lowercase hex), so writing them in the order RFC 8785 sorts
+    /// their names gives the same bytes (tested against `serde_jcs`). An integer past 2^53,
+    /// which RFC 8785 writes as the double it rounds to, leaves the row to `serde_jcs`.
+    pub fn canonical(&self) -> Vec<u8> {
+        const EXACT: i64 = 1 << 53;
+        let exact = |n: i64| (-EXACT..=EXACT).contains(&n);
+        if !exact(self.seq) || !self.duration_ms.is_none_or(exact) {
+            return serde_jcs::to_vec(self).unwrap_or_default();
+        }
+        let hashed = Hashed {
+            at: &self.at,
+            correlation: self.correlation.as_deref(),
+            decision: self.decision.as_deref(),
+            detail: &self.detail,
+            duration_ms: self.duration_ms,
+            error_type: self.error_type.as_deref(),
+            gen_ai_tool_name: self.gen_ai_tool_name.as_deref(),
+            jsonrpc_request_id: self.jsonrpc_request_id.as_deref(),
+            key_id: self.key_id.as_deref(),
+            kind: &self.kind,
+            mcp_method_name: self.mcp_method_name.as_deref(),
+            network_transport: self.network_transport.as_deref(),
+            prev_hash: &self.prev_hash,
+            seq: self.seq,
+            server: self.server.as_deref(),
+            source: self.source.as_deref(),
+        };
+        serde_json::to_vec(&hashed).unwrap_or_default()
     }
 
     /// The row as listed, with `detail` parsed back.
@@ -168,6 +201,29 @@ impl StoredRow {
             key_id: self.key_id,
         })
     }
+}
+
+/// A row's hashed columns in the order RFC 8785 sorts their names (by UTF-16 code units; all
+/// are ASCII here).
+#[derive(Serialize)]
+struct Hashed<'a> {
+    at: &'a str,
+    correlation: Option<&'a str>,
+    decision: Option<&'a str>,
+    detail: &'a str,
+    duration_ms: Option<i64>,
+    error_type: Option<&'a str>,
+    gen_ai_tool_name: Option<&'a str>,
+    jsonrpc_request_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    key_id: Option<&'a str>,
+    kind: &'a str,
+    mcp_method_name: Option<&'a str>,
+    network_transport: Option<&'a str>,
+    prev_hash: &'a str,
+    seq: i64,
+    server: Option<&'a str>,
+    source: Option<&'a str>,
 }
 
 /// "row N is missing" or "rows N to M are missing".
@@ -308,5 +364,54 @@ mod tests {
             !canonical.contains("\"hash\""),
             "a hash cannot cover itself"
         );
+    }
+
+    /// Every kind of text a row may hold (quotes, backslashes, every control character, DEL,
+    /// the line separators ECMAScript once escaped, accents, emoji), every column set and unset,
+    /// keyed and not: the canonical JSON written here is byte for byte `serde_jcs`'s, so rows
+    /// hashed before and after it verify alike.
+    #[test]
+    fn the_canonical_json_is_serde_jcs_byte_for_byte() {
+        let controls: String = (0u8..0x20).map(char::from).collect();
+        let texts = [
+            String::new(),
+            "plain".to_owned(),
+            "quote \" backslash \\ slash /".to_owned(),
+            controls,
+            "\u{7f} del, \u{2028} \u{2029} separators".to_owned(),
+            "é ü ß 中文 😀 \u{10FFFF}".to_owned(),
+            r#"{"arguments":{"path":"C:\\x","n":-1.5e3}}"#.to_owned(),
+        ];
+        for (i, text) in texts.iter().enumerate() {
+            let set = |on: bool| on.then(|| text.clone());
+            for on in [false, true] {
+                let row = StoredRow {
+                    seq: i64::try_from(i).unwrap_or(0) * 1_000_000_007 + 1,
+                    at: text.clone(),
+                    kind: text.clone(),
+                    server: set(on),
+                    source: set(!on),
+                    mcp_method_name: set(on),
+                    gen_ai_tool_name: set(!on),
+                    jsonrpc_request_id: set(on),
+                    correlation: set(!on),
+                    decision: set(on),
+                    error_type: set(!on),
+                    network_transport: set(on),
+                    // Past 2^53 on even texts (left to `serde_jcs`), within it on odd ones.
+                    duration_ms: on.then_some(if i % 2 == 0 { i64::MAX - 3 } else { 86_400_000 }),
+                    detail: text.clone(),
+                    prev_hash: text.clone(),
+                    hash: "not hashed".to_owned(),
+                    key_id: set(on),
+                };
+                let reference = serde_jcs::to_vec(&row).expect("serde_jcs");
+                assert_eq!(
+                    String::from_utf8_lossy(&row.canonical()),
+                    String::from_utf8_lossy(&reference),
+                    "text {i}, columns set: {on}"
+                );
+            }
+        }
     }
 }

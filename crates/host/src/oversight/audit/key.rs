@@ -123,7 +123,13 @@ fn mac_bytes(key: &[u8; KEY_BYTES], content: &[u8]) -> [u8; 32] {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        text.push(char::from(DIGITS[usize::from(b >> 4)]));
+        text.push(char::from(DIGITS[usize::from(b & 0x0f)]));
+    }
+    text
 }
 
 fn unhex(text: &str) -> Option<Vec<u8>> {

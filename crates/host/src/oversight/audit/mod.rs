@@ -15,8 +15,9 @@
 //!   the keyring cannot be reached.
 //! - [`checkpoint`]: the newest keyed row, kept in the keyring, so removing the newest rows is
 //!   caught.
-//! - [`writer`]: the thread that appends this process's rows, committing together those that
-//!   queue up while it is busy.
+//! - [`writer`]: how this process's appends are committed: in place when nobody else is
+//!   committing, else together by the writer's thread; the thread also indexes and checkpoints.
+//! - [`append_tx`]: the transaction that links, hashes and inserts an append's rows.
 //! - [`verify`]: recomputes the chain and names the first row that breaks it.
 //! - [`parts`]: the stretches of the chain that are keyed alike.
 //! - [`report`]: what a full check says: which parts are keyed, and the checkpoint's state.
@@ -34,6 +35,7 @@
 
 pub mod anchor;
 mod append;
+mod append_tx;
 pub mod chain;
 pub(crate) mod checkpoint;
 pub(crate) mod event;

@@ -1,130 +1,330 @@
-//! The audit log's writer: one thread with its own connection to the database appends every
-//! row this process records.
+//! The audit log's writer: how this process's appends reach the database, one commit at a time.
 //!
-//! Appends are handed to it through a bounded queue ([`QUEUE`]); a full queue makes the
-//! appending task wait, so a burst costs time, never memory. The thread takes whatever has
-//! queued while it was committing and writes it in one `BEGIN IMMEDIATE` transaction (group
-//! commit, at most [`BATCH`] appends): under load, many appends share one commit, which is
-//! what keeps the audited calls per second up; alone, an append is committed at once. Each
-//! append is answered only after the commit that holds it, so a returned row is durable (see
-//! [`super::AuditLog::append_all`]).
+//! An append that finds nobody committing commits at once, on its own thread (the task's
+//! worker), with the writer's connection ([`super::append_tx`]): no hand-off to another thread
+//! and back, which on this kind of machine cost more than the commit itself. Appends made while
+//! a commit runs queue (at most [`QUEUE`]; past that an appending task waits, so a burst costs
+//! time, never memory) and are committed together by the writer's thread, in one transaction of
+//! at most [`BATCH`] (group commit), which is what keeps the audited calls per second up under
+//! load; once the thread leads, it goes on committing what comes until nothing has come for
+//! [`LINGER`], so steady load from several callers keeps being committed together. Each append is answered only after the commit that holds it, so a returned row is
+//! durable (see [`super::AuditLog::append_all`]). Exactly one committer leads at a time, so
+//! appends are committed in the order they were queued.
 //!
-//! The writer also keeps the search index up to date ([`super::indexer`]), off the appending
-//! path: once it has been idle for [`IDLE`], or has appended [`super::indexer::BACKLOG`] rows
-//! since it last did, and whenever a search asks it to.
+//! An append never waits on another process's write lock on a runtime's worker: committing in
+//! place gives up at once when the database is busy, and the batch goes to the thread, which
+//! waits for the lock as the store's pool does.
 //!
-//! Each append comes with its [`Keying`]: its rows are keyed with the audit key, or unkeyed
-//! (the keyring unavailable). Where the keying changes from the row before, a `keying` row
-//! says so first: keyed, where keying starts (or resumes) after unkeyed rows; unkeyed, with
-//! the reason, where keyed rows are followed by unkeyed ones. After each commit the newest row,
-//! when keyed, is published as the head for the checkpoint ([`super::checkpoint`]).
+//! The thread also keeps the search index up to date ([`super::indexer`]), off the appending
+//! path: once appends have paused for [`IDLE`], or [`super::indexer::BACKLOG`] rows were
+//! appended since it last did, and whenever a search asks it to. It checkpoints the WAL when
+//! idle (or every [`CHECKPOINT_EVERY`] commits, should appends never pause) rather than within a
+//! commit. It is started by the first append and ends when the last handle to the log is
+//! dropped; the connections close with it.
 //!
-//! The thread is started by the first append and ends when the last handle to the log is
-//! dropped (its queue closes); it owns the connection, which closes with it.
-//!
-//! It checkpoints the WAL when idle (or every [`CHECKPOINT_EVERY`] commits, should it never be
-//! idle) rather than within a commit.
+//! Each append comes with its [`Keying`] (see [`super::append_tx`] for the `keying` rows).
+//! After each commit the newest row, when keyed, is published as the head for the checkpoint
+//! ([`super::checkpoint`]).
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
-use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::time::{Duration, Instant};
 
-use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
-use serde_json::json;
-use tokio::sync::{oneshot, watch};
+use rusqlite::Connection;
+use tokio::sync::{Semaphore, oneshot, watch};
 
-use super::chain::{COLUMNS, GENESIS, StoredRow};
+use super::append_tx::{self, Batch, Prepared};
 use super::checkpoint::Head;
-use super::event::{AuditEvent, AuditKind, AuditRow};
+use super::event::AuditRow;
 use super::indexer;
 use super::key_source::Keying;
 use crate::error::{HostError, Result};
 
-/// Appends that may wait for the writer before appending tasks wait in turn.
+/// Appends that may wait for a commit before appending tasks wait in turn.
 pub const QUEUE: usize = 1024;
 
 /// The most appends committed in one transaction.
 pub const BATCH: usize = 256;
 
-/// How long the writer is idle before it indexes what it appended.
+/// Signals waiting for the thread; past that, a wake-up is already pending and is not repeated.
+const SIGNALS: usize = 64;
+
+/// How long appends pause before the thread indexes what was appended.
 pub const IDLE: Duration = Duration::from_millis(250);
 
-/// Commits after which a writer that is never idle checkpoints the WAL anyway, so it does
-/// not grow without bound.
+/// Commits after which the WAL is checkpointed even if appends never pause, so it does not
+/// grow without bound.
 pub const CHECKPOINT_EVERY: usize = 2000;
 
-/// How long the writer waits for another process's write lock (the app and CLI processes
+/// How long the thread, once it leads (appends came while another was committing), waits for
+/// more before it lets the next append commit in place again: under steady load from several
+/// callers it keeps committing them together.
+pub const LINGER: Duration = Duration::from_millis(1);
+
+/// How long the thread waits for another process's write lock (the app and CLI processes
 /// share the database), as the store's pool does.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(15);
 
-/// Events, redacted and each with its `detail` text, in the order they are to be appended.
-pub(crate) type Prepared = Vec<(AuditEvent, String)>;
+type Answer = oneshot::Sender<Result<Vec<AuditRow>>>;
 
-enum Job {
-    Append {
-        prepared: Prepared,
-        keying: Keying,
-        done: oneshot::Sender<Result<Vec<AuditRow>>>,
-    },
-    /// Index every row not yet in the search index.
-    CatchUp { done: oneshot::Sender<Result<()>> },
+/// An append waiting to be committed.
+struct Pending {
+    batch: Batch,
+    done: Answer,
 }
 
-/// A handle to the writer of one database file; clones share the thread.
-#[derive(Debug, Clone)]
-pub(crate) struct Writer {
+/// Who commits the queue now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Leader {
+    Nobody,
+    /// An appending task, in place.
+    InPlace,
+    /// The writer's thread, until the queue is empty.
+    Thread,
+}
+
+/// What appends share; the lock is held only to queue and dequeue, never over a commit.
+struct State {
+    queue: VecDeque<Pending>,
+    leader: Leader,
+    /// The connection appends commit with in place; `None` while one does, or until the first.
+    in_place: Option<rusqlite::Result<Connection>>,
+    /// Rows appended since the search index last caught up, commits since the last checkpoint,
+    /// and when the last commit ended.
+    unindexed: usize,
+    commits: usize,
+    last_commit: Option<Instant>,
+}
+
+/// What the thread is asked to do.
+enum Signal {
+    /// Commit what is queued (it leads until nothing has come for [`LINGER`]).
+    Drain,
+    /// Index every row not yet in the search index.
+    CatchUp(oneshot::Sender<Result<()>>),
+}
+
+struct Shared {
     path: PathBuf,
-    queue: Arc<OnceLock<SyncSender<Job>>>,
     heads: Arc<watch::Sender<Option<Head>>>,
+    state: Mutex<State>,
+    room: Arc<Semaphore>,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Commits `appends` on `connection`, answers each and publishes the new head. A busy
+    /// database (another process writing) hands them back untouched when `give_back` is set.
+    fn commit(
+        &self,
+        connection: &mut rusqlite::Result<Connection>,
+        appends: Vec<Pending>,
+        give_back: bool,
+        busy_timeout: Duration,
+    ) -> Option<Vec<Pending>> {
+        let (mut batches, dones): (Vec<Batch>, Vec<Answer>) =
+            appends.into_iter().map(|p| (p.batch, p.done)).unzip();
+        let outcome = match connection {
+            Ok(connection) => append_tx::write(connection, &mut batches),
+            Err(e) => Err(append_tx::Failure::Other(HostError::AuditWrite(format!(
+                "cannot open the database: {e}"
+            )))),
+        };
+        match outcome {
+            Ok((rows, head)) => {
+                if let Some(head) = head {
+                    self.heads.send_replace(Some(head));
+                }
+                let appended: usize = rows.iter().map(Vec::len).sum();
+                let mut state = self.lock();
+                state.unindexed += appended;
+                state.commits += 1;
+                state.last_commit = Some(Instant::now());
+                drop(state);
+                for (done, rows) in dones.into_iter().zip(rows) {
+                    let _ = done.send(Ok(rows));
+                }
+                None
+            }
+            Err(append_tx::Failure::Busy) if give_back => Some(
+                batches
+                    .into_iter()
+                    .zip(dones)
+                    .map(|(batch, done)| Pending { batch, done })
+                    .collect(),
+            ),
+            Err(failure) => {
+                let message = failure.into_error().to_string();
+                for done in dones {
+                    let _ = done.send(Err(HostError::AuditWrite(message.clone())));
+                }
+                // A connection that failed mid-transaction is opened afresh for the next batch.
+                *connection = append_tx::open(&self.path, busy_timeout);
+                None
+            }
+        }
+    }
+
+    /// The queue's next batch, or `None` (and nobody leads) when it is empty.
+    fn next_batch(&self, state: &mut State) -> Option<Vec<Pending>> {
+        if state.queue.is_empty() {
+            state.leader = Leader::Nobody;
+            return None;
+        }
+        let n = state.queue.len().min(BATCH);
+        Some(state.queue.drain(..n).collect())
+    }
+}
+
+/// A handle to the writer of one database file; clones share it.
+#[derive(Clone)]
+pub(crate) struct Writer {
+    shared: Arc<Shared>,
+    thread: Arc<OnceLock<SyncSender<Signal>>>,
+}
+
+impl std::fmt::Debug for Writer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Writer")
+            .field("path", &self.shared.path)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Writer {
     /// The writer of the database at `path`, publishing each new keyed head to `heads`.
     pub(crate) fn new(path: PathBuf, heads: Arc<watch::Sender<Option<Head>>>) -> Self {
         Writer {
-            path,
-            queue: Arc::default(),
-            heads,
+            shared: Arc::new(Shared {
+                path,
+                heads,
+                state: Mutex::new(State {
+                    queue: VecDeque::new(),
+                    leader: Leader::Nobody,
+                    in_place: None,
+                    unindexed: 0,
+                    commits: 0,
+                    last_commit: None,
+                }),
+                room: Arc::new(Semaphore::new(QUEUE)),
+            }),
+            thread: Arc::default(),
         }
     }
 
     /// Appends `prepared` after the last row, keyed as `keying` says, and returns the rows
     /// once they are committed.
     pub(crate) async fn append(&self, prepared: Prepared, keying: Keying) -> Result<Vec<AuditRow>> {
+        let thread = self.thread();
+        let _room = match self.shared.room.clone().try_acquire_owned() {
+            Ok(room) => room,
+            Err(_) => {
+                tracing::info!("{QUEUE} audit appends wait for a commit; the next one waits too");
+                self.shared
+                    .room
+                    .clone()
+                    .acquire_owned()
+                    .await
+                    .map_err(|_| writer_gone())?
+            }
+        };
         let (done, written) = oneshot::channel();
-        self.send(Job::Append {
-            prepared,
-            keying,
-            done,
-        })
-        .await?;
+        let lead = {
+            let mut state = self.shared.lock();
+            state.queue.push_back(Pending {
+                batch: (prepared, keying),
+                done,
+            });
+            let leader = state.leader;
+            if leader == Leader::Nobody {
+                state.leader = Leader::InPlace;
+            }
+            leader
+        };
+        match lead {
+            Leader::Nobody => self.commit_in_place(&thread),
+            // The thread may be waiting for more appends ([`LINGER`]).
+            Leader::Thread => self.wake(&thread),
+            Leader::InPlace => {}
+        }
         written.await.map_err(|_| writer_gone())?
+    }
+
+    /// Commits the queue's first batch (this append's, and any queued with it) here; what is
+    /// queued after it, or a batch the database was too busy for, goes to the thread.
+    fn commit_in_place(&self, thread: &SyncSender<Signal>) {
+        let shared = &self.shared;
+        let (batch, mut connection) = {
+            let mut state = shared.lock();
+            let Some(batch) = shared.next_batch(&mut state) else {
+                return;
+            };
+            let connection = state
+                .in_place
+                .take()
+                .unwrap_or_else(|| append_tx::open(&shared.path, Duration::ZERO));
+            (batch, connection)
+        };
+        let busy = shared.commit(&mut connection, batch, true, Duration::ZERO);
+        let mut state = shared.lock();
+        state.in_place = Some(connection);
+        if let Some(batch) = busy {
+            for pending in batch.into_iter().rev() {
+                state.queue.push_front(pending);
+            }
+        }
+        if state.queue.is_empty() {
+            state.leader = Leader::Nobody;
+        } else {
+            state.leader = Leader::Thread;
+            drop(state);
+            self.wake(thread);
+        }
+    }
+
+    /// Tells the thread there is something to commit; a full channel already holds signals that
+    /// will make it look.
+    fn wake(&self, thread: &SyncSender<Signal>) {
+        if let Err(TrySendError::Disconnected(_)) = thread.try_send(Signal::Drain) {
+            self.thread_gone();
+        }
+    }
+
+    /// Answers every queued append with an error: the thread could not be started.
+    fn thread_gone(&self) {
+        let mut state = self.shared.lock();
+        state.leader = Leader::Nobody;
+        for pending in state.queue.drain(..) {
+            let _ = pending.done.send(Err(writer_gone()));
+        }
     }
 
     /// Returns once every row committed so far is in the search index.
     pub(crate) async fn catch_up(&self) -> Result<()> {
         let (done, indexed) = oneshot::channel();
-        self.send(Job::CatchUp { done }).await?;
+        let thread = self.thread();
+        match thread.try_send(Signal::CatchUp(done)) {
+            Ok(()) => {}
+            Err(TrySendError::Full(signal)) => {
+                tokio::task::spawn_blocking(move || thread.send(signal))
+                    .await
+                    .map_err(|_| writer_gone())?
+                    .map_err(|_| writer_gone())?
+            }
+            Err(TrySendError::Disconnected(_)) => return Err(writer_gone()),
+        }
         indexed.await.map_err(|_| writer_gone())?
     }
 
-    async fn send(&self, job: Job) -> Result<()> {
-        let queue = self
-            .queue
-            .get_or_init(|| start(self.path.clone(), self.heads.clone()))
-            .clone();
-        match queue.try_send(job) {
-            Ok(()) => Ok(()),
-            Err(TrySendError::Full(job)) => {
-                tracing::info!("{QUEUE} audit appends wait for the writer; the next one waits too");
-                tokio::task::spawn_blocking(move || queue.send(job))
-                    .await
-                    .map_err(|_| writer_gone())?
-                    .map_err(|_| writer_gone())
-            }
-            Err(TrySendError::Disconnected(_)) => Err(writer_gone()),
-        }
+    fn thread(&self) -> SyncSender<Signal> {
+        self.thread
+            .get_or_init(|| start(Arc::clone(&self.shared)))
+            .clone()
     }
 }
 
@@ -132,72 +332,40 @@ fn writer_gone() -> HostError {
     HostError::AuditWrite("the writer thread stopped before it wrote the rows".into())
 }
 
-/// Starts the thread; it ends when every sender is dropped.
-fn start(path: PathBuf, heads: Arc<watch::Sender<Option<Head>>>) -> SyncSender<Job> {
-    let (sender, receiver) = mpsc::sync_channel(QUEUE);
+/// Starts the thread; it ends when every handle is dropped.
+fn start(shared: Arc<Shared>) -> SyncSender<Signal> {
+    let (sender, receiver) = mpsc::sync_channel(SIGNALS);
     let spawned = std::thread::Builder::new()
         .name("audit-writer".into())
-        .spawn(move || run(&path, &receiver, &heads));
+        .spawn(move || run(&shared, &receiver));
     if let Err(e) = spawned {
-        // The receiver went with the closure: every append reports the writer gone.
+        // The receiver went with the closure: every signal reports the writer gone.
         tracing::error!("cannot start the audit writer thread: {e}");
     }
     sender
 }
 
-fn run(path: &Path, receiver: &Receiver<Job>, heads: &watch::Sender<Option<Head>>) {
-    let mut connection = open(path);
-    // Rows appended since the search index last caught up, and commits since the last
-    // checkpoint.
-    let mut unindexed = 0usize;
-    let mut commits = 0usize;
+fn run(shared: &Shared, signals: &Receiver<Signal>) {
+    let mut connection = append_tx::open(&shared.path, BUSY_TIMEOUT);
     loop {
-        let first = match receiver.recv_timeout(IDLE) {
-            Ok(job) => job,
-            Err(RecvTimeoutError::Timeout) => {
-                if unindexed > 0 {
-                    // A failure is logged by `index`; the next idle moment tries again.
-                    let _ = index(&mut connection, path);
-                    unindexed = 0;
-                }
-                if commits > 0 {
-                    checkpoint(&connection);
-                    commits = 0;
-                }
-                continue;
-            }
-            Err(RecvTimeoutError::Disconnected) => break,
-        };
-        let mut appends = Vec::new();
+        let signal = signals.recv_timeout(IDLE);
         let mut catch_ups = Vec::new();
-        let mut next = Some(first);
-        while let Some(job) = next {
-            match job {
-                Job::Append {
-                    prepared,
-                    keying,
-                    done,
-                } => appends.push(((prepared, keying), done)),
-                Job::CatchUp { done } => catch_ups.push(done),
-            }
-            next = if appends.len() < BATCH {
-                receiver.try_recv().ok()
-            } else {
-                None
-            };
+        match signal {
+            Ok(Signal::Drain) => drain(shared, &mut connection, signals, &mut catch_ups),
+            Ok(Signal::CatchUp(done)) => catch_ups.push(done),
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => break,
         }
-        if !appends.is_empty() {
-            unindexed += appends.iter().map(|((p, _), _)| p.len()).sum::<usize>();
-            commit(&mut connection, path, appends, heads);
-            commits += 1;
-            if commits >= CHECKPOINT_EVERY {
-                checkpoint(&connection);
-                commits = 0;
-            }
-        }
-        if !catch_ups.is_empty() || unindexed >= indexer::BACKLOG {
-            let outcome = index(&mut connection, path);
-            unindexed = 0;
+        let (idle, unindexed, commits) = {
+            let state = shared.lock();
+            let idle = state
+                .last_commit
+                .is_none_or(|at| at.elapsed() >= IDLE && state.leader == Leader::Nobody);
+            (idle, state.unindexed, state.commits)
+        };
+        if !catch_ups.is_empty() || unindexed >= indexer::BACKLOG || (idle && unindexed > 0) {
+            shared.lock().unindexed = 0;
+            let outcome = index(&mut connection, &shared.path);
             for done in catch_ups {
                 let _ = done.send(
                     outcome
@@ -207,43 +375,48 @@ fn run(path: &Path, receiver: &Receiver<Job>, heads: &watch::Sender<Option<Head>
                 );
             }
         }
+        if commits >= CHECKPOINT_EVERY || (idle && commits > 0) {
+            shared.lock().commits = 0;
+            checkpoint(&connection);
+        }
     }
 }
 
-/// An append's events and how they are keyed.
-type Batch = (Prepared, Keying);
-
-/// Writes a batch of appends, answers each and publishes the new head.
-fn commit(
+/// Commits the queue until it has stayed empty for [`LINGER`] (appends made meanwhile
+/// included), then leads no more. A search's request to catch up that comes meanwhile is kept
+/// in `catch_ups`, and ends the lingering.
+fn drain(
+    shared: &Shared,
     connection: &mut rusqlite::Result<Connection>,
-    path: &Path,
-    appends: Vec<(Batch, oneshot::Sender<Result<Vec<AuditRow>>>)>,
-    heads: &watch::Sender<Option<Head>>,
+    signals: &Receiver<Signal>,
+    catch_ups: &mut Vec<oneshot::Sender<Result<()>>>,
 ) {
-    let (batches, dones): (Vec<_>, Vec<_>) = appends.into_iter().unzip();
-    let outcome = match connection {
-        Ok(connection) => write(connection, batches),
-        Err(e) => Err(HostError::AuditWrite(format!(
-            "cannot open the database: {e}"
-        ))),
-    };
-    match outcome {
-        Ok((rows, head)) => {
-            if let Some(head) = head {
-                heads.send_replace(Some(head));
+    loop {
+        let batch = {
+            let mut state = shared.lock();
+            if state.leader != Leader::Thread {
+                return;
             }
-            for (done, rows) in dones.into_iter().zip(rows) {
-                let _ = done.send(Ok(rows));
+            // A search waiting for the index is not kept waiting for more appends.
+            if state.queue.is_empty() && catch_ups.is_empty() {
+                drop(state);
+                match signals.recv_timeout(LINGER) {
+                    Ok(Signal::Drain) => continue,
+                    Ok(Signal::CatchUp(done)) => {
+                        catch_ups.push(done);
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
+                        state = shared.lock();
+                    }
+                }
             }
-        }
-        Err(e) => {
-            let message = e.to_string();
-            for done in dones {
-                let _ = done.send(Err(HostError::AuditWrite(message.clone())));
+            match shared.next_batch(&mut state) {
+                Some(batch) => batch,
+                None => return,
             }
-            // A connection that failed mid-transaction is opened afresh for the next batch.
-            *connection = open(path);
-        }
+        };
+        shared.commit(connection, batch, false, BUSY_TIMEOUT);
     }
 }
 
@@ -268,162 +441,7 @@ fn index(
     };
     if let Err(e) = &outcome {
         tracing::warn!("the audit log's search index is behind: {e}");
-        *connection = open(path);
+        *connection = append_tx::open(path, BUSY_TIMEOUT);
     }
     outcome
-}
-
-fn open(path: &Path) -> rusqlite::Result<Connection> {
-    let connection = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )?;
-    connection.busy_timeout(BUSY_TIMEOUT)?;
-    // The store opened the file in WAL mode, which is persistent; synchronous is per
-    // connection (see `append_all` for what NORMAL means for durability).
-    connection.pragma_update(None, "synchronous", "NORMAL")?;
-    // Its commits do not checkpoint the WAL (SQLite's default does, every 1,000 pages, in the
-    // committing call, which made one append in a few hundred take milliseconds): the writer
-    // checkpoints when idle, or every [`CHECKPOINT_EVERY`] commits under steady load.
-    connection.pragma_update(None, "wal_autocheckpoint", 0)?;
-    Ok(connection)
-}
-
-/// Appends every batch's events, in order, in one transaction; returns each batch's rows and
-/// the new head when the newest row is keyed.
-fn write(
-    connection: &mut Connection,
-    batches: Vec<Batch>,
-) -> Result<(Vec<Vec<AuditRow>>, Option<Head>)> {
-    let tx = connection
-        .transaction_with_behavior(TransactionBehavior::Immediate)
-        .map_err(failed)?;
-    let at: String = tx
-        .query_row("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')", [], |row| {
-            row.get(0)
-        })
-        .map_err(failed)?;
-    let last = tx
-        .query_row(
-            "SELECT seq, hash, key_id FROM audit_log ORDER BY seq DESC LIMIT 1",
-            [],
-            |row| {
-                Ok((
-                    row.get::<_, i64>(0)?,
-                    row.get::<_, String>(1)?,
-                    row.get::<_, Option<String>>(2)?,
-                ))
-            },
-        )
-        .optional()
-        .map_err(failed)?;
-    let mut link = match last {
-        Some((seq, hash, key_id)) => Link { seq, hash, key_id },
-        None => Link {
-            seq: 0,
-            hash: GENESIS.to_owned(),
-            key_id: None,
-        },
-    };
-    let mut written = Vec::with_capacity(batches.len());
-    {
-        let sql = format!(
-            "INSERT INTO audit_log ({COLUMNS}) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        );
-        let mut insert = tx.prepare_cached(&sql).map_err(failed)?;
-        let mut append = |event: &AuditEvent, detail: String, keying: &Keying, link: &mut Link| {
-            let row = StoredRow::new(event, detail, (link.seq + 1, &at, &link.hash), keying);
-            insert
-                .execute(params![
-                    row.seq,
-                    row.at,
-                    row.kind,
-                    row.server,
-                    row.source,
-                    row.mcp_method_name,
-                    row.gen_ai_tool_name,
-                    row.jsonrpc_request_id,
-                    row.correlation,
-                    row.decision,
-                    row.error_type,
-                    row.network_transport,
-                    row.duration_ms,
-                    row.detail,
-                    row.prev_hash,
-                    row.hash,
-                    row.key_id,
-                ])
-                .map_err(failed)?;
-            link.seq = row.seq;
-            link.hash.clone_from(&row.hash);
-            link.key_id.clone_from(&row.key_id);
-            Ok::<_, HostError>(row)
-        };
-        for (prepared, keying) in batches {
-            if let Some((event, detail)) = keying_row(&link, &keying) {
-                append(&event, detail, &keying, &mut link)?;
-            }
-            let mut rows = Vec::with_capacity(prepared.len());
-            for (event, detail) in prepared {
-                let row = append(&event, detail, &keying, &mut link)?;
-                rows.push(AuditRow {
-                    seq: row.seq,
-                    at: row.at,
-                    event,
-                    hash: row.hash,
-                    prev_hash: row.prev_hash,
-                    key_id: row.key_id,
-                });
-            }
-            written.push(rows);
-        }
-    }
-    tx.commit().map_err(failed)?;
-    let head = link.key_id.map(|key_id| Head {
-        seq: link.seq,
-        hash: link.hash,
-        key_id,
-    });
-    Ok((written, head))
-}
-
-/// The newest row: what the next one links to.
-struct Link {
-    seq: i64,
-    hash: String,
-    key_id: Option<String>,
-}
-
-/// The `keying` row to write before rows keyed as `keying` after `last`, if the keying
-/// changes there: keyed rows after unkeyed ones (or after rows of another key), or unkeyed rows
-/// after keyed ones. A new log needs none.
-fn keying_row(last: &Link, keying: &Keying) -> Option<(AuditEvent, String)> {
-    if last.seq == 0 {
-        return None;
-    }
-    let detail = match (keying, &last.key_id) {
-        (Keying::Keyed(key), previous) if previous.as_deref() != Some(key.id()) => json!({
-            "keyed": true,
-            "keyId": key.id(),
-            "previousKeyId": previous,
-        }),
-        (Keying::Unkeyed(reason), Some(previous)) => json!({
-            "keyed": false,
-            "previousKeyId": previous,
-            "reason": reason,
-        }),
-        _ => return None,
-    };
-    let text = detail.to_string();
-    let event = AuditEvent {
-        kind: AuditKind::Keying,
-        detail,
-        ..Default::default()
-    };
-    Some((event, text))
-}
-
-fn failed(e: rusqlite::Error) -> HostError {
-    HostError::AuditWrite(e.to_string())
 }

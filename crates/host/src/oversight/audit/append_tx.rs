@@ -1,0 +1,211 @@
+//! The transaction that appends rows to the audit log: the chain's newest row read, each new
+//! row linked to it and hashed (keyed where its append is), inserted, and committed in one
+//! `BEGIN IMMEDIATE` transaction, so writers in several processes keep one chain. Used by
+//! [`super::writer`], on whichever thread commits.
+
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
+use serde_json::json;
+
+use super::chain::{COLUMNS, GENESIS, StoredRow};
+use super::checkpoint::Head;
+use super::event::{AuditEvent, AuditKind, AuditRow};
+use super::key_source::Keying;
+use crate::error::{HostError, Result};
+
+/// Events, redacted and each with its `detail` text, in the order they are to be appended.
+pub(crate) type Prepared = Vec<(AuditEvent, String)>;
+
+/// An append's events and how they are keyed.
+pub(super) type Batch = (Prepared, Keying);
+
+/// A connection for appending: WAL commits not synced (see `append_all` for what NORMAL means
+/// for durability), and no checkpoint inside a commit (SQLite's default checkpoints every 1,000
+/// pages in the committing call, which made one append in a few hundred take milliseconds; the
+/// writer checkpoints when idle instead).
+pub(super) fn open(path: &Path, busy_timeout: Duration) -> rusqlite::Result<Connection> {
+    let connection = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    connection.busy_timeout(busy_timeout)?;
+    // The store opened the file in WAL mode, which is persistent; synchronous is per
+    // connection.
+    connection.pragma_update(None, "synchronous", "NORMAL")?;
+    connection.pragma_update(None, "wal_autocheckpoint", 0)?;
+    Ok(connection)
+}
+
+/// Each batch's rows as appended, and the new head when the newest row is keyed.
+pub(super) type Written = (Vec<Vec<AuditRow>>, Option<Head>);
+
+/// Why rows were not appended.
+pub(super) enum Failure {
+    /// Another connection holds the write lock: nothing was written, the batches are untouched.
+    Busy,
+    Other(HostError),
+}
+
+impl Failure {
+    pub(super) fn into_error(self) -> HostError {
+        match self {
+            Failure::Busy => HostError::AuditWrite("the database is busy".into()),
+            Failure::Other(e) => e,
+        }
+    }
+}
+
+/// Appends every batch's events, in order, in one transaction; returns each batch's rows and
+/// the new head when the newest row is keyed. The batches are taken once the write lock is.
+pub(super) fn write(
+    connection: &mut Connection,
+    batches: &mut Vec<Batch>,
+) -> std::result::Result<Written, Failure> {
+    let tx = match connection.transaction_with_behavior(TransactionBehavior::Immediate) {
+        Ok(tx) => tx,
+        Err(e) if is_busy(&e) => return Err(Failure::Busy),
+        Err(e) => return Err(Failure::Other(failed(e))),
+    };
+    append_in(tx, std::mem::take(batches)).map_err(Failure::Other)
+}
+
+/// Whether `e` is SQLite saying another connection holds the lock.
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
+}
+
+/// [`write`] once the transaction is open.
+fn append_in(tx: rusqlite::Transaction<'_>, batches: Vec<Batch>) -> Result<Written> {
+    let at: String = tx
+        .prepare_cached("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")
+        .and_then(|mut now| now.query_row([], |row| row.get(0)))
+        .map_err(failed)?;
+    let last = tx
+        .prepare_cached("SELECT seq, hash, key_id FROM audit_log ORDER BY seq DESC LIMIT 1")
+        .and_then(|mut newest| {
+            newest
+                .query_row([], |row| {
+                    Ok((
+                        row.get::<_, i64>(0)?,
+                        row.get::<_, String>(1)?,
+                        row.get::<_, Option<String>>(2)?,
+                    ))
+                })
+                .optional()
+        })
+        .map_err(failed)?;
+    let mut link = match last {
+        Some((seq, hash, key_id)) => Link { seq, hash, key_id },
+        None => Link {
+            seq: 0,
+            hash: GENESIS.to_owned(),
+            key_id: None,
+        },
+    };
+    let mut written = Vec::with_capacity(batches.len());
+    {
+        let sql = format!(
+            "INSERT INTO audit_log ({COLUMNS}) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        );
+        let mut insert = tx.prepare_cached(&sql).map_err(failed)?;
+        let mut append = |event: &AuditEvent, detail: String, keying: &Keying, link: &mut Link| {
+            let row = StoredRow::new(event, detail, (link.seq + 1, &at, &link.hash), keying);
+            insert
+                .execute(params![
+                    row.seq,
+                    row.at,
+                    row.kind,
+                    row.server,
+                    row.source,
+                    row.mcp_method_name,
+                    row.gen_ai_tool_name,
+                    row.jsonrpc_request_id,
+                    row.correlation,
+                    row.decision,
+                    row.error_type,
+                    row.network_transport,
+                    row.duration_ms,
+                    row.detail,
+                    row.prev_hash,
+                    row.hash,
+                    row.key_id,
+                ])
+                .map_err(failed)?;
+            link.seq = row.seq;
+            link.hash.clone_from(&row.hash);
+            link.key_id.clone_from(&row.key_id);
+            Ok::<_, HostError>(row)
+        };
+        for (prepared, keying) in batches {
+            if let Some((event, detail)) = keying_row(&link, &keying) {
+                append(&event, detail, &keying, &mut link)?;
+            }
+            let mut rows = Vec::with_capacity(prepared.len());
+            for (event, detail) in prepared {
+                let row = append(&event, detail, &keying, &mut link)?;
+                rows.push(AuditRow {
+                    seq: row.seq,
+                    at: row.at,
+                    event,
+                    hash: row.hash,
+                    prev_hash: row.prev_hash,
+                    key_id: row.key_id,
+                });
+            }
+            written.push(rows);
+        }
+    }
+    tx.commit().map_err(failed)?;
+    let head = link.key_id.map(|key_id| Head {
+        seq: link.seq,
+        hash: link.hash,
+        key_id,
+    });
+    Ok((written, head))
+}
+
+/// The newest row: what the next one links to.
+struct Link {
+    seq: i64,
+    hash: String,
+    key_id: Option<String>,
+}
+
+/// The `keying` row to write before rows keyed as `keying` after `last`, if the keying
+/// changes there: keyed rows after unkeyed ones (or after rows of another key), or unkeyed rows
+/// after keyed ones. A new log needs none.
+fn keying_row(last: &Link, keying: &Keying) -> Option<(AuditEvent, String)> {
+    if last.seq == 0 {
+        return None;
+    }
+    let detail = match (keying, &last.key_id) {
+        (Keying::Keyed(key), previous) if previous.as_deref() != Some(key.id()) => json!({
+            "keyed": true,
+            "keyId": key.id(),
+            "previousKeyId": previous,
+        }),
+        (Keying::Unkeyed(reason), Some(previous)) => json!({
+            "keyed": false,
+            "previousKeyId": previous,
+            "reason": reason,
+        }),
+        _ => return None,
+    };
+    let text = detail.to_string();
+    let event = AuditEvent {
+        kind: AuditKind::Keying,
+        detail,
+        ..Default::default()
+    };
+    Some((event, text))
+}
+
+pub(super) fn failed(e: rusqlite::Error) -> HostError {
+    HostError::AuditWrite(e.to_string())
+}
