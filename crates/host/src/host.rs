@@ -409,7 +409,7 @@ impl Host {
         options: CallOptions,
         cancel: impl Future<Output = ()>,
     ) -> Result<CallOutcome> {
-        let config = self.registry.get(server_id).await?;
+        let config = self.registry.get_kept(server_id).await?;
         self.call_tool_on(&config, call, options, cancel).await
     }
 

@@ -207,7 +207,7 @@ async fn call(
         }
     };
     // The configuration is read once: for the call, and for the reply's server name.
-    let config = shared.host.registry().get(&params.server).await?;
+    let config = shared.host.registry().get_kept(&params.server).await?;
     let run = shared.host.call_tool_on(&config, call, options, cancel);
     let (outcome, ()) = tokio::join!(run, forward);
     match outcome? {

@@ -37,6 +37,11 @@ impl ListCache {
         state.generation += 1;
     }
 
+    /// Whether the list is kept (an engine following the store's changes).
+    pub(crate) fn is_on(&self) -> bool {
+        self.state().on
+    }
+
     /// The list kept, else the generation a read starting now must match to be kept.
     pub(crate) fn get(&self) -> Result<Arc<Vec<ServerConfig>>, u64> {
         let state = self.state();

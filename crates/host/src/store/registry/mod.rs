@@ -114,6 +114,24 @@ impl Registry {
         Ok(list)
     }
 
+    /// The server with this id, or else with this name, from the list the engine keeps in
+    /// memory (see [`Registry::list_kept`]), else read: for a call's routing, where a read per
+    /// call through the pool cost more than the rest of the host's own work.
+    pub async fn get_kept(&self, id_or_name: &str) -> Result<ServerConfig> {
+        if !self.cache.is_on() {
+            return self.get(id_or_name).await;
+        }
+        let kept = self.list_kept().await?;
+        let found = kept
+            .iter()
+            .find(|c| c.id == id_or_name)
+            .or_else(|| kept.iter().find(|c| c.name == id_or_name));
+        match found {
+            Some(config) => Ok(config.clone()),
+            None => self.get(id_or_name).await,
+        }
+    }
+
     /// The server with this id, or else with this name.
     pub async fn get(&self, id_or_name: &str) -> Result<ServerConfig> {
         let sql = format!(
