@@ -13,12 +13,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use gatehouse_host::HostError;
-use gatehouse_host::control::framing::Frame;
 use gatehouse_host::control::tunnel::{self, Tunnel};
-use std::io::BufRead;
-
-use tokio::io::AsyncWriteExt;
-use tokio::sync::mpsc;
 
 use crate::finish::Finish;
 
@@ -26,17 +21,13 @@ use crate::finish::Finish;
 const ENGINE_START: Duration = Duration::from_secs(30);
 /// How often its socket is looked for meanwhile.
 const ENGINE_LOOK: Duration = Duration::from_millis(50);
-/// Lines of the agent's waiting to be relayed.
-const RELAY_LINES: usize = 64;
-/// How long the engine may take to close the connection once the agent has closed stdin.
-const CLOSE_GRACE: Duration = Duration::from_secs(5);
 
 pub async fn run(data_dir: Option<PathBuf>, client: String) -> Result<Finish, HostError> {
     let tunnel = match tunnel::open(data_dir.as_deref(), &client).await? {
         Some(tunnel) => tunnel,
         None => start_engine(data_dir.as_deref(), &client).await?,
     };
-    relay(tunnel).await
+    super::mcp_relay::relay(tunnel).await
 }
 
 /// Which engine to start for an agent: the app (its path) when the person has it start at
@@ -124,73 +115,7 @@ fn spawn_engine(
         .map_err(|e| io(&format!("cannot start {}", program.display()), e))
 }
 
-/// Relays until the agent closes stdin or the engine closes the connection.
-async fn relay(tunnel: Tunnel) -> Result<Finish, HostError> {
-    let Tunnel {
-        mut from_engine,
-        mut to_engine,
-    } = tunnel;
-    // stdin is read on a thread of its own: a read that never ends (the engine went first)
-    // then holds nothing up when this process exits.
-    let (lines, mut from_agent) = mpsc::channel::<Vec<u8>>(RELAY_LINES);
-    std::thread::spawn(move || {
-        let mut stdin = std::io::stdin().lock();
-        loop {
-            let mut line = Vec::new();
-            match stdin.read_until(b'\n', &mut line) {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {
-                    if lines.blocking_send(line).is_err() {
-                        return;
-                    }
-                }
-            }
-        }
-    });
-    let to = async {
-        while let Some(mut line) = from_agent.recv().await {
-            if !line.ends_with(b"\n") {
-                line.push(b'\n');
-            }
-            if to_engine.write_all(&line).await.is_err() {
-                return;
-            }
-        }
-        let _ = to_engine.shutdown().await;
-    };
-    let mut stdout = tokio::io::stdout();
-    let from = async {
-        loop {
-            match from_engine.next().await {
-                Ok(Some(Frame::Message(mut bytes))) => {
-                    bytes.push(b'\n');
-                    if stdout.write_all(&bytes).await.is_err() || stdout.flush().await.is_err() {
-                        return;
-                    }
-                }
-                Ok(Some(Frame::TooLong(len))) => {
-                    tracing::warn!(
-                        "a message of {len} bytes from the engine was too long and was dropped"
-                    );
-                }
-                Ok(None) | Err(_) => return,
-            }
-        }
-    };
-    tokio::pin!(from);
-    tokio::select! {
-        () = to => {
-            // The agent is done: the engine cancels what it still runs and closes.
-            let _ = tokio::time::timeout(CLOSE_GRACE, &mut from).await;
-            Ok(Finish::Success)
-        }
-        () = &mut from => Err(HostError::EngineStopping(
-            "the engine closed the agent's connection (it stopped or was killed)".into(),
-        )),
-    }
-}
-
-fn io(context: &str, source: std::io::Error) -> HostError {
+pub(super) fn io(context: &str, source: std::io::Error) -> HostError {
     HostError::Io {
         context: context.to_owned(),
         source,

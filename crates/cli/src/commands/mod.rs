@@ -24,6 +24,7 @@ pub mod import;
 pub mod info;
 pub mod logs;
 pub mod mcp;
+mod mcp_relay;
 pub mod ping;
 pub mod policy;
 pub mod prompts;

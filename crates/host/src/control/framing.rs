@@ -34,6 +34,11 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
         self.lines
     }
 
+    /// The reader beneath, after a whole frame (what was read past it stays in its buffer).
+    pub fn into_inner(self) -> R {
+        self.lines.into_inner()
+    }
+
     /// The next frame, or `None` when the peer closed its side.
     pub async fn next(&mut self) -> std::io::Result<Option<Frame>> {
         Ok(match self.lines.next_line().await? {

@@ -60,3 +60,35 @@ pub async fn open(data_dir: Option<&Path>, client: &str) -> Result<Option<Tunnel
         to_engine,
     }))
 }
+
+/// A gateway connection as a blocking socket, for a relay that copies bytes both ways on
+/// threads of its own (a thread blocked in `read` is woken by the kernel itself, where an async
+/// relay hands each message from task to task).
+#[cfg(unix)]
+pub struct BlockingTunnel {
+    /// What the engine sent that was read past its answer to `gateway`, to pass on first.
+    pub early: Vec<u8>,
+    pub socket: std::os::unix::net::UnixStream,
+}
+
+#[cfg(unix)]
+impl Tunnel {
+    /// This connection as a blocking socket.
+    pub fn into_blocking(self) -> Result<BlockingTunnel> {
+        let reader = self.from_engine.into_inner();
+        let early = reader.buffer().to_vec();
+        let stream = reader.into_inner().reunite(self.to_engine).map_err(|e| {
+            HostError::io(
+                "cannot take over the engine's socket",
+                std::io::Error::other(e),
+            )
+        })?;
+        let socket = stream
+            .into_std()
+            .map_err(|e| HostError::io("cannot take over the engine's socket", e))?;
+        socket
+            .set_nonblocking(false)
+            .map_err(|e| HostError::io("cannot take over the engine's socket", e))?;
+        Ok(BlockingTunnel { early, socket })
+    }
+}

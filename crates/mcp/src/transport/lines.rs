@@ -47,6 +47,12 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
         self
     }
 
+    /// The reader beneath, once a whole line was returned (nothing of a next line is held
+    /// here then: what was read past it stays in the reader's buffer).
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+
     /// The next line, or `None` at end of stream. Cancel-safe (see the module's header).
     pub async fn next_line(&mut self) -> std::io::Result<Option<Line>> {
         loop {
