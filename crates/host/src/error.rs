@@ -134,7 +134,8 @@ impl HostError {
         }
     }
 
-    pub(crate) fn io(context: impl Into<String>, source: std::io::Error) -> Self {
+    /// An I/O failure, said with what was being done.
+    pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {
         HostError::Io {
             context: context.into(),
             source,

@@ -84,7 +84,8 @@ async fn start_engine(data_dir: Option<&Path>, client: &str) -> Result<Tunnel, H
 }
 
 fn spawn_serve(data_dir: Option<&Path>) -> Result<std::process::Child, HostError> {
-    let exe = std::env::current_exe().map_err(|e| io("cannot find the gatehouse program", e))?;
+    let exe = std::env::current_exe()
+        .map_err(|e| HostError::io("cannot find the gatehouse program", e))?;
     spawn_engine(&exe, data_dir, &["serve"], false)
 }
 
@@ -112,14 +113,7 @@ fn spawn_engine(
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
     command
         .spawn()
-        .map_err(|e| io(&format!("cannot start {}", program.display()), e))
-}
-
-pub(super) fn io(context: &str, source: std::io::Error) -> HostError {
-    HostError::Io {
-        context: context.to_owned(),
-        source,
-    }
+        .map_err(|e| HostError::io(format!("cannot start {}", program.display()), e))
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ pub(super) async fn relay(tunnel: Tunnel) -> Result<Finish, HostError> {
     let mut to_engine = tunnel
         .socket
         .try_clone()
-        .map_err(|e| super::mcp::io("cannot relay to the engine", e))?;
+        .map_err(|e| HostError::io("cannot relay to the engine", e))?;
     let mut from_engine = tunnel.socket;
     let (agent_done, agent_closed) = tokio::sync::oneshot::channel::<()>();
     let (engine_done, engine_closed) = tokio::sync::oneshot::channel::<()>();
@@ -61,7 +61,7 @@ pub(super) async fn relay(tunnel: Tunnel) -> Result<Finish, HostError> {
             let _ = to_engine.shutdown(Shutdown::Write);
             let _ = agent_done.send(());
         })
-        .map_err(|e| super::mcp::io("cannot start the relay", e))?;
+        .map_err(|e| HostError::io("cannot start the relay", e))?;
     std::thread::Builder::new()
         .name("engine-to-agent".into())
         .spawn(move || {
@@ -82,7 +82,7 @@ pub(super) async fn relay(tunnel: Tunnel) -> Result<Finish, HostError> {
             }
             let _ = engine_done.send(());
         })
-        .map_err(|e| super::mcp::io("cannot start the relay", e))?;
+        .map_err(|e| HostError::io("cannot start the relay", e))?;
     let mut engine_closed = engine_closed;
     tokio::select! {
         _ = agent_closed => {
