@@ -2,6 +2,11 @@
 //! row linked to it and hashed (keyed where its append is), inserted, and committed in one
 //! `BEGIN IMMEDIATE` transaction, so writers in several processes keep one chain. Used by
 //! [`super::writer`], on whichever thread commits.
+//!
+//! Each append's rows are keyed with the audit key, or unkeyed (the keyring unavailable). Where
+//! the keying changes from the row before, a `keying` row says so first: keyed, where keying
+//! starts (or resumes) after unkeyed rows; unkeyed, with the reason, where keyed rows are
+//! followed by unkeyed ones.
 
 use std::path::Path;
 use std::time::Duration;

@@ -7,9 +7,10 @@
 //! time, never memory) and are committed together by the writer's thread, in one transaction of
 //! at most [`BATCH`] (group commit), which is what keeps the audited calls per second up under
 //! load; once the thread leads, it goes on committing what comes until nothing has come for
-//! [`LINGER`], so steady load from several callers keeps being committed together. Each append is answered only after the commit that holds it, so a returned row is
-//! durable (see [`super::AuditLog::append_all`]). Exactly one committer leads at a time, so
-//! appends are committed in the order they were queued.
+//! [`LINGER`], so steady load from several callers keeps being committed together. Each append
+//! is answered only after the commit that holds it, so a returned row is durable (see
+//! [`super::AuditLog::append_all`]). Exactly one committer leads at a time, so appends are
+//! committed in the order they were queued.
 //!
 //! An append never waits on another process's write lock on a runtime's worker: committing in
 //! place gives up at once when the database is busy, and the batch goes to the thread, which
