@@ -75,20 +75,15 @@ pub struct BlockingTunnel {
 impl Tunnel {
     /// This connection as a blocking socket.
     pub fn into_blocking(self) -> Result<BlockingTunnel> {
+        let taken = |e| HostError::io("cannot take over the engine's socket", e);
         let reader = self.from_engine.into_inner();
         let early = reader.buffer().to_vec();
-        let stream = reader.into_inner().reunite(self.to_engine).map_err(|e| {
-            HostError::io(
-                "cannot take over the engine's socket",
-                std::io::Error::other(e),
-            )
-        })?;
-        let socket = stream
-            .into_std()
-            .map_err(|e| HostError::io("cannot take over the engine's socket", e))?;
-        socket
-            .set_nonblocking(false)
-            .map_err(|e| HostError::io("cannot take over the engine's socket", e))?;
+        let stream = reader
+            .into_inner()
+            .reunite(self.to_engine)
+            .map_err(|e| taken(std::io::Error::other(e)))?;
+        let socket = stream.into_std().map_err(taken)?;
+        socket.set_nonblocking(false).map_err(taken)?;
         Ok(BlockingTunnel { early, socket })
     }
 }
