@@ -300,13 +300,13 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                             let work = async {
                                 if asked.is_some()
                                     && let Some(early) =
-                                        modern::before(&host, &served, &method).await
+                                        Box::pin(modern::before(&host, &served, &method)).await
                                 {
                                     return Some(early);
                                 }
                                 if asked.is_none()
                                     && let Some(answered) =
-                                        side.tasks.answer(&method, &params).await
+                                        Box::pin(side.tasks.answer(&method, &params)).await
                                 {
                                     return Some(answered);
                                 }
@@ -315,14 +315,14 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                                     && task_handles::TASK_METHODS.contains(&method.as_str())
                                 {
                                     let caps = &meta.capabilities;
-                                    return task_handles::serve(
+                                    let serving = task_handles::serve(
                                         &host,
                                         &agent.client,
                                         caps,
                                         &method,
                                         &params,
-                                    )
-                                    .await;
+                                    );
+                                    return Box::pin(serving).await;
                                 }
                                 // A server's requests as the era's input requests.
                                 if let Some(meta) = &modern
@@ -334,10 +334,10 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                                         &host, client, served, &method, &params,
                                     );
                                     let calls = host.gate().parked_calls();
-                                    return input_required::serve(
+                                    let serving = input_required::serve(
                                         calls, client, caps, &method, &params, cancelled, &out, run,
-                                    )
-                                    .await;
+                                    );
+                                    return Box::pin(serving).await;
                                 }
                                 let link = side.link.for_request(&key);
                                 answer(
@@ -423,8 +423,15 @@ async fn answer(
     cancelled: watch::Receiver<bool>,
     out: &mpsc::Sender<Value>,
 ) -> Reply {
+    // Each method's work is boxed: the future of a request is then as large as the one method
+    // it runs needs, not the largest of them all (unboxed, every request's task was over
+    // 200 KiB, allocated and copied per call; see docs/performance.md).
     let answered = match method {
-        "initialize" => return Some(Ok(handshake::initialize(host, served, &params).await)),
+        "initialize" => {
+            return Some(Ok(
+                Box::pin(handshake::initialize(host, served, &params)).await
+            ));
+        }
         "ping" => return Some(Ok(json!({}))),
         // A call made a task (2025-11-25 utilities/tasks): answered at once, run in the background.
         "tools/call" if params.get("task").is_some_and(Value::is_object) => {
@@ -436,31 +443,33 @@ async fn answer(
             return Some(tasks.start(&asked, tokio::time::Instant::now(), run));
         }
         "tools/call" => {
-            return agent_call::call(host, link, served, params, cancelled, out).await;
+            return Box::pin(agent_call::call(host, link, served, params, cancelled, out)).await;
         }
-        "tools/list" => tools::list(host, &agent.client, served)
+        "tools/list" => Box::pin(tools::list(host, &agent.client, served))
             .await
             .and_then(|tools| pages::page("tools", tools, &params, pages::page_size())),
-        "prompts/list" => prompts::list(host, &agent.client, served)
+        "prompts/list" => Box::pin(prompts::list(host, &agent.client, served))
             .await
             .and_then(|prompts| pages::page("prompts", prompts, &params, pages::page_size())),
-        "prompts/get" => prompts::get(host, &agent.client, served, link, &params).await,
-        "resources/list" => resources::list(host, &agent.client, served, false)
+        "prompts/get" => Box::pin(prompts::get(host, &agent.client, served, link, &params)).await,
+        "resources/list" => Box::pin(resources::list(host, &agent.client, served, false))
             .await
             .and_then(|items| pages::page("resources", items, &params, pages::page_size())),
-        "resources/templates/list" => resources::list(host, &agent.client, served, true)
+        "resources/templates/list" => Box::pin(resources::list(host, &agent.client, served, true))
             .await
             .and_then(|items| pages::page("resourceTemplates", items, &params, pages::page_size())),
         "resources/subscribe" => {
             let notices = &side.notices;
-            notices
-                .subscribe(host, &agent.client, served, &params)
-                .await
+            Box::pin(notices.subscribe(host, &agent.client, served, &params)).await
         }
-        "resources/unsubscribe" => side.notices.unsubscribe(host, &params).await,
+        "resources/unsubscribe" => Box::pin(side.notices.unsubscribe(host, &params)).await,
         "logging/setLevel" => side.notices.set_level(&params),
-        "resources/read" => resources::read(host, &agent.client, served, link, &params).await,
-        "completion/complete" => completion::complete(host, &agent.client, served, &params).await,
+        "resources/read" => {
+            Box::pin(resources::read(host, &agent.client, served, link, &params)).await
+        }
+        "completion/complete" => {
+            Box::pin(completion::complete(host, &agent.client, served, &params)).await
+        }
         other => {
             return Some(Err(fail(
                 rpc::METHOD_NOT_FOUND,
