@@ -47,8 +47,13 @@ pub struct GatewayBench {
     pub stdio: Leg,
     pub http: Leg,
     pub supergateway: Leg,
-    /// [`CLIENTS`] × [`WINDOW`] calls in flight through `gatehouse mcp`.
+    /// [`CLIENTS`] × [`WINDOW`] calls in flight through `gatehouse mcp`, from the first
+    /// client's start to the last one's end.
     pub concurrent: Throughput,
+    /// The same run while every client ran: the calls that ended between the last client's
+    /// start and the first one's end. `None` when the clients never ran all at once (too few
+    /// calls each for their staggered starts).
+    pub all_running: Option<Throughput>,
     /// Decision rows of calls through the gateway in the engine's audit log (each call's).
     pub audited_calls: usize,
 }
@@ -241,13 +246,15 @@ fn legs(
         false,
     )?;
     drop(proxy);
-    let (concurrent, concurrent_made) = concurrent(tools, data, warmup, concurrent_calls)?;
+    let (concurrent, all_running, concurrent_made) =
+        concurrent(tools, data, warmup, concurrent_calls)?;
     let bench = GatewayBench {
         direct,
         stdio,
         http: over_http,
         supergateway,
         concurrent,
+        all_running,
         audited_calls: 0,
     };
     Ok((bench, 2 * (warmup + calls) + concurrent_made))
@@ -268,17 +275,20 @@ fn shim(tools: &Tools, data: &Path, client: &str) -> Connect {
 }
 
 /// [`CLIENTS`] clients at once through `gatehouse mcp` (each its own, `bench-1`…, so each has
-/// its own limits), [`WINDOW`] calls in flight each: the calls of all over the time from the
-/// first's start to the last's end. Also returns every call they made, warm-up included.
+/// its own limits), each keeping [`WINDOW`] calls in flight: the calls of all over the time
+/// from the first's start to the last's end, and those that ended while all of them ran (the
+/// clients' Node processes start one after another, so the first runs alone for a while and
+/// the last ends alone). Also returns every call they made, warm-up included.
 fn concurrent(
     tools: &Tools,
     data: &Path,
     warmup: usize,
     calls: usize,
-) -> Result<(Throughput, usize), BoxError> {
+) -> Result<(Throughput, Option<Throughput>, usize), BoxError> {
     let windows = Windows {
         calls,
         window: WINDOW,
+        keep_in_flight: true,
     };
     let runs: Vec<Result<ts::Run, BoxError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (1..=CLIENTS)
@@ -311,6 +321,9 @@ fn concurrent(
             .collect()
     });
     let (mut total, mut made, mut first, mut last) = (0, 0, f64::MAX, f64::MIN);
+    // The last start and the first end: the span in which every client ran.
+    let (mut together_from, mut together_to) = (f64::MIN, f64::MAX);
+    let mut ends = Vec::new();
     for run in runs {
         let run = run.map_err(|e| format!("the concurrent run: {e}"))?;
         let pipelined = run
@@ -324,9 +337,20 @@ fn concurrent(
         made += warmup + warmup.div_ceil(WINDOW) * WINDOW + pipelined.calls;
         first = first.min(start);
         last = last.max(end);
+        together_from = together_from.max(start);
+        together_to = together_to.min(end);
+        ends.extend(run.pipelined_done_ms);
     }
     let span = Duration::from_secs_f64(((last - first) / 1e3).max(0.0));
-    Ok((Throughput::of(total, span, None), made))
+    let all_running = (together_to > together_from).then(|| {
+        let ended = ends
+            .iter()
+            .filter(|&&t| t > together_from && t <= together_to)
+            .count();
+        let span = Duration::from_secs_f64((together_to - together_from) / 1e3);
+        Throughput::of(ended, span, None)
+    });
+    Ok((Throughput::of(total, span, None), all_running, made))
 }
 
 /// Counts the decision rows of calls through the gateway (one per call made).
@@ -446,6 +470,15 @@ impl GatewayBench {
             self.concurrent.elapsed_ms,
             self.audited_calls
         ));
+        match &self.all_running {
+            Some(t) => out.push_str(&format!(
+                "  while all {CLIENTS} ran: {:.0} calls/s ({} calls in {:.0} ms)\n",
+                t.calls_per_sec, t.calls, t.elapsed_ms
+            )),
+            None => out.push_str(&format!(
+                "  the {CLIENTS} clients never ran all at once: too few calls each\n"
+            )),
+        }
     }
 
     /// The section's targets.
@@ -480,12 +513,18 @@ impl GatewayBench {
                     ours.p50_us, theirs.p50_us, ours.p99_us, theirs.p99_us
                 ),
             },
-            Target {
-                name: many,
-                met: Some(g.concurrent.calls_per_sec >= MIN_CONCURRENT_PER_SEC),
-                detail: format!(
-                    "{:.0} calls/s (target ≥ {MIN_CONCURRENT_PER_SEC})",
-                    g.concurrent.calls_per_sec
+            match &g.all_running {
+                Some(t) => Target {
+                    name: many,
+                    met: Some(t.calls_per_sec >= MIN_CONCURRENT_PER_SEC),
+                    detail: format!(
+                        "{:.0} calls/s while all {CLIENTS} ran ({:.0} from the first start to the last end; target ≥ {MIN_CONCURRENT_PER_SEC})",
+                        t.calls_per_sec, g.concurrent.calls_per_sec
+                    ),
+                },
+                None => unjudged(
+                    many,
+                    "the clients never ran all at once (too few calls each for their staggered starts)",
                 ),
             },
         ]

@@ -115,6 +115,7 @@ fn run(args: &Args) -> Result<Report, BoxError> {
     let windows = ts::Windows {
         calls: args.pipelined_calls as usize,
         window: args.window as usize,
+        keep_in_flight: false,
     };
 
     let mut sections = Sections::default();

@@ -43,6 +43,8 @@ struct Pipelined {
     cpu_us: u64,
     started_ms: f64,
     ended_ms: f64,
+    #[serde(default)]
+    done_ms: Vec<f64>,
 }
 
 /// The measured samples, the pipelined run if one was asked for, and the SDK version.
@@ -51,6 +53,8 @@ pub struct Run {
     pub pipelined: Option<Throughput>,
     /// When the pipelined run started and ended, in ms since the epoch (its clock's).
     pub pipelined_span_ms: Option<(f64, f64)>,
+    /// When each call of the pipelined run ended, on the same clock.
+    pub pipelined_done_ms: Vec<f64>,
     /// The stdio server process's CPU over the timed sequential calls (Linux).
     pub peer_cpu: Option<Duration>,
     /// The watched processes' CPU over the timed sequential calls (Linux).
@@ -84,6 +88,9 @@ pub struct Setup<'a> {
 pub struct Windows {
     pub calls: usize,
     pub window: usize,
+    /// Keep `window` calls in flight, one starting as one ends, instead of windows started
+    /// and awaited together.
+    pub keep_in_flight: bool,
 }
 
 /// Runs the Node client against the echo server.
@@ -136,6 +143,9 @@ pub fn run_connected(
         command
             .arg(windows.calls.to_string())
             .arg(windows.window.to_string());
+        if windows.keep_in_flight {
+            command.env("BENCH_KEEP_IN_FLIGHT", "1");
+        }
     }
     command.env("BENCH_TOOL", setup.tool);
     if !setup.watch.is_empty() {
@@ -179,7 +189,7 @@ pub fn run_connected(
         .rev()
         .find(|l| l.trim_start().starts_with('{'))
         .ok_or("the TS client printed no JSON report")?;
-    let report: Report = serde_json::from_str(line)
+    let mut report: Report = serde_json::from_str(line)
         .map_err(|e| format!("the TS client's report is not what was expected: {e}"))?;
     if report.samples_ns.len() != calls {
         return Err(format!(
@@ -201,6 +211,11 @@ pub fn run_connected(
             .pipelined
             .as_ref()
             .map(|p| (p.started_ms, p.ended_ms)),
+        pipelined_done_ms: report
+            .pipelined
+            .as_mut()
+            .map(|p| std::mem::take(&mut p.done_ms))
+            .unwrap_or_default(),
         peer_cpu: report
             .peer_ticks
             .map(crate::cpu::ticks_to_duration)

@@ -320,6 +320,12 @@ fn the_gateway_section_times_the_ts_client_four_ways_and_finds_each_call_in_the_
     }
     // 4 clients: 2 calls one at a time, then 16 (a window) as warm-up, then 32 (two windows).
     assert_eq!(gateway["concurrent"]["calls"], 4 * 32, "{gateway}");
+    // The calls that ended while all four ran, if they ever did (20 calls each may not overlap).
+    let together = &gateway["all_running"];
+    assert!(
+        together.is_null() || together["calls"].as_u64().is_some_and(|n| n <= 4 * 32),
+        "{gateway}"
+    );
     // Through the engine: (2 + 20) each over stdio and HTTP, and (2 + 16 + 32) × 4 at once.
     assert_eq!(gateway["audited_calls"], 2 * 22 + 4 * 50, "{gateway}");
     let judged = report["targets"].as_array().map(|t| {

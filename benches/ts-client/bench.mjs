@@ -16,12 +16,14 @@
 //   BENCH_COMMAND  JSON `{"command": "...", "args": [...]}`: a stdio server started that way;
 //   BENCH_URL      a Streamable HTTP endpoint, with BENCH_TOKEN as its bearer token if set;
 //   BENCH_TOOL     the echo tool's name there (default `echo`);
-//   BENCH_WATCH_PIDS  comma-separated pids of other processes whose CPU to count.
+//   BENCH_WATCH_PIDS  comma-separated pids of other processes whose CPU to count;
+//   BENCH_KEEP_IN_FLIGHT  `1`: the pipelined run keeps <window> calls in flight, starting one as
+//                     one ends, instead of windows awaited together.
 // The report then also has "peer_ticks": the stdio server process's CPU clock ticks (utime +
 // stime from /proc/PID/stat) over the timed sequential loop, "watched_ticks" those of the
 // watched processes together over the same loop, and the pipelined run its absolute
-// "started_ms" and "ended_ms" (performance.timeOrigin + performance.now()), so that runs of
-// several clients at once can be put on one time line.
+// "started_ms" and "ended_ms" (performance.timeOrigin + performance.now()) and each call's end,
+// "done_ms", so that runs of several clients at once can be put on one time line.
 
 import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -138,12 +140,31 @@ const cpu = cpuSince(cpuStart);
 const ticksEnd = peerTicks();
 const watchedEnd = watchedTicks();
 
-async function windows(n) {
-  const rounds = Math.ceil(n / window);
-  for (let r = 0; r < rounds; r++) {
-    await Promise.all(Array.from({ length: window }, call));
+const keepInFlight = process.env.BENCH_KEEP_IN_FLIGHT === "1";
+
+// Makes at least `n` calls (a whole number of windows) with `window` in flight, noting when each
+// ends in `done` if given.
+async function windows(n, done) {
+  const total = Math.ceil(n / window) * window;
+  const timed = async () => {
+    await call();
+    if (done) done.push(Math.round(now() * 100) / 100);
+  };
+  if (keepInFlight) {
+    let started = 0;
+    const lane = async () => {
+      while (started < total) {
+        started++;
+        await timed();
+      }
+    };
+    await Promise.all(Array.from({ length: window }, lane));
+  } else {
+    for (let r = 0; r < total / window; r++) {
+      await Promise.all(Array.from({ length: window }, timed));
+    }
   }
-  return rounds * window;
+  return total;
 }
 
 let inFlight = null;
@@ -152,13 +173,15 @@ if (pipelined > 0) {
   const pipeCpu = process.cpuUsage();
   const startedMs = now();
   const pipeStarted = process.hrtime.bigint();
-  const made = await windows(pipelined);
+  const done = [];
+  const made = await windows(pipelined, done);
   inFlight = {
     calls: made,
     elapsed_ns: Number(process.hrtime.bigint() - pipeStarted),
     cpu_us: cpuSince(pipeCpu),
     started_ms: startedMs,
     ended_ms: now(),
+    done_ms: done,
   };
 }
 
