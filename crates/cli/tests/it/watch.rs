@@ -185,9 +185,11 @@ fn notifications_faster_than_the_terminal_reads_are_dropped_and_counted_not_kept
         .stderr(Stdio::piped())
         .spawn()
         .expect("gatehouse watch starts");
+    // 200 MB through a debug build while the rest of the suite runs beside it: usually 15 s,
+    // over 60 s on a loaded machine; the bound only ends a run that would never finish.
     support::wait::until(
-        "the server floods within a minute",
-        Duration::from_secs(60),
+        "the server floods within three minutes",
+        Duration::from_secs(180),
         || {
             if mark.exists() {
                 Ok(())
