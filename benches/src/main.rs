@@ -29,6 +29,7 @@ mod fleet;
 mod gate_steps;
 mod gated;
 mod gateway_bench;
+mod gateway_verdict;
 mod memory_secrets;
 mod raw;
 mod report;
