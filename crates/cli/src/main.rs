@@ -40,7 +40,8 @@ use args::{Cli, Command};
 /// mimalloc instead of glibc's allocator: an engine's call allocates and frees many small
 /// blocks across its worker threads, where glibc's arenas spent a fifth of `gatehouse serve`'s
 /// CPU (merging free blocks, `malloc_consolidate`); audited calls through `gatehouse mcp` went
-/// up by a fifth to a third (docs/performance.md, "The engine's allocator").
+/// up by a fifth to a third (docs/performance.md, "The gateway's requests and the engine's
+/// allocator").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use door::Door;
