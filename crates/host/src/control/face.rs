@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use gatehouse_mcp::transport::owned_task::OwnedTask;
 use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::{mpsc, watch};
@@ -185,15 +186,20 @@ where
     if let Some(agent) = agent {
         let lines = reader.into_lines();
         let (to_agent, mut for_agent) = mpsc::channel::<Value>(AGENT_QUEUE);
-        let forward = async {
+        // The agent's messages go to the face's queue from a task of their own: the session's
+        // requests run on this task, and a reply that woke this same task would make the
+        // runtime treat it as a yield and wake the other worker for it.
+        let to_face = outbox.clone();
+        let mut forward = OwnedTask::spawn(async move {
             while let Some(message) = for_agent.recv().await {
-                if !outbox.deliver(message).await {
+                if !to_face.deliver(message).await {
                     return;
                 }
             }
-        };
+        });
         let host = shared.host.clone();
-        tokio::join!(session::serve(host, agent, lines, to_agent, stop), forward);
+        session::serve(host, agent, lines, to_agent, stop).await;
+        forward.wait().await;
     }
     // The face is gone, broke the protocol, or the engine stops: cancel what it still runs.
     for cancel in in_flight

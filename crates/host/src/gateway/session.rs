@@ -18,15 +18,18 @@
 //! and stamped by [`super::modern`]; its `subscriptions/listen` streams are [`super::listen`]'s.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
 use gatehouse_mcp::transport::lines::{Line, LineReader};
 use serde_json::{Value, json};
 use tokio::io::AsyncBufRead;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{mpsc, watch};
-use tokio::task::JoinSet;
 
 use super::changes::{Changed, List, ToolChanges};
 use super::notices::{Notices, Told};
@@ -69,6 +72,9 @@ pub struct Agent {
 }
 
 type InFlight = Arc<Mutex<HashMap<String, watch::Sender<bool>>>>;
+/// The session's running requests, polled on the session's own task beside its reader: an
+/// agent's sequential calls then stay on one worker instead of waking a task of their own.
+type Running = FuturesUnordered<Pin<Box<dyn Future<Output = ()> + Send>>>;
 
 /// What the session's requests share beyond the agent's name and profile: its side of the
 /// servers' requests ([`super::relay`]) and what it is told of them ([`super::notices`]).
@@ -89,7 +95,7 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
     // The client is attached while this session runs (the Clients page shows it).
     let _present = host.gateway_presence().enter(&agent.client);
     let in_flight: InFlight = Arc::default();
-    let mut requests = JoinSet::new();
+    let mut requests = Running::new();
     // Set when the engine stops: the requests it cancels are answered with an error saying so.
     let stopping = Arc::new(AtomicBool::new(false));
     // Changes to the agent's tools, told once it has been answered `initialize`, at most one
@@ -112,8 +118,6 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
     // What the agent said of itself in `initialize`.
     let mut client_info: Option<Value> = None;
     loop {
-        // Finished requests are reaped as the loop comes round, not by a wake-up of their own.
-        while requests.try_join_next().is_some() {}
         let settled = async {
             match changed_at {
                 Some(at) => tokio::time::sleep_until(at + CHANGES_SETTLE).await,
@@ -122,6 +126,7 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
         };
         let line = tokio::select! {
             line = lines.next_line() => line,
+            Some(()) = requests.next(), if !requests.is_empty() => continue,
             () = async { let _ = stop.wait_for(|stop| *stop).await; } => {
                 stopping.store(true, Ordering::Release);
                 break;
@@ -246,12 +251,12 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                 };
                 let (host, client, out) = (host.clone(), agent.client.clone(), out.clone());
                 let (side, listening) = (side.clone(), listening.clone());
-                requests.spawn(async move {
+                requests.push(Box::pin(async move {
                     let notices = &side.notices;
                     let told =
                         listen::open(&host, &client, &served, notices, &listening, &id, &params);
                     let _ = out.send(told.await).await;
-                });
+                }));
             }
             (Some(method), Some(id)) => {
                 if method == "initialize" && modern.is_none() {
@@ -294,7 +299,7 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                     // SEP-2663): the 2025-11-25 tasks below are the legacy eras' alone.
                     fields.remove("task");
                 }
-                requests.spawn(async move {
+                requests.push(Box::pin(async move {
                     let reply = match served {
                         Some(served) => {
                             let work = async {
@@ -370,7 +375,7 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                         };
                         let _ = out.send(response).await;
                     }
-                });
+                }));
             }
             (Some(method), None) => {
                 if method == "notifications/cancelled"
@@ -403,10 +408,10 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
     }
     // Cancelled calls (and tasks) end at once; one that does not is cut after a grace.
     let requests_end = async {
-        let ended = async { while requests.join_next().await.is_some() {} };
-        if tokio::time::timeout(CANCEL_GRACE, ended).await.is_err() {
-            requests.abort_all();
-        }
+        let ended = async { while requests.next().await.is_some() {} };
+        let _ = tokio::time::timeout(CANCEL_GRACE, ended).await;
+        // What is still running is dropped here.
+        drop(requests);
     };
     tokio::join!(requests_end, side.tasks.stop(CANCEL_GRACE));
 }

@@ -21,6 +21,14 @@ impl OwnedTask {
         }
     }
 
+    /// Waits until the task ends on its own (dropped while waiting, the handle still aborts it).
+    pub async fn wait(&mut self) {
+        if let Some(task) = &mut self.0 {
+            let _ = task.await;
+            self.0 = None;
+        }
+    }
+
     /// Stops the task and waits until it is gone.
     pub async fn stop(mut self) {
         if let Some(task) = self.0.take() {

@@ -384,9 +384,12 @@ impl Sessions {
                 lock(&session.streams).close();
             }
         };
-        lock(&self.tasks).spawn(async move {
-            tokio::join!(serving, router);
-        });
+        // Two tasks, not one: the session's requests run on its own task, and a reply that woke
+        // that same task would make the runtime treat it as a yield and wake the other worker.
+        let mut tasks = lock(&self.tasks);
+        tasks.spawn(serving);
+        tasks.spawn(router);
+        drop(tasks);
         table.insert(session.id.clone(), session.clone());
         Ok(session)
     }
