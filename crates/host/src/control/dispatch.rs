@@ -209,7 +209,9 @@ async fn call(
     // The configuration is read once: for the call, and for the reply's server name.
     let config = shared.host.registry().get_kept(&params.server).await?;
     let run = shared.host.call_tool_on(&config, call, options, cancel);
-    let (outcome, ()) = tokio::join!(run, forward);
+    // The call first: the poll in which it ends (its progress channels closing) ends the
+    // forwarding too (see `oversight::gate::calls`).
+    let (outcome, ()) = tokio::join!(biased; run, forward);
     match outcome? {
         CallOutcome::Done(result) => to_json(CallReply {
             server: config.name,

@@ -107,7 +107,9 @@ pub(super) async fn call(
         given,
         tools::call(host, served, relay, name, arguments, options, cancel),
     );
-    let (outcome, ()) = tokio::join!(run, forward);
+    // The call first: the poll in which it ends (its progress channel closing) ends the
+    // forwarding too (see `oversight::gate::calls`).
+    let (outcome, ()) = tokio::join!(biased; run, forward);
     match outcome {
         Ok(Some(result)) => Some(Ok(result)),
         Ok(None) => None,

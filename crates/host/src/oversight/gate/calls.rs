@@ -74,8 +74,11 @@ impl Gate {
                 () = cancel.as_mut() => None,
             }
         };
-        // The call future ends, and its status sender with it, before the recorder can.
-        let (outcome, last_task) = tokio::join!(calling, recorded);
+        // The call future ends, and its status sender with it, before the recorder can. The
+        // call is polled first: the poll in which it ends, closing the recorder's channel,
+        // then ends the recorder too, instead of leaving this task woken by its own poll
+        // (which the runtime treats as a yield, waking the other worker for it).
+        let (outcome, last_task) = tokio::join!(biased; calling, recorded);
         // The outcome is on record before the caller sees it.
         let finished = record.finished(outcome.as_ref(), started.elapsed());
         self.audit.append(finished).await?;
