@@ -91,7 +91,9 @@ pub async fn run(
             }
         }
     };
-    let (outcome, ()) = tokio::join!(calling, forwarding);
+    // The call first: the poll in which it ends (its streams closing) ends the forwarding too,
+    // unless an update is still held by the pace (see `gatehouse_host`'s `oversight::gate::calls`).
+    let (outcome, ()) = tokio::join!(biased; calling, forwarding);
     Ok(match outcome? {
         CallOutcome::Done(result) => CallResultView::from(result),
         CallOutcome::Cancelled => CallResultView::cancelled(),
