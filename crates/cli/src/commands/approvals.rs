@@ -132,7 +132,9 @@ async fn watch(client: ControlClient) -> Result<(), HostError> {
                 Notice::ApprovalAsked { approval, .. } => Asking::Asked(approval),
                 Notice::ApprovalAnswered { id, answer, .. } => Asking::answered(id, &answer),
                 Notice::ApprovalWithdrawn { id, reason, .. } => Asking::withdrawn(id, &reason),
-                Notice::Progress { .. } | Notice::Watched { .. } => continue,
+                Notice::Progress { .. } | Notice::Watched { .. } | Notice::GatewayEnded { .. } => {
+                    continue;
+                }
             };
             if to_console.send(next).await.is_err() {
                 return;

@@ -1,7 +1,8 @@
 //! `gatehouse mcp [--client NAME]`: the command an agent starts as its MCP server. It attaches to
-//! the data directory's engine as a gateway face named NAME and relays the agent's MCP messages
-//! (stdin) and the gateway's (stdout) as they are, one per line; the engine's gateway serves
-//! them through the gate ([`gatehouse_host::gateway`]). It never runs a server itself. With no
+//! the data directory's engine as a gateway face named NAME and, on Unix, hands the agent's stdin
+//! and stdout to it (or else relays the agent's MCP messages and the gateway's as they are, one
+//! per line; [`super::mcp_relay`]); the engine's gateway serves them through the gate
+//! ([`gatehouse_host::gateway`]). It never runs a server itself. With no
 //! engine running it starts one in the background and waits for it (at most [`ENGINE_START`]):
 //! the app, hidden in the tray, where there is a display and the person chose to have the app
 //! running (Gatehouse starts at login: `gatehouse autostart on`, or the Settings page), and
@@ -23,9 +24,10 @@ const ENGINE_START: Duration = Duration::from_secs(30);
 const ENGINE_LOOK: Duration = Duration::from_millis(50);
 
 pub async fn run(data_dir: Option<PathBuf>, client: String) -> Result<Finish, HostError> {
-    let tunnel = match tunnel::open(data_dir.as_deref(), &client).await? {
+    let offer = gatehouse_host::control::handoff::offerable();
+    let tunnel = match tunnel::open(data_dir.as_deref(), &client, offer).await? {
         Some(tunnel) => tunnel,
-        None => start_engine(data_dir.as_deref(), &client).await?,
+        None => start_engine(data_dir.as_deref(), &client, offer).await?,
     };
     super::mcp_relay::relay(tunnel).await
 }
@@ -53,7 +55,11 @@ fn chosen_app() -> Option<PathBuf> {
 /// (an agent's Ctrl-C does not reach it) and waits for its socket. An app that ends without
 /// opening one (another app instance took the launch, or it could not start) is followed by
 /// `gatehouse serve`.
-async fn start_engine(data_dir: Option<&Path>, client: &str) -> Result<Tunnel, HostError> {
+async fn start_engine(
+    data_dir: Option<&Path>,
+    client: &str,
+    offer_stdio: bool,
+) -> Result<Tunnel, HostError> {
     let mut app = chosen_app();
     let mut engine = match &app {
         Some(path) => spawn_engine(path, data_dir, &["--hidden"], true)?,
@@ -61,7 +67,7 @@ async fn start_engine(data_dir: Option<&Path>, client: &str) -> Result<Tunnel, H
     };
     let started = Instant::now();
     loop {
-        if let Some(tunnel) = tunnel::open(data_dir, client).await? {
+        if let Some(tunnel) = tunnel::open(data_dir, client, offer_stdio).await? {
             return Ok(tunnel);
         }
         // Refused: another engine won the data directory, and its socket comes next.

@@ -3,7 +3,12 @@
 //! closing, cancels what the agent still runs and closes; that is waited for at most
 //! [`CLOSE_GRACE`]), or when the engine closes the connection (it stopped or was killed).
 //!
-//! On Unix the bytes are copied as they come, both ways, by two threads blocked in `read`: the
+//! On Unix, where stdin and stdout are pipes or sockets (as an agent starts its servers), they are
+//! handed to the engine instead ([`gatehouse_host::control::handoff`]), which then reads and
+//! answers the agent itself: no relay, and this process only waits for the engine to say the
+//! session ended (the agent closed stdin: exit 0) or to go away (exit 1).
+//!
+//! Otherwise, on Unix the bytes are copied as they come, both ways, by two threads blocked in `read`: the
 //! kernel wakes each one directly when the other side writes, with no hand-off from thread to
 //! task (a relay through tasks and `tokio::io::stdout`, whose writes go through the blocking
 //! pool, cost several wake-ups per message). The engine frames and bounds the agent's messages;
@@ -23,12 +28,16 @@ const CLOSE_GRACE: Duration = Duration::from_secs(5);
 #[cfg(unix)]
 const CHUNK: usize = 64 * 1024;
 
-/// Relays until the agent closes stdin or the engine closes the connection.
+/// Relays until the agent closes stdin or the engine closes the connection; or, when the
+/// engine took the agent's stdio, waits until it says the session ended.
 #[cfg(unix)]
 pub(super) async fn relay(tunnel: Tunnel) -> Result<Finish, HostError> {
     use std::io::{Read, Write};
     use std::net::Shutdown;
 
+    if tunnel.stdio {
+        return handed_over(tunnel).await;
+    }
     let tunnel = tunnel.into_blocking()?;
     let mut to_engine = tunnel
         .socket
@@ -94,6 +103,39 @@ pub(super) async fn relay(tunnel: Tunnel) -> Result<Finish, HostError> {
     }
 }
 
+/// Hands the agent's stdin and stdout to the engine, which serves the agent on them, and waits
+/// for the engine to say why the session ended (or for the connection to close: it was killed).
+#[cfg(unix)]
+async fn handed_over(tunnel: Tunnel) -> Result<Finish, HostError> {
+    use gatehouse_host::control::framing::Frame;
+    use gatehouse_host::control::handoff;
+    use gatehouse_host::control::protocol::{GatewayEnd, Notice};
+
+    let Tunnel {
+        mut from_engine,
+        to_engine,
+        ..
+    } = tunnel;
+    handoff::send(&to_engine)
+        .await
+        .map_err(|e| HostError::io("cannot hand the agent's stdio to the engine", e))?;
+    loop {
+        let Ok(Some(Frame::Message(bytes))) = from_engine.next().await else {
+            return Err(engine_gone());
+        };
+        if let Ok(Notice::GatewayEnded {
+            reason, message, ..
+        }) = serde_json::from_slice::<Notice>(&bytes)
+        {
+            return match reason {
+                GatewayEnd::AgentClosed => Ok(Finish::Success),
+                GatewayEnd::EngineStopping => Err(HostError::EngineStopping(message)),
+                GatewayEnd::Refused => Err(HostError::Protocol(message)),
+            };
+        }
+    }
+}
+
 fn engine_gone() -> HostError {
     HostError::EngineStopping(
         "the engine closed the agent's connection (it stopped or was killed)".into(),
@@ -115,6 +157,7 @@ pub(super) async fn relay(tunnel: Tunnel) -> Result<Finish, HostError> {
     let Tunnel {
         mut from_engine,
         mut to_engine,
+        ..
     } = tunnel;
     // stdin is read on a thread of its own: a read that never ends (the engine went first)
     // then holds nothing up when this process exits.

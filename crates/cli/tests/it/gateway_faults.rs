@@ -1,6 +1,8 @@
 //! The gateway against faults, with `gatehouse serve` and `gatehouse mcp` as real processes and
 //! an agent speaking raw MCP lines: an agent killed mid-call has the call cancelled on the server
-//! and audited as cancelled; the engine stopping answers an agent's running call with an error
+//! and audited as cancelled (here `gatehouse mcp` is killed while the agent's pipes stay open:
+//! the engine, which was handed them, lets them go); an agent whose stdio are files, which are
+//! not handed over, is relayed; the engine stopping answers an agent's running call with an error
 //! saying so and ends `gatehouse mcp` (exit 1, no process left); a server dying mid-call gives
 //! the agent an error naming it.
 
@@ -107,6 +109,17 @@ fn an_agent_killed_mid_call_has_the_call_cancelled_on_the_server_and_audited() {
     agent.start_long_count();
     agent.process.0.kill().expect("SIGKILL");
     agent.process.0.wait().expect("reaped");
+    until(
+        "nothing but the agent holds its stdout any more",
+        Duration::from_secs(10),
+        || {
+            if agent.out.ended() {
+                Ok(())
+            } else {
+                Err(agent.out.text())
+            }
+        },
+    );
 
     let finished = until(
         "the call's end is on record",
@@ -207,5 +220,51 @@ fn a_server_dying_mid_call_gives_the_agent_an_error_naming_it() {
                 Ok(())
             }
         },
+    );
+}
+
+#[test]
+fn an_agent_s_stdio_from_files_is_relayed_to_its_last_unterminated_line() {
+    let dir = data_with_py();
+    let data = dir.path();
+    let _serve = serve(data);
+    wait_connected(data);
+    let requests = data.join("requests.jsonl");
+    let lines = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "files", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}),
+    ];
+    let text = lines.map(|line| line.to_string()).join("\n");
+    std::fs::write(&requests, text).expect("written, the last line without its newline");
+    let replies = data.join("replies.jsonl");
+    let mut child = crate::support::command(data)
+        .args(["mcp", "--client", "files"])
+        .stdin(std::fs::File::open(&requests).expect("requests"))
+        .stdout(std::fs::File::create(&replies).expect("replies"))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gatehouse mcp starts");
+    let status = until("gatehouse mcp ends", Duration::from_secs(20), || {
+        child.try_wait().expect("wait").ok_or("running")
+    });
+    let replies = std::fs::read_to_string(&replies).expect("replies");
+    assert!(status.success(), "{status:?}: {replies}");
+    let replies: Vec<Value> = replies
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON message per line"))
+        .collect();
+    let answered = |id: u64| replies.iter().find(|m| m["id"] == id).cloned();
+    assert_eq!(
+        answered(1).map(|m| m["result"]["protocolVersion"].clone()),
+        Some(json!("2025-11-25")),
+        "{replies:?}"
+    );
+    assert_eq!(
+        answered(2).map(|m| m["result"].clone()),
+        Some(json!({})),
+        "{replies:?}"
     );
 }

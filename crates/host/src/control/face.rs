@@ -11,26 +11,23 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use gatehouse_mcp::transport::owned_task::OwnedTask;
-use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 use tokio::task::JoinSet;
 
 use super::dispatch;
-use super::framing::{Frame, FrameReader, write_line};
+use super::framing::{Frame, FrameReader};
+use super::handoff::Handover;
 use super::lock::rfc3339_now;
 use super::outbox::{Face, Outbox};
 use super::protocol::{
-    ErrorCode, FaceInfo, FaceKind, Incoming, MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, PROTOCOL_VERSION,
-    Request, error_reply, parse_incoming, result_reply, rpc_code,
+    ErrorCode, FaceInfo, FaceKind, GatewayReply, Incoming, MAX_IN_FLIGHT, MAX_MESSAGE_BYTES,
+    PROTOCOL_VERSION, Request, error_reply, parse_incoming, result_reply, rpc_code,
 };
 use super::shared::Shared;
 use crate::error::HostError;
-use crate::gateway::session::{self, Agent};
+use crate::gateway::session::Agent;
 
-/// An agent's messages waiting for room in the face's queue.
-const AGENT_QUEUE: usize = 64;
 /// How long a request that was cancelled may take to end before it is cut.
 const CANCEL_GRACE: Duration = Duration::from_secs(2);
 /// How long the last messages to a face may take to be written once it is closing.
@@ -39,28 +36,20 @@ const FLUSH_GRACE: Duration = Duration::from_secs(1);
 type InFlight = Arc<Mutex<HashMap<u64, watch::Sender<bool>>>>;
 
 /// Serves one connection, given its two halves (a Unix socket's, or a named pipe's on Windows).
-pub(crate) async fn serve<R, W>(read: R, mut write: W, shared: Arc<Shared>, uid: u32, number: u64)
+pub(crate) async fn serve<R, W>(read: R, write: W, shared: Arc<Shared>, uid: u32, number: u64)
 where
-    R: AsyncRead + Unpin + Send + 'static,
+    R: AsyncRead + Handover + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let (outbox, mut outgoing) = Outbox::new();
+    let (outbox, outgoing) = Outbox::new();
     let overflow = outbox.overflow.clone();
-    let mut writer = tokio::spawn(async move {
-        while let Some(line) = outgoing.next().await {
-            let written = write_line(&mut write, &line).await;
-            outgoing.written(line.len());
-            if written.is_err() {
-                return;
-            }
-        }
-    });
+    let mut writer = tokio::spawn(outgoing.write_to(write));
     let mut reader = FrameReader::new(BufReader::new(read));
     let mut requests = JoinSet::new();
     let in_flight: InFlight = Arc::default();
     let mut stop = shared.stop.clone();
     let mut face: Option<Face> = None;
-    let mut agent: Option<Agent> = None;
+    let mut agent: Option<(Agent, Option<u64>)> = None;
     let refuse = |id, rpc, message: &str| {
         outbox.send(error_reply(id, rpc, ErrorCode::Protocol, message));
     };
@@ -147,10 +136,13 @@ where
                 refuse(Some(id), rpc_code::INVALID_REQUEST, why);
                 break;
             }
-            outbox.send(result_reply(id, Value::Null));
-            agent = Some(Agent {
+            // The agent's stdio is taken where the connection can carry it.
+            let stdio = params.stdio && R::CAN;
+            outbox.send(result_reply(id, serde_json::json!(GatewayReply { stdio })));
+            let agent_named = Agent {
                 client: params.client,
-            });
+            };
+            agent = Some((agent_named, stdio.then_some(id)));
             break;
         }
         let mut running = in_flight.lock().unwrap_or_else(PoisonError::into_inner);
@@ -182,24 +174,10 @@ where
             in_flight.clone(),
         ));
     }
-    // An agent's MCP session goes on over the same connection until it ends.
-    if let Some(agent) = agent {
-        let lines = reader.into_lines();
-        let (to_agent, mut for_agent) = mpsc::channel::<Value>(AGENT_QUEUE);
-        // The agent's messages go to the face's queue from a task of their own: the session's
-        // requests run on this task, and a reply that woke this same task would make the
-        // runtime treat it as a yield and wake the other worker for it.
-        let to_face = outbox.clone();
-        let mut forward = OwnedTask::spawn(async move {
-            while let Some(message) = for_agent.recv().await {
-                if !to_face.deliver(message).await {
-                    return;
-                }
-            }
-        });
-        let host = shared.host.clone();
-        session::serve(host, agent, lines, to_agent, stop).await;
-        forward.wait().await;
+    // An agent's MCP session goes on over the same connection (or the agent's own stdio) until
+    // it ends.
+    if let Some((agent, handover)) = agent {
+        super::gateway_face::serve(&shared, agent, reader, &outbox, stop, handover).await;
     }
     // The face is gone, broke the protocol, or the engine stops: cancel what it still runs.
     for cancel in in_flight

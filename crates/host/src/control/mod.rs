@@ -11,6 +11,8 @@ mod dispatch;
 pub mod engine;
 mod face;
 pub mod framing;
+mod gateway_face;
+pub mod handoff;
 mod listener;
 pub mod lock;
 mod outbox;

@@ -10,9 +10,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use serde_json::Value;
+use tokio::io::AsyncWrite;
 use tokio::sync::{Notify, mpsc};
 
-use super::framing::encode;
+use super::framing::{encode, write_line};
 use super::protocol::{FaceKind, OUTGOING_BYTES, OUTGOING_QUEUE};
 
 /// The sending side of the queue to one face.
@@ -140,6 +141,17 @@ impl Outgoing {
     /// A line of `len` bytes was written (or given up): its bytes leave the budget.
     pub fn written(&self, len: usize) {
         self.queued.fetch_sub(len, Ordering::AcqRel);
+    }
+
+    /// Writes the queue's lines to `write` until every sender is gone or a write fails.
+    pub async fn write_to<W: AsyncWrite + Unpin>(mut self, mut write: W) {
+        while let Some(line) = self.next().await {
+            let written = write_line(&mut write, &line).await;
+            self.written(line.len());
+            if written.is_err() {
+                return;
+            }
+        }
     }
 }
 

@@ -181,6 +181,31 @@ pub struct CompleteParams {
 pub struct GatewayParams {
     /// The client's name, as the person knows it (`gatehouse mcp --client NAME`).
     pub client: String,
+    /// The face offers to hand over the agent's own stdin and stdout ([`super::handoff`]): the
+    /// engine then reads and answers the agent on them, and the connection only says when the
+    /// session ends ([`Notice::GatewayEnded`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stdio: bool,
+}
+
+/// The engine's answer to `gateway`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct GatewayReply {
+    /// The engine takes the agent's stdio: the face sends it next.
+    #[serde(default)]
+    pub stdio: bool,
+}
+
+/// Why an agent's session whose stdio the engine took ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum GatewayEnd {
+    /// The agent closed its stdin, or went away.
+    AgentClosed,
+    /// The engine is stopping.
+    EngineStopping,
+    /// The stdio handed over could not be used.
+    Refused,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -286,6 +311,12 @@ pub enum Notice {
     },
     /// What a watch saw.
     Watched { request: u64, event: WatchEvent },
+    /// An agent's session on the stdio it handed over ended (the request is `gateway`'s).
+    GatewayEnded {
+        request: u64,
+        reason: GatewayEnd,
+        message: String,
+    },
 }
 
 impl Notice {
@@ -296,7 +327,8 @@ impl Notice {
             | Notice::ApprovalAsked { request, .. }
             | Notice::ApprovalAnswered { request, .. }
             | Notice::ApprovalWithdrawn { request, .. }
-            | Notice::Watched { request, .. } => *request,
+            | Notice::Watched { request, .. }
+            | Notice::GatewayEnded { request, .. } => *request,
         }
     }
 }

@@ -17,11 +17,17 @@ use crate::store::paths;
 pub struct Tunnel {
     pub from_engine: FrameReader<BufReader<Reader>>,
     pub to_engine: Writer,
+    /// The engine takes the agent's stdio ([`super::handoff`]), to be sent next.
+    pub stdio: bool,
 }
 
 /// Opens a gateway connection for `client` to the engine of `data_dir`; `None` when no engine
-/// runs there.
-pub async fn open(data_dir: Option<&Path>, client: &str) -> Result<Option<Tunnel>> {
+/// runs there. `offer_stdio`: offer the engine this process's stdin and stdout.
+pub async fn open(
+    data_dir: Option<&Path>,
+    client: &str,
+    offer_stdio: bool,
+) -> Result<Option<Tunnel>> {
     let data_dir = paths::data_dir(data_dir)?;
     let Some((read, mut to_engine)) = client::open(&data_dir).await? else {
         return Ok(None);
@@ -35,7 +41,9 @@ pub async fn open(data_dir: Option<&Path>, client: &str) -> Result<Option<Tunnel
     });
     let gateway = Request::Gateway(GatewayParams {
         client: client.to_owned(),
+        stdio: offer_stdio,
     });
+    let mut stdio = false;
     for (id, request) in [(1, hello), (2, gateway)] {
         let message = request_message(id, &request)
             .map_err(|e| HostError::Protocol(format!("cannot encode: {e}")))?;
@@ -54,10 +62,14 @@ pub async fn open(data_dir: Option<&Path>, client: &str) -> Result<Option<Tunnel
         if let Some(error) = reply.get("error") {
             return Err(reply_error(error));
         }
+        if id == 2 {
+            stdio = offer_stdio && reply["result"]["stdio"] == true;
+        }
     }
     Ok(Some(Tunnel {
         from_engine,
         to_engine,
+        stdio,
     }))
 }
 

@@ -98,12 +98,17 @@ pub fn alive(pid: i32) -> bool {
 
 /// What a child writes on one of its pipes, gathered by a thread of its own, so that a test
 /// waits for a line with a bound instead of blocking on the pipe.
-pub struct Gathered(std::sync::Arc<std::sync::Mutex<String>>);
+pub struct Gathered {
+    text: std::sync::Arc<std::sync::Mutex<String>>,
+    /// Set once the pipe reached its end (every writer closed it).
+    ended: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
 
 impl Gathered {
     pub fn from(pipe: impl std::io::Read + Send + 'static) -> Gathered {
         let text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-        let into = text.clone();
+        let ended = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (into, end) = (text.clone(), ended.clone());
         std::thread::spawn(move || {
             let mut pipe = pipe;
             let mut chunk = [0u8; 4096];
@@ -116,13 +121,19 @@ impl Gathered {
                     .unwrap_or_else(std::sync::PoisonError::into_inner);
                 text.push_str(&String::from_utf8_lossy(&chunk[..n]));
             }
+            end.store(true, std::sync::atomic::Ordering::Release);
         });
-        Gathered(text)
+        Gathered { text, ended }
+    }
+
+    /// Whether the pipe reached its end: no process holds its writing side any more.
+    pub fn ended(&self) -> bool {
+        self.ended.load(std::sync::atomic::Ordering::Acquire)
     }
 
     /// Everything written so far.
     pub fn text(&self) -> String {
-        self.0
+        self.text
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone()
