@@ -72,6 +72,17 @@ pub struct Served {
 }
 
 impl Served {
+    /// What `client` is served now; `None`, with a warning, when its profile cannot be read.
+    pub async fn read(host: &crate::host::Host, client: &str) -> Option<std::sync::Arc<Served>> {
+        match host.client_profiles().served(client).await {
+            Ok(served) => Some(std::sync::Arc::new(served)),
+            Err(e) => {
+                tracing::warn!("cannot read the profile of gateway client `{client}`: {e}");
+                None
+            }
+        }
+    }
+
     /// The profile's name, for a refusal's reason.
     pub fn profile_name(&self) -> String {
         if self.known {

@@ -1,7 +1,12 @@
 //! What the gateway answers an agent with: the JSON-RPC error numbers it uses, a request's
 //! refusal as the error the agent gets (a denial saying what the person can do), a denied or
-//! hidden tool call as a result with `isError` the model can act on, and the response messages.
+//! hidden tool call as a result with `isError` the model can act on, and the response messages;
+//! and the containment of a request whose work panicked ([`caught`]).
 
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+
+use futures_util::FutureExt;
 use serde_json::{Map, Value, json};
 
 use super::visibility::PROFILE_RULE;
@@ -25,6 +30,27 @@ pub fn fail(code: i64, message: impl Into<String>) -> Failure {
         message: message.into(),
         data: None,
     }
+}
+
+/// `work`'s output, or `None` (logged) if it panicked: the requests of an agent's session run on
+/// the session's own task, so one request's fault must end neither the session nor its other
+/// requests.
+pub async fn caught<T>(method: &str, work: impl Future<Output = T>) -> Option<T> {
+    let caught = AssertUnwindSafe(work).catch_unwind().await;
+    if caught.is_err() {
+        tracing::error!(
+            "the gateway's `{method}` failed unexpectedly (a panic); answered with an error"
+        );
+    }
+    caught.ok()
+}
+
+/// What an agent is answered when its request's work panicked.
+pub fn panicked(method: &str) -> Failure {
+    fail(
+        rpc::INTERNAL,
+        format!("Gatehouse failed unexpectedly serving `{method}`; the error is in its log"),
+    )
 }
 
 /// JSON-RPC error numbers the gateway answers with.
@@ -87,4 +113,22 @@ pub fn error(id: Value, code: i64, message: &str) -> Value {
     error.insert("code".into(), json!(code));
     error.insert("message".into(), json!(message));
     json!({ "jsonrpc": "2.0", "id": id, "error": error })
+}
+
+#[cfg(test)]
+mod caught_tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_request_that_panics_is_answered_and_the_next_one_served() {
+        let panicking = async {
+            if "boom".len() == 4 {
+                panic!("a fault in one request's work");
+            }
+            1
+        };
+        assert_eq!(caught("tools/call", panicking).await, None);
+        assert_eq!(caught("ping", async { 2 }).await, Some(2));
+        assert!(panicked("tools/call").message.contains("`tools/call`"));
+    }
 }

@@ -35,7 +35,7 @@ use super::changes::{Changed, List, ToolChanges};
 use super::notices::{Notices, Told};
 use super::profiles::Served;
 use super::relay::AgentLink;
-use super::replies::{Reply, error, fail, finish, refusal, rpc};
+use super::replies::{Reply, caught, error, fail, finish, panicked, refusal, rpc};
 use super::tasks::AgentTasks;
 use super::{agent_call, completion, handshake, pages, prompts, resources, servers, tools};
 use super::{input_required, listen, modern, task_handles};
@@ -53,17 +53,6 @@ const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// What an agent is answered when its profile cannot be read.
 const NO_PROFILE: &str = "Gatehouse cannot read this client's profile; try again";
-
-/// The profile the agent is served now; `None`, with a warning, when it cannot be read.
-async fn read_profile(host: &Host, client: &str) -> Option<Arc<Served>> {
-    match host.client_profiles().served(client).await {
-        Ok(served) => Some(Arc::new(served)),
-        Err(e) => {
-            tracing::warn!("cannot read the profile of gateway client `{client}`: {e}");
-            None
-        }
-    }
-}
 
 /// Who the agent is, as the person named it (`gatehouse mcp --client NAME`).
 #[derive(Debug, Clone)]
@@ -114,7 +103,7 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
     // The agent's `subscriptions/listen` streams (2026-07-28).
     let listening = Arc::new(listen::Listeners::default());
     let mut changed_at: Option<tokio::time::Instant> = None;
-    let mut served = read_profile(&host, &agent.client).await;
+    let mut served = Served::read(&host, &agent.client).await;
     // What the agent said of itself in `initialize`.
     let mut client_info: Option<Value> = None;
     loop {
@@ -134,7 +123,7 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
             event = events.recv() => {
                 let mut lists_changed = changes.changed_by(&event);
                 if matches!(event, Ok(EngineEvent::ClientProfilesChanged) | Err(RecvError::Lagged(_)))
-                    && let Some(now) = read_profile(&host, &agent.client).await
+                    && let Some(now) = Served::read(&host, &agent.client).await
                 {
                     lists_changed |= served.as_ref().is_none_or(|before| {
                         !before.profile.shows_the_same(&now.profile) || before.prefix != now.prefix
@@ -255,7 +244,10 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                     let notices = &side.notices;
                     let told =
                         listen::open(&host, &client, &served, notices, &listening, &id, &params);
-                    let _ = out.send(told.await).await;
+                    let told = caught(&method, told).await;
+                    let _ = out
+                        .send(told.unwrap_or_else(|| finish(id, Err(panicked(&method)))))
+                        .await;
                 }));
             }
             (Some(method), Some(id)) => {
@@ -351,7 +343,8 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
                                 )
                                 .await
                             };
-                            caller_info::scope(info, work).await
+                            let caught = caught(&method, caller_info::scope(info, work)).await;
+                            caught.unwrap_or_else(|| Some(Err(panicked(&method))))
                         }
                         None => Some(Err(fail(rpc::INTERNAL, NO_PROFILE.to_owned()))),
                     };
