@@ -14,7 +14,7 @@ use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncReadExt, BufReader};
 use tokio::sync::{mpsc, watch};
 
-use super::framing::FrameReader;
+use super::framing::{FrameReader, encode, write_line};
 use super::handoff::{Handover, UntilGone};
 use super::outbox::Outbox;
 use super::protocol::{GatewayEnd, MAX_MESSAGE_BYTES, Notice};
@@ -119,16 +119,33 @@ where
         BufReader::new(UntilGone::new(stdio.read, gone)),
         MAX_MESSAGE_BYTES,
     );
-    let (to_agent, outgoing) = Outbox::new();
-    let mut writer = tokio::spawn(outgoing.write_to(stdio.write));
+    // The agent's messages are written by one task, straight from the session's queue: a
+    // second hand-off (to a queue and a writer task, as for a face) would make a reply wake a
+    // chain of four tasks (the call's router, the session, the forwarder, the writer, after the
+    // server's reader), and tokio runs at most three woken tasks in a row on the worker that
+    // woke them: it wakes the other worker for the fourth (see docs/performance.md). The queue's bound is the session's own ([`AGENT_QUEUE`] messages):
+    // an agent that does not read holds its session back.
+    let (out, mut for_agent) = mpsc::channel::<Value>(AGENT_QUEUE);
+    let mut write = stdio.write;
+    let mut writer = OwnedTask::spawn(async move {
+        while let Some(message) = for_agent.recv().await {
+            let line = match encode(&message) {
+                Ok(line) => line,
+                Err(e) => {
+                    tracing::warn!("a message to an agent could not be encoded: {e}");
+                    continue;
+                }
+            };
+            if write_line(&mut write, &line).await.is_err() {
+                return;
+            }
+        }
+    });
     let stopping = stop.clone();
-    run_session(shared, agent, lines, to_agent, stop).await;
-    if tokio::time::timeout(FLUSH_GRACE, &mut writer)
-        .await
-        .is_err()
-    {
-        writer.abort();
-    }
+    session::serve(shared.host.clone(), agent, lines, out, stop).await;
+    // What is still queued for the agent gets a grace to be written; then the writer is cut.
+    let _ = tokio::time::timeout(FLUSH_GRACE, writer.wait()).await;
+    drop(writer);
     if *stopping.borrow() {
         let why = "the engine is stopping (the app quit or `gatehouse serve` was stopped)";
         (GatewayEnd::EngineStopping, why.into())

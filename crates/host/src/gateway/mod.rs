@@ -28,6 +28,7 @@ mod prompts;
 mod relay;
 mod replies;
 mod resources;
+mod running;
 mod servers;
 pub mod session;
 mod task_entry;

@@ -18,13 +18,9 @@
 //! and stamped by [`super::modern`]; its `subscriptions/listen` streams are [`super::listen`]'s.
 
 use std::collections::HashMap;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use futures_util::StreamExt;
-use futures_util::stream::FuturesUnordered;
 use gatehouse_mcp::transport::lines::{Line, LineReader};
 use serde_json::{Value, json};
 use tokio::io::AsyncBufRead;
@@ -36,6 +32,7 @@ use super::notices::{Notices, Told};
 use super::profiles::Served;
 use super::relay::AgentLink;
 use super::replies::{Reply, caught, error, fail, finish, panicked, refusal, rpc};
+use super::running::Running;
 use super::tasks::AgentTasks;
 use super::{agent_call, completion, handshake, pages, prompts, resources, servers, tools};
 use super::{input_required, listen, modern, task_handles};
@@ -61,9 +58,6 @@ pub struct Agent {
 }
 
 type InFlight = Arc<Mutex<HashMap<String, watch::Sender<bool>>>>;
-/// The session's running requests, polled on the session's own task beside its reader: an
-/// agent's sequential calls then stay on one worker instead of waking a task of their own.
-type Running = FuturesUnordered<Pin<Box<dyn Future<Output = ()> + Send>>>;
 
 /// What the session's requests share beyond the agent's name and profile: its side of the
 /// servers' requests ([`super::relay`]) and what it is told of them ([`super::notices`]).
@@ -115,7 +109,7 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
         };
         let line = tokio::select! {
             line = lines.next_line() => line,
-            Some(()) = requests.next(), if !requests.is_empty() => continue,
+            () = requests.next(), if !requests.is_empty() => continue,
             () = async { let _ = stop.wait_for(|stop| *stop).await; } => {
                 stopping.store(true, Ordering::Release);
                 break;
@@ -401,7 +395,11 @@ pub async fn serve<R: AsyncBufRead + Unpin>(
     }
     // Cancelled calls (and tasks) end at once; one that does not is cut after a grace.
     let requests_end = async {
-        let ended = async { while requests.next().await.is_some() {} };
+        let ended = async {
+            while !requests.is_empty() {
+                requests.next().await;
+            }
+        };
         let _ = tokio::time::timeout(CANCEL_GRACE, ended).await;
         // What is still running is dropped here.
         drop(requests);
