@@ -8,10 +8,10 @@
 //! answers the agent itself: no relay, and this process only waits for the engine to say the
 //! session ended (the agent closed stdin: exit 0) or to go away (exit 1).
 //!
-//! Otherwise, on Unix the bytes are copied as they come, both ways, by two threads blocked in `read`: the
-//! kernel wakes each one directly when the other side writes, with no hand-off from thread to
-//! task (a relay through tasks and `tokio::io::stdout`, whose writes go through the blocking
-//! pool, cost several wake-ups per message). The engine frames and bounds the agent's messages;
+//! Otherwise, on Unix, the bytes are copied as they come, both ways, by two threads blocked in
+//! `read`: the kernel wakes each one directly when the other side writes, with no hand-off from
+//! thread to task (a relay through tasks and `tokio::io::stdout`, whose writes go through the
+//! blocking pool, cost several wake-ups per message). The engine frames and bounds the agent's messages;
 //! each copy here goes through a buffer of [`CHUNK`] bytes.
 
 use std::time::Duration;
