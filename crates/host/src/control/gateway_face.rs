@@ -141,12 +141,11 @@ where
             }
         }
     });
-    let stopping = stop.clone();
     session::serve(shared.host.clone(), agent, lines, out, stop).await;
     // What is still queued for the agent gets a grace to be written; then the writer is cut.
     let _ = tokio::time::timeout(FLUSH_GRACE, writer.wait()).await;
     drop(writer);
-    if *stopping.borrow() {
+    if shared.stopping() {
         let why = "the engine is stopping (the app quit or `gatehouse serve` was stopped)";
         (GatewayEnd::EngineStopping, why.into())
     } else {
