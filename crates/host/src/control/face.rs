@@ -19,7 +19,7 @@ use super::dispatch;
 use super::framing::{Frame, FrameReader};
 use super::handoff::Handover;
 use super::lock::rfc3339_now;
-use super::outbox::{Face, Outbox};
+use super::outbox::{FLUSH_GRACE, Face, Outbox};
 use super::protocol::{
     ErrorCode, FaceInfo, FaceKind, GatewayReply, Incoming, MAX_IN_FLIGHT, MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION, Request, error_reply, parse_incoming, result_reply, rpc_code,
@@ -30,8 +30,6 @@ use crate::gateway::session::Agent;
 
 /// How long a request that was cancelled may take to end before it is cut.
 const CANCEL_GRACE: Duration = Duration::from_secs(2);
-/// How long the last messages to a face may take to be written once it is closing.
-const FLUSH_GRACE: Duration = Duration::from_secs(1);
 
 type InFlight = Arc<Mutex<HashMap<u64, watch::Sender<bool>>>>;
 

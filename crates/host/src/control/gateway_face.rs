@@ -16,7 +16,7 @@ use tokio::sync::{mpsc, watch};
 
 use super::framing::{FrameReader, encode, write_line};
 use super::handoff::{Handover, UntilGone};
-use super::outbox::Outbox;
+use super::outbox::{FLUSH_GRACE, Outbox};
 use super::protocol::{GatewayEnd, MAX_MESSAGE_BYTES, Notice};
 use super::shared::Shared;
 use crate::gateway::session::{self, Agent};
@@ -25,8 +25,6 @@ use crate::gateway::session::{self, Agent};
 const AGENT_QUEUE: usize = 64;
 /// How long a face that offered its agent's stdio may take to send it.
 const HANDOVER_WAIT: Duration = Duration::from_secs(5);
-/// How long the last messages to an agent may take to be written once its session ended.
-const FLUSH_GRACE: Duration = Duration::from_secs(1);
 
 /// Serves `agent` until its session ends. `handover`: the id of the `gateway` request whose
 /// answer told the face to hand over the agent's stdio.

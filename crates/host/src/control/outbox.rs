@@ -16,6 +16,10 @@ use tokio::sync::{Notify, mpsc};
 use super::framing::{encode, write_line};
 use super::protocol::{FaceKind, OUTGOING_BYTES, OUTGOING_QUEUE};
 
+/// How long the last messages to a face (or to an agent on its own stdio) may take to be
+/// written once it is closing.
+pub(crate) const FLUSH_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// The sending side of the queue to one face.
 #[derive(Clone)]
 pub(crate) struct Outbox {
