@@ -2,7 +2,10 @@
 # Runs a command with a private D-Bus session bus and a fresh, unlocked gnome-keyring on it, so
 # tests use the real Secret Service without touching (or prompting on) the user's own keyring.
 #   scripts/with-keyring.sh cargo test --workspace
-# The bus has no service activation: nothing starts on it that this script did not start.
+# The bus activates one service, the keyring, as a desktop session's bus does: gnome-keyring 42
+# can crash when a client vanishes in the middle of a call (an upstream bug the tests' killed
+# processes reach now and then), and the next call then starts it again on the same files
+# instead of failing every later test with "the OS keyring is not available".
 set -euo pipefail
 
 for tool in dbus-daemon dbus-send gnome-keyring-daemon; do
@@ -15,11 +18,38 @@ mkdir -p "$tmp/data" "$tmp/run" "$tmp/config"
 chmod 700 "$tmp/run"
 pids=()
 cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  # Each start of the keyring is a line in its log: more than one means it crashed and was
+  # started again; say so, with what it printed, so a failure near then is read as the keyring's.
+  starts=$(grep -c '^== keyring started' "$tmp/keyring.log" 2>/dev/null || true)
+  if [ "${starts:-0}" -gt 1 ]; then
+    echo "warning: gnome-keyring-daemon crashed and was started again $((starts - 1)) time(s) during the run; its log:" >&2
+    tail -n 60 "$tmp/keyring.log" >&2 || true
+  fi
+  for pid in "${pids[@]}" $(cat "$tmp/keyring.pids" 2>/dev/null); do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
+
+# The keyring, started by this script first and by the bus whenever it is gone. The bus starts
+# services with its own environment, so the script names the session's explicitly.
+mkdir -p "$tmp/services"
+cat > "$tmp/keyring.sh" <<KEYRING
+#!/usr/bin/env bash
+export DBUS_SESSION_BUS_ADDRESS="\$(head -n1 "$tmp/address")"
+export XDG_DATA_HOME="$tmp/data" XDG_RUNTIME_DIR="$tmp/run" XDG_CONFIG_HOME="$tmp/config"
+echo "== keyring started \$(date -u +%H:%M:%S.%N)" >>"$tmp/keyring.log"
+# A non-empty password: with an empty one gnome-keyring creates no default collection.
+printf 'gatehouse-test' | gnome-keyring-daemon --foreground --components=secrets --unlock >>"$tmp/keyring.log" 2>&1 &
+echo \$! >>"$tmp/keyring.pids"
+wait
+KEYRING
+chmod 700 "$tmp/keyring.sh"
+cat > "$tmp/services/org.freedesktop.secrets.service" <<SERVICE
+[D-BUS Service]
+Name=org.freedesktop.secrets
+Exec=$tmp/keyring.sh
+SERVICE
 
 cat > "$tmp/session.conf" <<CONF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -28,6 +58,7 @@ cat > "$tmp/session.conf" <<CONF
   <type>session</type>
   <listen>unix:path=$tmp/bus</listen>
   <auth>EXTERNAL</auth>
+  <servicedir>$tmp/services</servicedir>
   <policy context="default">
     <allow send_destination="*" eavesdrop="true"/>
     <allow eavesdrop="true"/>
@@ -44,13 +75,12 @@ export DBUS_SESSION_BUS_ADDRESS="$(head -n1 "$tmp/address")"
 export XDG_DATA_HOME="$tmp/data" XDG_RUNTIME_DIR="$tmp/run" XDG_CONFIG_HOME="$tmp/config"
 
 bus() { dbus-send --session --print-reply "$@" 2>/dev/null; }
-# A non-empty password: with an empty one gnome-keyring creates no default collection.
-printf 'gatehouse-test' | gnome-keyring-daemon --foreground --components=secrets --unlock >"$tmp/keyring.log" 2>&1 &
+"$tmp/keyring.sh" &
 pids+=($!)
 ready=0
 for _ in $(seq 150); do
   # Ask for the default collection only once the name is owned: a call to an unowned name
-  # would make the bus try to start a second keyring.
+  # would make the bus start a second keyring.
   if bus --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner \
        string:org.freedesktop.secrets | grep -q 'boolean true' &&
      bus --dest=org.freedesktop.secrets /org/freedesktop/secrets org.freedesktop.Secret.Service.ReadAlias \
