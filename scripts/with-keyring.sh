@@ -31,13 +31,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The keyring, started by this script first and by the bus whenever it is gone. The bus starts
-# services with its own environment, so the script names the session's explicitly.
+# The session's environment, for the command and for the keyring (the bus starts services with
+# its own environment).
+cat > "$tmp/session.env" <<ENV
+export DBUS_SESSION_BUS_ADDRESS="\$(head -n1 "$tmp/address")"
+export XDG_DATA_HOME="$tmp/data" XDG_RUNTIME_DIR="$tmp/run" XDG_CONFIG_HOME="$tmp/config"
+ENV
+
+# The keyring, started by this script first and by the bus whenever it is gone.
 mkdir -p "$tmp/services"
 cat > "$tmp/keyring.sh" <<KEYRING
 #!/usr/bin/env bash
-export DBUS_SESSION_BUS_ADDRESS="\$(head -n1 "$tmp/address")"
-export XDG_DATA_HOME="$tmp/data" XDG_RUNTIME_DIR="$tmp/run" XDG_CONFIG_HOME="$tmp/config"
+. "$tmp/session.env"
 echo "== keyring started \$(date -u +%H:%M:%S.%N)" >>"$tmp/keyring.log"
 # A non-empty password: with an empty one gnome-keyring creates no default collection.
 printf 'gatehouse-test' | gnome-keyring-daemon --foreground --components=secrets --unlock >>"$tmp/keyring.log" 2>&1 &
@@ -71,8 +76,7 @@ dbus-daemon --config-file="$tmp/session.conf" --nofork --nopidfile --print-addre
 pids+=($!)
 for _ in $(seq 100); do [ -s "$tmp/address" ] && break; sleep 0.05; done
 [ -s "$tmp/address" ] || { echo "error: dbus-daemon did not start: $(cat "$tmp/dbus.log")" >&2; exit 1; }
-export DBUS_SESSION_BUS_ADDRESS="$(head -n1 "$tmp/address")"
-export XDG_DATA_HOME="$tmp/data" XDG_RUNTIME_DIR="$tmp/run" XDG_CONFIG_HOME="$tmp/config"
+. "$tmp/session.env"
 
 bus() { dbus-send --session --print-reply "$@" 2>/dev/null; }
 "$tmp/keyring.sh" &
