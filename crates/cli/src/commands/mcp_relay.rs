@@ -11,8 +11,8 @@
 //! Otherwise, on Unix, the bytes are copied as they come, both ways, by two threads blocked in
 //! `read`: the kernel wakes each one directly when the other side writes, with no hand-off from
 //! thread to task (a relay through tasks and `tokio::io::stdout`, whose writes go through the
-//! blocking pool, cost several wake-ups per message). The engine frames and bounds the agent's messages;
-//! each copy here goes through a buffer of [`CHUNK`] bytes.
+//! blocking pool, cost several wake-ups per message). The engine frames and bounds the agent's
+//! messages; each copy here goes through a buffer of [`CHUNK`] bytes.
 
 use std::time::Duration;
 
