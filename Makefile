@@ -83,8 +83,11 @@ licences:
 
 lint: fmt-check bindings-check ui-check clippy spec-matrix structure architecture-map licences
 
-## Rust tests run with a private D-Bus session and a fresh gnome-keyring (the real Secret Service).
+## Rust tests run with a private D-Bus session and a fresh gnome-keyring (the real Secret Service),
+## whose coming back after a crash is checked first.
 rust-test: ui-build
+	@echo "==> the test keyring comes back after a crash"
+	scripts/with-keyring.sh scripts/check-keyring-restart.sh
 	@echo "==> Rust unit and integration tests"
 	scripts/with-keyring.sh $(CARGO) test --workspace
 
