@@ -94,6 +94,9 @@ async fn pruning_drops_the_old_rows_and_the_chain_verifies_from_the_anchor() {
     let log = host.audit();
     let cutoff = old_then_new(log, 5, 3).await;
     let fifth = all_rows(log).await[4].clone();
+    // A search first brings the search index and the lookup table up to date: the rows to
+    // drop are in both.
+    log.search("old*", None).await.expect("search");
 
     let report = log.prune_before(&cutoff).await.expect("prune");
     assert_eq!(report.dropped, 5, "the rows written before the cutoff");
@@ -149,6 +152,15 @@ async fn pruning_drops_the_old_rows_and_the_chain_verifies_from_the_anchor() {
         .execute(pool)
         .await
         .expect("the search index matches the table it indexes");
+    let keyed: Vec<i64> = sqlx::query_scalar("SELECT seq FROM audit_keys ORDER BY seq")
+        .fetch_all(pool)
+        .await
+        .expect("audit_keys");
+    assert_eq!(
+        keyed,
+        [6, 7, 8, 9, 10],
+        "dropped rows leave the lookup table too, and the searches brought it up to date"
+    );
     let declared: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM audit_prune")
         .fetch_one(pool)
         .await

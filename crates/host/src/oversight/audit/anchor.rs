@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::{Row, SqliteConnection};
 
 use super::chain::{StoredRow, missing};
+use super::keys;
 use crate::error::Result;
 
 /// What an anchor records: its row's `detail`.
@@ -40,8 +41,9 @@ struct Found {
 /// The newest `retention` row matching `condition` (bound to `value`).
 async fn find(conn: &mut SqliteConnection, condition: &str, value: i64) -> Result<Option<Found>> {
     let sql = format!(
-        "SELECT seq, detail FROM audit_log WHERE kind = 'retention' AND {condition} \
-         ORDER BY seq DESC LIMIT 1"
+        "SELECT seq, detail FROM {} WHERE kind = 'retention' AND {condition} \
+         ORDER BY seq DESC LIMIT 1",
+        keys::rows_where("kind = 'retention'")
     );
     let row = sqlx::query(&sql).bind(value).fetch_optional(conn).await?;
     let Some(row) = row else {

@@ -25,7 +25,10 @@
 //! - [`anchor`]: what an anchor records, and where the chain starts once rows were dropped.
 //! - [`query`]: listing, newest first, with filters.
 //! - [`search`]: full-text search (FTS5) over the redacted rows, newest first.
-//! - [`indexer`]: the search index brought up to date, off the appending path.
+//! - [`keys`]: the lookup table `audit_keys`, which carries the indexes of the columns rows
+//!   are found by, and the candidate rows a reader selects from.
+//! - [`indexer`]: the lookup table and the search index brought up to date, off the appending
+//!   path.
 //! - [`export`]: every row, oldest first, as JSONL or CSV.
 //! - [`export_file`]: an export written to a file whole or not at all.
 //!
@@ -44,6 +47,7 @@ pub mod export_file;
 mod indexer;
 pub mod key;
 pub(crate) mod key_source;
+pub(crate) mod keys;
 mod log;
 pub(crate) mod parts;
 pub(crate) mod query;

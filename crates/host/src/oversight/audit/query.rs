@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::chain::{COLUMNS, StoredRow};
 use super::event::AuditRow;
+use super::keys;
 use super::log::AuditLog;
 use crate::error::{HostError, Result};
 
@@ -44,18 +45,42 @@ pub struct AuditFilter {
     pub offset: Option<u32>,
 }
 
+/// SQL conditions joined with `AND`, and the values their placeholders take, in order.
+#[derive(Default)]
+struct Conditions {
+    clauses: Vec<&'static str>,
+    values: Vec<String>,
+}
+
+impl Conditions {
+    fn push(&mut self, clause: &'static str, value: Option<String>) {
+        self.clauses.push(clause);
+        self.values.extend(value);
+    }
+
+    /// The conditions, each in parentheses; `1 = 1` when there are none.
+    fn sql(&self) -> String {
+        let mut sql = String::from("1 = 1");
+        for clause in &self.clauses {
+            sql.push_str(" AND (");
+            sql.push_str(clause);
+            sql.push(')');
+        }
+        sql
+    }
+}
+
 impl AuditLog {
     /// The rows that match `filter`, newest first.
     pub async fn list(&self, filter: &AuditFilter) -> Result<Vec<AuditRow>> {
-        let mut clauses: Vec<&str> = Vec::new();
-        let mut values: Vec<String> = Vec::new();
+        // Conditions on `audit_keys`' columns narrow the candidates through its indexes, and
+        // are checked again on `audit_log`'s, as every other condition is.
+        let mut shared: Vec<(&'static str, String)> = Vec::new();
         if let Some(text) = &filter.since {
-            clauses.push("at >= ?");
-            values.push(self.normalise_time(text).await?);
+            shared.push(("at >= ?", self.normalise_time(text).await?));
         }
         if let Some(text) = &filter.until {
-            clauses.push("at < ?");
-            values.push(self.normalise_time(text).await?);
+            shared.push(("at < ?", self.normalise_time(text).await?));
         }
         for (value, clause) in [
             (&filter.server, "server = ?"),
@@ -64,35 +89,44 @@ impl AuditLog {
             (&filter.decision, "decision = ?"),
         ] {
             if let Some(value) = value {
-                clauses.push(clause);
-                values.push(value.clone());
+                shared.push((clause, value.clone()));
             }
         }
+        let mut keyed = Conditions::default();
+        let mut clauses = Conditions::default();
+        for (clause, value) in shared {
+            keyed.push(clause, Some(value.clone()));
+            clauses.push(clause, Some(value));
+        }
         if let Some(client) = &filter.client {
+            keyed.push("source = 'gateway'", None);
             // `detail` may be a summary that is not JSON: json_extract would fail on it.
             clauses.push(
                 "source = 'gateway' AND CASE WHEN json_valid(detail) THEN json_extract(detail, '$.caller') END = ?",
+                Some(client.clone()),
             );
-            values.push(client.clone());
         }
         match filter.outcome.as_deref() {
             None => {}
-            Some("ok") => clauses.push("kind = 'call_finished' AND error_type IS NULL"),
-            Some("error") => clauses.push("error_type IS NOT NULL"),
-            Some(error_type) => {
-                clauses.push("error_type = ?");
-                values.push(error_type.to_owned());
+            Some("ok") => {
+                keyed.push("kind = 'call_finished'", None);
+                clauses.push("kind = 'call_finished' AND error_type IS NULL", None);
             }
+            Some("error") => clauses.push("error_type IS NOT NULL", None),
+            Some(error_type) => clauses.push("error_type = ?", Some(error_type.to_owned())),
         }
-        let mut sql = format!("SELECT {COLUMNS} FROM audit_log WHERE 1 = 1");
-        for clause in clauses {
-            sql.push_str(" AND (");
-            sql.push_str(clause);
-            sql.push(')');
-        }
-        sql.push_str(" ORDER BY seq DESC LIMIT ? OFFSET ?");
+        // With nothing to look up by, reading the table newest first is quickest.
+        let from = if keyed.clauses.is_empty() {
+            "audit_log".to_owned()
+        } else {
+            keys::rows_where(&keyed.sql())
+        };
+        let sql = format!(
+            "SELECT {COLUMNS} FROM {from} WHERE {} ORDER BY seq DESC LIMIT ? OFFSET ?",
+            clauses.sql()
+        );
         let mut query = sqlx::query(&sql);
-        for value in &values {
+        for value in keyed.values.iter().chain(&clauses.values) {
             query = query.bind(value);
         }
         let limit = filter.limit.unwrap_or(DEFAULT_LIMIT).min(MAX_LIMIT);

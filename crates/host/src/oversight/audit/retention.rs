@@ -31,6 +31,7 @@ use super::chain::{self, append_linked};
 use super::event::{AuditEvent, AuditKind, AuditRow};
 use super::key::AuditKey;
 use super::key_source::Keying;
+use super::keys;
 use super::log::AuditLog;
 use super::verify::{VerifyReport, walk};
 use crate::error::{HostError, Result};
@@ -91,11 +92,14 @@ impl AuditLog {
         let keys: [&AuditKey; 1] = [&key];
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let (last_seq, last_hash) = chain::last_link(&mut tx).await?;
-        let first_kept: Option<i64> =
-            sqlx::query_scalar("SELECT MIN(seq) FROM audit_log WHERE at >= ?")
-                .bind(&before)
-                .fetch_one(&mut *tx)
-                .await?;
+        let first_kept: Option<i64> = sqlx::query_scalar(&format!(
+            "SELECT MIN(seq) FROM {} WHERE at >= ?",
+            keys::rows_where("at >= ?")
+        ))
+        .bind(&before)
+        .bind(&before)
+        .fetch_one(&mut *tx)
+        .await?;
         let through = first_kept.map_or(last_seq, |kept| kept - 1);
         let droppable: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM audit_log WHERE seq <= ? AND kind != 'retention'",
