@@ -57,6 +57,8 @@ pub mod retention;
 pub(crate) mod search;
 pub(crate) mod verify;
 mod writer;
+#[cfg(test)]
+mod writer_lead_tests;
 
 pub use checkpoint::Checkpoint;
 pub use event::{AuditEvent, AuditKind, AuditRow};

@@ -7,8 +7,11 @@
 //! time, never memory) and are committed together by the writer's thread, in one transaction of
 //! at most [`BATCH`] (group commit), which is what keeps the audited calls per second up under
 //! load; once the thread leads, it goes on committing what comes until nothing has come for
-//! [`LINGER`], so steady load from several callers keeps being committed together. Each append
-//! is answered only after the commit that holds it, so a returned row is durable (see
+//! [`LINGER`], so steady load from several callers keeps being committed together. Once
+//! [`LONE_BATCHES`] batches in a row held one append each, it lets go as soon as the queue is
+//! empty: a lone caller's appends go back to committing in place instead of each waking the
+//! thread and waiting for it (two hand-offs between threads per append). Each append is answered
+//! only after the commit that holds it, so a returned row is durable (see
 //! [`super::AuditLog::append_all`]). Exactly one committer leads at a time, so appends are
 //! committed in the order they were queued.
 //!
@@ -64,6 +67,10 @@ pub const CHECKPOINT_EVERY: usize = 2000;
 /// callers it keeps committing them together.
 pub const LINGER: Duration = Duration::from_millis(1);
 
+/// Batches of one append in a row after which the thread stops leading (when nothing else is
+/// queued): the appends come from one caller at a time, and commit in place again.
+pub const LONE_BATCHES: usize = 32;
+
 /// How long the thread waits for another process's write lock (the app and CLI processes
 /// share the database), as the store's pool does.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(15);
@@ -97,6 +104,17 @@ struct State {
     unindexed: usize,
     commits: usize,
     last_commit: Option<Instant>,
+    /// Batches the thread committed (not in place), for tests of who leads.
+    by_thread: usize,
+}
+
+/// Who commits a batch.
+#[derive(Debug, Clone, Copy)]
+enum By {
+    /// An appending task, on its own thread.
+    InPlace,
+    /// The writer's thread; `let_go` once [`LONE_BATCHES`] batches in a row held one append.
+    Thread { let_go: bool },
 }
 
 /// What the thread is asked to do.
@@ -119,15 +137,20 @@ impl Shared {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Commits `appends` on `connection`, answers each and publishes the new head. A busy
-    /// database (another process writing) hands them back untouched when `give_back` is set.
+    /// Commits `appends` on `connection`, answers each and publishes the new head. In place, a
+    /// busy database (another process writing) hands them back untouched. The thread, told to
+    /// let go, stops leading if nothing else is queued, before it answers: the caller it answers
+    /// may run at once and append again, and that append then commits in place.
     fn commit(
         &self,
         connection: &mut rusqlite::Result<Connection>,
         appends: Vec<Pending>,
-        give_back: bool,
-        busy_timeout: Duration,
+        by: By,
     ) -> Option<Vec<Pending>> {
+        let (give_back, busy_timeout, let_go) = match by {
+            By::InPlace => (true, Duration::ZERO, false),
+            By::Thread { let_go } => (false, BUSY_TIMEOUT, let_go),
+        };
         let (mut batches, dones): (Vec<Batch>, Vec<Answer>) =
             appends.into_iter().map(|p| (p.batch, p.done)).unzip();
         let outcome = match connection {
@@ -146,6 +169,9 @@ impl Shared {
                 state.unindexed += appended;
                 state.commits += 1;
                 state.last_commit = Some(Instant::now());
+                if let_go && state.queue.is_empty() {
+                    state.leader = Leader::Nobody;
+                }
                 drop(state);
                 for (done, rows) in dones.into_iter().zip(rows) {
                     let _ = done.send(Ok(rows));
@@ -211,6 +237,7 @@ impl Writer {
                     unindexed: 0,
                     commits: 0,
                     last_commit: None,
+                    by_thread: 0,
                 }),
                 room: Arc::new(Semaphore::new(QUEUE)),
             }),
@@ -271,7 +298,7 @@ impl Writer {
                 .unwrap_or_else(|| append_tx::open(&shared.path, Duration::ZERO));
             (batch, connection)
         };
-        let busy = shared.commit(&mut connection, batch, true, Duration::ZERO);
+        let busy = shared.commit(&mut connection, batch, By::InPlace);
         let mut state = shared.lock();
         state.in_place = Some(connection);
         if let Some(batch) = busy {
@@ -320,6 +347,13 @@ impl Writer {
             Err(TrySendError::Disconnected(_)) => return Err(writer_gone()),
         }
         indexed.await.map_err(|_| writer_gone())?
+    }
+
+    /// Whether the thread leads now, and how many batches it has committed.
+    #[cfg(test)]
+    pub(crate) fn thread_lead(&self) -> (bool, usize) {
+        let state = self.shared.lock();
+        (state.leader == Leader::Thread, state.by_thread)
     }
 
     fn thread(&self) -> SyncSender<Signal> {
@@ -384,14 +418,18 @@ fn run(shared: &Shared, signals: &Receiver<Signal>) {
 }
 
 /// Commits the queue until it has stayed empty for [`LINGER`] (appends made meanwhile
-/// included), then leads no more. A search's request to catch up that comes meanwhile is kept
-/// in `catch_ups`, and ends the lingering.
+/// included), or until it lets go after [`LONE_BATCHES`] batches of one, then leads no more. A
+/// search's request to catch up that comes meanwhile is kept in `catch_ups`, and ends the
+/// lingering.
 fn drain(
     shared: &Shared,
     connection: &mut rusqlite::Result<Connection>,
     signals: &Receiver<Signal>,
     catch_ups: &mut Vec<oneshot::Sender<Result<()>>>,
 ) {
+    // Batches in a row that held one append: one caller appending at a time, not several worth
+    // lingering for.
+    let mut lone = 0;
     loop {
         let batch = {
             let mut state = shared.lock();
@@ -417,7 +455,10 @@ fn drain(
                 None => return,
             }
         };
-        shared.commit(connection, batch, false, BUSY_TIMEOUT);
+        lone = if batch.len() == 1 { lone + 1 } else { 0 };
+        shared.lock().by_thread += 1;
+        let let_go = lone >= LONE_BATCHES;
+        shared.commit(connection, batch, By::Thread { let_go });
     }
 }
 
