@@ -214,3 +214,52 @@ fn keying_row(last: &Link, keying: &Keying) -> Option<(AuditEvent, String)> {
 pub(super) fn failed(e: rusqlite::Error) -> HostError {
     HostError::AuditWrite(e.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::storage::Store;
+
+    fn batch() -> Vec<Batch> {
+        let event = AuditEvent {
+            kind: AuditKind::CallStarted,
+            server: Some("everything".into()),
+            ..Default::default()
+        };
+        vec![(vec![(event, "{}".into())], Keying::Unkeyed("a test".into()))]
+    }
+
+    #[tokio::test]
+    async fn a_failed_append_rolls_back_and_the_next_one_commits() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path()).await.expect("store");
+        let mut connection = open(store.path(), Duration::ZERO).expect("connection");
+        connection
+            .execute_batch(
+                "CREATE TEMP TRIGGER refuse BEFORE INSERT ON audit_log \
+                 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+            )
+            .expect("trigger");
+        let failed = write(&mut connection, &mut batch());
+        assert!(
+            matches!(&failed, Err(Failure::Other(e)) if e.to_string().contains("refused by the test")),
+            "the insert's failure is reported"
+        );
+        assert!(
+            connection.is_autocommit(),
+            "no transaction is left open to hold the write lock"
+        );
+        connection
+            .execute_batch("DROP TRIGGER temp.refuse")
+            .expect("drop the trigger");
+        let Ok((rows, _)) = write(&mut connection, &mut batch()) else {
+            panic!("the next append commits");
+        };
+        assert_eq!(rows[0][0].seq, 1, "nothing of the failed append was kept");
+        let other = open(store.path(), Duration::ZERO).expect("another connection");
+        let count: i64 = other
+            .query_row("SELECT COUNT(*) FROM audit_log", [], |row| row.get(0))
+            .expect("count");
+        assert_eq!(count, 1, "the commit is seen by another connection");
+    }
+}
