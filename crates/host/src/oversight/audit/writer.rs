@@ -104,7 +104,8 @@ struct State {
     unindexed: usize,
     commits: usize,
     last_commit: Option<Instant>,
-    /// Batches the thread committed (not in place), for tests of who leads.
+    /// Batches the thread committed (not in place), for tests of who leads; counted under the
+    /// lock the commit takes anyway.
     by_thread: usize,
 }
 
@@ -169,6 +170,9 @@ impl Shared {
                 state.unindexed += appended;
                 state.commits += 1;
                 state.last_commit = Some(Instant::now());
+                if matches!(by, By::Thread { .. }) {
+                    state.by_thread += 1;
+                }
                 if let_go && state.queue.is_empty() {
                     state.leader = Leader::Nobody;
                 }
@@ -456,7 +460,6 @@ fn drain(
             }
         };
         lone = if batch.len() == 1 { lone + 1 } else { 0 };
-        shared.lock().by_thread += 1;
         let let_go = lone >= LONE_BATCHES;
         shared.commit(connection, batch, By::Thread { let_go });
     }
