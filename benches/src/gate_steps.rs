@@ -5,7 +5,9 @@
 //! 1. what decides the server's requests (its rules, trust setting and configuration version,
 //!    kept by the gate), checked current with one read of the store's change counter, and its
 //!    secret values known to the audit log (`learn_secrets`);
-//! 2. the tool's definition hash (RFC 8785 JSON + SHA-256 of the cached definition);
+//! 2. the tool's definition hash, as the gate finds it: computed once per definition a
+//!    connection listed, then kept with it (an uncounted row times computing it: RFC 8785 JSON
+//!    + SHA-256 of the cached definition);
 //! 3. the policy's evaluation (no I/O);
 //! 4. the request and decision rows, committed in one transaction;
 //! 5. the call itself on the engine (`Client::call_tool`), which the gate wraps;
@@ -98,9 +100,21 @@ async fn steps(gated: &Gated, n: usize) -> Result<Vec<Step>, BoxError> {
     );
     steps.push(
         step("definition hash of the tool", true, n, || async {
-            std::hint::black_box(definition_hash(&tool));
+            std::hint::black_box(host.gate().definition_hash(&tool));
             Ok(())
         })
+        .await?,
+    );
+    steps.push(
+        step(
+            "(uncached) hash the tool's definition",
+            false,
+            n,
+            || async {
+                std::hint::black_box(definition_hash(&tool));
+                Ok(())
+            },
+        )
         .await?,
     );
     steps.push(

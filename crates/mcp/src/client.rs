@@ -40,7 +40,7 @@ pub struct Client {
     init: InitializeResult,
     options: ClientOptions,
     /// Tools by name as last listed.
-    tools: std::sync::Mutex<std::collections::HashMap<String, Tool>>,
+    tools: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<Tool>>>,
     era: Era,
     /// Why this era was chosen, for `gatehouse info`.
     era_reason: String,
@@ -219,12 +219,16 @@ impl Client {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         cache.clear();
-        cache.extend(tools.iter().map(|t| (t.name.clone(), t.clone())));
+        cache.extend(
+            tools
+                .iter()
+                .map(|t| (t.name.clone(), std::sync::Arc::new(t.clone()))),
+        );
     }
 
     /// A tool's definition as last listed (for validating its results, and for the host to
-    /// know what it is asked to call).
-    pub fn cached_tool(&self, name: &str) -> Option<Tool> {
+    /// know what it is asked to call). The same `Arc` until the tools are listed again.
+    pub fn cached_tool(&self, name: &str) -> Option<std::sync::Arc<Tool>> {
         self.tools
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

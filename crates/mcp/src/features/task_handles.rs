@@ -130,7 +130,7 @@ impl Client {
                         method: "tasks/get".into(),
                         message: "a completed task must carry its `result`".into(),
                     })?;
-                Ok(CallToolResult::parse(result, self.cached_tool(tool).as_ref()).await)
+                Ok(CallToolResult::parse(result, self.cached_tool(tool).as_deref()).await)
             }
             "failed" => {
                 let error = extra

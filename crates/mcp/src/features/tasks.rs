@@ -137,7 +137,7 @@ impl Client {
             statuses.flush();
         }
         let result = self
-            .task_tool_result(&task.task_id, self.cached_tool(name).as_ref(), timeout)
+            .task_tool_result(&task.task_id, self.cached_tool(name).as_deref(), timeout)
             .await;
         guard.disarm();
         result

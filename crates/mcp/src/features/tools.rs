@@ -175,7 +175,7 @@ impl Client {
         // A tool that requires task augmentation runs as a task, and still looks like one call
         // to the caller (2025-11-25 tasks, "Tool-Level Negotiation").
         let tool = self.cached_tool(name);
-        if let Some(tool) = tool.as_ref()
+        if let Some(tool) = tool.as_deref()
             && TaskSupport::of(tool) == TaskSupport::Required
             && self.can_run_as_task(tool)
         {
@@ -226,7 +226,7 @@ impl Client {
                 },
             })
         };
-        let first = request(tool.as_ref())?;
+        let first = request(tool.as_deref())?;
         let mut sent = self
             .request_completing_input("tools/call", params.clone(), first)
             .await;
@@ -238,7 +238,7 @@ impl Client {
             tracing::info!("`{name}` was refused for its headers; listing the tools again");
             self.peer().cache().invalidate("tools/list");
             self.list_tools().await?;
-            let retry = request(self.cached_tool(name).as_ref())?;
+            let retry = request(self.cached_tool(name).as_deref())?;
             sent = self
                 .request_completing_input("tools/call", params, retry)
                 .await;
@@ -274,7 +274,7 @@ impl Client {
                 .follow_task(name, raw, options.task_status, options.max_total)
                 .await;
         }
-        Ok(CallToolResult::parse(raw, self.cached_tool(name).as_ref()).await)
+        Ok(CallToolResult::parse(raw, self.cached_tool(name).as_deref()).await)
     }
 }
 

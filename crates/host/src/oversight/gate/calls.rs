@@ -7,6 +7,7 @@
 //! and `error.type` for an error). A caller that gives up cancels the call on the server.
 
 use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
 use gatehouse_mcp::{CallOptions, McpError};
@@ -18,7 +19,6 @@ use super::decision::CallOutcome;
 use super::state::{Gate, Target};
 use super::task_statuses::TaskStatuses;
 use crate::error::Result;
-use crate::vocabulary::definition;
 use crate::vocabulary::request::{Ask, GateRequest, RequestKind, ToolCall};
 
 /// How long, after a cancellation, to wait for a round trip, so that the cancellation sent
@@ -40,7 +40,7 @@ impl Gate {
         let (request, definition) = self.request_for(&target, call).await?;
         let mut cancel = std::pin::pin!(cancel);
         let admitted = self
-            .admit(&target, &request, definition.as_ref(), cancel.as_mut())
+            .admit(&target, &request, definition.as_deref(), cancel.as_mut())
             .await?;
         let (record, edited) = match admitted {
             admission::Admitted::Go { record, edited } => (record, edited),
@@ -137,15 +137,16 @@ impl Gate {
         &self,
         target: &Target<'_>,
         call: ToolCall,
-    ) -> Result<(GateRequest, Option<gatehouse_mcp::Tool>)> {
-        if target.client.cached_tool(&call.tool).is_none() {
+    ) -> Result<(GateRequest, Option<Arc<gatehouse_mcp::Tool>>)> {
+        let mut definition = target.client.cached_tool(&call.tool);
+        if definition.is_none() {
             match target.client.list_tools().await {
                 Ok(page) => self.tools_listed(target.server_id, &page.items).await?,
                 Err(e) => tracing::info!("cannot list the tools of `{}`: {e}", target.server),
             }
+            definition = target.client.cached_tool(&call.tool);
         }
-        let definition = target.client.cached_tool(&call.tool);
-        let definition_hash = definition.as_ref().map(definition::definition_hash);
+        let definition_hash = definition.as_ref().map(|d| self.definition_hashes.of(d));
         let annotations = definition
             .as_ref()
             .and_then(|t| t.extra.get("annotations").cloned())

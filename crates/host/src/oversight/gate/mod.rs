@@ -26,6 +26,7 @@ mod asking;
 mod audit_record;
 mod calls;
 mod decision;
+mod definition_hashes;
 pub(crate) mod from_server;
 pub(crate) mod parked_calls;
 mod paused;

@@ -6,6 +6,7 @@ use gatehouse_mcp::Client;
 
 use super::agent_notices::AgentNotices;
 use super::agent_relay::AgentCalls;
+use super::definition_hashes::DefinitionHashes;
 use super::parked_calls::ParkedCalls;
 use super::server_secrets::ServerSecrets;
 use super::snapshot::{Snapshot, Snapshots};
@@ -25,6 +26,7 @@ pub struct Gate {
     pub(super) approvals: Approvals,
     pub(super) secrets: ServerSecrets,
     pub(super) snapshots: Snapshots,
+    pub(super) definition_hashes: DefinitionHashes,
     pub(super) agent_calls: AgentCalls,
     pub(super) agent_notices: AgentNotices,
     pub(super) parked_calls: std::sync::Arc<ParkedCalls>,
@@ -52,6 +54,7 @@ impl Gate {
             approvals,
             secrets: ServerSecrets::default(),
             snapshots,
+            definition_hashes: DefinitionHashes::default(),
             agent_calls: AgentCalls::default(),
             agent_notices: AgentNotices::default(),
             parked_calls: std::sync::Arc::default(),
@@ -116,6 +119,12 @@ impl Gate {
     /// that a rule made for one definition of a tool is void once the server shows another.
     pub async fn tools_listed(&self, server_id: &str, tools: &[gatehouse_mcp::Tool]) -> Result<()> {
         self.policy.record_definitions(server_id, tools).await
+    }
+
+    /// The definition hash of `tool` as a call records it: computed once per definition a
+    /// connection listed (see `definition_hashes.rs`).
+    pub fn definition_hash(&self, tool: &std::sync::Arc<gatehouse_mcp::Tool>) -> String {
+        self.definition_hashes.of(tool)
     }
 
     /// The audit log the gate writes to.
