@@ -1,6 +1,8 @@
 //! The gateway's cost to an agent (docs/performance.md, "The gateway"): the same echo server
 //! and the official TypeScript SDK client making sequential `tools/call`s (a) directly over
-//! stdio; (b) through `gatehouse mcp` to a running `gatehouse serve`, where a rule allows the
+//! stdio; (r) through `gatehouse-bench-relay`, a process that only copies lines (what any
+//! process in between costs here); (b) through `gatehouse mcp` to a running `gatehouse serve`,
+//! where a rule allows the
 //! echo tool, so the gate decides each call and the audit log records it; (c) through that
 //! engine's Streamable HTTP endpoint with a client's bearer token; (d) through supergateway
 //! 4.0.0 (stdio to stateful Streamable HTTP), a plain proxy that decides and records nothing.
@@ -43,6 +45,9 @@ const CLIENT: &str = "bench";
 #[derive(Debug, Clone, Serialize)]
 pub struct GatewayBench {
     pub direct: Leg,
+    /// Through a process that only copies lines: the part of (b)'s added latency that any
+    /// process in between costs.
+    pub relay: Leg,
     pub stdio: Leg,
     pub http: Leg,
     pub supergateway: Leg,
@@ -71,6 +76,8 @@ pub struct Leg {
 pub struct Tools {
     pub gatehouse: PathBuf,
     pub echo: PathBuf,
+    /// `gatehouse-bench-relay`.
+    pub relay: PathBuf,
     pub node: String,
     pub ts_dir: PathBuf,
 }
@@ -87,6 +94,13 @@ pub async fn run(
         return Err(format!(
             "the CLI is missing at {}: build it with `cargo build --release -p gatehouse-cli` (or run `make bench`)",
             tools.gatehouse.display()
+        )
+        .into());
+    }
+    if !tools.relay.is_file() {
+        return Err(format!(
+            "the relay is missing at {}: build it with `cargo build --release -p gatehouse-bench` (or run `make bench`)",
+            tools.relay.display()
         )
         .into());
     }
@@ -192,10 +206,12 @@ fn legs(
         )
         .map_err(|e| format!("{label}: {e}"))?;
         let summary = Summary::of(&run.samples).ok_or("no call was timed")?;
-        let mut proxy = run.watched_cpu;
-        if with_peer {
-            proxy = proxy.zip(run.peer_cpu).map(|(a, b)| a + b);
-        }
+        // The process the client started counts with the watched ones (none for the relay).
+        let proxy = match (with_peer, setup.watch.is_empty()) {
+            (false, _) => run.watched_cpu,
+            (true, true) => run.peer_cpu,
+            (true, false) => run.watched_cpu.zip(run.peer_cpu).map(|(a, b)| a + b),
+        };
         Ok(Leg {
             label,
             summary,
@@ -211,6 +227,19 @@ fn legs(
             watch: &[],
         },
         false,
+    )?;
+    let relay = Connect::Command {
+        program: tools.relay.clone(),
+        args: vec![tools.echo.display().to_string()],
+    };
+    let relay = run(
+        "through a plain relay (stdio)",
+        Setup {
+            connect: &relay,
+            tool: "echo",
+            watch: &[],
+        },
+        true,
     )?;
     let stdio = run(
         "through gatehouse mcp (stdio)",
@@ -249,6 +278,7 @@ fn legs(
         concurrent(tools, data, warmup, concurrent_calls)?;
     let bench = GatewayBench {
         direct,
+        relay,
         stdio,
         http: over_http,
         supergateway,

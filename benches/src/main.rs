@@ -14,8 +14,9 @@
 //!   its processes' PSS (needs `--app` or gatehouse-app beside this binary, and Xvfb);
 //! - `engine`: a call through a running `gatehouse serve`'s control socket against the same call
 //!   in-process (needs `--gatehouse` or the CLI beside this binary);
-//! - `gateway`: the TS SDK client directly, through `gatehouse mcp`, through Gatehouse's HTTP
-//!   endpoint and through supergateway, and 4 clients × 16 in flight through `gatehouse mcp`.
+//! - `gateway`: the TS SDK client directly, through a plain relay, through `gatehouse mcp`,
+//!   through Gatehouse's HTTP endpoint and through supergateway, and 4 clients × 16 in flight
+//!   through `gatehouse mcp`.
 //!
 //! See docs/performance.md.
 
@@ -274,13 +275,16 @@ fn run(args: &Args) -> Result<Report, BoxError> {
         sections.engine = Some(Outcome::from_result(mode.run(&runtime, hop)));
     }
     if section(Section::Gateway) {
-        progress("the TS client directly, through the gateway and through supergateway");
+        progress(
+            "the TS client directly, through a plain relay, through the gateway and through supergateway",
+        );
         let tools = gateway_bench::Tools {
             gatehouse: match &args.gatehouse {
                 Some(path) => path.clone(),
                 None => beside_me("gatehouse")?,
             },
             echo: echo.clone(),
+            relay: beside_me("gatehouse-bench-relay")?,
             node: args.node.clone(),
             ts_dir: args.ts_dir.clone().unwrap_or_else(ts::default_dir),
         };

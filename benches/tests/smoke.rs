@@ -3,8 +3,8 @@
 //! the gated runs leave an intact audit chain (the bench checks it and fails otherwise), a kept
 //! audit directory is reused, a missing TS SDK is reported with the command that installs it,
 //! the engine section times calls through a real `gatehouse serve`, and the gateway section
-//! runs the real TS SDK client through `gatehouse mcp`, Gatehouse's HTTP endpoint and
-//! supergateway, every call through Gatehouse found in its audit log. Timings are not checked:
+//! runs the real TS SDK client through a plain relay, `gatehouse mcp`, Gatehouse's HTTP endpoint
+//! and supergateway, every call through Gatehouse found in its audit log. Timings are not checked:
 //! they depend on the machine.
 
 use std::io::{BufRead, BufReader, Write};
@@ -294,13 +294,13 @@ fn the_engine_section_times_the_same_calls_through_gatehouse_serve_and_in_proces
 }
 
 #[test]
-fn the_gateway_section_times_the_ts_client_four_ways_and_finds_each_call_in_the_audit_log() {
+fn the_gateway_section_times_the_ts_client_five_ways_and_finds_each_call_in_the_audit_log() {
     let gatehouse = gatehouse_cli();
     let (ok, report) = bench(&["--section", "gateway", "--gatehouse", &gatehouse]);
     assert!(ok, "a run without failures exits 0: {report}");
     let gateway = &report["gateway"];
     assert_eq!(gateway["status"], "measured", "{gateway}");
-    for leg in ["direct", "stdio", "http", "supergateway"] {
+    for leg in ["direct", "relay", "stdio", "http", "supergateway"] {
         let summary = &gateway[leg]["summary"];
         assert_eq!(summary["calls"], 20, "{leg}: {gateway}");
         assert!(
@@ -312,7 +312,7 @@ fn the_gateway_section_times_the_ts_client_four_ways_and_finds_each_call_in_the_
             "{leg}: {gateway}"
         );
     }
-    for proxied in ["stdio", "http", "supergateway"] {
+    for proxied in ["relay", "stdio", "http", "supergateway"] {
         assert!(
             gateway[proxied]["proxy_cpu_us_per_call"].as_f64().is_some(),
             "the proxy's CPU is measured for {proxied}: {gateway}"
