@@ -137,7 +137,7 @@ bench: ui-build
 	@if [ ! -f benches/ts-client/node_modules/.package-lock.json ] || [ benches/ts-client/package-lock.json -nt benches/ts-client/node_modules/.package-lock.json ]; then \
 		echo "==> npm ci (benches/ts-client)"; cd benches/ts-client && npm ci --no-audit --no-fund; \
 	else echo "==> benches/ts-client/node_modules up to date"; fi
-	@echo "==> release build of gatehouse-bench, gatehouse-bench-echo, the CLI and the app"
+	@echo "==> release build of gatehouse-bench, its echo server and relay, the CLI and the app"
 	$(CARGO) build --release -p gatehouse-bench --bins -p gatehouse-cli
 	$(CARGO) build --release -p gatehouse-app --bin gatehouse-app
 	$(TARGET_DIR)/release/gatehouse-bench $(BENCH_ARGS)
