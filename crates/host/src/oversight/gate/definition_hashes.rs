@@ -17,11 +17,14 @@ use crate::vocabulary::definition::definition_hash;
 /// The most definitions whose hashes are kept.
 pub(super) const KEPT: usize = 512;
 
-/// Hashes by the address of the definition's `Arc`, which the entry holds, so that the address
-/// cannot be reused by another definition while the entry is there. Clones share the entries.
+/// Each kept definition's hash, by the address of the definition's `Arc`, which the entry holds
+/// so that the address cannot be reused by another definition while the entry is there.
+type Kept = HashMap<usize, (Arc<Tool>, String)>;
+
+/// The kept hashes; clones share them.
 #[derive(Clone, Default)]
 pub(super) struct DefinitionHashes {
-    kept: Arc<Mutex<HashMap<usize, (Arc<Tool>, String)>>>,
+    kept: Arc<Mutex<Kept>>,
 }
 
 impl std::fmt::Debug for DefinitionHashes {
@@ -50,7 +53,7 @@ impl DefinitionHashes {
         hash
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<usize, (Arc<Tool>, String)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {
         self.kept.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
