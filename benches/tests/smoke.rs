@@ -151,7 +151,7 @@ fn reports_every_section_client_and_target_as_json() {
     let steps = report["gate_steps"]["steps"]
         .as_array()
         .expect("gate steps");
-    assert_eq!(steps.len(), 8, "{steps:?}");
+    assert_eq!(steps.len(), 9, "{steps:?}");
     assert!(
         report["gate_steps"]["gate_p50_sum_us"]
             .as_f64()
