@@ -2,17 +2,16 @@
 //! and the official TypeScript SDK client making sequential `tools/call`s (a) directly over
 //! stdio; (r) through `gatehouse-bench-relay`, a process that only copies lines (what any
 //! process in between costs here); (b) through `gatehouse mcp` to a running `gatehouse serve`,
-//! where a rule allows the
-//! echo tool, so the gate decides each call and the audit log records it; (c) through that
-//! engine's Streamable HTTP endpoint with a client's bearer token; (d) through supergateway
-//! 4.0.0 (stdio to stateful Streamable HTTP), a plain proxy that decides and records nothing.
-//! Then [`CLIENTS`] clients with [`WINDOW`] calls in flight each, through `gatehouse mcp` at
-//! once. Afterwards the engine is stopped and the decision row of every call made through it is
-//! counted in its audit log: a call the log does not hold fails the section.
+//! where a rule allows the echo tool, so the gate decides each call and the audit log records
+//! it; (c) through that engine's Streamable HTTP endpoint with a client's bearer token; (d)
+//! through supergateway 4.0.0 (stdio to stateful Streamable HTTP), a plain proxy that decides
+//! and records nothing. Then [`CLIENTS`] clients with [`WINDOW`] calls in flight each, through
+//! `gatehouse mcp` at once. Afterwards the engine is stopped and the decision row of every call
+//! made through it is counted in its audit log: a call the log does not hold fails the section.
 //!
-//! CPU per call is the client's (node) and the proxy's: for (b) the engine's and the
-//! `gatehouse mcp` process's, for (c) the engine's, for (d) supergateway's node process's. The
-//! echo server's is counted for none.
+//! CPU per call is the client's (node) and the proxy's: for (r) the relay's, for (b) the
+//! engine's and the `gatehouse mcp` process's, for (c) the engine's, for (d) supergateway's node
+//! process's. The echo server's is counted for none.
 
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
