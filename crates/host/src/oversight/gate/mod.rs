@@ -15,7 +15,8 @@
 //!
 //! The gate decides every call with the stored rules. Every tool list a live session or the gate
 //! fetches is kept in the definition history (`Gate::tools_listed`), in one transaction per
-//! listing, so a call only hashes its tool's definition.
+//! listing, so a call only needs its tool's definition hash, which [`definition_hashes`] keeps
+//! from the first call after each listing.
 
 mod admission;
 mod agent_answer;
