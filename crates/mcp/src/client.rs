@@ -236,6 +236,17 @@ impl Client {
             .cloned()
     }
 
+    /// The names of the tools as last listed, in no particular order (none before the first
+    /// listing).
+    pub fn cached_tool_names(&self) -> Vec<String> {
+        self.tools
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .keys()
+            .cloned()
+            .collect()
+    }
+
     /// Waits until the connection ends on its own and returns why.
     pub async fn wait_closed(&self) -> String {
         self.peer.wait_closed().await

@@ -9,6 +9,8 @@
 //! bare name that would equal another item's `SERVER__ITEM`) keep their prefix, so the choice is
 //! deterministic and every exposed name routes back to one item ([`named`], [`route_named`]).
 
+use std::collections::{HashMap, HashSet};
+
 /// Between the server's name and the tool's.
 pub const SEPARATOR: &str = "__";
 /// The longest tool name a client is given.
@@ -66,18 +68,19 @@ pub type Item = (String, String);
 /// the same order; `None` for an item left out. With `prefix`, every item is `SERVER__ITEM`;
 /// without, an item whose name no other server offers is given bare, the others keep the prefix.
 pub fn named(items: &[Item], servers: &[String], prefix: bool) -> Vec<Option<String>> {
-    let offered_by = |item: &str| {
-        let mut owners: Vec<&str> = items
-            .iter()
-            .filter(|(_, i)| i == item)
-            .map(|(s, _)| s.as_str())
-            .collect();
-        owners.dedup();
-        owners.len()
-    };
+    // How many servers offer each item name (counted once per server).
+    let mut owners: HashMap<&str, (&str, usize)> = HashMap::with_capacity(items.len());
+    for (server, item) in items {
+        let owned = owners.entry(item.as_str()).or_insert((server.as_str(), 0));
+        if owned.1 == 0 || owned.0 != server {
+            *owned = (server.as_str(), owned.1 + 1);
+        }
+    }
     let bare: Vec<bool> = items
         .iter()
-        .map(|(_, item)| !prefix && valid(item) && offered_by(item) == 1)
+        .map(|(_, item)| {
+            !prefix && valid(item) && owners.get(item.as_str()).map(|o| o.1) == Some(1)
+        })
         .collect();
     let prefixed: Vec<Option<String>> = items
         .iter()
@@ -90,6 +93,7 @@ pub fn named(items: &[Item], servers: &[String], prefix: bool) -> Vec<Option<Str
             }
         })
         .collect();
+    let taken: HashSet<&str> = prefixed.iter().flatten().map(String::as_str).collect();
     items
         .iter()
         .zip(bare)
@@ -99,7 +103,7 @@ pub fn named(items: &[Item], servers: &[String], prefix: bool) -> Vec<Option<Str
                 return own.clone();
             }
             // A bare name equal to another item's prefixed one keeps its own prefix.
-            if prefixed.iter().flatten().any(|name| name == item) {
+            if taken.contains(item.as_str()) {
                 return routed(server, item, servers);
             }
             Some(item.clone())

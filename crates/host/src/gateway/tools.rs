@@ -2,7 +2,8 @@
 //! (listed through the gate's listing, which keeps each definition in the policy's history), and
 //! a call routed back to its server and made with [`Host::call_tool`], through the gate with
 //! source `gateway` and the client as the caller. A client whose prefix is off sees bare names
-//! where nothing collides (routed back by the tools listed at the call).
+//! where nothing collides (routed back by the tools each connection last listed, and by fresh
+//! listings when the name is not among them).
 
 use std::future::Future;
 use std::sync::Arc;
@@ -101,11 +102,15 @@ pub async fn call(
             }
         }
     } else {
-        // Bare names are the client's alone: routed by the tools it is shown now; a name not
-        // among them is looked for among every server's, so a hidden tool is refused (below).
-        match route_bare(host, client, &served.profile, name).await? {
+        // Bare names are the client's alone: routed by the tools it is shown, as each live
+        // connection last listed them; a name not among them is looked for in fresh listings,
+        // and then among every server's tools, so that a hidden tool is refused (below).
+        match route_kept(host, &servers, &served.profile, name) {
             Some(routed) => Some(routed),
-            None => route_bare(host, client, &Profile::default(), name).await?,
+            None => match route_bare(host, client, &served.profile, name).await? {
+                Some(routed) => Some(routed),
+                None => route_bare(host, client, &Profile::default(), name).await?,
+            },
         }
     };
     if let Some((server, _)) = &routed
@@ -181,7 +186,27 @@ pub async fn call(
     }
 }
 
-/// The server and tool a bare name stands for among the tools `profile` shows.
+/// The server and tool a bare name stands for among the tools `profile` shows of `servers`
+/// (the enabled ones, in name order), as their live connections last listed them: no request
+/// to any server, so an agent's call does not list every server's tools again.
+fn route_kept(
+    host: &Host,
+    servers: &[ServerConfig],
+    profile: &Profile,
+    name: &str,
+) -> Option<(String, String)> {
+    let mut items: Vec<names::Item> = Vec::new();
+    for config in servers.iter().filter(|c| profile.sees_server(&c.name)) {
+        let mut listed = host.listed_tool_names(&config.id).unwrap_or_default();
+        listed.retain(|tool| profile.sees_tool(&config.name, tool));
+        listed.sort();
+        items.extend(listed.into_iter().map(|tool| (config.name.clone(), tool)));
+    }
+    let enabled: Vec<String> = servers.iter().map(|c| c.name.clone()).collect();
+    names::route_named(name, &items, &enabled, false)
+}
+
+/// The server and tool a bare name stands for among the tools `profile` shows, listed afresh.
 async fn route_bare(
     host: &Host,
     client: &str,

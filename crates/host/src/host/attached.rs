@@ -33,6 +33,13 @@ impl Host {
         ))
     }
 
+    /// The names of the tools the server's live session last listed (kept by the connection
+    /// and listed again by its runner when the server says they changed); `None` while it has
+    /// no open connection. Nothing is asked of the server.
+    pub fn listed_tool_names(&self, server_id: &str) -> Option<Vec<String>> {
+        Some(self.sessions.live(server_id)?.client.cached_tool_names())
+    }
+
     /// The live protocol client of the server with this id, for a request about what a call
     /// through the gate made (a task's `tasks/get`), waited for as [`Host::attached`] does.
     pub(crate) async fn live_client(

@@ -2,13 +2,15 @@
 //! (`store::registry::list_cache`) instead of reading the store for each call; a server another
 //! process adds is callable at once all the same, since a name not found in memory is looked
 //! for afresh. The engine here reads the store's change counter once an hour, so nothing but
-//! that second look can find the new server.
+//! that second look can find the new server. A client whose prefix is off has its bare names
+//! routed by the tools each connection last listed, without a listing per call.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use gatehouse_host::gateway::session::{self, Agent};
 use gatehouse_host::policy::{Effect, Rule};
+use gatehouse_host::traffic::TrafficDirection;
 use gatehouse_host::{Host, HostOptions, Source};
 use gatehouse_mcp::transport::lines::LineReader;
 use serde_json::{Value, json};
@@ -51,12 +53,13 @@ async fn echo(
     }
 }
 
-#[tokio::test]
-async fn a_server_another_process_adds_is_callable_at_once() {
-    let dir = tempfile::tempdir().expect("temp dir");
+/// An engine on `dir` serving an everything server per name in `servers`, every agent's call
+/// allowed, its store read only once an hour (so only a second look finds another process's
+/// change), started.
+async fn engine(dir: &std::path::Path, servers: &[&str]) -> Arc<Host> {
     let host = Arc::new(
         Host::open(HostOptions {
-            data_dir: Some(dir.path().to_path_buf()),
+            data_dir: Some(dir.to_path_buf()),
             live_sessions: true,
             store_poll: Some(Duration::from_secs(3600)),
             ..Default::default()
@@ -64,9 +67,11 @@ async fn a_server_another_process_adds_is_callable_at_once() {
         .await
         .expect("open"),
     );
-    host.add_server(support::everything("e"))
-        .await
-        .expect("add e");
+    for name in servers {
+        host.add_server(support::everything(name))
+            .await
+            .expect("add a server");
+    }
     host.add_rule(Rule {
         id: String::new(),
         server: None,
@@ -80,13 +85,25 @@ async fn a_server_another_process_adds_is_callable_at_once() {
     .await
     .expect("every agent's call allowed");
     host.start().await.expect("start");
+    host
+}
 
-    let (mut agent, engine_side) = tokio::io::duplex(1 << 16);
-    let (out, mut answers) = mpsc::channel(64);
-    let (_stop, stopped) = watch::channel(false);
+/// An agent of `client` on a session of `host`: its end of the stream, its answers, what
+/// stops the session, and the session's task.
+type Served = (
+    DuplexStream,
+    mpsc::Receiver<Value>,
+    watch::Sender<bool>,
+    tokio::task::JoinHandle<()>,
+);
+
+fn agent_of(host: &Arc<Host>, client: &str) -> Served {
+    let (agent, engine_side) = tokio::io::duplex(1 << 16);
+    let (out, answers) = mpsc::channel(64);
+    let (stop, stopped) = watch::channel(false);
     let lines = LineReader::new(BufReader::new(engine_side), 1 << 20);
     let agent_name = Agent {
-        client: "routing".to_owned(),
+        client: client.to_owned(),
     };
     let serving = tokio::spawn(session::serve(
         host.clone(),
@@ -95,6 +112,14 @@ async fn a_server_another_process_adds_is_callable_at_once() {
         out,
         stopped,
     ));
+    (agent, answers, stop, serving)
+}
+
+#[tokio::test]
+async fn a_server_another_process_adds_is_callable_at_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = engine(dir.path(), &["e"]).await;
+    let (mut agent, mut answers, _stop, serving) = agent_of(&host, "routing");
 
     let first = echo(&mut agent, &mut answers, 1, "e__echo", "before").await;
     assert!(first["result"].to_string().contains("before"), "{first}");
@@ -111,6 +136,60 @@ async fn a_server_another_process_adds_is_callable_at_once() {
     assert!(
         added["result"].to_string().contains("just added"),
         "{added}"
+    );
+
+    drop(agent);
+    tokio::time::timeout(WITHIN, serving)
+        .await
+        .expect("the session ends with its agent")
+        .expect("no panic");
+    host.shutdown().await;
+}
+
+/// How many `tools/list` requests the engine has sent the server named `name`.
+async fn listings(host: &Host, name: &str) -> usize {
+    let id = host.server(name).await.expect("the server").config.id;
+    host.traffic()
+        .after(&id, 0, usize::MAX, usize::MAX)
+        .entries
+        .iter()
+        .filter(|e| {
+            e.direction == TrafficDirection::Sent && e.method.as_deref() == Some("tools/list")
+        })
+        .count()
+}
+
+#[tokio::test]
+async fn a_bare_name_is_routed_by_the_tools_already_listed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let host = engine(dir.path(), &["e"]).await;
+    host.clients().add("bare").await.expect("add the client");
+    host.clients()
+        .set_prefix("bare", false)
+        .await
+        .expect("its prefix off");
+    let (mut agent, mut answers, _stop, serving) = agent_of(&host, "bare");
+
+    let first = echo(&mut agent, &mut answers, 1, "echo", "first").await;
+    assert!(first["result"].to_string().contains("first"), "{first}");
+    let listed = listings(&host, "e").await;
+    assert!(listed >= 1, "the engine listed e's tools when it connected");
+    for id in 2..7 {
+        let said = format!("call {id}");
+        let answer = echo(&mut agent, &mut answers, id, "echo", &said).await;
+        assert!(answer["result"].to_string().contains(&said), "{answer}");
+    }
+    assert_eq!(
+        listings(&host, "e").await,
+        listed,
+        "no call by a bare name lists the server's tools again"
+    );
+
+    // A name no server lists is still refused plainly, after a fresh look.
+    let unknown = echo(&mut agent, &mut answers, 7, "no_such_tool", "x").await;
+    assert!(
+        unknown.to_string().contains("no tool `no_such_tool`"),
+        "{unknown}"
     );
 
     drop(agent);
