@@ -21,6 +21,7 @@ pub mod http_auth;
 pub(crate) mod http_body;
 pub mod json_size;
 pub mod jsonrpc;
+pub mod listed;
 pub mod peer;
 pub mod protocol;
 pub mod sensitive;

@@ -1,12 +1,15 @@
 //! The gateway's resources and resource templates: every enabled server's, their URIs as the
 //! servers gave them (so `ui://` views and links inside content keep working). A URI is routed
-//! back to the first server, in name order, that lists it or whose template it extends; a URI or
-//! template listed by two servers goes to the first and is left out for the second, with a
-//! warning in the engine's log. Reads pass the gate with source `gateway`.
+//! back to the first server, in name order, that lists it or whose template it extends (by what
+//! each connection last listed, kept until the server says its resources changed, and by fresh
+//! listings when the URI is not there); a URI or template listed by two servers goes to the
+//! first and is left out for the second, with a warning in the engine's log. Reads pass the
+//! gate with source `gateway`.
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use gatehouse_mcp::listed::Listing;
 use serde_json::Value;
 
 use super::profiles::{Profile, Served};
@@ -125,31 +128,79 @@ pub async fn shown_owner(
 }
 
 /// The live session of the server a URI (or URI template) belongs to, among those `profile`
-/// shows.
+/// shows: by what each connection last listed, and by fresh listings when the URI is not there
+/// (a server may change its resources without saying so).
 async fn owner(
     host: &Host,
     client: &str,
     profile: &Profile,
     uri: &str,
 ) -> Result<ServerConnection> {
-    let mut by_template = None;
-    for (_, connection) in servers::offering(host, Offer::Resources, client, profile).await? {
-        if let Ok(items) = items(&connection, false).await
-            && items.iter().any(|(listed, _)| listed == uri)
-        {
-            return Ok(connection);
-        }
-        if by_template.is_none()
-            && let Ok(templates) = items(&connection, true).await
-            && templates.iter().any(|(template, _)| extends(uri, template))
-        {
-            by_template = Some(connection);
+    let mut offering = servers::offering(host, Offer::Resources, client, profile).await?;
+    for fresh in [false, true] {
+        if let Some(found) = owner_among(&offering, uri, fresh).await {
+            return Ok(offering.swap_remove(found).1);
         }
     }
-    by_template.ok_or_else(|| {
-        HostError::Validation(format!(
-            "no resource `{uri}`: no enabled server lists it or a template it fits"
-        ))
+    Err(HostError::Validation(format!(
+        "no resource `{uri}`: no enabled server lists it or a template it fits"
+    )))
+}
+
+/// Which of `offering` (in name order) is the first that lists `uri`, else the first with a
+/// template it fits; the listings kept unless `fresh`.
+async fn owner_among(
+    offering: &[(String, ServerConnection)],
+    uri: &str,
+    fresh: bool,
+) -> Option<usize> {
+    let mut by_template = None;
+    for (at, (_, connection)) in offering.iter().enumerate() {
+        if uris(connection, Listing::Resources, fresh)
+            .await
+            .is_some_and(|listed| listed.iter().any(|listed| listed == uri))
+        {
+            return Some(at);
+        }
+        if by_template.is_none()
+            && uris(connection, Listing::Templates, fresh)
+                .await
+                .is_some_and(|templates| templates.iter().any(|t| extends(uri, t)))
+        {
+            by_template = Some(at);
+        }
+    }
+    by_template
+}
+
+/// The URIs of a server's resources (or templates): as its connection last listed them, unless
+/// `fresh` or nothing is kept; `None` when listing fails.
+async fn uris(
+    connection: &ServerConnection,
+    listing: Listing,
+    fresh: bool,
+) -> Option<Arc<[String]>> {
+    let client = connection.client();
+    if !fresh && let Some(kept) = client.peer().listed().get(listing) {
+        return Some(kept);
+    }
+    Some(match listing {
+        Listing::Resources => client
+            .list_resources()
+            .await
+            .ok()?
+            .items
+            .into_iter()
+            .map(|r| r.uri)
+            .collect(),
+        Listing::Templates => client
+            .list_resource_templates()
+            .await
+            .ok()?
+            .items
+            .into_iter()
+            .map(|t| t.uri_template)
+            .collect(),
     })
 }
 

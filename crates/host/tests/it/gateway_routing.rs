@@ -3,7 +3,8 @@
 //! process adds is callable at once all the same, since a name not found in memory is looked
 //! for afresh. The engine here reads the store's change counter once an hour, so nothing but
 //! that second look can find the new server. A client whose prefix is off has its bare names
-//! routed by the tools each connection last listed, without a listing per call.
+//! routed by the tools each connection last listed, without a listing per call, and a resource
+//! read by the resources it last listed.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,7 +12,7 @@ use std::time::Duration;
 use gatehouse_host::gateway::session::{self, Agent};
 use gatehouse_host::policy::{Effect, Rule};
 use gatehouse_host::traffic::TrafficDirection;
-use gatehouse_host::{Host, HostOptions, Source};
+use gatehouse_host::{Host, HostOptions, ServerInput, Source};
 use gatehouse_mcp::transport::lines::LineReader;
 use serde_json::{Value, json};
 use tokio::io::{AsyncWriteExt, BufReader, DuplexStream};
@@ -21,23 +22,20 @@ use crate::support;
 
 const WITHIN: Duration = Duration::from_secs(20);
 
-/// Sends a 2026-07-28 `tools/call` of `tool` echoing `said`, and returns its answer.
-async fn echo(
+/// Sends a 2026-07-28 request, and returns its answer.
+async fn request(
     agent: &mut DuplexStream,
     answers: &mut mpsc::Receiver<Value>,
     id: u64,
-    tool: &str,
-    said: &str,
+    method: &str,
+    mut params: Value,
 ) -> Value {
-    let request = json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
-        "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
-            "io.modelcontextprotocol/clientInfo": { "name": "routing", "version": "1" },
-        },
-        "name": tool,
-        "arguments": { "message": said },
-    } });
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": { "name": "routing", "version": "1" },
+    });
+    let request = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
     agent
         .write_all(format!("{request}\n").as_bytes())
         .await
@@ -45,7 +43,7 @@ async fn echo(
     loop {
         let answer = tokio::time::timeout(WITHIN, answers.recv())
             .await
-            .unwrap_or_else(|_| panic!("step: the call of {tool} answered in time"))
+            .unwrap_or_else(|_| panic!("step: {method} ({id}) answered in time"))
             .expect("an answer");
         if answer["id"] == id {
             return answer;
@@ -53,10 +51,21 @@ async fn echo(
     }
 }
 
-/// An engine on `dir` serving an everything server per name in `servers`, every agent's call
-/// allowed, its store read only once an hour (so only a second look finds another process's
-/// change), started.
-async fn engine(dir: &std::path::Path, servers: &[&str]) -> Arc<Host> {
+/// Calls `tool` to echo `said`, and returns its answer.
+async fn echo(
+    agent: &mut DuplexStream,
+    answers: &mut mpsc::Receiver<Value>,
+    id: u64,
+    tool: &str,
+    said: &str,
+) -> Value {
+    let params = json!({ "name": tool, "arguments": { "message": said } });
+    request(agent, answers, id, "tools/call", params).await
+}
+
+/// An engine on `dir` serving `servers`, every agent's request allowed, its store read only
+/// once an hour (so only a second look finds another process's change), started.
+async fn engine(dir: &std::path::Path, servers: Vec<ServerInput>) -> Arc<Host> {
     let host = Arc::new(
         Host::open(HostOptions {
             data_dir: Some(dir.to_path_buf()),
@@ -67,10 +76,8 @@ async fn engine(dir: &std::path::Path, servers: &[&str]) -> Arc<Host> {
         .await
         .expect("open"),
     );
-    for name in servers {
-        host.add_server(support::everything(name))
-            .await
-            .expect("add a server");
+    for server in servers {
+        host.add_server(server).await.expect("add a server");
     }
     host.add_rule(Rule {
         id: String::new(),
@@ -118,7 +125,7 @@ fn agent_of(host: &Arc<Host>, client: &str) -> Served {
 #[tokio::test]
 async fn a_server_another_process_adds_is_callable_at_once() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let host = engine(dir.path(), &["e"]).await;
+    let host = engine(dir.path(), vec![support::everything("e")]).await;
     let (mut agent, mut answers, _stop, serving) = agent_of(&host, "routing");
 
     let first = echo(&mut agent, &mut answers, 1, "e__echo", "before").await;
@@ -146,23 +153,21 @@ async fn a_server_another_process_adds_is_callable_at_once() {
     host.shutdown().await;
 }
 
-/// How many `tools/list` requests the engine has sent the server named `name`.
-async fn listings(host: &Host, name: &str) -> usize {
+/// How many `method` requests the engine has sent the server named `name`.
+async fn sent(host: &Host, name: &str, method: &str) -> usize {
     let id = host.server(name).await.expect("the server").config.id;
     host.traffic()
         .after(&id, 0, usize::MAX, usize::MAX)
         .entries
         .iter()
-        .filter(|e| {
-            e.direction == TrafficDirection::Sent && e.method.as_deref() == Some("tools/list")
-        })
+        .filter(|e| e.direction == TrafficDirection::Sent && e.method.as_deref() == Some(method))
         .count()
 }
 
 #[tokio::test]
 async fn a_bare_name_is_routed_by_the_tools_already_listed() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let host = engine(dir.path(), &["e"]).await;
+    let host = engine(dir.path(), vec![support::everything("e")]).await;
     host.clients().add("bare").await.expect("add the client");
     host.clients()
         .set_prefix("bare", false)
@@ -172,7 +177,7 @@ async fn a_bare_name_is_routed_by_the_tools_already_listed() {
 
     let first = echo(&mut agent, &mut answers, 1, "echo", "first").await;
     assert!(first["result"].to_string().contains("first"), "{first}");
-    let listed = listings(&host, "e").await;
+    let listed = sent(&host, "e", "tools/list").await;
     assert!(listed >= 1, "the engine listed e's tools when it connected");
     for id in 2..7 {
         let said = format!("call {id}");
@@ -180,7 +185,7 @@ async fn a_bare_name_is_routed_by_the_tools_already_listed() {
         assert!(answer["result"].to_string().contains(&said), "{answer}");
     }
     assert_eq!(
-        listings(&host, "e").await,
+        sent(&host, "e", "tools/list").await,
         listed,
         "no call by a bare name lists the server's tools again"
     );
@@ -190,6 +195,65 @@ async fn a_bare_name_is_routed_by_the_tools_already_listed() {
     assert!(
         unknown.to_string().contains("no tool `no_such_tool`"),
         "{unknown}"
+    );
+
+    drop(agent);
+    tokio::time::timeout(WITHIN, serving)
+        .await
+        .expect("the session ends with its agent")
+        .expect("no panic");
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_resource_read_is_routed_by_the_resources_already_listed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // The Python SDK's server gives its lists no time to stay fresh (`ttlMs` 0), so the
+    // connection's result cache does not spare it a listing: only the kept URIs do.
+    let python = support::python_server("p", "server.py", vec!["stdio".into()]);
+    let host = engine(dir.path(), vec![python]).await;
+    let (mut agent, mut answers, _stop, serving) = agent_of(&host, "reader");
+
+    let listed = request(&mut agent, &mut answers, 1, "resources/list", json!({})).await;
+    let uri = listed["result"]["resources"][0]["uri"]
+        .as_str()
+        .unwrap_or_else(|| panic!("p lists a resource: {listed}"))
+        .to_owned();
+    let listings = sent(&host, "p", "resources/list").await;
+    assert!(listings >= 1, "the agent's list was p's listing");
+    for id in 2..6 {
+        let read = request(
+            &mut agent,
+            &mut answers,
+            id,
+            "resources/read",
+            json!({ "uri": uri }),
+        )
+        .await;
+        assert_eq!(read["result"]["contents"][0]["uri"], uri.as_str(), "{read}");
+    }
+    assert_eq!(
+        sent(&host, "p", "resources/list").await,
+        listings,
+        "no read lists the server's resources again"
+    );
+
+    // A URI no server lists or fits is refused plainly, after a fresh look.
+    let unknown = request(
+        &mut agent,
+        &mut answers,
+        6,
+        "resources/read",
+        json!({ "uri": "nowhere://x" }),
+    )
+    .await;
+    assert!(
+        unknown.to_string().contains("no resource `nowhere://x`"),
+        "{unknown}"
+    );
+    assert!(
+        sent(&host, "p", "resources/list").await > listings,
+        "the unknown URI was looked for in a fresh listing"
     );
 
     drop(agent);

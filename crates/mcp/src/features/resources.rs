@@ -11,6 +11,7 @@ use crate::client::Client;
 use crate::content::ResourceContents;
 use crate::error::{McpError, Result};
 use crate::jsonrpc::codes;
+use crate::listed::Listing;
 use crate::types::Page;
 
 /// The code earlier revisions used for a missing resource; still accepted from any server.
@@ -61,14 +62,23 @@ impl Client {
     /// Lists every resource, following `nextCursor` until the last page.
     pub async fn list_resources(&self) -> Result<ResourcePage> {
         self.require_capability("resources", "resources")?;
-        self.list_all("resources/list", "resources", None).await
+        let epoch = self.peer().listed().epoch();
+        let page: ResourcePage = self.list_all("resources/list", "resources", None).await?;
+        let uris = page.items.iter().map(|r| r.uri.clone());
+        self.peer().listed().keep(Listing::Resources, epoch, uris);
+        Ok(page)
     }
 
     /// Lists every resource template, following `nextCursor` until the last page.
     pub async fn list_resource_templates(&self) -> Result<ResourceTemplatePage> {
         self.require_capability("resources", "resource templates")?;
-        self.list_all("resources/templates/list", "resourceTemplates", None)
-            .await
+        let epoch = self.peer().listed().epoch();
+        let page: ResourceTemplatePage = self
+            .list_all("resources/templates/list", "resourceTemplates", None)
+            .await?;
+        let uris = page.items.iter().map(|t| t.uri_template.clone());
+        self.peer().listed().keep(Listing::Templates, epoch, uris);
+        Ok(page)
     }
 
     /// One page of the resources, from `cursor` (see [`Client::list_page`]).

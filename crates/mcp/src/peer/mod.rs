@@ -94,6 +94,7 @@ impl Peer {
             outbound: Outlet::new(link.outbound, tap),
             streams: Mutex::new(HashMap::new()),
             cache: crate::cache::ResultCache::default(),
+            listed: crate::listed::ListedUris::default(),
             pending: Mutex::new(HashMap::new()),
             origins: Mutex::new(HashMap::new()),
             progress: Mutex::new(HashMap::new()),
@@ -123,6 +124,11 @@ impl Peer {
     /// The connection's result cache (2026-07-28 server/utilities/caching).
     pub fn cache(&self) -> &crate::cache::ResultCache {
         &self.inner.cache
+    }
+
+    /// The URIs of the connection's last full listings of resources and templates.
+    pub fn listed(&self) -> &crate::listed::ListedUris {
+        &self.inner.listed
     }
 
     /// The handler that answers the server's requests.

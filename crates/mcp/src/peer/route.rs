@@ -148,6 +148,7 @@ fn dispatch(
         }
         Message::Notification { method, params } => {
             inner.cache.on_notification(&method, params.as_ref());
+            inner.listed.on_notification(&method);
             let sink = stream_item::subscription_of(params.as_ref())
                 .and_then(|key| lock(&inner.streams).get(&key).cloned());
             match sink {

@@ -1,0 +1,143 @@
+//! What a connection last listed in full of the server's resources and resource templates: the
+//! URIs only, kept so that a host can tell which server a URI belongs to without listing every
+//! server again for each read. Dropped when the server says its resources changed
+//! (`notifications/resources/list_changed`); a listing that was under way when that notice came
+//! is not kept, and neither is one of more than [`MAX_KEPT_URIS`] URIs (it is listed again when
+//! needed). What is kept may still be behind a server that changes its resources without
+//! saying so: a URI not found here is for the host to look for in a fresh listing.
+
+use std::sync::{Arc, Mutex};
+
+/// The most URIs (resources and templates each) kept for one connection.
+pub const MAX_KEPT_URIS: usize = 10_000;
+
+/// The URIs of the last full listings of one connection.
+#[derive(Debug, Default)]
+pub struct ListedUris {
+    state: Mutex<State>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// Moves on every change notice, so that a listing that began before one is not kept.
+    epoch: u64,
+    resources: Option<Arc<[String]>>,
+    templates: Option<Arc<[String]>>,
+}
+
+/// Which listing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listing {
+    Resources,
+    Templates,
+}
+
+impl ListedUris {
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Where the change notices stand: taken before a listing is requested, and given back to
+    /// [`ListedUris::keep`] with its result.
+    pub fn epoch(&self) -> u64 {
+        self.lock().epoch
+    }
+
+    /// Keeps the URIs of a full listing requested at `epoch`, unless a change notice came since
+    /// or there are too many.
+    pub fn keep(&self, listing: Listing, epoch: u64, uris: impl ExactSizeIterator<Item = String>) {
+        if uris.len() > MAX_KEPT_URIS {
+            return;
+        }
+        let uris: Arc<[String]> = uris.collect();
+        let mut state = self.lock();
+        if state.epoch != epoch {
+            return;
+        }
+        match listing {
+            Listing::Resources => state.resources = Some(uris),
+            Listing::Templates => state.templates = Some(uris),
+        }
+    }
+
+    /// The URIs of the last full listing, if kept.
+    pub fn get(&self, listing: Listing) -> Option<Arc<[String]>> {
+        let state = self.lock();
+        match listing {
+            Listing::Resources => state.resources.clone(),
+            Listing::Templates => state.templates.clone(),
+        }
+    }
+
+    /// Drops what a change notification makes stale.
+    pub fn on_notification(&self, method: &str) {
+        if method == "notifications/resources/list_changed" {
+            let mut state = self.lock();
+            state.epoch += 1;
+            state.resources = None;
+            state.templates = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn uris(list: &[&str]) -> std::vec::IntoIter<String> {
+        list.iter()
+            .map(|u| (*u).to_owned())
+            .collect::<Vec<_>>()
+            .into_iter()
+    }
+
+    #[test]
+    fn a_listing_is_kept_until_the_server_says_its_resources_changed() {
+        let listed = ListedUris::default();
+        assert!(
+            listed.get(Listing::Resources).is_none(),
+            "nothing listed yet"
+        );
+        listed.keep(
+            Listing::Resources,
+            listed.epoch(),
+            uris(&["a://1", "a://2"]),
+        );
+        listed.keep(Listing::Templates, listed.epoch(), uris(&["a://{x}"]));
+        assert_eq!(
+            listed.get(Listing::Resources).as_deref(),
+            Some(&["a://1".to_owned(), "a://2".to_owned()][..])
+        );
+        listed.on_notification("notifications/tools/list_changed");
+        assert!(
+            listed.get(Listing::Templates).is_some(),
+            "not about resources"
+        );
+        listed.on_notification("notifications/resources/list_changed");
+        assert!(listed.get(Listing::Resources).is_none());
+        assert!(listed.get(Listing::Templates).is_none());
+    }
+
+    #[test]
+    fn a_listing_overtaken_by_a_change_notice_is_not_kept() {
+        let listed = ListedUris::default();
+        let began = listed.epoch();
+        listed.on_notification("notifications/resources/list_changed");
+        listed.keep(Listing::Resources, began, uris(&["a://old"]));
+        assert!(listed.get(Listing::Resources).is_none());
+        listed.keep(Listing::Resources, listed.epoch(), uris(&["a://new"]));
+        assert!(listed.get(Listing::Resources).is_some());
+    }
+
+    #[test]
+    fn a_listing_too_long_to_keep_is_not_kept() {
+        let listed = ListedUris::default();
+        let many = (0..=MAX_KEPT_URIS)
+            .map(|i| format!("a://{i}"))
+            .collect::<Vec<_>>();
+        listed.keep(Listing::Resources, listed.epoch(), many.into_iter());
+        assert!(listed.get(Listing::Resources).is_none());
+    }
+}
