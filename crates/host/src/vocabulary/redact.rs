@@ -43,7 +43,7 @@ const SECRET_KEY_PARTS: [&str; 9] = [
 /// Known secret values, ready for matching: long enough, distinct, longest first (so a secret
 /// that contains another is hidden whole). `Debug` shows only how many there are.
 #[derive(Clone, Default)]
-pub struct KnownSecrets(Vec<String>);
+pub struct KnownSecrets(std::sync::Arc<[String]>);
 
 impl std::fmt::Debug for KnownSecrets {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -59,13 +59,13 @@ impl KnownSecrets {
             .collect();
         values.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
         values.dedup();
-        KnownSecrets(values)
+        KnownSecrets(values.into())
     }
 
     /// `text` with every known secret in it replaced by `[redacted]`.
     pub fn scrub(&self, text: &str) -> String {
         let mut out = text.to_owned();
-        for secret in &self.0 {
+        for secret in self.0.iter() {
             if out.contains(secret.as_str()) {
                 out = out.replace(secret.as_str(), REDACTED);
             }
@@ -75,7 +75,7 @@ impl KnownSecrets {
 
     /// `scrub` without copying a text that holds no known secret.
     pub fn scrub_cow<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
-        if self.0.iter().any(|secret| text.contains(secret.as_str())) {
+        if self.holds(text) {
             std::borrow::Cow::Owned(self.scrub(text))
         } else {
             std::borrow::Cow::Borrowed(text)
@@ -108,43 +108,72 @@ impl KnownSecrets {
         out
     }
 
+    /// Whether `text` holds a known secret.
+    pub fn holds(&self, text: &str) -> bool {
+        self.0.iter().any(|secret| text.contains(secret.as_str()))
+    }
+
     /// Whether there is no secret to hide.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
-    /// `scrub` for an optional field.
+    /// `scrub` for an optional field, without copying a text that holds no known secret.
     pub fn scrub_opt(&self, text: Option<String>) -> Option<String> {
-        text.map(|t| self.scrub(&t))
+        text.map(|t| self.scrub_owned(t))
+    }
+
+    /// `scrub` of a text given whole, returned as it is when it holds no known secret.
+    pub fn scrub_owned(&self, text: String) -> String {
+        match self.scrub_cow(&text) {
+            std::borrow::Cow::Owned(scrubbed) => scrubbed,
+            std::borrow::Cow::Borrowed(_) => text,
+        }
     }
 }
 
-/// Whether an object key names a secret.
+/// Whether an object key names a secret (ASCII case ignored).
 pub fn is_secret_key(key: &str) -> bool {
-    let key = key.to_ascii_lowercase();
-    SECRET_KEY_PARTS.iter().any(|part| key.contains(part))
+    let key = key.as_bytes();
+    SECRET_KEY_PARTS.iter().any(|part| {
+        key.windows(part.len())
+            .any(|window| window.eq_ignore_ascii_case(part.as_bytes()))
+    })
 }
 
 /// `value` with secret-named keys' values and known secret values hidden.
-pub fn redact(value: Value, secrets: &KnownSecrets) -> Value {
+pub fn redact(mut value: Value, secrets: &KnownSecrets) -> Value {
+    redact_in_place(&mut value, secrets);
+    value
+}
+
+/// [`redact`] on `value` where it is: only what holds a secret is rewritten.
+fn redact_in_place(value: &mut Value, secrets: &KnownSecrets) {
     match value {
-        Value::String(text) => Value::String(secrets.scrub(&text)),
-        Value::Array(items) => {
-            Value::Array(items.into_iter().map(|v| redact(v, secrets)).collect())
-        }
-        Value::Object(map) => {
-            let mut out = Map::with_capacity(map.len());
-            for (key, value) in map {
-                let value = if is_secret_key(&key) {
-                    Value::String(REDACTED.to_owned())
-                } else {
-                    redact(value, secrets)
-                };
-                out.insert(secrets.scrub(&key), value);
+        Value::String(text) => {
+            if let std::borrow::Cow::Owned(scrubbed) = secrets.scrub_cow(text) {
+                *text = scrubbed;
             }
-            Value::Object(out)
         }
-        other => other,
+        Value::Array(items) => items.iter_mut().for_each(|v| redact_in_place(v, secrets)),
+        Value::Object(map) => {
+            for (key, value) in map.iter_mut() {
+                if is_secret_key(key) {
+                    *value = Value::String(REDACTED.to_owned());
+                } else {
+                    redact_in_place(value, secrets);
+                }
+            }
+            // A key that holds a known secret is renamed (rare: the map is rebuilt in order).
+            if map.keys().any(|key| secrets.holds(key)) {
+                let named = std::mem::take(map);
+                *map = named
+                    .into_iter()
+                    .map(|(key, value)| (secrets.scrub_owned(key), value))
+                    .collect::<Map<String, Value>>();
+            }
+        }
+        _ => {}
     }
 }
 
@@ -216,6 +245,23 @@ mod tests {
             out["short"], "abc stays",
             "values under 4 characters are not matched: they would blank ordinary text"
         );
+    }
+
+    #[test]
+    fn a_key_holding_a_secret_is_renamed_in_place_with_what_is_under_it_redacted() {
+        let known = secrets(&["s3cr3t-value"]);
+        let detail = json!({
+            "a": "plain",
+            "k-s3cr3t-value": { "password": "x", "note": "s3cr3t-value" },
+            "z": 2,
+        });
+        let out = redact(detail, &known);
+        let keys: Vec<&String> = out.as_object().expect("an object").keys().collect();
+        assert_eq!(keys, ["a", "k-[redacted]", "z"], "renamed where it stood");
+        assert_eq!(out["k-[redacted]"]["password"], REDACTED);
+        assert_eq!(out["k-[redacted]"]["note"], REDACTED);
+        assert_eq!(out["a"], "plain");
+        assert!(!out.to_string().contains("s3cr3t-value"), "{out}");
     }
 
     #[test]
