@@ -1,17 +1,18 @@
-//! What a connection last listed in full of the server's resources and resource templates: the
-//! URIs only, kept so that a host can tell which server a URI belongs to without listing every
-//! server again for each read. Dropped when the server says its resources changed
-//! (`notifications/resources/list_changed`); a listing that was under way when that notice came
-//! is not kept, and neither is one of more than [`MAX_KEPT_URIS`] URIs (it is listed again when
-//! needed). What is kept may still be behind a server that changes its resources without
-//! saying so: a URI not found here is for the host to look for in a fresh listing.
+//! What a connection last listed in full of the server's resources, resource templates and
+//! prompts: their URIs and names only, kept so that a host can tell which server a URI or a
+//! prompt belongs to without listing every server again for each request. Dropped when the
+//! server says they changed (`notifications/resources/list_changed`,
+//! `notifications/prompts/list_changed`); a listing that was under way when such a notice came is
+//! not kept, and neither is one of more than [`MAX_KEPT_URIS`] entries (it is listed again when
+//! needed). What is kept may still be behind a server that changes its lists without saying so:
+//! a URI or name not found here is for the host to look for in a fresh listing.
 
 use std::sync::{Arc, Mutex};
 
-/// The most URIs (resources and templates each) kept for one connection.
+/// The most entries (of each listing) kept for one connection.
 pub const MAX_KEPT_URIS: usize = 10_000;
 
-/// The URIs of the last full listings of one connection.
+/// The URIs and names of the last full listings of one connection.
 #[derive(Debug, Default)]
 pub struct ListedUris {
     state: Mutex<State>,
@@ -23,13 +24,18 @@ struct State {
     epoch: u64,
     resources: Option<Arc<[String]>>,
     templates: Option<Arc<[String]>>,
+    prompts: Option<Arc<[String]>>,
 }
 
 /// Which listing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Listing {
+    /// Resources, by URI.
     Resources,
+    /// Resource templates, by URI template.
     Templates,
+    /// Prompts, by name.
+    Prompts,
 }
 
 impl ListedUris {
@@ -45,8 +51,8 @@ impl ListedUris {
         self.lock().epoch
     }
 
-    /// Keeps the URIs of a full listing requested at `epoch`, unless a change notice came since
-    /// or there are too many.
+    /// Keeps the URIs or names of a full listing requested at `epoch`, unless a change notice
+    /// came since or there are too many.
     pub fn keep(&self, listing: Listing, epoch: u64, uris: impl ExactSizeIterator<Item = String>) {
         if uris.len() > MAX_KEPT_URIS {
             return;
@@ -59,26 +65,32 @@ impl ListedUris {
         match listing {
             Listing::Resources => state.resources = Some(uris),
             Listing::Templates => state.templates = Some(uris),
+            Listing::Prompts => state.prompts = Some(uris),
         }
     }
 
-    /// The URIs of the last full listing, if kept.
+    /// The URIs or names of the last full listing, if kept.
     pub fn get(&self, listing: Listing) -> Option<Arc<[String]>> {
         let state = self.lock();
         match listing {
             Listing::Resources => state.resources.clone(),
             Listing::Templates => state.templates.clone(),
+            Listing::Prompts => state.prompts.clone(),
         }
     }
 
     /// Drops what a change notification makes stale.
     pub fn on_notification(&self, method: &str) {
-        if method == "notifications/resources/list_changed" {
-            let mut state = self.lock();
-            state.epoch += 1;
-            state.resources = None;
-            state.templates = None;
+        let mut state = self.lock();
+        match method {
+            "notifications/resources/list_changed" => {
+                state.resources = None;
+                state.templates = None;
+            }
+            "notifications/prompts/list_changed" => state.prompts = None,
+            _ => return,
         }
+        state.epoch += 1;
     }
 }
 
@@ -94,7 +106,7 @@ mod tests {
     }
 
     #[test]
-    fn a_listing_is_kept_until_the_server_says_its_resources_changed() {
+    fn a_listing_is_kept_until_the_server_says_it_changed() {
         let listed = ListedUris::default();
         assert!(
             listed.get(Listing::Resources).is_none(),
@@ -106,6 +118,7 @@ mod tests {
             uris(&["a://1", "a://2"]),
         );
         listed.keep(Listing::Templates, listed.epoch(), uris(&["a://{x}"]));
+        listed.keep(Listing::Prompts, listed.epoch(), uris(&["review"]));
         assert_eq!(
             listed.get(Listing::Resources).as_deref(),
             Some(&["a://1".to_owned(), "a://2".to_owned()][..])
@@ -118,6 +131,12 @@ mod tests {
         listed.on_notification("notifications/resources/list_changed");
         assert!(listed.get(Listing::Resources).is_none());
         assert!(listed.get(Listing::Templates).is_none());
+        assert!(
+            listed.get(Listing::Prompts).is_some(),
+            "prompts did not change"
+        );
+        listed.on_notification("notifications/prompts/list_changed");
+        assert!(listed.get(Listing::Prompts).is_none());
     }
 
     #[test]

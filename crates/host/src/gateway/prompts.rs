@@ -1,11 +1,14 @@
 //! The gateway's prompts: every enabled server's prompts under the names of [`super::names`]
 //! (`SERVER__PROMPT`, or bare where the client's prefix is off and nothing collides), and getting
 //! one routed back to its server through the gate (source `gateway`, the client as the caller).
+//! A bare name is routed by the prompts each connection last listed, and by fresh listings when
+//! it is not among them.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use gatehouse_mcp::Prompt;
+use gatehouse_mcp::listed::Listing;
 use serde_json::{Value, json};
 
 use super::profiles::Served;
@@ -128,9 +131,11 @@ pub async fn route(
         names::route(name, servers.iter().map(|(s, _)| s.as_str()))
             .map(|(server, prompt)| (server.to_owned(), prompt))
     } else {
-        let (enabled, prompts) = gather(host, client, served).await?;
-        let items: Vec<names::Item> = prompts.into_iter().map(|(s, p)| (s, p.name)).collect();
-        names::route_named(name, &items, &enabled, false)
+        // By the prompts each connection last listed; in fresh listings when not among them.
+        match route_bare(host, client, served, name, false).await? {
+            Some(routed) => Some(routed),
+            None => route_bare(host, client, served, name, true).await?,
+        }
     };
     routed.ok_or_else(|| {
         HostError::Validation(format!(
@@ -139,4 +144,39 @@ pub async fn route(
             names::SEPARATOR
         ))
     })
+}
+
+/// The server and prompt a bare name stands for, among the prompts the client's profile shows:
+/// as each connection last listed them (a connection with none kept is asked), or all listed
+/// afresh when `fresh`.
+async fn route_bare(
+    host: &Host,
+    client: &str,
+    served: &Served,
+    name: &str,
+    fresh: bool,
+) -> Result<Option<names::Item>> {
+    let enabled: Vec<String> = servers::enabled(host)
+        .await?
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    let mut items: Vec<names::Item> = Vec::new();
+    for (server, connection) in
+        servers::offering(host, Offer::Prompts, client, &served.profile).await?
+    {
+        let listed = match connection
+            .client()
+            .listed_names(Listing::Prompts, fresh)
+            .await
+        {
+            Ok(listed) => listed,
+            Err(e) => {
+                tracing::warn!("the gateway leaves out the prompts of `{server}`: {e}");
+                continue;
+            }
+        };
+        items.extend(listed.iter().map(|prompt| (server.clone(), prompt.clone())));
+    }
+    Ok(names::route_named(name, &items, &enabled, false))
 }

@@ -156,52 +156,27 @@ async fn owner_among(
 ) -> Option<usize> {
     let mut by_template = None;
     for (at, (_, connection)) in offering.iter().enumerate() {
-        if uris(connection, Listing::Resources, fresh)
+        if connection
+            .client()
+            .listed_names(Listing::Resources, fresh)
             .await
+            .ok()
             .is_some_and(|listed| listed.iter().any(|listed| listed == uri))
         {
             return Some(at);
         }
         if by_template.is_none()
-            && uris(connection, Listing::Templates, fresh)
+            && connection
+                .client()
+                .listed_names(Listing::Templates, fresh)
                 .await
+                .ok()
                 .is_some_and(|templates| templates.iter().any(|t| extends(uri, t)))
         {
             by_template = Some(at);
         }
     }
     by_template
-}
-
-/// The URIs of a server's resources (or templates): as its connection last listed them, unless
-/// `fresh` or nothing is kept; `None` when listing fails.
-async fn uris(
-    connection: &ServerConnection,
-    listing: Listing,
-    fresh: bool,
-) -> Option<Arc<[String]>> {
-    let client = connection.client();
-    if !fresh && let Some(kept) = client.peer().listed().get(listing) {
-        return Some(kept);
-    }
-    Some(match listing {
-        Listing::Resources => client
-            .list_resources()
-            .await
-            .ok()?
-            .items
-            .into_iter()
-            .map(|r| r.uri)
-            .collect(),
-        Listing::Templates => client
-            .list_resource_templates()
-            .await
-            .ok()?
-            .items
-            .into_iter()
-            .map(|t| t.uri_template)
-            .collect(),
-    })
 }
 
 /// Whether `uri` may come from `template`: the same URI up to the template's first variable,

@@ -3,8 +3,8 @@
 //! process adds is callable at once all the same, since a name not found in memory is looked
 //! for afresh. The engine here reads the store's change counter once an hour, so nothing but
 //! that second look can find the new server. A client whose prefix is off has its bare names
-//! routed by the tools each connection last listed, without a listing per call, and a resource
-//! read by the resources it last listed.
+//! routed by the tools each connection last listed, without a listing per call; a resource
+//! read and a bare prompt name by the resources and prompts it last listed.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -206,12 +206,17 @@ async fn a_bare_name_is_routed_by_the_tools_already_listed() {
 }
 
 #[tokio::test]
-async fn a_resource_read_is_routed_by_the_resources_already_listed() {
+async fn reads_and_bare_prompt_names_are_routed_by_what_was_already_listed() {
     let dir = tempfile::tempdir().expect("temp dir");
     // The Python SDK's server gives its lists no time to stay fresh (`ttlMs` 0), so the
     // connection's result cache does not spare it a listing: only the kept URIs do.
     let python = support::python_server("p", "server.py", vec!["stdio".into()]);
     let host = engine(dir.path(), vec![python]).await;
+    host.clients().add("reader").await.expect("add the client");
+    host.clients()
+        .set_prefix("reader", false)
+        .await
+        .expect("its prefix off");
     let (mut agent, mut answers, _stop, serving) = agent_of(&host, "reader");
 
     let listed = request(&mut agent, &mut answers, 1, "resources/list", json!({})).await;
@@ -254,6 +259,18 @@ async fn a_resource_read_is_routed_by_the_resources_already_listed() {
     assert!(
         sent(&host, "p", "resources/list").await > listings,
         "the unknown URI was looked for in a fresh listing"
+    );
+
+    // A prompt by its bare name: p's prompts listed once, for the first.
+    for id in 7..10 {
+        let params = json!({ "name": "review", "arguments": { "code": "x = 1" } });
+        let got = request(&mut agent, &mut answers, id, "prompts/get", params).await;
+        assert!(got["result"].to_string().contains("x = 1"), "{got}");
+    }
+    assert_eq!(
+        sent(&host, "p", "prompts/list").await,
+        1,
+        "one listing serves every get of a bare prompt name"
     );
 
     drop(agent);

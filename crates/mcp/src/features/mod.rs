@@ -7,6 +7,7 @@ pub mod completion;
 pub mod elicitation;
 pub mod elicitation_form;
 pub mod input_round;
+pub mod kept_lists;
 pub mod listener;
 pub mod logging;
 pub mod mrtr;

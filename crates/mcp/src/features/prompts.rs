@@ -141,7 +141,12 @@ impl Client {
     /// Lists every prompt, following `nextCursor` until the last page.
     pub async fn list_prompts(&self) -> Result<PromptPage> {
         self.require_capability("prompts", "prompts")?;
-        self.list_all("prompts/list", "prompts", None).await
+        let epoch = self.peer().listed().epoch();
+        let page: PromptPage = self.list_all("prompts/list", "prompts", None).await?;
+        let names = page.items.iter().map(|p| p.name.clone());
+        let listed = self.peer().listed();
+        listed.keep(crate::listed::Listing::Prompts, epoch, names);
+        Ok(page)
     }
 
     /// One page of the prompts, from `cursor` (see [`Client::list_page`]).

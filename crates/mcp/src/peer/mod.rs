@@ -126,7 +126,8 @@ impl Peer {
         &self.inner.cache
     }
 
-    /// The URIs of the connection's last full listings of resources and templates.
+    /// The URIs and names of the connection's last full listings of resources, templates and
+    /// prompts.
     pub fn listed(&self) -> &crate::listed::ListedUris {
         &self.inner.listed
     }

@@ -36,7 +36,8 @@ pub(super) struct Inner {
     pub(super) streams: Mutex<HashMap<String, mpsc::Sender<StreamItem>>>,
     /// Cached list and read results, invalidated by the server's change notifications.
     pub(super) cache: crate::cache::ResultCache,
-    /// The URIs of the last full listings of resources and templates, dropped on their change.
+    /// The URIs and names of the last full listings of resources, templates and prompts,
+    /// dropped on their change.
     pub(super) listed: crate::listed::ListedUris,
     pub(super) pending: Mutex<HashMap<RequestId, oneshot::Sender<Reply>>>,
     /// The origins of pending requests sent inside one ([`super::origin`]).
