@@ -23,21 +23,6 @@ pub async fn enabled_configs(host: &Host) -> Result<Vec<ServerConfig>> {
     Ok(servers)
 }
 
-/// The enabled servers' configurations, in name order, as the engine keeps them in memory: at
-/// most one poll of the store behind a change another process made (a name not found there is
-/// looked for again with [`enabled_configs`]).
-pub async fn enabled_configs_kept(host: &Host) -> Result<Vec<ServerConfig>> {
-    let mut servers: Vec<ServerConfig> = host
-        .server_configs_kept()
-        .await?
-        .iter()
-        .filter(|config| config.enabled)
-        .cloned()
-        .collect();
-    servers.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(servers)
-}
-
 /// The enabled servers, by name and id, in name order.
 pub async fn enabled(host: &Host) -> Result<Vec<(String, String)>> {
     Ok(enabled_configs(host)

@@ -86,26 +86,27 @@ pub async fn call(
     cancel: impl Future<Output = ()>,
 ) -> Result<Option<Value>> {
     let client = served.client.as_str();
-    // The configurations read once, from memory: to route the name, and for the call itself;
-    // a prefix naming no server there is looked for afresh (a server just added elsewhere).
-    let mut servers = servers::enabled_configs_kept(host).await?;
+    // The configurations as the engine keeps them in memory (shared, not copied): to route
+    // the name, and for the call itself; a name routed to none of them is looked for afresh (a
+    // server just added elsewhere).
+    let mut configs = host.server_configs_kept().await?;
     let routed = if served.prefix {
-        let route = |servers: &[ServerConfig]| {
-            names::route(name, servers.iter().map(|s| s.name.as_str()))
+        let route = |configs: &[ServerConfig]| {
+            names::route(name, enabled(configs).map(|s| s.name.as_str()))
                 .map(|(server, tool)| (server.to_owned(), tool))
         };
-        match route(&servers) {
+        match route(&configs) {
             Some(routed) => Some(routed),
             None => {
-                servers = servers::enabled_configs(host).await?;
-                route(&servers)
+                configs = Arc::new(host.server_configs().await?);
+                route(&configs)
             }
         }
     } else {
         // Bare names are the client's alone: routed by the tools it is shown, as each live
         // connection last listed them; a name not among them is looked for in fresh listings,
         // and then among every server's tools, so that a hidden tool is refused (below).
-        match route_kept(host, &servers, &served.profile, name) {
+        match route_kept(host, &configs, &served.profile, name) {
             Some(routed) => Some(routed),
             None => match route_bare(host, client, &served.profile, name).await? {
                 Some(routed) => Some(routed),
@@ -114,12 +115,12 @@ pub async fn call(
         }
     };
     if let Some((server, _)) = &routed
-        && !servers.iter().any(|s| &s.name == server)
+        && !enabled(&configs).any(|s| &s.name == server)
     {
-        servers = servers::enabled_configs(host).await?;
+        configs = Arc::new(host.server_configs().await?);
     }
-    let routed =
-        routed.and_then(|(server, tool)| Some((servers.iter().find(|s| s.name == server)?, tool)));
+    let routed = routed
+        .and_then(|(server, tool)| Some((enabled(&configs).find(|s| s.name == server)?, tool)));
     let Some((config, tool)) = routed else {
         return Err(HostError::Validation(format!(
             "no tool `{name}`: tools are named SERVER{}TOOL after an enabled server, or by \
@@ -186,15 +187,22 @@ pub async fn call(
     }
 }
 
-/// The server and tool a bare name stands for among the tools `profile` shows of `servers`
-/// (the enabled ones, in name order), as their live connections last listed them: no request
-/// to any server, so an agent's call does not list every server's tools again.
+/// The enabled ones of `configs`.
+fn enabled(configs: &[ServerConfig]) -> impl Iterator<Item = &ServerConfig> {
+    configs.iter().filter(|config| config.enabled)
+}
+
+/// The server and tool a bare name stands for among the tools `profile` shows of the enabled
+/// `configs`, as their live connections last listed them: no request to any server, so an
+/// agent's call does not list every server's tools again.
 fn route_kept(
     host: &Host,
-    servers: &[ServerConfig],
+    configs: &[ServerConfig],
     profile: &Profile,
     name: &str,
 ) -> Option<(String, String)> {
+    let mut servers: Vec<&ServerConfig> = enabled(configs).collect();
+    servers.sort_by(|a, b| a.name.cmp(&b.name));
     let mut items: Vec<names::Item> = Vec::new();
     for config in servers.iter().filter(|c| profile.sees_server(&c.name)) {
         let mut listed = host.listed_tool_names(&config.id).unwrap_or_default();
