@@ -3,14 +3,17 @@
 //! prompt belongs to without listing every server again for each request. Dropped when the
 //! server says they changed (`notifications/resources/list_changed`,
 //! `notifications/prompts/list_changed`); a listing that was under way when such a notice came is
-//! not kept, and neither is one of more than [`MAX_KEPT_URIS`] entries (it is listed again when
-//! needed). What is kept may still be behind a server that changes its lists without saying so:
+//! not kept, and neither is one of more than [`MAX_KEPT_URIS`] entries or [`MAX_KEPT_BYTES`] of
+//! them (it is listed again when needed). What is kept may still be behind a server that changes its lists without saying so:
 //! a URI or name not found here is for the host to look for in a fresh listing.
 
 use std::sync::{Arc, Mutex};
 
 /// The most entries (of each listing) kept for one connection.
 pub const MAX_KEPT_URIS: usize = 10_000;
+
+/// The most bytes of URIs or names (of each listing) kept for one connection.
+pub const MAX_KEPT_BYTES: usize = 1 << 20;
 
 /// The URIs and names of the last full listings of one connection.
 #[derive(Debug, Default)]
@@ -52,12 +55,15 @@ impl ListedUris {
     }
 
     /// Keeps the URIs or names of a full listing requested at `epoch`, unless a change notice
-    /// came since or there are too many.
+    /// came since or there are too many (by count or bytes).
     pub fn keep(&self, listing: Listing, epoch: u64, uris: impl ExactSizeIterator<Item = String>) {
         if uris.len() > MAX_KEPT_URIS {
             return;
         }
         let uris: Arc<[String]> = uris.collect();
+        if uris.iter().map(String::len).sum::<usize>() > MAX_KEPT_BYTES {
+            return;
+        }
         let mut state = self.lock();
         if state.epoch != epoch {
             return;
@@ -151,12 +157,26 @@ mod tests {
     }
 
     #[test]
-    fn a_listing_too_long_to_keep_is_not_kept() {
+    fn a_listing_of_too_many_to_keep_is_not_kept() {
         let listed = ListedUris::default();
         let many = (0..=MAX_KEPT_URIS)
             .map(|i| format!("a://{i}"))
             .collect::<Vec<_>>();
         listed.keep(Listing::Resources, listed.epoch(), many.into_iter());
         assert!(listed.get(Listing::Resources).is_none());
+    }
+
+    #[test]
+    fn a_listing_too_large_to_keep_is_not_kept() {
+        let listed = ListedUris::default();
+        let long = format!("a://{}", "x".repeat(MAX_KEPT_BYTES / 2));
+        listed.keep(
+            Listing::Prompts,
+            listed.epoch(),
+            uris(&[&long, &long, &long]),
+        );
+        assert!(listed.get(Listing::Prompts).is_none());
+        listed.keep(Listing::Prompts, listed.epoch(), uris(&[&long]));
+        assert!(listed.get(Listing::Prompts).is_some());
     }
 }
