@@ -173,6 +173,8 @@ async fn a_bare_name_is_routed_by_the_tools_already_listed() {
         .set_prefix("bare", false)
         .await
         .expect("its prefix off");
+    // Connected: its runner has listed its tools, and lists them again only if told to.
+    support::settled(&host, "e").await;
     let (mut agent, mut answers, _stop, serving) = agent_of(&host, "bare");
 
     let first = echo(&mut agent, &mut answers, 1, "echo", "first").await;
