@@ -3,21 +3,22 @@
 //! prompt belongs to without listing every server again for each request. Dropped when the
 //! server says they changed (`notifications/resources/list_changed`,
 //! `notifications/prompts/list_changed`); a listing that was under way when such a notice came is
-//! not kept, and neither is one of more than [`MAX_KEPT_URIS`] entries or [`MAX_KEPT_BYTES`] of
-//! them (it is listed again when needed). What is kept may still be behind a server that changes its lists without saying so:
-//! a URI or name not found here is for the host to look for in a fresh listing.
+//! not kept, and neither is one of more than [`MAX_KEPT_ENTRIES`] entries or [`MAX_KEPT_BYTES`]
+//! of them (it is listed again when needed). What is kept may still be behind a server that
+//! changes its lists without saying so: a URI or name not found here is for the host to look
+//! for in a fresh listing.
 
 use std::sync::{Arc, Mutex};
 
 /// The most entries (of each listing) kept for one connection.
-pub const MAX_KEPT_URIS: usize = 10_000;
+pub const MAX_KEPT_ENTRIES: usize = 10_000;
 
 /// The most bytes of URIs or names (of each listing) kept for one connection.
 pub const MAX_KEPT_BYTES: usize = 1 << 20;
 
 /// The URIs and names of the last full listings of one connection.
 #[derive(Debug, Default)]
-pub struct ListedUris {
+pub struct Listed {
     state: Mutex<State>,
 }
 
@@ -41,7 +42,7 @@ pub enum Listing {
     Prompts,
 }
 
-impl ListedUris {
+impl Listed {
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state
             .lock()
@@ -49,7 +50,7 @@ impl ListedUris {
     }
 
     /// Where the change notices stand: taken before a listing is requested, and given back to
-    /// [`ListedUris::keep`] with its result.
+    /// [`Listed::keep`] with its result.
     pub fn epoch(&self) -> u64 {
         self.lock().epoch
     }
@@ -57,7 +58,7 @@ impl ListedUris {
     /// Keeps the URIs or names of a full listing requested at `epoch`, unless a change notice
     /// came since or there are too many (by count or bytes).
     pub fn keep(&self, listing: Listing, epoch: u64, uris: impl ExactSizeIterator<Item = String>) {
-        if uris.len() > MAX_KEPT_URIS {
+        if uris.len() > MAX_KEPT_ENTRIES {
             return;
         }
         let uris: Arc<[String]> = uris.collect();
@@ -87,14 +88,17 @@ impl ListedUris {
 
     /// Drops what a change notification makes stale.
     pub fn on_notification(&self, method: &str) {
-        let mut state = self.lock();
-        match method {
-            "notifications/resources/list_changed" => {
-                state.resources = None;
-                state.templates = None;
-            }
-            "notifications/prompts/list_changed" => state.prompts = None,
+        let resources = match method {
+            "notifications/resources/list_changed" => true,
+            "notifications/prompts/list_changed" => false,
             _ => return,
+        };
+        let mut state = self.lock();
+        if resources {
+            state.resources = None;
+            state.templates = None;
+        } else {
+            state.prompts = None;
         }
         state.epoch += 1;
     }
@@ -113,7 +117,7 @@ mod tests {
 
     #[test]
     fn a_listing_is_kept_until_the_server_says_it_changed() {
-        let listed = ListedUris::default();
+        let listed = Listed::default();
         assert!(
             listed.get(Listing::Resources).is_none(),
             "nothing listed yet"
@@ -147,7 +151,7 @@ mod tests {
 
     #[test]
     fn a_listing_overtaken_by_a_change_notice_is_not_kept() {
-        let listed = ListedUris::default();
+        let listed = Listed::default();
         let began = listed.epoch();
         listed.on_notification("notifications/resources/list_changed");
         listed.keep(Listing::Resources, began, uris(&["a://old"]));
@@ -158,8 +162,8 @@ mod tests {
 
     #[test]
     fn a_listing_of_too_many_to_keep_is_not_kept() {
-        let listed = ListedUris::default();
-        let many = (0..=MAX_KEPT_URIS)
+        let listed = Listed::default();
+        let many = (0..=MAX_KEPT_ENTRIES)
             .map(|i| format!("a://{i}"))
             .collect::<Vec<_>>();
         listed.keep(Listing::Resources, listed.epoch(), many.into_iter());
@@ -168,7 +172,7 @@ mod tests {
 
     #[test]
     fn a_listing_too_large_to_keep_is_not_kept() {
-        let listed = ListedUris::default();
+        let listed = Listed::default();
         let long = format!("a://{}", "x".repeat(MAX_KEPT_BYTES / 2));
         listed.keep(
             Listing::Prompts,

@@ -94,7 +94,7 @@ impl Peer {
             outbound: Outlet::new(link.outbound, tap),
             streams: Mutex::new(HashMap::new()),
             cache: crate::cache::ResultCache::default(),
-            listed: crate::listed::ListedUris::default(),
+            listed: crate::listed::Listed::default(),
             pending: Mutex::new(HashMap::new()),
             origins: Mutex::new(HashMap::new()),
             progress: Mutex::new(HashMap::new()),
@@ -128,7 +128,7 @@ impl Peer {
 
     /// The URIs and names of the connection's last full listings of resources, templates and
     /// prompts.
-    pub fn listed(&self) -> &crate::listed::ListedUris {
+    pub fn listed(&self) -> &crate::listed::Listed {
         &self.inner.listed
     }
 

@@ -38,7 +38,7 @@ pub(super) struct Inner {
     pub(super) cache: crate::cache::ResultCache,
     /// The URIs and names of the last full listings of resources, templates and prompts,
     /// dropped on their change.
-    pub(super) listed: crate::listed::ListedUris,
+    pub(super) listed: crate::listed::Listed,
     pub(super) pending: Mutex<HashMap<RequestId, oneshot::Sender<Reply>>>,
     /// The origins of pending requests sent inside one ([`super::origin`]).
     pub(super) origins: Mutex<HashMap<RequestId, super::origin::Origin>>,
