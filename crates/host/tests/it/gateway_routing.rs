@@ -122,6 +122,16 @@ fn agent_of(host: &Arc<Host>, client: &str) -> Served {
     (agent, answers, stop, serving)
 }
 
+/// The agent goes: its session ends within `WITHIN`, without a panic; then the engine stops.
+async fn end(agent: DuplexStream, serving: tokio::task::JoinHandle<()>, host: Arc<Host>) {
+    drop(agent);
+    tokio::time::timeout(WITHIN, serving)
+        .await
+        .expect("the session ends with its agent")
+        .expect("no panic");
+    host.shutdown().await;
+}
+
 #[tokio::test]
 async fn a_server_another_process_adds_is_callable_at_once() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -145,12 +155,7 @@ async fn a_server_another_process_adds_is_callable_at_once() {
         "{added}"
     );
 
-    drop(agent);
-    tokio::time::timeout(WITHIN, serving)
-        .await
-        .expect("the session ends with its agent")
-        .expect("no panic");
-    host.shutdown().await;
+    end(agent, serving, host).await;
 }
 
 /// How many `method` requests the engine has sent the server named `name`.
@@ -199,12 +204,7 @@ async fn a_bare_name_is_routed_by_the_tools_already_listed() {
         "{unknown}"
     );
 
-    drop(agent);
-    tokio::time::timeout(WITHIN, serving)
-        .await
-        .expect("the session ends with its agent")
-        .expect("no panic");
-    host.shutdown().await;
+    end(agent, serving, host).await;
 }
 
 #[tokio::test]
@@ -275,10 +275,5 @@ async fn reads_and_bare_prompt_names_are_routed_by_what_was_already_listed() {
         "one listing serves every get of a bare prompt name"
     );
 
-    drop(agent);
-    tokio::time::timeout(WITHIN, serving)
-        .await
-        .expect("the session ends with its agent")
-        .expect("no panic");
-    host.shutdown().await;
+    end(agent, serving, host).await;
 }
