@@ -61,48 +61,85 @@ fn check(line: &str, id: u64) -> Result<(), BoxError> {
 
 /// Blocking pipes: `calls` timed round trips after `warmup` untimed ones.
 pub fn blocking(echo: &Path, calls: usize, warmup: usize) -> Result<Samples, BoxError> {
-    let mut child = Command::new(echo)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|e| format!("could not start {}: {e}", echo.display()))?;
-    let mut stdin = child.stdin.take().ok_or("no stdin pipe")?;
-    let mut stdout = BufReader::new(child.stdout.take().ok_or("no stdout pipe")?);
-    let mut response = String::new();
-
-    stdin.write_all(INITIALIZE.as_bytes())?;
-    read_line(&mut stdout, &mut response)?;
-    check(&response, 0)?;
-    stdin.write_all(INITIALIZED.as_bytes())?;
-
-    let mut line = Vec::with_capacity(CALL_HEAD.len() + CALL_TAIL.len() + 20);
-    let mut one = |id: u64| -> Result<(), BoxError> {
-        request_line(&mut line, id);
-        stdin.write_all(&line)?;
-        read_line(&mut stdout, &mut response)?;
-        check(&response, id)
-    };
-    let mut id = 0;
+    let mut pipe = RawPipe::start(echo)?;
     for _ in 0..warmup {
-        id += 1;
-        one(id)?;
+        pipe.call()?;
     }
-    let mut samples = Samples::with_capacity(calls);
-    let cpu = CpuClock::now()?;
-    let started = Instant::now();
-    for _ in 0..calls {
-        id += 1;
-        let t0 = Instant::now();
-        one(id)?;
-        samples.push(t0.elapsed());
-    }
-    samples.elapsed = started.elapsed();
-    samples.cpu = Some(cpu.elapsed()?);
-
-    drop(stdin);
-    child.wait()?;
+    let samples = pipe.timed(calls)?;
+    pipe.close()?;
     Ok(samples)
+}
+
+/// The echo server on blocking `std` pipes, its handshake done: one round trip per
+/// [`RawPipe::call`], nothing else in between.
+pub struct RawPipe {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: BufReader<std::process::ChildStdout>,
+    response: String,
+    line: Vec<u8>,
+    id: u64,
+}
+
+impl RawPipe {
+    /// Starts the echo server and makes the handshake.
+    pub fn start(echo: &Path) -> Result<Self, BoxError> {
+        let mut child = Command::new(echo)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("could not start {}: {e}", echo.display()))?;
+        let stdin = child.stdin.take().ok_or("no stdin pipe")?;
+        let stdout = BufReader::new(child.stdout.take().ok_or("no stdout pipe")?);
+        let mut pipe = Self {
+            child,
+            stdin,
+            stdout,
+            response: String::new(),
+            line: Vec::with_capacity(CALL_HEAD.len() + CALL_TAIL.len() + 20),
+            id: 0,
+        };
+        pipe.stdin.write_all(INITIALIZE.as_bytes())?;
+        read_line(&mut pipe.stdout, &mut pipe.response)?;
+        check(&pipe.response, 0)?;
+        pipe.stdin.write_all(INITIALIZED.as_bytes())?;
+        Ok(pipe)
+    }
+
+    /// One `tools/call` round trip, its response checked.
+    pub fn call(&mut self) -> Result<(), BoxError> {
+        self.id += 1;
+        request_line(&mut self.line, self.id);
+        self.stdin.write_all(&self.line)?;
+        read_line(&mut self.stdout, &mut self.response)?;
+        check(&self.response, self.id)
+    }
+
+    /// `calls` round trips, each timed, with this process's CPU time over them.
+    pub fn timed(&mut self, calls: usize) -> Result<Samples, BoxError> {
+        let mut samples = Samples::with_capacity(calls);
+        let cpu = CpuClock::now()?;
+        let started = Instant::now();
+        for _ in 0..calls {
+            let t0 = Instant::now();
+            self.call()?;
+            samples.push(t0.elapsed());
+        }
+        samples.elapsed = started.elapsed();
+        samples.cpu = Some(cpu.elapsed()?);
+        Ok(samples)
+    }
+
+    /// Closes the server's stdin and waits for it to exit.
+    pub fn close(self) -> Result<(), BoxError> {
+        let Self {
+            mut child, stdin, ..
+        } = self;
+        drop(stdin);
+        child.wait()?;
+        Ok(())
+    }
 }
 
 fn read_line(reader: &mut impl BufRead, buf: &mut String) -> Result<(), BoxError> {

@@ -10,6 +10,12 @@
 //! so that load from elsewhere on the machine falls on both alike. CPU per call: in-process,
 //! this process's own; attached, the engine process's (`utime + stime` from `/proc/PID/stat`,
 //! every thread) plus this process's, the client's.
+//!
+//! The hop is one more round trip between two processes (the client's request to the engine,
+//! the engine's reply), so each turn also times the floor of any such hop on this machine: the
+//! same echo call over blocking pipes to an echo server of its own, no library in between
+//! ([`RawPipe`]). Where waking a process on another CPU is slow (a virtual machine's halted
+//! vCPU), the floor alone may exceed what the hop is allowed to add.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -24,6 +30,7 @@ use serde_json::{Value, json};
 use crate::BoxError;
 use crate::cpu;
 use crate::engine_process::{EngineProcess, READY_LIMIT, open, prepare};
+use crate::raw::RawPipe;
 use crate::stats::{Samples, Summary};
 use crate::timed;
 
@@ -38,6 +45,9 @@ pub struct SocketHop {
     /// Through `gatehouse serve`'s control socket; its CPU per call is the engine's plus the
     /// client's.
     pub attached: Summary,
+    /// One round trip between this process and another over blocking pipes (the echo call,
+    /// hand-framed), timed in the same turns: the floor of any hop between two processes.
+    pub floor: Summary,
     pub engine_cpu_us_per_call: f64,
     pub client_cpu_us_per_call: f64,
     /// The attached p50 minus the in-process p50.
@@ -56,6 +66,7 @@ impl SocketHop {
         for (label, s) in [
             ("in-process (gate, live session)", &self.in_process),
             ("attached (control socket)", &self.attached),
+            ("floor: a round trip to a process", &self.floor),
         ] {
             out.push_str(&format!(
                 "{label:<34} {:>8.1} {:>8.1} {:>8.1} {:>9.0} {:>11}\n",
@@ -73,6 +84,10 @@ impl SocketHop {
             self.added_cpu_us_per_call,
             self.engine_cpu_us_per_call,
             self.client_cpu_us_per_call
+        ));
+        out.push_str(&format!(
+            "a round trip between two processes alone takes {:.1} µs p50 in the same turns\n",
+            self.floor.p50_us
         ));
     }
 }
@@ -107,7 +122,13 @@ pub async fn run(
     drop(setup);
 
     let engine = EngineProcess::start(&gatehouse, &engine_dir)?;
-    let result = measure(&local, &engine, &engine_dir, calls, warmup).await;
+    let result = match RawPipe::start(&echo) {
+        Ok(mut pipe) => {
+            let result = measure(&local, &engine, &mut pipe, &engine_dir, calls, warmup).await;
+            pipe.close().and(result)
+        }
+        Err(e) => Err(e),
+    };
     let stopped = engine.stop().await;
     // Each side's newest call was decided by its allow rule (the engine's read once it stopped).
     let checked = decided_by(&local, &local_rule).await;
@@ -124,6 +145,7 @@ pub async fn run(
 async fn measure(
     local: &Host,
     engine: &EngineProcess,
+    pipe: &mut RawPipe,
     engine_dir: &Path,
     calls: usize,
     warmup: usize,
@@ -135,9 +157,13 @@ async fn measure(
     let attached_call = || call_attached(&client);
     timed::sequential(0, warmup, local_call).await?;
     timed::sequential(0, warmup, attached_call).await?;
+    for _ in 0..warmup {
+        pipe.call()?;
+    }
 
     let mut here = Samples::with_capacity(calls);
     let mut there = Samples::with_capacity(calls);
+    let mut floor = Samples::with_capacity(calls);
     let (mut engine_cpu, mut client_cpu) = (Duration::ZERO, Duration::ZERO);
     let rounds = ROUNDS.min(calls).max(1);
     for round in 0..rounds {
@@ -148,10 +174,13 @@ async fn measure(
         engine_cpu += engine.cpu()?.saturating_sub(before);
         client_cpu += part.cpu.unwrap_or_default();
         merge(&mut there, part);
+        // Blocking, on this task's thread: nothing else of the bench runs meanwhile.
+        merge(&mut floor, pipe.timed(chunk)?);
     }
     there.cpu = Some(engine_cpu + client_cpu);
     let in_process = Summary::of(&here).ok_or("no in-process call was timed")?;
     let attached = Summary::of(&there).ok_or("no attached call was timed")?;
+    let floor = Summary::of(&floor).ok_or("no round trip over the pipes was timed")?;
     let per_call = |cpu: Duration| cpu::per_call_us(cpu, calls).unwrap_or_default();
     Ok(SocketHop {
         added_p50_us: attached.p50_us - in_process.p50_us,
@@ -161,6 +190,7 @@ async fn measure(
         client_cpu_us_per_call: per_call(client_cpu),
         in_process,
         attached,
+        floor,
     })
 }
 

@@ -223,8 +223,9 @@ pub fn judge(report: &Report) -> Vec<Target> {
             name,
             met: Some(hop.added_p50_us <= MAX_HOP_P50_US),
             detail: format!(
-                "{:+.1} µs ({:.1} vs {:.1} µs; target ≤ {MAX_HOP_P50_US} µs)",
-                hop.added_p50_us, hop.attached.p50_us, hop.in_process.p50_us
+                "{:+.1} µs ({:.1} vs {:.1} µs; target ≤ {MAX_HOP_P50_US} µs); a round trip \
+                 between two processes alone: {:.1} µs",
+                hop.added_p50_us, hop.attached.p50_us, hop.in_process.p50_us, hop.floor.p50_us
             ),
         },
         None => unjudged(name, "the engine section did not run"),
@@ -339,6 +340,7 @@ mod tests {
             engine: Some(Outcome::Measured(crate::socket_hop::SocketHop {
                 in_process: summary_of(200.0),
                 attached: summary_of(260.0),
+                floor: summary_of(30.0),
                 engine_cpu_us_per_call: 40.0,
                 client_cpu_us_per_call: 20.0,
                 added_p50_us: 60.0,

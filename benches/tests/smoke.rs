@@ -264,7 +264,8 @@ fn the_engine_section_times_the_same_calls_through_gatehouse_serve_and_in_proces
     assert_eq!(report["rows"], json!([]), "no latency rows: {report}");
     let engine = &report["engine"];
     assert_eq!(engine["status"], "measured", "{engine}");
-    for side in ["in_process", "attached"] {
+    // The floor (a round trip to another process) is timed in the same turns.
+    for side in ["in_process", "attached", "floor"] {
         assert_eq!(engine[side]["calls"], 20, "{engine}");
         assert!(
             engine[side]["p95_us"].as_f64().is_some_and(|p| p > 0.0),
@@ -291,6 +292,12 @@ fn the_engine_section_times_the_same_calls_through_gatehouse_serve_and_in_proces
         })
         .expect("the hop's target");
     assert!(target["met"].is_boolean(), "judged from figures: {target}");
+    assert!(
+        target["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("a round trip between two processes alone")),
+        "the verdict names the floor: {target}"
+    );
 }
 
 #[test]
