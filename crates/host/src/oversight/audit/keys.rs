@@ -157,6 +157,43 @@ mod tests {
         store.close().await;
     }
 
+    /// The steps of SQLite's plan for `sql`, joined.
+    fn plan_of(connection: &Connection, sql: &str) -> String {
+        let mut plan = connection
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .expect("plan");
+        let steps: Vec<String> = plan
+            .query_map([], |row| row.get(3))
+            .expect("plan")
+            .collect::<rusqlite::Result<_>>()
+            .expect("plan");
+        steps.join(" | ")
+    }
+
+    #[tokio::test]
+    async fn a_listing_by_server_and_tool_reads_through_the_pairs_own_index() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path()).await.expect("store");
+        let connection = append_tx::open(store.path(), Duration::ZERO).expect("connection");
+        let keyed = "server = 'memory' AND gen_ai_tool_name = 'echo'";
+        let plan = plan_of(
+            &connection,
+            &format!(
+                "SELECT seq FROM {} WHERE {keyed} ORDER BY seq DESC LIMIT 100",
+                super::rows_where(keyed)
+            ),
+        );
+        assert!(
+            plan.contains("audit_keys_server_tool"),
+            "both equalities are looked up in one index, not one of them checked row by row: {plan}"
+        );
+        assert!(
+            !plan.contains("TEMP B-TREE"),
+            "the pair's rows come newest first without being sorted: {plan}"
+        );
+        store.close().await;
+    }
+
     #[tokio::test]
     async fn the_lookup_table_drives_a_listing_newest_first_without_a_sort() {
         let dir = tempfile::tempdir().expect("temp dir");
