@@ -36,6 +36,7 @@ mod raw;
 mod report;
 mod socket_hop;
 mod stats;
+mod synthetic_calls;
 mod targets;
 mod timed;
 mod ts;
