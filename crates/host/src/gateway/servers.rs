@@ -1,35 +1,27 @@
 //! Which servers an agent reaches through the gateway: the enabled ones, by name; and their live
 //! sessions that offer a feature (tools, prompts, resources) and that the client's profile shows
-//! it, with the agent's requests named as the client's. A server still connecting is waited for (as [`Host::attached`] does); one that is
-//! not connected is left out with a warning in the engine's log.
+//! it, with the agent's requests named as the client's. The configurations are the ones the
+//! engine keeps in memory, as for its calls' routing ([`Host::attached_kept`]): no read of the
+//! store per request. A server still connecting is waited for; one that is not connected is
+//! left out with a warning in the engine's log.
 
 use super::profiles::Profile;
 use crate::connections::connection::ServerConnection;
 use crate::error::Result;
 use crate::host::Host;
-use crate::store::registry::model::ServerConfig;
 use crate::vocabulary::status::{Offer, ServerStatus};
-
-/// The enabled servers' configurations, in name order.
-pub async fn enabled_configs(host: &Host) -> Result<Vec<ServerConfig>> {
-    let mut servers: Vec<ServerConfig> = host
-        .list_servers()
-        .await?
-        .into_iter()
-        .map(|view| view.config)
-        .filter(|config| config.enabled)
-        .collect();
-    servers.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(servers)
-}
 
 /// The enabled servers, by name and id, in name order.
 pub async fn enabled(host: &Host) -> Result<Vec<(String, String)>> {
-    Ok(enabled_configs(host)
+    let mut servers: Vec<(String, String)> = host
+        .server_configs_kept()
         .await?
-        .into_iter()
-        .map(|config| (config.name, config.id))
-        .collect())
+        .iter()
+        .filter(|config| config.enabled)
+        .map(|config| (config.name.clone(), config.id.clone()))
+        .collect();
+    servers.sort();
+    Ok(servers)
 }
 
 /// The servers connected now, by id.
@@ -53,7 +45,7 @@ pub async fn connected_ids(host: &Host) -> Vec<String> {
 
 /// The live session of `server` with the agent `client` as the caller.
 pub async fn session(host: &Host, server: &str, client: &str) -> Result<ServerConnection> {
-    Ok(host.attached(server).await?.with_caller(client))
+    Ok(host.attached_kept(server).await?.with_caller(client))
 }
 
 /// The live sessions of the enabled servers that offer `offer` and whose `offer` the profile

@@ -25,9 +25,22 @@ impl Host {
     /// [`HostError::NotConnected`], saying why.
     pub async fn attached(&self, server: &str) -> Result<ServerConnection> {
         let config = self.registry.get(server).await?;
-        let live = self.live_session(&config).await?;
+        self.attached_to(&config).await
+    }
+
+    /// As [`Host::attached`], with the configuration from the list the engine keeps in memory
+    /// (`Registry::get_kept`), as the gateway routes its agents' calls: a server another
+    /// process disabled is served until the engine's next look at the store (at most 500 ms),
+    /// when its session stops. A server not in that list is read from the store.
+    pub async fn attached_kept(&self, server: &str) -> Result<ServerConnection> {
+        let config = self.registry.get_kept(server).await?;
+        self.attached_to(&config).await
+    }
+
+    async fn attached_to(&self, config: &ServerConfig) -> Result<ServerConnection> {
+        let live = self.live_session(config).await?;
         Ok(ServerConnection::over_live(
-            &config,
+            config,
             live.client.clone(),
             self.gate.clone(),
         ))
