@@ -14,8 +14,8 @@
 //! The hop is one more round trip between two processes (the client's request to the engine,
 //! the engine's reply), so each turn also times the floor of any such hop on this machine: the
 //! same echo call over blocking pipes to an echo server of its own, no library in between
-//! ([`RawPipe`]). Where waking a process on another CPU is slow (a virtual machine's halted
-//! vCPU), the floor alone may exceed what the hop is allowed to add.
+//! ([`RawPipe`]). What the hop adds beyond it is the two sides' own work and the wake-ups of
+//! processes and threads the scheduler places on different CPUs.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

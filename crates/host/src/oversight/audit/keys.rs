@@ -199,18 +199,14 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = Store::open(dir.path()).await.expect("store");
         let connection = append_tx::open(store.path(), Duration::ZERO).expect("connection");
-        let sql = format!(
-            "EXPLAIN QUERY PLAN SELECT seq FROM {} \
-             WHERE at >= '2026-11-01' AND source = 'user' ORDER BY seq DESC LIMIT 100",
-            super::rows_where("at >= '2026-11-01'")
+        let plan = plan_of(
+            &connection,
+            &format!(
+                "SELECT seq FROM {} \
+                 WHERE at >= '2026-11-01' AND source = 'user' ORDER BY seq DESC LIMIT 100",
+                super::rows_where("at >= '2026-11-01'")
+            ),
         );
-        let mut plan = connection.prepare(&sql).expect("plan");
-        let steps: Vec<String> = plan
-            .query_map([], |row| row.get(3))
-            .expect("plan")
-            .collect::<rusqlite::Result<_>>()
-            .expect("plan");
-        let plan = steps.join(" | ");
         assert!(
             !plan.contains("SCAN audit_log"),
             "audit_log is read by seq, the candidates' order, never scanned whole: {plan}"
