@@ -9,19 +9,28 @@ use super::profiles::Profile;
 use crate::connections::connection::ServerConnection;
 use crate::error::Result;
 use crate::host::Host;
+use crate::store::registry::model::ServerConfig;
 use crate::vocabulary::status::{Offer, ServerStatus};
+
+/// The enabled ones of `configs`.
+pub fn enabled_in(configs: &[ServerConfig]) -> impl Iterator<Item = &ServerConfig> {
+    configs.iter().filter(|config| config.enabled)
+}
+
+/// The enabled ones of `configs`, in name order.
+pub fn enabled_by_name(configs: &[ServerConfig]) -> Vec<&ServerConfig> {
+    let mut servers: Vec<&ServerConfig> = enabled_in(configs).collect();
+    servers.sort_by(|a, b| a.name.cmp(&b.name));
+    servers
+}
 
 /// The enabled servers, by name and id, in name order.
 pub async fn enabled(host: &Host) -> Result<Vec<(String, String)>> {
-    let mut servers: Vec<(String, String)> = host
-        .server_configs_kept()
-        .await?
-        .iter()
-        .filter(|config| config.enabled)
+    let configs = host.server_configs_kept().await?;
+    Ok(enabled_by_name(&configs)
+        .into_iter()
         .map(|config| (config.name.clone(), config.id.clone()))
-        .collect();
-    servers.sort();
-    Ok(servers)
+        .collect())
 }
 
 /// The servers connected now, by id.
@@ -56,19 +65,21 @@ pub async fn offering(
     client: &str,
     profile: &Profile,
 ) -> Result<Vec<(String, ServerConnection)>> {
+    let configs = host.server_configs_kept().await?;
     let mut sessions = Vec::new();
-    for (name, id) in enabled(host).await? {
+    for config in enabled_by_name(&configs) {
+        let name = &config.name;
         let shown = match offer {
-            Offer::Prompts => profile.sees_prompts(&name),
-            Offer::Resources => profile.sees_resources(&name),
-            _ => profile.sees_server(&name),
+            Offer::Prompts => profile.sees_prompts(name),
+            Offer::Resources => profile.sees_resources(name),
+            _ => profile.sees_server(name),
         };
         if !shown {
             continue;
         }
-        match session(host, &id, client).await {
+        match host.attached_to(config).await {
             Ok(connection) if Offer::of(connection.client()).contains(&offer) => {
-                sessions.push((name, connection));
+                sessions.push((name.clone(), connection.with_caller(client)));
             }
             Ok(_) => {}
             Err(e) => tracing::warn!("the gateway leaves out `{name}`: {e}"),

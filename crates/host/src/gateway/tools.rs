@@ -92,7 +92,7 @@ pub async fn call(
     let mut configs = host.server_configs_kept().await?;
     let routed = if served.prefix {
         let route = |configs: &[ServerConfig]| {
-            names::route(name, enabled(configs).map(|s| s.name.as_str()))
+            names::route(name, servers::enabled_in(configs).map(|s| s.name.as_str()))
                 .map(|(server, tool)| (server.to_owned(), tool))
         };
         match route(&configs) {
@@ -115,12 +115,16 @@ pub async fn call(
         }
     };
     if let Some((server, _)) = &routed
-        && !enabled(&configs).any(|s| &s.name == server)
+        && !servers::enabled_in(&configs).any(|s| &s.name == server)
     {
         configs = Arc::new(host.server_configs().await?);
     }
-    let routed = routed
-        .and_then(|(server, tool)| Some((enabled(&configs).find(|s| s.name == server)?, tool)));
+    let routed = routed.and_then(|(server, tool)| {
+        Some((
+            servers::enabled_in(&configs).find(|s| s.name == server)?,
+            tool,
+        ))
+    });
     let Some((config, tool)) = routed else {
         return Err(HostError::Validation(format!(
             "no tool `{name}`: tools are named SERVER{}TOOL after an enabled server, or by \
@@ -187,11 +191,6 @@ pub async fn call(
     }
 }
 
-/// The enabled ones of `configs`.
-fn enabled(configs: &[ServerConfig]) -> impl Iterator<Item = &ServerConfig> {
-    configs.iter().filter(|config| config.enabled)
-}
-
 /// The server and tool a bare name stands for among the tools `profile` shows of the enabled
 /// `configs`, as their live connections last listed them: no request to any server, so an
 /// agent's call does not list every server's tools again.
@@ -201,8 +200,7 @@ fn route_kept(
     profile: &Profile,
     name: &str,
 ) -> Option<(String, String)> {
-    let mut servers: Vec<&ServerConfig> = enabled(configs).collect();
-    servers.sort_by(|a, b| a.name.cmp(&b.name));
+    let servers = servers::enabled_by_name(configs);
     let mut items: Vec<names::Item> = Vec::new();
     for config in servers.iter().filter(|c| profile.sees_server(&c.name)) {
         let mut listed = host.listed_tool_names(&config.id).unwrap_or_default();

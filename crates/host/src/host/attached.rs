@@ -37,7 +37,8 @@ impl Host {
         self.attached_to(&config).await
     }
 
-    async fn attached_to(&self, config: &ServerConfig) -> Result<ServerConnection> {
+    /// As [`Host::attached`], for a configuration already in hand.
+    pub(crate) async fn attached_to(&self, config: &ServerConfig) -> Result<ServerConnection> {
         let live = self.live_session(config).await?;
         Ok(ServerConnection::over_live(
             config,
