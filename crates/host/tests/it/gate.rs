@@ -396,6 +396,36 @@ async fn a_rule_another_process_adds_or_removes_applies_to_the_next_call() {
     call(Source::Model)
         .await
         .expect_err("once removed elsewhere, it allows nothing more");
+
+    // Each call was received and decided once: a decision made under the policy the gate had
+    // kept, found out of date at its commit, left nothing on record.
+    let calls = AuditFilter {
+        tool: Some("echo".into()),
+        ..AuditFilter::default()
+    };
+    let mut rows = app.audit().list(&calls).await.expect("list");
+    rows.reverse();
+    let of = |kind| rows.iter().filter(|r| r.event.kind == kind).count();
+    assert_eq!(of(AuditKind::RequestReceived), 4, "{rows:#?}");
+    let decisions: Vec<_> = rows
+        .iter()
+        .filter(|r| r.event.kind == AuditKind::Decision)
+        .map(|r| {
+            let rule = r.event.detail.get("rule").and_then(|v| v.as_str());
+            (r.event.decision.clone(), rule.map(str::to_owned))
+        })
+        .collect();
+    let rule = Some(allowed.id.clone());
+    assert_eq!(
+        decisions,
+        [
+            (Some("deny".to_owned()), None),
+            (Some("allow".to_owned()), rule.clone()),
+            (Some("allow".to_owned()), rule),
+            (Some("deny".to_owned()), None),
+        ],
+        "{rows:#?}"
+    );
     connection.close(Ok(())).await.expect("close");
     cli.shutdown().await;
     app.shutdown().await;

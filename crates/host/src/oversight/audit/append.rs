@@ -44,14 +44,36 @@ impl AuditLog {
     /// the OS's page cache), and only a power loss or an OS crash can lose the latest commits.
     /// That is accepted; `FULL` would fsync every append.
     pub async fn append_all(&self, events: Vec<AuditEvent>) -> Result<Vec<AuditRow>> {
+        self.append_guarded(events, None).await?.ok_or_else(|| {
+            HostError::Corrupt("an audit append with no guard was refused as stale".into())
+        })
+    }
+
+    /// [`AuditLog::append_all`], only if the store's change counter (`store_changes`) is still
+    /// `changes` when the rows are committed: the events record a decision made under the
+    /// policy of that moment. `None` if the counter moved: nothing was written, and the caller
+    /// decides again.
+    pub(crate) async fn append_all_if_current(
+        &self,
+        events: Vec<AuditEvent>,
+        changes: i64,
+    ) -> Result<Option<Vec<AuditRow>>> {
+        self.append_guarded(events, Some(changes)).await
+    }
+
+    async fn append_guarded(
+        &self,
+        events: Vec<AuditEvent>,
+        guard: Option<i64>,
+    ) -> Result<Option<Vec<AuditRow>>> {
         if events.is_empty() {
-            return Ok(Vec::new());
+            return Ok(Some(Vec::new()));
         }
         // Redacted before the write lock is taken, so it is held only for the inserts.
         let prepared = self.prepare(events);
         let keying = self.keying().await;
         self.start_checkpoints();
-        self.writer.append(prepared, keying).await
+        self.writer.append(prepared, keying, guard).await
     }
 
     /// `events` redacted, each with the JSON text of its bounded `detail`, ready to append.

@@ -7,6 +7,13 @@
 //! the keying changes from the row before, a `keying` row says so first: keyed, where keying
 //! starts (or resumes) after unkeyed rows; unkeyed, with the reason, where keyed rows are
 //! followed by unkeyed ones.
+//!
+//! An append may be guarded by the store's change counter (`store_changes`, moved on by
+//! triggers in the transaction of any change to a server, a rule or a trust setting) as the
+//! caller read it: the gate's decision, made under the policy of that moment. The counter is
+//! read inside this transaction, under the write lock, and a guarded append whose counter has
+//! moved is not written (the caller decides again under the policy as it is now), so a decision
+//! on record was made under the policy current at its commit.
 
 use std::path::Path;
 use std::time::Duration;
@@ -23,8 +30,14 @@ use crate::error::{HostError, Result};
 /// Events, redacted and each with its `detail` text, in the order they are to be appended.
 pub(crate) type Prepared = Vec<(AuditEvent, String)>;
 
-/// An append's events and how they are keyed.
-pub(super) type Batch = (Prepared, Keying);
+/// An append's events, how they are keyed, and its guard (see the module's header).
+pub(super) struct Batch {
+    pub prepared: Prepared,
+    pub keying: Keying,
+    /// The store's change counter the append's decision was made under: the append is written
+    /// only if the counter is still this.
+    pub guard: Option<i64>,
+}
 
 /// A connection for appending: WAL commits not synced (see `append_all` for what NORMAL means
 /// for durability), and no checkpoint inside a commit (SQLite's default checkpoints every 1,000
@@ -43,8 +56,9 @@ pub(super) fn open(path: &Path, busy_timeout: Duration) -> rusqlite::Result<Conn
     Ok(connection)
 }
 
-/// Each batch's rows as appended, and the new head when the newest row is keyed.
-pub(super) type Written = (Vec<Vec<AuditRow>>, Option<Head>);
+/// Each batch's rows as appended (`None` for a guarded batch whose counter moved, not written),
+/// and the new head when the newest row is keyed.
+pub(super) type Written = (Vec<Option<Vec<AuditRow>>>, Option<Head>);
 
 /// Why rows were not appended.
 pub(super) enum Failure {
@@ -112,7 +126,16 @@ fn append_in(tx: rusqlite::Transaction<'_>, batches: Vec<Batch>) -> Result<Writt
             key_id: None,
         },
     };
+    let changes = match batches.iter().any(|batch| batch.guard.is_some()) {
+        true => Some(
+            tx.prepare_cached("SELECT n FROM store_changes WHERE id = 1")
+                .and_then(|mut counter| counter.query_row([], |row| row.get::<_, i64>(0)))
+                .map_err(failed)?,
+        ),
+        false => None,
+    };
     let mut written = Vec::with_capacity(batches.len());
+    let mut appended_any = false;
     {
         let sql = format!(
             "INSERT INTO audit_log ({COLUMNS}) \
@@ -147,7 +170,17 @@ fn append_in(tx: rusqlite::Transaction<'_>, batches: Vec<Batch>) -> Result<Writt
             link.key_id.clone_from(&row.key_id);
             Ok::<_, HostError>(row)
         };
-        for (prepared, keying) in batches {
+        for Batch {
+            prepared,
+            keying,
+            guard,
+        } in batches
+        {
+            if guard.is_some() && guard != changes {
+                written.push(None);
+                continue;
+            }
+            appended_any = true;
             if let Some((event, detail)) = keying_row(&link, &keying) {
                 append(&event, detail, &keying, &mut link)?;
             }
@@ -163,10 +196,13 @@ fn append_in(tx: rusqlite::Transaction<'_>, batches: Vec<Batch>) -> Result<Writt
                     key_id: row.key_id,
                 });
             }
-            written.push(rows);
+            written.push(Some(rows));
         }
     }
     tx.commit().map_err(failed)?;
+    if !appended_any {
+        return Ok((written, None));
+    }
     let head = link.key_id.map(|key_id| Head {
         seq: link.seq,
         hash: link.hash,
@@ -226,7 +262,11 @@ mod tests {
             server: Some("everything".into()),
             ..Default::default()
         };
-        vec![(vec![(event, "{}".into())], Keying::Unkeyed("a test".into()))]
+        vec![Batch {
+            prepared: vec![(event, "{}".into())],
+            keying: Keying::Unkeyed("a test".into()),
+            guard: None,
+        }]
     }
 
     #[tokio::test]
@@ -255,11 +295,58 @@ mod tests {
         let Ok((rows, _)) = write(&mut connection, &mut batch()) else {
             panic!("the next append commits");
         };
-        assert_eq!(rows[0][0].seq, 1, "nothing of the failed append was kept");
+        let first = rows[0].as_ref().map(|rows| rows[0].seq);
+        assert_eq!(first, Some(1), "nothing of the failed append was kept");
         let other = open(store.path(), Duration::ZERO).expect("another connection");
         let count: i64 = other
             .query_row("SELECT COUNT(*) FROM audit_log", [], |row| row.get(0))
             .expect("count");
         assert_eq!(count, 1, "the commit is seen by another connection");
+    }
+
+    #[tokio::test]
+    async fn a_guarded_append_is_written_only_while_the_store_has_not_changed() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path()).await.expect("store");
+        let mut connection = open(store.path(), Duration::ZERO).expect("connection");
+        let changes: i64 = connection
+            .query_row("SELECT n FROM store_changes WHERE id = 1", [], |row| {
+                row.get(0)
+            })
+            .expect("the counter");
+        let guarded = |guard| {
+            let mut batches = batch();
+            batches[0].guard = Some(guard);
+            batches.extend(batch());
+            batches
+        };
+        let Ok((rows, _)) = write(&mut connection, &mut guarded(changes)) else {
+            panic!("a current guard's append commits");
+        };
+        assert!(rows.iter().all(Option::is_some), "{rows:?}");
+
+        // Another connection changes what decides requests, as the CLI would.
+        let other = open(store.path(), Duration::ZERO).expect("another connection");
+        other
+            .execute("UPDATE store_changes SET n = n + 1 WHERE id = 1", [])
+            .expect("a change");
+        let Ok((rows, _)) = write(&mut connection, &mut guarded(changes)) else {
+            panic!("the transaction commits");
+        };
+        assert!(rows[0].is_none(), "the stale append is not written");
+        let beside = rows[1].as_ref().map(|rows| rows[0].seq);
+        assert_eq!(
+            beside,
+            Some(3),
+            "an unguarded append beside it is, linked to the last row"
+        );
+        let count: i64 = other
+            .query_row("SELECT COUNT(*) FROM audit_log", [], |row| row.get(0))
+            .expect("count");
+        assert_eq!(count, 3, "two rows of the first commit, one of the second");
+        let Ok((rows, _)) = write(&mut connection, &mut guarded(changes + 1)) else {
+            panic!("a guard read anew commits");
+        };
+        assert!(rows.iter().all(Option::is_some), "{rows:?}");
     }
 }

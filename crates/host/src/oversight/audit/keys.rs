@@ -57,7 +57,11 @@ mod tests {
     }
 
     fn append(connection: &mut Connection, rows: Vec<(AuditEvent, String)>) {
-        let mut batches = vec![(rows, Keying::Unkeyed("a test".into()))];
+        let mut batches = vec![append_tx::Batch {
+            prepared: rows,
+            keying: Keying::Unkeyed("a test".into()),
+            guard: None,
+        }];
         if append_tx::write(connection, &mut batches).is_err() {
             panic!("the rows were not appended");
         }

@@ -75,7 +75,9 @@ pub const LONE_BATCHES: usize = 32;
 /// share the database), as the store's pool does.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(15);
 
-type Answer = oneshot::Sender<Result<Vec<AuditRow>>>;
+/// The rows of an append as committed, or `None` for a guarded append whose guard no longer
+/// held (not written; see [`super::append_tx`]).
+type Answer = oneshot::Sender<Result<Option<Vec<AuditRow>>>>;
 
 /// An append waiting to be committed.
 struct Pending {
@@ -165,7 +167,7 @@ impl Shared {
                 if let Some(head) = head {
                     self.heads.send_replace(Some(head));
                 }
-                let appended: usize = rows.iter().map(Vec::len).sum();
+                let appended: usize = rows.iter().flatten().map(Vec::len).sum();
                 let mut state = self.lock();
                 state.unindexed += appended;
                 state.commits += 1;
@@ -250,8 +252,14 @@ impl Writer {
     }
 
     /// Appends `prepared` after the last row, keyed as `keying` says, and returns the rows
-    /// once they are committed.
-    pub(crate) async fn append(&self, prepared: Prepared, keying: Keying) -> Result<Vec<AuditRow>> {
+    /// once they are committed; with a `guard`, only if the store's change counter is still
+    /// that (`None` if it is not: nothing was written).
+    pub(crate) async fn append(
+        &self,
+        prepared: Prepared,
+        keying: Keying,
+        guard: Option<i64>,
+    ) -> Result<Option<Vec<AuditRow>>> {
         let thread = self.thread();
         let _room = match self.shared.room.clone().try_acquire_owned() {
             Ok(room) => room,
@@ -269,7 +277,11 @@ impl Writer {
         let lead = {
             let mut state = self.shared.lock();
             state.queue.push_back(Pending {
-                batch: (prepared, keying),
+                batch: Batch {
+                    prepared,
+                    keying,
+                    guard,
+                },
                 done,
             });
             let leader = state.leader;

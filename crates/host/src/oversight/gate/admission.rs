@@ -24,6 +24,10 @@ use crate::oversight::audit::AuditEvent;
 use crate::oversight::policy::{self, Effect, PolicyInput, Verdict};
 use crate::vocabulary::request::{GateRequest, RequestKind};
 
+/// How many times a request is decided under a policy that changed before its decision was
+/// committed, before it fails.
+const DECIDE_AGAIN: usize = 8;
+
 /// What admission let through.
 pub(super) enum Admitted {
     /// Go on; for a tool call, with the person's edited arguments when they edited them.
@@ -48,26 +52,65 @@ pub(super) struct Asked<'t, 'a> {
 impl Gate {
     /// Decides `request` (for a tool call, `definition` is the tool as last listed) and puts it
     /// and its decision on record. A denied request ends here with [`HostError::Denied`].
+    ///
+    /// The policy kept from an earlier request decides unchecked; its decision is committed only
+    /// if nothing that decides requests changed meanwhile (the store's change counter is read in
+    /// the commit's own transaction: [`AuditLog::append_all_if_current`]), and is made again
+    /// under the policy as it is now otherwise. A person is asked only under a policy checked
+    /// current.
+    ///
+    /// [`AuditLog::append_all_if_current`]: crate::oversight::audit::AuditLog::append_all_if_current
     pub(super) async fn admit(
         &self,
         target: &Target<'_>,
         request: &GateRequest,
         definition: Option<&Tool>,
-        cancel: Pin<&mut impl Future<Output = ()>>,
+        mut cancel: Pin<&mut impl Future<Output = ()>>,
     ) -> Result<Admitted> {
-        let snapshot = self.snapshot(target.server_id).await?;
-        self.learn_secrets_of(target.server_id, &snapshot).await?;
+        let mut snapshot = match self.snapshots.kept(target.server_id) {
+            Some(kept) => kept,
+            None => self.snapshot(target.server_id).await?,
+        };
+        for _ in 0..DECIDE_AGAIN {
+            let admitted = self
+                .admit_under(&snapshot, target, request, definition, cancel.as_mut())
+                .await?;
+            match admitted {
+                Some(admitted) => return Ok(admitted),
+                None => snapshot = self.snapshot(target.server_id).await?,
+            }
+        }
+        Err(HostError::AuditWrite(format!(
+            "the policy changed {DECIDE_AGAIN} times while the request was being decided; try again"
+        )))
+    }
+
+    /// [`Gate::admit`] under the policy of `snapshot`; `None` when that policy is no longer
+    /// current (nothing was put on record).
+    async fn admit_under(
+        &self,
+        snapshot: &Arc<Snapshot>,
+        target: &Target<'_>,
+        request: &GateRequest,
+        definition: Option<&Tool>,
+        cancel: Pin<&mut impl Future<Output = ()>>,
+    ) -> Result<Option<Admitted>> {
+        self.learn_secrets_of(target.server_id, snapshot).await?;
         let record = Record::new(request, target.client.transport_kind());
         if let Some(refused) = super::app_visibility::refusal(request, definition) {
             let received = record.received();
-            return self.decided(record, request, Some(received), refused).await;
+            return self
+                .decided(record, request, Some(received), refused)
+                .await
+                .map(Some);
         }
-        let verdict = verdict_of(&snapshot, request, target.server_id, None).await?;
+        let verdict = verdict_of(snapshot, request, target.server_id, None).await?;
         let (verdict, held) = self.held_if_paused(request, verdict);
         let decision = match verdict.effect {
             Effect::Allow | Effect::Deny => Decision::by_policy(&verdict),
             Effect::Ask => match self.granted_unless(held, target, request, &verdict).await? {
                 Some(decision) => decision,
+                None if !self.snapshots.is_current(snapshot)? => return Ok(None),
                 None => {
                     let asked = Asked {
                         target,
@@ -76,13 +119,19 @@ impl Gate {
                         verdict,
                         record,
                     };
-                    return self.ask_person(asked, cancel).await;
+                    return self.ask_person(asked, cancel).await.map(Some);
                 }
             },
         };
-        let received = record.received();
-        self.decided(record, request, Some(received), decision)
-            .await
+        let rows = vec![record.received(), record.decided(&decision)];
+        match self
+            .audit
+            .append_all_if_current(rows, snapshot.changes)
+            .await?
+        {
+            Some(_) => Self::let_through(record, request, decision).map(Some),
+            None => Ok(None),
+        }
     }
 
     /// The standing grant that covers `request`, unless the pause `held` it.
@@ -113,6 +162,11 @@ impl Gate {
             .chain([record.decided(&decision)])
             .collect();
         self.audit.append_all(rows).await?;
+        Self::let_through(record, request, decision)
+    }
+
+    /// The request let through as `decision` says, once it is on record, or refused.
+    fn let_through(record: Record, request: &GateRequest, decision: Decision) -> Result<Admitted> {
         if !decision.allowed {
             let what = match request.kind {
                 RequestKind::ToolCall { .. } => "the call",

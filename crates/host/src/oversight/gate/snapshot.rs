@@ -4,9 +4,12 @@
 //!
 //! A kept snapshot is used for as long as the store's change counter (`store_changes`, moved
 //! on by triggers in the very transaction of any change to a server, a rule or a trust
-//! setting, whichever process makes it) has not moved. Checking it is one read of one row on a
-//! connection of its own, so a request costs that instead of three queries, and a rule the CLI
-//! adds applies to the app's very next request.
+//! setting, whichever process makes it) has not moved. [`Snapshots::of`] checks it, one read of
+//! one row on a connection of its own, so a request costs that instead of three queries, and a
+//! rule the CLI adds applies to the app's very next request. The gate's admission does better:
+//! it decides under the kept snapshot unchecked ([`Snapshots::kept`]) and commits the decision
+//! only if the counter, read in the commit's own transaction, is still the snapshot's (see
+//! `audit::append_tx`), deciding again under a fresh snapshot if not.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -82,6 +85,17 @@ impl Snapshots {
         }
         kept.insert(server_id.to_owned(), Arc::clone(&snapshot));
         Ok(snapshot)
+    }
+
+    /// The snapshot kept for the server `server_id`, if any, without checking that it is
+    /// current: for a caller that checks its counter where it commits what it decided.
+    pub(crate) fn kept(&self, server_id: &str) -> Option<Arc<Snapshot>> {
+        lock(&self.by_server).get(server_id).cloned()
+    }
+
+    /// Whether nothing that decides requests changed since `snapshot` was read.
+    pub(crate) fn is_current(&self, snapshot: &Snapshot) -> Result<bool> {
+        Ok(self.changes()? == snapshot.changes)
     }
 
     /// The store's change counter.
