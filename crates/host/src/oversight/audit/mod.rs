@@ -44,6 +44,7 @@ pub(crate) mod checkpoint;
 pub(crate) mod event;
 pub mod export;
 pub mod export_file;
+mod idle_chores;
 mod indexer;
 pub mod key;
 pub(crate) mod key_source;

@@ -31,7 +31,7 @@
 //! ([`super::checkpoint`]).
 
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
@@ -42,8 +42,8 @@ use tokio::sync::{Semaphore, oneshot, watch};
 use super::append_tx::{self, Batch, Prepared};
 use super::checkpoint::Head;
 use super::event::AuditRow;
-use super::indexer;
 use super::key_source::Keying;
+use super::{idle_chores, indexer};
 use crate::error::{HostError, Result};
 
 /// Appends that may wait for a commit before appending tasks wait in turn.
@@ -416,7 +416,7 @@ fn run(shared: &Shared, signals: &Receiver<Signal>) {
         };
         if !catch_ups.is_empty() || unindexed >= indexer::BACKLOG || (idle && unindexed > 0) {
             shared.lock().unindexed = 0;
-            let outcome = index(&mut connection, &shared.path);
+            let outcome = idle_chores::index(&mut connection, &shared.path, BUSY_TIMEOUT);
             for done in catch_ups {
                 let _ = done.send(
                     outcome
@@ -428,7 +428,7 @@ fn run(shared: &Shared, signals: &Receiver<Signal>) {
         }
         if commits >= CHECKPOINT_EVERY || (idle && commits > 0) {
             shared.lock().commits = 0;
-            checkpoint(&connection);
+            idle_chores::checkpoint(&connection);
         }
     }
 }
@@ -475,30 +475,4 @@ fn drain(
         let let_go = lone >= LONE_BATCHES;
         shared.commit(connection, batch, By::Thread { let_go });
     }
-}
-
-/// Copies what the WAL holds into the database file, as far as readers allow (`PASSIVE`: it
-/// never waits for them), so the WAL can be reused from its start.
-fn checkpoint(connection: &rusqlite::Result<Connection>) {
-    if let Ok(connection) = connection
-        && let Err(e) = connection.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
-    {
-        tracing::warn!("cannot checkpoint the database's WAL: {e}");
-    }
-}
-
-/// Brings the search index up to date; a failure is logged (and told to a search that asked).
-fn index(
-    connection: &mut rusqlite::Result<Connection>,
-    path: &Path,
-) -> std::result::Result<usize, String> {
-    let outcome = match connection {
-        Ok(connection) => indexer::catch_up(connection).map_err(|e| e.to_string()),
-        Err(e) => Err(format!("cannot open the database: {e}")),
-    };
-    if let Err(e) = &outcome {
-        tracing::warn!("the audit log's search index is behind: {e}");
-        *connection = append_tx::open(path, BUSY_TIMEOUT);
-    }
-    outcome
 }
