@@ -398,7 +398,9 @@ async fn a_rule_another_process_adds_or_removes_applies_to_the_next_call() {
         .expect_err("once removed elsewhere, it allows nothing more");
 
     // Each call was received and decided once: a decision made under the policy the gate had
-    // kept, found out of date at its commit, left nothing on record.
+    // kept, found out of date at its commit, left nothing on record; and with no rule the
+    // question goes to nobody (no person here) only under rules checked current, so the call
+    // after the rule was added elsewhere was not asked under the rules kept from before it.
     let calls = AuditFilter {
         tool: Some("echo".into()),
         ..AuditFilter::default()
@@ -411,18 +413,19 @@ async fn a_rule_another_process_adds_or_removes_applies_to_the_next_call() {
         .iter()
         .filter(|r| r.event.kind == AuditKind::Decision)
         .map(|r| {
-            let rule = r.event.detail.get("rule").and_then(|v| v.as_str());
-            (r.event.decision.clone(), rule.map(str::to_owned))
+            let text = |key| r.event.detail.get(key).and_then(|v| v.as_str());
+            let (decision, by) = (r.event.decision.as_deref(), text("answeredBy"));
+            (decision, by, text("rule"))
         })
         .collect();
-    let rule = Some(allowed.id.clone());
+    let rule = Some(allowed.id.as_str());
     assert_eq!(
         decisions,
         [
-            (Some("deny".to_owned()), None),
-            (Some("allow".to_owned()), rule.clone()),
-            (Some("allow".to_owned()), rule),
-            (Some("deny".to_owned()), None),
+            (Some("deny"), Some("nobody"), None),
+            (Some("allow"), Some("policy"), rule),
+            (Some("allow"), Some("policy"), rule),
+            (Some("deny"), Some("nobody"), None),
         ],
         "{rows:#?}"
     );

@@ -126,13 +126,15 @@ fn append_in(tx: rusqlite::Transaction<'_>, batches: Vec<Batch>) -> Result<Writt
             key_id: None,
         },
     };
-    let changes = match batches.iter().any(|batch| batch.guard.is_some()) {
-        true => Some(
-            tx.prepare_cached("SELECT n FROM store_changes WHERE id = 1")
-                .and_then(|mut counter| counter.query_row([], |row| row.get::<_, i64>(0)))
-                .map_err(failed)?,
-        ),
-        false => None,
+    // Read once for every guarded append of the batch, under the write lock taken above.
+    let changes = if batches.iter().any(|batch| batch.guard.is_some()) {
+        let counter = tx
+            .prepare_cached("SELECT n FROM store_changes WHERE id = 1")
+            .and_then(|mut counter| counter.query_row([], |row| row.get::<_, i64>(0)))
+            .map_err(failed)?;
+        Some(counter)
+    } else {
+        None
     };
     let mut written = Vec::with_capacity(batches.len());
     let mut appended_any = false;
