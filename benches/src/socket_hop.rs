@@ -85,10 +85,6 @@ impl SocketHop {
             self.engine_cpu_us_per_call,
             self.client_cpu_us_per_call
         ));
-        out.push_str(&format!(
-            "a round trip between two processes alone takes {:.1} µs p50 in the same turns\n",
-            self.floor.p50_us
-        ));
     }
 }
 
