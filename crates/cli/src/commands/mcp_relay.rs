@@ -113,10 +113,10 @@ async fn handed_over(tunnel: Tunnel) -> Result<Finish, HostError> {
 
     let Tunnel {
         mut from_engine,
-        to_engine,
+        mut to_engine,
         ..
     } = tunnel;
-    handoff::send(&to_engine)
+    handoff::send(&mut to_engine)
         .await
         .map_err(|e| HostError::io("cannot hand the agent's stdio to the engine", e))?;
     loop {

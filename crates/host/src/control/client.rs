@@ -37,9 +37,9 @@ use crate::vocabulary::approval::PendingApproval;
 const WATCH_NOTICES: usize = 64;
 
 #[cfg(unix)]
-pub(crate) type Reader = tokio::net::unix::OwnedReadHalf;
+pub(crate) type Reader = super::socket_halves::ReadHalf;
 #[cfg(unix)]
-pub(crate) type Writer = tokio::net::unix::OwnedWriteHalf;
+pub(crate) type Writer = super::socket_halves::WriteHalf;
 #[cfg(windows)]
 pub(crate) type Reader = tokio::io::ReadHalf<tokio::net::windows::named_pipe::NamedPipeClient>;
 #[cfg(windows)]
@@ -307,7 +307,16 @@ pub(crate) async fn open(data_dir: &Path) -> Result<Option<(Reader, Writer)>> {
 async fn open_socket(data_dir: &Path) -> Result<Option<(Reader, Writer)>> {
     let path = socket_path(data_dir);
     match tokio::net::UnixStream::connect(&path).await {
-        Ok(stream) => Ok(Some(stream.into_split())),
+        Ok(stream) => stream
+            .into_std()
+            .and_then(super::socket_halves::split)
+            .map(Some)
+            .map_err(|e| {
+                HostError::io(
+                    format!("cannot use the engine's socket at {}", path.display()),
+                    e,
+                )
+            }),
         Err(e)
             if matches!(
                 e.kind(),

@@ -87,9 +87,9 @@ mod unix {
     use std::os::unix::fs::{FileTypeExt, MetadataExt};
 
     use nix::sys::socket::{ControlMessage, ControlMessageOwned, MsgFlags, recvmsg, sendmsg};
-    use tokio::io::Interest;
-    use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf, pipe};
+    use tokio::net::unix::pipe;
 
+    use super::super::socket_halves::{self, ReadHalf, WriteHalf};
     use super::{AgentStdio, Handover};
 
     /// The most descriptors one message may carry on Linux (`SCM_MAX_FD`): room for all of
@@ -130,19 +130,18 @@ mod unix {
     }
 
     /// Hands this process's stdin and stdout to the engine on `to_engine`.
-    pub async fn send(to_engine: &OwnedWriteHalf) -> io::Result<()> {
+    pub async fn send(to_engine: &mut WriteHalf) -> io::Result<()> {
         send_fds(to_engine, [io::stdin().as_fd(), io::stdout().as_fd()]).await
     }
 
     /// Sends `stdio` (stdin, then stdout) on `to_engine`, with one byte.
     pub(super) async fn send_fds(
-        to_engine: &OwnedWriteHalf,
+        to_engine: &mut WriteHalf,
         stdio: [BorrowedFd<'_>; 2],
     ) -> io::Result<()> {
-        let socket = to_engine.as_ref();
         let fds = stdio.map(|fd| fd.as_raw_fd());
-        let sent = socket
-            .async_io(Interest::WRITABLE, || {
+        let sent = to_engine
+            .write_with(|socket| {
                 let byte = [0u8];
                 let rights = [ControlMessage::ScmRights(&fds)];
                 sendmsg::<()>(
@@ -197,30 +196,23 @@ mod unix {
         };
         let read: Box<dyn tokio::io::AsyncRead + Send + Unpin> = match kind(stdin.as_fd())?.0 {
             Kind::Pipe => Box::new(pipe::Receiver::from_owned_fd(stdin)?),
-            Kind::Socket => Box::new(socket(stdin)?),
+            Kind::Socket => Box::new(socket_halves::reader(stdin.into())?),
             Kind::Other => return Err(refused("the agent's stdin is not a pipe or a socket")),
         };
         let write: Box<dyn tokio::io::AsyncWrite + Send + Unpin> = match kind(stdout.as_fd())?.0 {
             Kind::Pipe => Box::new(pipe::Sender::from_owned_fd(stdout)?),
-            Kind::Socket => Box::new(socket(stdout)?),
+            Kind::Socket => Box::new(socket_halves::writer(stdout.into())?),
             Kind::Other => return Err(refused("the agent's stdout is not a pipe or a socket")),
         };
         Ok(AgentStdio { read, write })
     }
 
-    fn socket(fd: OwnedFd) -> io::Result<tokio::net::UnixStream> {
-        let stream = std::os::unix::net::UnixStream::from(fd);
-        stream.set_nonblocking(true)?;
-        tokio::net::UnixStream::from_std(stream)
-    }
-
-    impl Handover for OwnedReadHalf {
+    impl Handover for ReadHalf {
         const CAN: bool = true;
 
         async fn receive(&self) -> io::Result<AgentStdio> {
-            let socket = self.as_ref();
-            let (bytes, fds) = socket
-                .async_io(Interest::READABLE, || receive_fds(socket.as_raw_fd()))
+            let (bytes, fds) = self
+                .read_with(|socket| receive_fds(socket.as_raw_fd()))
                 .await?;
             if bytes == 0 && fds.is_empty() {
                 return Err(io::Error::new(
@@ -253,6 +245,7 @@ mod tests {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio::net::UnixStream;
 
+    use super::super::socket_halves;
     use super::unix::{into_stdio, receive_fds, send_fds};
     use super::*;
 
@@ -277,22 +270,19 @@ mod tests {
 
     #[tokio::test]
     async fn an_agent_s_pipes_pass_close_on_exec_and_carry_its_messages() {
-        let (face, engine) = UnixStream::pair().expect("a socket pair");
-        let (_face_read, face_write) = face.into_split();
-        let (engine_read, _engine_write) = engine.into_split();
+        let (face, engine) = std::os::unix::net::UnixStream::pair().expect("a socket pair");
+        let (_face_read, mut face_write) = socket_halves::split(face).expect("split");
+        let (engine_read, _engine_write) = socket_halves::split(engine).expect("split");
         // The agent's side: it writes to the face's stdin and reads the face's stdout.
         let (stdin, mut agent_writes) = pipe();
         let (mut agent_reads, stdout) = pipe();
-        send_fds(&face_write, [stdin.as_fd(), stdout.as_fd()])
+        send_fds(&mut face_write, [stdin.as_fd(), stdout.as_fd()])
             .await
             .expect("sent");
         // What the face holds no longer matters once the engine has its own copies.
         drop((stdin, stdout));
-        let socket = engine_read.as_ref();
-        let (bytes, fds) = socket
-            .async_io(tokio::io::Interest::READABLE, || {
-                receive_fds(socket.as_raw_fd())
-            })
+        let (bytes, fds) = engine_read
+            .read_with(|socket| receive_fds(socket.as_raw_fd()))
             .await
             .expect("received");
         assert_eq!((bytes, fds.len()), (1, 2));

@@ -68,7 +68,13 @@ pub(crate) fn start(shared: Arc<Shared>) -> Result<JoinHandle<()>> {
                 continue;
             }
             next_face += 1;
-            let (read, write) = stream.into_split();
+            let (read, write) = match stream.into_std().and_then(super::socket_halves::split) {
+                Ok(halves) => halves,
+                Err(e) => {
+                    tracing::warn!("cannot serve a control connection: {e}");
+                    continue;
+                }
+            };
             faces.spawn(super::face::serve(
                 read,
                 write,

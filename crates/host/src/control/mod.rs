@@ -20,4 +20,6 @@ pub mod peer;
 pub mod pipe;
 pub mod protocol;
 mod shared;
+#[cfg(unix)]
+pub mod socket_halves;
 pub mod tunnel;

@@ -90,11 +90,7 @@ impl Tunnel {
         let taken = |e| HostError::io("cannot take over the engine's socket", e);
         let reader = self.from_engine.into_inner();
         let early = reader.buffer().to_vec();
-        let stream = reader
-            .into_inner()
-            .reunite(self.to_engine)
-            .map_err(|e| taken(std::io::Error::other(e)))?;
-        let socket = stream.into_std().map_err(taken)?;
+        let socket = reader.into_inner().reunite(self.to_engine).map_err(taken)?;
         socket.set_nonblocking(false).map_err(taken)?;
         Ok(BlockingTunnel { early, socket })
     }
