@@ -127,9 +127,15 @@ pub async fn route(
     name: &str,
 ) -> Result<(String, String)> {
     let routed = if served.prefix {
-        let servers = servers::enabled(host).await?;
-        names::route(name, servers.iter().map(|(s, _)| s.as_str()))
-            .map(|(server, prompt)| (server.to_owned(), prompt))
+        let route = |servers: &[(String, String)]| {
+            names::route(name, servers.iter().map(|(s, _)| s.as_str()))
+                .map(|(server, prompt)| (server.to_owned(), prompt))
+        };
+        // A prefix no kept server has may be a server another command just added.
+        match route(&servers::enabled(host).await?) {
+            Some(routed) => Some(routed),
+            None => route(&servers::enabled_afresh(host).await?),
+        }
     } else {
         // By the prompts each connection last listed; in fresh listings when not among them.
         match route_bare(host, client, served, name, false).await? {

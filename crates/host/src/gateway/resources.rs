@@ -129,16 +129,31 @@ pub async fn shown_owner(
 
 /// The live session of the server a URI (or URI template) belongs to, among those `profile`
 /// shows: by what each connection last listed, and by fresh listings when the URI is not there
-/// (a server may change its resources without saying so).
+/// (a server may change its resources without saying so), and then among the servers another
+/// command added since the engine last looked at the store.
 async fn owner(
     host: &Host,
     client: &str,
     profile: &Profile,
     uri: &str,
 ) -> Result<ServerConnection> {
-    let mut offering = servers::offering(host, Offer::Resources, client, profile).await?;
+    let kept = host.server_configs_kept().await?;
+    let mut offering =
+        servers::offering_among(host, &kept, Offer::Resources, client, profile).await;
     for fresh in [false, true] {
         if let Some(found) = owner_among(&offering, uri, fresh).await {
+            return Ok(offering.swap_remove(found).1);
+        }
+    }
+    let now = host.server_configs_afresh().await?;
+    let added: Vec<_> = servers::enabled_in(&now)
+        .filter(|config| !servers::enabled_in(&kept).any(|k| k.id == config.id))
+        .cloned()
+        .collect();
+    if !added.is_empty() {
+        let mut offering =
+            servers::offering_among(host, &added, Offer::Resources, client, profile).await;
+        if let Some(found) = owner_among(&offering, uri, true).await {
             return Ok(offering.swap_remove(found).1);
         }
     }

@@ -26,11 +26,21 @@ pub fn enabled_by_name(configs: &[ServerConfig]) -> Vec<&ServerConfig> {
 
 /// The enabled servers, by name and id, in name order.
 pub async fn enabled(host: &Host) -> Result<Vec<(String, String)>> {
-    let configs = host.server_configs_kept().await?;
-    Ok(enabled_by_name(&configs)
+    Ok(names_and_ids(&host.server_configs_kept().await?))
+}
+
+/// As [`enabled`], read from the store now (the kept list brought up to date): for a name or
+/// URI the kept list routes nowhere, which may belong to a server another command added since
+/// the engine's last look at the store.
+pub async fn enabled_afresh(host: &Host) -> Result<Vec<(String, String)>> {
+    Ok(names_and_ids(&host.server_configs_afresh().await?))
+}
+
+fn names_and_ids(configs: &[ServerConfig]) -> Vec<(String, String)> {
+    enabled_by_name(configs)
         .into_iter()
         .map(|config| (config.name.clone(), config.id.clone()))
-        .collect())
+        .collect()
 }
 
 /// The servers connected now, by id.
@@ -66,8 +76,19 @@ pub async fn offering(
     profile: &Profile,
 ) -> Result<Vec<(String, ServerConnection)>> {
     let configs = host.server_configs_kept().await?;
+    Ok(offering_among(host, &configs, offer, client, profile).await)
+}
+
+/// As [`offering`], among the enabled ones of `configs`.
+pub async fn offering_among(
+    host: &Host,
+    configs: &[ServerConfig],
+    offer: Offer,
+    client: &str,
+    profile: &Profile,
+) -> Vec<(String, ServerConnection)> {
     let mut sessions = Vec::new();
-    for config in enabled_by_name(&configs) {
+    for config in enabled_by_name(configs) {
         let name = &config.name;
         let shown = match offer {
             Offer::Prompts => profile.sees_prompts(name),
@@ -85,5 +106,5 @@ pub async fn offering(
             Err(e) => tracing::warn!("the gateway leaves out `{name}`: {e}"),
         }
     }
-    Ok(sessions)
+    sessions
 }

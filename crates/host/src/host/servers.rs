@@ -38,6 +38,12 @@ impl Host {
         self.registry.list_kept().await
     }
 
+    /// Every server's configuration read from the store now, the list the engine keeps brought
+    /// up to date with it (see `Registry::list_afresh`).
+    pub async fn server_configs_afresh(&self) -> Result<std::sync::Arc<Vec<ServerConfig>>> {
+        self.registry.list_afresh().await
+    }
+
     pub async fn server(&self, id_or_name: &str) -> Result<ServerView> {
         Ok(self.view(self.registry.get(id_or_name).await?))
     }

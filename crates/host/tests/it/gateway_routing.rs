@@ -1,7 +1,7 @@
 //! The gateway routes an agent's calls by the servers the engine keeps in memory
 //! (`store::registry::list_cache`) instead of reading the store for each call; a server another
-//! process adds is callable at once all the same, since a name not found in memory is looked
-//! for afresh. The engine here reads the store's change counter once an hour, so nothing but
+//! process adds is callable, readable and asked for prompts at once all the same, since a name
+//! or URI not found in memory is looked for afresh. The engine here reads the store's change counter once an hour, so nothing but
 //! that second look can find the new server. A client whose prefix is off has its bare names
 //! routed by the tools each connection last listed, without a listing per call; a resource
 //! read and a bare prompt name by the resources and prompts it last listed.
@@ -133,7 +133,7 @@ async fn end(agent: DuplexStream, serving: tokio::task::JoinHandle<()>, host: Ar
 }
 
 #[tokio::test]
-async fn a_server_another_process_adds_is_callable_at_once() {
+async fn a_server_another_process_adds_is_callable_read_and_prompted_at_once() {
     let dir = tempfile::tempdir().expect("temp dir");
     let host = engine(dir.path(), vec![support::everything("e")]).await;
     let (mut agent, mut answers, _stop, serving) = agent_of(&host, "routing");
@@ -154,6 +154,35 @@ async fn a_server_another_process_adds_is_callable_at_once() {
         added["result"].to_string().contains("just added"),
         "{added}"
     );
+
+    // A resource and a prompt of servers added elsewhere are found as well: each by a look at
+    // the store once the servers the engine keeps do not have it.
+    let other = support::open_host(dir.path(), false).await;
+    let python = |name| support::python_server(name, "server.py", vec!["stdio".into()]);
+    other
+        .add_server(python("p"))
+        .await
+        .expect("add p elsewhere");
+    let read = request(
+        &mut agent,
+        &mut answers,
+        3,
+        "resources/read",
+        json!({ "uri": "fixture://readme" }),
+    )
+    .await;
+    assert_eq!(
+        read["result"]["contents"][0]["uri"], "fixture://readme",
+        "{read}"
+    );
+    other
+        .add_server(python("q"))
+        .await
+        .expect("add q elsewhere");
+    other.shutdown().await;
+    let params = json!({ "name": "q__review", "arguments": { "code": "y = 2" } });
+    let got = request(&mut agent, &mut answers, 4, "prompts/get", params).await;
+    assert!(got["result"].to_string().contains("y = 2"), "{got}");
 
     end(agent, serving, host).await;
 }

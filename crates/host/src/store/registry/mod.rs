@@ -114,6 +114,14 @@ impl Registry {
         Ok(list)
     }
 
+    /// Every server, by name, read from the store now and kept from then on where the engine
+    /// keeps the list: for a name or URI the kept list routes to no server, which may be one
+    /// another process added since the engine last looked.
+    pub async fn list_afresh(&self) -> Result<Arc<Vec<ServerConfig>>> {
+        self.cache.forget();
+        self.list_kept().await
+    }
+
     /// The server with this id, or else with this name, from the list the engine keeps in
     /// memory (see [`Registry::list_kept`]), else read: for a call's routing, where a read per
     /// call through the pool cost more than the rest of the host's own work.
