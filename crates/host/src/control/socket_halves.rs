@@ -88,8 +88,10 @@ impl ReadHalf {
     ) -> io::Result<R> {
         loop {
             let mut guard = self.socket.readable().await?;
-            if let Ok(result) = guard.try_io(|socket| io(socket.get_ref())) {
-                return result;
+            match guard.try_io(|socket| io(socket.get_ref())) {
+                Ok(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
+                Ok(result) => return result,
+                Err(_would_block) => {}
             }
         }
     }
@@ -110,12 +112,14 @@ impl ReadHalf {
 
 impl WriteHalf {
     /// Runs `io` on the socket, and again each time it has room while `io` reports
-    /// `WouldBlock`.
+    /// `WouldBlock` (a message sent whole, as `sendmsg` with descriptors is).
     pub async fn write_with<R>(
         &mut self,
         mut io: impl FnMut(&UnixStream) -> io::Result<R>,
     ) -> io::Result<R> {
-        std::future::poll_fn(|cx| self.poll_io(cx, &mut io)).await
+        let done = std::future::poll_fn(|cx| self.poll_io(cx, &mut io)).await;
+        self.room = None;
+        done
     }
 
     fn poll_io<R>(
@@ -126,8 +130,10 @@ impl WriteHalf {
         loop {
             if let Some(room) = &self.room {
                 let mut guard = ready!(room.poll_write_ready(cx))?;
-                if let Ok(result) = guard.try_io(|socket| io(socket.get_ref())) {
-                    return Poll::Ready(result);
+                match guard.try_io(|socket| io(socket.get_ref())) {
+                    Ok(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Ok(result) => return Poll::Ready(result),
+                    Err(_would_block) => {}
                 }
                 continue;
             }
