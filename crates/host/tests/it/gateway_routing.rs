@@ -63,6 +63,16 @@ async fn echo(
     request(agent, answers, id, "tools/call", params).await
 }
 
+/// Reads the resource `uri`, and returns the answer.
+async fn read(
+    agent: &mut DuplexStream,
+    answers: &mut mpsc::Receiver<Value>,
+    id: u64,
+    uri: &str,
+) -> Value {
+    request(agent, answers, id, "resources/read", json!({ "uri": uri })).await
+}
+
 /// An engine on `dir` serving `servers`, every agent's request allowed, its store read only
 /// once an hour (so only a second look finds another process's change), started.
 async fn engine(dir: &std::path::Path, servers: Vec<ServerInput>) -> Arc<Host> {
@@ -163,17 +173,10 @@ async fn a_server_another_process_adds_is_callable_read_and_prompted_at_once() {
         .add_server(python("p"))
         .await
         .expect("add p elsewhere");
-    let read = request(
-        &mut agent,
-        &mut answers,
-        3,
-        "resources/read",
-        json!({ "uri": "fixture://readme" }),
-    )
-    .await;
+    let readme = read(&mut agent, &mut answers, 3, "fixture://readme").await;
     assert_eq!(
-        read["result"]["contents"][0]["uri"], "fixture://readme",
-        "{read}"
+        readme["result"]["contents"][0]["uri"], "fixture://readme",
+        "{readme}"
     );
     other
         .add_server(python("q"))
@@ -258,15 +261,8 @@ async fn reads_and_bare_prompt_names_are_routed_by_what_was_already_listed() {
     let listings = sent(&host, "p", "resources/list").await;
     assert!(listings >= 1, "the agent's list was p's listing");
     for id in 2..6 {
-        let read = request(
-            &mut agent,
-            &mut answers,
-            id,
-            "resources/read",
-            json!({ "uri": uri }),
-        )
-        .await;
-        assert_eq!(read["result"]["contents"][0]["uri"], uri.as_str(), "{read}");
+        let got = read(&mut agent, &mut answers, id, &uri).await;
+        assert_eq!(got["result"]["contents"][0]["uri"], uri.as_str(), "{got}");
     }
     assert_eq!(
         sent(&host, "p", "resources/list").await,
@@ -275,14 +271,7 @@ async fn reads_and_bare_prompt_names_are_routed_by_what_was_already_listed() {
     );
 
     // A URI no server lists or fits is refused plainly, after a fresh look.
-    let unknown = request(
-        &mut agent,
-        &mut answers,
-        6,
-        "resources/read",
-        json!({ "uri": "nowhere://x" }),
-    )
-    .await;
+    let unknown = read(&mut agent, &mut answers, 6, "nowhere://x").await;
     assert!(
         unknown.to_string().contains("no resource `nowhere://x`"),
         "{unknown}"

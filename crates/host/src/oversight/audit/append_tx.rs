@@ -26,6 +26,7 @@ use super::checkpoint::Head;
 use super::event::{AuditEvent, AuditKind, AuditRow};
 use super::key_source::Keying;
 use crate::error::{HostError, Result};
+use crate::store::change_counter;
 
 /// Events, redacted and each with its `detail` text, in the order they are to be appended.
 pub(crate) type Prepared = Vec<(AuditEvent, String)>;
@@ -128,11 +129,7 @@ fn append_in(tx: rusqlite::Transaction<'_>, batches: Vec<Batch>) -> Result<Writt
     };
     // Read once for every guarded append of the batch, under the write lock taken above.
     let changes = if batches.iter().any(|batch| batch.guard.is_some()) {
-        let counter = tx
-            .prepare_cached("SELECT n FROM store_changes WHERE id = 1")
-            .and_then(|mut counter| counter.query_row([], |row| row.get::<_, i64>(0)))
-            .map_err(failed)?;
-        Some(counter)
+        Some(change_counter::read(&tx).map_err(failed)?)
     } else {
         None
     };
@@ -311,11 +308,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = Store::open(dir.path()).await.expect("store");
         let mut connection = open(store.path(), Duration::ZERO).expect("connection");
-        let changes: i64 = connection
-            .query_row("SELECT n FROM store_changes WHERE id = 1", [], |row| {
-                row.get(0)
-            })
-            .expect("the counter");
+        let changes = change_counter::read(&connection).expect("the counter");
         let guarded = |guard| {
             let mut batches = batch();
             batches[0].guard = Some(guard);

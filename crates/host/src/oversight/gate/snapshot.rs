@@ -20,6 +20,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::error::Result;
 use crate::oversight::policy::{PolicyStore, Rule};
+use crate::store::change_counter;
 use crate::store::registry::Registry;
 
 /// The most servers whose snapshots are kept; past it, all are dropped and read again.
@@ -105,9 +106,7 @@ impl Snapshots {
             Some(connection) => connection,
             None => counter.insert(open(&self.path)?),
         };
-        let read = connection
-            .prepare_cached("SELECT n FROM store_changes WHERE id = 1")
-            .and_then(|mut statement| statement.query_row([], |row| row.get(0)));
+        let read = change_counter::read(connection);
         if read.is_err() {
             // Opened afresh next time, in case the connection itself is what failed.
             *counter = None;
